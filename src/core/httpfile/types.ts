@@ -1,0 +1,131 @@
+/**
+ * The `.http` file model (HTTP-FORMAT.md, DESIGN §3 HttpFile/Request). Every element
+ * keeps its source span so printing is byte-exact and edits are surgical. Values are
+ * templates: `{{variables}}` are resolved later by core/vars.
+ */
+
+/** A range of the source text: offsets are UTF-16 indexes into HttpFile.text, end exclusive; lines and cols are 1-based. */
+export interface Span {
+  start: number;
+  end: number;
+  line: number;
+  col: number;
+}
+
+export interface FileVariable {
+  name: string;
+  /** Raw value template (may reference other variables). */
+  value: string;
+  span: Span;
+}
+
+export interface HeaderNode {
+  name: string;
+  value: string;
+  span: Span;
+}
+
+/** One metadata line `# @key value` / `// @key value`; unknown keys are kept here too. */
+export interface MetadataNode {
+  key: string;
+  value: string;
+  span: Span;
+}
+
+export type BodyNode =
+  /** Inline text (variables substituted at send time). Multipart bodies are inline text whose parts may pull in files. */
+  | { kind: 'inline'; text: string; span: Span }
+  /** `< ./file` sent as is, or `<@ ./file` with variables substituted. Path relative to the .http file. */
+  | { kind: 'file'; path: string; substitute: boolean; span: Span };
+
+export type ScriptNode =
+  | { kind: 'inline'; code: string; span: Span }
+  | { kind: 'file'; path: string; span: Span };
+
+export type AssertionQuery = 'status' | 'header' | 'body' | 'duration' | 'js' | 'xpath';
+
+export type AssertionPredicate =
+  | '==' | '!=' | '<' | '<=' | '>' | '>='
+  | 'contains' | 'startsWith' | 'endsWith' | 'matches'
+  | 'exists' | 'isNumber' | 'isString' | 'isBoolean' | 'isArray' | 'isObject' | 'isNull' | 'isEmpty'
+  | 'length'
+  /** dial extensions: `?? body schema ./x.json`, `?? body snapshot [ignore $.a $.b]` */
+  | 'schema' | 'snapshot';
+
+/** `?? <query> [argument] [not] <predicate> [expected]` */
+export interface AssertionNode {
+  /** The line as written, without `??` (for messages). */
+  source: string;
+  query: AssertionQuery;
+  /** Header name, JSONPath, JS expression, XPath; undefined when the query takes none. */
+  argument?: string;
+  not: boolean;
+  predicate: AssertionPredicate;
+  /** For `length`: the comparison operator applied to the length. */
+  lengthOperator?: '==' | '!=' | '<' | '<=' | '>' | '>=';
+  /** Expected value template as written (JSON literal or string; may contain {{vars}}); for schema the path; for snapshot unused. */
+  expected?: string;
+  /** For snapshot: JSONPaths to ignore. */
+  ignore?: string[];
+  span: Span;
+}
+
+export interface OutputRedirectNode {
+  path: string;
+  /** `>>!` overwrites; `>>` writes a new name when the file exists (JetBrains). */
+  overwrite: boolean;
+  span: Span;
+}
+
+export interface RetryPolicy {
+  count: number;
+  delayMs: number;
+}
+
+export interface RequestNode {
+  /** Position in the file, 0-based. */
+  index: number;
+  /** From `# @name` (wins) or the `###` separator title; undefined when unnamed. */
+  name?: string;
+  /** The text after `###`, if any. */
+  title?: string;
+  /** Whole request block: from its `###` separator (or file start) up to the next separator. */
+  span: Span;
+  /** Span of the request line (METHOD URL VERSION) including URL continuation lines. */
+  requestLineSpan: Span;
+  method: string;
+  /** False when the method was omitted (GET implied); the printer keeps it omitted. */
+  methodExplicit: boolean;
+  /** URL template with continuation lines joined (no whitespace between parts). */
+  url: string;
+  httpVersion?: string;
+  headers: HeaderNode[];
+  body?: BodyNode;
+  metadata: MetadataNode[];
+  /** Convenience views of metadata. */
+  tags: string[];
+  timeoutMs?: number;
+  noRedirect: boolean;
+  noCookieJar: boolean;
+  skip?: { reason?: string };
+  retry?: RetryPolicy;
+  /** Variable names marked `# @secret`. */
+  secrets: string[];
+  prompts: Array<{ name: string; description?: string }>;
+  preScripts: ScriptNode[];
+  handlers: ScriptNode[];
+  assertions: AssertionNode[];
+  outputRedirect?: OutputRedirectNode;
+  /** File variables declared inside this block (they apply from here on, JetBrains style). */
+  variables: FileVariable[];
+}
+
+export interface HttpFile {
+  /** Absolute path ('' for text not from disk). */
+  path: string;
+  /** The exact source text. */
+  text: string;
+  /** All file variables in source order (including those inside request blocks). */
+  variables: FileVariable[];
+  requests: RequestNode[];
+}

@@ -1,0 +1,28 @@
+/** Masking of secrets (DESIGN §6): variable values and sensitive headers. */
+import type { HeaderList } from './http/types.js';
+
+export const MASK = '••••';
+
+/** Headers masked in history and reports by default. */
+export const SENSITIVE_HEADERS = new Set(['authorization', 'cookie', 'set-cookie', 'proxy-authorization']);
+
+/** Replaces every occurrence of each secret value in text with the mask. Short values (<3 chars) are left alone to avoid masking noise. */
+export function redactText(text: string, secretValues: Iterable<string>): string {
+  let result = text;
+  const values = [...new Set(secretValues)].filter((value) => value.length >= 3).sort((a, b) => b.length - a.length);
+  for (const value of values) result = result.split(value).join(MASK);
+  return result;
+}
+
+/** Masks sensitive header values, and secret values inside any header. */
+export function maskHeaders(headers: HeaderList, secretValues: Iterable<string> = []): HeaderList {
+  const secrets = [...secretValues];
+  return headers.map(([name, value]) => {
+    if (SENSITIVE_HEADERS.has(name.toLowerCase())) {
+      // Keep the scheme of Authorization (e.g. "Bearer ••••") so it stays readable.
+      const scheme = /^(Basic|Bearer|Digest)\s/i.exec(value)?.[1];
+      return [name, scheme ? `${scheme} ${MASK}` : MASK];
+    }
+    return [name, redactText(value, secrets)];
+  });
+}

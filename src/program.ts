@@ -1,0 +1,55 @@
+/**
+ * The Commander program: global flags, command registration, and the one place that
+ * turns errors into output and an exit code. Commands import their core modules lazily
+ * so each command loads only what it uses.
+ */
+import { Command, CommanderError } from 'commander';
+import { DialError, ExitCode, formatError, isDialError } from './core/errors.js';
+import { registerCommands } from './commands/index.js';
+import { VERSION } from './version.js';
+
+function buildProgram(): Command {
+  const program = new Command('dial')
+    .description('A fast terminal HTTP client for .http files: send, open, run.')
+    .version(VERSION, '--version', 'print the version')
+    .option('--no-color', 'disable colours (also NO_COLOR)')
+    .option('-q, --quiet', 'print less')
+    .option('-v, --verbose', 'print more, including error causes')
+    .showHelpAfterError('(run `dial --help` for usage)')
+    .exitOverride()
+    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+  registerCommands(program);
+  // `dial` alone: the workbench on a terminal, usage elsewhere.
+  program.action(async () => {
+    if (program.args.length > 0) {
+      throw new DialError('E_USAGE', `unknown command '${program.args[0]}'`, { hint: 'run `dial --help` to list the commands' });
+    }
+    const interactive = process.stdout.isTTY && process.stdin.isTTY && !process.env.CI;
+    if (!interactive) {
+      program.outputHelp({ error: true });
+      process.exitCode = ExitCode.usage;
+      return;
+    }
+    await program.parseAsync(['open', '.'], { from: 'user' });
+  });
+  program.allowExcessArguments(true);
+  return program;
+}
+
+/** Runs the CLI and returns the exit code instead of exiting, so output can drain. */
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.ok;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version end here with 0; every other Commander complaint is a usage error.
+      return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    }
+    const verbose = argv.includes('-v') || argv.includes('--verbose');
+    process.stderr.write(formatError(error, verbose) + '\n');
+    return isDialError(error) ? error.exitCode : ExitCode.failed;
+  }
+}
+

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // E2E tests spawn the built CLI; keep parallelism modest on two cores.
+    maxWorkers: 2,
+  },
+});
