@@ -2,11 +2,12 @@
  * Entry point. `dial --version` answers before Commander loads (start-up budget 1.3× of
  * `node -e 0`); everything else goes to the Commander program in ./program.ts.
  */
-import { VERSION } from './version.js';
+// Read directly (not from ./version.ts) so the fast path loads no shared chunk.
+declare const __DIAL_VERSION__: string | undefined;
 
 async function start(argv: string[]): Promise<number> {
   if (argv.length === 3 && argv[2] === '--version') {
-    process.stdout.write(VERSION + '\n');
+    process.stdout.write(`${typeof __DIAL_VERSION__ === 'string' ? __DIAL_VERSION__ : '0.0.0-dev'}\n`);
     return 0;
   }
   const { main } = await import('./program.js');
