@@ -1,0 +1,18 @@
+/**
+ * The HTTP engine (DESIGN §3 Exchange, §7): `sendRequest`, `createCookieJar`, `closeConnections`.
+ *
+ * ARCHITECTURE DECISION (measured): undici costs 28-60 ms of start-up even when bundled,
+ * while `dial send` may spend ~12 ms over `node -e 0` (DESIGN §9). So HTTP/1.1 runs on the
+ * built-in node:http / node:https (already in Node's snapshot: no load cost) with keep-alive
+ * agents that pool sockets per origin for the life of the process. undici 7 is imported
+ * lazily, only when a request asks for HTTP/2 (Agent with allowH2) or when a proxy applies
+ * (`proxy` option, else HTTP(S)_PROXY minus NO_PROXY). Keep this file and the modules it
+ * imports statically free of heavy dependencies: importing it must do nothing but define.
+ */
+export type * from './types.js';
+export { sendRequest } from './send.js';
+export { createCookieJar } from './cookies.js';
+export { closeConnections } from './pool.js';
+export { releaseBody } from './sinks.js';
+export { guessContentType } from './mime.js';
+export { proxyFor } from './proxy.js';

@@ -1,0 +1,165 @@
+/**
+ * HTTP/1.1 over node:http / node:https: built in, so it costs nothing to load (see the
+ * decision at the top of ./index.ts). Keep-alive agents pool sockets per origin.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import type { Socket } from 'node:net';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import type { HopContext, HopRequest, HopResponse, Phases } from './transport.js';
+import type { HeaderList } from './types.js';
+
+let httpAgent: http.Agent | undefined;
+let httpsAgent: https.Agent | undefined;
+
+function agentFor(secure: boolean): http.Agent {
+  // One keep-alive agent per scheme; an agent keeps a separate pool per host:port and per
+  // TLS option set (ca/cert/key/rejectUnauthorized are part of its pool key).
+  if (secure) return (httpsAgent ??= new https.Agent({ keepAlive: true, scheduling: 'lifo' }));
+  return (httpAgent ??= new http.Agent({ keepAlive: true, scheduling: 'lifo' }));
+}
+
+/** Destroys the pooled keep-alive sockets. */
+export function closeNodeAgents(): void {
+  httpAgent?.destroy();
+  httpsAgent?.destroy();
+  httpAgent = undefined;
+  httpsAgent = undefined;
+}
+
+function groupHeaders(headers: HeaderList): Map<string, { name: string; values: string[] }> {
+  const grouped = new Map<string, { name: string; values: string[] }>();
+  for (const [name, value] of headers) {
+    const key = name.toLowerCase();
+    const entry = grouped.get(key);
+    if (entry) entry.values.push(value);
+    else grouped.set(key, { name, values: [value] });
+  }
+  return grouped;
+}
+
+function rawToList(raw: string[]): HeaderList {
+  const list: HeaderList = [];
+  for (let index = 0; index + 1 < raw.length; index += 2) list.push([raw[index], raw[index + 1]]);
+  return list;
+}
+
+function connectTimeoutError(): Error {
+  return Object.assign(new Error('connect timeout'), { code: 'DIAL_CONNECT_TIMEOUT' });
+}
+
+/** Sends one HTTP/1.1 request and resolves when the response head has arrived. */
+export function sendWithNode(hop: HopRequest, context: HopContext): Promise<HopResponse> {
+  const secure = hop.url.protocol === 'https:';
+  const started = performance.now();
+  const phases: Phases = { dns: 0, connect: 0, tls: 0, firstByte: 0 };
+  let ready: number | undefined;
+
+  return new Promise<HopResponse>((resolve, reject) => {
+    let settled = false;
+    const fail = (error: Error): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(connectTimer);
+      reject(error);
+    };
+
+    const options: https.RequestOptions = {
+      protocol: hop.url.protocol,
+      hostname: hop.url.hostname.replace(/^\[|\]$/g, ''),
+      port: hop.url.port || (secure ? 443 : 80),
+      path: (hop.url.pathname || '/') + hop.url.search,
+      method: hop.method,
+      agent: agentFor(secure),
+      setHost: false,
+      signal: context.signal,
+    };
+    if (secure) {
+      options.rejectUnauthorized = context.tls.rejectUnauthorized;
+      if (context.tls.ca) options.ca = context.tls.ca;
+      if (context.tls.cert) options.cert = context.tls.cert;
+      if (context.tls.key) options.key = context.tls.key;
+    }
+    const request = (secure ? https : http).request(options);
+    for (const { name, values } of groupHeaders(hop.headers).values()) {
+      request.setHeader(name, values.length === 1 ? values[0] : values);
+    }
+
+    const connectTimer =
+      context.connectTimeoutMs > 0 ? setTimeout(() => request.destroy(connectTimeoutError()), context.connectTimeoutMs) : undefined;
+    const markReady = (): void => {
+      ready = performance.now();
+      clearTimeout(connectTimer);
+    };
+
+    request.once('socket', (socket: Socket) => {
+      if (!socket.connecting) {
+        // A reused keep-alive socket: no DNS, connect or TLS phase.
+        markReady();
+        return;
+      }
+      let connectStart = started;
+      socket.once('lookup', () => {
+        const now = performance.now();
+        phases.dns = now - started;
+        connectStart = now;
+      });
+      socket.once('connect', () => {
+        const now = performance.now();
+        phases.connect = now - connectStart;
+        if (!secure) markReady();
+        else
+          socket.once('secureConnect', () => {
+            phases.tls = performance.now() - now;
+            markReady();
+          });
+      });
+    });
+
+    request.once('error', fail);
+    request.once('response', (response: http.IncomingMessage) => {
+      if (settled) {
+        response.destroy();
+        return;
+      }
+      settled = true;
+      clearTimeout(connectTimer);
+      phases.firstByte = performance.now() - (ready ?? started);
+      // Later request errors (e.g. the server answered before reading the whole upload)
+      // must not crash the process; the response stream carries its own errors.
+      request.on('error', () => {});
+      resolve({
+        status: response.statusCode ?? 0,
+        statusText: response.statusMessage ?? '',
+        httpVersion: response.httpVersion,
+        headers: rawToList(response.rawHeaders),
+        body: response,
+        remoteAddress: response.socket?.remoteAddress,
+        remotePort: response.socket?.remotePort,
+        phases,
+      });
+    });
+
+    if (!hop.body) {
+      request.end();
+      return;
+    }
+    let source: Buffer | AsyncIterable<Uint8Array>;
+    try {
+      source = hop.recorder.wrap(hop.body.open());
+    } catch (error) {
+      request.destroy();
+      fail(error as Error);
+      return;
+    }
+    if (Buffer.isBuffer(source)) {
+      request.end(source);
+      return;
+    }
+    pipeline(Readable.from(source, { objectMode: false }), request).catch((error: Error) => {
+      if (!request.destroyed) request.destroy(error);
+      fail(error);
+    });
+  });
+}

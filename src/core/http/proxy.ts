@@ -1,0 +1,47 @@
+/**
+ * Which proxy (if any) applies to a URL: the `proxy` option, else HTTP_PROXY / HTTPS_PROXY
+ * (lowercase forms first, as curl does) minus NO_PROXY. Pure: no undici here, so requests
+ * that need no proxy never load it.
+ */
+
+function envValue(env: Record<string, string | undefined>, name: string): string | undefined {
+  const value = env[name.toLowerCase()] ?? env[name.toUpperCase()];
+  return value && value.trim() ? value.trim() : undefined;
+}
+
+/** True when NO_PROXY (comma or space separated hosts, `.domain`, `host:port`, `*`) covers the URL. */
+export function noProxyCovers(url: URL, noProxy: string | undefined): boolean {
+  if (!noProxy) return false;
+  const host = url.hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  for (const rawEntry of noProxy.split(/[\s,]+/)) {
+    let entry = rawEntry.trim().toLowerCase();
+    if (!entry) continue;
+    if (entry === '*') return true;
+    let entryPort: string | undefined;
+    const portMatch = /^(.*?)(?::(\d+))?$/.exec(entry.replace(/^\[(.*)\](?=:|$)/, '$1'));
+    if (portMatch && portMatch[2] && !entry.startsWith('[') && entry.split(':').length === 2) {
+      entry = portMatch[1];
+      entryPort = portMatch[2];
+    } else if (entry.startsWith('[')) {
+      const bracket = /^\[(.*)\](?::(\d+))?$/.exec(entry);
+      if (bracket) {
+        entry = bracket[1];
+        entryPort = bracket[2];
+      }
+    }
+    if (entryPort && entryPort !== port) continue;
+    const bare = entry.replace(/^\*?\./, '');
+    if (host === bare || host.endsWith('.' + bare)) return true;
+  }
+  return false;
+}
+
+/** The proxy URL for a request, or undefined for a direct connection. */
+export function proxyFor(url: URL, proxy: string | undefined, env: Record<string, string | undefined>): string | undefined {
+  if (proxy) return proxy;
+  const fromEnv = url.protocol === 'https:' ? envValue(env, 'https_proxy') : envValue(env, 'http_proxy');
+  if (!fromEnv) return undefined;
+  if (noProxyCovers(url, envValue(env, 'no_proxy'))) return undefined;
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(fromEnv) ? fromEnv : `http://${fromEnv}`;
+}

@@ -1,0 +1,297 @@
+/**
+ * sendRequest: validation, default headers, cookies, redirects, timeouts, cancellation,
+ * decoding and the body target, on top of one of two transports (./index.ts explains why two).
+ */
+import { readFile } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import type { Readable, Writable } from 'node:stream';
+import { DialError } from '../errors.js';
+import { VERSION } from '../../version.js';
+import { BodyRecorder, prepareBody, type PreparedBody } from './body.js';
+import { decodersFor } from './decode.js';
+import { sendWithNode } from './node-transport.js';
+import { loadUndiciTransport } from './pool.js';
+import { proxyFor } from './proxy.js';
+import { BufferSink, DEFAULT_MAX_IN_MEMORY, ForwardSink } from './sinks.js';
+import { cancelledError, timeoutError, toTransportError } from './transport-errors.js';
+import type { HopResponse, TlsMaterial, Transport } from './transport.js';
+import type { Exchange, HeaderList, HttpRequest, RedirectHop, ResponseHead, SendOptions, TlsOptions } from './types.js';
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** Headers that must not follow a redirect to another host (DESIGN §6). */
+const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'host']);
+const BODY_HEADERS = new Set(['content-type', 'content-length', 'transfer-encoding', 'content-encoding']);
+
+/** Checks method, URL and headers before anything is sent (DESIGN §5). */
+function validate(request: HttpRequest): URL {
+  if (/[\r\n\0]/.test(request.url)) {
+    throw new DialError('E_HEADER_INJECTION', 'the URL contains a line break or NUL character', {
+      hint: 'a variable used in the URL probably holds a newline; check its value',
+    });
+  }
+  if (!TOKEN.test(request.method)) {
+    throw new DialError(/[\r\n]/.test(request.method) ? 'E_HEADER_INJECTION' : 'E_USAGE', `invalid HTTP method '${request.method}'`, {
+      hint: 'a method is a single word such as GET, POST or PURGE',
+    });
+  }
+  let url: URL;
+  try {
+    url = new URL(request.url);
+  } catch (error) {
+    throw new DialError('E_USAGE', `invalid URL '${request.url}'`, {
+      hint: 'write a full URL such as https://example.com/path (or :3000/path for localhost)',
+      cause: error,
+    });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new DialError('E_USAGE', `unsupported URL scheme '${url.protocol.replace(/:$/, '')}' in '${request.url}'`, {
+      hint: 'dial speaks http:// and https://',
+    });
+  }
+  if (!url.hostname) throw new DialError('E_USAGE', `the URL '${request.url}' has no host`, { hint: 'write a full URL such as https://example.com/path' });
+  for (const [name, value] of request.headers) {
+    if (!TOKEN.test(name)) {
+      throw new DialError('E_HEADER_INJECTION', `invalid header name '${name.replace(/[\r\n]/g, '\\n')}'`, {
+        hint: 'header names are single tokens (letters, digits and !#$%&\'*+-.^_`|~), no spaces or colons',
+      });
+    }
+    if (/[\r\n\0]/.test(value)) {
+      throw new DialError('E_HEADER_INJECTION', `the value of header '${name}' contains a line break or NUL character`, {
+        hint: 'a variable used in this header probably holds a newline; check its value',
+      });
+    }
+  }
+  return url;
+}
+
+const tlsFileCache = new Map<string, Buffer>();
+
+async function readTlsFile(path: string, flag: string): Promise<Buffer> {
+  const cached = tlsFileCache.get(path);
+  if (cached) return cached;
+  try {
+    const bytes = await readFile(path);
+    tlsFileCache.set(path, bytes);
+    return bytes;
+  } catch (error) {
+    throw new DialError('E_INPUT', `cannot read ${flag} file '${path}': ${(error as Error).message}`, {
+      hint: `check the path given to ${flag}`,
+      cause: error,
+    });
+  }
+}
+
+async function loadTls(options: TlsOptions | undefined): Promise<TlsMaterial> {
+  const verify = options?.verify !== false;
+  const [ca, cert, key] = await Promise.all([
+    options?.caFile ? readTlsFile(options.caFile, '--cacert') : undefined,
+    options?.certFile ? readTlsFile(options.certFile, '--cert') : undefined,
+    options?.keyFile ? readTlsFile(options.keyFile, '--key') : undefined,
+  ]);
+  return { rejectUnauthorized: verify, ca, cert, key, key_id: `${verify}|${options?.caFile ?? ''}|${options?.certFile ?? ''}|${options?.keyFile ?? ''}` };
+}
+
+function findHeader(headers: HeaderList, name: string): string | undefined {
+  const lower = name.toLowerCase();
+  return headers.find(([key]) => key.toLowerCase() === lower)?.[1];
+}
+
+/** The headers actually sent: defaults (Host, User-Agent, Accept...), the user's, body and cookie headers. */
+function buildHeaders(
+  user: HeaderList,
+  url: URL,
+  method: string,
+  body: PreparedBody | undefined,
+  options: SendOptions,
+  viaUndici: boolean,
+): HeaderList {
+  const has = (name: string): boolean => findHeader(user, name) !== undefined;
+  const out: HeaderList = [];
+  if (!has('host')) out.push(['Host', url.host]);
+  if (!has('user-agent')) out.push(['User-Agent', `dial/${VERSION}`]);
+  if (!has('accept')) out.push(['Accept', '*/*']);
+  if (!has('accept-encoding') && options.decompress !== false) out.push(['Accept-Encoding', 'gzip, deflate, br']);
+  if (!viaUndici && !has('connection')) out.push(['Connection', 'keep-alive']);
+  const userCookies: string[] = [];
+  for (const header of user) {
+    if (header[0].toLowerCase() === 'cookie') userCookies.push(header[1]);
+    else out.push([header[0], header[1]]);
+  }
+  if (body) {
+    if (!has('content-type') && body.contentType) out.push(['Content-Type', body.contentType]);
+    if (!has('content-length') && !has('transfer-encoding')) {
+      if (body.length !== undefined) out.push(['Content-Length', String(body.length)]);
+      else if (!viaUndici) out.push(['Transfer-Encoding', 'chunked']);
+    }
+  } else if (!has('content-length') && (method === 'POST' || method === 'PUT' || method === 'PATCH')) {
+    // node:http and undici both send this for a body-less POST/PUT/PATCH; show it.
+    out.push(['Content-Length', '0']);
+  }
+  const jarCookie = options.cookieJar?.cookieHeaderFor(url.toString());
+  const cookie = [...userCookies, ...(jarCookie ? [jarCookie] : [])].join('; ');
+  if (cookie) out.push(['Cookie', cookie]);
+  return out;
+}
+
+function hostKey(url: URL): string {
+  return `${url.hostname.toLowerCase()}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
+}
+
+/** Sends a request and resolves with the whole exchange, or rejects with a DialError. */
+export async function sendRequest(request: HttpRequest, options: SendOptions = {}): Promise<Exchange> {
+  const started = performance.now();
+  let url = validate(request);
+  if (options.signal?.aborted) throw cancelledError(request.url);
+
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const connectTimeoutMs = options.connectTimeoutMs ?? timeoutMs;
+  const maxRedirects = options.maxRedirects ?? 10;
+  const env = options.env ?? process.env;
+  const controller = new AbortController();
+  let stopReason: 'timeout' | 'cancel' | undefined;
+  const onCancel = (): void => {
+    stopReason ??= 'cancel';
+    controller.abort();
+  };
+  options.signal?.addEventListener('abort', onCancel, { once: true });
+  const timer =
+    timeoutMs > 0
+      ? setTimeout(() => {
+          stopReason ??= 'timeout';
+          controller.abort();
+        }, timeoutMs)
+      : undefined;
+
+  let proxy: string | undefined;
+  let pending: Readable | undefined;
+  try {
+    const tls = await loadTls(options.tls);
+    let body = await prepareBody(request.body);
+    let method = request.method;
+    let userHeaders: HeaderList = request.headers.map(([name, value]) => [name, value]);
+    const redirects: RedirectHop[] = [];
+
+    for (;;) {
+      proxy = proxyFor(url, options.proxy, env);
+      const viaUndici = request.httpVersion === '2' || proxy !== undefined;
+      const headers = buildHeaders(userHeaders, url, method, body, options, viaUndici);
+      const recorder = new BodyRecorder();
+      const transport: Transport = viaUndici ? (await loadUndiciTransport()).sendWithUndici : sendWithNode;
+      const hop: HopResponse = await transport(
+        { method, url, headers, body, recorder },
+        { signal: controller.signal, connectTimeoutMs, tls, httpVersion: request.httpVersion ?? '1.1', proxy },
+      );
+      pending = hop.body;
+      pending.on('error', () => {});
+
+      if (options.cookieJar) {
+        const setCookies = hop.headers.filter(([name]) => name.toLowerCase() === 'set-cookie').map(([, value]) => value);
+        if (setCookies.length > 0) options.cookieJar.store(url.toString(), setCookies);
+      }
+
+      const location = findHeader(hop.headers, 'location');
+      if (options.followRedirects && REDIRECT_STATUSES.has(hop.status) && location !== undefined) {
+        // Drain the redirect's body so its connection can be reused.
+        hop.body.resume();
+        pending = undefined;
+        if (redirects.length >= maxRedirects) {
+          throw new DialError('E_TOO_MANY_REDIRECTS', `too many redirects: more than ${maxRedirects} (last: ${url.toString()})`, {
+            hint: 'the server may redirect in a loop; raise the limit in settings (maxRedirects) or turn off --follow to see the redirect',
+          });
+        }
+        let next: URL;
+        try {
+          next = new URL(location, url);
+        } catch (error) {
+          throw new DialError('E_NETWORK', `the server redirected to an invalid URL '${location}' (from ${url.toString()})`, { cause: error });
+        }
+        if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+          throw new DialError('E_NETWORK', `the server redirected to an unsupported URL '${next.toString()}'`, {
+            hint: 'dial only follows redirects to http:// and https:// URLs',
+          });
+        }
+        let nextMethod = method;
+        let dropBody = false;
+        if (hop.status === 303 ? method !== 'HEAD' : (hop.status === 301 || hop.status === 302) && method !== 'GET' && method !== 'HEAD') {
+          nextMethod = 'GET';
+          dropBody = true;
+        }
+        if (!dropBody && body && !body.replayable) {
+          throw new DialError('E_INPUT', `the server answered ${hop.status} (redirect keeping the body) but a streamed body cannot be sent twice`, {
+            hint: 'send the body from a file (@file) instead of a pipe, or call the final URL directly',
+          });
+        }
+        const redirect: RedirectHop = { status: hop.status, from: url.toString(), to: next.toString(), method: nextMethod };
+        options.onRedirect?.(redirect);
+        redirects.push(redirect);
+        if (dropBody) {
+          body = undefined;
+          userHeaders = userHeaders.filter(([name]) => !BODY_HEADERS.has(name.toLowerCase()));
+        }
+        if (hostKey(next) !== hostKey(url)) {
+          userHeaders = userHeaders.filter(([name]) => !CREDENTIAL_HEADERS.has(name.toLowerCase()));
+        }
+        method = nextMethod;
+        url = next;
+        continue;
+      }
+
+      const head: ResponseHead = {
+        status: hop.status,
+        statusText: hop.statusText,
+        httpVersion: hop.httpVersion,
+        headers: hop.headers,
+        url: url.toString(),
+      };
+      const bodyless = method === 'HEAD' || hop.status === 204 || hop.status === 304 || hop.status < 200;
+      const decoders = options.decompress !== false && !bodyless ? await decodersFor(findHeader(hop.headers, 'content-encoding'), hop.body) : [];
+      let target: Writable | null = null;
+      if (options.bodyTarget?.kind === 'stream') target = await options.bodyTarget.open(head);
+      const sink =
+        target !== null
+          ? new ForwardSink(target)
+          : new BufferSink(options.bodyTarget?.kind === 'buffer' ? (options.bodyTarget.maxInMemoryBytes ?? DEFAULT_MAX_IN_MEMORY) : DEFAULT_MAX_IN_MEMORY);
+      await (pipeline as unknown as (...streams: unknown[]) => Promise<void>)(hop.body, ...decoders, sink, { signal: controller.signal });
+      pending = undefined;
+      if (controller.signal.aborted) throw new Error('aborted');
+
+      return {
+        request: {
+          method,
+          url: url.toString(),
+          headers,
+          bodyPreview: recorder.preview(),
+          bodySize: body ? (body.length ?? recorder.size) : undefined,
+        },
+        response: {
+          ...head,
+          body: sink instanceof BufferSink ? sink.result() : { kind: 'streamed', size: sink.size },
+          size: sink.size,
+          remoteAddress: hop.remoteAddress,
+          remotePort: hop.remotePort,
+        },
+        timings: {
+          dns: round(hop.phases.dns),
+          connect: round(hop.phases.connect),
+          tls: round(hop.phases.tls),
+          firstByte: round(hop.phases.firstByte),
+          total: round(performance.now() - started),
+        },
+        redirects,
+      };
+    }
+  } catch (error) {
+    pending?.destroy();
+    if (stopReason === 'timeout') throw Object.assign(timeoutError(url.toString(), timeoutMs), { cause: error });
+    if (stopReason === 'cancel') throw Object.assign(cancelledError(url.toString()), { cause: error });
+    throw toTransportError(error, { url: url.toString(), proxy });
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onCancel);
+  }
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 100) / 100;
+}

@@ -1,0 +1,194 @@
+/**
+ * HTTP/2 (opt-in) and proxied requests through undici. Only loaded (dynamic import) when a
+ * request asks for HTTP/2 or a proxy applies: undici costs 28-60 ms to load, more than the
+ * whole start-up budget of `dial send` (see ./index.ts).
+ */
+import { connect as netConnect, isIP, type Socket } from 'node:net';
+import { connect as tlsConnect, type TLSSocket } from 'node:tls';
+import { STATUS_CODES } from 'node:http';
+import { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
+import type { HopContext, HopRequest, HopResponse, Phases, TlsMaterial } from './transport.js';
+import type { HeaderList } from './types.js';
+
+interface ConnectionInfo {
+  at: number;
+  phases: Omit<Phases, 'firstByte'>;
+  alpn?: string;
+  remoteAddress?: string;
+  remotePort?: number;
+}
+
+const dispatchers = new Map<string, Dispatcher>();
+/** The last connection opened per origin (undici does not say which socket served a request). */
+const connections = new Map<string, ConnectionInfo>();
+
+/** Closes every undici pool. */
+export function closeUndiciDispatchers(): void {
+  for (const dispatcher of dispatchers.values()) void dispatcher.destroy().catch(() => {});
+  dispatchers.clear();
+  connections.clear();
+}
+
+function originKey(protocol: string, host: string, port: number): string {
+  return `${protocol}//${host}:${port}`;
+}
+
+type Connector = (
+  options: { hostname: string; host?: string; protocol: string; port: string; servername?: string },
+  callback: (...args: [null, Socket | TLSSocket] | [Error, null]) => void,
+) => void;
+
+/** A connector that records DNS/connect/TLS timings and the negotiated protocol. */
+function timedConnector(tls: TlsMaterial, allowH2: boolean, timeoutMs: number): Connector {
+  return (options, callback) => {
+    const started = performance.now();
+    const host = options.hostname.replace(/^\[|\]$/g, '');
+    const secure = options.protocol === 'https:';
+    const port = Number(options.port) || (secure ? 443 : 80);
+    const phases = { dns: 0, connect: 0, tls: 0 };
+    let done = false;
+    const socket: Socket = secure
+      ? tlsConnect({
+          host,
+          port,
+          servername: options.servername ?? (isIP(host) ? undefined : host),
+          ALPNProtocols: allowH2 ? ['h2', 'http/1.1'] : ['http/1.1'],
+          rejectUnauthorized: tls.rejectUnauthorized,
+          ca: tls.ca,
+          cert: tls.cert,
+          key: tls.key,
+        })
+      : netConnect({ host, port });
+    socket.setNoDelay(true);
+    const timer =
+      timeoutMs > 0
+        ? setTimeout(() => finish(Object.assign(new Error('connect timeout'), { code: 'DIAL_CONNECT_TIMEOUT' })), timeoutMs)
+        : undefined;
+    let connectStart = started;
+    let connected = started;
+    socket.once('lookup', () => {
+      connectStart = performance.now();
+      phases.dns = connectStart - started;
+    });
+    socket.once('connect', () => {
+      connected = performance.now();
+      phases.connect = connected - connectStart;
+      if (!secure) finish();
+    });
+    if (secure) {
+      socket.once('secureConnect', () => {
+        phases.tls = performance.now() - connected;
+        finish();
+      });
+    }
+    socket.once('error', (error) => finish(error));
+    function finish(error?: Error): void {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      if (error) {
+        socket.destroy();
+        callback(error, null);
+        return;
+      }
+      connections.set(originKey(options.protocol, host, port), {
+        at: performance.now(),
+        phases,
+        alpn: secure ? ((socket as TLSSocket).alpnProtocol || undefined) : undefined,
+        remoteAddress: socket.remoteAddress,
+        remotePort: socket.remotePort,
+      });
+      callback(null, socket);
+    }
+  };
+}
+
+async function dispatcherFor(context: HopContext): Promise<Dispatcher> {
+  const allowH2 = context.httpVersion === '2';
+  const key = `${context.proxy ?? 'direct'}|${allowH2 ? 'h2' : 'h1'}|${context.connectTimeoutMs}|${context.tls.key_id}`;
+  const existing = dispatchers.get(key);
+  if (existing) return existing;
+  const undici = await import('undici');
+  let dispatcher: Dispatcher;
+  if (context.proxy) {
+    const proxyUrl = new URL(context.proxy);
+    const token = proxyUrl.username
+      ? `Basic ${Buffer.from(`${decodeURIComponent(proxyUrl.username)}:${decodeURIComponent(proxyUrl.password)}`).toString('base64')}`
+      : undefined;
+    proxyUrl.username = '';
+    proxyUrl.password = '';
+    dispatcher = new undici.ProxyAgent({
+      uri: proxyUrl.toString(),
+      token,
+      allowH2,
+      connectTimeout: context.connectTimeoutMs || undefined,
+      requestTls: { rejectUnauthorized: context.tls.rejectUnauthorized, ca: context.tls.ca, cert: context.tls.cert, key: context.tls.key },
+    });
+  } else {
+    dispatcher = new undici.Agent({
+      allowH2,
+      connect: timedConnector(context.tls, allowH2, context.connectTimeoutMs) as never,
+    });
+  }
+  dispatchers.set(key, dispatcher);
+  return dispatcher;
+}
+
+// Connection-level headers undici refuses (it manages connections itself; HTTP/2 forbids them).
+const connectionHeaders = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection']);
+
+function toList(headers: Record<string, string | string[] | undefined>): HeaderList {
+  const list: HeaderList = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) list.push([name, one]);
+  }
+  return list;
+}
+
+/** Sends one request through undici (HTTP/2 or a proxy). */
+export async function sendWithUndici(hop: HopRequest, context: HopContext): Promise<HopResponse> {
+  const dispatcher = await dispatcherFor(context);
+  const started = performance.now();
+  const headers: string[] = [];
+  for (const [name, value] of hop.headers) {
+    if (!connectionHeaders.has(name.toLowerCase())) headers.push(name, value);
+  }
+  let body: Buffer | Readable | undefined;
+  if (hop.body) {
+    const source = hop.recorder.wrap(hop.body.open());
+    body = Buffer.isBuffer(source) ? source : Readable.from(source, { objectMode: false });
+  }
+  const response = await dispatcher.request({
+    origin: hop.url.origin,
+    path: (hop.url.pathname || '/') + hop.url.search,
+    method: hop.method as Dispatcher.HttpMethod,
+    headers,
+    body,
+    signal: context.signal,
+    headersTimeout: 0,
+    bodyTimeout: 0,
+  });
+  const now = performance.now();
+  const info = connections.get(
+    originKey(hop.url.protocol, hop.url.hostname.replace(/^\[|\]$/g, ''), Number(hop.url.port) || (hop.url.protocol === 'https:' ? 443 : 80)),
+  );
+  const fresh = info && info.at >= started;
+  const h2 = context.httpVersion === '2' && info?.alpn === 'h2';
+  return {
+    status: response.statusCode,
+    statusText: STATUS_CODES[response.statusCode] ?? '',
+    httpVersion: h2 ? '2' : '1.1',
+    headers: toList(response.headers),
+    body: response.body as unknown as Readable,
+    remoteAddress: info?.remoteAddress,
+    remotePort: info?.remotePort,
+    phases: {
+      dns: fresh ? info.phases.dns : 0,
+      connect: fresh ? info.phases.connect : 0,
+      tls: fresh ? info.phases.tls : 0,
+      firstByte: now - (fresh ? info.at : started),
+    },
+  };
+}
