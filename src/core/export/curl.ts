@@ -1,0 +1,124 @@
+/**
+ * A resolved request as a runnable curl command (DESIGN §1 export; `dial export curl`,
+ * `dial send --curl` and the TUI's copy as curl all print this). The command sends what
+ * dial would send: curl's own defaults (a form Content-Type on --data) are switched off
+ * when the request does not carry them.
+ */
+import type { HttpRequest, MultipartPart } from '../http/types.js';
+import { guessContentType } from '../http/mime.js';
+import { shellQuote } from './shell-quote.js';
+
+export interface ToCurlOptions {
+  /** Add `-k` (TLS verification off). */
+  insecure?: boolean;
+  /** One flag per line with `\` continuations (default true). */
+  multiline?: boolean;
+}
+
+function hasHeader(request: HttpRequest, name: string): boolean {
+  const lower = name.toLowerCase();
+  return request.headers.some(([key]) => key.toLowerCase() === lower);
+}
+
+// Bytes with NUL cannot be a shell argument: printf writes them into a process substitution.
+function printfSubstitution(bytes: Uint8Array): string {
+  let format = '';
+  for (const byte of bytes) {
+    if (byte === 0x25) format += '%%';
+    else if (byte === 0x5c) format += '\\\\';
+    else if (byte === 0x27) format += "'\\''";
+    else if (byte >= 0x20 && byte < 0x7f) format += String.fromCharCode(byte);
+    else format += `\\x${byte.toString(16).padStart(2, '0')}`;
+  }
+  return `@<(printf '${format}')`;
+}
+
+// A value curl's -F parser would take literally: not a file (@, <), no `;param=` or quotes.
+function isPlainFormValue(value: string): boolean {
+  return !/^[@<]/.test(value) && !/[;"]/.test(value) && value.trim() === value;
+}
+
+// curl's -F word quoting: "…" with \" and \\ escaped.
+function formWord(value: string): string {
+  return /[;",\s]/.test(value) || value === '' ? `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"` : value;
+}
+
+function formFlag(part: MultipartPart): string[] {
+  const params: string[] = [];
+  if (part.contentType) params.push(`type=${part.contentType}`);
+  if (part.filePath !== undefined) {
+    if (part.filename !== undefined) params.push(`filename=${formWord(part.filename)}`);
+    return ['-F', shellQuote([`${part.name}=@${formWord(part.filePath)}`, ...params].join(';'), true)];
+  }
+  const value = part.value ?? '';
+  if (part.filename !== undefined) params.push(`filename=${formWord(part.filename)}`);
+  if (params.length === 0) {
+    if (isPlainFormValue(value)) return ['-F', shellQuote(`${part.name}=${value}`, true)];
+    return ['--form-string', shellQuote(`${part.name}=${value}`, true)];
+  }
+  return ['-F', shellQuote([`${part.name}="${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`, ...params].join(';'), true)];
+}
+
+/** Builds a runnable curl command (Bash quoting) that sends the given resolved request. */
+export function toCurl(request: HttpRequest, options: ToCurlOptions = {}): string {
+  const multiline = options.multiline ?? true;
+  const method = request.method.toUpperCase();
+  const body = request.body;
+  const flags: string[][] = [];
+  const bodyFlags: string[][] = [];
+  // What method curl picks by itself for these flags.
+  let impliedMethod = 'GET';
+
+  switch (body.kind) {
+    case 'none':
+      break;
+    case 'text': {
+      impliedMethod = 'POST';
+      if (body.text.includes('\0')) bodyFlags.push(['--data-binary', printfSubstitution(Buffer.from(body.text, 'utf8'))]);
+      else bodyFlags.push(['--data-raw', shellQuote(body.text, true)]);
+      break;
+    }
+    case 'bytes': {
+      impliedMethod = 'POST';
+      const text = Buffer.from(body.bytes).toString('utf8');
+      const clean = Buffer.from(text, 'utf8').equals(Buffer.from(body.bytes)) && !text.includes('\0');
+      bodyFlags.push(clean ? ['--data-raw', shellQuote(text, true)] : ['--data-binary', printfSubstitution(body.bytes)]);
+      break;
+    }
+    case 'file':
+      impliedMethod = 'POST';
+      bodyFlags.push(['--data-binary', shellQuote(`@${body.path}`, true)]);
+      break;
+    case 'stream':
+      impliedMethod = 'POST';
+      bodyFlags.push(['--data-binary', '@-']);
+      break;
+    case 'multipart':
+      impliedMethod = 'POST';
+      for (const part of body.parts) bodyFlags.push(formFlag(part));
+      break;
+  }
+
+  const first = ['curl'];
+  if (method === 'HEAD' && body.kind === 'none') first.push('--head');
+  else if (method !== impliedMethod) first.push('-X', shellQuote(method));
+  // curl treats [] and {} in URLs as globs; -g makes it send them as written.
+  if (/[[\]{}]/.test(request.url)) first.push('-g');
+  first.push(shellQuote(request.url, true));
+
+  if (request.httpVersion === '2') flags.push(['--http2']);
+  if (options.insecure) flags.push(['-k']);
+  for (const [name, value] of request.headers) {
+    // `Name;` is curl's way to send a header with an empty value (`Name:` would remove it).
+    flags.push(['-H', shellQuote(value === '' ? `${name};` : `${name}: ${value}`, true)]);
+  }
+  if (!hasHeader(request, 'content-type')) {
+    // dial sends no Content-Type for text and its guess for files; curl would add a form type.
+    if (body.kind === 'text' || body.kind === 'bytes' || body.kind === 'stream') flags.push(['-H', shellQuote('Content-Type:', true)]);
+    else if (body.kind === 'file') flags.push(['-H', shellQuote(`Content-Type: ${guessContentType(body.path)}`, true)]);
+  }
+  flags.push(...bodyFlags);
+
+  const lines = [first.join(' '), ...flags.map((flag) => flag.join(' '))];
+  return multiline ? lines.join(' \\\n  ') : lines.join(' ');
+}

@@ -1,0 +1,230 @@
+/**
+ * Splits a pasted shell command into words the way Bash would (no expansion):
+ * '…', "…" with its escapes, $'…' ANSI-C strings, backslash escapes and `\` line
+ * continuations, `#` comments. Windows cmd copies (`^` continuations, `^"` quoting, as
+ * browsers' "Copy as cURL (cmd)" writes them) are recognised and split by cmd's rules.
+ */
+import { DialError } from '../errors.js';
+
+/** Where a word came from, for messages. */
+export interface ShellWord {
+  value: string;
+  /** Offset of the word's first character in the source text. */
+  offset: number;
+}
+
+function unterminated(text: string, offset: number, what: string): DialError {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  const col = offset - before.lastIndexOf('\n');
+  return new DialError('E_IMPORT', `unterminated ${what} in the curl command`, {
+    location: { file: '<curl>', line, col, excerpt: text.split('\n')[line - 1] },
+    hint: 'copy the whole command, including its closing quote',
+  });
+}
+
+// $'…' escapes (Bash manual, "ANSI-C Quoting").
+function readAnsiC(text: string, start: number): { value: string; end: number } {
+  let value = '';
+  let i = start;
+  while (i < text.length) {
+    const char = text[i];
+    if (char === "'") return { value, end: i + 1 };
+    if (char !== '\\') {
+      value += char;
+      i++;
+      continue;
+    }
+    const next = text[i + 1];
+    i += 2;
+    switch (next) {
+      case 'n': value += '\n'; break;
+      case 't': value += '\t'; break;
+      case 'r': value += '\r'; break;
+      case 'a': value += '\x07'; break;
+      case 'b': value += '\b'; break;
+      case 'e': case 'E': value += '\x1b'; break;
+      case 'f': value += '\f'; break;
+      case 'v': value += '\v'; break;
+      case '\\': value += '\\'; break;
+      case "'": value += "'"; break;
+      case '"': value += '"'; break;
+      case '?': value += '?'; break;
+      case 'x': case 'u': case 'U': {
+        const max = next === 'x' ? 2 : next === 'u' ? 4 : 8;
+        const digits = /^[0-9a-fA-F]+/.exec(text.slice(i, i + max))?.[0] ?? '';
+        if (!digits) {
+          value += `\\${next}`;
+          break;
+        }
+        i += digits.length;
+        value += next === 'x' ? String.fromCharCode(parseInt(digits, 16)) : String.fromCodePoint(parseInt(digits, 16));
+        break;
+      }
+      case 'c': {
+        const control = text[i] ?? '';
+        i++;
+        value += String.fromCharCode(control.toUpperCase().charCodeAt(0) & 0x1f);
+        break;
+      }
+      default: {
+        if (next !== undefined && /[0-7]/.test(next)) {
+          const digits = /^[0-7]{1,3}/.exec(text.slice(i - 1, i + 2))![0];
+          i += digits.length - 1;
+          value += String.fromCharCode(parseInt(digits, 8));
+        } else {
+          value += `\\${next ?? ''}`;
+        }
+      }
+    }
+  }
+  throw unterminated(text, start - 2, "$'…' string");
+}
+
+/** Splits Bash text into words. */
+export function splitBashWords(text: string): ShellWord[] {
+  const words: ShellWord[] = [];
+  let current: string | undefined;
+  let offset = 0;
+  const start = (at: number): void => {
+    if (current === undefined) {
+      current = '';
+      offset = at;
+    }
+  };
+  const end = (): void => {
+    if (current !== undefined) words.push({ value: current, offset });
+    current = undefined;
+  };
+  let i = 0;
+  while (i < text.length) {
+    const char = text[i];
+    if (char === '\\') {
+      const next = text[i + 1];
+      if (next === '\n') {
+        i += 2; // line continuation
+        continue;
+      }
+      if (next === '\r' && text[i + 2] === '\n') {
+        i += 3;
+        continue;
+      }
+      start(i);
+      if (next !== undefined) current += next;
+      i += 2;
+      continue;
+    }
+    if (char === ' ' || char === '\t' || char === '\n' || char === '\r') {
+      end();
+      i++;
+      continue;
+    }
+    if (char === '#' && current === undefined) {
+      while (i < text.length && text[i] !== '\n') i++;
+      continue;
+    }
+    if (char === "'") {
+      start(i);
+      const close = text.indexOf("'", i + 1);
+      if (close < 0) throw unterminated(text, i, "single-quoted string");
+      current += text.slice(i + 1, close);
+      i = close + 1;
+      continue;
+    }
+    if (char === '$' && text[i + 1] === "'") {
+      start(i);
+      const result = readAnsiC(text, i + 2);
+      current += result.value;
+      i = result.end;
+      continue;
+    }
+    if (char === '"') {
+      start(i);
+      let j = i + 1;
+      let value = '';
+      for (;;) {
+        if (j >= text.length) throw unterminated(text, i, 'double-quoted string');
+        const inner = text[j];
+        if (inner === '"') break;
+        if (inner === '\\' && j + 1 < text.length && '"\\$`\n'.includes(text[j + 1])) {
+          if (text[j + 1] !== '\n') value += text[j + 1];
+          j += 2;
+          continue;
+        }
+        value += inner;
+        j++;
+      }
+      current += value;
+      i = j + 1;
+      continue;
+    }
+    start(i);
+    current += char;
+    i++;
+  }
+  end();
+  return words;
+}
+
+/** Splits a Windows cmd command line (`^` escapes and continuations, "…" quoting, `\"` literal quotes). */
+export function splitCmdWords(text: string): ShellWord[] {
+  const words: ShellWord[] = [];
+  let current: string | undefined;
+  let offset = 0;
+  let quoted = false;
+  const start = (at: number): void => {
+    if (current === undefined) {
+      current = '';
+      offset = at;
+    }
+  };
+  let i = 0;
+  while (i < text.length) {
+    let char = text[i];
+    if (char === '^') {
+      const next = text[i + 1];
+      if (next === '\n' || (next === '\r' && text[i + 2] === '\n')) {
+        i += next === '\n' ? 2 : 3;
+        continue;
+      }
+      // ^X is X for cmd; curl then sees X (a ^" still opens or closes a quoted part).
+      i++;
+      char = text[i];
+      if (char === undefined) break;
+    }
+    if (char === '\\' && (text[i + 1] === '"' || (text[i + 1] === '^' && text[i + 2] === '"'))) {
+      start(i);
+      current += '"';
+      i += text[i + 1] === '"' ? 2 : 3;
+      continue;
+    }
+    if (char === '"') {
+      start(i);
+      quoted = !quoted;
+      i++;
+      continue;
+    }
+    if (!quoted && (char === ' ' || char === '\t' || char === '\n' || char === '\r')) {
+      if (current !== undefined) words.push({ value: current, offset });
+      current = undefined;
+      i++;
+      continue;
+    }
+    start(i);
+    current += char;
+    i++;
+  }
+  if (quoted) throw unterminated(text, offset, 'double-quoted string');
+  if (current !== undefined) words.push({ value: current, offset });
+  return words;
+}
+
+/** True when the text looks like a Windows cmd copy (lines continued with `^`). */
+export function looksLikeCmd(text: string): boolean {
+  return /\^\r?\n/.test(text) || /^\s*curl(\.exe)?\s+\^"/.test(text);
+}
+
+/** Splits a pasted command, Bash by default, cmd when it looks like a cmd copy. */
+export function splitShellWords(text: string): ShellWord[] {
+  return looksLikeCmd(text) ? splitCmdWords(text) : splitBashWords(text);
+}

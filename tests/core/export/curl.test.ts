@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { toCurl } from '../../../src/core/export/curl.js';
+import { ansiCQuote, shellQuote } from '../../../src/core/export/shell-quote.js';
+import { parseCurlCommand } from '../../../src/core/import/curl.js';
+import type { HttpRequest } from '../../../src/core/http/types.js';
+
+const hasBash = spawnSync('bash', ['-c', 'true']).status === 0;
+
+/** What Bash makes of a quoted word (the real shell, when there is one). */
+function bashEcho(word: string): string {
+  const result = spawnSync('bash', ['-c', `printf '%s' ${word}`], { encoding: 'utf8' });
+  return result.stdout;
+}
+
+function roundTrip(request: HttpRequest, multiline = true): HttpRequest {
+  return parseCurlCommand(toCurl(request, { multiline })).request;
+}
+
+describe('shellQuote', () => {
+  it('leaves safe words bare and single-quotes the rest', () => {
+    expect(shellQuote('PUT')).toBe('PUT');
+    expect(shellQuote('a b')).toBe(`'a b'`);
+    expect(shellQuote("it's")).toBe(`'it'\\''s'`);
+    expect(shellQuote('x', true)).toBe(`'x'`);
+  });
+
+  it('uses $\'…\' only for control characters other than newline and tab', () => {
+    expect(shellQuote('a\nb\tc', true)).toBe(`'a\nb\tc'`);
+    expect(shellQuote('a\rb')).toBe(`$'a\\rb'`);
+    expect(ansiCQuote("x'\\\x01")).toBe(`$'x\\'\\\\\\x01'`);
+  });
+
+  it.runIf(hasBash)('round-trips through the real Bash', () => {
+    for (const value of ["it's", 'a "b" $HOME `x` \\n', 'line1\nline2', 'cr\r\nlf', 'esc\x1b[0m', 'ünï ☃', '!history']) {
+      expect(bashEcho(shellQuote(value, true))).toBe(value);
+    }
+  });
+});
+
+describe('toCurl', () => {
+  it('prints a GET with headers one flag per line', () => {
+    const command = toCurl({ method: 'GET', url: 'https://api.example.com/items?a=1&b=2', headers: [['Accept', 'application/json']], body: { kind: 'none' } });
+    expect(command).toBe(`curl 'https://api.example.com/items?a=1&b=2' \\\n  -H 'Accept: application/json'`);
+  });
+
+  it('prints everything on one line when multiline is false', () => {
+    const command = toCurl({ method: 'DELETE', url: 'http://x/1', headers: [], body: { kind: 'none' } }, { multiline: false, insecure: true });
+    expect(command).toBe(`curl -X DELETE 'http://x/1' -k`);
+  });
+
+  it('omits the method when curl implies it and states it otherwise', () => {
+    const body = { kind: 'text' as const, text: '{"a":1}' };
+    const headers: [string, string][] = [['Content-Type', 'application/json']];
+    expect(toCurl({ method: 'POST', url: 'http://x/', headers, body })).not.toContain('-X');
+    expect(toCurl({ method: 'PUT', url: 'http://x/', headers, body })).toContain('-X PUT');
+    expect(toCurl({ method: 'GET', url: 'http://x/', headers, body })).toContain('-X GET');
+    expect(toCurl({ method: 'HEAD', url: 'http://x/', headers: [], body: { kind: 'none' } })).toContain('--head');
+    expect(toCurl({ method: 'POST', url: 'http://x/', headers: [], body: { kind: 'none' } })).toContain('-X POST');
+  });
+
+  it('writes bodies as --data-raw, --data-binary @file and -F', () => {
+    expect(toCurl({ method: 'POST', url: 'http://x/', headers: [['Content-Type', 'text/plain']], body: { kind: 'text', text: "it's" } })).toContain(`--data-raw 'it'\\''s'`);
+    const file = toCurl({ method: 'POST', url: 'http://x/', headers: [], body: { kind: 'file', path: './body.json' } });
+    expect(file).toContain(`--data-binary '@./body.json'`);
+    expect(file).toContain(`-H 'Content-Type: application/json'`);
+    const multipart = toCurl({
+      method: 'POST', url: 'http://x/', headers: [],
+      body: { kind: 'multipart', parts: [
+        { name: 'title', value: 'hello' },
+        { name: 'note', value: 'a;b' },
+        { name: 'avatar', filePath: './me.png', contentType: 'image/png' },
+        { name: 'doc', filePath: './my file;1.txt', filename: 'doc.txt' },
+      ] },
+    });
+    expect(multipart).toContain(`-F 'title=hello'`);
+    expect(multipart).toContain(`--form-string 'note=a;b'`);
+    expect(multipart).toContain(`-F 'avatar=@./me.png;type=image/png'`);
+    expect(multipart).toContain(`-F 'doc=@"./my file;1.txt";filename=doc.txt'`);
+    expect(multipart).not.toContain('Content-Type:');
+  });
+
+  it('turns off the form Content-Type curl adds when the request has none', () => {
+    expect(toCurl({ method: 'POST', url: 'http://x/', headers: [], body: { kind: 'text', text: 'raw' } })).toContain(`-H 'Content-Type:'`);
+  });
+
+  it('adds --http2, -k, -g for brackets, and sends empty headers with ;', () => {
+    const command = toCurl({ method: 'GET', url: 'http://x/?filter[a]=1', headers: [['X-Empty', '']], body: { kind: 'none' }, httpVersion: '2' }, { insecure: true });
+    expect(command).toContain('--http2');
+    expect(command).toContain('-k');
+    expect(command).toContain(`-g 'http://x/?filter[a]=1'`);
+    expect(command).toContain(`-H 'X-Empty;'`);
+  });
+
+  it('writes binary bodies with NUL bytes through printf', () => {
+    const command = toCurl({ method: 'POST', url: 'http://x/', headers: [['Content-Type', 'application/octet-stream']], body: { kind: 'bytes', bytes: new Uint8Array([0, 1, 0x41, 0x25, 0x27, 0xff]) } });
+    expect(command).toContain(`--data-binary @<(printf '\\x00\\x01A%%'\\''\\xff')`);
+  });
+});
+
+describe('toCurl output parses back to the same request', () => {
+  const cases: HttpRequest[] = [
+    { method: 'GET', url: 'https://api.example.com/items?q=a%20b&x=1', headers: [['Accept', 'application/json'], ['X-Quote', `it's "quoted"`]], body: { kind: 'none' } },
+    { method: 'POST', url: 'http://127.0.0.1:8080/users', headers: [['Content-Type', 'application/json']], body: { kind: 'text', text: '{\n  "name": "O\'Brien",\n  "tags": ["a", "b"]\n}' } },
+    { method: 'PATCH', url: 'http://x/a', headers: [['Content-Type', 'text/plain']], body: { kind: 'text', text: 'bell\x07 and cr\r\n' } },
+    { method: 'PUT', url: 'http://x/upload', headers: [['Content-Type', 'application/octet-stream']], body: { kind: 'file', path: './data.bin' } },
+    { method: 'POST', url: 'http://x/form', headers: [], body: { kind: 'multipart', parts: [
+      { name: 'title', value: 'hello world' },
+      { name: 'semi', value: 'a;b "c"' },
+      { name: 'typed', value: 'x;y', contentType: 'text/csv' },
+      { name: 'file', filePath: './a b.png', contentType: 'image/png', filename: 'photo.png' },
+    ] } },
+    { method: 'OPTIONS', url: 'http://x/', headers: [['Origin', 'http://y']], body: { kind: 'none' }, httpVersion: '2' },
+    { method: 'GET', url: 'http://x/?a[0]=1', headers: [['X-Empty', '']], body: { kind: 'none' } },
+  ];
+  for (const [index, request] of cases.entries()) {
+    it(`case ${index + 1}: ${request.method} ${request.url}`, () => {
+      expect(roundTrip(request)).toEqual(request);
+      expect(roundTrip(request, false)).toEqual(request);
+    });
+  }
+
+  it('keeps -k as insecure', () => {
+    const parsed = parseCurlCommand(toCurl({ method: 'GET', url: 'https://x/', headers: [], body: { kind: 'none' } }, { insecure: true }));
+    expect(parsed.insecure).toBe(true);
+    expect(parsed.warnings).toEqual([]);
+  });
+});
