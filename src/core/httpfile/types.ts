@@ -129,3 +129,34 @@ export interface HttpFile {
   variables: FileVariable[];
   requests: RequestNode[];
 }
+
+/**
+ * A request to print as a NEW block (formatRequest): the TUI's "new request", the importers.
+ * Everything but `url` is optional; the printer writes the canonical style of HTTP-FORMAT.md.
+ * (Additive to the contract: printer input only; parsed files never carry drafts.)
+ */
+export interface RequestDraft {
+  /** Text after `###`; defaults to `name`. */
+  title?: string;
+  /** Printed as `# @name x` (both JetBrains and VS Code REST Client read it). */
+  name?: string;
+  /** Default 'GET'. */
+  method?: string;
+  /** False prints the request line without its method (GET implied). Default true. */
+  methodExplicit?: boolean;
+  url: string;
+  /** As written on the request line: 'HTTP/1.1', 'HTTP/2'. */
+  httpVersion?: string;
+  /** Block-level file variables, printed `@name = value` right after the separator. */
+  variables?: Array<{ name: string; value: string }>;
+  /** Other metadata lines in order: `{ key: 'tag', value: 'smoke' }` prints `# @tag smoke`; no value prints `# @key`. */
+  metadata?: Array<{ key: string; value?: string }>;
+  preScripts?: Array<{ kind: 'inline'; code: string } | { kind: 'file'; path: string }>;
+  headers?: Array<{ name: string; value: string }>;
+  /** A string is an inline body. */
+  body?: string | { kind: 'inline'; text: string } | { kind: 'file'; path: string; substitute: boolean };
+  /** Assertion lines without the leading `?? `, e.g. `status == 200`. */
+  assertions?: string[];
+  handlers?: Array<{ kind: 'inline'; code: string } | { kind: 'file'; path: string }>;
+  outputRedirect?: { path: string; overwrite: boolean };
+}

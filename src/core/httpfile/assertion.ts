@@ -1,0 +1,195 @@
+/**
+ * The `?? <query> [argument] [not] <predicate> [expected]` line (httpyac's syntax, extended).
+ *
+ * Grammar, scanned left to right over whitespace-separated tokens:
+ * - query: status | header | body | duration | js | xpath (case-insensitive);
+ * - argument: `header` takes one token (the name); `body` takes one when it starts with `$`
+ *   (a JSONPath; brackets and quotes are balanced, so `$[?(@.a == 1)]` is one token);
+ *   `xpath` takes one balanced token; `js` takes every token up to the first token that is a
+ *   predicate (or `not` followed by a predicate) at bracket depth 0 outside quotes, so
+ *   `?? js response.body.a + 1 == 2` has the argument `response.body.a + 1`;
+ * - `not` (optional), then the predicate (case-insensitive, `includes` = `contains`);
+ * - expected: the rest of the line, trimmed (may hold spaces and {{variables}});
+ *   `length` takes a comparison operator then the expected number; `schema` a path;
+ *   `snapshot` optionally `ignore $.a $.b`; the type predicates and `exists` take nothing.
+ */
+import type { AssertionNode, AssertionPredicate, AssertionQuery } from './types.js';
+
+const QUERIES = new Set<AssertionQuery>(['status', 'header', 'body', 'duration', 'js', 'xpath']);
+
+const COMPARISONS = ['==', '!=', '<', '<=', '>', '>='] as const;
+type Comparison = (typeof COMPARISONS)[number];
+
+const PREDICATES = new Map<string, AssertionPredicate>([
+  ...COMPARISONS.map((op) => [op, op] as [string, AssertionPredicate]),
+  ['contains', 'contains'], ['includes', 'contains'], ['startswith', 'startsWith'], ['endswith', 'endsWith'],
+  ['matches', 'matches'], ['exists', 'exists'], ['isnumber', 'isNumber'], ['isstring', 'isString'],
+  ['isboolean', 'isBoolean'], ['isarray', 'isArray'], ['isobject', 'isObject'], ['isnull', 'isNull'],
+  ['isempty', 'isEmpty'], ['length', 'length'], ['schema', 'schema'], ['snapshot', 'snapshot'],
+]);
+
+const UNARY = new Set<AssertionPredicate>(['exists', 'isNumber', 'isString', 'isBoolean', 'isArray', 'isObject', 'isNull', 'isEmpty']);
+
+/** A parse failure inside an assertion: `offset` is the index in the text given to parseAssertion. */
+export class AssertionSyntaxError extends Error {
+  constructor(message: string, readonly offset: number, readonly hint?: string) {
+    super(message);
+  }
+}
+
+interface Token {
+  text: string;
+  start: number;
+  end: number;
+}
+
+function isSpace(code: number): boolean {
+  return code === 32 || code === 9;
+}
+
+/** The next whitespace-separated token from `pos`; `balanced` keeps brackets and quotes together. */
+function nextToken(s: string, pos: number, balanced: boolean): Token | undefined {
+  let i = pos;
+  while (i < s.length && isSpace(s.charCodeAt(i))) i++;
+  if (i >= s.length) return undefined;
+  const start = i;
+  let depth = 0;
+  let quote = '';
+  for (; i < s.length; i++) {
+    const c = s[i];
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = '';
+      continue;
+    }
+    if (balanced) {
+      if (c === '"' || c === "'" || c === '`') {
+        quote = c;
+        continue;
+      }
+      if (c === '(' || c === '[' || c === '{') depth++;
+      else if ((c === ')' || c === ']' || c === '}') && depth > 0) depth--;
+    }
+    if (depth === 0 && isSpace(s.charCodeAt(i))) break;
+  }
+  return { text: s.slice(start, i), start, end: i };
+}
+
+function predicateOf(token: Token | undefined): AssertionPredicate | undefined {
+  return token ? PREDICATES.get(token.text.toLowerCase()) : undefined;
+}
+
+const PREDICATE_HINT = 'predicates: == != < <= > >= contains includes startsWith endsWith matches exists isNumber isString isBoolean isArray isObject isNull isEmpty length schema snapshot (optionally preceded by not)';
+
+/** Parses the text after `??` (without it) into an assertion; throws AssertionSyntaxError. */
+export function parseAssertion(text: string): Omit<AssertionNode, 'span'> {
+  const source = text.trim();
+  const first = nextToken(text, 0, false);
+  if (!first) throw new AssertionSyntaxError('empty assertion', 0, 'write `?? status == 200`');
+  const query = first.text.toLowerCase() as AssertionQuery;
+  if (!QUERIES.has(query)) {
+    throw new AssertionSyntaxError(`unknown assertion query '${first.text}'`, first.start, 'queries: status, header, body, duration, js, xpath');
+  }
+  let pos = first.end;
+  let argument: string | undefined;
+  if (query === 'header' || query === 'xpath') {
+    const token = nextToken(text, pos, query === 'xpath');
+    if (!token) throw new AssertionSyntaxError(`'${query}' needs ${query === 'header' ? 'a header name' : 'an expression'}`, text.length);
+    argument = token.text;
+    pos = token.end;
+  } else if (query === 'body') {
+    const token = nextToken(text, pos, true);
+    if (token && token.text.startsWith('$')) {
+      argument = token.text;
+      pos = token.end;
+    }
+  } else if (query === 'js') {
+    const tokens: Token[] = [];
+    let at = pos;
+    for (;;) {
+      const token = nextToken(text, at, true);
+      if (!token) break;
+      tokens.push(token);
+      at = token.end;
+    }
+    let stop = -1;
+    for (let j = 1; j < tokens.length; j++) {
+      if (predicateOf(tokens[j]) || (tokens[j].text === 'not' && predicateOf(tokens[j + 1]))) {
+        stop = j;
+        break;
+      }
+    }
+    if (tokens.length === 0) throw new AssertionSyntaxError("'js' needs an expression", text.length);
+    if (stop < 0) throw new AssertionSyntaxError('missing predicate after the js expression', text.length, 'add one such as `== true` or `exists`');
+    argument = text.slice(tokens[0].start, tokens[stop - 1].end);
+    pos = tokens[stop - 1].end;
+  }
+
+  let token = nextToken(text, pos, false);
+  let not = false;
+  if (token && token.text === 'not') {
+    not = true;
+    pos = token.end;
+    token = nextToken(text, pos, false);
+  }
+  if (!token) throw new AssertionSyntaxError('missing predicate', text.length, PREDICATE_HINT);
+  const predicate = predicateOf(token);
+  if (!predicate) throw new AssertionSyntaxError(`unknown assertion predicate '${token.text}'`, token.start, PREDICATE_HINT);
+  pos = token.end;
+  const rest = text.slice(pos).trim();
+  const restStart = rest ? text.indexOf(rest, pos) : text.length;
+  const node: Omit<AssertionNode, 'span'> = { source, query, not, predicate };
+  if (argument !== undefined) node.argument = argument;
+
+  if (UNARY.has(predicate)) {
+    if (rest) throw new AssertionSyntaxError(`'${token.text}' takes no value`, restStart);
+    return node;
+  }
+  if (predicate === 'schema' || predicate === 'snapshot') {
+    if (query !== 'body') throw new AssertionSyntaxError(`'${predicate}' applies to the body only`, token.start, `write \`?? body ${predicate}${predicate === 'schema' ? ' ./x.schema.json' : ''}\``);
+    if (predicate === 'schema') {
+      if (!rest) throw new AssertionSyntaxError("'schema' needs the path of a JSON Schema file", text.length, 'write `?? body schema ./widget.schema.json`');
+      node.expected = rest;
+      return node;
+    }
+    if (rest) {
+      const keyword = nextToken(text, pos, false)!;
+      if (keyword.text !== 'ignore') throw new AssertionSyntaxError(`unexpected '${keyword.text}' after snapshot`, keyword.start, 'write `?? body snapshot ignore $.createdAt $.id`');
+      const ignore: string[] = [];
+      let at = keyword.end;
+      for (let t = nextToken(text, at, true); t; t = nextToken(text, at, true)) {
+        ignore.push(t.text);
+        at = t.end;
+      }
+      if (ignore.length === 0) throw new AssertionSyntaxError("'ignore' needs JSONPaths", text.length, 'write `?? body snapshot ignore $.createdAt $.id`');
+      node.ignore = ignore;
+    }
+    return node;
+  }
+  if (predicate === 'length') {
+    const op = nextToken(text, pos, false);
+    if (!op || !(COMPARISONS as readonly string[]).includes(op.text)) {
+      throw new AssertionSyntaxError("'length' needs a comparison", op ? op.start : text.length, 'write `?? body $.items length > 0`');
+    }
+    node.lengthOperator = op.text as Comparison;
+    const expected = text.slice(op.end).trim();
+    if (!expected) throw new AssertionSyntaxError("'length' needs a number to compare with", text.length);
+    node.expected = expected;
+    return node;
+  }
+  if (!rest) throw new AssertionSyntaxError(`'${token.text}' needs an expected value`, text.length);
+  node.expected = rest;
+  return node;
+}
+
+/** Prints an assertion in canonical form (without the leading `?? `). */
+export function formatAssertion(assertion: Omit<AssertionNode, 'span' | 'source'>): string {
+  const parts: string[] = [assertion.query];
+  if (assertion.argument !== undefined) parts.push(assertion.argument);
+  if (assertion.not) parts.push('not');
+  parts.push(assertion.predicate);
+  if (assertion.predicate === 'length' && assertion.lengthOperator) parts.push(assertion.lengthOperator);
+  if (assertion.predicate === 'snapshot' && assertion.ignore?.length) parts.push('ignore', ...assertion.ignore);
+  else if (assertion.expected !== undefined) parts.push(assertion.expected);
+  return parts.join(' ');
+}
