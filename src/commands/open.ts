@@ -1,14 +1,42 @@
+/**
+ * `dial open [DIR] [-e ENV]`: the full-screen workbench. React and Ink load only here,
+ * through a dynamic import, so `send` and `run` never pay for them.
+ */
 import type { Command } from 'commander';
 import { DialError } from '../core/errors.js';
+import { useColor } from './globals.js';
 
-// Placeholder until its issue lands: fails loudly instead of pretending.
+function collectVar(value: string, previous: Record<string, string>): Record<string, string> {
+  const eq = value.indexOf('=');
+  if (eq <= 0) throw new DialError('E_USAGE', `--var needs name=value (got '${value}')`);
+  return { ...previous, [value.slice(0, eq)]: value.slice(eq + 1) };
+}
+
 export function registerOpen(program: Command): void {
   program
     .command('open')
     .description('Open the full-screen workbench')
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .action(() => {
-      throw new DialError('E_USAGE', '`dial open` is not implemented yet');
+    .argument('[dir]', 'workspace folder', '.')
+    .option('-e, --env <name>', 'environment to start with (remembered per workspace)')
+    .option('--var <name=value>', 'set a variable (repeatable)', collectVar, {})
+    .action(async (dir: string, opts: { env?: string; var: Record<string, string> }, command: Command) => {
+      const interactive = Boolean(process.stdout.isTTY && process.stdin.isTTY) && !process.env.CI;
+      if (!interactive) {
+        throw new DialError('E_NOT_TTY', '`dial open` needs an interactive terminal', {
+          hint: 'use `dial send FILE.http#name` to send one request, or `dial run` to run files as tests',
+        });
+      }
+      const { resolve } = await import('node:path');
+      const { statSync } = await import('node:fs');
+      const root = resolve(dir);
+      let isDir = false;
+      try {
+        isDir = statSync(root).isDirectory();
+      } catch {
+        isDir = false;
+      }
+      if (!isDir) throw new DialError('E_NOT_FOUND', `no such folder: ${dir}`, { hint: 'pass the folder that holds your .http files' });
+      const { openWorkbench } = await import('../ui/open-workbench.js');
+      process.exitCode = await openWorkbench({ root, environment: opts.env, cliVariables: opts.var, color: useColor(command) });
     });
 }

@@ -1,0 +1,98 @@
+/**
+ * File and process I/O the TUI needs, so src/ui never touches the file system itself:
+ * reading/writing `.http` files and bodies, and running $EDITOR / $PAGER on a temp file.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { writeFileAtomic } from '../atomic-write.js';
+import { DialError } from '../errors.js';
+import type { HttpFile } from '../httpfile/types.js';
+import { parseHttpFile } from '../httpfile/index.js';
+
+/** Reads a UTF-8 text file (a spilled response body, a `.http` file). */
+export async function readTextFile(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    throw new DialError('E_IO', `cannot read ${path}`, { cause: error });
+  }
+}
+
+/** Writes text to a file atomically (temp + rename). */
+export async function writeTextFile(path: string, text: string): Promise<void> {
+  try {
+    await writeFileAtomic(resolve(path), text);
+  } catch (error) {
+    throw new DialError('E_IO', `cannot write ${path}`, { cause: error, hint: 'check the folder exists and is writable' });
+  }
+}
+
+/** Replaces a `.http` file's text on disk (atomic) and returns the re-parsed file. */
+export async function rewriteHttpFile(file: HttpFile, newText: string): Promise<HttpFile> {
+  // Parse first: a broken edit must not reach the disk.
+  const parsed = parseHttpFile(newText, file.path);
+  await writeTextFile(file.path, newText);
+  return parsed;
+}
+
+/** Loads and parses a `.http` file. */
+export async function loadHttpFile(path: string): Promise<HttpFile> {
+  return parseHttpFile(await readTextFile(path), path);
+}
+
+/** `.http`/`.rest` files under a folder (skipping node_modules and dot-folders), sorted. */
+export async function findHttpFiles(root: string): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (dir: string, depth: number): Promise<void> => {
+    if (depth > 8) return;
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) await walk(path, depth + 1);
+      else if (/\.(http|rest)$/i.test(entry.name)) found.push(path);
+    }
+  };
+  await walk(resolve(root), 0);
+  return found.sort();
+}
+
+/** The command to run for an editor or pager: settings, then $VISUAL/$EDITOR or $PAGER, then a default. */
+export function externalCommand(kind: 'editor' | 'pager', env: Record<string, string | undefined>, configured?: string): string {
+  if (configured) return configured;
+  if (kind === 'editor') return env.VISUAL || env.EDITOR || 'vi';
+  return env.PAGER || 'less -R';
+}
+
+/**
+ * Writes `text` to a temp file, runs `command file` with the terminal (stdio inherited,
+ * synchronously, so nothing else reads the keyboard meanwhile), and returns the file's text
+ * afterwards. `suspend` wraps the run so the caller can leave and restore its screen.
+ */
+export async function runExternal(command: string, text: string, suffix: string, suspend: (run: () => void) => void): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'dial-edit-'));
+  const path = join(dir, `dial${suffix}`);
+  try {
+    await writeFile(path, text, { mode: 0o600 });
+    let status: number | null = 0;
+    let failure: Error | undefined;
+    suspend(() => {
+      // A shell runs the command so settings like `code --wait` or `less -R` work.
+      const result = spawnSync(`${command} "${path.replace(/"/g, '\\"')}"`, { stdio: 'inherit', shell: true });
+      status = result.status;
+      failure = result.error;
+    });
+    if (failure) throw new DialError('E_IO', `cannot run ${command}`, { cause: failure, hint: 'set $EDITOR / $PAGER or `dial config set editor …`' });
+    if (status !== 0) throw new DialError('E_IO', `${command} exited with status ${status}`, { hint: 'the change was not saved' });
+    return await readFile(path, 'utf8');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,35 @@
+/** The bottom line: environment, request state, key hints. */
+import React from 'react';
+import { Box, Text } from 'ink';
+import type { RequestState } from '../services.js';
+import type { Theme } from '../theme.js';
+
+export interface StatusBarProps {
+  environment?: string;
+  requestState: RequestState;
+  hints: string;
+  toast?: string;
+  width: number;
+  theme: Theme;
+}
+
+function stateColor(theme: Theme, state: RequestState): string | undefined {
+  if (state === 'done') return theme.status.ok;
+  if (state === 'failed' || state === 'timed-out') return theme.status.failed;
+  if (state === 'cancelled') return theme.warn;
+  if (state === 'idle') return theme.muted;
+  return theme.status.pending;
+}
+
+export function StatusBar({ environment, requestState, hints, toast, width, theme }: StatusBarProps): React.ReactElement {
+  return (
+    <Box width={width} height={1} overflow="hidden">
+      <Text wrap="truncate-end">
+        <Text inverse>{` env: ${environment ?? '(none)'} `}</Text>{' '}
+        <Text color={stateColor(theme, requestState)}>{requestState}</Text>
+        {'  '}
+        {toast ? <Text color={theme.warn}>{toast}</Text> : <Text color={theme.muted}>{hints}</Text>}
+      </Text>
+    </Box>
+  );
+}

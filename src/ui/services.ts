@@ -1,0 +1,75 @@
+/**
+ * The port between the TUI and core. Screens only see this interface; src/ui/core-services.ts
+ * implements it with the real core (session, workspace, settings, history), and tests pass a fake.
+ */
+import type { Exchange } from '../core/http/types.js';
+import type { HttpFile, RequestNode } from '../core/httpfile/types.js';
+
+export type RequestState = 'idle' | 'resolving' | 'sending' | 'receiving' | 'done' | 'failed' | 'cancelled' | 'timed-out';
+
+export interface WorkspaceFileEntry {
+  /** Absolute path. */
+  path: string;
+  /** Path relative to the workspace root, for display. */
+  relativePath: string;
+  file?: HttpFile;
+  /** Why the file could not be parsed. */
+  error?: string;
+}
+
+export interface TestOutcome {
+  source: string;
+  /** undefined = not evaluated. */
+  passed?: boolean;
+  message?: string;
+}
+
+export interface ResponseResult {
+  exchange: Exchange;
+  /** The decoded body as text (read from the spill file when the body was large). */
+  bodyText: string;
+  contentType?: string;
+  /** Assertion outcomes when the runner evaluated them; undefined = not evaluated. */
+  tests?: TestOutcome[];
+}
+
+export interface ExecuteOptions {
+  environment?: string;
+  signal: AbortSignal;
+  prompt: (name: string, description?: string) => Promise<string>;
+  onState: (state: RequestState) => void;
+}
+
+export interface HistoryItem {
+  time: string;
+  /** Identifies the request across runs (file + name or index). */
+  requestKey: string;
+  label: string;
+  status?: number;
+  durationMs?: number;
+  body: string;
+}
+
+export interface WorkbenchServices {
+  root: string;
+  loadWorkspace(): Promise<WorkspaceFileEntry[]>;
+  environments(): Promise<string[]>;
+  /** Sends a request through the same core as `dial send`. */
+  execute(file: HttpFile, node: RequestNode, options: ExecuteOptions): Promise<ResponseResult>;
+  /** Replaces one request block's text in its file (atomic write) and returns the re-parsed file. */
+  saveRequest(file: HttpFile, index: number, blockText: string): Promise<HttpFile>;
+  /** Appends a request block at the end of a file; returns the re-parsed file. */
+  appendRequest(file: HttpFile, blockText: string): Promise<HttpFile>;
+  /** Removes a request block; returns the re-parsed file. */
+  deleteRequest(file: HttpFile, index: number): Promise<HttpFile>;
+  history(): Promise<HistoryItem[]>;
+  rememberEnvironment(name: string | undefined): Promise<void>;
+  /** The request as a curl command. */
+  curl(result: ResponseResult): string;
+  /** Writes text to a file (atomic). */
+  writeFile(path: string, text: string): Promise<void>;
+  /** Opens text in an external program (pager or editor) with the TUI suspended; returns the edited text. */
+  external(kind: 'pager' | 'editor', text: string, suffix: string): Promise<string>;
+  /** A key identifying a request for history (file + name or index). */
+  requestKey(file: HttpFile, node: RequestNode): string;
+}

@@ -1,0 +1,102 @@
+/**
+ * The one place that calls Ink's render(): enters the alternate screen, renders the App,
+ * and restores the terminal on quit, crash, SIGINT and SIGTERM.
+ */
+import React from 'react';
+import { render } from 'ink';
+import { App } from './App.js';
+import { createTheme } from './theme.js';
+import type { Keymap } from './keymap.js';
+import type { WorkbenchServices } from './services.js';
+
+const ENTER_ALT = '\x1b[?1049h\x1b[2J\x1b[H';
+const LEAVE_ALT = '\x1b[?25h\x1b[?1049l';
+
+export interface StartOptions {
+  keymap: Keymap;
+  color: boolean;
+  environment?: string;
+  /** Builds the services once the screen is ready; receives the suspend function for $EDITOR/$PAGER. */
+  services: (suspend: (run: () => void) => void) => WorkbenchServices;
+  /** Called after the TUI has gone (to close connections). */
+  onClose?: () => Promise<void> | void;
+}
+
+/** Runs the workbench until the user quits; resolves with the exit code. */
+export async function startWorkbench(options: StartOptions): Promise<number> {
+  const stdout = process.stdout;
+  const stdin = process.stdin;
+  let restored = false;
+  const restore = (): void => {
+    if (restored) return;
+    restored = true;
+    stdout.write(LEAVE_ALT);
+  };
+  stdout.write(ENTER_ALT);
+
+  // Registered before Ink's own listener so the screen is blank when Ink redraws: no leftover frames.
+  const onResize = (): void => {
+    stdout.write('\x1b[2J\x1b[H');
+  };
+  stdout.on('resize', onResize);
+
+  let instance: ReturnType<typeof render> | undefined;
+  const suspend = (run: () => void): void => {
+    // Hand the terminal to the child: normal screen, cooked mode; then take it back and redraw.
+    stdout.write(LEAVE_ALT);
+    if (stdin.isTTY) stdin.setRawMode(false);
+    try {
+      run();
+    } finally {
+      if (stdin.isTTY) stdin.setRawMode(true);
+      stdout.write(ENTER_ALT);
+      instance?.clear();
+      stdout.emit('resize');
+    }
+  };
+
+  const onSignal = (signal: NodeJS.Signals): void => {
+    instance?.unmount();
+    restore();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  const onCrash = (error: unknown): void => {
+    try {
+      instance?.unmount();
+    } finally {
+      restore();
+      process.stderr.write(`dial: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('uncaughtException', onCrash);
+  process.on('unhandledRejection', onCrash);
+  process.on('exit', restore);
+
+  try {
+    const services = options.services(suspend);
+    const theme = createTheme(options.color);
+    let exit: () => void = () => undefined;
+    instance = render(<App services={services} keymap={options.keymap} theme={theme} environment={options.environment} onExit={() => exit()} />, {
+      exitOnCtrlC: false,
+      patchConsole: true,
+      maxFps: 60,
+    });
+    const current = instance;
+    exit = () => current.unmount();
+    await instance.waitUntilExit();
+    return 0;
+  } finally {
+    stdout.off('resize', onResize);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    process.off('uncaughtException', onCrash);
+    process.off('unhandledRejection', onCrash);
+    restore();
+    process.off('exit', restore);
+    stdin.pause();
+    await options.onClose?.();
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * Inline edits of a request as text surgery on its block: only the request line or the
+ * header lines change, every other byte of the block stays as written. The result is
+ * handed to core (replaceRequestText + atomic write).
+ */
+import type { HttpFile, RequestNode } from '../../core/httpfile/types.js';
+
+/** The source text of a request block. */
+export function blockText(file: HttpFile, node: RequestNode): string {
+  return file.text.slice(node.span.start, node.span.end);
+}
+
+/** Parses `Name: value; Other: value` (the inline header editor's format). */
+export function parseHeaderLine(value: string): Array<{ name: string; value: string }> {
+  return value
+    .split(/;\s*(?=[^:;\s]+:)/)
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const colon = part.indexOf(':');
+      if (colon <= 0) throw new Error(`header '${part}' needs the form Name: value`);
+      return { name: part.slice(0, colon).trim(), value: part.slice(colon + 1).trim() };
+    });
+}
+
+/** The block text after changing the method, the URL or the headers. */
+export function editRequestBlock(file: HttpFile, node: RequestNode, field: 'method' | 'url' | 'headers', value: string): string {
+  const block = blockText(file, node);
+  const base = node.span.start;
+  if (field === 'method' || field === 'url') {
+    const method = field === 'method' ? value.trim().toUpperCase() : node.method;
+    const url = field === 'url' ? value.trim() : node.url;
+    if (!method || /\s/.test(method)) throw new Error('the method must be one word');
+    if (!url || /\s/.test(url)) throw new Error('the URL must not be empty or contain spaces');
+    const line = `${method} ${url}${node.httpVersion ? ` ${node.httpVersion}` : ''}`;
+    const start = node.requestLineSpan.start - base;
+    let end = node.requestLineSpan.end - base;
+    // Keep the line break that ends the request line.
+    while (end > start && (block[end - 1] === '\n' || block[end - 1] === '\r')) end--;
+    return block.slice(0, start) + line + block.slice(end);
+  }
+  const headers = parseHeaderLine(value);
+  const newline = block.includes('\r\n') ? '\r\n' : '\n';
+  const text = headers.map((h) => `${h.name}: ${h.value}`).join(newline);
+  if (node.headers.length === 0) {
+    if (!text) return block;
+    // Insert right after the request line.
+    let at = node.requestLineSpan.end - base;
+    const lineEnd = block.indexOf('\n', at - 1 < 0 ? 0 : at - 1);
+    if (block[at - 1] !== '\n') at = lineEnd === -1 ? block.length : lineEnd + 1;
+    const prefix = at >= block.length && !block.endsWith('\n') ? newline : '';
+    return block.slice(0, at) + prefix + text + newline + block.slice(at);
+  }
+  const start = node.headers[0].span.start - base;
+  let end = node.headers[node.headers.length - 1].span.end - base;
+  while (end > start && (block[end - 1] === '\n' || block[end - 1] === '\r')) end--;
+  if (!text) {
+    // Drop the header lines and their line break.
+    let after = end;
+    if (block[after] === '\r') after++;
+    if (block[after] === '\n') after++;
+    return block.slice(0, start) + block.slice(after);
+  }
+  return block.slice(0, start) + text + block.slice(end);
+}
+
+/** A new request block appended to a file. */
+export function newRequestBlock(name: string): string {
+  return `### ${name}\nGET https://example.com\n`;
+}
+
+/** A copy of a request block under a new name: `# @name x` lines are renamed. */
+export function duplicateBlock(file: HttpFile, node: RequestNode, newName: string): string {
+  let block = blockText(file, node);
+  if (node.name) block = block.replace(/^([ \t]*(?:#|\/\/)[ \t]*@name[ \t]+)\S+/m, `$1${newName}`);
+  if (!/^###/.test(block)) block = `### ${newName}\n${block}`;
+  return block.endsWith('\n') ? block : block + '\n';
+}
