@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createServer, type Server } from 'node:net';
 import { Writable } from 'node:stream';
 import { deflateRawSync } from 'node:zlib';
-import { closeConnections, createCookieJar, sendRequest, type Exchange, type HttpRequest, type SendOptions } from '../../../src/core/http/index.js';
+import { closeConnections, createCookieJar, releaseBody, sendRequest, type Exchange, type HttpRequest, type SendOptions } from '../../../src/core/http/index.js';
 import { startEchoServer, type EchoServer } from '../../../src/core/echo/server.js';
 import { startHttpServer, startRecordingServer, type TestServer } from '../../helpers/servers.js';
 import { tempDir } from '../../helpers/cli.js';
@@ -520,12 +520,14 @@ describe('sendRequest: body targets', () => {
     expect(body.kind).toBe('file');
     if (body.kind !== 'file') return;
     expect(body.size).toBe(100_000);
-    const { readFileSync, statSync } = await import('node:fs');
+    const { readFileSync, statSync, existsSync } = await import('node:fs');
     expect(statSync(body.path).size).toBe(100_000);
     const again = await sendRequest(get(`${echo.url}/bytes/100000?seed=abc`), noProxy);
     const memory = again.response.body;
     expect(memory.kind).toBe('memory');
     expect(memory.kind === 'memory' && memory.bytes.equals(readFileSync(body.path))).toBe(true);
+    releaseBody(body);
+    expect(existsSync(body.path)).toBe(false);
   });
 });
 
