@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { parseHttpFile, replaceRequestText } from '../../src/core/httpfile/index.js';
+import { blockText, duplicateBlock, editRequestBlock, parseHeaderLine } from '../../src/ui/state/request-edit.js';
+
+const text = '@host = http://x\n\n### one\n# @name one\nGET {{host}}/a HTTP/1.1\nAccept: */*\nX-A: 1\n\n{"a": 1}\n\n### two\nPOST {{host}}/b\n\nbody\n';
+const file = parseHttpFile(text, '/ws/a.http');
+
+function apply(index: number, block: string): string {
+  return replaceRequestText(file, index, block);
+}
+
+describe('request edits', () => {
+  it('changes only the request line for method and URL', () => {
+    const node = file.requests[0];
+    const edited = apply(0, editRequestBlock(file, node, 'method', 'put'));
+    expect(edited).toBe(text.replace('GET {{host}}/a HTTP/1.1', 'PUT {{host}}/a HTTP/1.1'));
+    const url = apply(0, editRequestBlock(file, node, 'url', '{{host}}/z'));
+    expect(url).toBe(text.replace('GET {{host}}/a', 'GET {{host}}/z'));
+    expect(() => editRequestBlock(file, node, 'url', 'has space')).toThrow();
+  });
+
+  it('rewrites the header lines and nothing else', () => {
+    const node = file.requests[0];
+    const edited = apply(0, editRequestBlock(file, node, 'headers', 'Accept: application/json; X-B: 2'));
+    expect(edited).toBe(text.replace('Accept: */*\nX-A: 1', 'Accept: application/json\nX-B: 2'));
+    const removed = apply(0, editRequestBlock(file, node, 'headers', ''));
+    expect(removed).toBe(text.replace('Accept: */*\nX-A: 1\n', ''));
+  });
+
+  it('adds headers to a request without any', () => {
+    const node = file.requests[1];
+    const edited = apply(1, editRequestBlock(file, node, 'headers', 'A: 1'));
+    expect(edited).toBe(text.replace('POST {{host}}/b\n', 'POST {{host}}/b\nA: 1\n'));
+    expect(parseHttpFile(edited, '/ws/a.http').requests[1].headers).toEqual([expect.objectContaining({ name: 'A', value: '1' })]);
+  });
+
+  it('parses the inline header format', () => {
+    expect(parseHeaderLine('A: 1; B: x;y')).toEqual([{ name: 'A', value: '1' }, { name: 'B', value: 'x;y' }]);
+    expect(() => parseHeaderLine('nonsense')).toThrow();
+  });
+
+  it('duplicates a block under a new name', () => {
+    const node = file.requests[0];
+    const copy = duplicateBlock(file, node, 'one-copy');
+    expect(copy).toContain('# @name one-copy');
+    expect(blockText(file, node)).toContain('# @name one\n');
+  });
+});
