@@ -108,12 +108,15 @@ export function createCookieJar(): CookieJar {
         const cookie = parseSetCookie(header, url, now);
         if (!cookie) continue;
         const existing = cookies.findIndex((c) => c.name === cookie.name && c.domain === cookie.domain && c.path === cookie.path);
+        const expired = cookie.expires !== undefined && cookie.expires <= now;
         if (existing !== -1) {
+          // A replaced cookie keeps its creation time and place (RFC 6265 5.3 step 11).
           cookie.created = cookies[existing].created;
-          cookies.splice(existing, 1);
+          if (expired) cookies.splice(existing, 1);
+          else cookies[existing] = cookie;
+        } else if (!expired) {
+          cookies.push(cookie);
         }
-        if (cookie.expires !== undefined && cookie.expires <= now) continue;
-        cookies.push(cookie);
       }
     },
   };
