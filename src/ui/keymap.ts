@@ -128,10 +128,12 @@ export async function resolveKeymap(overrides: KeymapOverrides | undefined): Pro
   const keymap: Keymap = { ...defaultKeymap };
   if (!overrides) return keymap;
   if (overrides.preset !== undefined) {
-    if (overrides.preset !== 'vim' && overrides.preset !== 'default') {
-      throw new KeymapError(`unknown keymap preset '${String(overrides.preset)}' (known: default, vim)`);
+    // Settings store every keymap value as a list, so the preset may come as ["vim"].
+    const preset = Array.isArray(overrides.preset) ? overrides.preset[0] : overrides.preset;
+    if (preset !== 'vim' && preset !== 'default') {
+      throw new KeymapError(`unknown keymap preset '${String(preset)}' (known: default, vim)`);
     }
-    if (overrides.preset === 'vim') Object.assign(keymap, vimPreset);
+    if (preset === 'vim') Object.assign(keymap, vimPreset);
   }
   for (const [action, value] of Object.entries(overrides)) {
     if (action === 'preset') continue;

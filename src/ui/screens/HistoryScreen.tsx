@@ -40,10 +40,11 @@ export function HistoryScreen({ items, cursor, diff, width, height, theme }: His
   const previous = previousOf(items, cursor);
   const lines = item && previous ? diffLines(previous.body, item.body) : [];
   const listHeight = Math.max(1, height - 4);
-  const changed = lines.filter((l) => l.kind !== 'same').length;
+  const added = lines.filter((l) => l.kind === 'added').length;
+  const removed = lines.filter((l) => l.kind === 'removed').length;
   return (
     <Box flexDirection="column" width={width} height={height} borderStyle="round" borderColor={theme.borderFocused} paddingX={1}>
-      <Text bold wrap="truncate-end">{item ? `Diff: ${item.label} (${previous ? `${previous.time} → ${item.time}, ${changed} changed line(s)` : 'no earlier response of this request'})` : 'Diff'}</Text>
+      <Text bold wrap="truncate-end">{item ? `Diff: ${item.label} (${previous ? `${previous.time} → ${item.time}: +${added} -${removed} lines` : 'no earlier response of this request'})` : 'Diff'}</Text>
       <Box flexDirection="column" height={listHeight} overflow="hidden">
         {lines.slice(0, listHeight).map((line, i) => (
           <Text key={i} wrap="truncate-end" color={line.kind === 'added' ? theme.diff.added : line.kind === 'removed' ? theme.diff.removed : theme.muted}>

@@ -1,0 +1,225 @@
+import React from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, render } from 'ink-testing-library';
+import { App } from '../../src/ui/App.js';
+import { defaultKeymap } from '../../src/ui/keymap.js';
+import { createTheme } from '../../src/ui/theme.js';
+import { fakeServices, type FakeServices } from './fake-services.js';
+import { KEY, waitForFrame, waitForText } from './helpers.js';
+
+const files = {
+  'users.http': '### list\n# @name listUsers\nGET http://x/users\nAccept: application/json\n\n?? status == 200\n\n### create\n# @name createUser\nPOST http://x/users\n\n{"a": 1}\n',
+  'misc.http': '# @name health\nGET http://x/health\n\n### ask\n# @name ask\n# @prompt token Your token\nGET http://x/ask\n',
+};
+
+function mount(services: FakeServices = fakeServices(files), environment?: string) {
+  let exited = 0;
+  const app = render(
+    <App services={services} keymap={defaultKeymap} theme={createTheme(false)} environment={environment} onExit={() => exited++} size={{ columns: 100, rows: 32 }} />,
+  );
+  const type = async (...keys: string[]): Promise<void> => {
+    for (const key of keys) {
+      app.stdin.write(key);
+      // Let Ink read the chunk before the next one (a real terminal sends keys apart too).
+      await new Promise((resolve) => setTimeout(resolve, 15));
+    }
+  };
+  return { app, services, type, exits: () => exited };
+}
+
+afterEach(() => cleanup());
+
+describe('workspace screen', () => {
+  it('shows the tree, the request pane and the status bar', async () => {
+    const { app } = mount(undefined, 'local');
+    const frame = await waitForText(app, 'users.http', 'listUsers', 'createUser', 'misc.http');
+    expect(frame).toContain('GET http://x/users');
+    expect(frame).toContain('Accept: application/json');
+    expect(frame).toContain('env: local');
+    expect(frame).toContain('idle');
+    expect(frame).toContain('No response yet');
+  });
+
+  it('filters the tree with / and sends with enter', async () => {
+    const { app, type, services } = mount();
+    await waitForText(app, 'createUser');
+    await type('/', 'c', 'r', 'e');
+    let frame = await waitForText(app, '/cre');
+    expect(frame).not.toContain('listUsers');
+    await type(KEY.enter);
+    frame = await waitForText(app, 'POST http://x/users');
+    await type(KEY.enter);
+    frame = await waitForText(app, '200 OK', '"headers": {', '"Host": "fake"');
+    expect(services.calls).toEqual([{ name: 'createUser', environment: undefined }]);
+    expect(frame).toContain('done');
+  });
+
+  it('folds JSON, filters it with JSONPath and searches', async () => {
+    const { app, type } = mount();
+    await waitForText(app, 'listUsers');
+    await type(KEY.enter);
+    await waitForText(app, '200 OK');
+    await type(KEY.tab, KEY.tab);
+    await type(KEY.down, 'z');
+    await waitForText(app, '"headers": { … } 2 items');
+    await type('U');
+    await waitForText(app, '"Accept": "*/*"');
+    await type('$', KEY.ctrlU, ...'$.args'.split(''), KEY.enter);
+    let frame = await waitForText(app, '1 match for $.args', '"page": "1"');
+    expect(frame).not.toContain('"Host"');
+    await type(KEY.esc);
+    frame = await waitForText(app, '"Host": "fake"');
+    await type('/', 'i', 't', 'e', 'm', 's', KEY.enter);
+    frame = await waitForText(app, 'search: items');
+    expect(frame).toMatch(/\d+\/\d+/);
+  });
+
+  it('switches tabs: headers, timings, tests (unevaluated)', async () => {
+    const { app, type } = mount();
+    await waitForText(app, 'listUsers');
+    await type(KEY.enter);
+    await waitForText(app, '200 OK');
+    await type(KEY.tab, KEY.tab, ']');
+    await waitForText(app, 'X-Fake: yes');
+    await type(']');
+    await waitForText(app, 'First byte', 'Total');
+    await type(']');
+    await waitForText(app, 'Not evaluated here', '○ status == 200');
+    await type(']');
+    await waitForText(app, 'HTTP/1.1 200 OK');
+  });
+
+  it('shows a spinner while sending; esc cancels without quitting', async () => {
+    const services = fakeServices(files);
+    let release = (): void => undefined;
+    services.gate = new Promise((resolve) => (release = resolve));
+    const { app, type, exits } = mount(services);
+    await waitForText(app, 'listUsers');
+    await type(KEY.enter);
+    await waitForText(app, 'sending…');
+    await type(KEY.esc);
+    await waitForText(app, 'cancelled');
+    expect(exits()).toBe(0);
+    release();
+    // ctrl+c with nothing in flight quits.
+    await type(KEY.ctrlC);
+    await waitForFrame(app, () => exits() === 1);
+  });
+
+  it('asks @prompt variables in a dialog', async () => {
+    const { app, type, services } = mount();
+    await waitForText(app, 'listUsers');
+    await type('/', 'a', 's', 'k', KEY.enter, KEY.enter);
+    await waitForText(app, 'Your token:');
+    await type('s', 'e', 'c', KEY.enter);
+    await waitForText(app, '200 OK');
+    expect(services.calls.map((c) => c.name)).toEqual(['ask']);
+  });
+
+  it('q quits outside text fields but is text inside them', async () => {
+    const { app, type, exits } = mount();
+    await waitForText(app, 'listUsers');
+    await type('/', 'q');
+    await waitForText(app, '/q');
+    expect(exits()).toBe(0);
+    await type(KEY.esc, 'q');
+    await waitForFrame(app, () => exits() === 1);
+  });
+});
+
+describe('screens', () => {
+  it('palette: fuzzy jump to a request', async () => {
+    const { app, type } = mount();
+    await waitForText(app, 'listUsers');
+    await type(KEY.ctrlP);
+    await waitForText(app, 'Command palette');
+    await type('h', 'l', 't', 'h');
+    const frame = await waitForText(app, '→ health');
+    expect(frame).not.toContain('→ createUser');
+    await type(KEY.enter);
+    await waitForText(app, 'GET http://x/health');
+  });
+
+  it('environment picker sets and remembers the environment', async () => {
+    const { app, type, services } = mount();
+    await waitForText(app, 'env: (none)');
+    await type(KEY.ctrlE);
+    await waitForText(app, 'Environment', 'staging');
+    await type(KEY.down, KEY.down, KEY.enter);
+    await waitForText(app, 'env: staging');
+    expect(services.remembered).toEqual(['staging']);
+    await type(KEY.enter);
+    await waitForText(app, '200 OK');
+    expect(services.calls[0].environment).toBe('staging');
+  });
+
+  it('help lists the live keymap', async () => {
+    const services = fakeServices(files);
+    const keymap = { ...defaultKeymap, quit: ['ctrl+q'] };
+    const app = render(<App services={services} keymap={keymap} theme={createTheme(false)} onExit={() => undefined} size={{ columns: 100, rows: 50 }} />);
+    await waitForText(app, 'listUsers');
+    app.stdin.write('?');
+    const frame = await waitForText(app, 'Keys (esc closes)');
+    expect(frame).toMatch(/ctrl\+q\s+Quit dial/);
+    expect(frame).toMatch(/ctrl\+p\s+Command palette/);
+  });
+
+  it('history shows entries and a diff against the previous response of the same request', async () => {
+    const services = fakeServices(files);
+    services.historyItems = [
+      { time: '10:02', requestKey: 'a#list', label: 'GET /users', status: 200, body: '{\n  "n": 2\n}' },
+      { time: '10:01', requestKey: 'b#other', label: 'GET /other', status: 404, body: 'x' },
+      { time: '10:00', requestKey: 'a#list', label: 'GET /users', status: 200, body: '{\n  "n": 1\n}' },
+    ];
+    const { app, type } = mount(services);
+    await waitForText(app, 'listUsers');
+    await type(KEY.ctrlH);
+    await waitForText(app, 'History (3)', '10:01  404  GET /other');
+    await type(KEY.enter);
+    const frame = await waitForText(app, 'Diff: GET /users', '-   "n": 1', '+   "n": 2');
+    expect(frame).toContain('10:00 → 10:02: +1 -1 lines');
+    await type(KEY.esc);
+    await waitForText(app, 'History (3)');
+    await type(KEY.esc);
+    await waitForText(app, 'listUsers');
+  });
+
+  it('inline URL edit writes only that request back', async () => {
+    const { app, type, services } = mount();
+    await waitForText(app, 'listUsers');
+    await type('u');
+    await waitForText(app, 'URL: http://x/users');
+    await type(KEY.backspace, KEY.backspace, KEY.backspace, KEY.backspace, KEY.backspace, 'v', '2', KEY.enter);
+    await waitForText(app, 'GET http://x/v2', 'saved users.http');
+    expect(services.saved.get('/ws/users.http')).toBe(files['users.http'].replace('GET http://x/users\nAccept', 'GET http://x/v2\nAccept'));
+  });
+
+  it('delete asks first; new request appends a block', async () => {
+    const { app, type, services } = mount();
+    await waitForText(app, 'listUsers');
+    await type(KEY.down, KEY.down, 'x');
+    await waitForText(app, 'Delete createUser? (y/n)');
+    await type('y');
+    await waitForFrame(app, (f) => f.includes('saved users.http') && !f.includes('createUser'));
+    expect(services.saved.get('/ws/users.http')).not.toContain('createUser');
+    // The cursor stays on its row (now misc.http): the new request goes to that file.
+    await type('a');
+    await waitForText(app, '@request-3  misc.http', 'GET https://example.com');
+    expect(services.saved.get('/ws/misc.http')).toMatch(/### request-3\nGET https:\/\/example.com\n$/);
+  });
+
+  it('saves the body to a file and copies via OSC 52', async () => {
+    const { app, type, services } = mount();
+    await waitForText(app, 'listUsers');
+    await type(KEY.enter);
+    await waitForText(app, '200 OK');
+    await type(KEY.tab, KEY.tab, 's');
+    await waitForText(app, 'Save body to:');
+    await type(...'out.json'.split(''), KEY.enter);
+    await waitForText(app, 'body saved to out.json');
+    expect(services.written.get('out.json')).toBe(services.body);
+    await type('y');
+    await waitForText(app, 'body copied');
+    expect(app.frames.some((f) => f.includes('\x1b]52;c;'))).toBe(true);
+  });
+});
