@@ -1,0 +1,109 @@
+/** Builds the report model (the JSON report's shape) from runner events. */
+import type { RequestResult, RunEvent, Totals } from '../run/types.js';
+import { emptyTotals } from '../run/types.js';
+import type { FileReport, RequestReport, RunReport } from './json-schema.js';
+
+/** Collects events into a RunReport; `report()` answers it with files sorted by path. */
+export class ReportCollector {
+  private startedAt = new Date().toISOString();
+  private durationMs = 0;
+  private shard: RunReport['shard'];
+  private totals: Totals = emptyTotals();
+  private readonly files = new Map<string, FileReport>();
+
+  /** Feeds one event. */
+  onEvent(event: RunEvent): void {
+    switch (event.type) {
+      case 'run:start':
+        this.startedAt = event.startedAt;
+        if (event.shard) this.shard = { index: event.shard.index, total: event.shard.total };
+        break;
+      case 'file:start':
+        this.files.set(event.file.relativePath, { path: event.file.relativePath, durationMs: 0, totals: emptyTotals(), requests: [] });
+        break;
+      case 'request:end':
+        this.entry(event.file).requests.push(toRequestReport(event.result));
+        break;
+      case 'file:end': {
+        const entry = this.entry(event.file);
+        entry.durationMs = round(event.result.durationMs);
+        entry.totals = { ...event.result.totals };
+        break;
+      }
+      case 'run:end':
+        this.durationMs = round(event.durationMs);
+        this.totals = { ...event.totals };
+        break;
+      default:
+        break;
+    }
+  }
+
+  private entry(path: string): FileReport {
+    let entry = this.files.get(path);
+    if (!entry) {
+      entry = { path, durationMs: 0, totals: emptyTotals(), requests: [] };
+      this.files.set(path, entry);
+    }
+    return entry;
+  }
+
+  /** The report so far. */
+  report(): RunReport {
+    const files = [...this.files.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return {
+      tool: 'dial',
+      version: 1,
+      startedAt: this.startedAt,
+      durationMs: this.durationMs,
+      ...(this.shard ? { shard: this.shard } : {}),
+      totals: this.totals,
+      files,
+    };
+  }
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 100) / 100;
+}
+
+/** A runner result as a report entry (durations rounded, undefined fields dropped). */
+export function toRequestReport(result: RequestResult): RequestReport {
+  const entry: RequestReport = {
+    index: result.index,
+    name: result.name,
+    line: result.line,
+    method: result.method,
+    url: result.url,
+    status: result.status,
+    attempts: result.attempts,
+    durationMs: round(result.durationMs),
+    assertions: result.assertions.map((a) => {
+      const out: RequestReport['assertions'][number] = { kind: a.kind, source: a.source, passed: a.passed };
+      if (a.line !== undefined) out.line = a.line;
+      if (a.expected !== undefined) out.expected = a.expected;
+      if (a.actual !== undefined) out.actual = a.actual;
+      if (a.message !== undefined) out.message = a.message;
+      if (a.diff !== undefined) out.diff = a.diff;
+      return out;
+    }),
+  };
+  if (result.httpStatus !== undefined) entry.httpStatus = result.httpStatus;
+  if (result.skipReason !== undefined) entry.skipReason = result.skipReason;
+  if (result.logs?.length) entry.logs = result.logs;
+  if (result.error) entry.error = result.error;
+  if (result.exchange) entry.exchange = result.exchange;
+  return entry;
+}
+
+/** Replays a report as runner events (pretty and dot output of a merged report). */
+export function reportToEvents(report: RunReport): RunEvent[] {
+  const events: RunEvent[] = [{ type: 'run:start', startedAt: report.startedAt, files: report.files.map((f) => ({ path: f.path, relativePath: f.path, requests: f.requests.length })), requests: report.totals.requests }];
+  for (const file of report.files) {
+    events.push({ type: 'file:start', file: { path: file.path, relativePath: file.path, requests: file.requests.length } });
+    for (const request of file.requests) events.push({ type: 'request:end', file: file.path, result: request as RequestResult });
+    events.push({ type: 'file:end', file: file.path, result: { relativePath: file.path, durationMs: file.durationMs, totals: file.totals } });
+  }
+  events.push({ type: 'run:end', totals: report.totals, durationMs: report.durationMs, bailed: false, interrupted: false });
+  return events;
+}

@@ -1,0 +1,153 @@
+/**
+ * Reporters (`--reporter NAME[:PATH]`, repeatable): pretty, dot, json, junit, tap, html,
+ * github. All consume the runner's events; a PATH writes the report to that file atomically,
+ * else it goes to stdout. Also `mergeReports` for `dial report merge`.
+ */
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../atomic-write.js';
+import { DialError } from '../errors.js';
+import { createStyle } from '../style.js';
+import type { RunEvent } from '../run/types.js';
+import { emptyTotals } from '../run/types.js';
+import { ReportCollector, reportToEvents } from './collect.js';
+import { runReportSchema, type RunReport } from './json-schema.js';
+import { createDotReporter, createPrettyReporter, type LiveReporter } from './live.js';
+import { renderGithub, renderHtml, renderJson, renderJunit, renderTap } from './render.js';
+
+export { ReportCollector, reportToEvents } from './collect.js';
+export { runReportSchema, type RunReport, type FileReport, type RequestReport } from './json-schema.js';
+export { renderGithub, renderHtml, renderJson, renderJunit, renderTap, escapeXml } from './render.js';
+export { createDotReporter, createPrettyReporter } from './live.js';
+export { exchangeLines } from './text.js';
+
+export const REPORTER_NAMES = ['pretty', 'dot', 'json', 'junit', 'tap', 'html', 'github'] as const;
+export type ReporterName = (typeof REPORTER_NAMES)[number];
+
+export interface ReporterSpec {
+  name: ReporterName;
+  /** Write here (atomically) instead of stdout. */
+  path?: string;
+}
+
+/** Parses `name` or `name:path`; unknown names are a usage error. */
+export function parseReporterSpec(text: string): ReporterSpec {
+  const colon = text.indexOf(':');
+  const name = (colon < 0 ? text : text.slice(0, colon)).trim().toLowerCase();
+  const path = colon < 0 ? undefined : text.slice(colon + 1).trim();
+  if (!(REPORTER_NAMES as readonly string[]).includes(name)) {
+    throw new DialError('E_USAGE', `unknown reporter '${name}'`, { hint: `reporters: ${REPORTER_NAMES.join(', ')} (optionally NAME:PATH)` });
+  }
+  if (path === '') throw new DialError('E_USAGE', `--reporter ${name}: needs a path after ':'`);
+  return { name: name as ReporterName, ...(path ? { path } : {}) };
+}
+
+export interface ReporterOptions {
+  /** Writes to stdout. */
+  stdout: (text: string) => void;
+  color: boolean;
+  verbose?: boolean;
+  outputFailed?: boolean;
+  /** Resolves a reporter path (relative to the working folder). */
+  resolvePath?: (path: string) => string;
+}
+
+/** A set of reporters behind one event sink. */
+export interface Reporters {
+  onEvent(event: RunEvent): void;
+  /** Writes the reports that render at the end. */
+  finish(): Promise<void>;
+  /** The report collected so far. */
+  report(): RunReport;
+}
+
+const renderers: Record<Exclude<ReporterName, 'pretty' | 'dot'>, (report: RunReport) => string> = {
+  json: renderJson,
+  junit: renderJunit,
+  tap: renderTap,
+  html: renderHtml,
+  github: renderGithub,
+};
+
+/** Builds the reporters of a run. */
+export function createReporters(specs: ReporterSpec[], options: ReporterOptions): Reporters {
+  const collector = new ReportCollector();
+  const live: LiveReporter[] = [];
+  const finals: Array<() => void> = [];
+  const resolvePath = options.resolvePath ?? ((p: string) => p);
+  for (const spec of specs) {
+    if (spec.name === 'pretty' || spec.name === 'dot') {
+      const toFile = spec.path !== undefined;
+      const chunks: string[] = [];
+      const write = toFile ? (text: string) => void chunks.push(text) : options.stdout;
+      const style = createStyle(!toFile && options.color);
+      const make = spec.name === 'pretty' ? createPrettyReporter : createDotReporter;
+      live.push(make({ write, style, verbose: options.verbose, outputFailed: options.outputFailed }));
+      if (toFile) finals.push(() => writeFileAtomic(resolvePath(spec.path!), chunks.join('')));
+    } else {
+      const render = renderers[spec.name];
+      finals.push(() => {
+        const text = render(collector.report());
+        if (spec.path) writeFileAtomic(resolvePath(spec.path), text);
+        else options.stdout(text);
+      });
+    }
+  }
+  return {
+    onEvent(event) {
+      collector.onEvent(event);
+      for (const reporter of live) reporter.onEvent(event);
+    },
+    async finish() {
+      for (const final of finals) final();
+    },
+    report: () => collector.report(),
+  };
+}
+
+/** Reads and validates one JSON report; a bad file is E_INPUT naming the path. */
+export async function readReport(path: string): Promise<RunReport> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    throw new DialError('E_NOT_FOUND', `report not found: ${path}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new DialError('E_INPUT', `${path} is not JSON: ${error instanceof Error ? error.message : String(error)}`, { location: { file: path, line: 1 }, hint: 'give reports written with --reporter json:PATH' });
+  }
+  const result = runReportSchema.safeParse(data);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const at = issue?.path.length ? issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('') : '(root)';
+    throw new DialError('E_INPUT', `${path} is not a dial JSON report: ${issue?.message ?? 'invalid'} at ${at}`, { location: { file: path, line: 1 }, hint: 'give reports written with --reporter json:PATH (version 1)' });
+  }
+  return result.data;
+}
+
+/** Combines the JSON reports of sharded runs into one (files sorted by path; wall time = the longest shard). */
+export function mergeReports(reports: RunReport[]): RunReport {
+  const totals = emptyTotals();
+  const files = reports.flatMap((r) => r.files).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const report of reports) {
+    for (const key of Object.keys(totals) as Array<keyof typeof totals>) totals[key] += report.totals[key];
+  }
+  const startedAt = reports.map((r) => r.startedAt).sort()[0] ?? new Date().toISOString();
+  return { tool: 'dial', version: 1, startedAt, durationMs: Math.max(0, ...reports.map((r) => r.durationMs)), merged: reports.length, totals, files };
+}
+
+/** Renders a finished report with any reporter (used by `dial report merge`). */
+export function renderReport(report: RunReport, spec: ReporterSpec, options: ReporterOptions): void {
+  const reporters = createReporters([spec], options);
+  for (const event of reportToEvents(report)) reporters.onEvent(event);
+  // The collector rebuilt the report from events; keep the merged metadata.
+  if (spec.name !== 'pretty' && spec.name !== 'dot') {
+    const text = renderers[spec.name](report);
+    if (spec.path) writeFileAtomic((options.resolvePath ?? ((p: string) => p))(spec.path), text);
+    else options.stdout(text);
+    return;
+  }
+  void reporters.finish();
+}

@@ -1,0 +1,170 @@
+/** Reports rendered from the finished report model: json, junit, tap, html, github. */
+import type { FileReport, RequestReport, RunReport } from './json-schema.js';
+
+/** The JSON report (schema in json-schema.ts). */
+export function renderJson(report: RunReport): string {
+  return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+// eslint-disable-next-line no-control-regex
+const XML_INVALID = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+
+/** Escapes text for XML attributes and content (and drops characters XML 1.0 forbids). */
+export function escapeXml(text: string): string {
+  return text.replace(XML_INVALID, '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+}
+
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(3);
+}
+
+/** The lines explaining a failed or errored request (for junit/tap/html/github). */
+export function failureText(request: RequestReport, file: string): string {
+  const lines: string[] = [];
+  if (request.error) lines.push(`${request.error.code}: ${request.error.message}${request.error.file ? ` (${request.error.file}${request.error.line ? `:${request.error.line}` : ''})` : ''}`);
+  for (const a of request.assertions) {
+    if (a.passed) continue;
+    lines.push(`${a.kind === 'test' ? `test "${a.source}"` : `?? ${a.source}`} (${file}${a.line ? `:${a.line}` : ''})`);
+    if (a.expected !== undefined) lines.push(`  expected: ${a.expected}`);
+    if (a.actual !== undefined) lines.push(`  actual:   ${a.actual}`);
+    if (a.message && (a.expected === undefined || a.diff)) lines.push(`  ${a.message}`);
+    for (const d of a.diff ?? []) lines.push(`    ${d}`);
+  }
+  return lines.join('\n');
+}
+
+/** The first line that says why a request failed. */
+export function failureHeadline(request: RequestReport): string {
+  if (request.error) return `${request.error.code}: ${request.error.message}`;
+  const failed = request.assertions.find((a) => !a.passed);
+  if (!failed) return request.status;
+  const label = failed.kind === 'test' ? `test "${failed.source}" failed` : `?? ${failed.source}`;
+  return failed.message ? `${label}: ${failed.message}` : label;
+}
+
+function firstFailureLine(request: RequestReport, file: string): number {
+  if (request.error?.line && (!request.error.file || request.error.file === file || request.error.file.endsWith(`/${file}`))) return request.error.line;
+  return request.assertions.find((a) => !a.passed)?.line ?? request.line;
+}
+
+/** JUnit XML: a testsuite per file, a testcase per request (loads in GitLab and Jenkins). */
+export function renderJunit(report: RunReport): string {
+  const t = report.totals;
+  const out = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="dial" tests="${t.requests}" failures="${t.failed}" errors="${t.errored}" skipped="${t.skipped}" time="${seconds(report.durationMs)}" timestamp="${escapeXml(report.startedAt)}">`,
+  ];
+  for (const file of report.files) {
+    const ft = file.totals;
+    out.push(`  <testsuite name="${escapeXml(file.path)}" tests="${file.requests.length}" failures="${ft.failed}" errors="${ft.errored}" skipped="${ft.skipped}" time="${seconds(file.durationMs)}" file="${escapeXml(file.path)}">`);
+    for (const request of file.requests) {
+      const attrs = `name="${escapeXml(request.name)}" classname="${escapeXml(file.path)}" time="${seconds(request.durationMs)}" file="${escapeXml(file.path)}" line="${request.line}"`;
+      const body: string[] = [];
+      if (request.status === 'failed') body.push(`      <failure message="${escapeXml(failureHeadline(request))}" type="AssertionError">${escapeXml(failureText(request, file.path))}</failure>`);
+      else if (request.status === 'errored') body.push(`      <error message="${escapeXml(failureHeadline(request))}" type="${escapeXml(request.error?.code ?? 'Error')}">${escapeXml(failureText(request, file.path))}</error>`);
+      else if (request.status === 'skipped') body.push(`      <skipped message="${escapeXml(request.skipReason ?? 'skipped')}"/>`);
+      if (request.logs?.length) body.push(`      <system-out>${escapeXml(request.logs.join('\n'))}</system-out>`);
+      if (request.attempts > 1) body.push(`      <properties><property name="attempts" value="${request.attempts}"/></properties>`);
+      out.push(body.length ? `    <testcase ${attrs}>\n${body.join('\n')}\n    </testcase>` : `    <testcase ${attrs}/>`);
+    }
+    out.push('  </testsuite>');
+  }
+  out.push('</testsuites>', '');
+  return out.join('\n');
+}
+
+function yamlString(text: string): string {
+  return JSON.stringify(text);
+}
+
+/** TAP version 13 with a plan; failures carry a YAML diagnostic block. */
+export function renderTap(report: RunReport): string {
+  const out = ['TAP version 13', `1..${report.totals.requests}`];
+  let n = 0;
+  for (const file of report.files) {
+    for (const request of file.requests) {
+      n++;
+      const title = `${file.path} › ${request.name}`.replace(/#/g, '\\#');
+      if (request.status === 'skipped') {
+        out.push(`ok ${n} - ${title} # SKIP ${request.skipReason ?? ''}`.trimEnd());
+        continue;
+      }
+      if (request.status === 'passed') {
+        out.push(`ok ${n} - ${title}`);
+        continue;
+      }
+      out.push(`not ok ${n} - ${title}`);
+      out.push('  ---');
+      out.push(`  message: ${yamlString(failureHeadline(request))}`);
+      out.push(`  severity: ${request.status === 'errored' ? 'error' : 'fail'}`);
+      out.push(`  at: ${yamlString(`${file.path}:${firstFailureLine(request, file.path)}`)}`);
+      const failed = request.assertions.find((a) => !a.passed);
+      if (failed?.expected !== undefined) out.push(`  expected: ${yamlString(failed.expected)}`);
+      if (failed?.actual !== undefined) out.push(`  actual: ${yamlString(failed.actual)}`);
+      out.push(`  attempts: ${request.attempts}`);
+      out.push('  ...');
+    }
+  }
+  const t = report.totals;
+  out.push(`# pass ${t.passed}`, `# fail ${t.failed + t.errored}`, `# skip ${t.skipped}`, '');
+  return out.join('\n');
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+const HTML_STYLE = `
+body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#1d2430;background:#fff}
+h1{font-size:1.4rem;margin:0 0 .25rem}.meta{color:#667}.totals span{display:inline-block;margin-right:1rem;font-weight:600}
+.passed{color:#137333}.failed,.errored{color:#b3261e}.skipped{color:#8a6d00}
+section{border:1px solid #dde;border-radius:6px;margin:1rem 0}section>h2{font-size:1rem;margin:0;padding:.5rem .75rem;background:#f5f6f8;border-bottom:1px solid #dde}
+table{border-collapse:collapse;width:100%}td{padding:.35rem .75rem;border-top:1px solid #eef;vertical-align:top}td.s{width:5.5rem;font-weight:600}td.n{text-align:right;white-space:nowrap;color:#667}
+pre{margin:.25rem 0 0;padding:.5rem;background:#fbf3f2;border-radius:4px;white-space:pre-wrap;word-break:break-word;font:12px/1.4 ui-monospace,Menlo,Consolas,monospace}
+@media (prefers-color-scheme:dark){body{background:#14171c;color:#dfe3ea}section{border-color:#333a45}section>h2{background:#1c2028;border-color:#333a45}td{border-color:#252b35}pre{background:#2a1d1d}}
+`;
+
+/** One self-contained HTML page (inline CSS, no scripts, no external assets). */
+export function renderHtml(report: RunReport): string {
+  const t = report.totals;
+  const ok = t.failed + t.errored === 0;
+  const fileSection = (file: FileReport) => {
+    const rows = file.requests.map((r) => {
+      const details = r.status === 'failed' || r.status === 'errored' ? `<pre>${escapeHtml(failureText(r, file.path))}</pre>` : r.status === 'skipped' && r.skipReason ? `<div class="meta">${escapeHtml(r.skipReason)}</div>` : '';
+      return `<tr><td class="s ${r.status}">${r.status}</td><td><strong>${escapeHtml(r.name)}</strong> <span class="meta">${escapeHtml(r.method)} ${escapeHtml(r.url)} · ${escapeHtml(file.path)}:${r.line}</span>${details}</td><td class="n">${r.httpStatus ?? ''}</td><td class="n">${r.durationMs.toFixed(0)} ms${r.attempts > 1 ? ` · ${r.attempts} attempts` : ''}</td></tr>`;
+    });
+    return `<section><h2>${escapeHtml(file.path)} <span class="meta">${file.totals.passed}/${file.requests.length} passed</span></h2><table>${rows.join('')}</table></section>`;
+  };
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>dial run: ${ok ? 'passed' : 'failed'}</title><style>${HTML_STYLE}</style></head>
+<body><h1 class="${ok ? 'passed' : 'failed'}">dial run ${ok ? 'passed' : 'failed'}</h1>
+<p class="meta">${escapeHtml(report.startedAt)} · ${(report.durationMs / 1000).toFixed(2)} s · ${t.files} files${report.merged ? ` · merged from ${report.merged} reports` : ''}</p>
+<p class="totals"><span class="passed">${t.passed} passed</span><span class="failed">${t.failed} failed</span><span class="errored">${t.errored} errored</span><span class="skipped">${t.skipped} skipped</span></p>
+${report.files.map(fileSection).join('\n')}
+</body></html>
+`;
+}
+
+function escapeData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+/** GitHub Actions workflow commands: an `::error` annotation per failed request, and a summary notice. */
+export function renderGithub(report: RunReport): string {
+  const out: string[] = [];
+  for (const file of report.files) {
+    for (const r of file.requests) {
+      if (r.status !== 'failed' && r.status !== 'errored') continue;
+      const title = `${r.name}${r.status === 'errored' ? ` (${r.error?.code ?? 'error'})` : ''}`;
+      out.push(`::error file=${escapeProperty(file.path)},line=${firstFailureLine(r, file.path)},title=${escapeProperty(title)}::${escapeData(failureText(r, file.path))}`);
+    }
+  }
+  const t = report.totals;
+  out.push(`::notice title=dial run::${t.passed} passed, ${t.failed} failed, ${t.errored} errored, ${t.skipped} skipped (${t.requests} requests)`);
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,246 @@
+/**
+ * The default executor: one attempt of one request, end to end —
+ * pre-request scripts → session.prepare → send → record → handler scripts → assertions.
+ * Per-request work is kept small (compiled scripts and paths are cached; the body is decoded
+ * only when something reads it; nothing synchronous touches the disk).
+ */
+import { existsSync } from 'node:fs';
+import { dirname, extname, resolve } from 'node:path';
+import type { Exchange, HttpRequest, SendOptions, CookieJar, ResponseBody } from '../http/types.js';
+import type { HttpFile, RequestNode } from '../httpfile/types.js';
+import { createSnapshotStores, evaluateAssertion, type AssertionResult, type AssertContext } from '../assert/evaluate.js';
+import { loadResponseView, type ResponseView } from '../assert/response-view.js';
+import { ScriptRunner } from '../script/sandbox.js';
+import type { ScriptEnvironment } from '../script/api.js';
+import { isDialError } from '../errors.js';
+import { maskHeaders, redactText } from '../secrets.js';
+import { writeFileAtomic } from '../atomic-write.js';
+import type { AttemptContext, AttemptOutcome, RequestExecutor } from './runner.js';
+import type { FailedExchange, RequestError } from './types.js';
+
+/** The part of the workspace session the runner uses (src/core/session). */
+export interface RunSession {
+  globals: Map<string, unknown>;
+  prepare(file: HttpFile, node: RequestNode, options: { requestVariables?: Map<string, string> | Record<string, string>; signal?: AbortSignal }): Promise<{ request: HttpRequest; overrides?: Partial<SendOptions>; secretValues?: Iterable<string> }>;
+  record(file: HttpFile, node: RequestNode, request: HttpRequest, exchange: Exchange): void;
+  resolveTemplate(text: string, file: HttpFile, node?: RequestNode): string | Promise<string>;
+  secretValues(): Iterable<string>;
+}
+
+/** The HTTP engine functions the executor needs (src/core/http). */
+export interface RunEngine {
+  sendRequest(request: HttpRequest, options: SendOptions): Promise<Exchange>;
+  createCookieJar(): CookieJar;
+  releaseBody?(body: ResponseBody): void;
+}
+
+export interface ExecutorOptions {
+  session: RunSession;
+  engine: RunEngine;
+  /** Base engine options (TLS, proxy, redirects). */
+  sendOptions: SendOptions;
+  /** Default per-request timeout (`--timeout`), ms; `# @timeout` wins. */
+  timeoutMs?: number;
+  /** Follow redirects unless `# @no-redirect` (default true for run). */
+  followRedirects?: boolean;
+  scripts?: boolean;
+  updateSnapshots?: boolean;
+  /** Script time limit (ms). */
+  scriptTimeoutMs?: number;
+}
+
+const BODY_LIMIT = 4096;
+
+function truncate(text: string, limit = BODY_LIMIT): string {
+  return text.length > limit ? `${text.slice(0, limit)}… (${text.length - limit} more chars)` : text;
+}
+
+function toRequestError(error: unknown): RequestError {
+  if (isDialError(error)) {
+    return {
+      code: error.code,
+      message: error.message,
+      ...(error.location ? { file: error.location.file, line: error.location.line } : {}),
+      ...(error.hint ? { hint: error.hint } : {}),
+    };
+  }
+  const e = error as { code?: unknown; message?: unknown };
+  return { code: typeof e?.code === 'string' && e.code.startsWith('E_') ? e.code : 'E_INTERNAL', message: typeof e?.message === 'string' ? e.message : String(error) };
+}
+
+function failedExchange(request: HttpRequest | undefined, exchange: Exchange | undefined, view: ResponseView | undefined, secrets: string[]): FailedExchange | undefined {
+  if (!request && !exchange) return undefined;
+  const sent = exchange?.request;
+  const requestBody = sent?.bodyPreview ?? (request?.body.kind === 'text' ? request.body.text : undefined);
+  const result: FailedExchange = {
+    request: {
+      method: sent?.method ?? request!.method,
+      url: redactText(sent?.url ?? request!.url, secrets),
+      headers: maskHeaders(sent?.headers ?? request!.headers, secrets),
+      ...(requestBody ? { body: redactText(truncate(requestBody), secrets) } : {}),
+    },
+  };
+  if (exchange) {
+    const body = view ? view.text() : exchange.response.body.kind === 'memory' ? exchange.response.body.bytes.toString('utf8') : undefined;
+    result.response = {
+      status: exchange.response.status,
+      statusText: exchange.response.statusText,
+      headers: maskHeaders(exchange.response.headers, secrets),
+      ...(body ? { body: redactText(truncate(body), secrets) } : {}),
+    };
+  }
+  return result;
+}
+
+function redactResult(result: AssertionResult, secrets: string[]): AssertionResult {
+  if (secrets.length === 0 || result.passed) return result;
+  const copy = { ...result };
+  if (copy.expected) copy.expected = redactText(copy.expected, secrets);
+  if (copy.actual) copy.actual = redactText(copy.actual, secrets);
+  if (copy.message) copy.message = redactText(copy.message, secrets);
+  if (copy.diff) copy.diff = copy.diff.map((line) => redactText(line, secrets));
+  return copy;
+}
+
+async function saveBody(node: RequestNode, file: HttpFile, view: ResponseView): Promise<void> {
+  if (!node.outputRedirect) return;
+  let path = resolve(dirname(file.path), node.outputRedirect.path);
+  if (!node.outputRedirect.overwrite && existsSync(path)) {
+    // `>>` never overwrites (JetBrains): pick the next free name.
+    const ext = extname(path);
+    const stem = path.slice(0, path.length - ext.length);
+    let n = 1;
+    while (existsSync(`${stem}-${n}${ext}`)) n++;
+    path = `${stem}-${n}${ext}`;
+  }
+  writeFileAtomic(path, view.text());
+}
+
+/** Builds the executor that sends requests through the engine and checks them. */
+export function createExecutor(options: ExecutorOptions): RequestExecutor & { scripts: ScriptRunner } {
+  const { session, engine } = options;
+  const scripts = new ScriptRunner(options.scriptTimeoutMs);
+  const snapshotStore = createSnapshotStores();
+  const scriptsOn = options.scripts !== false;
+  const environment = (file: HttpFile, node: RequestNode) => (name: string): string | undefined => {
+    try {
+      const value = session.resolveTemplate(`{{${name}}}`, file, node);
+      return typeof value === 'string' ? value : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const snapshotKeys = new WeakMap<RequestNode, string>();
+  const keyOf = (node: RequestNode) => {
+    let key = snapshotKeys.get(node);
+    if (!key) {
+      key = node.name ?? `#${node.index + 1}`;
+      snapshotKeys.set(node, key);
+    }
+    return key;
+  };
+
+  const execute = async (context: AttemptContext): Promise<AttemptOutcome> => {
+    const { file, node, fileState, signal } = context;
+    const started = performance.now();
+    const assertions: AssertionResult[] = [];
+    const logs: string[] = [];
+    let request: HttpRequest | undefined;
+    let exchange: Exchange | undefined;
+    let view: ResponseView | undefined;
+    let secrets: string[] = [];
+    const outcome = (status: AttemptOutcome['status'], error?: unknown): AttemptOutcome => {
+      secrets = [...session.secretValues()];
+      const result: AttemptOutcome = {
+        status,
+        durationMs: exchange ? exchange.timings.total : performance.now() - started,
+        assertions: secrets.length ? assertions.map((a) => redactResult(a, secrets)) : assertions,
+      };
+      if (exchange) result.httpStatus = exchange.response.status;
+      if (error !== undefined) {
+        const e = toRequestError(error);
+        e.message = redactText(e.message, secrets);
+        result.error = e;
+      }
+      if (logs.length) result.logs = secrets.length ? logs.map((l) => redactText(l, secrets)) : logs;
+      if (status !== 'passed') result.exchange = failedExchange(request, exchange, view, secrets);
+      if (exchange) engine.releaseBody?.(exchange.response.body);
+      return result;
+    };
+    const scriptEnv = (requestVariables: Map<string, string>, response?: ResponseView): ScriptEnvironment => ({
+      globals: session.globals,
+      requestVariables,
+      environment: environment(file, node),
+      request: { method: node.method, url: node.url },
+      ...(response ? { response } : {}),
+    });
+    const addTests = (tests: Array<{ name: string; passed: boolean; message?: string }>, line: number) => {
+      for (const test of tests) {
+        const result: AssertionResult = { kind: 'test', source: test.name, line, passed: test.passed, ...(test.message ? { message: test.message } : {}) };
+        assertions.push(result);
+        context.emit({ type: 'assertion', result });
+      }
+    };
+
+    try {
+      const requestVariables = new Map<string, string>();
+      if (scriptsOn) {
+        for (const script of node.preScripts) {
+          const result = await scripts.run(script, file, scriptEnv(requestVariables));
+          logs.push(...result.logs);
+          addTests(result.tests, script.span.line);
+        }
+      }
+      const prepared = await session.prepare(file, node, { requestVariables, signal });
+      request = prepared.request;
+      let jar = fileState.data.get('cookieJar') as CookieJar | undefined;
+      if (!jar && !node.noCookieJar) {
+        jar = engine.createCookieJar();
+        fileState.data.set('cookieJar', jar);
+      }
+      const sendOptions: SendOptions = {
+        ...options.sendOptions,
+        ...prepared.overrides,
+        timeoutMs: node.timeoutMs ?? prepared.overrides?.timeoutMs ?? options.timeoutMs ?? options.sendOptions.timeoutMs ?? 30_000,
+        followRedirects: node.noRedirect ? false : (prepared.overrides?.followRedirects ?? options.followRedirects ?? true),
+        cookieJar: node.noCookieJar ? undefined : jar,
+        signal,
+        bodyTarget: { kind: 'buffer' },
+      };
+      exchange = await engine.sendRequest(request, sendOptions);
+      session.record(file, node, request, exchange);
+      context.emit({ type: 'response', httpStatus: exchange.response.status, durationMs: exchange.timings.total });
+      view = await loadResponseView(exchange);
+      if (node.outputRedirect) await saveBody(node, file, view);
+      if (scriptsOn) {
+        for (const script of node.handlers) {
+          const result = await scripts.run(script, file, scriptEnv(requestVariables, view));
+          logs.push(...result.logs);
+          addTests(result.tests, script.span.line);
+        }
+      }
+      if (node.assertions.length) {
+        const assertContext: AssertContext = {
+          file,
+          resolve: (template) => session.resolveTemplate(template, file, node),
+          scripts,
+          snapshotStore,
+          updateSnapshots: Boolean(options.updateSnapshots),
+          snapshotKey: keyOf(node),
+        };
+        let snapshotIndex = 0;
+        for (const assertion of node.assertions) {
+          const result = await evaluateAssertion(assertion, view, assertContext, assertion.predicate === 'snapshot' ? snapshotIndex++ : 0);
+          assertions.push(result);
+          context.emit({ type: 'assertion', result });
+        }
+      }
+      let passed = true;
+      for (const result of assertions) if (!result.passed) passed = false;
+      return outcome(passed ? 'passed' : 'failed');
+    } catch (error) {
+      return outcome('errored', error);
+    }
+  };
+  return Object.assign(execute, { scripts });
+}

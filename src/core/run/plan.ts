@@ -1,0 +1,136 @@
+/**
+ * Planning a run: which files (discovery, `--shard`), which requests (`--grep`, `--tag`),
+ * and which are reported as skipped (`# @skip`). Pure except for discovery.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
+import type { HttpFile, RequestNode } from '../httpfile/types.js';
+import { DialError } from '../errors.js';
+import type { FileInfo, RequestInfo } from './types.js';
+
+export interface Shard {
+  /** 1-based. */
+  index: number;
+  total: number;
+}
+
+/** Parses `i/n` (1 ≤ i ≤ n); throws E_USAGE otherwise. */
+export function parseShard(text: string): Shard {
+  const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+  const index = match ? Number(match[1]) : NaN;
+  const total = match ? Number(match[2]) : NaN;
+  if (!match || total < 1 || index < 1 || index > total) {
+    throw new DialError('E_USAGE', `invalid --shard '${text}'`, { hint: 'write --shard i/n with 1 ≤ i ≤ n, e.g. --shard 2/4' });
+  }
+  return { index, total };
+}
+
+/**
+ * Picks this shard's files: the relative paths are sorted and dealt round-robin, so the n
+ * shards together take every file exactly once, balanced to within one file, on any machine.
+ */
+export function selectShard<T>(items: T[], shard: Shard, key: (item: T) => string): T[] {
+  const sorted = [...items].sort((a, b) => {
+    const ka = key(a);
+    const kb = key(b);
+    return ka < kb ? -1 : ka > kb ? 1 : 0;
+  });
+  return sorted.filter((_, i) => i % shard.total === shard.index - 1);
+}
+
+const SKIP_DIRS = new Set(['node_modules', '.git', '__snapshots__', 'dist', 'build', 'coverage']);
+
+/** Lists .http/.rest files under the given paths (folders walked recursively, hidden and vendor folders skipped), sorted. */
+export async function discoverFiles(paths: string[], cwd: string): Promise<string[]> {
+  const found = new Set<string>();
+  const walk = async (dir: string): Promise<void> => {
+    const entries = await readdir(dir, { withFileTypes: true });
+    for (const entry of entries) {
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!entry.name.startsWith('.') && !SKIP_DIRS.has(entry.name)) await walk(full);
+      } else if (entry.isFile() && /\.(http|rest)$/i.test(entry.name)) found.add(full);
+    }
+  };
+  for (const path of paths.length ? paths : ['.']) {
+    const full = resolve(cwd, path);
+    let info;
+    try {
+      info = await stat(full);
+    } catch {
+      throw new DialError('E_NOT_FOUND', `no such file or folder: ${path}`, { hint: 'give .http files or folders that hold them' });
+    }
+    if (info.isDirectory()) await walk(full);
+    else found.add(full);
+  }
+  return [...found].sort();
+}
+
+/** A path for reports: relative to the working folder, forward slashes. */
+export function reportPath(path: string, cwd: string): string {
+  const rel = relative(cwd, path) || path;
+  return sep === '/' ? rel : rel.split(sep).join('/');
+}
+
+/** What identifies a request to people: its name, else `METHOD url`. */
+export function requestInfo(node: RequestNode): RequestInfo {
+  return {
+    index: node.index,
+    name: node.name ?? node.title ?? `${node.method} ${node.url}`,
+    line: node.requestLineSpan.line,
+    method: node.method,
+    url: node.url,
+  };
+}
+
+export interface RequestFilter {
+  /** `/re/flags`, else a regular expression when it compiles, else a substring; matched against request names. */
+  grep?: string;
+  /** Any of these tags selects a request. */
+  tags?: string[];
+}
+
+/** Builds the name matcher of `--grep`. */
+export function grepMatcher(grep: string): (name: string) => boolean {
+  const slashed = /^\/(.*)\/([a-z]*)$/s.exec(grep);
+  try {
+    const re = slashed ? new RegExp(slashed[1], slashed[2]) : new RegExp(grep);
+    return (name) => re.test(name);
+  } catch {
+    if (slashed) throw new DialError('E_USAGE', `invalid --grep expression ${grep}`);
+    return (name) => name.includes(grep);
+  }
+}
+
+/** True when a request passes `--grep` and `--tag`. */
+export function createRequestFilter(filter: RequestFilter): (node: RequestNode) => boolean {
+  const matchName = filter.grep ? grepMatcher(filter.grep) : undefined;
+  const tags = filter.tags?.flatMap((tag) => tag.split(',')).map((tag) => tag.trim()).filter(Boolean);
+  return (node) => {
+    if (matchName) {
+      const info = requestInfo(node);
+      if (!matchName(info.name) && !(node.title && matchName(node.title))) return false;
+    }
+    if (tags?.length && !node.tags.some((tag) => tags.includes(tag))) return false;
+    return true;
+  };
+}
+
+export interface PlannedFile {
+  info: FileInfo;
+  file: HttpFile;
+  /** Selected requests in file order. */
+  requests: RequestNode[];
+}
+
+/** Selects the requests of parsed files; files left without requests are dropped. */
+export function planFiles(files: Array<{ file: HttpFile; relativePath: string }>, filter: RequestFilter): PlannedFile[] {
+  const accept = createRequestFilter(filter);
+  const planned: PlannedFile[] = [];
+  for (const { file, relativePath } of files) {
+    const requests = file.requests.filter(accept);
+    if (requests.length === 0) continue;
+    planned.push({ info: { path: file.path, relativePath, requests: requests.length }, file, requests });
+  }
+  return planned;
+}

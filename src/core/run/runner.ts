@@ -1,0 +1,216 @@
+/**
+ * The scheduler: files run concurrently up to `concurrency`, the requests of a file in order
+ * (they chain); each request is tried up to 1 + retries times; `bail` stops scheduling after
+ * the first failure. The work of one attempt is an injected executor, so the schedule is
+ * testable without HTTP and the TUI can drive the same loop.
+ */
+import type { HttpFile, RequestNode } from '../httpfile/types.js';
+import type { PlannedFile, Shard } from './plan.js';
+import { requestInfo } from './plan.js';
+import { emptyTotals, tally, type FileInfo, type RequestInfo, type RequestResult, type RunEvent, type RunEventListener, type Totals } from './types.js';
+import type { AssertionResult } from '../assert/evaluate.js';
+
+/** What one attempt produced. */
+export type AttemptOutcome = Omit<RequestResult, keyof RequestInfo | 'attempts' | 'skipReason'>;
+
+/** Per-file state shared by the requests of one file (its cookie jar, in the default executor). */
+export interface FileState {
+  file: HttpFile;
+  info: FileInfo;
+  /** Free for the executor's use. */
+  data: Map<string, unknown>;
+}
+
+export interface AttemptContext {
+  file: HttpFile;
+  node: RequestNode;
+  info: RequestInfo;
+  fileState: FileState;
+  attempt: number;
+  signal: AbortSignal;
+  /** Streams progress to listeners (response, assertion events). */
+  emit: (event: { type: 'response'; httpStatus: number; durationMs: number } | { type: 'assertion'; result: AssertionResult }) => void;
+}
+
+export type RequestExecutor = (context: AttemptContext) => Promise<AttemptOutcome>;
+
+export interface RunnerOptions {
+  /** Files in parallel (default 1 here; the command defaults it to the CPU count). */
+  concurrency?: number;
+  /** Retries for every request without `# @retry`. */
+  retry?: number;
+  retryDelayMs?: number;
+  bail?: boolean;
+  signal?: AbortSignal;
+  shard?: Shard;
+  /** Called once per file before its first request, and after its last. */
+  onFileStart?: (state: FileState) => void | Promise<void>;
+  onFileEnd?: (state: FileState) => void | Promise<void>;
+}
+
+export interface RunSummary {
+  totals: Totals;
+  durationMs: number;
+  bailed: boolean;
+  interrupted: boolean;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+function errorOutcome(error: unknown, durationMs: number): AttemptOutcome {
+  const e = error as { code?: unknown; message?: unknown; hint?: unknown; location?: { file?: string; line?: number } };
+  return {
+    status: 'errored',
+    durationMs,
+    assertions: [],
+    error: {
+      code: typeof e?.code === 'string' ? e.code : 'E_INTERNAL',
+      message: typeof e?.message === 'string' ? e.message : String(error),
+      ...(e?.location?.file ? { file: e.location.file, line: e.location.line } : {}),
+      ...(typeof e?.hint === 'string' ? { hint: e.hint } : {}),
+    },
+  };
+}
+
+/** Runs a plan, emitting events to `listener`; resolves with the totals. Never throws for failing requests. */
+export async function runPlan(plan: PlannedFile[], execute: RequestExecutor, options: RunnerOptions, listener: RunEventListener): Promise<RunSummary> {
+  const started = performance.now();
+  const totals = emptyTotals();
+  totals.files = plan.length;
+  let bailed = false;
+  const signal = options.signal;
+  const emit = (event: RunEvent) => listener(event);
+  const stopped = () => bailed || Boolean(signal?.aborted);
+  emit({
+    type: 'run:start',
+    startedAt: new Date().toISOString(),
+    files: plan.map((p) => p.info),
+    requests: plan.reduce((n, p) => n + p.requests.length, 0),
+    ...(options.shard ? { shard: options.shard } : {}),
+  });
+
+  const runFile = async (planned: PlannedFile): Promise<void> => {
+    const fileStarted = performance.now();
+    const fileTotals = emptyTotals();
+    fileTotals.files = 1;
+    const state: FileState = { file: planned.file, info: planned.info, data: new Map() };
+    const rel = planned.info.relativePath;
+    emit({ type: 'file:start', file: planned.info });
+    const finish = (result: RequestResult) => {
+      // Errors inside this file point at it by its report path, not the absolute one.
+      if (result.error?.file === planned.info.path) result.error = { ...result.error, file: rel };
+      tally(totals, result.status);
+      tally(fileTotals, result.status);
+      emit({ type: 'request:end', file: rel, result });
+      if ((result.status === 'failed' || result.status === 'errored') && options.bail) bailed = true;
+    };
+    let started = false;
+    try {
+      for (const node of planned.requests) {
+        const info = requestInfo(node);
+        if (stopped()) {
+          finish({ ...info, status: 'skipped', attempts: 0, durationMs: 0, assertions: [], skipReason: signal?.aborted ? 'interrupted' : 'bail' });
+          continue;
+        }
+        if (node.skip) {
+          finish({ ...info, status: 'skipped', attempts: 0, durationMs: 0, assertions: [], skipReason: node.skip.reason || '@skip' });
+          continue;
+        }
+        if (!started) {
+          started = true;
+          await options.onFileStart?.(state);
+        }
+        const policy = node.retry ?? { count: options.retry ?? 0, delayMs: options.retryDelayMs ?? 0 };
+        const requestStarted = performance.now();
+        let outcome: AttemptOutcome;
+        let attempt = 0;
+        for (;;) {
+          attempt++;
+          emit({ type: 'request:start', file: rel, request: info, attempt });
+          const attemptStarted = performance.now();
+          const context: AttemptContext = {
+            file: planned.file,
+            node,
+            info,
+            fileState: state,
+            attempt,
+            signal: signal ?? new AbortController().signal,
+            emit: (event) => emit({ ...event, file: rel, request: info, attempt } as RunEvent),
+          };
+          try {
+            outcome = await execute(context);
+          } catch (error) {
+            outcome = errorOutcome(error, performance.now() - attemptStarted);
+          }
+          if (outcome.status === 'passed' || attempt > policy.count || signal?.aborted) break;
+          const reason = outcome.error ? `${outcome.error.code}: ${outcome.error.message}` : 'assertion failed';
+          emit({ type: 'request:retry', file: rel, request: info, attempt, delayMs: policy.delayMs, reason });
+          await sleep(policy.delayMs, signal);
+          if (signal?.aborted) break;
+        }
+        finish({ ...info, ...outcome, attempts: attempt, durationMs: performance.now() - requestStarted });
+      }
+    } finally {
+      if (started) await options.onFileEnd?.(state);
+    }
+    emit({ type: 'file:end', file: rel, result: { relativePath: rel, durationMs: performance.now() - fileStarted, totals: fileTotals } });
+  };
+
+  // A pool of workers taking files in plan order; after a bail the rest are reported skipped.
+  let next = 0;
+  const concurrency = Math.max(1, Math.min(options.concurrency ?? 1, plan.length || 1));
+  const worker = async () => {
+    while (next < plan.length) {
+      const planned = plan[next++];
+      await runFile(planned);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const durationMs = performance.now() - started;
+  const interrupted = Boolean(signal?.aborted);
+  emit({ type: 'run:end', totals, durationMs, bailed, interrupted });
+  return { totals, durationMs, bailed, interrupted };
+}
+
+/** The same run as an async iterator of events (for consumers that prefer pulling, like the TUI). */
+export async function* runEvents(plan: PlannedFile[], execute: RequestExecutor, options: RunnerOptions): AsyncGenerator<RunEvent, RunSummary> {
+  const queue: RunEvent[] = [];
+  let wake: (() => void) | undefined;
+  let done = false;
+  let failure: unknown;
+  let summary: RunSummary | undefined;
+  runPlan(plan, execute, options, (event) => {
+    queue.push(event);
+    wake?.();
+  }).then(
+    (result) => {
+      summary = result;
+      done = true;
+      wake?.();
+    },
+    (error: unknown) => {
+      failure = error;
+      done = true;
+      wake?.();
+    },
+  );
+  for (;;) {
+    while (queue.length) yield queue.shift()!;
+    if (done) break;
+    await new Promise<void>((resolve) => (wake = resolve));
+    wake = undefined;
+  }
+  if (failure) throw failure;
+  return summary!;
+}
