@@ -5,7 +5,6 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { DialError } from '../errors.js';
 import { guessContentType } from './mime.js';
 import type { MultipartPart, RequestBody } from './types.js';
@@ -50,6 +49,16 @@ function fileStream(path: string): AsyncIterable<Uint8Array> {
   return stream;
 }
 
+/**
+ * Random hex digits. Math.random is enough for a multipart boundary or a temp file name
+ * (created with O_EXCL), and avoids loading node:crypto (~2 ms) on every request.
+ */
+export function randomHex(length: number): string {
+  let text = '';
+  while (text.length < length) text += Math.floor(Math.random() * 0x100000000).toString(16).padStart(8, '0');
+  return text.slice(0, length);
+}
+
 /** Quotes a multipart parameter value the way browsers do (WHATWG multipart encoding). */
 function quoteParam(value: string): string {
   return value.replace(/\r/g, '%0D').replace(/\n/g, '%0A').replace(/"/g, '%22');
@@ -61,7 +70,7 @@ interface Segment {
 }
 
 async function prepareMultipart(parts: MultipartPart[]): Promise<PreparedBody> {
-  const boundary = `----dial${randomBytes(12).toString('hex')}`;
+  const boundary = `----dial${randomHex(24)}`;
   const segments: Segment[] = [];
   let length = 0;
   const push = (bytes: Buffer): void => {

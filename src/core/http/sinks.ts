@@ -5,8 +5,8 @@
 import { createWriteStream, unlinkSync, type WriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
+import { randomHex } from './body.js';
 import type { ResponseBody } from './types.js';
 
 /** DESIGN §9: bodies up to 16 MiB stay in memory. */
@@ -60,7 +60,7 @@ export class BufferSink extends Writable {
       return;
     }
     if (!this.file) {
-      const path = join(tmpdir(), `dial-body-${process.pid}-${randomBytes(6).toString('hex')}`);
+      const path = join(tmpdir(), `dial-body-${process.pid}-${randomHex(12)}`);
       const stream = createWriteStream(path, { flags: 'wx', mode: 0o600 });
       stream.on('error', (error) => this.destroy(error));
       this.file = { path, stream };
