@@ -7,6 +7,8 @@ import { DialError } from '../core/errors.js';
 import type { HttpRequest } from '../core/http/types.js';
 import { insertRequestText, removeRequestText, replaceRequestText } from '../core/httpfile/index.js';
 import { toCurl } from '../core/export/curl.js';
+import { historyPath, rememberEnvironment } from '../core/settings/index.js';
+import { appendHistory, readHistory, toHistoryEntry } from '../core/history/index.js';
 import { externalCommand, findHttpFiles, loadHttpFile, readTextFile, rewriteHttpFile, runExternal, writeTextFile } from '../core/workspace-io/index.js';
 import type { ResponseResult, WorkbenchServices, WorkspaceFileEntry } from './services.js';
 
@@ -18,6 +20,8 @@ export interface CoreServicesOptions {
   env?: Record<string, string | undefined>;
   editor?: string;
   pager?: string;
+  /** settings.historyLimit: 0 keeps no history. */
+  historyLimit: number;
 }
 
 /** Reads a response body as text, from memory or from the temp file it spilled to. */
@@ -61,9 +65,20 @@ export function createCoreServices(options: CoreServicesOptions): WorkbenchServi
       return rewriteHttpFile(file, removeRequestText(file, index));
     },
     async history() {
-      return [];
+      return readHistory({ path: historyPath(env) })
+        .filter((entry) => entry.workspace === options.root)
+        .map((entry) => ({
+          time: entry.time.replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
+          requestKey: entry.requestId ?? `${entry.exchange.request.method} ${entry.exchange.request.url}`,
+          label: `${entry.requestId ?? ''}  ${entry.exchange.request.method} ${entry.exchange.request.url}`.trim(),
+          status: entry.exchange.response.status,
+          durationMs: entry.exchange.timings.total,
+          body: entry.exchange.response.bodyEncoding === 'base64' ? '(binary body)' : (entry.exchange.response.body ?? ''),
+        }));
     },
-    async rememberEnvironment() {},
+    async rememberEnvironment(name) {
+      await rememberEnvironment(options.root, name, env);
+    },
     curl(result) {
       const sent = result.exchange.request;
       const request: HttpRequest = {

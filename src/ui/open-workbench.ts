@@ -6,6 +6,7 @@ import { createCoreServices } from './core-services.js';
 import { resolveKeymap, KeymapError } from './keymap.js';
 import { DialError } from '../core/errors.js';
 import { closeConnections } from '../core/http/index.js';
+import { loadSettings } from '../core/settings/index.js';
 
 export interface OpenWorkbenchOptions {
   root: string;
@@ -16,19 +17,31 @@ export interface OpenWorkbenchOptions {
 
 /** Opens the TUI and resolves with the exit code when the user quits. */
 export async function openWorkbench(options: OpenWorkbenchOptions): Promise<number> {
+  const settings = await loadSettings(process.env);
   let keymap;
   try {
-    keymap = await resolveKeymap(undefined);
+    keymap = await resolveKeymap(settings.keymap);
   } catch (error) {
     if (error instanceof KeymapError) throw new DialError('E_CONFIG', error.message, { hint: 'fix `keymap` with `dial config set keymap …`' });
     throw error;
   }
+  // -e wins; otherwise the environment last picked in this workspace.
+  const environment = options.environment ?? settings.defaultEnvironment[options.root];
   const { startWorkbench } = await import('./start.js');
   return startWorkbench({
     keymap,
     color: options.color,
-    environment: options.environment,
-    services: (suspend) => createCoreServices({ root: options.root, environment: options.environment, cliVariables: options.cliVariables, suspend }),
+    environment,
+    services: (suspend) =>
+      createCoreServices({
+        root: options.root,
+        environment,
+        cliVariables: options.cliVariables,
+        suspend,
+        editor: settings.editor,
+        pager: settings.pager,
+        historyLimit: settings.historyLimit,
+      }),
     onClose: () => closeConnections(),
   });
 }
