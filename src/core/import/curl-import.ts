@@ -1,0 +1,92 @@
+/** `dial import curl`: one curl command to a `.http` file with one request. */
+import { isAbsolute, relative, resolve } from 'node:path';
+import { parseCurlCommand } from './curl.js';
+import { renderHttpFile, slugify, type DraftBody, type ImportDraft } from './http-writer.js';
+import type { ImportResult } from './output.js';
+
+export interface ImportCurlOptions {
+  /** Folder the command's relative `@file` paths belong to. */
+  cwd: string;
+  /** Folder the `.http` file is written to (file paths are made relative to it). */
+  outDir: string;
+}
+
+const ID_SEGMENT = /^(\d+|[0-9a-f]{8,}|[0-9a-f-]{36}|\{\{.*\}\})$/i;
+
+/** A request name from the URL path: its last segment that is not an id (`/users/42` → `users`). */
+export function nameFromUrl(url: string): string {
+  let path = '';
+  let host = '';
+  try {
+    const parsed = new URL(url);
+    path = parsed.pathname;
+    host = parsed.hostname;
+  } catch {
+    path = url.replace(/^[a-z]+:\/\/[^/]*/i, '').replace(/[?#].*$/, '');
+  }
+  const segments = path.split('/').filter((segment) => segment !== '').map((segment) => {
+    try {
+      return decodeURIComponent(segment);
+    } catch {
+      return segment;
+    }
+  });
+  const named = [...segments].reverse().find((segment) => !ID_SEGMENT.test(segment));
+  return slugify(named ?? host.split('.').find((label) => label !== 'www' && label !== 'api') ?? 'request', 'request');
+}
+
+function durationText(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+}
+
+/** Converts a curl command (text, or words split by the shell) to a `.http` file. */
+export function importCurl(input: string | string[], options: ImportCurlOptions): ImportResult {
+  const parsed = parseCurlCommand(input, { cwd: options.cwd });
+  const { request } = parsed;
+  const warnings = [...parsed.warnings];
+  const name = nameFromUrl(request.url);
+  // Paths in the command are relative to where it ran; in the .http file, to the file.
+  const rebase = (path: string): string => {
+    if (isAbsolute(path)) return path;
+    const rel = relative(resolve(options.outDir), resolve(options.cwd, path)).split('\\').join('/');
+    return rel.startsWith('.') ? rel : `./${rel}`;
+  };
+  let body: DraftBody;
+  switch (request.body.kind) {
+    case 'text':
+      body = { kind: 'text', text: request.body.text, substitute: false };
+      break;
+    case 'file':
+      body = { kind: 'file', path: rebase(request.body.path) };
+      break;
+    case 'multipart':
+      body = { kind: 'multipart', parts: request.body.parts.map((part) => (part.filePath === undefined ? { ...part } : { ...part, filePath: rebase(part.filePath) })) };
+      break;
+    default:
+      body = { kind: 'none' };
+  }
+  if (request.url.includes('{{') || request.headers.some(([key, value]) => `${key}${value}`.includes('{{'))) {
+    warnings.push('the URL or a header contains {{…}}, which dial reads as a variable; define it or edit the file');
+  }
+  const comments: string[] = [];
+  const metadata: ImportDraft['metadata'] = [];
+  if (parsed.insecure) {
+    comments.push('curl -k: TLS verification was off; pass --insecure to dial send/run to do the same');
+    warnings.push('-k/--insecure: a .http file cannot turn TLS verification off; pass --insecure to dial send/run');
+  }
+  if (parsed.timeoutMs !== undefined) metadata.push({ key: 'timeout', value: durationText(parsed.timeoutMs) });
+  if (parsed.retry !== undefined && parsed.retry > 0) metadata.push({ key: 'retry', value: String(parsed.retry) });
+  const draft: ImportDraft = {
+    name,
+    comments,
+    metadata,
+    method: request.method,
+    url: request.url,
+    httpVersion: request.httpVersion === '2' ? '2' : undefined,
+    headers: request.headers.map(([headerName, value]) => ({ name: headerName, value })),
+    body,
+  };
+  const filePath = `${name}.http`;
+  const { text, sideFiles } = renderHttpFile([draft], { filePath });
+  return { files: [{ path: filePath, content: text, description: '1 request' }, ...sideFiles], warnings };
+}
