@@ -28,11 +28,13 @@ export function registerEcho(program: Command): void {
           ? undefined
           : (entry) => process.stderr.write(`${entry.method} ${entry.path} -> ${entry.status}${verbose ? ` (${Math.round(entry.ms)}ms)` : ''}\n`),
       });
-      process.stdout.write(`dial echo listening on ${server.url}\n`);
-      const signal = await new Promise<NodeJS.Signals>((resolve) => {
+      // Listen for signals before announcing the URL: whoever reads it may stop us at once.
+      const stopped = new Promise<NodeJS.Signals>((resolve) => {
         process.once('SIGINT', () => resolve('SIGINT'));
         process.once('SIGTERM', () => resolve('SIGTERM'));
       });
+      process.stdout.write(`dial echo listening on ${server.url}\n`);
+      const signal = await stopped;
       await server.close();
       // Ctrl+C is an interruption (130); SIGTERM is the normal way to stop a server (0).
       if (signal === 'SIGINT') process.exitCode = 130;
