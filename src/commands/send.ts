@@ -1,14 +1,71 @@
+/**
+ * `dial send [METHOD] URL [ITEMS…]` and `dial send FILE.http[#name]`. Defines flags only;
+ * the core (items, engine, printing) is imported inside the action to keep start-up lean.
+ */
 import type { Command } from 'commander';
-import { DialError } from '../core/errors.js';
+import { globalOptions, useColor } from './globals.js';
 
-// Placeholder until its issue lands: fails loudly instead of pretending.
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
 export function registerSend(program: Command): void {
   program
     .command('send')
-    .description('Send one request')
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .action(() => {
-      throw new DialError('E_USAGE', '`dial send` is not implemented yet');
+    .description('Send one request: HTTPie-style items, or a request from a .http file')
+    .argument('[request...]', '[METHOD] URL [ITEMS…] — Header:value, name==query, field=value, field:=json, field@file, @file — or FILE.http[#name]')
+    .option('-j, --json', 'send data fields as JSON (the default)')
+    .option('-f, --form', 'send data fields as a urlencoded form')
+    .option('--multipart', 'send data fields as multipart/form-data')
+    .option('--offline', 'print the request instead of sending it')
+    .option('--curl', 'print the equivalent curl command instead of sending')
+    .option('-p, --print <parts>', 'what to print: H request headers, B request body, h response headers, b response body, m metadata')
+    .option('--check-status', 'exit 1 on a 4xx/5xx response')
+    .option('-d, --download', 'save the response body to a file named by the server (in the current folder)')
+    .option('-o, --output <file>', 'save the response body to FILE')
+    .option('-F, --follow', 'follow redirects')
+    .option('--no-follow', 'do not follow redirects')
+    .option('--max-redirects <n>', 'most redirects to follow (default 10)')
+    .option('--timeout <duration>', 'time limit for the whole exchange: 500ms, 30s, 2m; 0 = none')
+    .option('--verify <yes|no|CA_FILE>', 'verify the TLS certificate (default yes), or against a CA bundle')
+    .option('-k, --insecure', 'do not verify TLS certificates (prints a warning)')
+    .option('--cacert <file>', 'trust the CA certificates in FILE (PEM)')
+    .option('--cert <file>', 'client certificate (PEM)')
+    .option('--key <file>', 'client certificate key (PEM)')
+    .option('--proxy <url>', 'send through this proxy (default HTTP(S)_PROXY)')
+    .option('--http2', 'use HTTP/2')
+    .option('-a, --auth <credentials>', 'USER:PASSWORD (basic, digest) or a token (bearer)')
+    .option('-A, --auth-type <type>', 'basic (default), digest or bearer')
+    .option('-I, --ignore-stdin', 'do not read a request body from piped stdin')
+    .option('-e, --env <name>', 'environment for a .http target')
+    .option('--var <name=value>', 'variable for a .http target (repeatable)', collect, [])
+    .action(async (args: string[], flags: Record<string, unknown>, command: Command) => {
+      const [{ runSend }, { fstatSync }, { VERSION }] = await Promise.all([import('../core/send/index.js'), import('node:fs'), import('../version.js')]);
+      const global = globalOptions(command);
+      // stdin is a body only when it is a pipe, socket or file — never a terminal or /dev/null.
+      let stdinStat: import('node:fs').Stats | undefined;
+      try {
+        stdinStat = fstatSync(0);
+      } catch {
+        stdinStat = undefined;
+      }
+      const stdinIsData = Boolean(stdinStat && (stdinStat.isFIFO() || stdinStat.isFile() || stdinStat.isSocket()));
+      const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY && !process.env.CI);
+      const pick = interactive ? await import('./pick.js') : undefined;
+      await runSend(args, flags, {
+        stdout: process.stdout,
+        stderr: process.stderr,
+        stdin: stdinIsData ? process.stdin : undefined,
+        stdinSize: stdinStat?.isFile() ? stdinStat.size : undefined,
+        stdoutIsTTY: Boolean(process.stdout.isTTY),
+        stderrIsTTY: Boolean(process.stderr.isTTY),
+        color: useColor(command, process.stdout),
+        colorErr: useColor(command, process.stderr),
+        verbose: global.verbose,
+        quiet: global.quiet,
+        cwd: process.cwd(),
+        env: process.env,
+        userAgent: `dial/${VERSION}`,
+        pick: pick?.pickRequest,
+        prompt: pick?.promptValue,
+      });
     });
 }

@@ -1,0 +1,523 @@
+/**
+ * `dial send`: build one request (HTTPie items or a `.http` target), send it through the
+ * engine, print it the way the output calls for (pretty on a terminal, exact bytes in a
+ * pipe, streamed when large), record it in history and map the outcome to an exit code.
+ * The engine and the curl printer are imported only when used, so `--offline` stays light.
+ */
+import { createReadStream, createWriteStream, openSync, readSync, closeSync, readFileSync, rmSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { DialError } from '../errors.js';
+import { parseDuration } from '../duration.js';
+import { createStyle, type Style } from '../style.js';
+import type { Exchange, HeaderList, HttpRequest, RequestBody, ResponseHead, SendOptions } from '../http/types.js';
+import type { RequestNode } from '../httpfile/types.js';
+import { loadSettings, settingsTimeoutMs, historyPath } from '../settings/index.js';
+import { appendHistory, toHistoryEntry } from '../history/index.js';
+import {
+  BINARY_NOTE, PRETTY_LIMIT, formatBodyForTerminal, formatBytes, formatMeta, formatRequestHead, formatResponseHead, headerValue, isBinary, parsePrintSpec, type PrintSpec,
+} from '../format/exchange.js';
+import { parseSendTarget, prepareFileRequest } from '../workspace/send-target.js';
+import { parseItem, type RequestItem } from './items.js';
+import { expandUrl, splitPositionals } from './url.js';
+import { buildRequest, type BodyMode } from './build.js';
+import { collectStream, peekStdinBody } from './stdin.js';
+import { TeeWriter } from './sinks.js';
+import { downloadFileName, uniquePath } from './download.js';
+import { digestAuthorization, parseDigestChallenge } from './digest.js';
+
+export { parseItem, parseKeyPath } from './items.js';
+export type { RequestItem, KeySegment } from './items.js';
+export { expandUrl, splitPositionals, isMethodToken } from './url.js';
+export { buildRequest, buildJson } from './build.js';
+
+/** Flags of `dial send` as Commander hands them over. */
+export interface SendFlags {
+  json?: boolean;
+  form?: boolean;
+  multipart?: boolean;
+  offline?: boolean;
+  curl?: boolean;
+  print?: string;
+  checkStatus?: boolean;
+  download?: boolean;
+  output?: string;
+  follow?: boolean;
+  maxRedirects?: string;
+  timeout?: string;
+  verify?: string;
+  insecure?: boolean;
+  cacert?: string;
+  cert?: string;
+  key?: string;
+  proxy?: string;
+  http2?: boolean;
+  auth?: string;
+  authType?: string;
+  ignoreStdin?: boolean;
+  env?: string;
+  var?: string[];
+}
+
+type Out = Writable & { isTTY?: boolean };
+
+/** The outside world `runSend` talks to (the command passes process streams). */
+export interface SendIo {
+  stdout: Out;
+  stderr: Out;
+  /** Piped stdin, or undefined when stdin is a terminal / not data. */
+  stdin?: Readable;
+  /** Byte size when stdin is a regular file. */
+  stdinSize?: number;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** Colour on stdout / stderr (NO_COLOR, --no-color decided by the command). */
+  color: boolean;
+  colorErr: boolean;
+  verbose: boolean;
+  quiet: boolean;
+  cwd: string;
+  env: Record<string, string | undefined>;
+  userAgent: string;
+  pick?: (requests: RequestNode[]) => Promise<RequestNode>;
+  prompt?: (name: string, description?: string) => Promise<string>;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+function parseVars(pairs: string[] | undefined): Record<string, string> {
+  const vars: Record<string, string> = {};
+  for (const pair of pairs ?? []) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new DialError('E_USAGE', `--var '${pair}' is not NAME=VALUE`, { hint: 'e.g. --var host=localhost:3000' });
+    vars[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return vars;
+}
+
+function normaliseProxy(proxy: string): string {
+  // HTTPie/xh write `--proxy http:http://host:3128`; accept that and a bare URL.
+  const prefixed = /^(?:https?|all):(\w[\w+.-]*:\/\/.*)$/i.exec(proxy);
+  const url = prefixed ? prefixed[1] : proxy;
+  try {
+    new URL(url);
+  } catch {
+    throw new DialError('E_USAGE', `invalid --proxy '${proxy}'`, { hint: 'e.g. --proxy http://proxy.local:3128' });
+  }
+  return url;
+}
+
+function looksLikeUrl(argument: string): boolean {
+  return /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(argument) || argument.startsWith(':');
+}
+
+function setHeader(headers: HeaderList, name: string, value: string): HeaderList {
+  const lower = name.toLowerCase();
+  return [...headers.filter(([key]) => key.toLowerCase() !== lower), [name, value]];
+}
+
+/** Runs `dial send`; output goes to io.stdout/io.stderr, failures are DialErrors. */
+export async function runSend(args: string[], flags: SendFlags, io: SendIo): Promise<void> {
+  const settings = await loadSettings(io.env);
+  const style = createStyle(io.color);
+  const errStyle = createStyle(io.colorErr);
+  const warn = (message: string): void => {
+    io.stderr.write(`${errStyle.warn('warning:')} ${message}\n`);
+  };
+
+  // --- options from settings, overridden by flags -------------------------------------------
+  const modes = [flags.json && 'json', flags.form && 'form', flags.multipart && 'multipart'].filter(Boolean);
+  if (modes.length > 1) throw new DialError('E_USAGE', `--${modes[0]} and --${modes[1]} cannot be combined`);
+  const mode: BodyMode = flags.multipart ? 'multipart' : flags.form ? 'form' : 'json';
+
+  let verify = settings.verifyTls;
+  let verifySource = 'the verifyTls setting';
+  let caFromVerify: string | undefined;
+  if (flags.verify !== undefined) {
+    const lower = flags.verify.toLowerCase();
+    if (['yes', 'true', '1', 'on'].includes(lower)) verify = true;
+    else if (['no', 'false', '0', 'off'].includes(lower)) {
+      verify = false;
+      verifySource = '--verify no';
+    } else caFromVerify = flags.verify; // HTTPie: --verify PATH is a CA bundle.
+  }
+  if (flags.insecure) {
+    verify = false;
+    verifySource = '--insecure';
+  }
+  if (flags.key && !flags.cert) throw new DialError('E_USAGE', '--key needs --cert', { hint: 'pass the client certificate with --cert FILE and its key with --key FILE' });
+  const abs = (path: string | undefined) => (path === undefined ? undefined : resolve(io.cwd, path));
+  const tls = { verify, caFile: abs(flags.cacert ?? caFromVerify), certFile: abs(flags.cert), keyFile: abs(flags.key) };
+  const timeoutMs = flags.timeout !== undefined ? parseDuration(flags.timeout, '--timeout') : settingsTimeoutMs(settings);
+  let maxRedirects = settings.maxRedirects;
+  if (flags.maxRedirects !== undefined) {
+    if (!/^\d+$/.test(flags.maxRedirects)) throw new DialError('E_USAGE', `--max-redirects takes a whole number, got '${flags.maxRedirects}'`);
+    maxRedirects = Number(flags.maxRedirects);
+  }
+  const proxyFlag = flags.proxy ?? settings.proxy;
+  const proxy = proxyFlag === undefined ? undefined : normaliseProxy(proxyFlag);
+  const authType = (flags.authType ?? 'basic').toLowerCase();
+  if (!['basic', 'digest', 'bearer'].includes(authType)) {
+    throw new DialError('E_USAGE', `unknown --auth-type '${flags.authType}'`, { hint: 'use basic, digest or bearer' });
+  }
+  if (flags.authType && !flags.auth) throw new DialError('E_USAGE', '--auth-type needs --auth', { hint: 'e.g. -a user:password --auth-type digest' });
+
+  // --- the request ------------------------------------------------------------------------
+  let request: HttpRequest;
+  let overrides: Partial<SendOptions> = {};
+  let secretValues: string[] = [];
+  let workspace: string | undefined;
+  let requestId: string | undefined;
+  let follow: boolean;
+  const target = args.length > 0 && !looksLikeUrl(args[0]) ? parseSendTarget(args[0]) : null;
+  if (target) {
+    if (args.length > 1) {
+      throw new DialError('E_USAGE', `request items cannot be added to a .http target (${args.slice(1).join(' ')})`, {
+        hint: 'edit the request in the file, or pass values with --var NAME=VALUE',
+      });
+    }
+    follow = flags.follow ?? settings.followRedirects ?? true;
+    const prepared = await prepareFileRequest({
+      target,
+      cwd: io.cwd,
+      environment: flags.env,
+      cliVariables: parseVars(flags.var),
+      sendOptions: { timeoutMs, followRedirects: follow, maxRedirects, tls, proxy },
+      pick: io.pick,
+      prompt: io.prompt,
+    });
+    request = prepared.request;
+    overrides = prepared.overrides;
+    secretValues = prepared.secretValues;
+    workspace = io.cwd;
+    requestId = `${relative(io.cwd, prepared.file.path) || prepared.file.path}#${prepared.node.name ?? prepared.node.index}`;
+  } else {
+    if (flags.env !== undefined || (flags.var?.length ?? 0) > 0) warn('--env and --var apply to .http targets; ignored for a URL');
+    follow = flags.follow ?? settings.followRedirects ?? false;
+    const { method, url, items } = splitPositionals(args);
+    const parsed: RequestItem[] = items.map(parseItem);
+    const hasBodyItem = parsed.some((item) => item.kind === 'data' || item.kind === 'json' || item.kind === 'file' || item.kind === 'body-file');
+    let stdinBody: RequestBody | undefined;
+    // Items win over stdin: a pipe that never closes must not hang a request with fields.
+    if (io.stdin && !flags.ignoreStdin && !hasBodyItem) stdinBody = await peekStdinBody(io.stdin, io.stdinSize);
+    request = buildRequest({
+      method,
+      url: expandUrl(url),
+      items: parsed,
+      mode,
+      forceJson: flags.json,
+      stdinBody,
+      cwd: io.cwd,
+      userAgent: io.userAgent,
+      httpVersion: flags.http2 ? '2' : undefined,
+    });
+  }
+  if (flags.http2) request.httpVersion = '2';
+
+  let digest: { username: string; password: string } | undefined;
+  if (flags.auth !== undefined) {
+    if (authType === 'bearer') request.headers = setHeader(request.headers, 'Authorization', `Bearer ${flags.auth}`);
+    else {
+      const colon = flags.auth.indexOf(':');
+      if (colon < 0) throw new DialError('E_USAGE', `--auth '${flags.auth}' is not USER:PASSWORD`, { hint: 'write -a user:password (an empty password is -a user:)' });
+      const credentials = { username: flags.auth.slice(0, colon), password: flags.auth.slice(colon + 1) };
+      if (authType === 'basic') {
+        request.headers = setHeader(request.headers, 'Authorization', `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`, 'utf8').toString('base64')}`);
+      } else digest = credentials;
+    }
+    // The password must not show up in history.
+    secretValues = [...secretValues, ...flags.auth.split(':').filter((part) => part.length >= 3)];
+  }
+
+  const sendOptions: SendOptions = {
+    timeoutMs,
+    followRedirects: follow,
+    maxRedirects,
+    tls,
+    proxy,
+    ...overrides,
+  };
+  // Explicit flags beat a request's own metadata (@timeout, @no-redirect).
+  if (flags.timeout !== undefined) sendOptions.timeoutMs = timeoutMs;
+  if (flags.follow !== undefined) sendOptions.followRedirects = flags.follow;
+  if (flags.maxRedirects !== undefined) sendOptions.maxRedirects = maxRedirects;
+  if (!verify) warn(`TLS certificate verification is off (${verifySource})`);
+
+  // --- print-only modes ----------------------------------------------------------------------
+  if ((flags.offline || flags.curl || digest) && request.body.kind === 'stream') {
+    // These need the body bytes more than once (printing, or answering a digest challenge).
+    request.body = { kind: 'bytes', bytes: await collectStream(request.body.stream) };
+  }
+  if (flags.curl) {
+    const { toCurl } = await import('../export/curl.js');
+    if (digest) warn('digest auth is not part of this command; add: --digest -u USER:PASSWORD');
+    io.stdout.write(`${toCurl(request, { insecure: !verify })}\n`);
+    return;
+  }
+
+  const spec = parsePrintSpec(flags.print ?? (io.verbose ? 'HBhbm' : flags.offline ? 'HB' : io.stdoutIsTTY ? 'hb' : 'b'));
+  const printer = new Printer(io.stdout, style, io.stdoutIsTTY);
+
+  if (flags.offline) {
+    printer.request(request, spec, offlineBody(request.body));
+    return;
+  }
+
+  // --- send ---------------------------------------------------------------------------------
+  const downloadTo = flags.output !== undefined ? resolve(io.cwd, flags.output) : flags.download ? 'auto' : undefined;
+  let current = request;
+  let digestPending = digest !== undefined;
+  let tee: TeeWriter | undefined;
+  let savedTo: string | undefined;
+  let createdFile: string | undefined;
+  let responsePrinted = false;
+  const progress = downloadTo && io.stderrIsTTY && !io.quiet ? new Progress(io.stderr) : undefined;
+
+  sendOptions.bodyTarget = {
+    kind: 'stream',
+    open: (head: ResponseHead) => {
+      if (digestPending && head.status === 401 && parseDigestChallenge(head.headers)) return null;
+      if (downloadTo) {
+        if (head.status < 200 || head.status >= 300) return null;
+        const path = downloadTo === 'auto'
+          ? uniquePath(io.cwd, downloadFileName(head.url, headerValue(head.headers, 'content-disposition'), headerValue(head.headers, 'content-type')))
+          : downloadTo;
+        // Headers go to stderr so stdout stays clean; the body goes to the file.
+        if (spec.responseHeaders && io.stderrIsTTY) io.stderr.write(`${formatResponseHead(head, errStyle)}\n\n`);
+        const file = createWriteStream(path, { flags: downloadTo === 'auto' ? 'wx' : 'w' });
+        createdFile = path;
+        savedTo = path;
+        const total = Number(headerValue(head.headers, 'content-length')) || undefined;
+        tee = new TeeWriter(file, { endTarget: true, onProgress: progress ? (bytes) => progress.update(bytes, total) : undefined });
+        responsePrinted = true;
+        return tee;
+      }
+      const eventStream = /^text\/event-stream/i.test(headerValue(head.headers, 'content-type') ?? '');
+      if (!spec.responseBody || !io.stdoutIsTTY || eventStream) {
+        // Streamed: the request part comes from what dial built (the wire copy is not known yet).
+        printer.request(current, spec, streamedBody(current.body));
+        if (spec.responseHeaders) printer.block(`${formatResponseHead(head, style)}\n`);
+        if (spec.responseBody) printer.startRaw();
+        tee = new TeeWriter(spec.responseBody ? io.stdout : null, { endTarget: false });
+        responsePrinted = true;
+        return tee;
+      }
+      return null;
+    },
+  };
+
+  const http = await import('../http/index.js');
+  let exchange: Exchange;
+  try {
+    exchange = await http.sendRequest(current, sendOptions);
+    if (digest && digestPending && exchange.response.status === 401) {
+      const challenge = parseDigestChallenge(exchange.response.headers);
+      if (challenge) {
+        http.releaseBody(exchange.response.body);
+        digestPending = false;
+        const redirected = exchange.redirects.length > 0;
+        current = {
+          ...request,
+          method: redirected ? exchange.request.method : request.method,
+          url: exchange.response.url,
+          body: redirected && exchange.request.method !== request.method ? { kind: 'none' } : request.body,
+        };
+        current.headers = setHeader(current.headers, 'Authorization', digestAuthorization(challenge, digest, current.method, current.url));
+        exchange = await http.sendRequest(current, sendOptions);
+      }
+    }
+  } catch (error) {
+    progress?.clear();
+    if (createdFile && downloadTo === 'auto') rmSync(createdFile, { force: true });
+    if (tee?.outputClosed) return; // the reader of our pipe went away (e.g. `| head`): not an error
+    throw error;
+  } finally {
+    await http.closeConnections();
+  }
+
+  // --- output -------------------------------------------------------------------------------
+  const { response } = exchange;
+  let historyBody: Uint8Array | undefined = tee?.head();
+  if (!responsePrinted) {
+    printer.request(current, spec, exchange.request.bodyPreview);
+    if (spec.responseHeaders) printer.block(`${formatResponseHead(response, style)}\n`);
+    if (response.body.kind === 'memory') {
+      historyBody = response.body.bytes;
+      if (spec.responseBody && response.body.bytes.length > 0) printer.body(response.body.bytes, headerValue(response.headers, 'content-type'));
+    } else if (response.body.kind === 'file') {
+      historyBody = readHead(response.body.path, 64 * 1024);
+      if (spec.responseBody) await printer.fileBody(response.body.path, response.body.size, headerValue(response.headers, 'content-type'));
+      http.releaseBody(response.body);
+    }
+  }
+  if (spec.meta) printer.block(`${formatMeta({ ...response, timings: exchange.timings, redirects: exchange.redirects.length }, style)}\n`);
+  if (savedTo) {
+    progress?.clear();
+    if (!io.quiet) io.stderr.write(`Saved ${formatBytes(response.size)} to ${relative(io.cwd, savedTo) || savedTo}\n`);
+  }
+
+  if (settings.historyLimit > 0) {
+    try {
+      appendHistory(toHistoryEntry(exchange, { responseBody: historyBody, secretValues, workspace, requestId }), {
+        path: historyPath(io.env),
+        limit: settings.historyLimit,
+      });
+    } catch (error) {
+      warn(`could not record history: ${(error as Error).message}`);
+    }
+  }
+
+  const statusLine = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+  if ((flags.checkStatus || downloadTo) && response.status >= 400) {
+    throw new DialError('E_HTTP_STATUS', `${statusLine} (${response.url})`, {
+      hint: downloadTo ? 'nothing was saved; the response body is shown above' : undefined,
+    });
+  }
+  if (flags.checkStatus && REDIRECTS.has(response.status)) {
+    const location = headerValue(response.headers, 'location');
+    warn(`${statusLine}: redirect${location ? ` to ${location}` : ''} not followed (add --follow)`);
+  }
+}
+
+/** What the request body looks like in --offline output. */
+function offlineBody(body: RequestBody): string | Uint8Array | undefined {
+  switch (body.kind) {
+    case 'none':
+      return undefined;
+    case 'text':
+      return body.text;
+    case 'bytes':
+      return body.bytes;
+    case 'file': {
+      return readHead(body.path, PRETTY_LIMIT);
+    }
+    case 'stream':
+      return '(streamed body)';
+    case 'multipart':
+      return body.parts
+        .map((part) =>
+          part.filePath !== undefined
+            ? `--boundary\nContent-Disposition: form-data; name="${part.name}"; filename="${part.filename ?? ''}"\nContent-Type: ${part.contentType ?? 'application/octet-stream'}\n\n(contents of ${part.filePath})`
+            : `--boundary\nContent-Disposition: form-data; name="${part.name}"\n\n${part.value ?? ''}`,
+        )
+        .concat('--boundary--')
+        .join('\n');
+  }
+}
+
+/** The request body as shown before a streamed response (the engine has consumed streams by then). */
+function streamedBody(body: RequestBody): string | Uint8Array | undefined {
+  if (body.kind === 'stream') return '(piped stdin)';
+  return offlineBody(body);
+}
+
+function readHead(path: string, limit: number): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.alloc(limit);
+    const read = readSync(fd, buffer, 0, limit, 0);
+    return buffer.subarray(0, read);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Writes the parts of an exchange as blocks separated by a blank line. Terminal output is
+ * formatted; pipe output keeps body bytes exactly as received.
+ */
+class Printer {
+  private wrote = false;
+  private endsWithNewline = true;
+  private requestDone = false;
+
+  constructor(
+    private readonly out: Out,
+    private readonly style: Style,
+    private readonly terminal: boolean,
+  ) {}
+
+  private write(chunk: string | Uint8Array): void {
+    if (chunk.length === 0) return;
+    this.out.write(chunk);
+    const last = typeof chunk === 'string' ? chunk.charCodeAt(chunk.length - 1) : chunk[chunk.length - 1];
+    this.endsWithNewline = last === 0x0a;
+  }
+
+  /** Starts a new block: a blank line after the previous one. */
+  block(text: string | Uint8Array): void {
+    if (this.wrote) this.write(this.endsWithNewline ? '\n' : '\n\n');
+    this.write(text);
+    this.wrote = true;
+  }
+
+  /** Before raw streamed bytes: separate them from what came before. */
+  startRaw(): void {
+    if (this.wrote) this.write(this.endsWithNewline ? '\n' : '\n\n');
+    this.wrote = true;
+  }
+
+  /** H and B parts, once. */
+  request(request: Pick<HttpRequest, 'method' | 'url' | 'headers' | 'httpVersion'>, spec: PrintSpec, body: string | Uint8Array | undefined): void {
+    if (this.requestDone) return;
+    this.requestDone = true;
+    if (spec.requestHeaders) this.block(`${formatRequestHead(request, this.style)}\n`);
+    if (spec.requestBody && body !== undefined && body.length > 0) {
+      const contentType = headerValue(request.headers, 'content-type');
+      this.body(typeof body === 'string' ? Buffer.from(body, 'utf8') : body, contentType);
+    }
+  }
+
+  /** A body: formatted on a terminal, exact bytes in a pipe. */
+  body(bytes: Uint8Array, contentType: string | undefined): void {
+    if (this.terminal) this.block(formatBodyForTerminal(bytes, contentType, this.style));
+    else this.block(bytes);
+  }
+
+  /** A body spilled to a temp file (over 16 MiB): copied through without loading it. */
+  async fileBody(path: string, size: number, contentType: string | undefined): Promise<void> {
+    if (this.terminal) {
+      const head = readHead(path, 8192);
+      if (isBinary(head, contentType)) {
+        this.block(`${BINARY_NOTE}\n`);
+        return;
+      }
+      if (size <= PRETTY_LIMIT) {
+        this.body(readFileSync(path), contentType);
+        return;
+      }
+    }
+    this.startRaw();
+    for await (const chunk of createReadStream(path)) {
+      const buffer = chunk as Buffer;
+      if (!this.out.write(buffer)) await new Promise((resolveDrain) => this.out.once('drain', resolveDrain));
+      this.endsWithNewline = buffer[buffer.length - 1] === 0x0a;
+    }
+    if (this.terminal && !this.endsWithNewline) this.write('\n');
+  }
+}
+
+/** A one-line download progress meter on a terminal's stderr. */
+class Progress {
+  private last = 0;
+  private readonly started = Date.now();
+  private shown = false;
+
+  constructor(private readonly err: Out) {}
+
+  update(bytes: number, total: number | undefined): void {
+    const now = Date.now();
+    if (now - this.last < 100) return;
+    this.last = now;
+    const seconds = Math.max((now - this.started) / 1000, 0.001);
+    const rate = `${formatBytes(Math.round(bytes / seconds))}/s`;
+    const part = total ? `${formatBytes(bytes)} / ${formatBytes(total)} ${Math.floor((bytes / total) * 100)}%` : formatBytes(bytes);
+    this.err.write(`\r${`Downloading ${part}  ${rate}`.padEnd(60)}`);
+    this.shown = true;
+  }
+
+  clear(): void {
+    if (this.shown) this.err.write(`\r${' '.repeat(60)}\r`);
+    this.shown = false;
+  }
+}

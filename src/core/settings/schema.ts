@@ -1,0 +1,55 @@
+/**
+ * The settings schema (zod/mini). Imported lazily: only when a settings file exists or a
+ * value is being set, so `dial send` without a settings file never loads zod.
+ */
+import * as z from 'zod/mini';
+import type { SettingKey } from './index.js';
+
+const durationText = /^\s*\d+(?:\.\d+)?\s*(?:ms|s|m|h)?\s*$/;
+
+const duration = z.union(
+  [
+    z.number().check(z.nonnegative({ error: 'expected 0 or more seconds' })),
+    z.string().check(z.refine((value) => durationText.test(value), { error: 'expected a duration such as 500ms, 30s or 2m (a bare number means seconds)' })),
+  ],
+  { error: 'expected a duration such as 500ms, 30s or 2m (a bare number means seconds)' },
+);
+const count = (what: string) => z.int({ error: `expected a whole number of ${what}` }).check(z.nonnegative({ error: `expected 0 or more ${what}` }));
+const flag = z.boolean({ error: 'expected true or false' });
+const text = z.string({ error: 'expected text' }).check(z.minLength(1, { error: 'expected non-empty text' }));
+const proxy = z.string({ error: 'expected a proxy URL' }).check(
+  z.refine((value) => {
+    try {
+      return ['http:', 'https:', 'socks:', 'socks5:'].includes(new URL(value).protocol);
+    } catch {
+      return false;
+    }
+  }, { error: 'expected a proxy URL such as http://proxy.local:3128' }),
+);
+const byWorkspace = z.record(z.string(), z.string({ error: 'expected text' }), { error: 'expected an object of workspace folder -> name' });
+
+/** One schema per key, so `config set` validates just the key it changes. */
+export const keySchemas: Record<SettingKey, z.ZodMiniType> = {
+  timeout: duration,
+  followRedirects: flag,
+  maxRedirects: count('redirects'),
+  verifyTls: flag,
+  historyLimit: count('entries'),
+  editor: text,
+  pager: text,
+  theme: text,
+  keymap: z.record(z.string(), z.array(z.string({ error: 'expected key names' }), { error: 'expected a list of keys, e.g. ["q", "ctrl+c"]' }), {
+    error: 'expected an object of action -> list of keys',
+  }),
+  proxy,
+  defaultEnvironment: byWorkspace,
+  lastRequest: byWorkspace,
+};
+
+/** The first problem with a value for a key, or undefined when it is valid. */
+export function checkValue(key: SettingKey, value: unknown): { path: PropertyKey[]; message: string } | undefined {
+  const result = keySchemas[key].safeParse(value);
+  if (result.success) return undefined;
+  const issue = result.error.issues[0];
+  return { path: issue.path, message: issue.message };
+}
