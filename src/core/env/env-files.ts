@@ -1,0 +1,176 @@
+/**
+ * Environment files (HTTP-FORMAT.md "Variables" level 4 and 5): `http-client.env.json` and
+ * `http-client.private.env.json` (JetBrains shape `{"dev": {"host": "…"}, "$shared": {…}}`)
+ * next to a `.http` file or in any parent folder up to the workspace root, and the root's `.env`.
+ *
+ * Layering, lowest to highest: for each folder from the root down to the file's folder, the
+ * public then private `$shared`; then, again root → file folder, the public then private
+ * selected environment. So nearer files win, private wins over public, and a named environment
+ * wins over `$shared`. A variable is secret when any private file in the chain defines it (even
+ * if a public value wins), or when it comes from `.env`.
+ */
+import { readFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { DialError } from '../errors.js';
+import { lineColAt, parseJsonText } from './json-file.js';
+import { parseDotenv } from './dotenv.js';
+
+export const ENV_FILE = 'http-client.env.json';
+export const PRIVATE_ENV_FILE = 'http-client.private.env.json';
+export const DOTENV_FILE = '.env';
+export const SHARED_ENV = '$shared';
+
+export interface EnvFile {
+  path: string;
+  private: boolean;
+  environments: Record<string, Record<string, string>>;
+}
+
+export interface ResolvedEnvironment {
+  /** The selected environment; undefined = only `$shared`. */
+  name?: string;
+  values: Map<string, string>;
+  /** Names whose value must be masked. */
+  secretNames: Set<string>;
+  /** Env files consulted (root first). */
+  files: string[];
+}
+
+export interface Dotenv {
+  path: string;
+  values: Map<string, string>;
+}
+
+async function readText(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    throw new DialError('E_ENV', `cannot read ${path}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+function stringify(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/** Parses and validates one env file's text (zod/mini); errors name the file, line and column. */
+export async function parseEnvFile(text: string, path: string, isPrivate: boolean): Promise<EnvFile> {
+  const data = parseJsonText(text, path, 'E_ENV');
+  const z = await import('zod/mini');
+  const schema = z.record(z.string(), z.record(z.string(), z.unknown()));
+  const result = schema.safeParse(data);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const envName = issue.path[0];
+    const where = envName === undefined ? 'the file' : `environment '${String(envName)}'`;
+    const at = envName === undefined ? 0 : Math.max(0, text.indexOf(JSON.stringify(String(envName))));
+    const { line, col } = lineColAt(text, at);
+    throw new DialError('E_ENV', `${where} must be an object of variables`, {
+      location: { file: path, line, col, excerpt: text.split(/\r?\n/)[line - 1] },
+      hint: 'env files look like {"dev": {"host": "http://localhost:8080"}, "$shared": {…}}',
+    });
+  }
+  const environments: Record<string, Record<string, string>> = {};
+  for (const [name, variables] of Object.entries(result.data)) {
+    environments[name] = {};
+    for (const [key, value] of Object.entries(variables)) environments[name][key] = stringify(value);
+  }
+  return { path, private: isPrivate, environments };
+}
+
+/** The folders from `root` down to `dir` (just `dir` when it is outside the root). */
+export function folderChain(dir: string, root: string): string[] {
+  const from = resolve(dir);
+  const top = resolve(root);
+  const rel = relative(top, from);
+  if (rel.startsWith('..') || rel.includes(`..${sep}`) || resolve(top, rel) !== from) return [from];
+  const chain = [top];
+  if (rel) {
+    let current = top;
+    for (const part of rel.split(sep)) chain.push((current = join(current, part)));
+  }
+  return chain;
+}
+
+/** Loads env files and `.env` for one workspace, caching every file read. */
+export class EnvStore {
+  private readonly files = new Map<string, Promise<EnvFile | undefined>>();
+  private dotenvFile?: Promise<Dotenv | undefined>;
+
+  constructor(readonly root: string) {}
+
+  private load(path: string, isPrivate: boolean): Promise<EnvFile | undefined> {
+    let pending = this.files.get(path);
+    if (!pending) {
+      pending = readText(path).then((text) => (text === undefined ? undefined : parseEnvFile(text, path, isPrivate)));
+      this.files.set(path, pending);
+    }
+    return pending;
+  }
+
+  /** Env files that apply to a `.http` file in `dir`, root first, public before private in each folder. */
+  async filesFor(dir: string): Promise<EnvFile[]> {
+    const loaded = await Promise.all(
+      folderChain(dir, this.root).flatMap((folder) => [this.load(join(folder, ENV_FILE), false), this.load(join(folder, PRIVATE_ENV_FILE), true)]),
+    );
+    return loaded.filter((file): file is EnvFile => file !== undefined);
+  }
+
+  /** Environment names defined for `dir` (without `$shared`). */
+  async names(dir: string = this.root): Promise<string[]> {
+    const names = new Set<string>();
+    for (const file of await this.filesFor(dir)) for (const name of Object.keys(file.environments)) if (name !== SHARED_ENV) names.add(name);
+    return [...names].sort();
+  }
+
+  /** The variables of environment `name` (plus `$shared`) for a `.http` file in `dir`. Unknown name -> E_ENV. */
+  async resolve(dir: string, name?: string): Promise<ResolvedEnvironment> {
+    const files = await this.filesFor(dir);
+    if (name !== undefined && name !== SHARED_ENV && !files.some((file) => file.environments[name])) {
+      const known = await this.names(dir);
+      throw new DialError('E_ENV', `unknown environment '${name}'`, {
+        hint: files.length === 0
+          ? `no ${ENV_FILE} found between ${dir} and the workspace root ${this.root}`
+          : `environments: ${known.join(', ') || '(none besides $shared)'} (from ${files.map((file) => file.path).join(', ')})`,
+      });
+    }
+    const values = new Map<string, string>();
+    const secretNames = new Set<string>();
+    const layers = name && name !== SHARED_ENV ? [SHARED_ENV, name] : [SHARED_ENV];
+    for (const layer of layers) {
+      for (const file of files) {
+        const variables = file.environments[layer];
+        if (!variables) continue;
+        for (const [key, value] of Object.entries(variables)) {
+          values.set(key, value);
+          if (file.private) secretNames.add(key);
+        }
+      }
+    }
+    return { name, values, secretNames, files: files.map((file) => file.path) };
+  }
+
+  /** The workspace root's `.env`, if any. */
+  dotenv(): Promise<Dotenv | undefined> {
+    if (!this.dotenvFile) {
+      const path = join(this.root, DOTENV_FILE);
+      this.dotenvFile = readText(path).then((text) => (text === undefined ? undefined : { path, values: parseDotenv(text) }));
+    }
+    return this.dotenvFile;
+  }
+
+  /** Env files anywhere in the chain of `dir` — for messages. */
+  async describe(dir: string): Promise<string[]> {
+    return (await this.filesFor(dir)).map((file) => relative(this.root, file.path) || file.path);
+  }
+}
+
+/** Env file names as a convenience for discovery code. */
+export function isEnvFileName(path: string): boolean {
+  const base = path.slice(dirname(path).length + 1);
+  return base === ENV_FILE || base === PRIVATE_ENV_FILE;
+}

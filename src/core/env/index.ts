@@ -1,0 +1,7 @@
+/** Environments: env files, `.env`, and JSON files with located errors. */
+export {
+  EnvStore, parseEnvFile, folderChain, isEnvFileName, ENV_FILE, PRIVATE_ENV_FILE, DOTENV_FILE, SHARED_ENV,
+  type EnvFile, type ResolvedEnvironment, type Dotenv,
+} from './env-files.js';
+export { parseDotenv } from './dotenv.js';
+export { parseJsonText, lineColAt } from './json-file.js';

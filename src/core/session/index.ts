@@ -1,0 +1,334 @@
+/**
+ * The request-execution session: one per `dial send FILE`, per `dial run`, per TUI workspace.
+ * It owns what requests of a workspace share: parsed files, environments, `client.global`
+ * values, the exchanges of requests that ran (so `{{login.response.body.$.token}}` works) and
+ * the secret values to mask.
+ *
+ * API (the runner and the TUI code against this; keep it small):
+ * - `createSession(options)`: options.workspaceRoot, environment (undefined = `$shared` only),
+ *   cliVariables (`--var`), sendOptions (engine defaults), send (default: sendRequest from
+ *   core/http), prompt (for `# @prompt`; undefined = E_VAR_UNDEFINED unless --var gives it),
+ *   runReference (how a referenced request that has not run yet is run: the runner passes one
+ *   that runs scripts and assertions; default: prepare + send + record), processEnv (default
+ *   process.env; only `{{$processEnv X}}` reads it).
+ * - `globals`: the `client.global` map scripts share.
+ * - `loadFile(path)`: read + parse, cached per path.
+ * - `prepare(file, node, {requestVariables})`: resolve variables (running referenced requests
+ *   first, once) into an HttpRequest, metadata overrides (@timeout, @no-redirect,
+ *   @no-cookie-jar) and the secret values it used.
+ * - `execute(file, node, {signal, sendOptions})`: prepare + send + record.
+ * - `record(file, node, request, exchange)`: makes an exchange referable by the request's name.
+ * - `hasRun(file, node)`: whether the request ran (or was recorded) in this session.
+ * - `resolveTemplate(text, file, node)`: `{{…}}` in any text with the request's scope
+ *   (assertion expected values).
+ * - `secretValues()`: every secret value resolved so far (for printers and history).
+ * - `environments()`: environment names defined at the workspace root.
+ *
+ * Reference cycles are found with the chain of requests being prepared, carried through
+ * async calls (AsyncLocalStorage), so concurrent files never see each other's chains.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { readFile, stat } from 'node:fs/promises';
+import { dirname, relative, resolve } from 'node:path';
+import type { Exchange, HttpRequest, RequestBody, SendOptions } from '../http/types.js';
+import type { HttpFile, RequestNode } from '../httpfile/types.js';
+import { parseHttpFile } from '../httpfile/parse.js';
+import { expandMultipartBody, multipartBoundary } from '../httpfile/multipart.js';
+import { DialError } from '../errors.js';
+import { EnvStore } from '../env/index.js';
+import { VariableResolver } from '../vars/resolver.js';
+import { evaluateReference, type RecordedExchange } from '../vars/references.js';
+
+export interface SessionOptions {
+  workspaceRoot: string;
+  environment?: string;
+  cliVariables?: Record<string, string>;
+  sendOptions?: SendOptions;
+  send?: (request: HttpRequest, options: SendOptions) => Promise<Exchange>;
+  prompt?: (name: string, description?: string) => Promise<string>;
+  /** How a referenced request that has not run yet is executed; default: prepare + send + record. */
+  runReference?: (file: HttpFile, node: RequestNode) => Promise<void>;
+  /** Read by `{{$processEnv NAME}}` only. Default process.env. */
+  processEnv?: Record<string, string | undefined>;
+}
+
+export interface PreparedRequest {
+  request: HttpRequest;
+  /** Send options the request's metadata sets, to merge over the caller's. */
+  overrides: Partial<SendOptions>;
+  /** Values to mask wherever this exchange is shown or stored. */
+  secretValues: string[];
+}
+
+export interface Session {
+  readonly workspaceRoot: string;
+  readonly environment?: string;
+  /** `client.global`, shared by scripts. */
+  globals: Map<string, unknown>;
+  loadFile(path: string): Promise<HttpFile>;
+  prepare(file: HttpFile, node: RequestNode, extra?: { requestVariables?: Map<string, string> }): Promise<PreparedRequest>;
+  execute(file: HttpFile, node: RequestNode, options?: { signal?: AbortSignal; sendOptions?: Partial<SendOptions> }): Promise<Exchange>;
+  record(file: HttpFile, node: RequestNode, request: HttpRequest, exchange: Exchange): void;
+  hasRun(file: HttpFile, node: RequestNode): boolean;
+  resolveTemplate(text: string, file: HttpFile, node: RequestNode): Promise<string>;
+  secretValues(): string[];
+  environments(): Promise<string[]>;
+}
+
+const HEADER_NAME_RE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+function keyOf(file: HttpFile, node: RequestNode): string {
+  return `${file.path}#${node.name ?? `@${node.index}`}`;
+}
+
+function nameOf(key: string): string {
+  return key.slice(key.lastIndexOf('#') + 1);
+}
+
+/** Creates a session (see the file comment for the API). */
+export function createSession(options: SessionOptions): Session {
+  return new RequestSession(options);
+}
+
+class RequestSession implements Session {
+  readonly workspaceRoot: string;
+  readonly environment?: string;
+  readonly globals = new Map<string, unknown>();
+  private readonly env: EnvStore;
+  private readonly files = new Map<string, Promise<HttpFile>>();
+  private readonly recorded = new Map<string, RecordedExchange>();
+  private readonly recordedByName = new Map<string, RecordedExchange>();
+  private readonly running = new Map<string, Promise<void>>();
+  private readonly prompted = new Map<string, string>();
+  private readonly secrets = new Set<string>();
+  private readonly chain = new AsyncLocalStorage<string[]>();
+  private readonly secretNamesByFile = new WeakMap<HttpFile, Set<string>>();
+
+  constructor(private readonly options: SessionOptions) {
+    this.workspaceRoot = resolve(options.workspaceRoot);
+    this.environment = options.environment;
+    this.env = new EnvStore(this.workspaceRoot);
+  }
+
+  loadFile(path: string): Promise<HttpFile> {
+    const absolute = resolve(path);
+    let pending = this.files.get(absolute);
+    if (!pending) {
+      pending = readFile(absolute, 'utf8').then(
+        (text) => parseHttpFile(text, absolute),
+        (error: NodeJS.ErrnoException) => {
+          throw new DialError('E_NOT_FOUND', `cannot read ${path}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`, { cause: error });
+        },
+      );
+      this.files.set(absolute, pending);
+    }
+    return pending;
+  }
+
+  environments(): Promise<string[]> {
+    return this.env.names(this.workspaceRoot);
+  }
+
+  secretValues(): string[] {
+    return [...this.secrets];
+  }
+
+  hasRun(file: HttpFile, node: RequestNode): boolean {
+    return this.recorded.has(keyOf(file, node));
+  }
+
+  record(file: HttpFile, node: RequestNode, request: HttpRequest, exchange: Exchange): void {
+    const entry = { request, exchange };
+    this.recorded.set(keyOf(file, node), entry);
+    if (node.name) this.recordedByName.set(node.name, entry);
+  }
+
+  async execute(file: HttpFile, node: RequestNode, options: { signal?: AbortSignal; sendOptions?: Partial<SendOptions> } = {}): Promise<Exchange> {
+    const prepared = await this.prepare(file, node);
+    const send = this.options.send ?? (await import('../http/index.js')).sendRequest;
+    const exchange = await send(prepared.request, {
+      ...this.options.sendOptions,
+      ...options.sendOptions,
+      ...prepared.overrides,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    this.record(file, node, prepared.request, exchange);
+    return exchange;
+  }
+
+  prepare(file: HttpFile, node: RequestNode, extra: { requestVariables?: Map<string, string> } = {}): Promise<PreparedRequest> {
+    const chain = this.chain.getStore() ?? [];
+    return this.chain.run([...chain, keyOf(file, node)], () => this.prepareInChain(file, node, extra));
+  }
+
+  async resolveTemplate(text: string, file: HttpFile, node: RequestNode): Promise<string> {
+    const resolver = await this.resolver(file, node, {});
+    const value = await resolver.resolve(text);
+    for (const secret of resolver.secretValues) this.secrets.add(secret);
+    return value;
+  }
+
+  private where(file: HttpFile, node: RequestNode): string {
+    const label = file.path ? relative(this.workspaceRoot, file.path) || file.path : '<text>';
+    return `${node.name ? `request '${node.name}'` : `request #${node.index + 1}`} at ${label}:${node.requestLineSpan.line}`;
+  }
+
+  private secretNames(file: HttpFile): Set<string> {
+    let names = this.secretNamesByFile.get(file);
+    if (!names) {
+      // `# @secret x` masks x wherever the file uses it, not only in the request that says so.
+      names = new Set(file.requests.flatMap((request) => request.secrets));
+      this.secretNamesByFile.set(file, names);
+    }
+    return names;
+  }
+
+  private async resolver(file: HttpFile, node: RequestNode, extra: { requestVariables?: Map<string, string> }): Promise<VariableResolver> {
+    const dir = file.path ? dirname(file.path) : this.workspaceRoot;
+    const [environment, dotenv] = await Promise.all([this.env.resolve(dir, this.environment), this.env.dotenv()]);
+    const fileVariables = new Map<string, string>();
+    for (const variable of file.variables) if (variable.span.start < node.requestLineSpan.start) fileVariables.set(variable.name, variable.value);
+    const where = this.where(file, node);
+    return new VariableResolver({
+      cliVariables: this.options.cliVariables ?? {},
+      prompted: this.prompted,
+      requestVariables: extra.requestVariables,
+      globals: this.globals,
+      fileVariables,
+      environment,
+      dotenv,
+      secretNames: this.secretNames(file),
+      processEnv: this.options.processEnv ?? process.env,
+      reference: (reference, raw) => this.reference(file, reference.name, (recorded) => evaluateReference(reference, recorded, raw, where), raw, where),
+      where,
+      fileLabel: file.path ? relative(this.workspaceRoot, file.path) || file.path : '<text>',
+      location: { file: file.path || '<text>', line: node.requestLineSpan.line },
+      definedIn: async (name) => {
+        const found = new Set<string>();
+        for (const envFile of await this.env.filesFor(dir)) {
+          for (const [envName, values] of Object.entries(envFile.environments)) if (envName !== '$shared' && Object.hasOwn(values, name)) found.add(envName);
+        }
+        return [...found].sort();
+      },
+    });
+  }
+
+  /** Evaluates a reference to request `name`, running it first (once) when it has not run. */
+  private async reference(
+    file: HttpFile, name: string, evaluate: (recorded: RecordedExchange) => Promise<string>, raw: string, where: string,
+  ): Promise<string> {
+    const target = file.requests.find((request) => request.name === name);
+    let recorded = target ? this.recorded.get(keyOf(file, target)) : this.recordedByName.get(name);
+    if (!recorded) {
+      if (!target) {
+        throw new DialError('E_VAR_UNDEFINED', `{{${raw}}}: no request named '${name}' in ${file.path ? relative(this.workspaceRoot, file.path) : 'this file'} (${where})`, {
+          hint: 'name the request with `# @name ' + name + '` or `### ' + name + '`',
+        });
+      }
+      const key = keyOf(file, target);
+      const chain = this.chain.getStore() ?? [];
+      if (chain.includes(key)) {
+        const names = [...chain.slice(chain.indexOf(key)), key].map(nameOf);
+        throw new DialError('E_VAR_CYCLE', `request reference cycle: ${names.join(' -> ')} (${where})`, {
+          hint: 'requests that reference each other can never run; remove one reference',
+        });
+      }
+      let running = this.running.get(key);
+      if (!running) {
+        running = this.options.runReference
+          ? this.options.runReference(file, target)
+          : this.execute(file, target, { sendOptions: { bodyTarget: { kind: 'buffer' } } }).then(() => undefined);
+        this.running.set(key, running);
+      }
+      await running;
+      recorded = this.recorded.get(key);
+      if (!recorded) throw new DialError('E_VAR_UNDEFINED', `{{${raw}}}: request '${name}' did not produce a response (${where})`);
+    }
+    return evaluate(recorded);
+  }
+
+  private async prepareInChain(file: HttpFile, node: RequestNode, extra: { requestVariables?: Map<string, string> }): Promise<PreparedRequest> {
+    const cli = this.options.cliVariables ?? {};
+    for (const prompt of node.prompts) {
+      if (Object.hasOwn(cli, prompt.name) || this.prompted.has(prompt.name)) continue;
+      if (!this.options.prompt) {
+        throw new DialError('E_VAR_UNDEFINED', `no value for @prompt variable '${prompt.name}' (${this.where(file, node)})`, {
+          location: { file: file.path || '<text>', line: node.requestLineSpan.line },
+          hint: `pass --var ${prompt.name}=…${prompt.description ? ` (${prompt.description})` : ''}`,
+        });
+      }
+      this.prompted.set(prompt.name, await this.options.prompt(prompt.name, prompt.description));
+    }
+    const resolver = await this.resolver(file, node, extra);
+    const fileLabel = file.path || '<text>';
+    const dir = file.path ? dirname(file.path) : this.workspaceRoot;
+
+    let url = await resolver.resolve(node.url);
+    if (/[\r\n]/.test(url)) {
+      throw new DialError('E_HEADER_INJECTION', `the URL contains a line break after variable substitution (${this.where(file, node)})`, {
+        location: { file: fileLabel, line: node.requestLineSpan.line },
+        hint: 'a variable used in the URL holds CR or LF; fix its value',
+      });
+    }
+    const headers: Array<[string, string]> = [];
+    for (const header of node.headers) {
+      const name = await resolver.resolve(header.name);
+      const value = await resolver.resolve(header.value);
+      const location = { file: fileLabel, line: header.span.line, excerpt: file.text.slice(header.span.start, header.span.end) };
+      if (/[\r\n]/.test(value) || /[\r\n]/.test(name)) {
+        throw new DialError('E_HEADER_INJECTION', `header '${name.replace(/[\r\n]/g, '')}' contains a line break after variable substitution (${this.where(file, node)})`, {
+          location,
+          hint: 'a variable used in this header holds CR or LF; fix its value',
+        });
+      }
+      if (!HEADER_NAME_RE.test(name)) {
+        throw new DialError('E_INPUT', `'${name}' is not a valid header name (${this.where(file, node)})`, { location, hint: 'header names are tokens: letters, digits and !#$%&\'*+.^_`|~-' });
+      }
+      headers.push([name, value]);
+    }
+    url = completeUrl(url, headers);
+
+    let body: RequestBody = { kind: 'none' };
+    if (node.body?.kind === 'inline') {
+      const text = await resolver.resolve(node.body.text);
+      const contentType = headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1];
+      const boundary = multipartBoundary(contentType);
+      body = boundary
+        ? { kind: 'bytes', bytes: await expandMultipartBody(text, { boundary, baseDir: dir, substitute: (t) => resolver.resolve(t) }).catch((error: NodeJS.ErrnoException) => {
+            throw new DialError('E_NOT_FOUND', `multipart body: ${error.message}`, { location: { file: fileLabel, line: node.body!.span.line }, cause: error });
+          }) }
+        : { kind: 'text', text };
+    } else if (node.body?.kind === 'file') {
+      const path = resolve(dir, await resolver.resolve(node.body.path));
+      const location = { file: fileLabel, line: node.body.span.line, excerpt: file.text.slice(node.body.span.start, node.body.span.end) };
+      try {
+        if (!(await stat(path)).isFile()) throw new Error('not a file');
+      } catch {
+        throw new DialError('E_NOT_FOUND', `body file not found: ${path}`, { location, hint: 'paths in `< ./file` are relative to the .http file' });
+      }
+      body = node.body.substitute ? { kind: 'text', text: await resolver.resolve(await readFile(path, 'utf8')) } : { kind: 'file', path };
+    }
+
+    const overrides: Partial<SendOptions> = {};
+    if (node.timeoutMs !== undefined) overrides.timeoutMs = node.timeoutMs;
+    if (node.noRedirect) overrides.followRedirects = false;
+    if (node.noCookieJar) overrides.cookieJar = undefined;
+    const version = node.httpVersion?.toUpperCase();
+    const request: HttpRequest = { method: node.method, url, headers, body };
+    if (version === 'HTTP/2' || version === 'HTTP/2.0') request.httpVersion = '2';
+    else if (version === 'HTTP/1.1') request.httpVersion = '1.1';
+    const secretValues = [...resolver.secretValues];
+    for (const secret of secretValues) this.secrets.add(secret);
+    return { request, overrides, secretValues };
+  }
+}
+
+/** `/path` + Host header -> a full URL; a URL without a scheme gets http:// (as JetBrains does). */
+function completeUrl(url: string, headers: Array<[string, string]>): string {
+  if (url.startsWith('/')) {
+    const host = headers.find(([name]) => name.toLowerCase() === 'host')?.[1];
+    if (host) return `${/:443$/.test(host) ? 'https' : 'http'}://${host}${url}`;
+    return url;
+  }
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `http://${url}`;
+}

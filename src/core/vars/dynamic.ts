@@ -1,0 +1,176 @@
+/**
+ * Dynamic variables (HTTP-FORMAT.md): `$uuid` (`$guid`, `$random.uuid`), `$timestamp [offset]`,
+ * `$isoTimestamp`, `$datetime iso8601|rfc1123|"fmt" [offset]`, `$localDatetime …`,
+ * `$randomInt [min max]` (max exclusive, default 0..1000), `$processEnv [%]NAME`,
+ * `$dotenv [%]NAME` (`%`: NAME is a variable holding the name, as in REST Client), and the
+ * JetBrains `$random.integer(a, b)`, `$random.float(a, b)`, `$random.alphabetic(n)`,
+ * `$random.alphanumeric(n)`, `$random.hexadecimal(n)`, `$random.email`.
+ * Offsets are `N unit` pairs: `1 d`, `-2 h` (units y M w d h m s ms).
+ */
+import { randomInt, randomUUID } from 'node:crypto';
+import { DialError } from '../errors.js';
+
+export interface DynamicContext {
+  processEnv: Record<string, string | undefined>;
+  dotenv?: { path: string; values: Map<string, string> };
+  /** Resolves a variable name (for the `%NAME` indirection). */
+  variable: (name: string) => Promise<string>;
+  /** Where the request is (for messages). */
+  where: string;
+  /** Called with values that must be masked (from .env and the process environment). */
+  secret: (value: string) => void;
+  now?: () => Date;
+}
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const pad = (n: number, width = 2) => String(Math.abs(n)).padStart(width, '0');
+
+/** Formats a date with day.js-style tokens (YYYY MM DD HH mm ss SSS, MMM, ddd, A, Z, ZZ, X, x, [literal]). */
+export function formatDate(date: Date, format: string, utc: boolean): string {
+  const get = utc
+    ? { y: date.getUTCFullYear(), M: date.getUTCMonth(), d: date.getUTCDate(), w: date.getUTCDay(), h: date.getUTCHours(), m: date.getUTCMinutes(), s: date.getUTCSeconds(), ms: date.getUTCMilliseconds(), offset: 0 }
+    : { y: date.getFullYear(), M: date.getMonth(), d: date.getDate(), w: date.getDay(), h: date.getHours(), m: date.getMinutes(), s: date.getSeconds(), ms: date.getMilliseconds(), offset: -date.getTimezoneOffset() };
+  const zone = (colon: boolean) => `${get.offset < 0 ? '-' : '+'}${pad(Math.trunc(get.offset / 60))}${colon ? ':' : ''}${pad(get.offset % 60)}`;
+  return format.replace(/\[([^\]]*)]|YYYY|YY|MMMM|MMM|MM|M|DD|D|dddd|ddd|HH|H|hh|h|mm|m|ss|s|SSS|A|a|ZZ|Z|X|x/g, (token, literal: string | undefined) => {
+    if (literal !== undefined) return literal;
+    switch (token) {
+      case 'YYYY': return String(get.y);
+      case 'YY': return pad(get.y % 100);
+      case 'MMMM': return MONTHS[get.M];
+      case 'MMM': return MONTHS[get.M].slice(0, 3);
+      case 'MM': return pad(get.M + 1);
+      case 'M': return String(get.M + 1);
+      case 'DD': return pad(get.d);
+      case 'D': return String(get.d);
+      case 'dddd': return DAYS[get.w];
+      case 'ddd': return DAYS[get.w].slice(0, 3);
+      case 'HH': return pad(get.h);
+      case 'H': return String(get.h);
+      case 'hh': return pad(get.h % 12 || 12);
+      case 'h': return String(get.h % 12 || 12);
+      case 'mm': return pad(get.m);
+      case 'm': return String(get.m);
+      case 'ss': return pad(get.s);
+      case 's': return String(get.s);
+      case 'SSS': return pad(get.ms, 3);
+      case 'A': return get.h < 12 ? 'AM' : 'PM';
+      case 'a': return get.h < 12 ? 'am' : 'pm';
+      case 'ZZ': return zone(false);
+      case 'Z': return zone(true);
+      case 'X': return String(Math.floor(date.getTime() / 1000));
+      default: return String(date.getTime());
+    }
+  });
+}
+
+/** Splits arguments on whitespace, keeping "quoted" and 'quoted' text together (quotes removed). */
+function splitArguments(text: string): string[] {
+  const out: string[] = [];
+  const re = /"([^"]*)"|'([^']*)'|(\S+)/g;
+  for (let match = re.exec(text); match; match = re.exec(text)) out.push(match[1] ?? match[2] ?? match[3]);
+  return out;
+}
+
+function fail(message: string, where: string, hint?: string): never {
+  throw new DialError('E_VAR_UNDEFINED', `${message} (${where})`, { hint });
+}
+
+/** Applies `N unit` offset pairs to a date. */
+function applyOffset(date: Date, args: string[], expression: string, where: string): Date {
+  const result = new Date(date.getTime());
+  for (let i = 0; i < args.length; i += 2) {
+    const amount = Number(args[i]);
+    const unit = args[i + 1];
+    if (!Number.isFinite(amount) || !/^-?\d+$/.test(args[i]) || unit === undefined) {
+      fail(`bad offset in {{${expression}}}`, where, 'offsets are pairs like `1 d` or `-2 h` (units y M w d h m s ms)');
+    }
+    switch (unit) {
+      case 'y': result.setUTCFullYear(result.getUTCFullYear() + amount); break;
+      case 'M': result.setUTCMonth(result.getUTCMonth() + amount); break;
+      case 'w': result.setTime(result.getTime() + amount * 7 * 86_400_000); break;
+      case 'd': result.setTime(result.getTime() + amount * 86_400_000); break;
+      case 'h': result.setTime(result.getTime() + amount * 3_600_000); break;
+      case 'm': result.setTime(result.getTime() + amount * 60_000); break;
+      case 's': result.setTime(result.getTime() + amount * 1000); break;
+      case 'ms': result.setTime(result.getTime() + amount); break;
+      default: fail(`unknown offset unit '${unit}' in {{${expression}}}`, where, 'units: y M w d h m s ms');
+    }
+  }
+  return result;
+}
+
+const ALPHA = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const randomString = (alphabet: string, length: number) => Array.from({ length }, () => alphabet[randomInt(alphabet.length)]).join('');
+
+/** Evaluates a `{{$…}}` expression (the text without braces, starting with `$`). */
+export async function evaluateDynamic(expression: string, context: DynamicContext): Promise<string> {
+  const space = expression.search(/\s/);
+  const name = space < 0 ? expression : expression.slice(0, space);
+  const args = space < 0 ? [] : splitArguments(expression.slice(space));
+  const now = context.now?.() ?? new Date();
+  const { where } = context;
+  switch (name) {
+    case '$uuid':
+    case '$guid':
+    case '$random.uuid':
+      return randomUUID();
+    case '$timestamp':
+      return String(Math.floor(applyOffset(now, args, expression, where).getTime() / 1000));
+    case '$isoTimestamp':
+      return applyOffset(now, args, expression, where).toISOString();
+    case '$datetime':
+    case '$localDatetime': {
+      const utc = name === '$datetime';
+      const [format, ...offset] = args;
+      if (!format) fail(`{{${name}}} needs a format`, where, 'write {{$datetime iso8601}}, {{$datetime rfc1123}} or {{$datetime "YYYY-MM-DD"}}');
+      const date = applyOffset(now, offset, expression, where);
+      if (format === 'iso8601') return utc ? date.toISOString() : formatDate(date, 'YYYY-MM-DDTHH:mm:ss.SSSZ', false);
+      if (format === 'rfc1123') return utc ? date.toUTCString() : formatDate(date, 'ddd, DD MMM YYYY HH:mm:ss ZZ', false);
+      return formatDate(date, format, utc);
+    }
+    case '$randomInt': {
+      const [min, max] = args.length >= 2 ? [Number(args[0]), Number(args[1])] : [0, 1000];
+      if (!Number.isInteger(min) || !Number.isInteger(max) || max <= min) fail(`bad range in {{${expression}}}`, where, 'write {{$randomInt 1 100}} (max exclusive)');
+      return String(randomInt(min, max));
+    }
+    case '$processEnv':
+    case '$dotenv': {
+      let key = args[0];
+      if (!key) fail(`{{${name}}} needs a variable name`, where, `write {{${name} API_TOKEN}}`);
+      if (key.startsWith('%')) key = await context.variable(key.slice(1));
+      const value = name === '$processEnv' ? context.processEnv[key] : context.dotenv?.values.get(key);
+      if (value === undefined) {
+        fail(
+          name === '$processEnv' ? `environment variable '${key}' is not set` : `'${key}' is not defined in ${context.dotenv?.path ?? '.env (no .env file in the workspace root)'}`,
+          where,
+        );
+      }
+      context.secret(value!);
+      return value!;
+    }
+    case '$random.email':
+      return `${randomString(ALPHA.toLowerCase(), 8)}@example.com`;
+    default:
+      break;
+  }
+  const call = /^\$random\.(integer|float|alphabetic|alphanumeric|hexadecimal)\(([^)]*)\)$/.exec(expression.replace(/\s+/g, ''));
+  if (call) {
+    const numbers = call[2] ? call[2].split(',').map(Number) : [];
+    if (numbers.some((n) => !Number.isFinite(n))) fail(`bad arguments in {{${expression}}}`, where);
+    switch (call[1]) {
+      case 'integer': {
+        const [from = 0, to = 1000] = numbers;
+        return String(randomInt(Math.ceil(from), Math.max(Math.ceil(from) + 1, Math.floor(to))));
+      }
+      case 'float': {
+        const [from = 0, to = 1000] = numbers;
+        return String(from + Math.random() * (to - from));
+      }
+      case 'alphabetic': return randomString(ALPHA, numbers[0] ?? 10);
+      case 'alphanumeric': return randomString(`${ALPHA}0123456789_`, numbers[0] ?? 10);
+      default: return randomString('0123456789abcdef', numbers[0] ?? 10);
+    }
+  }
+  return fail(`unknown dynamic variable {{${expression}}}`, where, 'dynamic variables: $uuid $timestamp $isoTimestamp $datetime $localDatetime $randomInt $processEnv $dotenv $random.*');
+}

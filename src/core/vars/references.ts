@@ -1,0 +1,74 @@
+/**
+ * Request references (REST Client): `{{name.response.body.$.token}}`,
+ * `{{name.response.body.*}}` (whole body), `{{name.response.headers.X-Id}}`,
+ * `{{name.request.body.$.user}}`, `{{name.request.headers.Accept}}`.
+ */
+import { readFile } from 'node:fs/promises';
+import type { Exchange, HttpRequest } from '../http/types.js';
+import { DialError } from '../errors.js';
+import { queryJsonPath, valueToText } from './jsonpath.js';
+
+export interface ReferenceExpression {
+  name: string;
+  part: 'request' | 'response';
+  section: 'body' | 'headers';
+  /** `*`, a JSONPath (`$…`), an XPath (`//…`) or a header name. */
+  path: string;
+}
+
+/** Recognises `name.(request|response).(body|headers)[.path]`; undefined for anything else. */
+export function parseReference(expression: string): ReferenceExpression | undefined {
+  const match = /^([^.\s{}]+)\.(request|response)\.(body|headers)(?:\.(.+))?$/.exec(expression);
+  if (!match) return undefined;
+  return { name: match[1], part: match[2] as 'request' | 'response', section: match[3] as 'body' | 'headers', path: match[4] ?? '*' };
+}
+
+/** What a session remembers of a request that ran. */
+export interface RecordedExchange {
+  request: HttpRequest;
+  exchange: Exchange;
+}
+
+async function bodyText(recorded: RecordedExchange, part: 'request' | 'response'): Promise<string> {
+  if (part === 'response') {
+    const body = recorded.exchange.response.body;
+    if (body.kind === 'memory') return body.bytes.toString('utf8');
+    if (body.kind === 'file') return readFile(body.path, 'utf8');
+    return '';
+  }
+  const body = recorded.request.body;
+  switch (body.kind) {
+    case 'text': return body.text;
+    case 'bytes': return Buffer.from(body.bytes).toString('utf8');
+    case 'file': return readFile(body.path, 'utf8');
+    case 'none': return '';
+    default: return recorded.exchange.request.bodyPreview ?? '';
+  }
+}
+
+/** The value a reference points at, as text. Throws E_VAR_UNDEFINED when it points at nothing. */
+export async function evaluateReference(reference: ReferenceExpression, recorded: RecordedExchange, raw: string, where: string): Promise<string> {
+  const missing = (why: string, hint?: string): never => {
+    throw new DialError('E_VAR_UNDEFINED', `{{${raw}}}: ${why} (${where})`, { hint });
+  };
+  if (reference.section === 'headers') {
+    const headers = reference.part === 'response' ? recorded.exchange.response.headers : recorded.request.headers;
+    const wanted = reference.path.toLowerCase();
+    const values = headers.filter(([name]) => name.toLowerCase() === wanted).map(([, value]) => value);
+    if (values.length === 0) missing(`the ${reference.part} of '${reference.name}' has no header '${reference.path}'`);
+    return values.join(', ');
+  }
+  const text = await bodyText(recorded, reference.part);
+  if (reference.path === '*') return text;
+  if (reference.path.startsWith('//')) missing('XPath references are not supported', 'use a JSONPath ($.a.b) on JSON bodies, or * for the whole body');
+  if (!reference.path.startsWith('$')) missing(`'${reference.path}' is not a JSONPath`, 'write $.field, or * for the whole body');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    missing(`the ${reference.part} body of '${reference.name}' is not JSON`, 'use * for the whole body');
+  }
+  const matches = await queryJsonPath(json, reference.path);
+  if (matches.length === 0) missing(`${reference.path} matched nothing in the ${reference.part} body of '${reference.name}'`);
+  return valueToText(matches.length === 1 ? matches[0] : matches);
+}
