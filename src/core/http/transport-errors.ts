@@ -92,7 +92,8 @@ export function toTransportError(error: unknown, context: ErrorContext): DialErr
     });
   }
   if (tlsCodes.has(code) || code.startsWith('ERR_SSL') || code.startsWith('ERR_TLS') || /certificate|ssl|tls/i.test(message) && !code.startsWith('E_')) {
-    return new DialError('E_TLS', `TLS error with ${host}: ${message} (${context.url})`, { hint: tlsHint, cause: error });
+    const { reason, hint } = tlsDetails(code, message);
+    return new DialError('E_TLS', `TLS error with ${host}: ${reason} (${context.url})`, { hint, cause: error });
   }
   if (code === 'ECONNRESET' || code === 'EPIPE' && !isOutput(error) || code === 'UND_ERR_SOCKET' || code === 'HPE_INVALID_CONSTANT' || code.startsWith('HPE_') || code === 'ERR_HTTP2_STREAM_ERROR' || code === 'ERR_HTTP2_SESSION_ERROR') {
     return new DialError('E_CONNRESET', `connection to ${host} closed unexpectedly: ${message} (${context.url})`, {
@@ -115,6 +116,26 @@ export function toTransportError(error: unknown, context: ErrorContext): DialErr
     return new DialError('E_IO', `file error: ${message}`, { cause: error });
   }
   return new DialError('E_NETWORK', `request to ${context.url} failed: ${message || code || 'unknown error'}`, { cause: error });
+}
+
+/** A readable TLS failure reason and the hint that fits it. */
+function tlsDetails(code: string, message: string): { reason: string; hint: string } {
+  // OpenSSL messages look like "write EPROTO 80AC...:error:0A00010B:SSL routines:func:wrong version number:file:line:".
+  const openssl = /SSL routines:[^:]*:([^:]+)/.exec(message);
+  const reason = (openssl ? openssl[1] : message).trim();
+  if (/wrong version number|packet length too long|unknown protocol/i.test(reason)) {
+    return { reason: `the server does not speak TLS on this port (${reason})`, hint: 'if the server is plain HTTP, use an http:// URL' };
+  }
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'HOSTNAME_MISMATCH') {
+    return { reason, hint: 'the certificate names another host: use a host name it covers, or skip verification with --insecure (only for testing)' };
+  }
+  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
+    return { reason, hint: 'the server certificate is outside its validity dates (check the clock); --insecure skips verification (only for testing)' };
+  }
+  if (/certificate required|bad certificate|unknown ca|alert/i.test(reason)) {
+    return { reason, hint: 'the server may require a client certificate: pass --cert FILE and --key FILE (and --cacert for its CA)' };
+  }
+  return { reason, hint: tlsHint };
 }
 
 function isOutput(error: unknown): boolean {

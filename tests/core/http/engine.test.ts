@@ -560,3 +560,37 @@ async function deadPort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
 }
+
+describe('sendRequest: broken servers', () => {
+  it('a body cut short is E_CONNRESET', async () => {
+    const server = await startHttpServer((_request, response) => {
+      response.writeHead(200, { 'Content-Length': '100' });
+      response.write('only half');
+      setTimeout(() => response.socket?.destroy(), 20);
+    });
+    try {
+      const error = await failure(sendRequest(get(server.url), noProxy));
+      expect(error.code).toBe('E_CONNRESET');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a non-HTTP answer is E_CONNRESET with a hint', async () => {
+    const tcp: Server = createServer((socket) => socket.end('SSH-2.0-OpenSSH\r\n'));
+    await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
+    const port = (tcp.address() as { port: number }).port;
+    try {
+      const error = await failure(sendRequest(get(`http://127.0.0.1:${port}/`), noProxy));
+      expect(error.code).toBe('E_CONNRESET');
+      expect(error.hint).toBeTruthy();
+    } finally {
+      tcp.close();
+    }
+  });
+
+  it('https:// to a plain HTTP port is E_TLS', async () => {
+    const error = await failure(sendRequest(get(`https://127.0.0.1:${echo.port}/get`), noProxy));
+    expect(error.code).toBe('E_TLS');
+  });
+});
