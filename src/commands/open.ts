@@ -37,6 +37,6 @@ export function registerOpen(program: Command): void {
       }
       if (!isDir) throw new DialError('E_NOT_FOUND', `no such folder: ${dir}`, { hint: 'pass the folder that holds your .http files' });
       const { openWorkbench } = await import('../ui/open-workbench.js');
-      process.exitCode = await openWorkbench({ root, environment: opts.env, cliVariables: opts.var, color: useColor(command) });
+      process.exitCode = await openWorkbench({ dir: root, environment: opts.env, cliVariables: opts.var, color: useColor(command) });
     });
 }

@@ -9,11 +9,15 @@ import { insertRequestText, removeRequestText, replaceRequestText } from '../cor
 import { toCurl } from '../core/export/curl.js';
 import { historyPath, rememberEnvironment } from '../core/settings/index.js';
 import { appendHistory, readHistory, toHistoryEntry } from '../core/history/index.js';
-import { externalCommand, findHttpFiles, loadHttpFile, readTextFile, rewriteHttpFile, runExternal, writeTextFile } from '../core/workspace-io/index.js';
+import { discoverHttpFiles } from '../core/workspace/discover.js';
+import { externalCommand, loadHttpFile, readTextFile, rewriteHttpFile, runExternal, writeTextFile } from '../core/workspace-io/index.js';
 import type { ResponseResult, WorkbenchServices, WorkspaceFileEntry } from './services.js';
 
 export interface CoreServicesOptions {
+  /** The workspace root (env files, settings and history are keyed by it). */
   root: string;
+  /** The folder opened (its request files fill the tree); default the root. */
+  dir?: string;
   environment?: string;
   cliVariables: Record<string, string>;
   suspend: (run: () => void) => void;
@@ -37,7 +41,7 @@ export function createCoreServices(options: CoreServicesOptions): WorkbenchServi
   return {
     root: options.root,
     async loadWorkspace() {
-      const paths = await findHttpFiles(options.root);
+      const paths = await discoverHttpFiles(options.root, [options.dir ?? options.root]);
       return Promise.all(
         paths.map(async (path): Promise<WorkspaceFileEntry> => {
           const relativePath = relative(options.root, path) || path;

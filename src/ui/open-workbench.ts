@@ -7,9 +7,11 @@ import { resolveKeymap, KeymapError } from './keymap.js';
 import { DialError } from '../core/errors.js';
 import { closeConnections } from '../core/http/index.js';
 import { loadSettings } from '../core/settings/index.js';
+import { findWorkspaceRoot } from '../core/workspace/discover.js';
 
 export interface OpenWorkbenchOptions {
-  root: string;
+  /** The folder given to `dial open`. */
+  dir: string;
   environment?: string;
   cliVariables: Record<string, string>;
   color: boolean;
@@ -17,6 +19,7 @@ export interface OpenWorkbenchOptions {
 
 /** Opens the TUI and resolves with the exit code when the user quits. */
 export async function openWorkbench(options: OpenWorkbenchOptions): Promise<number> {
+  const root = findWorkspaceRoot(options.dir);
   const settings = await loadSettings(process.env);
   let keymap;
   try {
@@ -26,7 +29,7 @@ export async function openWorkbench(options: OpenWorkbenchOptions): Promise<numb
     throw error;
   }
   // -e wins; otherwise the environment last picked in this workspace.
-  const environment = options.environment ?? settings.defaultEnvironment[options.root];
+  const environment = options.environment ?? settings.defaultEnvironment[root];
   const { startWorkbench } = await import('./start.js');
   return startWorkbench({
     keymap,
@@ -34,7 +37,8 @@ export async function openWorkbench(options: OpenWorkbenchOptions): Promise<numb
     environment,
     services: (suspend) =>
       createCoreServices({
-        root: options.root,
+        root,
+        dir: options.dir,
         environment,
         cliVariables: options.cliVariables,
         suspend,

@@ -3,7 +3,7 @@
  * reading/writing `.http` files and bodies, and running $EDITOR / $PAGER on a temp file.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
@@ -40,28 +40,6 @@ export async function rewriteHttpFile(file: HttpFile, newText: string): Promise<
 /** Loads and parses a `.http` file. */
 export async function loadHttpFile(path: string): Promise<HttpFile> {
   return parseHttpFile(await readTextFile(path), path);
-}
-
-/** `.http`/`.rest` files under a folder (skipping node_modules and dot-folders), sorted. */
-export async function findHttpFiles(root: string): Promise<string[]> {
-  const found: string[] = [];
-  const walk = async (dir: string, depth: number): Promise<void> => {
-    if (depth > 8) return;
-    let entries;
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) await walk(path, depth + 1);
-      else if (/\.(http|rest)$/i.test(entry.name)) found.push(path);
-    }
-  };
-  await walk(resolve(root), 0);
-  return found.sort();
 }
 
 /** The command to run for an editor or pager: settings, then $VISUAL/$EDITOR or $PAGER, then a default. */

@@ -1,0 +1,109 @@
+/**
+ * Drives the BUILT binary in a real pseudo-terminal (tmux): open a workspace, filter, send to
+ * `dial echo` (in-process), fold, filter with JSONPath, quit; the process exits 0 and leaves
+ * the alternate screen.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEchoServer, type EchoServer } from '../../src/core/echo/server.js';
+import { DIAL_BIN, tempDir } from '../helpers/cli.js';
+
+const socket = `dial-test-${process.pid}`;
+const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+const hasTmux = (() => {
+  try {
+    execFileSync('tmux', ['-V']);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+const capture = (): string => tmux('capture-pane', '-p', '-t', 'tui');
+const paneInfo = (format: string): string => tmux('display-message', '-p', '-t', 'tui', format).trim();
+
+/** Polls until the pane shows `text` (or `predicate` holds); bounded, no fixed sleeps. */
+async function waitFor(predicate: (screen: string) => boolean, what: string, timeoutMs = 15_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const screen = capture();
+    if (predicate(screen)) return screen;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; screen:\n${screen}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+const waitForText = (text: string): Promise<string> => waitFor((s) => s.includes(text), JSON.stringify(text));
+const keys = (...k: string[]): void => {
+  tmux('send-keys', '-t', 'tui', ...k);
+};
+/** Types literal text one key at a time. */
+const type = (text: string): void => {
+  tmux('send-keys', '-t', 'tui', '-l', text);
+};
+
+describe.skipIf(!hasTmux)('dial open in a real terminal', () => {
+  let echo: EchoServer;
+  let workspace: string;
+
+  beforeAll(async () => {
+    echo = await startEchoServer();
+    workspace = tempDir('dial-tui-');
+    cpSync(resolve(import.meta.dirname, '../fixtures/tui/workspace'), workspace, { recursive: true });
+    writeFileSync(join(workspace, 'http-client.env.json'), JSON.stringify({ local: { baseUrl: echo.url } }));
+    const configDir = tempDir('dial-tui-config-');
+    // A shell-less pane kept after exit, so the exit status and the normal screen can be read.
+    tmux('new-session', '-d', '-x', '120', '-y', '40', '-s', 'tui', 'sleep 600');
+    tmux('set-option', '-g', 'remain-on-exit', 'on');
+    const command = `env -u CI -u NO_COLOR DIAL_CONFIG_DIR='${configDir}' TERM=xterm-256color '${process.execPath}' '${DIAL_BIN}' open '${workspace}' -e local`;
+    tmux('respawn-pane', '-k', '-t', 'tui', command);
+  });
+
+  afterAll(async () => {
+    try {
+      tmux('kill-server');
+    } catch {
+      // Already gone.
+    }
+    await echo?.close();
+  });
+
+  it('opens, sends, folds, filters with JSONPath and quits cleanly', async () => {
+    await waitForText('listUsers');
+    expect(paneInfo('#{alternate_on}')).toBe('1');
+    await waitForText('env: local');
+
+    keys('/');
+    type('create');
+    await waitFor((s) => s.includes('/create') && !s.includes('listUsers'), 'the filtered tree');
+    keys('Enter');
+    await waitForText('POST {{host}}/post');
+
+    keys('Enter');
+    let screen = await waitForText('200 OK');
+    expect(screen).toContain('"json": {');
+    expect(screen).toContain('"name": "ada"');
+
+    keys('Tab');
+    keys('Tab');
+    keys('Z');
+    screen = await waitForText('"json": { … } 1 item');
+
+    keys('$');
+    await waitForText('JSONPath: $');
+    keys('C-u');
+    type('$.headers');
+    keys('Enter');
+    screen = await waitForText('1 match for $.headers');
+    expect(screen).toMatch(/"Content-Type": "application\/json"/i);
+    expect(screen).not.toContain('"name": "ada"');
+
+    keys('q');
+    await waitFor(() => paneInfo('#{pane_dead}') === '1', 'the process to exit');
+    expect(paneInfo('#{pane_dead_status}')).toBe('0');
+    expect(paneInfo('#{alternate_on}')).toBe('0');
+    // Back on the normal screen: none of the workbench is left there.
+    expect(capture()).not.toContain('listUsers');
+  });
+});
