@@ -76,6 +76,8 @@ export async function sendWithNode(hop: HopRequest, context: HopContext): Promis
       method: hop.method,
       agent: agentFor(secure),
       setHost: false,
+      // APIs sometimes send large cookies or tokens; node's 16 KiB default is too tight.
+      maxHeaderSize: 256 * 1024,
       signal: context.signal,
     };
     if (secure) {

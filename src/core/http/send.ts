@@ -142,7 +142,18 @@ function hostKey(url: URL): string {
 export async function sendRequest(request: HttpRequest, options: SendOptions = {}): Promise<Exchange> {
   const started = performance.now();
   let url = validate(request);
-  if (options.signal?.aborted) throw cancelledError(request.url);
+  // node:http and undici both send methods upper-cased; record what goes on the wire.
+  request = { ...request, method: request.method.toUpperCase(), headers: request.headers };
+  if (url.username || url.password) {
+    // Credentials in the URL become Basic auth (as curl and HTTPie do) and leave the URL.
+    const hasAuthorization = request.headers.some(([name]) => name.toLowerCase() === 'authorization');
+    const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+    if (!hasAuthorization) request.headers = [...request.headers, ['Authorization', `Basic ${Buffer.from(credentials).toString('base64')}`]];
+    url = new URL(url.toString());
+    url.username = '';
+    url.password = '';
+  }
+  if (options.signal?.aborted) throw cancelledError(url.toString());
 
   const timeoutMs = options.timeoutMs ?? 30_000;
   const connectTimeoutMs = options.connectTimeoutMs ?? timeoutMs;
@@ -192,8 +203,10 @@ export async function sendRequest(request: HttpRequest, options: SendOptions = {
 
       const location = findHeader(hop.headers, 'location');
       if (options.followRedirects && REDIRECT_STATUSES.has(hop.status) && location !== undefined) {
-        // Drain the redirect's body so its connection can be reused.
-        hop.body.resume();
+        // Drain a small redirect body so its connection can be reused; drop anything else.
+        const length = Number(findHeader(hop.headers, 'content-length') ?? NaN);
+        if (length <= 64 * 1024) hop.body.resume();
+        else hop.body.destroy();
         pending = undefined;
         if (redirects.length >= maxRedirects) {
           throw new DialError('E_TOO_MANY_REDIRECTS', `too many redirects: more than ${maxRedirects} (last: ${url.toString()})`, {

@@ -226,6 +226,32 @@ describe('sendRequest: validation', () => {
     expect(url.code).toBe('E_HEADER_INJECTION');
   });
 
+  it('credentials in the URL become Basic auth and leave the URL', async () => {
+    const exchange = await sendRequest(get(`http://ann:p%40ss@127.0.0.1:${echo.port}/basic-auth/ann/p@ss`), noProxy);
+    expect(exchange.response.status).toBe(200);
+    expect(exchange.request.url).toBe(`${echo.url}/basic-auth/ann/p@ss`);
+    expect(exchange.request.headers.find(([name]) => name === 'Authorization')?.[1]).toBe(`Basic ${Buffer.from('ann:p@ss').toString('base64')}`);
+  });
+
+  it('methods go out upper-cased', async () => {
+    const exchange = await sendRequest({ method: 'post', url: `${echo.url}/post`, headers: [], body: { kind: 'text', text: 'x' } }, noProxy);
+    expect(exchange.request.method).toBe('POST');
+    expect(json(exchange).method).toBe('POST');
+  });
+
+  it('large response headers are accepted', async () => {
+    const server = await startHttpServer((_request, response) => {
+      response.setHeader('X-Big', 'v'.repeat(40_000));
+      response.end('ok');
+    });
+    try {
+      const exchange = await sendRequest(get(server.url), noProxy);
+      expect(exchange.response.headers.find(([name]) => name === 'X-Big')?.[1]).toHaveLength(40_000);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('custom token methods are allowed', async () => {
     const exchange = await sendRequest({ method: 'PURGE', url: `${echo.url}/anything`, headers: [], body: { kind: 'none' } }, noProxy);
     expect(json(exchange).method).toBe('PURGE');

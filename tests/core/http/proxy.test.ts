@@ -3,6 +3,7 @@ import { closeConnections, proxyFor, sendRequest, type Exchange, type HttpReques
 import { noProxyCovers } from '../../../src/core/http/proxy.js';
 import { startEchoServer, type EchoServer } from '../../../src/core/echo/server.js';
 import { startTestProxy, type TestProxy } from '../../helpers/proxy.js';
+import { startHttpsServer } from '../../helpers/servers.js';
 import { DialError } from '../../../src/core/errors.js';
 
 describe('proxy selection', () => {
@@ -87,6 +88,26 @@ describe('requests through a proxy (undici, loaded lazily)', () => {
       expect((error as DialError).hint).toContain('--proxy');
     } finally {
       await guarded.close();
+    }
+  });
+
+  it('tunnels https:// through the proxy (CONNECT) with the CA file applied to the target', async () => {
+    const secure = await startHttpsServer((_request, response) => response.end('secret hello'));
+    try {
+      const before = proxy.seen.length;
+      const exchange = await sendRequest(get(`${secure.url}/x`), { env: { HTTPS_PROXY: proxy.url }, tls: { verify: true, caFile: secure.certificate.certPath } });
+      const body = exchange.response.body;
+      expect(body.kind === 'memory' && body.bytes.toString()).toBe('secret hello');
+      expect(proxy.seen.slice(before)).toContain(`CONNECT 127.0.0.1:${secure.port}`);
+      let error: unknown;
+      try {
+        await sendRequest(get(`${secure.url}/x`), { env: { HTTPS_PROXY: proxy.url } });
+      } catch (caught) {
+        error = caught;
+      }
+      expect((error as DialError).code).toBe('E_TLS');
+    } finally {
+      await secure.close();
     }
   });
 
