@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { evaluateDynamic, formatDate } from '../../../src/core/vars/index.js';
+import { DialError } from '../../../src/core/errors.js';
+
+const NOW = new Date('2024-03-05T07:08:09.123Z');
+const secrets: string[] = [];
+const ctx = {
+  processEnv: { API_TOKEN: 'from-process', NAME_HOLDER: 'x' },
+  dotenv: { path: '/w/.env', values: new Map([['DB_PASS', 'hunter2'], ['OTHER', 'o']]) },
+  variable: async (name: string) => (name === 'which' ? 'DB_PASS' : 'API_TOKEN'),
+  where: "request 'r' at a.http:1",
+  secret: (value: string) => secrets.push(value),
+  now: () => NOW,
+};
+const ev = (expression: string) => evaluateDynamic(expression, ctx);
+
+describe('dynamic variables', () => {
+  it('$uuid, $guid and $random.uuid are v4 UUIDs, different each time', async () => {
+    const re = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    const values = await Promise.all(['$uuid', '$guid', '$random.uuid'].map(ev));
+    for (const value of values) expect(value).toMatch(re);
+    expect(new Set(values).size).toBe(3);
+  });
+
+  it('$timestamp is unix seconds, with offsets', async () => {
+    expect(await ev('$timestamp')).toBe(String(Math.floor(NOW.getTime() / 1000)));
+    expect(await ev('$timestamp -1 h')).toBe(String(Math.floor(NOW.getTime() / 1000) - 3600));
+  });
+
+  it('$isoTimestamp', async () => {
+    expect(await ev('$isoTimestamp')).toBe('2024-03-05T07:08:09.123Z');
+  });
+
+  it('$datetime iso8601 | rfc1123 | "format" [offset]', async () => {
+    expect(await ev('$datetime iso8601')).toBe('2024-03-05T07:08:09.123Z');
+    expect(await ev('$datetime rfc1123')).toBe('Tue, 05 Mar 2024 07:08:09 GMT');
+    expect(await ev('$datetime "YYYY-MM-DD HH:mm:ss"')).toBe('2024-03-05 07:08:09');
+    expect(await ev("$datetime 'DD/MM/YY' 1 d")).toBe('06/03/24');
+    expect(await ev('$datetime "YYYY" -2 y')).toBe('2022');
+    expect(await ev('$datetime iso8601 1 M')).toBe('2024-04-05T07:08:09.123Z');
+  });
+
+  it('$localDatetime uses the local zone', async () => {
+    const local = await ev('$localDatetime "YYYY-MM-DD HH:mm"');
+    const expected = `${NOW.getFullYear()}-${String(NOW.getMonth() + 1).padStart(2, '0')}-${String(NOW.getDate()).padStart(2, '0')} ${String(NOW.getHours()).padStart(2, '0')}:${String(NOW.getMinutes()).padStart(2, '0')}`;
+    expect(local).toBe(expected);
+    expect(await ev('$localDatetime iso8601')).toMatch(/^2024-03-0\dT\d\d:08:09\.123[+-]\d\d:\d\d$/);
+  });
+
+  it('$randomInt [min max] stays in range (max exclusive)', async () => {
+    for (let i = 0; i < 50; i++) {
+      const n = Number(await ev('$randomInt 5 8'));
+      expect(n).toBeGreaterThanOrEqual(5);
+      expect(n).toBeLessThan(8);
+    }
+    const d = Number(await ev('$randomInt'));
+    expect(d).toBeGreaterThanOrEqual(0);
+    expect(d).toBeLessThan(1000);
+    await expect(ev('$randomInt 9 1')).rejects.toThrow(/bad range/);
+  });
+
+  it('$processEnv reads the process environment explicitly (and % indirection); values are secret', async () => {
+    expect(await ev('$processEnv API_TOKEN')).toBe('from-process');
+    expect(await ev('$processEnv %holder')).toBe('from-process');
+    expect(secrets).toContain('from-process');
+    await expect(ev('$processEnv NOPE')).rejects.toThrow(/environment variable 'NOPE' is not set/);
+  });
+
+  it('$dotenv reads .env', async () => {
+    expect(await ev('$dotenv DB_PASS')).toBe('hunter2');
+    expect(await ev('$dotenv %which')).toBe('hunter2');
+    await expect(ev('$dotenv MISSING')).rejects.toThrow(/'MISSING' is not defined in \/w\/.env/);
+  });
+
+  it('$random.* functions (JetBrains)', async () => {
+    expect(await ev('$random.alphabetic(12)')).toMatch(/^[a-zA-Z]{12}$/);
+    expect(await ev('$random.hexadecimal(6)')).toMatch(/^[0-9a-f]{6}$/);
+    const n = Number(await ev('$random.integer(10, 12)'));
+    expect([10, 11]).toContain(n);
+    expect(await ev('$random.email')).toMatch(/^[a-z]{8}@example\.com$/);
+  });
+
+  it('unknown dynamic variables and bad offsets are E_VAR_UNDEFINED', async () => {
+    await expect(ev('$nope')).rejects.toBeInstanceOf(DialError);
+    await expect(ev('$nope')).rejects.toThrow(/unknown dynamic variable/);
+    await expect(ev('$timestamp 1 fortnight')).rejects.toThrow(/unknown offset unit/);
+  });
+
+  it('formatDate supports literals and 12-hour clocks', () => {
+    expect(formatDate(NOW, '[at] h:mm A, dddd MMMM D', true)).toBe('at 7:08 AM, Tuesday March 5');
+  });
+});
