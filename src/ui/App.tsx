@@ -137,9 +137,12 @@ export function App({ services, keymap, theme, environment, onExit, size: fixedS
           if (!controller.signal.aborted) dispatch({ type: 'requestState', state: requestState });
         },
       });
-      if (abortRef.current === controller) dispatch({ type: 'response', result: response });
+      if (abortRef.current === controller) {
+        dispatch({ type: 'response', result: response });
+        if (response.error) dispatch({ type: 'requestState', state: 'failed', error: `${response.error.code}: ${response.error.message}` });
+      }
     } catch (error) {
-      const code = isDialError(error) ? error.code : undefined;
+      const code = isDialError(error) ? error.code : (error as { code?: unknown })?.code;
       const cancelled = controller.signal.aborted || code === 'E_CANCELLED';
       dispatch({ type: 'requestState', state: cancelled ? 'cancelled' : code === 'E_TIMEOUT' ? 'timed-out' : 'failed', error: cancelled ? undefined : failure(error) });
     } finally {

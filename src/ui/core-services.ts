@@ -4,14 +4,18 @@
  */
 import { relative } from 'node:path';
 import { DialError } from '../core/errors.js';
-import type { HttpRequest } from '../core/http/types.js';
+import type { Exchange, HttpRequest, SendOptions } from '../core/http/types.js';
+import type { HttpFile, RequestNode } from '../core/httpfile/types.js';
+import { createCookieJar, releaseBody, sendRequest } from '../core/http/index.js';
+import { createSession, type Session } from '../core/session/index.js';
+import { createExecutor, type RunSession } from '../core/run/index.js';
 import { insertRequestText, removeRequestText, replaceRequestText } from '../core/httpfile/index.js';
 import { toCurl } from '../core/export/curl.js';
-import { historyPath, rememberEnvironment } from '../core/settings/index.js';
+import { historyPath, rememberEnvironment, settingsTimeoutMs, type Settings } from '../core/settings/index.js';
 import { appendHistory, readHistory, toHistoryEntry } from '../core/history/index.js';
 import { discoverHttpFiles } from '../core/workspace/discover.js';
 import { externalCommand, loadHttpFile, readTextFile, rewriteHttpFile, runExternal, writeTextFile } from '../core/workspace-io/index.js';
-import type { ResponseResult, WorkbenchServices, WorkspaceFileEntry } from './services.js';
+import type { ExecuteOptions, ResponseResult, TestOutcome, WorkbenchServices, WorkspaceFileEntry } from './services.js';
 
 export interface CoreServicesOptions {
   /** The workspace root (env files, settings and history are keyed by it). */
@@ -22,10 +26,23 @@ export interface CoreServicesOptions {
   cliVariables: Record<string, string>;
   suspend: (run: () => void) => void;
   env?: Record<string, string | undefined>;
-  editor?: string;
-  pager?: string;
-  /** settings.historyLimit: 0 keeps no history. */
-  historyLimit: number;
+  settings: Settings;
+}
+
+/** An error from the executor, carrying its code (E_CANCELLED, E_TIMEOUT, …) for the status bar. */
+export class ExecuteError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ExecuteError';
+  }
+}
+
+interface Runner {
+  session: Session;
+  run: ReturnType<typeof createExecutor>;
 }
 
 /** Reads a response body as text, from memory or from the temp file it spilled to. */
@@ -38,6 +55,66 @@ export async function bodyTextOf(body: ResponseResult['exchange']['response']['b
 /** Builds the services over the real core. */
 export function createCoreServices(options: CoreServicesOptions): WorkbenchServices {
   const env = options.env ?? process.env;
+  const settings = options.settings;
+  const timeoutMs = settingsTimeoutMs(settings);
+  const sendOptions: SendOptions = {
+    timeoutMs,
+    maxRedirects: settings.maxRedirects,
+    tls: { verify: settings.verifyTls },
+    ...(settings.proxy ? { proxy: settings.proxy } : {}),
+  };
+  // The request being executed now: its prompt dialog, its state callback, and its exchange once recorded.
+  let current: { node: RequestNode; options: ExecuteOptions; exchange?: Exchange } | undefined;
+  let previousExchange: Exchange | undefined;
+  // One session (and executor) per environment: variables, cookies and referenced responses are per environment.
+  const runners = new Map<string, Runner>();
+  const runnerFor = (environment: string | undefined): Runner => {
+    const key = environment ?? '';
+    let runner = runners.get(key);
+    if (runner) return runner;
+    let executor: ReturnType<typeof createExecutor> | undefined;
+    const session = createSession({
+      workspaceRoot: options.root,
+      environment,
+      cliVariables: options.cliVariables,
+      sendOptions,
+      prompt: (name, description) => {
+        if (!current) throw new DialError('E_VAR_UNDEFINED', `no value for @prompt variable '${name}'`);
+        return current.options.prompt(name, description);
+      },
+      runReference: (file, node) => executor!.runReference(file, node),
+    });
+    const runSession: RunSession = {
+      globals: session.globals,
+      prepare: (file, node, extra) => session.prepare(file, node, extra),
+      record: (file, node, request, exchange) => {
+        session.record(file, node, request, exchange);
+        if (current && node === current.node) current.exchange = exchange;
+      },
+      resolveTemplate: (text, file, node) => session.resolveTemplate(text, file, node),
+      secretValues: () => session.secretValues(),
+    };
+    executor = createExecutor({
+      session: runSession,
+      engine: {
+        sendRequest: (request, sendOpts) => {
+          current?.options.onState('sending');
+          return sendRequest(request, sendOpts);
+        },
+        createCookieJar,
+        // Bodies stay until the next response replaces them (the viewer reads them).
+        releaseBody: () => undefined,
+      },
+      sendOptions,
+      timeoutMs,
+      followRedirects: settings.followRedirects ?? true,
+    });
+    runner = { session, run: executor };
+    runners.set(key, runner);
+    return runner;
+  };
+  const requestId = (file: HttpFile, node: RequestNode): string => `${relative(options.root, file.path).split('\\').join('/')}#${node.name ?? node.index + 1}`;
+
   return {
     root: options.root,
     async loadWorkspace() {
@@ -53,11 +130,56 @@ export function createCoreServices(options: CoreServicesOptions): WorkbenchServi
         }),
       );
     },
-    async environments() {
-      return [];
+    environments() {
+      return runnerFor(options.environment).session.environments();
     },
-    async execute() {
-      throw new DialError('E_USAGE', 'sending from the workbench needs the session core, which has not landed yet');
+    async execute(file, node, executeOptions) {
+      const { session, run } = runnerFor(executeOptions.environment);
+      current = { node, options: executeOptions };
+      executeOptions.onState('resolving');
+      try {
+        const outcome = await run({
+          file,
+          node,
+          info: { index: node.index, name: node.name ?? `${node.method} ${node.url}`, line: node.requestLineSpan.line, method: node.method, url: node.url },
+          fileState: { file, info: { path: file.path, relativePath: relative(options.root, file.path), requests: file.requests.length }, data: new Map() },
+          attempt: 1,
+          signal: executeOptions.signal,
+          emit: () => undefined,
+        });
+        const exchange = current.exchange;
+        if (!exchange) {
+          const error = outcome.error ?? { code: 'E_NETWORK', message: 'no response' };
+          throw new ExecuteError(executeOptions.signal.aborted ? 'E_CANCELLED' : error.code, error.message + (error.hint ? ` (${error.hint})` : ''));
+        }
+        if (previousExchange && previousExchange !== exchange) releaseBody(previousExchange.response.body);
+        previousExchange = exchange;
+        const secretValues = session.secretValues();
+        const bytes = exchange.response.body.kind === 'memory' ? exchange.response.body.bytes : undefined;
+        try {
+          appendHistory(toHistoryEntry(exchange, { responseBody: bytes, secretValues, workspace: options.root, requestId: requestId(file, node) }), {
+            path: historyPath(env),
+            limit: settings.historyLimit,
+          });
+        } catch {
+          // History is best effort: a full disk must not lose the response on screen.
+        }
+        const tests: TestOutcome[] = outcome.assertions.map((a) => ({
+          source: a.source,
+          passed: a.passed,
+          message: a.passed ? undefined : (a.message ?? (a.expected !== undefined || a.actual !== undefined ? `expected ${a.expected ?? '?'}, got ${a.actual ?? '?'}` : undefined)),
+        }));
+        const contentType = exchange.response.headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1];
+        return {
+          exchange,
+          bodyText: await bodyTextOf(exchange.response.body),
+          contentType,
+          tests,
+          ...(outcome.error ? { error: { code: outcome.error.code, message: outcome.error.message } } : {}),
+        };
+      } finally {
+        current = undefined;
+      }
     },
     async saveRequest(file, index, blockText) {
       return rewriteHttpFile(file, replaceRequestText(file, index, blockText));
@@ -95,10 +217,8 @@ export function createCoreServices(options: CoreServicesOptions): WorkbenchServi
     },
     writeFile: (path, text) => writeTextFile(path, text),
     external(kind, text, suffix) {
-      return runExternal(externalCommand(kind, env, kind === 'editor' ? options.editor : options.pager), text, suffix, options.suspend);
+      return runExternal(externalCommand(kind, env, kind === 'editor' ? settings.editor : settings.pager), text, suffix, options.suspend);
     },
-    requestKey(file, node) {
-      return `${relative(options.root, file.path)}#${node.name ?? node.index}`;
-    },
+    requestKey: requestId,
   };
 }

@@ -18,3 +18,9 @@ export function fit(text: string, width: number): string {
   if (width <= 0) return '';
   return text.length <= width ? text : text.slice(0, Math.max(0, width - 1)) + '…';
 }
+
+/** Cuts text from the left (keeps the end, e.g. a file name), with an ellipsis. */
+export function fitStart(text: string, width: number): string {
+  if (width <= 0) return '';
+  return text.length <= width ? text : '…' + text.slice(text.length - Math.max(0, width - 1));
+}

@@ -42,9 +42,7 @@ export async function openWorkbench(options: OpenWorkbenchOptions): Promise<numb
         environment,
         cliVariables: options.cliVariables,
         suspend,
-        editor: settings.editor,
-        pager: settings.pager,
-        historyLimit: settings.historyLimit,
+        settings,
       }),
     onClose: () => closeConnections(),
   });

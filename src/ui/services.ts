@@ -31,6 +31,8 @@ export interface ResponseResult {
   contentType?: string;
   /** Assertion outcomes when the runner evaluated them; undefined = not evaluated. */
   tests?: TestOutcome[];
+  /** A response came but a script or assertion step errored. */
+  error?: { code: string; message: string };
 }
 
 export interface ExecuteOptions {

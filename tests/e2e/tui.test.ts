@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEchoServer, type EchoServer } from '../../src/core/echo/server.js';
 import { DIAL_BIN, tempDir } from '../helpers/cli.js';
 
+// DIAL_TUI_BIN lets a developer point the test at another build of the CLI.
+const BIN = process.env.DIAL_TUI_BIN ?? DIAL_BIN;
 const socket = `dial-test-${process.pid}`;
 const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
 const hasTmux = (() => {
@@ -56,7 +58,7 @@ describe.skipIf(!hasTmux)('dial open in a real terminal', () => {
     // A shell-less pane kept after exit, so the exit status and the normal screen can be read.
     tmux('new-session', '-d', '-x', '120', '-y', '40', '-s', 'tui', 'sleep 600');
     tmux('set-option', '-g', 'remain-on-exit', 'on');
-    const command = `env -u CI -u NO_COLOR DIAL_CONFIG_DIR='${configDir}' TERM=xterm-256color '${process.execPath}' '${DIAL_BIN}' open '${workspace}' -e local`;
+    const command = `env -u CI -u NO_COLOR DIAL_CONFIG_DIR='${configDir}' TERM=xterm-256color '${process.execPath}' '${BIN}' open '${workspace}' -e local`;
     tmux('respawn-pane', '-k', '-t', 'tui', command);
   });
 
@@ -97,7 +99,7 @@ describe.skipIf(!hasTmux)('dial open in a real terminal', () => {
     keys('Enter');
     screen = await waitForText('1 match for $.headers');
     expect(screen).toMatch(/"Content-Type": "application\/json"/i);
-    expect(screen).not.toContain('"name": "ada"');
+    expect(screen).not.toContain('"json"');
 
     keys('q');
     await waitFor(() => paneInfo('#{pane_dead}') === '1', 'the process to exit');

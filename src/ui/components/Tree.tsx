@@ -3,7 +3,7 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import type { Theme } from '../theme.js';
 import type { TreeRow } from '../state/app-state.js';
-import { fit } from '../format.js';
+import { fit, fitStart } from '../format.js';
 
 export interface TreeProps {
   rows: TreeRow[];
@@ -31,7 +31,7 @@ export function Tree({ rows, cursor, height, width, filter, filtering, focused, 
         if (row.kind === 'file') {
           return (
             <Text key={`f${row.fileIndex}`} bold wrap="truncate-end" inverse={selected && focused}>
-              {fit(row.label, width)}
+              {fitStart(row.label, width)}
             </Text>
           );
         }
