@@ -224,6 +224,9 @@ export async function sendRequest(request: HttpRequest, options: SendOptions = {
             hint: 'dial only follows redirects to http:// and https:// URLs',
           });
         }
+        // Never carry credentials from a Location header into the next request's URL or history.
+        next.username = '';
+        next.password = '';
         let nextMethod = method;
         let dropBody = false;
         if (hop.status === 303 ? method !== 'HEAD' : (hop.status === 301 || hop.status === 302) && method !== 'GET' && method !== 'HEAD') {
