@@ -45,7 +45,7 @@ export function slugify(text: string, fallback = 'request'): string {
   const slug = text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
-    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .replace(/([a-z0-9])([A-Z][a-z])/g, '$1-$2')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
@@ -93,6 +93,11 @@ function extensionFor(headers: ImportDraft['headers']): string {
   return '.txt';
 }
 
+/** A path as the .http file shows it: relative ones start with ./ or ../ (absolute paths stay). */
+function relativePath(path: string): string {
+  return /^(\.{1,2}[\\/]|[\\/]|[A-Za-z]:[\\/])/.test(path) ? path : `./${path}`;
+}
+
 function multipartText(parts: DraftPart[], boundary: string): string {
   const lines: string[] = [];
   for (const part of parts) {
@@ -103,7 +108,7 @@ function multipartText(parts: DraftPart[], boundary: string): string {
     lines.push(disposition);
     if (part.contentType) lines.push(`Content-Type: ${part.contentType}`);
     lines.push('');
-    lines.push(part.filePath !== undefined ? `< ${part.filePath}` : (part.value ?? ''));
+    lines.push(part.filePath !== undefined ? `< ${relativePath(part.filePath)}` : (part.value ?? ''));
   }
   lines.push(`--${boundary}--`);
   return lines.join('\n');
@@ -153,7 +158,7 @@ export function renderHttpFile(drafts: ImportDraft[], options: RenderOptions): {
         break;
       }
       case 'file':
-        body = { kind: 'file', path: draft.body.path, substitute: draft.body.substitute ?? false };
+        body = { kind: 'file', path: relativePath(draft.body.path), substitute: draft.body.substitute ?? false };
         break;
       case 'multipart': {
         const boundary = pickBoundary(draft.body.parts);

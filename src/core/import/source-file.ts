@@ -66,6 +66,16 @@ export async function locatePath(text: string, path: PropertyKey[]): Promise<{ l
   return undefined;
 }
 
+/** For a union, the issue of the branch that got furthest (its path made absolute). */
+function deepestIssue(issue: Issue): Issue {
+  if (issue.code !== 'invalid_union' || !issue.errors) return issue;
+  let best: Issue | undefined;
+  for (const branch of issue.errors) {
+    for (const inner of branch) if (inner.path.length > 0 && (!best || inner.path.length > best.path.length)) best = inner;
+  }
+  return best ? deepestIssue({ ...best, path: [...issue.path, ...best.path] }) : issue;
+}
+
 function describeIssue(issue: Issue): string {
   if (issue.code === 'invalid_type' && issue.expected) return `expected ${issue.expected}`;
   if (issue.code === 'invalid_union' && issue.errors) {
@@ -95,7 +105,7 @@ export async function validateSource<T>(
   if (result.success) return result.data;
   // The deepest issue is the most useful one to show.
   const issues = result.error.issues as Issue[];
-  const issue = issues.reduce((best, next) => (next.path.length > best.path.length ? next : best), issues[0]);
+  const issue = issues.map(deepestIssue).reduce((best, next) => (next.path.length > best.path.length ? next : best));
   const where = await locatePath(text, issue.path);
   throw new DialError('E_IMPORT', `${what}: ${formatPath(issue.path)}: ${describeIssue(issue)}`, {
     location: { file, line: where?.line ?? 1, col: where?.col, excerpt: where?.excerpt },
