@@ -260,7 +260,8 @@ export function prettyJson(text: string, style?: Style, indent = 4): string | nu
   try {
     return formatJson(parseJson(text), style, indent);
   } catch (error) {
-    if (error instanceof JsonSyntaxError) return null;
+    // Nesting deeper than the printer's recursion allows is shown raw, like invalid JSON.
+    if (error instanceof JsonSyntaxError || error instanceof RangeError) return null;
     throw error;
   }
 }

@@ -147,6 +147,12 @@ export function parseKeyPath(chars: Char[] | string, source = typeof chars === '
     let hasEscape = false;
     while (i < list.length && !isClose(list[i])) {
       if (isOpen(list[i])) throw bad(`unexpected '[' at position ${i + 1}`);
+      // `[\1]` is the key "1", not index 1 (HTTPie's escape for numeric keys).
+      if (list[i].ch === '\\' && !list[i].escaped && /[0-9]/.test(list[i + 1]?.ch ?? '')) {
+        hasEscape = true;
+        i++;
+        continue;
+      }
       if (list[i].escaped) hasEscape = true;
       if (!/[0-9]/.test(list[i].ch)) allDigits = false;
       inner += list[i].ch;
