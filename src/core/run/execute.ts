@@ -12,7 +12,7 @@ import { createSnapshotStores, evaluateAssertion, type AssertionResult, type Ass
 import { loadResponseView, type ResponseView } from '../assert/response-view.js';
 import { ScriptRunner } from '../script/sandbox.js';
 import type { ScriptEnvironment } from '../script/api.js';
-import { isDialError } from '../errors.js';
+import { DialError, errorCatalogue, isDialError, type ErrorCode } from '../errors.js';
 import { maskHeaders, redactText } from '../secrets.js';
 import { writeFileAtomic } from '../atomic-write.js';
 import type { AttemptContext, AttemptOutcome, RequestExecutor } from './runner.js';
@@ -21,9 +21,9 @@ import type { FailedExchange, RequestError } from './types.js';
 /** The part of the workspace session the runner uses (src/core/session). */
 export interface RunSession {
   globals: Map<string, unknown>;
-  prepare(file: HttpFile, node: RequestNode, options: { requestVariables?: Map<string, string> | Record<string, string>; signal?: AbortSignal }): Promise<{ request: HttpRequest; overrides?: Partial<SendOptions>; secretValues?: Iterable<string> }>;
+  prepare(file: HttpFile, node: RequestNode, options: { requestVariables?: Map<string, string> }): Promise<{ request: HttpRequest; overrides?: Partial<SendOptions>; secretValues?: Iterable<string> }>;
   record(file: HttpFile, node: RequestNode, request: HttpRequest, exchange: Exchange): void;
-  resolveTemplate(text: string, file: HttpFile, node?: RequestNode): string | Promise<string>;
+  resolveTemplate(text: string, file: HttpFile, node: RequestNode): string | Promise<string>;
   secretValues(): Iterable<string>;
 }
 
@@ -47,6 +47,8 @@ export interface ExecutorOptions {
   updateSnapshots?: boolean;
   /** Script time limit (ms). */
   scriptTimeoutMs?: number;
+  /** The selected environment's values for a .http file's folder (`request.environment.get` in scripts). */
+  environmentValues?: (dir: string) => Promise<Map<string, string>>;
 }
 
 const BODY_LIMIT = 4096;
@@ -117,19 +119,24 @@ async function saveBody(node: RequestNode, file: HttpFile, view: ResponseView): 
 }
 
 /** Builds the executor that sends requests through the engine and checks them. */
-export function createExecutor(options: ExecutorOptions): RequestExecutor & { scripts: ScriptRunner } {
+export function createExecutor(options: ExecutorOptions): RequestExecutor & { scripts: ScriptRunner; runReference: (file: HttpFile, node: RequestNode) => Promise<void> } {
   const { session, engine } = options;
   const scripts = new ScriptRunner(options.scriptTimeoutMs);
   const snapshotStore = createSnapshotStores();
   const scriptsOn = options.scripts !== false;
-  const environment = (file: HttpFile, node: RequestNode) => (name: string): string | undefined => {
-    try {
-      const value = session.resolveTemplate(`{{${name}}}`, file, node);
-      return typeof value === 'string' ? value : undefined;
-    } catch {
-      return undefined;
+  const environments = new Map<string, Promise<Map<string, string>>>();
+  const environmentOf = async (file: HttpFile): Promise<(name: string) => string | undefined> => {
+    if (!options.environmentValues) return () => undefined;
+    const dir = dirname(file.path);
+    let values = environments.get(dir);
+    if (!values) {
+      values = options.environmentValues(dir).catch(() => new Map<string, string>());
+      environments.set(dir, values);
     }
+    const map = await values;
+    return (name) => map.get(name);
   };
+  const jars = new Map<string, CookieJar>();
   const snapshotKeys = new WeakMap<RequestNode, string>();
   const keyOf = (node: RequestNode) => {
     let key = snapshotKeys.get(node);
@@ -141,7 +148,7 @@ export function createExecutor(options: ExecutorOptions): RequestExecutor & { sc
   };
 
   const execute = async (context: AttemptContext): Promise<AttemptOutcome> => {
-    const { file, node, fileState, signal } = context;
+    const { file, node, signal } = context;
     const started = performance.now();
     const assertions: AssertionResult[] = [];
     const logs: string[] = [];
@@ -167,10 +174,10 @@ export function createExecutor(options: ExecutorOptions): RequestExecutor & { sc
       if (exchange) engine.releaseBody?.(exchange.response.body);
       return result;
     };
-    const scriptEnv = (requestVariables: Map<string, string>, response?: ResponseView): ScriptEnvironment => ({
+    const scriptEnv = async (requestVariables: Map<string, string>, response?: ResponseView): Promise<ScriptEnvironment> => ({
       globals: session.globals,
       requestVariables,
-      environment: environment(file, node),
+      environment: await environmentOf(file),
       request: { method: node.method, url: node.url },
       ...(response ? { response } : {}),
     });
@@ -186,17 +193,18 @@ export function createExecutor(options: ExecutorOptions): RequestExecutor & { sc
       const requestVariables = new Map<string, string>();
       if (scriptsOn) {
         for (const script of node.preScripts) {
-          const result = await scripts.run(script, file, scriptEnv(requestVariables));
+          const result = await scripts.run(script, file, await scriptEnv(requestVariables));
           logs.push(...result.logs);
           addTests(result.tests, script.span.line);
         }
       }
-      const prepared = await session.prepare(file, node, { requestVariables, signal });
+      const prepared = await session.prepare(file, node, { requestVariables });
       request = prepared.request;
-      let jar = fileState.data.get('cookieJar') as CookieJar | undefined;
+      // One cookie jar per file (requests that chain a login share it), none with @no-cookie-jar.
+      let jar = jars.get(file.path);
       if (!jar && !node.noCookieJar) {
         jar = engine.createCookieJar();
-        fileState.data.set('cookieJar', jar);
+        jars.set(file.path, jar);
       }
       const sendOptions: SendOptions = {
         ...options.sendOptions,
@@ -214,7 +222,7 @@ export function createExecutor(options: ExecutorOptions): RequestExecutor & { sc
       if (node.outputRedirect) await saveBody(node, file, view);
       if (scriptsOn) {
         for (const script of node.handlers) {
-          const result = await scripts.run(script, file, scriptEnv(requestVariables, view));
+          const result = await scripts.run(script, file, await scriptEnv(requestVariables, view));
           logs.push(...result.logs);
           addTests(result.tests, script.span.line);
         }
@@ -242,5 +250,20 @@ export function createExecutor(options: ExecutorOptions): RequestExecutor & { sc
       return outcome('errored', error);
     }
   };
-  return Object.assign(execute, { scripts });
+  /** Runs a referenced request that has not run yet (session.runReference): scripts and all, no events. */
+  const runReference = async (file: HttpFile, node: RequestNode): Promise<void> => {
+    const result = await execute({
+      file,
+      node,
+      info: { index: node.index, name: node.name ?? `${node.method} ${node.url}`, line: node.requestLineSpan.line, method: node.method, url: node.url },
+      fileState: { file, info: { path: file.path, relativePath: file.path, requests: 1 }, data: new Map() },
+      attempt: 1,
+      signal: new AbortController().signal,
+      emit: () => {},
+    });
+    if (result.status === 'errored' && result.error) {
+      throw new DialError((result.error.code in errorCatalogue ? result.error.code : 'E_INPUT') as ErrorCode, `referenced request '${node.name ?? node.index + 1}' failed: ${result.error.message}`);
+    }
+  };
+  return Object.assign(execute, { scripts, runReference });
 }

@@ -141,7 +141,8 @@ export class ScriptRunner {
       if (recorder.pending.length) await Promise.race([Promise.all(recorder.pending), timeout]);
     } catch (error) {
       if (error instanceof ScriptAssertionError || (error && (error as { name?: unknown }).name === 'ScriptAssertionError')) {
-        recorder.tests.push({ name: messageOf(error), passed: false, message: messageOf(error) });
+        const message = String((error as { message?: unknown }).message);
+        recorder.tests.push({ name: message, passed: false, message });
       } else fail(error);
     } finally {
       if (timer) clearTimeout(timer);

@@ -1,0 +1,182 @@
+/**
+ * The work of `dial run` behind its flags: builds the session, engine, executor and reporters,
+ * plans, runs (once, or again on changes with --watch) and answers the exit code. Output goes
+ * through the writers passed in (no console, no process here).
+ */
+import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { basename, dirname, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { DialError, ExitCode } from '../errors.js';
+import { parseDuration } from '../duration.js';
+import type { SendOptions, TlsOptions } from '../http/types.js';
+import { planRun, parseShard, runPlan, createExecutor, watchForChanges, type Shard } from './index.js';
+import { createReporters, exchangeLines, parseReporterSpec, type ReporterSpec } from '../report/index.js';
+
+export interface RunCommandOptions {
+  paths: string[];
+  cwd: string;
+  environment?: string;
+  cliVariables: Record<string, string>;
+  envFile?: string;
+  grep?: string;
+  tags: string[];
+  concurrency?: number;
+  retry?: number;
+  retryDelay?: string;
+  timeout?: string;
+  bail: boolean;
+  shard?: string;
+  reporters: string[];
+  updateSnapshots: boolean;
+  watch: boolean;
+  scripts: boolean;
+  outputFailed: boolean;
+  tls: TlsOptions;
+  proxy?: string;
+  follow: boolean;
+  color: boolean;
+  verbose: boolean;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  signal: AbortSignal;
+}
+
+/** Variables from --env-file: a JetBrains env JSON ($shared + the selected environment) or a .env file. */
+async function envFileVariables(path: string, environment: string | undefined): Promise<Record<string, string>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    throw new DialError('E_NOT_FOUND', `--env-file not found: ${path}`);
+  }
+  const { parseDotenv, parseJsonText } = await import('../env/index.js');
+  if (/\.json$/i.test(path)) {
+    const data = parseJsonText(text, path) as Record<string, Record<string, unknown>>;
+    const out: Record<string, string> = {};
+    for (const scope of ['$shared', ...(environment ? [environment] : [])]) {
+      for (const [name, value] of Object.entries(data?.[scope] ?? {})) out[name] = typeof value === 'string' ? value : JSON.stringify(value);
+    }
+    return out;
+  }
+  return Object.fromEntries(parseDotenv(text));
+}
+
+function isEnvFile(path: string): boolean {
+  const name = basename(path);
+  return name === '.env' || /^http-client(\.private)?\.env\.json$/.test(name);
+}
+
+/** Runs `dial run` to completion (or until interrupted with --watch); answers the exit code. */
+export async function runCommand(options: RunCommandOptions): Promise<number> {
+  // Usage first: nothing is read or sent when a flag is wrong.
+  const shard: Shard | undefined = options.shard ? parseShard(options.shard) : undefined;
+  const specs: ReporterSpec[] = (options.reporters.length ? options.reporters : ['pretty']).map(parseReporterSpec);
+  const retryDelayMs = options.retryDelay ? parseDuration(options.retryDelay, '--retry-delay') : 0;
+  const timeoutMs = options.timeout ? parseDuration(options.timeout, '--timeout') : undefined;
+
+  const [{ createSession }, engine, { findWorkspaceRoot, discoverHttpFiles }, { EnvStore }] = await Promise.all([
+    import('../session/index.js'),
+    import('../http/index.js'),
+    import('../workspace/discover.js'),
+    import('../env/index.js'),
+  ]);
+  const first = options.paths[0] ? resolve(options.cwd, options.paths[0]) : options.cwd;
+  let start = first;
+  try {
+    if (!statSync(first).isDirectory()) start = dirname(first);
+  } catch {
+    start = options.cwd;
+  }
+  const root = findWorkspaceRoot(start);
+  const cliVariables = { ...(options.envFile ? await envFileVariables(resolve(options.cwd, options.envFile), options.environment) : {}), ...options.cliVariables };
+  const sendOptions: SendOptions = { tls: options.tls, followRedirects: options.follow, ...(options.proxy ? { proxy: options.proxy } : {}) };
+  const givenPaths = options.paths.length ? options.paths.map((p) => resolve(options.cwd, p)) : [options.cwd];
+
+  const runOnce = async (only?: Set<string>): Promise<number> => {
+    let executor: ReturnType<typeof createExecutor> | undefined;
+    const session = createSession({
+      workspaceRoot: root,
+      environment: options.environment,
+      cliVariables,
+      sendOptions,
+      send: engine.sendRequest,
+      runReference: (file, node) => executor!.runReference(file, node),
+    });
+    const envStore = new EnvStore(root);
+    executor = createExecutor({
+      session,
+      engine,
+      sendOptions,
+      timeoutMs,
+      followRedirects: options.follow,
+      scripts: options.scripts,
+      updateSnapshots: options.updateSnapshots,
+      environmentValues: async (dir) => (await envStore.resolve(dir, options.environment)).values,
+    });
+    const { plan, discovered } = await planRun({
+      paths: givenPaths,
+      cwd: options.cwd,
+      shard,
+      grep: options.grep,
+      tags: options.tags,
+      loadFile: (path) => session.loadFile(path),
+      discover: async (paths) => {
+        const files = await discoverHttpFiles(root, paths);
+        return only ? files.filter((f) => only.has(f)) : files;
+      },
+    });
+    if (discovered === 0 && !only) {
+      throw new DialError('E_NOT_FOUND', `no .http or .rest files in ${options.paths.join(', ') || options.cwd}`, { hint: 'give .http files or folders that hold them' });
+    }
+    const live = specs.some((s) => (s.name === 'pretty' || s.name === 'dot') && !s.path);
+    const reporters = createReporters(specs, { stdout: options.stdout, color: options.color, verbose: options.verbose, outputFailed: options.outputFailed && live, resolvePath: (p) => resolve(options.cwd, p) });
+    if (plan.length === 0 && !shard) options.stderr('dial run: no requests matched --grep/--tag\n');
+    const summary = await runPlan(plan, executor, { concurrency: options.concurrency ?? availableParallelism(), retry: options.retry, retryDelayMs, bail: options.bail, signal: options.signal, shard }, (event) => reporters.onEvent(event));
+    await reporters.finish();
+    if (options.outputFailed && !live) {
+      // No terminal reporter to carry them: the failed exchanges go to stderr.
+      for (const file of reporters.report().files) {
+        for (const request of file.requests) {
+          if (request.exchange) options.stderr(`--- ${file.path}:${request.line} › ${request.name}\n${exchangeLines(request.exchange, '').join('\n')}\n`);
+        }
+      }
+    }
+    if (summary.interrupted) return ExitCode.interrupted;
+    return summary.totals.failed + summary.totals.errored > 0 ? ExitCode.failed : ExitCode.ok;
+  };
+
+  try {
+    const code = await runOnce();
+    if (!options.watch) return code;
+    return await new Promise<number>((resolvePromise) => {
+      let running = Promise.resolve();
+      let pending: Set<string> | 'all' | undefined;
+      const schedule = (paths: string[]) => {
+        const all = paths.some(isEnvFile);
+        const http = paths.filter((p) => /\.(http|rest)$/i.test(p));
+        if (!all && http.length === 0) return;
+        pending = all || pending === 'all' ? 'all' : new Set([...(pending ?? []), ...http]);
+        running = running.then(async () => {
+          const target = pending;
+          pending = undefined;
+          if (!target || options.signal.aborted) return;
+          options.stdout(`\n— change detected: re-running ${target === 'all' ? 'all files' : [...target].map((p) => basename(p)).join(', ')}\n`);
+          try {
+            await runOnce(target === 'all' ? undefined : target);
+          } catch (error) {
+            options.stderr(`${error instanceof Error ? error.message : String(error)}\n`);
+          }
+        });
+      };
+      const watcher = watchForChanges(root, schedule);
+      options.stdout('\nWatching for changes (Ctrl+C to stop)…\n');
+      options.signal.addEventListener('abort', () => {
+        watcher.close();
+        void running.then(() => resolvePromise(ExitCode.interrupted));
+      }, { once: true });
+    });
+  } finally {
+    engine.closeConnections();
+  }
+}

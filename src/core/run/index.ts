@@ -1,0 +1,57 @@
+/**
+ * `dial run` core: discover → parse (all files first: a parse error stops the run before
+ * anything is sent) → plan (`--grep`, `--tag`, `--shard`) → run (events to listeners).
+ */
+import type { HttpFile } from '../httpfile/types.js';
+import { DialError, isDialError } from '../errors.js';
+import { discoverFiles, planFiles, reportPath, selectShard, type PlannedFile, type RequestFilter, type Shard } from './plan.js';
+import { runPlan, type RequestExecutor, type RunnerOptions, type RunSummary } from './runner.js';
+import type { RunEventListener } from './types.js';
+
+export * from './types.js';
+export { runPlan, runEvents, type RequestExecutor, type RunnerOptions, type RunSummary, type AttemptContext, type AttemptOutcome, type FileState } from './runner.js';
+export { createExecutor, type RunSession, type RunEngine, type ExecutorOptions } from './execute.js';
+export { parseShard, selectShard, discoverFiles, planFiles, createRequestFilter, grepMatcher, requestInfo, reportPath, type Shard, type PlannedFile, type RequestFilter } from './plan.js';
+export { watchForChanges, type WatchHandle } from './watch.js';
+
+export interface PlanRunOptions extends RequestFilter {
+  /** Files and folders given on the command line (default: the working folder). */
+  paths: string[];
+  cwd: string;
+  shard?: Shard;
+  /** Parses one file (session.loadFile). */
+  loadFile: (path: string) => Promise<HttpFile>;
+  /** Lists request files under paths (default: discoverFiles). */
+  discover?: (paths: string[]) => Promise<string[]>;
+}
+
+/** Finds, parses and selects what to run. All parse errors are gathered; the first is thrown (E_PARSE, exit 3) with a count. */
+export async function planRun(options: PlanRunOptions): Promise<{ plan: PlannedFile[]; discovered: number }> {
+  let paths = options.discover ? await options.discover(options.paths) : await discoverFiles(options.paths, options.cwd);
+  const discovered = paths.length;
+  if (options.shard) paths = selectShard(paths, options.shard, (path) => reportPath(path, options.cwd));
+  const parsed: Array<{ file: HttpFile; relativePath: string }> = [];
+  const errors: unknown[] = [];
+  for (const path of paths) {
+    try {
+      parsed.push({ file: await options.loadFile(path), relativePath: reportPath(path, options.cwd) });
+    } catch (error) {
+      errors.push(error);
+    }
+  }
+  if (errors.length) {
+    const first = errors[0];
+    if (isDialError(first) && errors.length === 1) throw first;
+    if (isDialError(first)) {
+      throw new DialError(first.code, `${first.message} (and ${errors.length - 1} more file${errors.length === 2 ? '' : 's'} with errors)`, { location: first.location, hint: first.hint });
+    }
+    throw first;
+  }
+  return { plan: planFiles(parsed, options), discovered };
+}
+
+/** Plans then runs; resolves with the summary. */
+export async function runFiles(options: PlanRunOptions & RunnerOptions & { execute: RequestExecutor; listener: RunEventListener }): Promise<RunSummary> {
+  const { plan } = await planRun(options);
+  return runPlan(plan, options.execute, options, options.listener);
+}

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseHttpFile } from '../../../src/core/httpfile/index.js';
+import { createResponseView } from '../../../src/core/assert/index.js';
+import { ScriptRunner, type ScriptEnvironment } from '../../../src/core/script/index.js';
+import { DialError } from '../../../src/core/errors.js';
+import { tempDir } from '../../helpers/cli.js';
+
+function env(overrides: Partial<ScriptEnvironment> = {}): ScriptEnvironment {
+  return {
+    globals: new Map(),
+    requestVariables: new Map(),
+    environment: (name) => ({ host: 'http://h' })[name],
+    response: createResponseView({ status: 200, headers: [['Content-Type', 'application/json; charset=utf-8'], ['X-A', '1'], ['X-A', '2']], durationMs: 5, bytes: Buffer.from('{"items":[{"id":7}],"token":"t"}') }),
+    ...overrides,
+  };
+}
+
+function fileWith(handler: string, dir = tempDir()) {
+  const text = `### one\nGET http://x/\n\n> {%\n${handler}\n%}\n`;
+  return parseHttpFile(text, join(dir, 'a.http'));
+}
+
+async function runHandler(code: string, e = env(), runner = new ScriptRunner()) {
+  const file = fileWith(code);
+  const script = file.requests[0].handlers[0];
+  return runner.run(script, file, e);
+}
+
+describe('script sandbox', () => {
+  it('runs client.test with the response API and records passes and failures', async () => {
+    const outcome = await runHandler(`
+client.test("has items", () => { client.assert(response.body.items.length > 0, "no items"); });
+client.test("status", function () { client.assert(response.status === 201, "expected 201"); });
+client.test("headers", () => {
+  client.assert(response.headers.valueOf("x-a") === "1");
+  client.assert(response.headers.valuesOf("X-A").join() === "1,2");
+  client.assert(response.contentType.mimeType === "application/json");
+  client.assert(response.contentType.charset === "utf-8");
+});
+client.log("token", response.body.token, {a: 1});`);
+    expect(outcome.tests).toEqual([
+      { name: 'has items', passed: true },
+      { name: 'status', passed: false, message: 'expected 201' },
+      { name: 'headers', passed: true },
+    ]);
+    expect(outcome.logs).toEqual(['token t {"a":1}']);
+  });
+
+  it('client.global is shared; request.variables and environment work', async () => {
+    const e = env();
+    await runHandler('client.global.set("firstId", response.body.items[0].id); request.variables.set("v", 5);', e);
+    expect(e.globals.get('firstId')).toBe(7);
+    expect(e.requestVariables.get('v')).toBe('5');
+    const out = await runHandler('client.test("g", () => { client.assert(client.global.get("firstId") === 7); client.assert(request.environment.get("host") === "http://h"); client.assert(!client.global.isEmpty()); }); client.global.clear("firstId");', e);
+    expect(out.tests[0].passed).toBe(true);
+    expect(e.globals.has('firstId')).toBe(false);
+  });
+
+  it('client.assert outside a test fails a check', async () => {
+    const outcome = await runHandler('client.assert(false, "top-level check");');
+    expect(outcome.tests).toEqual([{ name: 'top-level check', passed: false, message: 'top-level check' }]);
+  });
+
+  it('a runtime error points at the .http line', async () => {
+    // handler code starts on line 5 of the file; the throw is on its second line = line 6
+    const error = await runHandler('const a = 1;\nnull.boom;').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DialError);
+    expect((error as DialError).code).toBe('E_SCRIPT');
+    expect((error as DialError).location?.line).toBe(6);
+    expect((error as DialError).location?.file).toMatch(/a\.http$/);
+    expect((error as DialError).message).toMatch(/TypeError/);
+  });
+
+  it('a syntax error points at the .http line', async () => {
+    const error = (await runHandler('let ok = 1;\nlet = = ;').catch((e: unknown) => e)) as DialError;
+    expect(error.code).toBe('E_SCRIPT');
+    expect(error.message).toMatch(/syntax error/);
+    expect(error.location?.line).toBe(6);
+  });
+
+  it('times out an endless loop and an endless promise', async () => {
+    const runner = new ScriptRunner(200);
+    const sync = (await runHandler('while (true) {}', env(), runner).catch((e: unknown) => e)) as DialError;
+    expect(sync.code).toBe('E_SCRIPT');
+    expect(sync.message).toMatch(/timed out/);
+    const asyncError = (await runHandler('await new Promise(() => {});', env(), runner).catch((e: unknown) => e)) as DialError;
+    expect(asyncError.message).toMatch(/timed out/);
+  });
+
+  it('unsupported JetBrains APIs fail with a clear E_SCRIPT message', async () => {
+    for (const code of ['crypto.sha256()', '$random.uuid', 'client.exit()', 'process.exit(1)', 'require("fs")']) {
+      const error = (await runHandler(code).catch((e: unknown) => e)) as DialError;
+      expect(error.code, code).toBe('E_SCRIPT');
+      expect(error.message, code).toMatch(/is not supported in dial scripts/);
+    }
+  });
+
+  it('runs a handler file relative to the .http file and maps its line', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'handler.js'), 'client.test("from file", () => client.assert(response.status === 200));\n\nundefinedFn();\n');
+    const file = parseHttpFile('GET http://x/\n\n> ./handler.js\n', join(dir, 'b.http'));
+    const runner = new ScriptRunner();
+    const error = (await runner.run(file.requests[0].handlers[0], file, env()).catch((e: unknown) => e)) as DialError;
+    expect(error.code).toBe('E_SCRIPT');
+    expect(error.location?.file).toBe(join(dir, 'handler.js'));
+    expect(error.location?.line).toBe(3);
+  });
+
+  it('scripts are isolated from each other but share the context cheaply', async () => {
+    const runner = new ScriptRunner();
+    await runHandler('var leaked = 1;', env(), runner);
+    const out = await runHandler('client.test("no leak", () => client.assert(typeof leaked === "undefined"));', env(), runner);
+    expect(out.tests[0].passed).toBe(true);
+  });
+});
