@@ -11,6 +11,7 @@ function parsePort(text: string): number {
   return port;
 }
 
+/** Registers `dial echo`. */
 export function registerEcho(program: Command): void {
   program
     .command('echo')

@@ -89,7 +89,7 @@ async function loadTls(options: TlsOptions | undefined): Promise<TlsMaterial> {
     options?.certFile ? readTlsFile(options.certFile, '--cert') : undefined,
     options?.keyFile ? readTlsFile(options.keyFile, '--key') : undefined,
   ]);
-  return { rejectUnauthorized: verify, ca, cert, key, key_id: `${verify}|${options?.caFile ?? ''}|${options?.certFile ?? ''}|${options?.keyFile ?? ''}` };
+  return { rejectUnauthorized: verify, ca, cert, key, poolKey: `${verify}|${options?.caFile ?? ''}|${options?.certFile ?? ''}|${options?.keyFile ?? ''}` };
 }
 
 function findHeader(headers: HeaderList, name: string): string | undefined {

@@ -10,7 +10,7 @@ export interface TlsMaterial {
   cert?: Buffer;
   key?: Buffer;
   /** Identifies this combination (pools are not shared across different TLS settings). */
-  key_id: string;
+  poolKey: string;
 }
 
 /** One request on the wire (one redirect hop). */

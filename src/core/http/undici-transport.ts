@@ -106,7 +106,7 @@ function timedConnector(tls: TlsMaterial, allowH2: boolean, timeoutMs: number): 
 
 async function dispatcherFor(context: HopContext): Promise<Dispatcher> {
   const allowH2 = context.httpVersion === '2';
-  const key = `${context.proxy ?? 'direct'}|${allowH2 ? 'h2' : 'h1'}|${context.connectTimeoutMs}|${context.tls.key_id}`;
+  const key = `${context.proxy ?? 'direct'}|${allowH2 ? 'h2' : 'h1'}|${context.connectTimeoutMs}|${context.tls.poolKey}`;
   const existing = dispatchers.get(key);
   if (existing) return existing;
   const undici = await import('undici');

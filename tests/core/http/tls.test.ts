@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecureServer, type Http2SecureServer } from 'node:http2';
 import type { TLSSocket } from 'node:tls';
 import { writeFileSync } from 'node:fs';
+import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
 import { tempDir } from '../../helpers/cli.js';
@@ -158,6 +159,19 @@ describe('HTTP/2 (opt-in, through undici)', () => {
     const exchange = await sendRequest(get(`${url}/x`), { env: {}, tls: { verify: true, caFile: certificate.certPath } });
     expect(exchange.response.httpVersion).toBe('1.1');
     expect(json(exchange).httpVersion).toBe('1.1');
+  });
+
+  it('connect timeout applies over HTTP/2 too', async () => {
+    const tcp = createNetServer(() => {});
+    await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (tcp.address() as { port: number }).port;
+      const error = await failure(sendRequest(get(`https://127.0.0.1:${port}/`, { httpVersion: '2' }), { env: {}, connectTimeoutMs: 150, timeoutMs: 5000 }));
+      expect(error.code).toBe('E_TIMEOUT');
+      expect(error.message).toContain('connect');
+    } finally {
+      tcp.close();
+    }
   });
 
   it('TLS failures over HTTP/2 are E_TLS too', async () => {
