@@ -11,7 +11,7 @@ import { EnvFiles, SHARED, referencedVariables } from './env-files.js';
 import { renderHttpFile, slugify, uniqueName, type DraftBody, type DraftPart, type ImportDraft } from './http-writer.js';
 import type { ImportedFile, ImportResult } from './output.js';
 import { exampleFromSchema } from './schema-example.js';
-import { readSource, validateSource } from './source-file.js';
+import { loadYaml, readSource, validateSource } from './source-file.js';
 
 type Obj = Record<string, unknown>;
 
@@ -374,7 +374,7 @@ export function convertOpenApi(api: Obj, options: { baseUrl?: string; source: st
 /** Reads (YAML or JSON), validates, dereferences and converts an OpenAPI document. */
 export async function importOpenApiFile(path: string, options: { baseUrl?: string } = {}): Promise<ImportResult> {
   const text = readSource(path, 'OpenAPI document');
-  const { parseDocument } = await import('yaml');
+  const { parseDocument } = await loadYaml();
   const document = parseDocument(text, { prettyErrors: true, uniqueKeys: false });
   if (document.errors.length > 0) {
     const error = document.errors[0];

@@ -51,9 +51,15 @@ export function parseJsonSource(text: string, file: string, what: string): unkno
   }
 }
 
+/** The `yaml` package, loaded lazily (bundled as CommonJS: its API sits on `default` there). */
+export async function loadYaml(): Promise<typeof import('yaml')> {
+  const module = await import('yaml');
+  return ((module as { default?: typeof import('yaml') }).default ?? module) as typeof import('yaml');
+}
+
 /** The line and column of the value at a JSON/YAML path, when it can be found. */
 export async function locatePath(text: string, path: PropertyKey[]): Promise<{ line: number; col: number; excerpt: string } | undefined> {
-  const { parseDocument } = await import('yaml');
+  const { parseDocument } = await loadYaml();
   try {
     const document = parseDocument(text, { keepSourceTokens: false });
     for (let depth = path.length; depth >= 0; depth--) {
