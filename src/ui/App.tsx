@@ -199,7 +199,7 @@ export function App({ services, keymap, theme, environment, onExit, size: fixedS
         return;
       case 'saveBody':
         if (current.result) {
-          services.writeFile(effect.path, current.result.bodyText).then(
+          services.saveBody(current.result, effect.path).then(
             () => toast(`body saved to ${effect.path}`),
             (error: unknown) => toast(`not saved: ${failure(error)}`),
           );

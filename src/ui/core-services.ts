@@ -14,7 +14,7 @@ import { toCurl } from '../core/export/curl.js';
 import { historyPath, rememberEnvironment, settingsTimeoutMs, type Settings } from '../core/settings/index.js';
 import { appendHistory, readHistory, toHistoryEntry } from '../core/history/index.js';
 import { discoverHttpFiles } from '../core/workspace/discover.js';
-import { externalCommand, loadHttpFile, readTextFile, rewriteHttpFile, runExternal, writeTextFile } from '../core/workspace-io/index.js';
+import { externalCommand, loadHttpFile, readTextFile, rewriteHttpFile, runExternal, saveBodyTo } from '../core/workspace-io/index.js';
 import type { ExecuteOptions, ResponseResult, TestOutcome, WorkbenchServices, WorkspaceFileEntry } from './services.js';
 
 export interface CoreServicesOptions {
@@ -215,7 +215,7 @@ export function createCoreServices(options: CoreServicesOptions): WorkbenchServi
       };
       return toCurl(request, { multiline: false });
     },
-    writeFile: (path, text) => writeTextFile(path, text),
+    saveBody: (result, path) => saveBodyTo(result.exchange.response.body, path),
     external(kind, text, suffix) {
       return runExternal(externalCommand(kind, env, kind === 'editor' ? settings.editor : settings.pager), text, suffix, options.suspend);
     },

@@ -68,8 +68,8 @@ export interface WorkbenchServices {
   rememberEnvironment(name: string | undefined): Promise<void>;
   /** The request as a curl command. */
   curl(result: ResponseResult): string;
-  /** Writes text to a file (atomic). */
-  writeFile(path: string, text: string): Promise<void>;
+  /** Saves a response body's bytes to a file (atomic). */
+  saveBody(result: ResponseResult, path: string): Promise<void>;
   /** Opens text in an external program (pager or editor) with the TUI suspended; returns the edited text. */
   external(kind: 'pager' | 'editor', text: string, suffix: string): Promise<string>;
   /** A key identifying a request for history (file + name or index). */

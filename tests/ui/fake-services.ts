@@ -71,8 +71,8 @@ export function fakeServices(files: Record<string, string>, body = JSON.stringif
       services.remembered.push(name);
     },
     curl: (result) => `curl ${result.exchange.request.url}`,
-    writeFile: async (path, text) => {
-      services.written.set(path, text);
+    saveBody: async (result, path) => {
+      services.written.set(path, result.bodyText);
     },
     external: async () => services.editorReply,
     requestKey: (file, node) => `${file.path}#${node.name ?? node.index}`,

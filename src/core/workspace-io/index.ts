@@ -3,12 +3,13 @@
  * reading/writing `.http` files and bodies, and running $EDITOR / $PAGER on a temp file.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
 import { DialError } from '../errors.js';
 import type { HttpFile } from '../httpfile/types.js';
+import type { ResponseBody } from '../http/types.js';
 import { parseHttpFile } from '../httpfile/index.js';
 
 /** Reads a UTF-8 text file (a spilled response body, a `.http` file). */
@@ -20,13 +21,31 @@ export async function readTextFile(path: string): Promise<string> {
   }
 }
 
-/** Writes text to a file atomically (temp + rename). */
-export async function writeTextFile(path: string, text: string): Promise<void> {
+/** Writes text or bytes to a file atomically (temp + rename). */
+export async function writeTextFile(path: string, text: string | Uint8Array): Promise<void> {
   try {
-    await writeFileAtomic(resolve(path), text);
+    writeFileAtomic(resolve(path), text);
   } catch (error) {
     throw new DialError('E_IO', `cannot write ${path}`, { cause: error, hint: 'check the folder exists and is writable' });
   }
+}
+
+/** Saves a response body (in memory or spilled to a temp file) to `path`, byte for byte. */
+export async function saveBodyTo(body: ResponseBody, path: string): Promise<void> {
+  if (body.kind === 'memory') return writeTextFile(path, body.bytes);
+  if (body.kind === 'file') {
+    try {
+      // Copy next to the target, then rename: the same atomic guarantee as writeFileAtomic.
+      const target = resolve(path);
+      const temp = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
+      await copyFile(body.path, temp);
+      await rename(temp, target);
+      return;
+    } catch (error) {
+      throw new DialError('E_IO', `cannot write ${path}`, { cause: error, hint: 'check the folder exists and is writable' });
+    }
+  }
+  throw new DialError('E_IO', 'this response body was streamed elsewhere and is not kept');
 }
 
 /** Replaces a `.http` file's text on disk (atomic) and returns the re-parsed file. */

@@ -45,9 +45,13 @@ export function ResponsePane(props: ResponsePaneProps): React.ReactElement {
           <Text color={theme.muted}>{`  ${formatMs(result.exchange.timings.total)}  ${formatBytes(response.size)}  HTTP/${response.httpVersion}`}</Text>
         </>
       ) : !inFlight ? (
-        <Text color={requestError ? theme.error : theme.muted}>{requestError ? `${requestState}: ${requestError}` : 'No response yet: press enter to send.'}</Text>
+        <Text color={requestError || requestState !== 'idle' ? theme.error : theme.muted}>
+          {requestError ? `${requestState}: ${requestError}` : requestState === 'idle' ? 'No response yet: press enter to send.' : `${requestState}: press enter to send again.`}
+        </Text>
       ) : null}
-      {response && requestError ? <Text color={theme.error}>{`  (${requestState}: ${requestError})`}</Text> : null}
+      {response && !inFlight && requestState !== 'done' && requestState !== 'idle' ? (
+        <Text color={theme.error}>{`  (${requestState}${requestError ? `: ${requestError}` : ''})`}</Text>
+      ) : null}
     </Text>
   );
   const tabBar = (

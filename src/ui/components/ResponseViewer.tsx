@@ -43,13 +43,22 @@ function highlight(segments: Segment[], query: string | undefined): Array<Segmen
   return out;
 }
 
+// Control bytes (a binary body, a stray ESC) would move the cursor or change colours: show them as '·'.
+// eslint-disable-next-line no-control-regex
+const controls = /[\x00-\x08\x0a-\x1f\x7f-\x9f]/g;
+
+/** Makes text safe to print: tabs become a space and control characters a middle dot. */
+export function printable(text: string): string {
+  return text.replace(/\t/g, ' ').replace(controls, '·');
+}
+
 /** Cuts a row's segments to the pane width (Ink would otherwise wrap or lay out the whole line). */
 function cut(segments: Segment[], width: number): Segment[] {
   const out: Segment[] = [];
   let left = width;
   for (const segment of segments) {
     if (left <= 0) break;
-    const text = segment.text.length > left ? segment.text.slice(0, left) : segment.text;
+    const text = printable(segment.text.length > left ? segment.text.slice(0, left) : segment.text);
     out.push({ ...segment, text });
     left -= text.length;
   }
