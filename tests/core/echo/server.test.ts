@@ -111,6 +111,14 @@ describe('echo routes with the httpbin shape', () => {
     expect((await call('GET', '/json')).json().slideshow.slides).toHaveLength(2);
   });
 
+  it('HEAD /get has the headers but no body; / lists the routes', async () => {
+    const head = await call('HEAD', '/get');
+    expect(head.status).toBe(200);
+    expect(head.body.length).toBe(0);
+    expect(Number(head.headers['content-length'])).toBeGreaterThan(0);
+    expect((await call('GET', '/')).json().routes).toContain('/sse?count=&interval=');
+  });
+
   it('unknown routes are 404', async () => {
     expect((await call('GET', '/nope')).status).toBe(404);
   });
