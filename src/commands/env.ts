@@ -1,14 +1,65 @@
 import type { Command } from 'commander';
-import { DialError } from '../core/errors.js';
+import { useColor } from './globals.js';
 
-// Placeholder until its issue lands: fails loudly instead of pretending.
+async function workspace() {
+  const { findWorkspaceRoot } = await import('../core/workspace/discover.js');
+  const cwd = process.cwd();
+  return { cwd, root: findWorkspaceRoot(cwd) };
+}
+
+async function listEnvironments(flags: { json?: boolean }, command: Command): Promise<void> {
+  const [{ cwd, root }, { EnvStore }, { loadSettings }, { createStyle }] = await Promise.all([
+    workspace(), import('../core/env/index.js'), import('../core/settings/index.js'), import('../core/style.js'),
+  ]);
+  const store = new EnvStore(root);
+  const [names, files, settings] = await Promise.all([store.names(cwd), store.describe(cwd), loadSettings()]);
+  const remembered = settings.defaultEnvironment[root];
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify({ workspace: root, files, environments: names.map((name) => ({ name, default: name === remembered })) }, null, 2)}\n`);
+    return;
+  }
+  if (names.length === 0) {
+    process.stderr.write(`no environments: no http-client.env.json between ${cwd} and the workspace root ${root}\n`);
+    return;
+  }
+  const style = createStyle(useColor(command, process.stdout));
+  process.stdout.write(`${names.map((name) => (name === remembered ? `${style.bold(name)} ${style.dim('(last used)')}` : name)).join('\n')}\n`);
+}
+
+async function showEnvironment(name: string, flags: { json?: boolean; reveal?: boolean }, command: Command): Promise<void> {
+  const [{ cwd, root }, { describeEnvironment }, { createStyle }] = await Promise.all([
+    workspace(), import('../core/env/index.js'), import('../core/style.js'),
+  ]);
+  const described = await describeEnvironment(root, cwd, name, { reveal: flags.reveal });
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify(described, null, 2)}\n`);
+    return;
+  }
+  const style = createStyle(useColor(command, process.stdout));
+  const rows = [...described.variables, ...described.dotenv];
+  const nameWidth = Math.max(0, ...rows.map((row) => row.name.length));
+  const valueWidth = Math.min(60, Math.max(0, ...rows.map((row) => row.value.length)));
+  const print = (row: (typeof rows)[number]) =>
+    `${style.bold(row.name.padEnd(nameWidth))} = ${row.value.padEnd(valueWidth)}  ${style.dim(row.source)}${row.unresolved ? `  ${style.warn('unresolved')}` : ''}`.trimEnd();
+  const out: string[] = described.variables.map(print);
+  if (described.variables.length === 0) out.push(style.dim(`(no variables in '${name}')`));
+  if (described.dotenv.length) out.push('', style.dim('.env (every environment):'), ...described.dotenv.map(print));
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+/** `dial env [list|show NAME]`: environments and resolved variables (secrets masked). */
 export function registerEnv(program: Command): void {
-  program
-    .command('env')
-    .description('Show environments')
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .action(() => {
-      throw new DialError('E_USAGE', '`dial env` is not implemented yet');
-    });
+  const env = program.command('env').description('Show environments and their resolved variables (secrets masked)');
+  env
+    .command('list', { isDefault: true })
+    .description('List the environments of the workspace')
+    .option('--json', 'print as JSON')
+    .action((flags: { json?: boolean }, command: Command) => listEnvironments(flags, command));
+  env
+    .command('show')
+    .description('Show the resolved variables of an environment')
+    .argument('<name>', 'environment name ($shared for the shared values only)')
+    .option('--json', 'print as JSON')
+    .option('--reveal', 'show secret values instead of masking them')
+    .action((name: string, flags: { json?: boolean; reveal?: boolean }, command: Command) => showEnvironment(name, flags, command));
 }

@@ -34,6 +34,8 @@ export interface ResolvedEnvironment {
   secretNames: Set<string>;
   /** Env files consulted (root first). */
   files: string[];
+  /** The file each winning value came from. */
+  sources: Map<string, string>;
 }
 
 export interface Dotenv {
@@ -140,6 +142,7 @@ export class EnvStore {
     }
     const values = new Map<string, string>();
     const secretNames = new Set<string>();
+    const sources = new Map<string, string>();
     const layers = name && name !== SHARED_ENV ? [SHARED_ENV, name] : [SHARED_ENV];
     for (const layer of layers) {
       for (const file of files) {
@@ -147,11 +150,12 @@ export class EnvStore {
         if (!variables) continue;
         for (const [key, value] of Object.entries(variables)) {
           values.set(key, value);
+          sources.set(key, file.path);
           if (file.private) secretNames.add(key);
         }
       }
     }
-    return { name, values, secretNames, files: files.map((file) => file.path) };
+    return { name, values, secretNames, files: files.map((file) => file.path), sources };
   }
 
   /** The workspace root's `.env`, if any. */

@@ -5,3 +5,4 @@ export {
 } from './env-files.js';
 export { parseDotenv } from './dotenv.js';
 export { parseJsonText, lineColAt } from './json-file.js';
+export { describeEnvironment, type EnvironmentDescription, type EnvironmentVariableRow } from './describe.js';

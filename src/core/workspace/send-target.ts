@@ -1,11 +1,16 @@
 /**
  * `dial send FILE.http[#name|:line]`: find a request in a file and resolve it with the
- * workspace's variables. PLACEHOLDER until the workspace issue lands (owned by that work):
- * the signatures are the contract `src/commands/send.ts` codes against.
+ * workspace's variables, through a session (core/session), so `send` resolves exactly as
+ * `run` and the TUI do. The environment defaults to the one last used in the workspace
+ * (settings.defaultEnvironment); choosing one with -e remembers it.
  */
+import { dirname, relative, resolve } from 'node:path';
 import type { HttpRequest, SendOptions } from '../http/types.js';
 import type { HttpFile, RequestNode } from '../httpfile/types.js';
 import { DialError } from '../errors.js';
+import { createSession } from '../session/index.js';
+import { EnvStore } from '../env/index.js';
+import { findWorkspaceRoot } from './discover.js';
 
 export interface SendTarget {
   path: string;
@@ -46,7 +51,67 @@ export interface PreparedFileRequest {
   environment?: string;
 }
 
+/** A short label of a request for lists and messages: its name, or `#n METHOD URL`. */
+export function requestLabel(node: RequestNode): string {
+  return node.name ?? `#${node.index + 1} ${node.method} ${node.url}`;
+}
+
+/** Picks the request a target names: `#name` (or `#n`, 1-based), `:line`, the only one, or asks. */
+export async function selectRequest(file: HttpFile, target: SendTarget, pick?: (requests: RequestNode[]) => Promise<RequestNode>): Promise<RequestNode> {
+  const requests = file.requests;
+  const where = target.path;
+  const listing = () => requests.map(requestLabel).join(', ');
+  if (requests.length === 0) throw new DialError('E_NOT_FOUND', `no requests in ${where}`, { hint: 'a request is a line like `GET https://example.com`' });
+  if (target.name !== undefined) {
+    const byName = requests.find((request) => request.name === target.name);
+    if (byName) return byName;
+    if (/^\d+$/.test(target.name) && requests[Number(target.name) - 1]) return requests[Number(target.name) - 1];
+    throw new DialError('E_NOT_FOUND', `no request named '${target.name}' in ${where}`, { hint: `requests: ${listing()}` });
+  }
+  if (target.line !== undefined) {
+    const found = requests.filter((request) => request.span.line <= target.line!).at(-1);
+    if (!found) throw new DialError('E_NOT_FOUND', `no request at line ${target.line} of ${where}`, { hint: `the first request starts at line ${requests[0].span.line}` });
+    return found;
+  }
+  if (requests.length === 1) return requests[0];
+  if (pick) return pick(requests);
+  throw new DialError('E_USAGE', `${where} holds ${requests.length} requests; name one`, {
+    hint: `dial send ${where}#NAME (requests: ${listing()})`,
+  });
+}
+
 /** Parses the file, picks the request and resolves its variables (running referenced requests first). */
 export async function prepareFileRequest(options: PrepareFileRequestOptions): Promise<PreparedFileRequest> {
-  throw new DialError('E_USAGE', `sending from a .http file is not implemented yet (${options.target.path})`);
+  const path = resolve(options.cwd, options.target.path);
+  const root = findWorkspaceRoot(dirname(path));
+  let environment = options.environment;
+  const settings = await import('../settings/index.js');
+  if (environment === undefined) {
+    const remembered = (await settings.loadSettings()).defaultEnvironment[root];
+    // A remembered environment that no longer exists is forgotten quietly, never an error.
+    if (remembered !== undefined && (await new EnvStore(root).names(dirname(path))).includes(remembered)) environment = remembered;
+  }
+  const session = createSession({
+    workspaceRoot: root,
+    environment,
+    cliVariables: options.cliVariables,
+    sendOptions: options.sendOptions,
+    prompt: options.prompt,
+  });
+  const file = await session.loadFile(path);
+  const node = await selectRequest(file, { ...options.target, path: relative(options.cwd, path) || path }, options.pick);
+  const prepared = await session.prepare(file, node);
+  if (options.environment !== undefined) {
+    const current = (await settings.loadSettings()).defaultEnvironment[root];
+    if (current !== options.environment) await settings.rememberEnvironment(root, options.environment);
+  }
+  return {
+    request: prepared.request,
+    file,
+    node,
+    overrides: prepared.overrides,
+    // Secrets of referenced requests too: their values may be echoed back in this response.
+    secretValues: [...new Set([...prepared.secretValues, ...session.secretValues()])],
+    environment,
+  };
 }
