@@ -10,12 +10,12 @@ import { createStyle } from '../style.js';
 import type { RunEvent } from '../run/types.js';
 import { emptyTotals } from '../run/types.js';
 import { ReportCollector, reportToEvents } from './collect.js';
-import { runReportSchema, type RunReport } from './json-schema.js';
+import type { RunReport } from './json-schema.js';
 import { createDotReporter, createPrettyReporter, type LiveReporter } from './live.js';
 import { renderGithub, renderHtml, renderJson, renderJunit, renderTap } from './render.js';
 
 export { ReportCollector, reportToEvents } from './collect.js';
-export { runReportSchema, type RunReport, type FileReport, type RequestReport } from './json-schema.js';
+export type { RunReport, FileReport, RequestReport } from './json-schema.js';
 export { renderGithub, renderHtml, renderJson, renderJunit, renderTap, escapeXml } from './render.js';
 export { createDotReporter, createPrettyReporter } from './live.js';
 export { exchangeLines } from './text.js';
@@ -118,6 +118,8 @@ export async function readReport(path: string): Promise<RunReport> {
   } catch (error) {
     throw new DialError('E_INPUT', `${path} is not JSON: ${error instanceof Error ? error.message : String(error)}`, { location: { file: path, line: 1 }, hint: 'give reports written with --reporter json:PATH' });
   }
+  // zod is loaded only here: a run that writes reports never pays for it.
+  const { runReportSchema } = await import('./json-schema.js');
   const result = runReportSchema.safeParse(data);
   if (!result.success) {
     const issue = result.error.issues[0];
