@@ -74,9 +74,9 @@ const OUTPUT_ONLY = new Set([
 ]);
 
 function curlEscape(text: string): string {
-  // curl_easy_escape: everything but unreserved characters, as UTF-8 %XX.
+  // As curl's --data-urlencode: unreserved characters stay, a space is +, the rest UTF-8 %XX.
   return Array.from(Buffer.from(text, 'utf8'))
-    .map((byte) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`))
+    .map((byte) => (byte === 0x20 ? '+' : /[A-Za-z0-9\-._~]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`))
     .join('');
 }
 

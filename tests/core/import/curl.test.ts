@@ -59,7 +59,7 @@ describe('parseCurlCommand', () => {
 
   it('--data-urlencode encodes like curl, -G moves data to the query', () => {
     const { request } = parseCurlCommand(`curl -G http://x/search?x=1 --data-urlencode 'q=a b&c' --data-urlencode '=é' -d n=2`);
-    expect(request).toEqual({ method: 'GET', url: 'http://x/search?x=1&q=a%20b%26c&%C3%A9&n=2', headers: [], body: { kind: 'none' } });
+    expect(request).toEqual({ method: 'GET', url: 'http://x/search?x=1&q=a+b%26c&%C3%A9&n=2', headers: [], body: { kind: 'none' } });
   });
 
   it('--json sets JSON Content-Type and Accept', () => {
