@@ -58,7 +58,7 @@ export async function startWorkbench(options: StartOptions): Promise<number> {
   const onSignal = (signal: NodeJS.Signals): void => {
     instance?.unmount();
     restore();
-    process.exit(signal === 'SIGINT' ? 130 : 143);
+    process.exit(signal === 'SIGINT' ? 130 : signal === 'SIGHUP' ? 129 : 143);
   };
   const onCrash = (error: unknown): void => {
     try {
@@ -71,6 +71,7 @@ export async function startWorkbench(options: StartOptions): Promise<number> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
   process.on('uncaughtException', onCrash);
   process.on('unhandledRejection', onCrash);
   process.on('exit', restore);
@@ -92,6 +93,7 @@ export async function startWorkbench(options: StartOptions): Promise<number> {
     stdout.off('resize', onResize);
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    process.off('SIGHUP', onSignal);
     process.off('uncaughtException', onCrash);
     process.off('unhandledRejection', onCrash);
     restore();

@@ -49,17 +49,21 @@ describe.skipIf(!hasTmux)('dial open in a real terminal', () => {
   let echo: EchoServer;
   let workspace: string;
 
+  let configDir: string;
+  const start = (): void => {
+    const command = `exec env -u CI -u NO_COLOR DIAL_CONFIG_DIR='${configDir}' TERM=xterm-256color '${process.execPath}' '${BIN}' open '${workspace}' -e local`;
+    tmux('respawn-pane', '-k', '-t', 'tui', command);
+  };
+
   beforeAll(async () => {
     echo = await startEchoServer();
     workspace = tempDir('dial-tui-');
     cpSync(resolve(import.meta.dirname, '../fixtures/tui/workspace'), workspace, { recursive: true });
     writeFileSync(join(workspace, 'http-client.env.json'), JSON.stringify({ local: { baseUrl: echo.url } }));
-    const configDir = tempDir('dial-tui-config-');
+    configDir = tempDir('dial-tui-config-');
     // A shell-less pane kept after exit, so the exit status and the normal screen can be read.
     tmux('new-session', '-d', '-x', '120', '-y', '40', '-s', 'tui', 'sleep 600');
     tmux('set-option', '-g', 'remain-on-exit', 'on');
-    const command = `env -u CI -u NO_COLOR DIAL_CONFIG_DIR='${configDir}' TERM=xterm-256color '${process.execPath}' '${BIN}' open '${workspace}' -e local`;
-    tmux('respawn-pane', '-k', '-t', 'tui', command);
   });
 
   afterAll(async () => {
@@ -72,6 +76,7 @@ describe.skipIf(!hasTmux)('dial open in a real terminal', () => {
   });
 
   it('opens, sends, folds, filters with JSONPath and quits cleanly', async () => {
+    start();
     await waitForText('listUsers');
     expect(paneInfo('#{alternate_on}')).toBe('1');
     await waitForText('env: local');
@@ -106,6 +111,18 @@ describe.skipIf(!hasTmux)('dial open in a real terminal', () => {
     expect(paneInfo('#{pane_dead_status}')).toBe('0');
     expect(paneInfo('#{alternate_on}')).toBe('0');
     // Back on the normal screen: none of the workbench is left there.
+    expect(capture()).not.toContain('listUsers');
+  });
+
+  it('restores the terminal on SIGTERM', async () => {
+    start();
+    await waitForText('listUsers');
+    expect(paneInfo('#{alternate_on}')).toBe('1');
+    // `env` execs node, so the pane's process is dial itself.
+    process.kill(Number(paneInfo('#{pane_pid}')), 'SIGTERM');
+    await waitFor(() => paneInfo('#{pane_dead}') === '1', 'the process to exit');
+    expect(paneInfo('#{pane_dead_status}')).toBe('143');
+    expect(paneInfo('#{alternate_on}')).toBe('0');
     expect(capture()).not.toContain('listUsers');
   });
 });
