@@ -1,15 +1,22 @@
 // Bundles src/cli.ts into dist/ with esbuild. Code splitting keeps the TUI (React, Ink)
 // and other lazily imported parts in their own chunks, so `send` and `run` never read them.
 import { build } from 'esbuild';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+
+const root = new URL('..', import.meta.url).pathname;
+process.chdir(root);
 
 const banner = "import { createRequire as __dialCreateRequire } from 'node:module'; const require = __dialCreateRequire(import.meta.url);";
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+// Build into a fresh folder and swap it in, so a concurrent build or a running `dial`
+// never sees an empty or half-written dist/.
+const outdir = `dist.tmp-${process.pid}`;
+rmSync(outdir, { recursive: true, force: true });
 await build({
   entryPoints: { cli: 'src/cli.ts' },
-  outdir: 'dist',
+  outdir,
+  absWorkingDir: root,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -29,6 +36,15 @@ await build({
 
 // The entry answers `--version` on its own and never calls require(): drop the banner there,
 // so that path loads one module less.
-const entry = new URL('../dist/cli.js', import.meta.url);
+const entry = `${outdir}/cli.js`;
 const entryText = readFileSync(entry, 'utf8');
 if (!entryText.slice(banner.length).includes('require(')) writeFileSync(entry, entryText.replace(banner, ''));
+
+const previous = `dist.old-${process.pid}`;
+try {
+  renameSync('dist', previous);
+} catch {
+  // no previous build
+}
+renameSync(outdir, 'dist');
+rmSync(previous, { recursive: true, force: true });
