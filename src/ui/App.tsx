@@ -123,6 +123,7 @@ export function App({ services, keymap, theme, environment, onExit, size: fixedS
     if (!selected?.entry.file) return;
     const controller = new AbortController();
     abortRef.current = controller;
+    services.rememberRequest(services.requestKey(selected.entry.file, selected.node)).catch(() => undefined);
     dispatch({ type: 'requestState', state: 'resolving' });
     try {
       const response = await services.execute(selected.entry.file, selected.node, {
@@ -292,7 +293,16 @@ export function App({ services, keymap, theme, environment, onExit, size: fixedS
     let live = true;
     Promise.all([services.loadWorkspace(), services.environments()]).then(
       ([files, environments]) => {
-        if (live) dispatch({ type: 'loaded', files, environments, environment: stateRef.current.environment });
+        if (!live) return;
+        dispatch({ type: 'loaded', files, environments, environment: stateRef.current.environment });
+        // Start where the user left off: the request last sent in this workspace.
+        if (services.lastRequest) {
+          files.forEach((entry, fileIndex) =>
+            entry.file?.requests.forEach((node) => {
+              if (entry.file && services.requestKey(entry.file, node) === services.lastRequest) dispatch({ type: 'selectRequest', fileIndex, requestIndex: node.index });
+            }),
+          );
+        }
       },
       (error: unknown) => live && toast(`cannot load the workspace: ${failure(error)}`),
     );

@@ -11,7 +11,7 @@ import { createSession, type Session } from '../core/session/index.js';
 import { createExecutor, type RunSession } from '../core/run/index.js';
 import { insertRequestText, removeRequestText, replaceRequestText } from '../core/httpfile/index.js';
 import { toCurl } from '../core/export/curl.js';
-import { historyPath, rememberEnvironment, settingsTimeoutMs, type Settings } from '../core/settings/index.js';
+import { historyPath, rememberEnvironment, rememberLastRequest, settingsTimeoutMs, type Settings } from '../core/settings/index.js';
 import { appendHistory, readHistory, toHistoryEntry } from '../core/history/index.js';
 import { discoverHttpFiles } from '../core/workspace/discover.js';
 import { externalCommand, loadHttpFile, readTextFile, rewriteHttpFile, runExternal, saveBodyTo } from '../core/workspace-io/index.js';
@@ -220,5 +220,11 @@ export function createCoreServices(options: CoreServicesOptions): WorkbenchServi
       return runExternal(externalCommand(kind, env, kind === 'editor' ? settings.editor : settings.pager), text, suffix, options.suspend);
     },
     requestKey: requestId,
+    lastRequest: settings.lastRequest[options.root],
+    async rememberRequest(key) {
+      if (settings.lastRequest[options.root] === key) return;
+      settings.lastRequest = { ...settings.lastRequest, [options.root]: key };
+      await rememberLastRequest(options.root, key, env);
+    },
   };
 }

@@ -74,4 +74,8 @@ export interface WorkbenchServices {
   external(kind: 'pager' | 'editor', text: string, suffix: string): Promise<string>;
   /** A key identifying a request for history (file + name or index). */
   requestKey(file: HttpFile, node: RequestNode): string;
+  /** The request last sent in this workspace (a requestKey), to select on start. */
+  lastRequest?: string;
+  /** Remembers the request last sent in this workspace. */
+  rememberRequest(key: string): Promise<void>;
 }

@@ -51,6 +51,7 @@ describe('workspace screen', () => {
     await type(KEY.enter);
     frame = await waitForText(app, '200 OK', '"headers": {', '"Host": "fake"');
     expect(services.calls).toEqual([{ name: 'createUser', environment: undefined }]);
+    expect(services.rememberedRequests).toEqual(['/ws/users.http#createUser']);
     expect(frame).toContain('done');
   });
 
@@ -124,6 +125,15 @@ describe('workspace screen', () => {
     expect(exits()).toBe(0);
     await type(KEY.esc, 'q');
     await waitForFrame(app, () => exits() === 1);
+  });
+});
+
+describe('start-up', () => {
+  it('selects the request last sent in this workspace', async () => {
+    const services = fakeServices(files);
+    services.lastRequest = '/ws/misc.http#ask';
+    const { app } = mount(services);
+    await waitForText(app, 'GET http://x/ask');
   });
 });
 

@@ -14,6 +14,7 @@ export interface FakeServices extends WorkbenchServices {
   body: string;
   historyItems: HistoryItem[];
   editorReply: string;
+  rememberedRequests: string[];
 }
 
 export function exchangeWith(body: string, status = 200): Exchange {
@@ -48,6 +49,7 @@ export function fakeServices(files: Record<string, string>, body = JSON.stringif
     body,
     historyItems: [],
     editorReply: '',
+    rememberedRequests: [],
     loadWorkspace: async () => entries,
     environments: async () => ['local', 'staging'],
     async execute(_file, node, options: ExecuteOptions): Promise<ResponseResult> {
@@ -76,6 +78,9 @@ export function fakeServices(files: Record<string, string>, body = JSON.stringif
     },
     external: async () => services.editorReply,
     requestKey: (file, node) => `${file.path}#${node.name ?? node.index}`,
+    rememberRequest: async (key) => {
+      services.rememberedRequests.push(key);
+    },
   };
   return services;
 }
