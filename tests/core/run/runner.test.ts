@@ -1,0 +1,177 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { parseHttpFile } from '../../../src/core/httpfile/index.js';
+import { parseShard, planFiles, runPlan, runEvents, selectShard, createRequestFilter, type AttemptOutcome, type RequestExecutor, type RunEvent, type PlannedFile } from '../../../src/core/run/index.js';
+import { DialError } from '../../../src/core/errors.js';
+
+function fileOf(name: string, text: string) {
+  return { file: parseHttpFile(text, `/w/${name}`), relativePath: name };
+}
+
+const three = `### a
+# @tag smoke
+GET http://x/a
+
+### b
+# @tag slow
+GET http://x/b
+
+### c
+# @skip not ready
+GET http://x/c
+`;
+
+const pass: AttemptOutcome = { status: 'passed', durationMs: 1, assertions: [] };
+
+function collect(): { events: RunEvent[]; listener: (e: RunEvent) => void } {
+  const events: RunEvent[] = [];
+  return { events, listener: (e) => events.push(e) };
+}
+
+describe('shards', () => {
+  it('parses i/n and rejects nonsense as usage errors', () => {
+    expect(parseShard('2/3')).toEqual({ index: 2, total: 3 });
+    for (const bad of ['0/3', '4/3', '1/0', 'x', '1-2', '']) {
+      expect(() => parseShard(bad)).toThrow(DialError);
+      try {
+        parseShard(bad);
+      } catch (error) {
+        expect((error as DialError).exitCode).toBe(2);
+      }
+    }
+  });
+
+  it('every file lands in exactly one shard, whatever the input order (property)', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.stringMatching(/^[a-z0-9/]{1,12}\.http$/), { maxLength: 40 }), fc.integer({ min: 1, max: 9 }), fc.boolean(), (files, total, reverse) => {
+        const input = reverse ? [...files].reverse() : files;
+        const seen = new Map<string, number>();
+        for (let index = 1; index <= total; index++) {
+          for (const file of selectShard(input, { index, total }, (f) => f)) seen.set(file, (seen.get(file) ?? 0) + 1);
+        }
+        expect(seen.size).toBe(files.length);
+        for (const count of seen.values()) expect(count).toBe(1);
+        // Deterministic: the same shard of a shuffled list is the same set.
+        for (let index = 1; index <= total; index++) {
+          expect(selectShard(files, { index, total }, (f) => f)).toEqual(selectShard([...files].reverse(), { index, total }, (f) => f));
+        }
+      }),
+    );
+  });
+
+  it('balances shards to within one file', () => {
+    const files = Array.from({ length: 10 }, (_, i) => `f${i}.http`);
+    const sizes = [1, 2, 3].map((index) => selectShard(files, { index, total: 3 }, (f) => f).length);
+    expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('filters', () => {
+  const file = parseHttpFile(three, '/w/t.http');
+  it('--grep takes a substring, a regular expression or /re/flags', () => {
+    expect(file.requests.filter(createRequestFilter({ grep: 'b' })).map((r) => r.name)).toEqual(['b']);
+    expect(file.requests.filter(createRequestFilter({ grep: '^(a|c)$' })).map((r) => r.name)).toEqual(['a', 'c']);
+    expect(file.requests.filter(createRequestFilter({ grep: '/A/i' })).map((r) => r.name)).toEqual(['a']);
+    expect(file.requests.filter(createRequestFilter({ grep: '(' })).map((r) => r.name)).toEqual([]);
+  });
+  it('--tag selects any of the tags', () => {
+    expect(file.requests.filter(createRequestFilter({ tags: ['smoke'] })).map((r) => r.name)).toEqual(['a']);
+    expect(file.requests.filter(createRequestFilter({ tags: ['smoke,slow'] })).map((r) => r.name)).toEqual(['a', 'b']);
+  });
+  it('files with nothing selected are dropped from the plan', () => {
+    const plan = planFiles([fileOf('t.http', three), fileOf('u.http', 'GET http://x/u\n')], { tags: ['slow'] });
+    expect(plan.map((p) => p.info.relativePath)).toEqual(['t.http']);
+  });
+});
+
+describe('runner', () => {
+  it('runs requests of a file in order, reports @skip, and totals', async () => {
+    const plan = planFiles([fileOf('t.http', three)], {});
+    const order: string[] = [];
+    const execute: RequestExecutor = async ({ node }) => {
+      order.push(node.name!);
+      return pass;
+    };
+    const { events, listener } = collect();
+    const summary = await runPlan(plan, execute, {}, listener);
+    expect(order).toEqual(['a', 'b']);
+    expect(summary.totals).toEqual({ files: 1, requests: 3, passed: 2, failed: 0, errored: 0, skipped: 1 });
+    const ends = events.filter((e) => e.type === 'request:end').map((e) => e.type === 'request:end' && [e.result.name, e.result.status, e.result.skipReason]);
+    expect(ends).toEqual([['a', 'passed', undefined], ['b', 'passed', undefined], ['c', 'skipped', 'not ready']]);
+    expect(events[0].type).toBe('run:start');
+    expect(events.at(-1)?.type).toBe('run:end');
+  });
+
+  it('keeps at most `concurrency` files in flight', async () => {
+    const plan = planFiles(Array.from({ length: 6 }, (_, i) => fileOf(`f${i}.http`, 'GET http://x/\n\n###\nGET http://x/2\n')), {});
+    let inFlight = 0;
+    let peak = 0;
+    const execute: RequestExecutor = async () => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      await new Promise((r) => setImmediate(r));
+      inFlight--;
+      return pass;
+    };
+    const summary = await runPlan(plan, execute, { concurrency: 3 }, () => {});
+    expect(peak).toBe(3);
+    expect(summary.totals.passed).toBe(12);
+  });
+
+  it('retries failed attempts (flag and @retry) and counts attempts', async () => {
+    const plan = planFiles([fileOf('r.http', '### flaky\n# @retry 3 1ms\nGET http://x/\n\n### never\nGET http://x/n\n')], {});
+    let flakyCalls = 0;
+    const execute: RequestExecutor = async ({ node }) => {
+      if (node.name === 'flaky') return ++flakyCalls < 3 ? { status: 'failed', durationMs: 1, assertions: [] } : pass;
+      return { status: 'errored', durationMs: 1, assertions: [], error: { code: 'E_CONNRESET', message: 'reset' } };
+    };
+    const { events, listener } = collect();
+    await runPlan(plan, execute, { retry: 1 }, listener);
+    const results = events.flatMap((e) => (e.type === 'request:end' ? [e.result] : []));
+    expect(results.map((r) => [r.name, r.status, r.attempts])).toEqual([['flaky', 'passed', 3], ['never', 'errored', 2]]);
+    expect(events.filter((e) => e.type === 'request:retry')).toHaveLength(3);
+  });
+
+  it('--bail stops scheduling and reports the rest as skipped', async () => {
+    const plan = planFiles([fileOf('a.http', 'GET http://x/1\n\n###\nGET http://x/2\n'), fileOf('b.http', 'GET http://x/3\n')], {});
+    let calls = 0;
+    const execute: RequestExecutor = async () => {
+      calls++;
+      return { status: 'failed', durationMs: 1, assertions: [] };
+    };
+    const { events, listener } = collect();
+    const summary = await runPlan(plan, execute, { bail: true, concurrency: 1 }, listener);
+    expect(calls).toBe(1);
+    expect(summary.bailed).toBe(true);
+    expect(summary.totals).toMatchObject({ failed: 1, skipped: 2, requests: 3 });
+    const skipped = events.flatMap((e) => (e.type === 'request:end' && e.result.status === 'skipped' ? [e.result.skipReason] : []));
+    expect(skipped).toEqual(['bail', 'bail']);
+  });
+
+  it('an executor that throws makes an errored request, not a crash', async () => {
+    const plan = planFiles([fileOf('a.http', 'GET http://x/1\n')], {});
+    const summary = await runPlan(plan, async () => {
+      throw new DialError('E_VAR_UNDEFINED', 'variable x is not defined');
+    }, {}, () => {});
+    expect(summary.totals.errored).toBe(1);
+  });
+
+  it('stops on abort and reports the rest as interrupted', async () => {
+    const plan = planFiles([fileOf('a.http', 'GET http://x/1\n\n###\nGET http://x/2\n')], {});
+    const controller = new AbortController();
+    const { events, listener } = collect();
+    const summary = await runPlan(plan, async () => {
+      controller.abort();
+      return pass;
+    }, { signal: controller.signal }, listener);
+    expect(summary.interrupted).toBe(true);
+    expect(events.flatMap((e) => (e.type === 'request:end' ? [e.result.status] : []))).toEqual(['passed', 'skipped']);
+  });
+
+  it('is also an async iterator of the same events', async () => {
+    const plan: PlannedFile[] = planFiles([fileOf('a.http', 'GET http://x/1\n')], {});
+    const types: string[] = [];
+    for await (const event of runEvents(plan, async () => pass, {})) types.push(event.type);
+    expect(types).toEqual(['run:start', 'file:start', 'request:start', 'request:end', 'file:end', 'run:end']);
+  });
+});
