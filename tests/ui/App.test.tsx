@@ -128,6 +128,50 @@ describe('workspace screen', () => {
   });
 });
 
+describe('editor and viewer', () => {
+  it('edits the whole request in $EDITOR and saves only that block', async () => {
+    const services = fakeServices(files);
+    services.editorReply = '### list\n# @name listUsers\nDELETE http://x/users/1\n\n';
+    const { app, type } = mount(services);
+    await waitForText(app, 'listUsers');
+    await type('e');
+    await waitForText(app, 'DELETE http://x/users/1', 'saved users.http');
+    expect(services.saved.get('/ws/users.http')).toBe(files['users.http'].replace(/^### list[\s\S]*?(?=### create)/, services.editorReply));
+  });
+
+  it('edits the body in $EDITOR', async () => {
+    const services = fakeServices(files);
+    services.editorReply = '{"a": 2}\n';
+    const { app, type } = mount(services);
+    await waitForText(app, 'listUsers');
+    await type(KEY.down, KEY.down, 'b');
+    await waitForText(app, '{"a": 2}', 'saved users.http');
+    expect(services.saved.get('/ws/users.http')).toBe(files['users.http'].replace('{"a": 1}', '{"a": 2}'));
+  });
+
+  it('renders only the visible rows of a huge body and jumps to its end', async () => {
+    const lines = Array.from({ length: 200_000 }, (_, i) => `line ${i}`).join('\n');
+    const services = fakeServices(files, lines);
+    const { app, type } = mount(services);
+    await waitForText(app, 'listUsers');
+    await type(KEY.enter);
+    let frame = await waitForText(app, '200 OK', '1/200000', 'line 0');
+    expect(frame).not.toContain('line 100');
+    await type(KEY.tab, KEY.tab, '\x1b[F');
+    frame = await waitForText(app, '200000/200000', 'line 199999');
+    expect(frame).not.toContain('line 0\n');
+    await type('/', ...'line 150000'.split(''), KEY.enter);
+    await waitForText(app, '150001/200000');
+  });
+
+  it('prints no colour codes when colour is off (NO_COLOR)', async () => {
+    const { app } = mount();
+    await waitForText(app, 'listUsers');
+    const raw = app.lastFrame() ?? '';
+    expect(raw).not.toMatch(/\x1b\[(3\d|4\d|9\d)m/);
+  });
+});
+
 describe('start-up', () => {
   it('selects the request last sent in this workspace', async () => {
     const services = fakeServices(files);

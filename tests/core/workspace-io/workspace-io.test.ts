@@ -1,0 +1,47 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseHttpFile } from '../../../src/core/httpfile/index.js';
+import { externalCommand, loadHttpFile, rewriteHttpFile, runExternal, saveBodyTo } from '../../../src/core/workspace-io/index.js';
+import { tempDir } from '../../helpers/cli.js';
+
+describe('workspace-io', () => {
+  it('rewrites a .http file atomically and returns it parsed', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'a.http');
+    writeFileSync(path, 'GET http://x/a\n');
+    const file = await loadHttpFile(path);
+    const updated = await rewriteHttpFile(file, 'POST http://x/b\n');
+    expect(updated.requests[0].method).toBe('POST');
+    expect(readFileSync(path, 'utf8')).toBe('POST http://x/b\n');
+  });
+
+  it('saves a body from memory or from its spill file, byte for byte', async () => {
+    const dir = tempDir();
+    const bytes = Buffer.from([0, 1, 2, 255, 10]);
+    await saveBodyTo({ kind: 'memory', bytes }, join(dir, 'm.bin'));
+    expect(readFileSync(join(dir, 'm.bin'))).toEqual(bytes);
+    writeFileSync(join(dir, 'spill'), bytes);
+    await saveBodyTo({ kind: 'file', path: join(dir, 'spill'), size: bytes.length }, join(dir, 'f.bin'));
+    expect(readFileSync(join(dir, 'f.bin'))).toEqual(bytes);
+    await expect(saveBodyTo({ kind: 'streamed', size: 1 }, join(dir, 's.bin'))).rejects.toThrow(/not kept/);
+  });
+
+  it('runs an external program on a temp file inside suspend and returns the edited text', async () => {
+    let suspended = 0;
+    const text = await runExternal(`sh -c 'printf edited >> "$0"'`, 'start:', '.txt', (run) => {
+      suspended++;
+      run();
+    });
+    expect(text).toBe('start:edited');
+    expect(suspended).toBe(1);
+    await expect(runExternal('false', 'x', '.txt', (run) => run())).rejects.toThrow(/exited with status 1/);
+  });
+
+  it('picks the editor and pager from settings, then the environment', () => {
+    expect(externalCommand('editor', { EDITOR: 'nano' }, 'code --wait')).toBe('code --wait');
+    expect(externalCommand('editor', { VISUAL: 'vim', EDITOR: 'nano' })).toBe('vim');
+    expect(externalCommand('pager', {})).toBe('less -R');
+    expect(parseHttpFile('GET http://x\n', '').requests).toHaveLength(1);
+  });
+});
