@@ -1,0 +1,139 @@
+/**
+ * `dial import postman` end to end: the fixture collection and environment are imported by
+ * the built CLI, then every generated request is sent (environment "Local", baseUrl pointed
+ * at a recording loopback server) and what the server received is checked against the
+ * collection: method, path, query, auth, headers and body of every body mode.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { startRecordingServer, type RecordedRequest } from '../helpers/servers.js';
+import { createSession } from '../../src/core/session/index.js';
+
+const FIXTURES = resolve(import.meta.dirname, '../fixtures/import/postman');
+const COLLECTION = join(FIXTURES, 'shop.postman_collection.json');
+const ENVIRONMENT = join(FIXTURES, 'shop.postman_environment.json');
+
+let server: Awaited<ReturnType<typeof startRecordingServer>>;
+beforeAll(async () => {
+  server = await startRecordingServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+
+describe('dial import postman', () => {
+  it('imports the collection and environment, and every request sends what the collection describes', async () => {
+    const out = tempDir('dial-import-postman-');
+    const result = await runCli(['import', 'postman', COLLECTION, '--environment', ENVIRONMENT, '-o', out]);
+    expect(result.stderr).toBe([
+      'warning: the collection: Postman pre-request script not converted (kept as comments)',
+      'warning: customers.http#List customers: Postman test script not converted (kept as comments)',
+      '',
+    ].join('\n'));
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('customers/admin.http (2 requests)');
+    expect(result.stdout).toContain('11 requests in 4 files');
+    expect(statSync(join(out, 'http-client.private.env.json')).mode & 0o777).toBe(0o600);
+
+    // The files the collection points at, next to the .http files that use them.
+    copyFileSync(join(FIXTURES, 'avatar.png'), join(out, 'customers', 'avatar.png'));
+    copyFileSync(join(FIXTURES, 'orders.csv'), join(out, 'orders.csv'));
+
+    const session = createSession({ workspaceRoot: out, environment: 'Local', cliVariables: { baseUrl: server.url } });
+    const received = new Map<string, RecordedRequest>();
+    for (const path of ['shop-api.http', 'customers.http', 'customers/admin.http', 'orders.http']) {
+      const file = await session.loadFile(join(out, path));
+      for (const node of file.requests) {
+        const before = server.requests.length;
+        const exchange = await session.execute(file, node);
+        expect(exchange.response.status).toBe(200);
+        received.set(node.name!, server.requests[before]);
+      }
+    }
+    expect([...received.keys()]).toEqual([
+      'health-check', 'list-customers', 'get-customer', 'create-customer', 'delete-customer', 'upload-avatar',
+      'search-orders', 'import-orders', 'create-order', 'create-order-2', 'orders-graphql',
+    ]);
+    const at = (name: string) => received.get(name)!;
+    const bearer = 'Bearer tok-local-123';
+
+    expect(at('health-check')).toMatchObject({ method: 'GET', url: '/health' });
+    expect(at('health-check').headers.authorization).toBeUndefined();
+
+    expect(at('list-customers')).toMatchObject({ method: 'GET', url: '/customers?page=1&size=5', headers: { authorization: bearer, accept: 'application/json' } });
+    expect(at('get-customer')).toMatchObject({ method: 'GET', url: '/customers/c-42', headers: { authorization: bearer } });
+    expect(at('get-customer').headers['x-request-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(at('get-customer').headers['x-trace']).toBeUndefined();
+
+    expect(at('create-customer')).toMatchObject({ method: 'POST', url: '/customers', headers: { 'content-type': 'application/json', authorization: bearer } });
+    expect(JSON.parse(at('create-customer').body.toString())).toEqual({ name: 'Ada Lovelace', email: 'ada@example.com', pageSize: '5' });
+
+    // (The Basic credentials themselves are checked in the test below.)
+    expect(at('delete-customer')).toMatchObject({ method: 'DELETE', url: '/customers/c-13', headers: { authorization: expect.stringMatching(/^Basic /) } });
+    const upload = at('upload-avatar');
+    expect(upload).toMatchObject({ method: 'POST', url: '/customers/c-42/avatar', headers: { authorization: expect.stringMatching(/^Basic /) } });
+    const boundary = /boundary=(\S+)/.exec(String(upload.headers['content-type']))![1];
+    expect(upload.body.equals(Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="caption"\r\n\r\nProfile photo\r\n`),
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="avatar"; filename="avatar.png"\r\nContent-Type: image/png\r\n\r\n`),
+      readFileSync(join(FIXTURES, 'avatar.png')),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]))).toBe(true);
+
+    expect(at('search-orders')).toMatchObject({ method: 'POST', url: '/orders/search', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: bearer } });
+    expect(at('search-orders').body.toString()).toBe('status=open+%26+paid&limit=5');
+    expect(new URLSearchParams(at('search-orders').body.toString()).get('status')).toBe('open & paid');
+
+    expect(at('import-orders')).toMatchObject({ method: 'PUT', url: '/orders/import', headers: { 'content-type': 'text/csv', authorization: bearer } });
+    expect(at('import-orders').body.toString()).toBe(readFileSync(join(FIXTURES, 'orders.csv'), 'utf8'));
+
+    expect(at('create-order')).toMatchObject({ method: 'POST', url: '/orders', headers: { 'x-api-key': 'pk-live-123', 'content-type': 'application/json' } });
+    expect(at('create-order').headers.authorization).toBeUndefined();
+    expect(JSON.parse(at('create-order').body.toString())).toEqual({ customer: 'c-42', items: [{ sku: 'A-1', qty: 2 }] });
+    expect(at('create-order-2')).toMatchObject({ method: 'GET', url: '/orders/legacy?id=7&api_key=legacy-secret' });
+
+    expect(at('orders-graphql')).toMatchObject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json', authorization: bearer } });
+    expect(JSON.parse(at('orders-graphql').body.toString())).toEqual({ query: 'query Orders($first: Int) { orders(first: $first) { id } }', variables: { first: 5 } });
+  });
+
+  it('folder basic auth becomes `Authorization: Basic {{username}} {{password}}`, sent base64-encoded (JetBrains convention)', async () => {
+    const out = tempDir('dial-import-postman-basic-');
+    expect((await runCli(['import', 'postman', COLLECTION, '-o', out])).code).toBe(0);
+    expect(readFileSync(join(out, 'customers', 'admin.http'), 'utf8')).toContain('Authorization: Basic {{username}} {{password}}');
+    const session = createSession({ workspaceRoot: out, cliVariables: { baseUrl: server.url } });
+    const file = await session.loadFile(join(out, 'customers', 'admin.http'));
+    const before = server.requests.length;
+    await session.execute(file, file.requests[0]);
+    expect(server.requests[before].headers.authorization).toBe(basic('admin', 'hunter2'));
+  });
+
+  it('never overwrites: an existing target stops the import before anything is written (exit 3), --force overwrites', async () => {
+    const out = tempDir('dial-import-exists-');
+    writeFileSync(join(out, 'orders.http'), 'GET http://keep.me/\n');
+    const refused = await runCli(['import', 'postman', COLLECTION, '-o', out]);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toMatch(/^error\[E_EXISTS\]: .*orders\.http already exists; nothing was written\nhint: pass --force/);
+    expect(refused.stdout).toBe('');
+    expect(existsSync(join(out, 'customers.http'))).toBe(false);
+    expect(readFileSync(join(out, 'orders.http'), 'utf8')).toBe('GET http://keep.me/\n');
+
+    const forced = await runCli(['import', 'postman', COLLECTION, '-o', out, '--force']);
+    expect(forced.code).toBe(0);
+    expect(readFileSync(join(out, 'orders.http'), 'utf8')).toContain('# @name search-orders');
+  });
+
+  it('a malformed collection is exit 3 naming the file, line and JSON path', async () => {
+    const dir = tempDir('dial-import-bad-');
+    const path = join(dir, 'broken.json');
+    writeFileSync(path, '{\n  "info": {"name": "Broken"},\n  "item": [{"name": "x", "request": {"method": 7, "url": "http://x"}}]\n}\n');
+    const result = await runCli(['import', 'postman', path, '-o', dir]);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain(`error[E_IMPORT] ${path}:3:`);
+    expect(result.stderr).toContain('Postman collection: item[0].request.method: expected string');
+    expect(result.stdout).toBe('');
+  });
+});
