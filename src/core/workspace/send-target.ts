@@ -4,7 +4,7 @@
  * `run` and the TUI do. The environment defaults to the one last used in the workspace
  * (settings.defaultEnvironment); choosing one with -e remembers it.
  */
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { HttpRequest, SendOptions } from '../http/types.js';
 import type { HttpFile, RequestNode } from '../httpfile/types.js';
 import { DialError } from '../errors.js';
@@ -83,7 +83,11 @@ export async function selectRequest(file: HttpFile, target: SendTarget, pick?: (
 /** Parses the file, picks the request and resolves its variables (running referenced requests first). */
 export async function prepareFileRequest(options: PrepareFileRequestOptions): Promise<PreparedFileRequest> {
   const path = resolve(options.cwd, options.target.path);
-  const root = findWorkspaceRoot(dirname(path));
+  // The workspace is the one the command runs in when the file is inside it (so a nested folder
+  // with its own env file still sees the root's env files); else the file's own.
+  const cwdRoot = findWorkspaceRoot(options.cwd);
+  const inside = !relative(cwdRoot, path).startsWith('..') && !isAbsolute(relative(cwdRoot, path));
+  const root = inside ? cwdRoot : findWorkspaceRoot(dirname(path));
   let environment = options.environment;
   const settings = await import('../settings/index.js');
   if (environment === undefined) {
