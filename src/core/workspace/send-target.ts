@@ -8,9 +8,6 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { HttpRequest, SendOptions } from '../http/types.js';
 import type { HttpFile, RequestNode } from '../httpfile/types.js';
 import { DialError } from '../errors.js';
-import { createSession } from '../session/index.js';
-import { EnvStore } from '../env/index.js';
-import { findWorkspaceRoot } from './discover.js';
 
 export interface SendTarget {
   path: string;
@@ -82,6 +79,10 @@ export async function selectRequest(file: HttpFile, target: SendTarget, pick?: (
 
 /** Parses the file, picks the request and resolves its variables (running referenced requests first). */
 export async function prepareFileRequest(options: PrepareFileRequestOptions): Promise<PreparedFileRequest> {
+  // Loaded here, not at the top: `dial send URL` imports this module for parseSendTarget only.
+  const [{ createSession }, { EnvStore }, { findWorkspaceRoot }, settings] = await Promise.all([
+    import('../session/index.js'), import('../env/index.js'), import('./discover.js'), import('../settings/index.js'),
+  ]);
   const path = resolve(options.cwd, options.target.path);
   // The workspace is the one the command runs in when the file is inside it (so a nested folder
   // with its own env file still sees the root's env files); else the file's own.
@@ -89,7 +90,6 @@ export async function prepareFileRequest(options: PrepareFileRequestOptions): Pr
   const inside = !relative(cwdRoot, path).startsWith('..') && !isAbsolute(relative(cwdRoot, path));
   const root = inside ? cwdRoot : findWorkspaceRoot(dirname(path));
   let environment = options.environment;
-  const settings = await import('../settings/index.js');
   if (environment === undefined) {
     const remembered = (await settings.loadSettings()).defaultEnvironment[root];
     // A remembered environment that no longer exists is forgotten quietly, never an error.
