@@ -58,12 +58,16 @@ function errorLine(error: unknown, filename: string): number | undefined {
 
 /** Runs scripts and `?? js` expressions for one run. */
 export class ScriptRunner {
-  private readonly context: vm.Context;
+  private contextCache: vm.Context | undefined;
   private readonly cache = new Map<string, Compiled>();
   private readonly expressions = new Map<string, vm.Script>();
   private readonly fileCode = new Map<string, Promise<string>>();
 
-  constructor(private readonly timeoutMs = SCRIPT_TIMEOUT_MS) {
+  constructor(private readonly timeoutMs = SCRIPT_TIMEOUT_MS) {}
+
+  /** The vm context, made on first use: runs without scripts never pay for it. */
+  private get context(): vm.Context {
+    if (this.contextCache) return this.contextCache;
     const sandbox: Record<string, unknown> = {};
     for (const name of UNSUPPORTED_GLOBALS) {
       Object.defineProperty(sandbox, name, {
@@ -72,7 +76,8 @@ export class ScriptRunner {
         },
       });
     }
-    this.context = vm.createContext(sandbox, { codeGeneration: { strings: false, wasm: false } });
+    this.contextCache = vm.createContext(sandbox, { codeGeneration: { strings: false, wasm: false } });
+    return this.contextCache;
   }
 
   private compile(code: string, filename: string, lineOffset: number): Compiled {

@@ -1,0 +1,62 @@
+/** `dial run --watch`: re-runs the changed file, exits 130 on Ctrl+C. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DIAL_BIN, stripAnsi, tempDir } from '../helpers/cli.js';
+import { startFailServer, type FailServer } from '../helpers/fail-server.js';
+
+let server: FailServer;
+beforeAll(async () => {
+  server = await startFailServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('dial run --watch', () => {
+  it('re-runs a changed .http file and stops cleanly on SIGINT', async () => {
+    const dir = tempDir('dial-watch-');
+    mkdirSync(join(dir, '.git'));
+    writeFileSync(join(dir, 'a.http'), '### first\nGET {{host}}/ok\n\n?? status == 200\n');
+    writeFileSync(join(dir, 'b.http'), '### other\nGET {{host}}/ok\n');
+    const child = spawn(process.execPath, [DIAL_BIN, 'run', '--watch', '--var', `host=${server.url}`], {
+      cwd: dir,
+      env: { ...process.env, DIAL_CONFIG_DIR: tempDir('dial-config-'), NO_COLOR: '1', CI: '' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    const waiters: Array<{ text: string; count: number; resolve: () => void }> = [];
+    const check = () => {
+      for (const waiter of [...waiters]) {
+        if (stdout.split(waiter.text).length - 1 >= waiter.count) {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          waiter.resolve();
+        }
+      }
+    };
+    const waitFor = (text: string, count = 1) => new Promise<void>((resolve) => {
+      waiters.push({ text, count, resolve });
+      check();
+    });
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += stripAnsi(chunk.toString());
+      check();
+    });
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+
+    await waitFor('Watching for changes');
+    expect(stdout).toContain('✓ a.http › first');
+    expect(stdout).toContain('✓ b.http › other');
+    writeFileSync(join(dir, 'a.http'), '### renamed\nGET {{host}}/ok\n\n?? status == 201\n');
+    await waitFor('✗ a.http › renamed');
+    const rerun = stdout.slice(stdout.indexOf('change detected'));
+    expect(rerun).toContain('re-running a.http');
+    expect(rerun).not.toContain('b.http › other');
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toBe('');
+  });
+});
