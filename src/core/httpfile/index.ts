@@ -6,3 +6,4 @@ export {
   printHttpFile, formatRequest, draftFromNode, replaceRequestText, replaceSpan, insertRequestText, removeRequestText,
 } from './print.js';
 export { expandMultipartBody, multipartBoundary, type ExpandMultipartOptions } from './multipart.js';
+export { syntheticHttpFile, benchParse } from './bench.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseHttpFile, printHttpFile } from '../../../src/core/httpfile/index.js';
+import { benchParse, parseHttpFile, printHttpFile, syntheticHttpFile } from '../../../src/core/httpfile/index.js';
 import { DialError } from '../../../src/core/errors.js';
 
 function parseError(text: string): DialError {
@@ -186,13 +186,15 @@ describe('parseHttpFile: errors', () => {
 
 describe('parseHttpFile: speed', () => {
   it('parses 10,000 requests (the bench shape) into 10,000 nodes', () => {
-    const blocks: string[] = [];
-    for (let i = 0; i < 10_000; i++) {
-      blocks.push(`### request ${i}\n# @name r${i}\n# @tag smoke\nPOST {{host}}/widgets/${i}?page=1\nContent-Type: application/json\nAuthorization: Bearer {{token}}\n\n{"id": ${i}, "name": "w${i}"}\n\n?? status == 200\n?? body $.id == ${i}\n`);
-    }
-    const file = parseHttpFile(blocks.join('\n'), 'big.http');
+    const file = parseHttpFile(syntheticHttpFile(10_000), 'big.http');
     expect(file.requests).toHaveLength(10_000);
     expect(file.requests[9999]).toMatchObject({ name: 'r9999', url: '{{host}}/widgets/9999?page=1' });
     expect(file.requests[9999].assertions[1]).toMatchObject({ argument: '$.id', expected: '9999' });
+  });
+
+  it('benchParse reports the count and a time (numbers for the lead, not asserted as a budget)', () => {
+    const result = benchParse(100, 2);
+    expect(result.requests).toBe(100);
+    expect(result.bestMs).toBeGreaterThan(0);
   });
 });

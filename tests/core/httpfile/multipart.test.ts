@@ -1,0 +1,30 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { expandMultipartBody, multipartBoundary } from '../../../src/core/httpfile/index.js';
+import { tempDir } from '../../helpers/cli.js';
+
+describe('multipart bodies', () => {
+  it('reads the boundary from Content-Type', () => {
+    expect(multipartBoundary('multipart/form-data; boundary=WebAppBoundary')).toBe('WebAppBoundary');
+    expect(multipartBoundary('multipart/mixed; charset=utf-8; boundary="a b"')).toBe('a b');
+    expect(multipartBoundary('application/json')).toBeUndefined();
+    expect(multipartBoundary(undefined)).toBeUndefined();
+  });
+
+  it('expands < file parts, substitutes <@ parts, frames with CRLF', async () => {
+    const dir = tempDir('dial-multipart-');
+    writeFileSync(join(dir, 'a.bin'), Buffer.from([0, 1, 2, 255]));
+    writeFileSync(join(dir, 't.txt'), 'hi {{who}}');
+    const text = '--B\nContent-Disposition: form-data; name="a"\n\n< ./a.bin\n--B\nContent-Disposition: form-data; name="t"\n\n<@ ./t.txt\n--B\nContent-Disposition: form-data; name="plain"\n\n<b>literal</b>\n--B--';
+    const bytes = Buffer.from(await expandMultipartBody(text, { boundary: 'B', baseDir: dir, substitute: async (t) => t.replace('{{who}}', 'ada') }));
+    expect(bytes.subarray(0, 45).toString('latin1')).toBe('--B\r\nContent-Disposition: form-data; name="a"\r\n');
+    expect(bytes.includes(Buffer.from([13, 10, 13, 10, 0, 1, 2, 255, 13, 10, 45, 45, 66]))).toBe(true);
+    expect(bytes.toString('latin1')).toContain('\r\n\r\nhi ada\r\n--B\r\n');
+    expect(bytes.toString('latin1')).toContain('\r\n\r\n<b>literal</b>\r\n--B--\r\n');
+  });
+
+  it('a missing part file rejects with the path', async () => {
+    await expect(expandMultipartBody('--B\nX: y\n\n< ./nope.txt\n--B--', { boundary: 'B', baseDir: tempDir() })).rejects.toThrow(/nope\.txt/);
+  });
+});
