@@ -18,7 +18,7 @@ describe('multipart bodies', () => {
     writeFileSync(join(dir, 't.txt'), 'hi {{who}}');
     const text = '--B\nContent-Disposition: form-data; name="a"\n\n< ./a.bin\n--B\nContent-Disposition: form-data; name="t"\n\n<@ ./t.txt\n--B\nContent-Disposition: form-data; name="plain"\n\n<b>literal</b>\n--B--';
     const bytes = Buffer.from(await expandMultipartBody(text, { boundary: 'B', baseDir: dir, substitute: async (t) => t.replace('{{who}}', 'ada') }));
-    expect(bytes.subarray(0, 45).toString('latin1')).toBe('--B\r\nContent-Disposition: form-data; name="a"\r\n');
+    expect(bytes.toString('latin1').startsWith('--B\r\nContent-Disposition: form-data; name="a"\r\n\r\n')).toBe(true);
     expect(bytes.includes(Buffer.from([13, 10, 13, 10, 0, 1, 2, 255, 13, 10, 45, 45, 66]))).toBe(true);
     expect(bytes.toString('latin1')).toContain('\r\n\r\nhi ada\r\n--B\r\n');
     expect(bytes.toString('latin1')).toContain('\r\n\r\n<b>literal</b>\r\n--B--\r\n');
