@@ -47,7 +47,8 @@ export function registerExport(program: Command): void {
         cliVariables: parseVars(flags.var),
         sendOptions: {},
       });
-      const { toCurl } = await import('../core/export/curl.js');
-      process.stdout.write(`${toCurl(prepared.request, { insecure: flags.insecure, multiline: !flags.singleLine })}\n`);
+      const { exportCurl } = await import('../core/export/from-http.js');
+      const command = exportCurl(prepared.request, prepared.file, prepared.node, process.cwd(), { insecure: flags.insecure, multiline: !flags.singleLine });
+      process.stdout.write(`${command}\n`);
     });
 }

@@ -3,7 +3,7 @@
  * generated request is sent to a recording loopback server, and what the server received is
  * checked against what the command describes — and, when curl is installed, against what the
  * real curl sends for the same command. Then the round trip: the request exported back to
- * curl (toCurl) sends the same request as the original command.
+ * curl (`dial export curl`) sends the same request as the original command.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
@@ -12,7 +12,6 @@ import { join, resolve } from 'node:path';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { startRecordingServer, type RecordedRequest } from '../helpers/servers.js';
 import { createSession } from '../../src/core/session/index.js';
-import { toCurl } from '../../src/core/export/curl.js';
 import { parseCurlCommand } from '../../src/core/import/curl.js';
 import { sendRequest } from '../../src/core/http/index.js';
 
@@ -167,10 +166,10 @@ describe('round trip: import curl, then export curl', () => {
       const imported = await runCli(['import', 'curl', '-', '-o', out], { cwd: FIXTURES, input: command(fixture) });
       expect(imported.code).toBe(0);
       const name = EXPECTED[fixture].name;
-      const session = createSession({ workspaceRoot: out });
-      const file = await session.loadFile(join(out, `${name}.http`));
-      const { request } = await session.prepare(file, file.requests[0]);
-      const exported = toCurl(request);
+      const exportedRun = await runCli(['export', 'curl', `${name}.http#${name}`], { cwd: out });
+      expect(exportedRun.stderr).toBe('');
+      expect(exportedRun.code).toBe(0);
+      const exported = exportedRun.stdout;
       const original = command(fixture);
       const explicit = explicitHeaders(original);
       if (hasCurl) {

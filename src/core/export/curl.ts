@@ -99,12 +99,20 @@ export function toCurl(request: HttpRequest, options: ToCurlOptions = {}): strin
       break;
   }
 
+  // The URL as the engine sends it (WHATWG-normalised: spaces and the like percent-encoded),
+  // which is also a URL curl accepts.
+  let url = request.url;
+  try {
+    url = new URL(request.url).href;
+  } catch {
+    // Not a URL the engine could send either; show it as written.
+  }
   const first = ['curl'];
   if (method === 'HEAD' && body.kind === 'none') first.push('--head');
   else if (method !== impliedMethod) first.push('-X', shellQuote(method));
   // curl treats [] and {} in URLs as globs; -g makes it send them as written.
-  if (/[[\]{}]/.test(request.url)) first.push('-g');
-  first.push(shellQuote(request.url, true));
+  if (/[[\]{}]/.test(url)) first.push('-g');
+  first.push(shellQuote(url, true));
 
   if (request.httpVersion === '2') flags.push(['--http2']);
   if (options.insecure) flags.push(['-k']);
