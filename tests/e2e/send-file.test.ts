@@ -65,7 +65,8 @@ describe('dial send FILE.http#name', () => {
     const before = server.requests.length;
     const result = await runCli(['send', 'jetbrains.http#widget', '--var', `host=${server.url}`], { cwd: root });
     expect(result.code).toBe(3);
-    expect(result.stderr).toContain(`error[E_VAR_UNDEFINED] ${join(root, 'jetbrains.http')}:39: variable 'base' is not defined (request 'widget' at jetbrains.http:39)`);
+    expect(result.stderr).toContain(`error[E_VAR_UNDEFINED] ${join(root, 'jetbrains.http')}:39:5: variable 'base' is not defined (request 'widget' at jetbrains.http:39)`);
+    expect(result.stderr).toContain('  | GET {{base}}/widgets/{{firstId}} HTTP/2\n  |     ^');
     expect(result.stderr).toContain("select one with -e dev");
     expect(result.stderr).toContain('looked in: --var');
     expect(server.requests.length).toBe(before);

@@ -38,6 +38,8 @@ import { DialError } from '../errors.js';
 import { EnvStore } from '../env/index.js';
 import { VariableResolver } from '../vars/resolver.js';
 import { evaluateReference, type RecordedExchange } from '../vars/references.js';
+import { findPlaceholders } from '../vars/template.js';
+import { lineColAt } from '../env/json-file.js';
 
 export interface SessionOptions {
   workspaceRoot: string;
@@ -203,6 +205,7 @@ class RequestSession implements Session {
       where,
       fileLabel: file.path ? relative(this.workspaceRoot, file.path) || file.path : '<text>',
       location: { file: file.path || '<text>', line: node.requestLineSpan.line },
+      locate: (name) => locatePlaceholder(file, node, name),
       definedIn: async (name) => {
         const found = new Set<string>();
         for (const envFile of await this.env.filesFor(dir)) {
@@ -263,6 +266,14 @@ class RequestSession implements Session {
     const fileLabel = file.path || '<text>';
     const dir = file.path ? dirname(file.path) : this.workspaceRoot;
 
+    for (const [what, template, line] of [['URL', node.url, node.requestLineSpan.line], ...node.headers.map((h) => [`header '${h.name}'`, h.value, h.span.line] as const)] as const) {
+      if (unclosed(template)) {
+        throw new DialError('E_VAR_UNDEFINED', `unclosed {{ in the ${what} (${this.where(file, node)})`, {
+          location: { file: fileLabel, line, excerpt: file.text.split(/\r?\n/, line)[line - 1] },
+          hint: 'close the variable with }}',
+        });
+      }
+    }
     let url = await resolver.resolve(node.url);
     if (/[\r\n]/.test(url)) {
       throw new DialError('E_HEADER_INJECTION', `the URL contains a line break after variable substitution (${this.where(file, node)})`, {
@@ -321,6 +332,26 @@ class RequestSession implements Session {
     for (const secret of secretValues) this.secrets.add(secret);
     return { request, overrides, secretValues };
   }
+}
+
+/** True when a `{{` is never closed (it would be sent as literal text). */
+function unclosed(template: string): boolean {
+  const last = template.lastIndexOf('{{');
+  return last >= 0 && template.indexOf('}}', last + 2) < 0;
+}
+
+/** Where `{{name}}` is written: in the request's block first, else above it (a file variable). */
+function locatePlaceholder(file: HttpFile, node: RequestNode, name: string): { file: string; line: number; col: number; excerpt: string } | undefined {
+  const find = (from: number, to: number): number | undefined => {
+    for (const placeholder of findPlaceholders(file.text.slice(from, to))) if (placeholder.expression === name) return from + placeholder.start;
+    return undefined;
+  };
+  const at = find(node.span.start, node.span.end) ?? find(0, node.span.start);
+  if (at === undefined) return undefined;
+  const { line, col } = lineColAt(file.text, at);
+  const lineStart = file.text.lastIndexOf('\n', at - 1) + 1;
+  const lineEnd = file.text.indexOf('\n', at);
+  return { file: file.path || '<text>', line, col, excerpt: file.text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd).replace(/\r$/, '') };
 }
 
 /** `/path` + Host header -> a full URL; a URL without a scheme gets http:// (as JetBrains does). */

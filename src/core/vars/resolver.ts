@@ -39,6 +39,8 @@ export interface ResolverOptions {
   location?: SourceLocation;
   /** Label of the file the file variables come from, for messages. */
   fileLabel: string;
+  /** Where `{{name}}` is written (file:line:col and the line), for the error pointer. */
+  locate?: (name: string) => SourceLocation | undefined;
   /** Environments that define a name (for the "select an environment" hint). */
   definedIn?: (name: string) => Promise<string[]>;
 }
@@ -132,6 +134,6 @@ export class VariableResolver {
     let hint = `looked in: ${places.join('; ')}. The process environment is read only explicitly: {{$processEnv ${name}}}`;
     const elsewhere = env.name === undefined && o.definedIn ? await o.definedIn(name) : [];
     if (elsewhere.length) hint = `'${name}' is defined in environment ${elsewhere.map((e) => `'${e}'`).join(', ')}: select one with -e ${elsewhere[0]}. ${hint}`;
-    return new DialError('E_VAR_UNDEFINED', `variable '${name}' is not defined (${o.where})`, { location: o.location, hint });
+    return new DialError('E_VAR_UNDEFINED', `variable '${name}' is not defined (${o.where})`, { location: o.locate?.(name) ?? o.location, hint });
   }
 }

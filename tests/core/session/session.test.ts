@@ -117,9 +117,21 @@ describe('unresolved variables, cycles, injection', () => {
     expect(error.code).toBe('E_VAR_UNDEFINED');
     expect(error.exitCode).toBe(3);
     expect(error.message).toBe("variable 'missing' is not defined (request 'r' at api.http:2)");
-    expect(error.location).toMatchObject({ file: join(root, 'api.http'), line: 2 });
+    expect(error.location).toMatchObject({ file: join(root, 'api.http'), line: 2, col: server.url.length + 6, excerpt: `GET ${server.url}/{{missing}}` });
     expect(error.hint).toContain('file variables of api.http');
     expect(error.hint).toContain("select one with -e dev");
+  });
+
+  it('points at a placeholder inside a file variable, and refuses an unclosed {{', async () => {
+    const root = workspace({ 'api.http': '@url = HOST/{{nope}}\n### r\nGET {{url}}\n### s\nGET HOST/{{open\n' });
+    const session = createSession({ workspaceRoot: root, processEnv: {} });
+    const file = await session.loadFile(join(root, 'api.http'));
+    const error = await errorOf(session.prepare(file, file.requests[0]));
+    expect(error.location).toMatchObject({ line: 1, col: server.url.length + 9 });
+    const unclosed = await errorOf(session.prepare(file, file.requests[1]));
+    expect(unclosed.code).toBe('E_VAR_UNDEFINED');
+    expect(unclosed.message).toContain('unclosed {{ in the URL');
+    expect(unclosed.location?.line).toBe(5);
   });
 
   it('a variable cycle is E_VAR_CYCLE naming the chain', async () => {
