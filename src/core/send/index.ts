@@ -199,7 +199,16 @@ export async function runSend(args: string[], flags: SendFlags, io: SendIo): Pro
     const hasBodyItem = parsed.some((item) => item.kind === 'data' || item.kind === 'json' || item.kind === 'file' || item.kind === 'body-file');
     let stdinBody: RequestBody | undefined;
     // Items win over stdin: a pipe that never closes must not hang a request with fields.
-    if (io.stdin && !flags.ignoreStdin && !hasBodyItem) stdinBody = await peekStdinBody(io.stdin, io.stdinSize);
+    if (io.stdin && !flags.ignoreStdin && !hasBodyItem) {
+      // As HTTPie does: a pipe that stays open without data is usually a mistake; say so.
+      const slow = setTimeout(() => warn('no data on stdin after 10s; pass --ignore-stdin to send without a body'), 10_000);
+      slow.unref();
+      try {
+        stdinBody = await peekStdinBody(io.stdin, io.stdinSize);
+      } finally {
+        clearTimeout(slow);
+      }
+    }
     request = buildRequest({
       method,
       url: expandUrl(url),
@@ -353,7 +362,8 @@ export async function runSend(args: string[], flags: SendFlags, io: SendIo): Pro
   if (spec.meta) printer.block(`${formatMeta({ ...response, timings: exchange.timings, redirects: exchange.redirects.length }, style)}\n`);
   if (savedTo) {
     progress?.clear();
-    if (!io.quiet) io.stderr.write(`Saved ${formatBytes(response.size)} to ${relative(io.cwd, savedTo) || savedTo}\n`);
+    const shown = relative(io.cwd, savedTo);
+    if (!io.quiet) io.stderr.write(`Saved ${formatBytes(response.size)} to ${shown && !shown.startsWith('..') ? shown : savedTo}\n`);
   }
 
   if (settings.historyLimit > 0) {
