@@ -262,7 +262,9 @@ export function parseHttpFile(text: string, path: string): HttpFile {
     if (first === 63 && isAssertionLine(t)) {
       const at = line.indexOf('??') + 2;
       try {
-        block.assertions.push({ ...parseAssertion(line.slice(at)), span: lineSpan(i) });
+        const assertion = parseAssertion(line.slice(at)) as AssertionNode;
+        assertion.span = lineSpan(i);
+        block.assertions.push(assertion);
       } catch (error) {
         if (error instanceof AssertionSyntaxError) fail(error.message, i, at + error.offset + 1, error.hint);
         throw error;
