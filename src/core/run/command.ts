@@ -10,7 +10,7 @@ import { statSync } from 'node:fs';
 import { DialError, ExitCode } from '../errors.js';
 import { parseDuration } from '../duration.js';
 import type { SendOptions, TlsOptions } from '../http/types.js';
-import { planRun, parseShard, runPlan, createExecutor, watchForChanges, type Shard } from './index.js';
+import { planRun, parseShard, runPlan, createExecutor, referencedNames, watchForChanges, type Shard } from './index.js';
 import { createReporters, exchangeLines, parseReporterSpec, type ReporterSpec } from '../report/index.js';
 
 export interface RunCommandOptions {
@@ -104,7 +104,9 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
       runReference: (file, node) => executor!.runReference(file, node),
     });
     const envStore = new EnvStore(root);
+    const referenced = new Set<string>();
     executor = createExecutor({
+      referencedNames: referenced,
       session,
       engine,
       sendOptions,
@@ -126,6 +128,8 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
         return only ? files.filter((f) => only.has(f)) : files;
       },
     });
+    // Every file of the workspace may be referenced by name; those of the plan are parsed already.
+    for (const name of referencedNames(plan.map((p) => p.file))) referenced.add(name);
     if (discovered === 0 && !only) {
       throw new DialError('E_NOT_FOUND', `no .http or .rest files in ${options.paths.join(', ') || options.cwd}`, { hint: 'give .http files or folders that hold them' });
     }

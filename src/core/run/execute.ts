@@ -47,6 +47,11 @@ export interface ExecutorOptions {
   updateSnapshots?: boolean;
   /** Script time limit (ms). */
   scriptTimeoutMs?: number;
+  /**
+   * Names that some planned file references (`{{name.response…}}`); only those exchanges are
+   * recorded in the session, so memory stays flat over thousands of requests. Undefined = record all.
+   */
+  referencedNames?: Set<string>;
   /** The selected environment's values for a .http file's folder (`request.environment.get` in scripts). */
   environmentValues?: (dir: string) => Promise<Map<string, string>>;
 }
@@ -116,6 +121,15 @@ async function saveBody(node: RequestNode, file: HttpFile, view: ResponseView): 
     path = `${stem}-${n}${ext}`;
   }
   writeFileAtomic(path, view.text());
+}
+
+const REFERENCE = /\{\{\s*([^\s{}.]+)\.(?:response|request)\b/g;
+
+/** The request names the given files reference (`{{login.response.body.$.token}}`), for ExecutorOptions.referencedNames. */
+export function referencedNames(files: Iterable<HttpFile>): Set<string> {
+  const names = new Set<string>();
+  for (const file of files) for (const match of file.text.matchAll(REFERENCE)) names.add(match[1]);
+  return names;
 }
 
 /** Builds the executor that sends requests through the engine and checks them. */
@@ -216,7 +230,7 @@ export function createExecutor(options: ExecutorOptions): RequestExecutor & { sc
         bodyTarget: { kind: 'buffer' },
       };
       exchange = await engine.sendRequest(request, sendOptions);
-      session.record(file, node, request, exchange);
+      if (!options.referencedNames || (node.name !== undefined && options.referencedNames.has(node.name))) session.record(file, node, request, exchange);
       context.emit({ type: 'response', httpStatus: exchange.response.status, durationMs: exchange.timings.total });
       view = await loadResponseView(exchange);
       if (node.outputRedirect) await saveBody(node, file, view);

@@ -10,7 +10,7 @@ import type { RunEventListener } from './types.js';
 
 export * from './types.js';
 export { runPlan, runEvents, type RequestExecutor, type RunnerOptions, type RunSummary, type AttemptContext, type AttemptOutcome, type FileState } from './runner.js';
-export { createExecutor, type RunSession, type RunEngine, type ExecutorOptions } from './execute.js';
+export { createExecutor, referencedNames, type RunSession, type RunEngine, type ExecutorOptions } from './execute.js';
 export { parseShard, selectShard, discoverFiles, planFiles, createRequestFilter, grepMatcher, requestInfo, reportPath, type Shard, type PlannedFile, type RequestFilter } from './plan.js';
 export { watchForChanges, type WatchHandle } from './watch.js';
 
