@@ -2,9 +2,10 @@
 import type { Command } from 'commander';
 import { useColor } from './globals.js';
 
-async function historyFile(): Promise<string> {
-  const { historyPath } = await import('../core/settings/index.js');
-  return historyPath();
+async function historyFile(): Promise<{ path: string; kept: number }> {
+  const { historyPath, loadSettings } = await import('../core/settings/index.js');
+  // The file is trimmed lazily; never show more than the limit keeps.
+  return { path: historyPath(), kept: (await loadSettings()).historyLimit };
 }
 
 export function registerHistory(program: Command): void {
@@ -23,7 +24,8 @@ export function registerHistory(program: Command): void {
         import('../core/duration.js'),
       ]);
       if (!/^\d+$/.test(options.limit)) throw new DialError('E_USAGE', `-n takes a whole number, got '${options.limit}'`);
-      const entries = readHistory({ path: await historyFile(), limit: Number(options.limit) });
+      const file = await historyFile();
+      const entries = readHistory({ path: file.path, limit: Math.min(Number(options.limit), file.kept) });
       if (options.json) {
         process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
         return;
@@ -50,7 +52,8 @@ export function registerHistory(program: Command): void {
         import('../core/format/exchange.js'),
       ]);
       if (!/^\d+$/.test(n) || Number(n) < 1) throw new DialError('E_USAGE', `history show takes a number from 1 (newest), got '${n}'`);
-      const entries = readHistory({ path: await historyFile(), limit: Number(n) });
+      const file = await historyFile();
+      const entries = readHistory({ path: file.path, limit: Math.min(Number(n), file.kept) });
       const entry = entries[Number(n) - 1];
       if (!entry) throw new DialError('E_NOT_FOUND', `no history entry ${n} (${entries.length} recorded)`, { hint: 'list them with `dial history list`' });
       if (options.json) {
@@ -77,6 +80,6 @@ export function registerHistory(program: Command): void {
     .description('Delete all history')
     .action(async () => {
       const { clearHistory } = await import('../core/history/index.js');
-      clearHistory({ path: await historyFile() });
+      clearHistory({ path: (await historyFile()).path });
     });
 }

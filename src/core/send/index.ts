@@ -84,6 +84,7 @@ export interface SendIo {
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const SENSITIVE = new Set(['authorization', 'cookie', 'proxy-authorization']);
 
 function parseVars(pairs: string[] | undefined): Record<string, string> {
   const vars: Record<string, string> = {};
@@ -236,6 +237,12 @@ export async function runSend(args: string[], flags: SendFlags, io: SendIo): Pro
     }
     // The password must not show up in history.
     secretValues = [...secretValues, ...flags.auth.split(':').filter((part) => part.length >= 3)];
+  }
+  // Credentials also come back in echoed bodies: redact them there, not just in the headers.
+  for (const [name, value] of request.headers) {
+    if (!SENSITIVE.has(name.toLowerCase())) continue;
+    const credential = value.replace(/^(Basic|Bearer|Digest)\s+/i, '');
+    secretValues.push(credential, ...credential.split(/;\s*/).map((pair) => pair.slice(pair.indexOf('=') + 1)));
   }
 
   const sendOptions: SendOptions = {
