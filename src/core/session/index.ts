@@ -60,6 +60,12 @@ export interface PreparedRequest {
   overrides: Partial<SendOptions>;
   /** Values to mask wherever this exchange is shown or stored. */
   secretValues: string[];
+  /**
+   * `Authorization: Digest user password` (the .http convention): the header is removed and the
+   * credentials are returned here; the sender answers the server's 401 challenge with them
+   * (session.execute does; the send command reuses its --auth-type digest path).
+   */
+  digest?: { username: string; password: string };
 }
 
 export interface Session {
@@ -148,13 +154,24 @@ class RequestSession implements Session {
   async execute(file: HttpFile, node: RequestNode, options: { signal?: AbortSignal; sendOptions?: Partial<SendOptions> } = {}): Promise<Exchange> {
     const prepared = await this.prepare(file, node);
     const send = this.options.send ?? (await import('../http/index.js')).sendRequest;
-    const exchange = await send(prepared.request, {
+    const sendOptions: SendOptions = {
       ...this.options.sendOptions,
       ...options.sendOptions,
       ...prepared.overrides,
       ...(options.signal ? { signal: options.signal } : {}),
-    });
-    this.record(file, node, prepared.request, exchange);
+    };
+    let request = prepared.request;
+    let exchange = await send(request, sendOptions);
+    if (prepared.digest && exchange.response.status === 401) {
+      const { parseDigestChallenge, digestAuthorization } = await import('../send/digest.js');
+      const challenge = parseDigestChallenge(exchange.response.headers);
+      if (challenge) {
+        if (!this.options.send) (await import('../http/index.js')).releaseBody(exchange.response.body);
+        request = { ...request, headers: [...request.headers, ['Authorization', digestAuthorization(challenge, prepared.digest, request.method, exchange.response.url)]] };
+        exchange = await send(request, sendOptions);
+      }
+    }
+    this.record(file, node, request, exchange);
     return exchange;
   }
 
@@ -298,6 +315,7 @@ class RequestSession implements Session {
       headers.push([name, value]);
     }
     url = completeUrl(url, headers);
+    const auth = applyAuthConvention(headers, resolver.secretValues);
 
     let body: RequestBody = { kind: 'none' };
     if (node.body?.kind === 'inline') {
@@ -330,8 +348,44 @@ class RequestSession implements Session {
     else if (version === 'HTTP/1.1') request.httpVersion = '1.1';
     const secretValues = [...resolver.secretValues];
     for (const secret of secretValues) this.secrets.add(secret);
-    return { request, overrides, secretValues };
+    return auth.digest ? { request, overrides, secretValues, digest: auth.digest } : { request, overrides, secretValues };
   }
+}
+
+/**
+ * The .http auth conventions (JetBrains, REST Client): `Authorization: Basic user password` or
+ * `Basic user:password` is sent base64-encoded (an already encoded value is left alone);
+ * `Digest user password` becomes digest credentials and the header is dropped.
+ */
+function applyAuthConvention(headers: Array<[string, string]>, secrets: Set<string>): { digest?: { username: string; password: string } } {
+  const index = headers.findIndex(([name]) => name.toLowerCase() === 'authorization');
+  if (index < 0) return {};
+  const match = /^(Basic|Digest)\s+(.*\S)\s*$/i.exec(headers[index][1]);
+  if (!match) return {};
+  const credentials = match[2];
+  let username: string;
+  let password: string;
+  const colon = credentials.indexOf(':');
+  const space = credentials.search(/\s/);
+  if (colon >= 0 && (space < 0 || colon < space)) {
+    username = credentials.slice(0, colon);
+    password = credentials.slice(colon + 1);
+  } else if (space >= 0) {
+    username = credentials.slice(0, space);
+    password = credentials.slice(space).trim();
+  } else {
+    return {}; // one token: already encoded (Basic) or a full Digest response
+  }
+  if (/^digest$/i.test(match[1])) {
+    if (/\busername\s*=/i.test(credentials)) return {};
+    headers.splice(index, 1);
+    return { digest: { username, password } };
+  }
+  const encoded = Buffer.from(`${username}:${password}`, 'utf8').toString('base64');
+  headers[index] = [headers[index][0], `Basic ${encoded}`];
+  // The encoded form hides the secret from plain-text masking: mask it as a whole.
+  if ([...secrets].some((secret) => credentials.includes(secret))) secrets.add(encoded);
+  return {};
 }
 
 /** True when a `{{` is never closed (it would be sent as literal text). */

@@ -46,6 +46,8 @@ export interface PreparedFileRequest {
   /** Values to mask wherever the exchange is printed or recorded. */
   secretValues: string[];
   environment?: string;
+  /** `Authorization: Digest user password` in the file: answer the 401 challenge with these (the header is removed). */
+  digest?: { username: string; password: string };
 }
 
 /** A short label of a request for lists and messages: its name, or `#n METHOD URL`. */
@@ -117,5 +119,6 @@ export async function prepareFileRequest(options: PrepareFileRequestOptions): Pr
     // Secrets of referenced requests too: their values may be echoed back in this response.
     secretValues: [...new Set([...prepared.secretValues, ...session.secretValues()])],
     environment,
+    ...(prepared.digest ? { digest: prepared.digest } : {}),
   };
 }
