@@ -98,8 +98,21 @@ export function createCoreServices(options: CoreServicesOptions): WorkbenchServi
       session: runSession,
       engine: {
         sendRequest: (request, sendOpts) => {
-          current?.options.onState('sending');
-          return sendRequest(request, sendOpts);
+          const active = current;
+          active?.options.onState('sending');
+          const target = sendOpts.bodyTarget;
+          if (!active || (target && (target.kind !== 'buffer' || target.maxInMemoryBytes !== undefined))) return sendRequest(request, sendOpts);
+          // The same default buffering (a stream target that answers null buffers), plus a signal when the head arrives.
+          return sendRequest(request, {
+            ...sendOpts,
+            bodyTarget: {
+              kind: 'stream',
+              open: () => {
+                if (current === active) active.options.onState('receiving');
+                return null;
+              },
+            },
+          });
         },
         createCookieJar,
         // Bodies stay until the next response replaces them (the viewer reads them).
