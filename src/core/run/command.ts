@@ -43,7 +43,7 @@ export interface RunCommandOptions {
 }
 
 /** Variables from --env-file: a JetBrains env JSON ($shared + the selected environment) or a .env file. */
-async function envFileVariables(path: string, environment: string | undefined): Promise<Record<string, string>> {
+async function envFileVariables(path: string, environment: string | undefined): Promise<{ values: Record<string, string>; definesEnvironment: boolean }> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -57,9 +57,9 @@ async function envFileVariables(path: string, environment: string | undefined): 
     for (const scope of ['$shared', ...(environment ? [environment] : [])]) {
       for (const [name, value] of Object.entries(data?.[scope] ?? {})) out[name] = typeof value === 'string' ? value : JSON.stringify(value);
     }
-    return out;
+    return { values: out, definesEnvironment: Boolean(environment && data && typeof data[environment] === 'object') };
   }
-  return Object.fromEntries(parseDotenv(text));
+  return { values: Object.fromEntries(parseDotenv(text)), definesEnvironment: false };
 }
 
 function isEnvFile(path: string): boolean {
@@ -89,7 +89,11 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     start = options.cwd;
   }
   const root = findWorkspaceRoot(start);
-  const cliVariables = { ...(options.envFile ? await envFileVariables(resolve(options.cwd, options.envFile), options.environment) : {}), ...options.cliVariables };
+  const fromEnvFile = options.envFile ? await envFileVariables(resolve(options.cwd, options.envFile), options.environment) : undefined;
+  const cliVariables = { ...fromEnvFile?.values, ...options.cliVariables };
+  // `-e ci` may name an environment only the --env-file defines: then the workspace's env files give $shared only.
+  let environment = options.environment;
+  if (environment && fromEnvFile?.definesEnvironment && !(await new EnvStore(root).names(root)).includes(environment)) environment = undefined;
   const sendOptions: SendOptions = { tls: options.tls, followRedirects: options.follow, ...(options.proxy ? { proxy: options.proxy } : {}) };
   const givenPaths = options.paths.length ? options.paths.map((p) => resolve(options.cwd, p)) : [options.cwd];
 
@@ -97,7 +101,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     let executor: ReturnType<typeof createExecutor> | undefined;
     const session = createSession({
       workspaceRoot: root,
-      environment: options.environment,
+      environment,
       cliVariables,
       sendOptions,
       send: engine.sendRequest,
@@ -114,7 +118,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
       followRedirects: options.follow,
       scripts: options.scripts,
       updateSnapshots: options.updateSnapshots,
-      environmentValues: async (dir) => (await envStore.resolve(dir, options.environment)).values,
+      environmentValues: async (dir) => new Map([...(await envStore.resolve(dir, environment)).values, ...Object.entries(cliVariables)]),
     });
     const { plan, discovered } = await planRun({
       paths: givenPaths,
