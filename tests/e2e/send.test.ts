@@ -5,7 +5,8 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync, rmSync } from 'node:fs';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { connect as netConnect, createServer as createNetServer, type AddressInfo } from 'node:net';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -514,4 +515,55 @@ describe('dial send: streaming', () => {
       await server.close();
     }
   }, 180_000);
+});
+
+describe('dial send: proxy and progress', () => {
+  it('--proxy (and the proxy setting) send through the proxy', async () => {
+    const seen: string[] = [];
+    const proxy = await startHttpServer((request, response) => {
+      // Plain-HTTP forwarding of an absolute-URI request.
+      seen.push(`${request.method} ${request.url}`);
+      const upstream = httpRequest(request.url ?? '', { method: request.method, headers: request.headers }, (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      });
+      request.pipe(upstream);
+    });
+    proxy.server.on('connect', (request, socket, head) => {
+      seen.push(`CONNECT ${request.url}`);
+      const [host, port] = (request.url ?? '').split(':');
+      const upstream = netConnect(Number(port), host, () => {
+        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(socket);
+        socket.pipe(upstream);
+      });
+      upstream.on('error', () => socket.destroy());
+      socket.on('error', () => upstream.destroy());
+    });
+    try {
+      const result = await runCli(['send', '--proxy', proxy.url, `${echo.url}/via-proxy`]);
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.stdout)).toMatchObject({ url: '/via-proxy' });
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen[0]).toMatch(/via-proxy|CONNECT 127\.0\.0\.1/);
+
+      const configDir = tempDir('dial-config-');
+      await runCli(['config', 'set', 'proxy', proxy.url], { configDir });
+      seen.length = 0;
+      expect((await runCli(['send', `${echo.url}/setting-proxy`], { configDir })).code).toBe(0);
+      expect(seen.length).toBeGreaterThan(0);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a download shows progress on a terminal stderr and the saved path', async () => {
+    const dir = tempDir('dial-progress-');
+    const result = await runInTerminal(['send', '-o', join(dir, 'out.json'), `${echo.url}/progress`]);
+    expect(result.code).toBe(0);
+    expect(result.output).toContain('Downloading');
+    expect(result.output).toContain(`Saved`);
+    expect(JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8'))).toMatchObject({ url: '/progress' });
+  });
 });
