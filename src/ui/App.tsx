@@ -15,6 +15,7 @@ import { viewerReducer } from './viewer/viewer-reducer.js';
 import { buildLineModel, buildTextModel, type LineModel } from './viewer/line-model.js';
 import { fuzzyFilter } from './fuzzy.js';
 import { osc52 } from './clipboard.js';
+import { formatBytes } from './format.js';
 import { Tree } from './components/Tree.js';
 import { RequestPane } from './components/RequestPane.js';
 import { ResponsePane, viewerHeight } from './components/ResponsePane.js';
@@ -34,6 +35,8 @@ export interface AppProps {
   size?: { columns: number; rows: number };
 }
 
+/** The largest body copied with OSC 52 (many terminals stop at 1 MiB of base64 or less). */
+const OSC52_LIMIT = 512 * 1024;
 const spinnerFrames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const describe = (action: ActionName): string => actionDescriptions[action];
 
@@ -188,6 +191,11 @@ export function App({ services, keymap, theme, environment, onExit, size: fixedS
       }
       case 'copyBody':
         if (current.result) {
+          // Terminals and tmux cap OSC 52 payloads; past the cap the copy would silently fail.
+          if (current.result.bodyText.length > OSC52_LIMIT) {
+            toast(`body too big for the clipboard (${formatBytes(current.result.bodyText.length)}): press ${keymap.saveBody[0] ?? 's'} to save it`);
+            return;
+          }
           stdout.write(osc52(current.result.bodyText));
           toast('body copied to the clipboard (OSC 52)');
         }
