@@ -82,12 +82,14 @@ function lineEndingOf(text: string): string {
   return nl > 0 && text.charCodeAt(nl - 1) === 13 ? '\r\n' : '\n';
 }
 
-/** Converts a new text's line breaks to the file's style (CRLF files stay CRLF). */
+/** Gives LF-only new text the file's line breaks (CRLF files stay CRLF); text with CR is taken as written. */
 function toFileEndings(file: HttpFile, text: string): string {
-  const eol = lineEndingOf(file.text);
-  const lf = text.replace(/\r\n/g, '\n');
-  return eol === '\n' ? lf : lf.replace(/\n/g, '\r\n');
+  if (text.includes('\r') || lineEndingOf(file.text) === '\n') return text;
+  return text.replace(/\n/g, '\r\n');
 }
+
+/** Trailing line breaks and blank lines (not the spaces ending the last line). */
+const TRAILING_BREAKS = /(?:\r?\n[ \t]*)*$/;
 
 /** Replaces one span of the file's text; every other byte stays as it was. */
 export function replaceSpan(file: HttpFile, span: Pick<Span, 'start' | 'end'>, newText: string): string {
@@ -107,9 +109,12 @@ function requestAt(file: HttpFile, index: number): RequestNode {
 export function replaceRequestText(file: HttpFile, index: number, newBlockText: string): string {
   const span = requestAt(file, index).span;
   const old = file.text.slice(span.start, span.end);
-  const gap = /\s*$/.exec(old)![0];
-  const trimmed = newBlockText.replace(/\s+$/, '');
-  return replaceSpan(file, span, trimmed + (gap || (span.end < file.text.length ? '\n' : '')));
+  const gap = TRAILING_BREAKS.exec(old)![0];
+  const trimmed = newBlockText.replace(TRAILING_BREAKS, '');
+  const tail = gap || (span.end < file.text.length ? lineEndingOf(file.text) : '');
+  // Text that carries CRs (edited from the block's own text) goes in exactly as given.
+  const body = newBlockText.includes('\r') ? trimmed : toFileEndings(file, trimmed);
+  return file.text.slice(0, span.start) + body + tail + file.text.slice(span.end);
 }
 
 /** Inserts a new block before request `beforeIndex` (default: at the end of the file), separated by a blank line. */

@@ -115,3 +115,15 @@ describe('surgical edits', () => {
     expect(removeRequestText(file, 0)).toBe('### b\nGET http://b\n');
   });
 });
+
+describe('surgical edits keep every other byte', () => {
+  it('keeps trailing spaces, mixed line endings and comments of other blocks', () => {
+    const text = '### a\r\nGET http://a   \r\n\r\n### b\nGET http://b\n# comment\r\n\n### c\r\nGET http://c\r\n';
+    const file = parseHttpFile(text, '');
+    const edited = replaceRequestText(file, 1, '### b\nPOST http://b2\n');
+    expect(edited).toBe('### a\r\nGET http://a   \r\n\r\n### b\r\nPOST http://b2\r\n\n### c\r\nGET http://c\r\n');
+    // a block edited as text (CR kept) goes in exactly as given
+    const asText = text.slice(file.requests[1].span.start, file.requests[1].span.end).replace('GET', 'PUT');
+    expect(replaceRequestText(file, 1, asText)).toBe(text.replace('GET http://b', 'PUT http://b'));
+  });
+});
