@@ -248,6 +248,21 @@ describe('screens', () => {
     expect(services.saved.get('/ws/users.http')).toBe(files['users.http'].replace('GET http://x/users\nAccept', 'GET http://x/v2\nAccept'));
   });
 
+  it('inline method and header edits, and duplicate', async () => {
+    const { app, type, services } = mount();
+    await waitForText(app, 'listUsers');
+    await type('m', KEY.ctrlU, 'p', 'u', 't', KEY.enter);
+    await waitForText(app, 'PUT http://x/users', 'saved users.http');
+    await type('h');
+    await waitForText(app, 'Headers (Name: value; …): Accept: application/json');
+    await type(KEY.ctrlU, ...'X-A: 1; X-B: 2'.split(''), KEY.enter);
+    await waitForText(app, 'X-A: 1', 'X-B: 2');
+    expect(services.saved.get('/ws/users.http')).toBe(files['users.http'].replace('GET http://x/users\nAccept: application/json', 'PUT http://x/users\nX-A: 1\nX-B: 2'));
+    await type('D');
+    await waitForText(app, '@listUsers-copy  users.http');
+    expect(services.saved.get('/ws/users.http')).toContain('# @name listUsers-copy\nPUT http://x/users');
+  });
+
   it('delete asks first; new request appends a block', async () => {
     const { app, type, services } = mount();
     await waitForText(app, 'listUsers');
