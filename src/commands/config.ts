@@ -50,7 +50,13 @@ export function registerConfig(program: Command): void {
     .argument('<value>', 'new value (JSON for keymap, defaultEnvironment, lastRequest)')
     .action(async (key: string, value: string) => {
       const settings = await import('../core/settings/index.js');
-      await settings.setSetting(key, value);
+      const stored = await settings.setSetting(key, value);
+      if (key === 'historyLimit' && typeof stored === 'number') {
+        // Apply a lower limit now rather than at the next trim check.
+        const { trimHistory, clearHistory } = await import('../core/history/index.js');
+        if (stored === 0) clearHistory({ path: settings.historyPath() });
+        else trimHistory({ path: settings.historyPath(), limit: stored });
+      }
     });
 
   config

@@ -57,6 +57,10 @@ describe('dial history', () => {
     const entries = JSON.parse((await runCli(['history', 'list', '--json', '-n', '10'], { configDir })).stdout) as Array<{ exchange: { request: { url: string } } }>;
     expect(entries.map((entry) => new URL(entry.exchange.request.url).pathname)).toEqual(['/c', '/b']);
 
+    // Lowering the limit trims the file at once.
+    await runCli(['config', 'set', 'historyLimit', '1'], { configDir });
+    expect(readFileSync(join(configDir, 'history.jsonl'), 'utf8').trim().split('\n')).toHaveLength(1);
+
     const none = tempDir('dial-config-');
     await runCli(['config', 'set', 'historyLimit', '0'], { configDir: none });
     await runCli(['send', `${server.url}/x`], { configDir: none });
