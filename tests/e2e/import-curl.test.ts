@@ -1,6 +1,6 @@
 /**
  * `dial import curl` end to end: each fixture command is imported by the built CLI, the
- * generated request is sent to a recording loopback server, and what the server received is
+ * generated request is sent with `dial send FILE#name` to a recording loopback server, and what the server received is
  * checked against what the command describes — and, when curl is installed, against what the
  * real curl sends for the same command. Then the round trip: the request exported back to
  * curl (`dial export curl`) sends the same request as the original command.
@@ -11,7 +11,6 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { startRecordingServer, type RecordedRequest } from '../helpers/servers.js';
-import { createSession } from '../../src/core/session/index.js';
 import { parseCurlCommand } from '../../src/core/import/curl.js';
 import { sendRequest } from '../../src/core/http/index.js';
 
@@ -95,14 +94,12 @@ async function viaRealCurl(line: string): Promise<RecordedRequest> {
   return server.requests[before];
 }
 
-/** Sends the first request of an imported file through a session and returns what the server received. */
+/** Sends the imported request with `dial send FILE#name` (the built CLI) and returns what the server received. */
 async function viaDial(dir: string, name: string): Promise<RecordedRequest> {
   const before = server.requests.length;
-  const session = createSession({ workspaceRoot: dir });
-  const file = await session.loadFile(join(dir, `${name}.http`));
-  const node = file.requests.find((request) => request.name === name)!;
-  const exchange = await session.execute(file, node);
-  expect(exchange.response.status).toBe(200);
+  const result = await runCli(['send', `${name}.http#${name}`], { cwd: dir });
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
   expect(server.requests.length).toBe(before + 1);
   return server.requests[before];
 }

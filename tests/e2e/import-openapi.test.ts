@@ -1,14 +1,13 @@
 /**
  * `dial import openapi` end to end: the fixture OpenAPI 3.1 document (YAML, $refs, tags,
  * security, examples) is imported by the built CLI with --base-url pointing at a recording
- * loopback server; every generated request is sent and checked against the document.
+ * loopback server; `dial run` sends every generated request, checked against the document.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runCli, tempDir } from '../helpers/cli.js';
-import { startRecordingServer, type RecordedRequest } from '../helpers/servers.js';
-import { createSession } from '../../src/core/session/index.js';
+import { startRecordingServer } from '../helpers/servers.js';
 
 const SPEC = resolve(import.meta.dirname, '../fixtures/import/openapi/petstore.yaml');
 
@@ -33,20 +32,18 @@ describe('dial import openapi', () => {
     expect(env.$shared.baseUrl).toBe(server.url);
 
     writeFileSync(join(out, 'photo'), 'JPEGDATA');
-    const session = createSession({
-      workspaceRoot: out,
-      cliVariables: { token: 't0k', apiKeyHeader: 'k-1', username: 'u', password: 'p', queryKey: 'q-1' },
-    });
-    const received = new Map<string, RecordedRequest>();
-    for (const path of ['pets.http', 'store.http', 'default.http']) {
-      const file = await session.loadFile(join(out, path));
-      for (const node of file.requests) {
-        const before = server.requests.length;
-        expect((await session.execute(file, node)).response.status).toBe(200);
-        received.set(node.name!, server.requests[before]);
-      }
-    }
-    expect([...received.keys()]).toEqual(['listPets', 'createPet', 'getPet', 'updatePet', 'deletePet', 'uploadPhoto', 'placeOrder', 'getInventory', 'health']);
+    const vars = ['token=t0k', 'apiKeyHeader=k-1', 'username=u', 'password=p', 'queryKey=q-1'].flatMap((pair) => ['--var', pair]);
+    const before = server.requests.length;
+    const run = await runCli(['run', out, ...vars, '--concurrency', '1'], { cwd: out });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/9 passed, 0 failed, 0 errored, 0 skipped \(9 requests, 3 files\)/);
+    const byRoute = new Map(server.requests.slice(before).map((request) => [`${request.method} ${request.url.split('?')[0]}`, request]));
+    const routes: Record<string, string> = {
+      listPets: 'GET /pets', createPet: 'POST /pets', getPet: 'GET /pets/42', updatePet: 'PUT /pets/42', deletePet: 'DELETE /pets/42',
+      uploadPhoto: 'POST /pets/42/photo', placeOrder: 'POST /store/orders', getInventory: 'GET /store/inventory', health: 'GET /health',
+    };
+    expect([...byRoute.keys()].sort()).toEqual(Object.values(routes).sort());
+    const received = new Map(Object.entries(routes).map(([name, route]) => [name, byRoute.get(route)!]));
     const at = (name: string) => received.get(name)!;
     const json = (name: string) => JSON.parse(at(name).body.toString());
 
@@ -79,10 +76,9 @@ describe('dial import openapi', () => {
     const out = tempDir('dial-import-openapi-basic-');
     expect((await runCli(['import', 'openapi', SPEC, '--base-url', server.url, '-o', out])).code).toBe(0);
     writeFileSync(join(out, 'photo'), 'x');
-    const session = createSession({ workspaceRoot: out, cliVariables: { token: 't', username: 'ada', password: 's3cret' } });
-    const file = await session.loadFile(join(out, 'pets.http'));
     const before = server.requests.length;
-    await session.execute(file, file.requests.find((node) => node.name === 'uploadPhoto')!);
+    const sent = await runCli(['send', 'pets.http#uploadPhoto', '--var', 'username=ada', '--var', 'password=s3cret'], { cwd: out });
+    expect(sent.code).toBe(0);
     expect(server.requests[before].headers.authorization).toBe(`Basic ${Buffer.from('ada:s3cret').toString('base64')}`);
   });
 

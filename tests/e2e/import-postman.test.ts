@@ -1,15 +1,14 @@
 /**
  * `dial import postman` end to end: the fixture collection and environment are imported by
- * the built CLI, then every generated request is sent (environment "Local", baseUrl pointed
- * at a recording loopback server) and what the server received is checked against the
+ * the built CLI, then `dial run` sends every generated request (environment "Local", baseUrl
+ * pointed at a recording loopback server) and what the server received is checked against the
  * collection: method, path, query, auth, headers and body of every body mode.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runCli, tempDir } from '../helpers/cli.js';
-import { startRecordingServer, type RecordedRequest } from '../helpers/servers.js';
-import { createSession } from '../../src/core/session/index.js';
+import { startRecordingServer } from '../helpers/servers.js';
 
 const FIXTURES = resolve(import.meta.dirname, '../fixtures/import/postman');
 const COLLECTION = join(FIXTURES, 'shop.postman_collection.json');
@@ -43,21 +42,20 @@ describe('dial import postman', () => {
     copyFileSync(join(FIXTURES, 'avatar.png'), join(out, 'customers', 'avatar.png'));
     copyFileSync(join(FIXTURES, 'orders.csv'), join(out, 'orders.csv'));
 
-    const session = createSession({ workspaceRoot: out, environment: 'Local', cliVariables: { baseUrl: server.url } });
-    const received = new Map<string, RecordedRequest>();
-    for (const path of ['shop-api.http', 'customers.http', 'customers/admin.http', 'orders.http']) {
-      const file = await session.loadFile(join(out, path));
-      for (const node of file.requests) {
-        const before = server.requests.length;
-        const exchange = await session.execute(file, node);
-        expect(exchange.response.status).toBe(200);
-        received.set(node.name!, server.requests[before]);
-      }
-    }
-    expect([...received.keys()]).toEqual([
-      'health-check', 'list-customers', 'get-customer', 'create-customer', 'delete-customer', 'upload-avatar',
-      'search-orders', 'import-orders', 'create-order', 'create-order-2', 'orders-graphql',
-    ]);
+    // Every request of every generated file, through the built CLI.
+    const before = server.requests.length;
+    const run = await runCli(['run', out, '-e', 'Local', '--var', `baseUrl=${server.url}`, '--concurrency', '1'], { cwd: out });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/11 passed, 0 failed, 0 errored, 0 skipped \(11 requests, 4 files\)/);
+    const byRoute = new Map(server.requests.slice(before).map((request) => [`${request.method} ${request.url.split('?')[0]}`, request]));
+    const routes: Record<string, string> = {
+      'health-check': 'GET /health', 'list-customers': 'GET /customers', 'get-customer': 'GET /customers/c-42',
+      'create-customer': 'POST /customers', 'delete-customer': 'DELETE /customers/c-13', 'upload-avatar': 'POST /customers/c-42/avatar',
+      'search-orders': 'POST /orders/search', 'import-orders': 'PUT /orders/import', 'create-order': 'POST /orders',
+      'create-order-2': 'GET /orders/legacy', 'orders-graphql': 'POST /graphql',
+    };
+    expect([...byRoute.keys()].sort()).toEqual(Object.values(routes).sort());
+    const received = new Map(Object.entries(routes).map(([name, route]) => [name, byRoute.get(route)!]));
     const at = (name: string) => received.get(name)!;
     const bearer = 'Bearer tok-local-123';
 
@@ -104,10 +102,9 @@ describe('dial import postman', () => {
     const out = tempDir('dial-import-postman-basic-');
     expect((await runCli(['import', 'postman', COLLECTION, '-o', out])).code).toBe(0);
     expect(readFileSync(join(out, 'customers', 'admin.http'), 'utf8')).toContain('Authorization: Basic {{username}} {{password}}');
-    const session = createSession({ workspaceRoot: out, cliVariables: { baseUrl: server.url } });
-    const file = await session.loadFile(join(out, 'customers', 'admin.http'));
     const before = server.requests.length;
-    await session.execute(file, file.requests[0]);
+    const sent = await runCli(['send', 'customers/admin.http#delete-customer', '--var', `baseUrl=${server.url}`], { cwd: out });
+    expect(sent.code).toBe(0);
     expect(server.requests[before].headers.authorization).toBe(basic('admin', 'hunter2'));
   });
 
