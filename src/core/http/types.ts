@@ -38,6 +38,11 @@ export interface HttpRequest {
   body: RequestBody;
   /** '2' asks for HTTP/2 (opt-in); default HTTP/1.1. */
   httpVersion?: '1.1' | '2';
+  /**
+   * Lower-case names of default headers the engine must NOT add (HTTPie's `Header:` item,
+   * e.g. `User-Agent:`). Additive; honoured once the engine implements it.
+   */
+  omitHeaders?: string[];
 }
 
 export interface TlsOptions {

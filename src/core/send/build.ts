@@ -160,6 +160,8 @@ export function buildRequest(options: BuildRequestOptions): HttpRequest {
 
   const request: HttpRequest = { method, url: url.href, headers, body };
   if (options.httpVersion) request.httpVersion = options.httpVersion;
+  // The engine adds its own defaults (User-Agent, Accept, Accept-Encoding…); ask it not to.
+  if (removed.size > 0) request.omitHeaders = [...removed];
   return request;
 }
 
