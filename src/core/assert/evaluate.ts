@@ -53,7 +53,7 @@ export function createSnapshotStores(): (httpFilePath: string) => SnapshotStore 
 
 const STRING_PREDICATES = new Set(['contains', 'startsWith', 'endsWith', 'matches']);
 
-async function actualValue(assertion: AssertionNode, view: ResponseView, context: AssertContext): Promise<unknown> {
+function actualValue(assertion: AssertionNode, view: ResponseView, context: AssertContext): unknown {
   switch (assertion.query) {
     case 'status':
       return view.status;
@@ -131,7 +131,8 @@ export async function evaluateAssertion(assertion: AssertionNode, view: Response
   try {
     if (assertion.predicate === 'schema') return await evaluateSchema(assertion, view, context);
     if (assertion.predicate === 'snapshot') return await evaluateSnapshot(assertion, view, context, snapshotIndex === 0 ? context.snapshotKey : `${context.snapshotKey} (${snapshotIndex + 1})`);
-    const actual = await actualValue(assertion, view, context);
+    let actual = actualValue(assertion, view, context);
+    if (actual instanceof Promise) actual = await actual;
     const expectedText = assertion.expected === undefined ? '' : assertion.expected.includes('{{') ? await context.resolve(assertion.expected) : assertion.expected;
     const expected = assertion.predicate === 'matches' ? expectedText : parseExpected(expectedText);
     const ok = applyPredicate(assertion.predicate, actual, expected, expectedText, assertion.lengthOperator);

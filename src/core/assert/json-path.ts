@@ -57,9 +57,14 @@ async function loadEngine(): Promise<JsonPathFn> {
  * Evaluates a JSONPath: a definite path answers its value (undefined when absent); other
  * paths answer the array of matches.
  */
-export async function queryJsonPath(json: unknown, path: string): Promise<unknown> {
+export function queryJsonPath(json: unknown, path: string): unknown | Promise<unknown> {
   const segments = simplePath(path);
+  // Simple paths answer synchronously: no promise per assertion on the hot path.
   if (segments) return walk(json, segments);
+  return queryWithEngine(json, path);
+}
+
+async function queryWithEngine(json: unknown, path: string): Promise<unknown> {
   const JSONPath = await loadEngine();
   let results: unknown[];
   try {

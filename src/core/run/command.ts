@@ -140,7 +140,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     const live = specs.some((s) => (s.name === 'pretty' || s.name === 'dot') && !s.path);
     const reporters = createReporters(specs, { stdout: options.stdout, color: options.color, verbose: options.verbose, outputFailed: options.outputFailed && live, resolvePath: (p) => resolve(options.cwd, p) });
     if (plan.length === 0 && !shard) options.stderr('dial run: no requests matched --grep/--tag\n');
-    const summary = await runPlan(plan, executor, { concurrency: options.concurrency ?? availableParallelism(), retry: options.retry, retryDelayMs, bail: options.bail, signal: options.signal, shard }, (event) => reporters.onEvent(event));
+    const summary = await runPlan(plan, executor, { progressEvents: false, concurrency: options.concurrency ?? availableParallelism(), retry: options.retry, retryDelayMs, bail: options.bail, signal: options.signal, shard }, (event) => reporters.onEvent(event));
     await reporters.finish();
     if (options.outputFailed && !live) {
       // No terminal reporter to carry them: the failed exchanges go to stderr.

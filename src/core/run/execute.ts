@@ -171,7 +171,8 @@ export function createExecutor(options: ExecutorOptions): RequestExecutor & { sc
     let view: ResponseView | undefined;
     let secrets: string[] = [];
     const outcome = (status: AttemptOutcome['status'], error?: unknown): AttemptOutcome => {
-      secrets = [...session.secretValues()];
+      const values = session.secretValues();
+      secrets = Array.isArray(values) ? values : [...values];
       const result: AttemptOutcome = {
         status,
         durationMs: exchange ? exchange.timings.total : performance.now() - started,

@@ -46,6 +46,11 @@ export interface RunnerOptions {
   /** Called once per file before its first request, and after its last. */
   onFileStart?: (state: FileState) => void | Promise<void>;
   onFileEnd?: (state: FileState) => void | Promise<void>;
+  /**
+   * Emit the per-attempt progress events (`request:start`, `response`, `assertion`). Default
+   * true (the TUI shows them); the CLI reporters need only the rest, so `dial run` turns them off.
+   */
+  progressEvents?: boolean;
 }
 
 export interface RunSummary {
@@ -54,6 +59,8 @@ export interface RunSummary {
   bailed: boolean;
   interrupted: boolean;
 }
+
+const noop = () => {};
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   if (ms <= 0) return Promise.resolve();
@@ -92,6 +99,7 @@ export async function runPlan(plan: PlannedFile[], execute: RequestExecutor, opt
   const signal = options.signal;
   const emit = (event: RunEvent) => listener(event);
   const stopped = () => bailed || Boolean(signal?.aborted);
+  const progress = options.progressEvents !== false;
   emit({
     type: 'run:start',
     startedAt: new Date().toISOString(),
@@ -137,7 +145,7 @@ export async function runPlan(plan: PlannedFile[], execute: RequestExecutor, opt
         let attempt = 0;
         for (;;) {
           attempt++;
-          emit({ type: 'request:start', file: rel, request: info, attempt });
+          if (progress) emit({ type: 'request:start', file: rel, request: info, attempt });
           const attemptStarted = performance.now();
           const context: AttemptContext = {
             file: planned.file,
@@ -146,7 +154,7 @@ export async function runPlan(plan: PlannedFile[], execute: RequestExecutor, opt
             fileState: state,
             attempt,
             signal: signal ?? new AbortController().signal,
-            emit: (event) => emit({ ...event, file: rel, request: info, attempt } as RunEvent),
+            emit: progress ? (event) => emit({ ...event, file: rel, request: info, attempt } as RunEvent) : noop,
           };
           try {
             outcome = await execute(context);
