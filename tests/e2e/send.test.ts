@@ -567,3 +567,29 @@ describe('dial send: proxy and progress', () => {
     expect(JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8'))).toMatchObject({ url: '/progress' });
   });
 });
+
+describe('dial send FILE.http', () => {
+  it('sends a named request from a file with --var, prints it like any other and records its id', async () => {
+    const dir = tempDir('dial-ws-');
+    writeFileSync(
+      join(dir, 'api.http'),
+      `### list\n# @name list\nGET ${echo.url}/items?q={{term}}\nX-Trace: {{term}}\n\n### create\n# @name create\nPOST ${echo.url}/items\nContent-Type: application/json\n\n{"name": "{{term}}"}\n`,
+    );
+    const configDir = tempDir('dial-config-');
+    const result = await runCli(['send', 'api.http#create', '--var', 'term=tea'], { cwd: dir, configDir });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(last().method).toBe('POST');
+    expect(last().body.toString()).toBe('{"name": "tea"}');
+    expect(JSON.parse(result.stdout)).toMatchObject({ url: '/items' });
+
+    const list = await runCli(['send', '-p', 'H', 'api.http#list', '--var', 'term=x'], { cwd: dir, configDir });
+    expect(list.stdout).toMatch(/^GET \/items\?q=x HTTP\/1\.1\n/);
+    const history = JSON.parse((await runCli(['history', 'list', '--json'], { configDir })).stdout) as Array<{ requestId?: string; workspace?: string }>;
+    expect(history.map((entry) => entry.requestId)).toEqual(['api.http#list', 'api.http#create']);
+
+    // Several requests, no name, not a terminal: a usage error naming them.
+    const ambiguous = await runCli(['send', 'api.http'], { cwd: dir, configDir });
+    expect(ambiguous.code).toBe(2);
+  });
+});

@@ -76,6 +76,8 @@ describe('buildRequest', () => {
     expect(header(request, 'x-empty')).toEqual(['']);
     expect(header(request, 'x-token')).toEqual(['tok-123']);
     expect(header(request, 'x-multi')).toEqual(['1', '2']);
+    // The engine is asked not to add its own default either.
+    expect(request.omitHeaders).toEqual(['user-agent']);
     expect(codeOf(() => build(['Bad Name:x']))).toBe('E_USAGE');
   });
 
