@@ -20,6 +20,8 @@
  *   (multipart bodies with `< file` parts stay inline; see expandMultipartBody).
  * - `httpVersion` is kept as written (`HTTP/1.1`, `HTTP/2`); the session maps it for the engine.
  * - `@retry N` without a delay means no delay (delayMs 0).
+ * - `<> ./file` lines (response references JetBrains appends after runs) end the body and are
+ *   otherwise ignored (kept in the text, so printing is unchanged).
  */
 import { DialError } from '../errors.js';
 import { parseDuration } from '../duration.js';
@@ -259,6 +261,8 @@ export function parseHttpFile(text: string, path: string): HttpFile {
   /** Handles a line that may appear after the body (assertion, handler, redirect); returns the last line consumed or -1. */
   const postLine = (block: Block, i: number, line: string, t: string, strictHandler: boolean): number => {
     const first = t.charCodeAt(0);
+    // `<> ./2024-01-01T120000.200.json`: a response reference JetBrains appends after a run; kept as text only.
+    if (first === 60 && t.charCodeAt(1) === 62) return i;
     if (first === 63 && isAssertionLine(t)) {
       const at = line.indexOf('??') + 2;
       try {
@@ -308,7 +312,7 @@ export function parseHttpFile(text: string, path: string): HttpFile {
       const t = c0 === 32 || c0 === 9 ? line.trimStart() : line;
       if (t.length === 0) continue;
       const c = t.charCodeAt(0);
-      if ((c === 63 && isAssertionLine(t)) || c === 62) {
+      if ((c === 63 && isAssertionLine(t)) || c === 62 || (c === 60 && t.charCodeAt(1) === 62)) {
         const last = postLine(block, i, line, t, true);
         if (last >= 0) {
           block.state = 'post';
@@ -393,7 +397,7 @@ export function parseHttpFile(text: string, path: string): HttpFile {
     }
     if (block.state === 'headers') {
       const c = t.charCodeAt(0);
-      if ((c === 63 && isAssertionLine(t)) || c === 62) {
+      if ((c === 63 && isAssertionLine(t)) || c === 62 || (c === 60 && t.charCodeAt(1) === 62)) {
         const last = postLine(block, i, line, t, false);
         if (last >= 0) {
           block.state = 'post';

@@ -281,6 +281,13 @@ class RequestSession implements Session {
     }
     const resolver = await this.resolver(file, node, extra);
     const fileLabel = file.path || '<text>';
+    // httpyac's `# @ref login` / `# @forceRef login`: make sure the named request ran first.
+    for (const meta of node.metadata) {
+      if (meta.key !== 'ref' && meta.key !== 'forceRef') continue;
+      for (const name of meta.value.split(/[\s,]+/).filter(Boolean)) {
+        await this.reference(file, name, async () => '', `@${meta.key} ${name}`, this.where(file, node));
+      }
+    }
     const dir = file.path ? dirname(file.path) : this.workspaceRoot;
 
     for (const [what, template, line] of [['URL', node.url, node.requestLineSpan.line], ...node.headers.map((h) => [`header '${h.name}'`, h.value, h.span.line] as const)] as const) {

@@ -153,6 +153,13 @@ describe('parseHttpFile: variables and scripts', () => {
     expect(r.handlers).toMatchObject([{ path: './h.js' }]);
   });
 
+  it('ignores JetBrains response references (<> file) after the body', () => {
+    const text = 'POST http://a\nContent-Type: application/json\n\n{"id": {{$random.integer()}}}\n\n<> 2021-04-21T185502.200.json\n<> 2021-04-21T185400.200.json\n###\nGET http://b\n<> ./x.json\n';
+    const [a, b] = parseHttpFile(text, '').requests;
+    expect(a.body).toMatchObject({ text: '{"id": {{$random.integer()}}}' });
+    expect(b.headers).toEqual([]);
+  });
+
   it('reads >> and >>! output redirects', () => {
     const [a, b] = parseHttpFile('GET http://a\n\n>> ./out.json\n###\nGET http://b\n>>! ./o.json\n', '').requests;
     expect(a.outputRedirect).toMatchObject({ path: './out.json', overwrite: false });

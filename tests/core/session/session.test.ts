@@ -231,6 +231,16 @@ GET {{host}}/whole?b={{login.response.body.*}}
     expect(empty.message).toContain('$.nothing matched nothing');
   });
 
+  it('# @ref name runs the named request first (httpyac), once', async () => {
+    const before = server.requests.length;
+    const root = workspace({ 'api.http': `${API}\n### after\n# @ref login\nGET HOST/after\n` });
+    const session = createSession({ workspaceRoot: root, processEnv: {} });
+    const file = await session.loadFile(join(root, 'api.http'));
+    await session.execute(file, file.requests.find((r) => r.name === 'after')!);
+    await session.execute(file, file.requests.find((r) => r.name === 'after')!);
+    expect(server.requests.slice(before).map((r) => r.url)).toEqual(['/login', '/after', '/after']);
+  });
+
   it('runReference lets the runner run references its way', async () => {
     const root = workspace({ 'api.http': API });
     const ran: string[] = [];
