@@ -1,7 +1,7 @@
 /** `dial import curl`: one curl command to a `.http` file with one request. */
 import { isAbsolute, relative, resolve } from 'node:path';
-import { parseCurlCommand } from './curl.js';
-import { renderHttpFile, slugify, type DraftBody, type ImportDraft } from './http-writer.js';
+import { parseCurlCommands, type ParsedCurl } from './curl.js';
+import { renderHttpFile, slugify, uniqueName, type DraftBody, type ImportDraft } from './http-writer.js';
 import type { ImportResult } from './output.js';
 
 export interface ImportCurlOptions {
@@ -39,12 +39,8 @@ function durationText(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
 }
 
-/** Converts a curl command (text, or words split by the shell) to a `.http` file. */
-export function importCurl(input: string | string[], options: ImportCurlOptions): ImportResult {
-  const parsed = parseCurlCommand(input, { cwd: options.cwd });
+function toDraft(parsed: ParsedCurl, options: ImportCurlOptions, used: Set<string>, warnings: string[]): ImportDraft {
   const { request } = parsed;
-  const warnings = [...parsed.warnings];
-  const name = nameFromUrl(request.url);
   // Paths in the command are relative to where it ran; in the .http file, to the file.
   const rebase = (path: string): string => {
     if (isAbsolute(path)) return path;
@@ -76,8 +72,8 @@ export function importCurl(input: string | string[], options: ImportCurlOptions)
   }
   if (parsed.timeoutMs !== undefined) metadata.push({ key: 'timeout', value: durationText(parsed.timeoutMs) });
   if (parsed.retry !== undefined && parsed.retry > 0) metadata.push({ key: 'retry', value: String(parsed.retry) });
-  const draft: ImportDraft = {
-    name,
+  return {
+    name: uniqueName(nameFromUrl(request.url), used),
     comments,
     metadata,
     method: request.method,
@@ -86,7 +82,19 @@ export function importCurl(input: string | string[], options: ImportCurlOptions)
     headers: request.headers.map(([headerName, value]) => ({ name: headerName, value })),
     body,
   };
-  const filePath = `${name}.http`;
-  const { text, sideFiles } = renderHttpFile([draft], { filePath });
-  return { files: [{ path: filePath, content: text, description: '1 request' }, ...sideFiles], warnings };
+}
+
+/** Converts curl commands (text, or words split by the shell) to one `.http` file, a request per command. */
+export function importCurl(input: string | string[], options: ImportCurlOptions): ImportResult {
+  const all = parseCurlCommands(input, { cwd: options.cwd });
+  const warnings: string[] = [];
+  const used = new Set<string>();
+  const drafts = all.map((parsed) => {
+    warnings.push(...parsed.warnings);
+    return toDraft(parsed, options, used, warnings);
+  });
+  const filePath = `${drafts[0].name}.http`;
+  const { text, sideFiles } = renderHttpFile(drafts, { filePath });
+  const description = `${drafts.length} request${drafts.length === 1 ? '' : 's'}`;
+  return { files: [{ path: filePath, content: text, description }, ...sideFiles], warnings: [...new Set(warnings)] };
 }

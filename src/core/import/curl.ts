@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DialError } from '../errors.js';
 import type { HeaderList, HttpRequest, MultipartPart } from '../http/types.js';
-import { splitShellWords } from './shell-words.js';
+import { splitCommands, splitShellWords } from './shell-words.js';
 
 export interface ParsedCurl {
   request: HttpRequest;
@@ -162,12 +162,41 @@ function hasHeader(headers: HeaderList, name: string): boolean {
   return headers.some(([key]) => key.toLowerCase() === lower);
 }
 
-/** Parses a curl command (text as pasted, or words already split by a shell) into a request. */
+const CURL = /(^|[\\/])curl(\.exe)?$/i;
+
+/**
+ * Parses every curl command in pasted text (browsers' "Copy all as cURL" joins them with `;`),
+ * or one command already split into words by a shell. Other commands are named in warnings.
+ */
+export function parseCurlCommands(input: string | string[], options: ParseCurlOptions = {}): ParsedCurl[] {
+  if (Array.isArray(input)) return [parseCurlWords(input, options)];
+  const commands = splitCommands(splitShellWords(input.trim().replace(/^\$\s+/, '')));
+  if (commands.length === 0) throw new DialError('E_IMPORT', 'the curl command is empty', { hint: "pass the command in quotes: dial import curl 'curl https://…'" });
+  const results: ParsedCurl[] = [];
+  const skipped: string[] = [];
+  commands.forEach((command, index) => {
+    if (CURL.test(command.words[0])) results.push(parseCurlWords(command.words, options));
+    else skipped.push(`${index > 0 && commands[index - 1].after === '|' ? 'the output piped into ' : ''}'${command.words.join(' ').slice(0, 60)}'`);
+  });
+  if (results.length === 0) {
+    throw new DialError('E_IMPORT', `not a curl command (it starts with '${commands[0].words[0]}')`, { hint: "the command must start with curl, e.g. dial import curl 'curl -X POST https://…'" });
+  }
+  for (const what of skipped) results[0].warnings.push(`${what} is not a curl command; ignored`);
+  return results;
+}
+
+/** Parses one curl command (text as pasted, or words already split by a shell) into a request. */
 export function parseCurlCommand(input: string | string[], options: ParseCurlOptions = {}): ParsedCurl {
+  const all = parseCurlCommands(input, options);
+  if (all.length > 1) all[0].warnings.push(`the text holds ${all.length} curl commands; only the first was used`);
+  return all[0];
+}
+
+function parseCurlWords(input: string[], options: ParseCurlOptions): ParsedCurl {
   const cwd = options.cwd ?? process.cwd();
-  let words = typeof input === 'string' ? splitShellWords(input.trim().replace(/^\$\s+/, '')).map((word) => word.value) : [...input];
+  let words = [...input];
   if (words.length === 0) throw new DialError('E_IMPORT', 'the curl command is empty', { hint: "pass the command in quotes: dial import curl 'curl https://…'" });
-  if (!/(^|[\\/])curl(\.exe)?$/i.test(words[0])) {
+  if (!CURL.test(words[0])) {
     throw new DialError('E_IMPORT', `not a curl command (it starts with '${words[0]}')`, { hint: "the command must start with curl, e.g. dial import curl 'curl -X POST https://…'" });
   }
   words = words.slice(1);

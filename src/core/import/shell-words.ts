@@ -11,6 +11,8 @@ export interface ShellWord {
   value: string;
   /** Offset of the word's first character in the source text. */
   offset: number;
+  /** A control operator between commands (`;`, `&&`, `||`, `|`, `&`, or a line break), not a word. */
+  operator?: boolean;
 }
 
 function unterminated(text: string, offset: number, what: string): DialError {
@@ -114,9 +116,23 @@ export function splitBashWords(text: string): ShellWord[] {
       i += 2;
       continue;
     }
-    if (char === ' ' || char === '\t' || char === '\n' || char === '\r') {
+    if (char === '\n') {
+      end();
+      words.push({ value: '\n', offset: i, operator: true });
+      i++;
+      continue;
+    }
+    if (char === ' ' || char === '\t' || char === '\r') {
       end();
       i++;
+      continue;
+    }
+    if (char === ';' || char === '|' || char === '&') {
+      end();
+      const pair = text.slice(i, i + 2);
+      const operator = pair === '&&' || pair === '||' ? pair : char;
+      words.push({ value: operator, offset: i, operator: true });
+      i += operator.length;
       continue;
     }
     if (char === '#' && current === undefined) {
@@ -227,4 +243,28 @@ export function looksLikeCmd(text: string): boolean {
 /** Splits a pasted command, Bash by default, cmd when it looks like a cmd copy. */
 export function splitShellWords(text: string): ShellWord[] {
   return looksLikeCmd(text) ? splitCmdWords(text) : splitBashWords(text);
+}
+
+/**
+ * Splits words into commands at control operators. A line break ends a command only when
+ * the next line starts a new curl command (a forgotten `\` continuation is forgiven).
+ */
+export function splitCommands(words: ShellWord[]): Array<{ words: string[]; after?: string }> {
+  const commands: Array<{ words: string[]; after?: string }> = [];
+  let current: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i];
+    if (!word.operator) {
+      current.push(word.value);
+      continue;
+    }
+    if (word.value === '\n') {
+      const next = words.slice(i + 1).find((candidate) => !candidate.operator);
+      if (!next || !/(^|[\\/])curl(\.exe)?$/i.test(next.value) || current.length === 0) continue;
+    }
+    if (current.length > 0) commands.push({ words: current, after: word.value === '\n' ? undefined : word.value });
+    current = [];
+  }
+  if (current.length > 0) commands.push({ words: current });
+  return commands;
 }

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseCurlCommand } from '../../../src/core/import/curl.js';
+import { parseCurlCommand, parseCurlCommands } from '../../../src/core/import/curl.js';
 import { importCurl, nameFromUrl } from '../../../src/core/import/curl-import.js';
 import { splitBashWords, splitCmdWords, splitShellWords } from '../../../src/core/import/shell-words.js';
 import { parseHttpFile } from '../../../src/core/httpfile/index.js';
 import { isDialError } from '../../../src/core/errors.js';
 import { tempDir } from '../../helpers/cli.js';
 
-const words = (text: string) => splitBashWords(text).map((word) => word.value);
+const words = (text: string) => splitBashWords(text).filter((word) => !word.operator).map((word) => word.value);
 
 describe('splitBashWords', () => {
   it('handles quotes, escapes and continuations as Bash does', () => {
@@ -122,6 +122,30 @@ describe('parseCurlCommand', () => {
 
   it('-T uploads a file with PUT', () => {
     expect(parseCurlCommand('curl -T ./a.bin http://x/files/').request).toEqual({ method: 'PUT', url: 'http://x/files/a.bin', headers: [], body: { kind: 'file', path: './a.bin' } });
+  });
+});
+
+describe('several commands', () => {
+  it('reads browsers\' "Copy all as cURL" (commands joined with ;) into one file, a request each', () => {
+    const dir = tempDir();
+    const text = `curl 'https://app.example.com/api/me' -H 'accept: */*' ;\ncurl 'https://app.example.com/api/orders' -H 'accept: */*' --data-raw '{"a":1}' ;\ncurl 'https://app.example.com/api/me' -H 'x: 1'`;
+    const result = importCurl(text, { cwd: dir, outDir: dir });
+    expect(result.files[0]).toMatchObject({ path: 'me.http', description: '3 requests' });
+    const nodes = parseHttpFile(result.files[0].content, 'me.http').requests;
+    expect(nodes.map((node) => [node.name, node.method, node.url])).toEqual([
+      ['me', 'GET', 'https://app.example.com/api/me'],
+      ['orders', 'POST', 'https://app.example.com/api/orders'],
+      ['me-2', 'GET', 'https://app.example.com/api/me'],
+    ]);
+  });
+
+  it('splits at && and at a new line starting with curl; names what is not curl', () => {
+    const parsed = parseCurlCommands(`export T=1 && curl http://x/a -H 'a: 1'\ncurl http://x/b \n  -H 'b: 2' | jq .`);
+    expect(parsed.map((entry) => [entry.request.url, entry.request.headers])).toEqual([['http://x/a', [['a', '1']]], ['http://x/b', [['b', '2']]]]);
+    expect(parsed[0].warnings).toEqual([`'export T=1' is not a curl command; ignored`, `the output piped into 'jq .' is not a curl command; ignored`]);
+    expect(parseCurlCommand('curl http://x/a; curl http://x/b').warnings).toEqual(['the text holds 2 curl commands; only the first was used']);
+    // Unquoted & ends the command in Bash, as it would in the shell.
+    expect(parseCurlCommand('curl http://x/?a=1&b=2').request.url).toBe('http://x/?a=1');
   });
 });
 
