@@ -55,6 +55,10 @@ describe('dial run --watch', () => {
     const rerun = stdout.slice(stdout.indexOf('change detected'));
     expect(rerun).toContain('re-running a.http');
     expect(rerun).not.toContain('b.http › other');
+    // An env file change re-runs everything.
+    writeFileSync(join(dir, 'http-client.env.json'), JSON.stringify({ dev: { x: '1' } }));
+    await waitFor('re-running all files');
+    await waitFor('✓ b.http › other', 2);
     child.kill('SIGINT');
     expect(await exited).toBe(130);
     expect(stderr).toBe('');
