@@ -89,8 +89,9 @@ function keyOf(file: HttpFile, node: RequestNode): string {
   return `${file.path}#${node.name ?? `@${node.index}`}`;
 }
 
-function nameOf(key: string): string {
-  return key.slice(key.lastIndexOf('#') + 1);
+/** What a request is called in messages (names may contain '#', so never parsed back from a key). */
+function displayName(node: RequestNode): string {
+  return node.name ?? `#${node.index + 1}`;
 }
 
 /** Creates a session (see the file comment for the API). */
@@ -110,6 +111,7 @@ class RequestSession implements Session {
   private readonly prompted = new Map<string, string>();
   private readonly secrets = new Set<string>();
   private readonly chain = new AsyncLocalStorage<string[]>();
+  private readonly names = new Map<string, string>();
   private readonly secretNamesByFile = new WeakMap<HttpFile, Set<string>>();
 
   constructor(private readonly options: SessionOptions) {
@@ -177,7 +179,9 @@ class RequestSession implements Session {
 
   prepare(file: HttpFile, node: RequestNode, extra: { requestVariables?: Map<string, string> } = {}): Promise<PreparedRequest> {
     const chain = this.chain.getStore() ?? [];
-    return this.chain.run([...chain, keyOf(file, node)], () => this.prepareInChain(file, node, extra));
+    const key = keyOf(file, node);
+    this.names.set(key, displayName(node));
+    return this.chain.run([...chain, key], () => this.prepareInChain(file, node, extra));
   }
 
   async resolveTemplate(text: string, file: HttpFile, node: RequestNode): Promise<string> {
@@ -248,7 +252,7 @@ class RequestSession implements Session {
       const key = keyOf(file, target);
       const chain = this.chain.getStore() ?? [];
       if (chain.includes(key)) {
-        const names = [...chain.slice(chain.indexOf(key)), key].map(nameOf);
+        const names = [...chain.slice(chain.indexOf(key)), key].map((k) => this.names.get(k) ?? k);
         throw new DialError('E_VAR_CYCLE', `request reference cycle: ${names.join(' -> ')} (${where})`, {
           hint: 'requests that reference each other can never run; remove one reference',
         });
