@@ -50,6 +50,14 @@ export function registerSend(program: Command): void {
       const stdinIsData = Boolean(stdinStat && (stdinStat.isFIFO() || stdinStat.isFile() || stdinStat.isSocket()));
       const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY && !process.env.CI);
       const pick = interactive ? await import('./pick.js') : undefined;
+      // Ctrl+C cancels the exchange (E_CANCELLED, exit 130) so a partial download is cleaned up;
+      // if nothing is in flight to cancel (e.g. waiting on stdin), exit shortly after anyway.
+      const controller = new AbortController();
+      const onInterrupt = (): void => {
+        controller.abort();
+        setTimeout(() => process.exit(130), 1000).unref();
+      };
+      process.once('SIGINT', onInterrupt);
       await runSend(args, flags, {
         stdout: process.stdout,
         stderr: process.stderr,
@@ -66,6 +74,7 @@ export function registerSend(program: Command): void {
         userAgent: `dial/${VERSION}`,
         pick: pick?.pickRequest,
         prompt: pick?.promptValue,
-      });
+        signal: controller.signal,
+      }).finally(() => process.off('SIGINT', onInterrupt));
     });
 }

@@ -593,3 +593,26 @@ describe('dial send FILE.http', () => {
     expect(ambiguous.code).toBe(2);
   });
 });
+
+describe('dial send: interruption', () => {
+  it('Ctrl+C (SIGINT) during an exchange exits 130 with E_CANCELLED', async () => {
+    let arrived: () => void = () => {};
+    const requestArrived = new Promise<void>((resolve) => (arrived = resolve));
+    const server = await startHttpServer(() => arrived());
+    try {
+      const child = spawn(process.execPath, [DIAL_BIN, 'send', `${server.url}/hang`], {
+        env: { ...process.env, DIAL_CONFIG_DIR: tempDir() },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+      await requestArrived;
+      child.kill('SIGINT');
+      expect(await closed).toBe(130);
+      expect(stderr).toContain('error[E_CANCELLED]');
+    } finally {
+      await server.close();
+    }
+  });
+});

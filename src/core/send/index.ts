@@ -79,6 +79,8 @@ export interface SendIo {
   cwd: string;
   env: Record<string, string | undefined>;
   userAgent: string;
+  /** Aborted on Ctrl+C: the exchange stops with E_CANCELLED (exit 130). */
+  signal?: AbortSignal;
   pick?: (requests: RequestNode[]) => Promise<RequestNode>;
   prompt?: (name: string, description?: string) => Promise<string>;
 }
@@ -246,6 +248,7 @@ export async function runSend(args: string[], flags: SendFlags, io: SendIo): Pro
   }
 
   const sendOptions: SendOptions = {
+    signal: io.signal,
     timeoutMs,
     followRedirects: follow,
     maxRedirects,
