@@ -96,8 +96,10 @@ export function App({ services, keymap, theme, environment, onExit, size: fixedS
   const model: LineModel | undefined = useMemo(() => {
     if (!result) return undefined;
     if (tab === 'raw') return buildTextModel(rawText(result), dims.viewerWidth);
+    // Headers scroll and search like the body.
+    if (tab === 'headers') return buildTextModel(result.exchange.response.headers.map(([n, v]) => `${n}: ${v}`).join('\n'), dims.viewerWidth);
     return buildLineModel(result.bodyText, { width: dims.viewerWidth, contentType: result.contentType });
-  }, [result, tab === 'raw', dims.viewerWidth]);
+  }, [result, tab === 'raw' || tab === 'headers' ? tab : 'body', dims.viewerWidth]);
   const modelRef = useRef(model);
   modelRef.current = model;
   const dimsRef = useRef(dims);
@@ -378,6 +380,8 @@ export function App({ services, keymap, theme, environment, onExit, size: fixedS
 
   const rows = treeRows(state);
   const selected = selectedRequest(state);
+  const cursorRow = rows[state.treeCursor];
+  const errorEntry = !selected && cursorRow ? state.files[cursorRow.fileIndex] : undefined;
   const border = (pane: AppState['focus']): string | undefined => (state.focus === pane ? theme.borderFocused : theme.border);
   return (
     <Box flexDirection="column" width={dims.width} height={dims.height}>
@@ -396,7 +400,7 @@ export function App({ services, keymap, theme, environment, onExit, size: fixedS
         </Box>
         <Box flexDirection="column" width={dims.rightWidth} height={dims.mainHeight}>
           <Box borderStyle="round" borderColor={border('request')} height={dims.requestHeight} width={dims.rightWidth}>
-            <RequestPane node={selected?.node} fileLabel={selected?.entry.relativePath} height={dims.requestHeight - 2} width={dims.rightWidth - 2} theme={theme} />
+            <RequestPane node={selected?.node} fileLabel={selected?.entry.relativePath ?? errorEntry?.relativePath} error={errorEntry?.error} height={dims.requestHeight - 2} width={dims.rightWidth - 2} theme={theme} />
           </Box>
           <Box borderStyle="round" borderColor={border('response')} height={dims.responseHeight} width={dims.rightWidth}>
             <ResponsePane

@@ -3,7 +3,7 @@
  * src/core (httpfile, workspace-io, http, export, and the session once it lands).
  */
 import { relative } from 'node:path';
-import { DialError } from '../core/errors.js';
+import { DialError, formatError } from '../core/errors.js';
 import type { Exchange, HttpRequest, SendOptions } from '../core/http/types.js';
 import type { HttpFile, RequestNode } from '../core/httpfile/types.js';
 import { createCookieJar, releaseBody, sendRequest } from '../core/http/index.js';
@@ -138,7 +138,7 @@ export function createCoreServices(options: CoreServicesOptions): WorkbenchServi
           try {
             return { path, relativePath, file: await loadHttpFile(path) };
           } catch (error) {
-            return { path, relativePath, error: error instanceof Error ? error.message : String(error) };
+            return { path, relativePath, error: formatError(error).replace(/^error(\[\w+\])?:?\s*/, '') };
           }
         }),
       );

@@ -173,6 +173,14 @@ describe('editor and viewer', () => {
 });
 
 describe('start-up', () => {
+  it('shows why a file could not be parsed', async () => {
+    const services = fakeServices(files);
+    const load = services.loadWorkspace;
+    services.loadWorkspace = async () => [{ path: '/ws/bad.http', relativePath: 'bad.http', error: 'E_PARSE bad.http:3: unterminated body' }, ...(await load())];
+    const { app } = mount(services);
+    await waitForText(app, 'bad.http (error)', 'bad.http: E_PARSE bad.http:3: unterminated body');
+  });
+
   it('selects the request last sent in this workspace', async () => {
     const services = fakeServices(files);
     services.lastRequest = '/ws/misc.http#ask';

@@ -8,15 +8,25 @@ import { fit } from '../format.js';
 export interface RequestPaneProps {
   node?: RequestNode;
   fileLabel?: string;
+  /** Why the selected file could not be read or parsed. */
+  error?: string;
   height: number;
   width: number;
   theme: Theme;
 }
 
-export function RequestPane({ node, fileLabel, height, width, theme }: RequestPaneProps): React.ReactElement {
+export function RequestPane({ node, fileLabel, error, height, width, theme }: RequestPaneProps): React.ReactElement {
+  if (error) {
+    return (
+      <Box height={height} width={width} flexDirection="column" overflow="hidden">
+        <Text color={theme.error}>{`${fileLabel ?? ''}: ${error}`}</Text>
+        <Text color={theme.muted}>Fix the file, then reopen dial.</Text>
+      </Box>
+    );
+  }
   if (!node) {
     return (
-      <Box height={height} width={width}>
+      <Box height={height} width={width} overflow="hidden">
         <Text color={theme.muted}>Select a request on the left (↑/↓), then press enter to send it.</Text>
       </Box>
     );

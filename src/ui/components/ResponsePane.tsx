@@ -61,14 +61,14 @@ export function ResponsePane(props: ResponsePaneProps): React.ReactElement {
           {` ${tabLabels[t]} `}
         </Text>
       ))}
-      {model && (tab === 'body' || tab === 'raw') ? <Text color={theme.muted}>{`  ${viewerPosition(model, viewer)}${viewer.jsonPath ? `  filter ${viewer.jsonPath}` : ''}`}</Text> : null}
+       {model && (tab === 'body' || tab === 'raw' || tab === 'headers') ? <Text color={theme.muted}>{`  ${viewerPosition(model, viewer)}${viewer.jsonPath ? `  filter ${viewer.jsonPath}` : ''}`}</Text> : null}
     </Text>
   );
   const bodyHeight = viewerHeight(height);
   let content: React.ReactElement;
   if (!result) {
     content = <Box height={bodyHeight} />;
-  } else if ((tab === 'body' || tab === 'raw') && model) {
+  } else if ((tab === 'body' || tab === 'raw' || tab === 'headers') && model) {
     content = <ResponseViewer base={model} state={viewer} height={bodyHeight} width={width} theme={theme} focused={focused} />;
   } else {
     content = <StaticLines lines={staticLines(tab, result, props.node, theme)} height={bodyHeight} />;
