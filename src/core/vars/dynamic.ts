@@ -4,7 +4,7 @@
  * `$randomInt [min max]` (max exclusive, default 0..1000), `$processEnv [%]NAME`,
  * `$dotenv [%]NAME` (`%`: NAME is a variable holding the name, as in REST Client), and the
  * JetBrains `$random.integer(a, b)`, `$random.float(a, b)`, `$random.alphabetic(n)`,
- * `$random.alphanumeric(n)`, `$random.hexadecimal(n)`, `$random.email`.
+ * `$random.alphanumeric(n)`, `$random.hexadecimal(n)`, `$random.email`, `$env.NAME`.
  * Offsets are `N unit` pairs: `1 d`, `-2 h` (units y M w d h m s ms).
  */
 import { randomInt, randomUUID } from 'node:crypto';
@@ -153,6 +153,13 @@ export async function evaluateDynamic(expression: string, context: DynamicContex
       return `${randomString(ALPHA.toLowerCase(), 8)}@example.com`;
     default:
       break;
+  }
+  // JetBrains `{{$env.HOME}}`: the process environment, read explicitly like $processEnv.
+  if (name.startsWith('$env.') && name.length > 5) {
+    const value = context.processEnv[name.slice(5)];
+    if (value === undefined) fail(`environment variable '${name.slice(5)}' is not set`, where);
+    context.secret(value!);
+    return value!;
   }
   const call = /^\$random\.(integer|float|alphabetic|alphanumeric|hexadecimal)\(([^)]*)\)$/.exec(expression.replace(/\s+/g, ''));
   if (call) {

@@ -66,6 +66,11 @@ describe('dynamic variables', () => {
     await expect(ev('$processEnv NOPE')).rejects.toThrow(/environment variable 'NOPE' is not set/);
   });
 
+  it('$env.NAME (JetBrains) reads the process environment explicitly', async () => {
+    expect(await ev('$env.API_TOKEN')).toBe('from-process');
+    await expect(ev('$env.NOPE')).rejects.toThrow(/'NOPE' is not set/);
+  });
+
   it('$dotenv reads .env', async () => {
     expect(await ev('$dotenv DB_PASS')).toBe('hunter2');
     expect(await ev('$dotenv %which')).toBe('hunter2');
