@@ -347,7 +347,9 @@ export function parseHttpFile(text: string, path: string): HttpFile {
       if (isComment(t)) {
         const meta = METADATA_RE.exec(t);
         if (meta) {
-          const value = t.slice(meta[0].length).trim();
+          let value = t.slice(meta[0].length).trim();
+          // JetBrains also accepts `# @name = login`.
+          if (value.charCodeAt(0) === 61 /* = */) value = value.slice(1).trim();
           block.metadata.push({ key: meta[1], value, span: lineSpan(i) });
           applyMetadata(block, meta[1], value, i);
         }

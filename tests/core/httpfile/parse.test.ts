@@ -98,6 +98,10 @@ describe('parseHttpFile: metadata', () => {
     expect(r.metadata.map((m) => m.key)).toContain('no-log');
   });
 
+  it('accepts the JetBrains `# @name = value` form', () => {
+    expect(parseHttpFile('# @name = login\nGET http://a\n', '').requests[0].name).toBe('login');
+  });
+
   it('@skip without a reason, @retry without a delay', () => {
     const [r] = parseHttpFile('# @skip\n# @retry 2\nGET http://a\n', '').requests;
     expect(r.skip).toEqual({});
