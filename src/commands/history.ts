@@ -80,6 +80,8 @@ export function registerHistory(program: Command): void {
     .description('Delete all history')
     .action(async () => {
       const { clearHistory } = await import('../core/history/index.js');
-      clearHistory({ path: (await historyFile()).path });
+      // Clearing must work even when the settings file is broken.
+      const { historyPath } = await import('../core/settings/index.js');
+      clearHistory({ path: historyPath() });
     });
 }

@@ -37,6 +37,17 @@ export function registerSend(program: Command): void {
     .option('-I, --ignore-stdin', 'do not read a request body from piped stdin')
     .option('-e, --env <name>', 'environment for a .http target')
     .option('--var <name=value>', 'variable for a .http target (repeatable)', collect, [])
+    .addHelpText(
+      'after',
+      `
+Examples:
+  dial send :3000/users                       GET http://localhost:3000/users
+  dial send :3000/users name=Ann age:=30      POST {"name":"Ann","age":30}
+  dial send PUT api.example.com/x 'tags[]=a' X-Token:abc q==1
+  dial send --form :3000/upload avatar@me.png
+  dial send -o out.bin https://example.com/file
+  dial send api.http#login -e dev --var user=ann`,
+    )
     .action(async (args: string[], flags: Record<string, unknown>, command: Command) => {
       const [{ runSend }, { fstatSync }, { VERSION }] = await Promise.all([import('../core/send/index.js'), import('node:fs'), import('../version.js')]);
       const global = globalOptions(command);
