@@ -118,6 +118,15 @@ describe.skipIf(!hasTmux)('dial open in a real terminal', () => {
     expect(screen).toMatch(/"Content-Type": "application\/json"/i);
     expect(screen).not.toContain('"json"');
 
+    // Grow the terminal: the frame is redrawn for the new size with nothing left of the old one.
+    tmux('resize-window', '-t', 'tui', '-x', '140', '-y', '45');
+    screen = await waitFor((s) => s.split('\n')[0].trimEnd().length === 140, 'the redraw at 140 columns');
+    const lines = screen.split('\n');
+    expect(lines[0].trimEnd().endsWith('╮')).toBe(true);
+    expect(lines.filter((line) => line.includes('env: local'))).toHaveLength(1);
+    expect(lines[43]).toContain('env: local');
+    expect(lines.filter((line) => line.startsWith('╰'))).toHaveLength(1);
+
     keys('q');
     expect(await waitForExit()).toBe(0);
     expect(paneInfo('#{alternate_on}')).toBe('0');
