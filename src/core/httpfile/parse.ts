@@ -362,7 +362,7 @@ export function parseHttpFile(text: string, path: string): HttpFile {
         else fail('pre-request script line needs `{% … %}` or a path', i, 1, 'write `< {% request.variables.set("a", "1") %}` or `< ./pre.js`');
         continue;
       }
-      // The request line: [METHOD] URL [HTTP/x], then indented `?`/`&` continuation lines.
+      // The request line: [METHOD] URL [HTTP/x], then indented `?`/`&`/`/` continuation lines.
       let rest = line.trim();
       const space = rest.search(/\s/);
       if (space > 0 && METHOD_RE.test(rest.slice(0, space))) {
@@ -385,7 +385,8 @@ export function parseHttpFile(text: string, path: string): HttpFile {
         const n0 = next.charCodeAt(0);
         if (n0 !== 32 && n0 !== 9) break;
         const trimmed = next.trim();
-        if (trimmed[0] !== '?' && trimmed[0] !== '&') break;
+        // `?a=1` / `&b=2` (HTTP-FORMAT.md) and JetBrains' `/path` segments.
+        if (trimmed[0] !== '?' && trimmed[0] !== '&' && trimmed[0] !== '/') break;
         url += takeVersion(trimmed);
         last++;
       }

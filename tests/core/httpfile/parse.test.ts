@@ -40,6 +40,11 @@ describe('parseHttpFile: requests', () => {
     expect(file.text.slice(request.requestLineSpan.start, request.requestLineSpan.end)).toBe('GET http://a/w\n    ?limit=10\n    &sort=name');
   });
 
+  it('joins indented /path segments too (JetBrains), with the version on the last line', () => {
+    const [request] = parseHttpFile('GET http://example.com:8080\n    /api\n    /html\n    /get\n    ?id=123\n    &value=content HTTP/1.1\n', '').requests;
+    expect(request).toMatchObject({ url: 'http://example.com:8080/api/html/get?id=123&value=content', httpVersion: 'HTTP/1.1' });
+  });
+
   it('reads headers until a blank line, then the body without trailing blank lines', () => {
     const text = 'POST http://a\nContent-Type: application/json\nX-A:  b c \n\n{\n  "a": 1\n}\n\n\n###\nGET http://b\n';
     const [request] = parseHttpFile(text, '').requests;
