@@ -185,3 +185,36 @@ describe('round trip: import curl, then export curl', () => {
     });
   }
 });
+
+describe('dial import curl: command line forms', () => {
+  it('-o - prints the .http text; words after -- are the command; unmapped flags are warnings on stderr', async () => {
+    const printed = await runCli(['import', 'curl', `curl -v -X DELETE 'http://127.0.0.1:1/items/9' -H 'X-A: 1'`, '-o', '-']);
+    expect(printed.code).toBe(0);
+    expect(printed.stdout).toBe('### items\n# @name items\nDELETE http://127.0.0.1:1/items/9\nX-A: 1\n');
+    expect(printed.stderr).toBe('warning: -v: an output option of curl; ignored (the request is unchanged)\n');
+
+    const out = tempDir('dial-import-argv-');
+    const argv = await runCli(['import', 'curl', '-o', out, '--', '-X', 'POST', 'http://127.0.0.1:1/notes', '-d', 'text=hi there']);
+    expect(argv.code).toBe(0);
+    expect(argv.stdout).toBe(`wrote ${join(out, 'notes.http')} (1 request)\n`);
+    expect(readFileSync(join(out, 'notes.http'), 'utf8')).toContain('POST http://127.0.0.1:1/notes\nContent-Type: application/x-www-form-urlencoded\n\ntext=hi there\n');
+  });
+
+  it('refuses to overwrite (exit 3, E_EXISTS) unless --force; not curl or no URL is exit 3 E_IMPORT', async () => {
+    const out = tempDir('dial-import-exists-');
+    expect((await runCli(['import', 'curl', 'curl http://127.0.0.1:1/a', '-o', out])).code).toBe(0);
+    const again = await runCli(['import', 'curl', 'curl -X POST http://127.0.0.1:1/a', '-o', out]);
+    expect(again.code).toBe(3);
+    expect(again.stderr).toMatch(/^error\[E_EXISTS\]: .*a\.http already exists; nothing was written/);
+    expect(readFileSync(join(out, 'a.http'), 'utf8')).toContain('GET http://127.0.0.1:1/a');
+    expect((await runCli(['import', 'curl', 'curl -X POST http://127.0.0.1:1/a', '-o', out, '--force'])).code).toBe(0);
+    expect(readFileSync(join(out, 'a.http'), 'utf8')).toContain('POST http://127.0.0.1:1/a');
+
+    const wget = await runCli(['import', 'curl', 'wget http://x/', '-o', out]);
+    expect(wget.code).toBe(3);
+    expect(wget.stderr).toMatch(/^error\[E_IMPORT\]: not a curl command \(it starts with 'wget'\)/);
+    const quote = await runCli(['import', 'curl', "curl 'http://x/", '-o', out]);
+    expect(quote.code).toBe(3);
+    expect(quote.stderr).toMatch(/^error\[E_IMPORT\] <curl>:1:6: unterminated single-quoted string/);
+  });
+});

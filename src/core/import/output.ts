@@ -31,6 +31,12 @@ export interface WriteImportOptions {
   force: boolean;
 }
 
+/** A path as messages show it: relative to the current folder when inside it, else absolute. */
+function shown(full: string): string {
+  const rel = relative(process.cwd(), full);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : full;
+}
+
 function target(outDir: string, path: string): string {
   const full = resolve(outDir, path);
   const rel = relative(resolve(outDir), full);
@@ -51,7 +57,7 @@ export function writeImport(result: ImportResult, options: WriteImportOptions): 
   if (!options.force) {
     const existing = targets.filter((full) => existsSync(full));
     if (existing.length > 0) {
-      const names = existing.map((full) => relative(process.cwd(), full) || full);
+      const names = existing.map(shown);
       throw new DialError('E_EXISTS', `${names[0]} already exists${names.length > 1 ? ` (and ${names.length - 1} more: ${names.slice(1).join(', ')})` : ''}; nothing was written`, {
         hint: 'pass --force to overwrite, or choose another folder with -o DIR',
       });
@@ -63,10 +69,7 @@ export function writeImport(result: ImportResult, options: WriteImportOptions): 
 
 /** The summary printed after an import: one line per file. */
 export function formatImportSummary(result: ImportResult, outDir: string): string {
-  const lines = result.files.map((file) => {
-    const shown = relative(process.cwd(), resolve(outDir, file.path)) || file.path;
-    return `wrote ${shown.split(sep).join('/')} (${file.description})`;
-  });
+  const lines = result.files.map((file) => `wrote ${shown(resolve(outDir, file.path))} (${file.description})`);
   for (const note of result.notes ?? []) lines.push(note);
   return lines.join('\n') + '\n';
 }
