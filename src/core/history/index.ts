@@ -14,7 +14,7 @@ import type { Exchange, HeaderList, RedirectHop, Timings } from '../http/types.j
 
 /** Bodies kept in history (DESIGN §9). */
 export const HISTORY_BODY_LIMIT = 64 * 1024;
-/** The file is checked for trimming each time its size crosses a multiple of this. */
+/** The smallest step: the file is checked for trimming each time its size crosses a multiple of the step. */
 export const TRIM_CHECK_BYTES = 256 * 1024;
 
 /** An exchange as history keeps it: masked, redacted, bodies truncated. */
@@ -147,7 +147,9 @@ export function appendHistory(entry: HistoryEntry, options: HistoryOptions): voi
   } finally {
     closeSync(fd);
   }
-  const step = options.trimCheckBytes ?? TRIM_CHECK_BYTES;
+  // The step grows with the file (1/8 of its size class), so a big history is re-read about
+  // once per eighth of its size appended, never on every send.
+  const step = options.trimCheckBytes ?? Math.max(TRIM_CHECK_BYTES, 2 ** Math.floor(Math.log2(Math.max(before, 1))) / 8);
   if (Math.floor(after / step) !== Math.floor(before / step)) trimHistory(options);
 }
 
