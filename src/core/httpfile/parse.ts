@@ -48,6 +48,7 @@ interface Block {
   name?: string;
   tags: string[];
   timeoutMs?: number;
+  connectTimeoutMs?: number;
   noRedirect: boolean;
   noCookieJar: boolean;
   skip?: { reason?: string };
@@ -176,6 +177,7 @@ export function parseHttpFile(text: string, path: string): HttpFile {
       metadata: block.metadata,
       tags: block.tags,
       timeoutMs: block.timeoutMs,
+      ...(block.connectTimeoutMs !== undefined ? { connectTimeoutMs: block.connectTimeoutMs } : {}),
       noRedirect: block.noRedirect,
       noCookieJar: block.noCookieJar,
       skip: block.skip,
@@ -206,6 +208,13 @@ export function parseHttpFile(text: string, path: string): HttpFile {
           block.timeoutMs = parseDuration(value, '@timeout');
         } catch {
           bad(`@timeout '${value}'`, 'write durations like 500ms, 5s or 2m; a bare number means seconds');
+        }
+        break;
+      case 'connection-timeout':
+        try {
+          block.connectTimeoutMs = parseDuration(value, '@connection-timeout');
+        } catch {
+          bad(`@connection-timeout '${value}'`, 'write durations like 500ms, 5s or 2m; a bare number means seconds');
         }
         break;
       case 'no-redirect':

@@ -105,6 +105,8 @@ export interface RequestNode {
   /** Convenience views of metadata. */
   tags: string[];
   timeoutMs?: number;
+  /** JetBrains `# @connection-timeout 2s` (additive: dial also maps it to SendOptions.connectTimeoutMs). */
+  connectTimeoutMs?: number;
   noRedirect: boolean;
   noCookieJar: boolean;
   skip?: { reason?: string };

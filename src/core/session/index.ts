@@ -351,6 +351,7 @@ class RequestSession implements Session {
 
     const overrides: Partial<SendOptions> = {};
     if (node.timeoutMs !== undefined) overrides.timeoutMs = node.timeoutMs;
+    if (node.connectTimeoutMs !== undefined) overrides.connectTimeoutMs = node.connectTimeoutMs;
     if (node.noRedirect) overrides.followRedirects = false;
     if (node.noCookieJar) overrides.cookieJar = undefined;
     const version = node.httpVersion?.toUpperCase();

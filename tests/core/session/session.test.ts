@@ -288,8 +288,8 @@ describe('bodies, metadata and secrets', () => {
   });
 
   it('maps metadata to send options and the HTTP version', async () => {
-    const { result } = await prepared({ 'api.http': '### r\n# @timeout 2s\n# @no-redirect\n# @no-cookie-jar\nGET HOST/x HTTP/2\n' }, 'r');
-    expect(result.overrides).toEqual({ timeoutMs: 2000, followRedirects: false, cookieJar: undefined });
+    const { result } = await prepared({ 'api.http': '### r\n# @timeout 2s\n# @connection-timeout 2 m\n# @no-redirect\n# @no-cookie-jar\nGET HOST/x HTTP/2\n' }, 'r');
+    expect(result.overrides).toEqual({ timeoutMs: 2000, connectTimeoutMs: 120_000, followRedirects: false, cookieJar: undefined });
     expect('cookieJar' in result.overrides).toBe(true);
     expect(result.request.httpVersion).toBe('2');
   });
