@@ -75,7 +75,8 @@ Examples:
         stdin: stdinIsData ? process.stdin : undefined,
         stdinSize: stdinStat?.isFile() ? stdinStat.size : undefined,
         stdoutIsTTY: Boolean(process.stdout.isTTY),
-        stderrIsTTY: Boolean(process.stderr.isTTY),
+        // No progress meter (carriage returns) under CI, even on a TTY.
+        stderrIsTTY: Boolean(process.stderr.isTTY) && !process.env.CI,
         color: useColor(command, process.stdout),
         colorErr: useColor(command, process.stderr),
         verbose: global.verbose,
