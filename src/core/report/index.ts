@@ -20,6 +20,7 @@ export { renderGithub, renderHtml, renderJson, renderJunit, renderTap, escapeXml
 export { createDotReporter, createPrettyReporter } from './live.js';
 export { exchangeLines } from './text.js';
 
+/** Every reporter `--reporter` accepts. */
 export const REPORTER_NAMES = ['pretty', 'dot', 'json', 'junit', 'tap', 'html', 'github'] as const;
 export type ReporterName = (typeof REPORTER_NAMES)[number];
 
