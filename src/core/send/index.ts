@@ -4,7 +4,7 @@
  * pipe, streamed when large), record it in history and map the outcome to an exit code.
  * The engine and the curl printer are imported only when used, so `--offline` stays light.
  */
-import { createReadStream, createWriteStream, openSync, readSync, closeSync, readFileSync, rmSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, openSync, readSync, closeSync, readFileSync, rmSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { DialError } from '../errors.js';
@@ -172,7 +172,9 @@ export async function runSend(args: string[], flags: SendFlags, io: SendIo): Pro
   let workspace: string | undefined;
   let requestId: string | undefined;
   let follow: boolean;
-  const target = args.length > 0 && !looksLikeUrl(args[0]) ? parseSendTarget(args[0]) : null;
+  let target = args.length > 0 && !looksLikeUrl(args[0]) ? parseSendTarget(args[0]) : null;
+  // `example.com/docs.http` with no such local file is a URL without its scheme.
+  if (target && !existsSync(resolve(io.cwd, target.path)) && /^[^/]+\.[a-z]{2,}(?::\d+)?\//i.test(args[0])) target = null;
   if (target) {
     if (args.length > 1) {
       throw new DialError('E_USAGE', `request items cannot be added to a .http target (${args.slice(1).join(' ')})`, {
