@@ -9,7 +9,7 @@ import { DialError, isDialError } from '../core/errors.js';
 import { actionDescriptions, keyName, splitBurst, type ActionName, type Keymap } from './keymap.js';
 import type { Theme } from './theme.js';
 import type { ResponseResult, WorkbenchServices } from './services.js';
-import { appReducer, initialAppState, paletteItems, requestLabel, selectedRequest, treeRows, type AppAction, type AppState, type Effect } from './state/app-state.js';
+import { appReducer, initialAppState, paletteItems, selectedRequest, treeRows, type AppAction, type AppState, type Effect } from './state/app-state.js';
 import { blockText, duplicateBlock, editRequestBlock, newRequestBlock } from './state/request-edit.js';
 import { viewerReducer } from './viewer/viewer-reducer.js';
 import { buildLineModel, buildTextModel, type LineModel } from './viewer/line-model.js';
@@ -475,4 +475,3 @@ function replaceBody(file: NonNullable<AppState['files'][number]['file']>, node:
   return `${block.slice(0, at)}${prefix}\n${text}\n${block.slice(at)}`;
 }
 
-export { requestLabel };

@@ -6,7 +6,6 @@
  *   const { measureViewer } = await import('dist/chunks/bench-harness-*.js') // or via tsx from src
  *   await measureViewer({ bodyText, columns: 120, rows: 40, presses: 200 })
  */
-import React from 'react';
 import { renderToString } from 'ink';
 import { ResponseViewer } from './components/ResponseViewer.js';
 import { createTheme } from './theme.js';

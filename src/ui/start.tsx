@@ -2,7 +2,6 @@
  * The one place that calls Ink's render(): enters the alternate screen, renders the App,
  * and restores the terminal on quit, crash, SIGINT and SIGTERM.
  */
-import React from 'react';
 import { render } from 'ink';
 import { App } from './App.js';
 import { createTheme } from './theme.js';

@@ -284,7 +284,7 @@ function handleKey(state0: AppState, name: string | undefined, input: string, ke
           if (item.kind === 'request') {
             return appReducer(closed, { type: 'selectRequest', fileIndex: item.fileIndex!, requestIndex: item.requestIndex! }, keymap, describe);
           }
-          return runAction(closed, item.action!, keymap, describe);
+          return runAction(closed, item.action!);
         }
         const edited = editText(screen.query, name, input);
         return none(replaceTop(state, { ...screen, query: edited.value, cursor: 0 }));
@@ -360,11 +360,11 @@ function handleKey(state0: AppState, name: string | undefined, input: string, ke
   const focused = paneActions[state.focus];
   const chosen = candidates.find((a) => focused.includes(a)) ?? candidates.find((a) => globalActions.includes(a));
   if (!chosen) return none(state);
-  return runAction(state, chosen, keymap, describe);
+  return runAction(state, chosen);
 }
 
 /** Runs one named action (from a key or the palette). */
-export function runAction(state: AppState, action: ActionName, keymap: Keymap, describe: (a: ActionName) => string = (a) => a): Step {
+export function runAction(state: AppState, action: ActionName): Step {
   const none = (s: AppState): Step => ({ state: s, effects: [] });
   const effect = (e: Effect): Step => ({ state, effects: [e] });
   const selected = selectedRequest(state);
