@@ -1,4 +1,4 @@
-/** `dial run --watch`: re-runs the changed file, exits 130 on Ctrl+C. */
+/** `dial run --watch` re-runs the changed file; Ctrl+C ends `dial run` with 130 (watching or not). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -62,5 +62,27 @@ describe('dial run --watch', () => {
     child.kill('SIGINT');
     expect(await exited).toBe(130);
     expect(stderr).toBe('');
+  });
+});
+
+describe('dial run interrupted', () => {
+  it('Ctrl+C cancels the in-flight request, reports the rest as skipped and exits 130', async () => {
+    const dir = tempDir('dial-int-');
+    mkdirSync(join(dir, '.git'));
+    writeFileSync(join(dir, 'a.http'), `### slow\nGET ${server.url}/slow?ms=20000\n\n### next\nGET ${server.url}/ok\n`);
+    const child = spawn(process.execPath, [DIAL_BIN, 'run', 'a.http'], {
+      cwd: dir,
+      env: { ...process.env, DIAL_CONFIG_DIR: tempDir('dial-config-'), NO_COLOR: '1' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    await server.waitForHit('/slow');
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stdout).toContain('✗ a.http › slow');
+    expect(stdout).toContain('- a.http › next  skipped: interrupted');
+    expect(stdout).toContain('Interrupted.');
   });
 });

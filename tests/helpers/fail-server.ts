@@ -19,6 +19,8 @@ import { startHttpServer, readBody, type TestServer } from './servers.js';
 
 export interface FailServer extends TestServer {
   hits(path: string): number;
+  /** Resolves when a request for `path` has arrived (at once if one already has). */
+  waitForHit(path: string): Promise<void>;
   reset(): void;
 }
 
@@ -33,10 +35,15 @@ function json(response: ServerResponse, status: number, body: unknown, headers: 
 /** Starts the fail-on-purpose server on 127.0.0.1:0. */
 export async function startFailServer(): Promise<FailServer> {
   const counts = new Map<string, number>();
+  const waiters: Array<{ path: string; resolve: () => void }> = [];
   const handler = async (request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
     const path = url.pathname;
     counts.set(path, (counts.get(path) ?? 0) + 1);
+    for (const waiter of waiters.filter((w) => w.path === path)) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
     const body = await readBody(request);
     if (path === '/ok') return json(response, 200, { ...WIDGET, createdAt: new Date().toISOString() }, { 'x-request-id': `r-${counts.get(path)}` });
     if (path === '/slow') {
@@ -78,6 +85,7 @@ export async function startFailServer(): Promise<FailServer> {
   return {
     ...server,
     hits: (path) => counts.get(path) ?? 0,
+    waitForHit: (path) => (counts.get(path) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ path, resolve }))),
     reset: () => counts.clear(),
   };
 }
