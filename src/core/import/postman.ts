@@ -358,7 +358,7 @@ function convertRequest(item: PmItem, inherited: PmAuth | undefined, used: Set<s
     }
     draft.headers.push({ name: entry.key, value: text(entry.value) });
   }
-  const auth = 'auth' in request && request.auth ? request.auth : inherited;
+  const auth = 'auth' in request && request.auth && request.auth.type !== 'inherit' ? request.auth : inherited;
   applyAuth(auth ?? undefined, draft, context, where);
   draft.body = buildBody('body' in request ? request.body : undefined, draft, context, where);
   draft.comments.push(...scriptComments(item.event, context, where));
@@ -403,7 +403,7 @@ export function convertPostman(collection: PmCollection, environment: PmEnvironm
   const walkFolder = (folder: PmItem, dir: string, inherited: PmAuth | undefined): void => {
     const folderName = oneLine(folder.name ?? '') || 'folder';
     const slug = fileName(dir, folderName);
-    const auth = folder.auth ?? inherited;
+    const auth = folder.auth && folder.auth.type !== 'inherit' ? folder.auth : inherited;
     for (const variable of folder.variable ?? []) {
       if (variable.key && !variable.disabled) env.set(SHARED, variable.key, text(variable.value));
     }

@@ -235,14 +235,24 @@ export function splitCmdWords(text: string): ShellWord[] {
   return words;
 }
 
-/** True when the text looks like a Windows cmd copy (lines continued with `^`). */
-export function looksLikeCmd(text: string): boolean {
-  return /\^\r?\n/.test(text) || /^\s*curl(\.exe)?\s+\^"/.test(text);
-}
-
-/** Splits a pasted command, Bash by default, cmd when it looks like a cmd copy. */
+/**
+ * Splits a pasted command: Bash, unless it is a Windows cmd copy, recognised by a word that
+ * starts with an unquoted `^` (`curl ^"https://…^" ^`), which Bash text never has outside quotes.
+ */
 export function splitShellWords(text: string): ShellWord[] {
-  return looksLikeCmd(text) ? splitCmdWords(text) : splitBashWords(text);
+  let bash: ShellWord[] | undefined;
+  let bashError: unknown;
+  try {
+    bash = splitBashWords(text);
+  } catch (error) {
+    bashError = error;
+  }
+  if (bash && !bash.some((word) => !word.operator && text[word.offset] === '^')) return bash;
+  try {
+    return splitCmdWords(text);
+  } catch (error) {
+    throw bashError ?? error;
+  }
 }
 
 /**
