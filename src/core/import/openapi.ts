@@ -183,7 +183,7 @@ function buildBody(requestBody: unknown, draft: ImportDraft, context: Context, w
     const parts: DraftPart[] = [];
     for (const [name, value] of Object.entries(fields)) {
       const contentType = str(obj(encoding[name])?.contentType);
-      if (isBinary(properties[name]) || (Array.isArray(obj(properties[name])?.items) === false && isBinary(obj(properties[name])?.items))) {
+      if (isBinary(properties[name]) || isBinary(obj(properties[name])?.items)) {
         context.warnings.add(`${where}: multipart field '${name}' is a file; it was written as ./${name} — point it at the file to upload`);
         parts.push({ name, filePath: `./${name}`, contentType });
       } else {

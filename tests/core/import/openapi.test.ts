@@ -108,6 +108,34 @@ describe('import openapi', () => {
     expect(node).toMatchObject({ name: 'get-items', method: 'GET', url: '{{baseUrl}}/items' });
   });
 
+  it('resolves $refs into other local files (never fetching remote ones)', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'schemas.yaml'), 'Widget:\n  type: object\n  required: [id, size]\n  properties:\n    id: {type: string, format: uuid}\n    size: {type: integer, enum: [3, 5]}\n');
+    const path = join(dir, 'api.yaml');
+    writeFileSync(path, [
+      'openapi: 3.0.3',
+      'info: {title: Widgets, version: "1"}',
+      'servers: [{url: "https://w.example.com"}]',
+      'paths:',
+      '  /widgets:',
+      '    post:',
+      '      operationId: create widget',
+      '      requestBody:',
+      '        content:',
+      '          application/vnd.api+json:',
+      "            schema: {$ref: './schemas.yaml#/Widget'}",
+      '      responses: {"201": {description: ok}}',
+    ].join('\n'));
+    const result = await importOpenApiFile(path);
+    const node = parseHttpFile(result.files[0].content, 'default.http').requests[0];
+    expect(node).toMatchObject({ name: 'create-widget', method: 'POST', url: '{{baseUrl}}/widgets' });
+    expect(node.headers.map((h) => [h.name, h.value])).toEqual([['Content-Type', 'application/vnd.api+json']]);
+    expect(JSON.parse(node.body?.kind === 'inline' ? node.body.text : '')).toEqual({ id: '3fa85f64-5717-4562-b3fc-2c963f66afa6', size: 3 });
+    const remote = join(dir, 'remote.yaml');
+    writeFileSync(remote, "openapi: 3.1.0\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    get:\n      parameters:\n        - $ref: 'https://example.invalid/params.yaml#/id'\n      responses: {}\n");
+    expect((await failure(importOpenApiFile(remote))).message).toMatch(/cannot resolve the \$refs/);
+  });
+
   it('rejects Swagger 2.0, bad YAML (with line and column), unknown versions and broken $refs', async () => {
     expect((await failure(importOpenApiFile(write('s.yaml', 'swagger: "2.0"\ninfo: {title: x, version: "1"}\npaths: {}\n')))).message).toMatch(/Swagger 2\.0/);
     const yaml = await failure(importOpenApiFile(write('y.yaml', 'openapi: 3.1.0\ninfo:\n  title: x\n   version: 1\n')));
