@@ -80,4 +80,12 @@ describe('dial run options', () => {
     const tags = await run(['--tag', 'smoke', '--tag', 'slow'], dir);
     expect(tags.stdout).toContain('(2 requests, 2 files)');
   });
+
+  it('a request that ran is not run again for a later # @ref or {{name.response…}}', async () => {
+    const dir = workspace({ 'a.http': `### first\n# @name count\nGET ${server.url}/counter\n\n### uses it\n# @ref count\nGET ${server.url}/ok?c={{count.response.body.$.count}}\n\n?? status == 200\n` });
+    const before = server.hits('/counter');
+    const result = await run(['a.http'], dir);
+    expect(result.code).toBe(0);
+    expect(server.hits('/counter') - before).toBe(1);
+  });
 });

@@ -123,12 +123,24 @@ async function saveBody(node: RequestNode, file: HttpFile, view: ResponseView): 
   writeFileAtomic(path, view.text());
 }
 
-const REFERENCE = /\{\{\s*([^\s{}.]+)\.(?:response|request)\b/g;
+// `{{login.response…}}`, `{{login.request…}}` and httpyac's `{{login.token}}` after `# @ref login`.
+const REFERENCE = /\{\{\s*([^\s{}.$]+)\./g;
 
-/** The request names the given files reference (`{{login.response.body.$.token}}`), for ExecutorOptions.referencedNames. */
+/**
+ * The request names the given files may reference (dotted variables, `# @ref` and
+ * `# @forceRef`), for ExecutorOptions.referencedNames. A superset is harmless: it only keeps
+ * a few more exchanges in memory.
+ */
 export function referencedNames(files: Iterable<HttpFile>): Set<string> {
   const names = new Set<string>();
-  for (const file of files) for (const match of file.text.matchAll(REFERENCE)) names.add(match[1]);
+  for (const file of files) {
+    for (const match of file.text.matchAll(REFERENCE)) names.add(match[1]);
+    for (const request of file.requests) {
+      for (const meta of request.metadata) {
+        if (meta.key === 'ref' || meta.key === 'forceRef') for (const name of meta.value.split(/[\s,]+/)) if (name) names.add(name);
+      }
+    }
+  }
   return names;
 }
 

@@ -175,3 +175,11 @@ describe('runner', () => {
     expect(types).toEqual(['run:start', 'file:start', 'request:start', 'request:end', 'file:end', 'run:end']);
   });
 });
+
+describe('referencedNames', () => {
+  it('finds dotted references and # @ref / # @forceRef names', async () => {
+    const { referencedNames } = await import('../../../src/core/run/index.js');
+    const file = parseHttpFile('### a\n# @ref login, other\nGET {{host}}/x?t={{token.response.body.$.t}}&u={{ user.id }}&d={{$dotenv X}}\n\n### b\n# @forceRef setup\nGET {{host}}/y\n', '/w/r.http');
+    expect([...referencedNames([file])].sort()).toEqual(['login', 'other', 'setup', 'token', 'user']);
+  });
+});
