@@ -86,6 +86,9 @@ try {
   if (implemented('send')) {
     ratioRow('start-up: `dial send --offline URL`', await compare(node0, [process.execPath, [dial, 'send', '--offline', `${server.url}/json`]], startRuns), 1.6, '`node -e 0`');
     ratioRow('start-up: `dial send URL` (loopback)', await compare(node0, [process.execPath, [dial, 'send', `${server.url}/json`]], startRuns), 1.6, '`node -e 0`');
+    // Not a budget: what a bare node:http GET script costs, to show how much of the send row is Node itself.
+    const floor = await compare(node0, [process.execPath, [join(root, 'bench/bare-get.mjs'), `${server.url}/json`]], startRuns);
+    rows.push(['reference: bare `node:http` GET script (no dial)', fmtMs(floor.subject), `${fmtMs(floor.baseline)} (\`node -e 0\`)`, `${(floor.subject / floor.baseline).toFixed(2)}×`, '—', 'floor for the send row']);
     const gib = 1024 ** 3;
     const big = await timed(process.execPath, [dial, 'send', `${server.url}/bytes/${gib}`], { rss: true, stdout: 'ignore' });
     const baseline = await timed(process.execPath, ['-e', '0'], { rss: true });
@@ -128,14 +131,18 @@ try {
     const manyDir = join(runDir, 'many');
     mkdirSync(manyDir, { recursive: true });
     for (let f = 0; f < 50; f++) writeFileSync(join(manyDir, `f${f}.http`), Array.from({ length: 100 }, (_, i) => block(i)).join('\n'));
+    const fewDir = join(runDir, 'few');
+    mkdirSync(fewDir, { recursive: true });
+    for (let f = 0; f < 5; f++) writeFileSync(join(fewDir, `f${f}.http`), Array.from({ length: 100 }, (_, i) => block(i)).join('\n'));
     const runArgs = (target, extra = []) => [dial, 'run', target, '--reporter', 'json:' + join(work, 'report.json'), ...extra];
     const loop = (count, conc) => [process.execPath, [join(root, 'bench/undici-loop.mjs'), `${server.url}/json`, String(count), String(conc)]];
     ratioRow('`dial run` 500 sequential requests, 2 assertions each', await compare(loop(500, 1), [process.execPath, runArgs(join(runDir, 'seq.http'), ['--concurrency', '1'])], runsFor(8)), 1.5, 'bare undici loop');
     const many = await compare(loop(5000, 8), [process.execPath, runArgs(manyDir, ['--concurrency', '8'])], runsFor(3));
     rows.push(['`dial run` 5,000 requests in 50 files, `--concurrency 8`', fmtMs(many.subject), `${fmtMs(many.baseline)} (undici loop, 8 at once)`, `${(many.subject / many.baseline).toFixed(2)}×`, '—', `${Math.round(5000 / (many.subject / 1000))} req/s`]);
-    const rss500 = await timed(process.execPath, runArgs(join(runDir, 'seq.http'), ['--concurrency', '1']), { rss: true });
+    // Same shape (100-request files, 8 at once), ten times the requests: memory must stay flat.
+    const rss500 = await timed(process.execPath, runArgs(fewDir, ['--concurrency', '8']), { rss: true });
     const rss5000 = await timed(process.execPath, runArgs(manyDir, ['--concurrency', '8']), { rss: true });
-    rows.push(['`dial run` peak RSS: 500 vs 5,000 requests', `${fmtMiB(rss5000.rss)} (5,000)`, `${fmtMiB(rss500.rss)} (500)`, `${(rss5000.rss / rss500.rss).toFixed(2)}×`, 'flat', rss5000.rss / rss500.rss < 1.5 ? 'within' : 'GROWS']);
+    rows.push(['`dial run` peak RSS: 500 vs 5,000 requests (100 per file, `--concurrency 8`)', `${fmtMiB(rss5000.rss)} (5,000)`, `${fmtMiB(rss500.rss)} (500)`, `${(rss5000.rss / rss500.rss).toFixed(2)}×`, 'flat', rss5000.rss / rss500.rss < 1.5 ? 'within' : 'GROWS']);
   } else notMeasured('`dial run` throughput', '`dial run` not implemented');
 
   if (existsSync(join(root, 'bench/tui.mjs'))) {
