@@ -163,6 +163,19 @@ describe('editor and viewer', () => {
     await waitForText(app, '150001/200000');
   });
 
+  it('scrolls a long JSON line sideways with > and < (raw text wraps instead)', async () => {
+    const services = fakeServices(files, JSON.stringify({ token: `${'a'.repeat(150)}TAIL` }));
+    const { app, type } = mount(services);
+    await waitForText(app, 'listUsers');
+    await type(KEY.enter);
+    let frame = await waitForText(app, '200 OK');
+    expect(frame).not.toContain('TAIL');
+    await type(KEY.tab, KEY.tab, '>', '>', '>', '>', '>');
+    frame = await waitForText(app, 'TAIL', 'col 101');
+    await type('<', '<', '<', '<', '<', '<');
+    await waitForFrame(app, (f) => !f.includes('TAIL') && !f.includes('col '));
+  });
+
   it('prints no colour codes when colour is off (NO_COLOR)', async () => {
     const { app } = mount();
     await waitForText(app, 'listUsers');

@@ -50,6 +50,11 @@ describe('viewerReducer', () => {
     expect(missing.message).toBe('no match for zzz');
   });
 
+  it('scrolls long lines sideways, never left of column 0', () => {
+    expect(run([{ type: 'scrollX', by: 20 }, { type: 'scrollX', by: 20 }]).left).toBe(40);
+    expect(run([{ type: 'scrollX', by: 20 }, { type: 'scrollX', by: -50 }]).left).toBe(0);
+  });
+
   it('refuses folds and JSONPath on raw text', () => {
     const text = buildTextModel('a\nb', 80);
     expect(viewerReducer(initialViewerState, { type: 'toggleFold' }, { base: text, height: 5 }).message).toMatch(/JSON/);

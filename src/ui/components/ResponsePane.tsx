@@ -61,7 +61,7 @@ export function ResponsePane(props: ResponsePaneProps): React.ReactElement {
           {` ${tabLabels[t]} `}
         </Text>
       ))}
-       {model && (tab === 'body' || tab === 'raw' || tab === 'headers') ? <Text color={theme.muted}>{`  ${viewerPosition(model, viewer)}${viewer.jsonPath ? `  filter ${viewer.jsonPath}` : ''}`}</Text> : null}
+       {model && (tab === 'body' || tab === 'raw' || tab === 'headers') ? <Text color={theme.muted}>{`  ${viewerPosition(model, viewer)}${viewer.left ? `  col ${viewer.left + 1}` : ''}${viewer.jsonPath ? `  filter ${viewer.jsonPath}` : ''}`}</Text> : null}
     </Text>
   );
   const bodyHeight = viewerHeight(height);

@@ -53,11 +53,18 @@ export function printable(text: string): string {
 }
 
 /** Cuts a row's segments to the pane width (Ink would otherwise wrap or lay out the whole line). */
-function cut(segments: Segment[], width: number): Segment[] {
+function cut(segments: Segment[], width: number, skip = 0): Segment[] {
   const out: Segment[] = [];
   let left = width;
-  for (const segment of segments) {
+  let toSkip = skip;
+  for (const whole of segments) {
     if (left <= 0) break;
+    if (toSkip >= whole.text.length) {
+      toSkip -= whole.text.length;
+      continue;
+    }
+    const segment = toSkip > 0 ? { ...whole, text: whole.text.slice(toSkip) } : whole;
+    toSkip = 0;
     const text = printable(segment.text.length > left ? segment.text.slice(0, left) : segment.text);
     out.push({ ...segment, text });
     left -= text.length;
@@ -71,7 +78,7 @@ export function ResponseViewer({ base, state, height, width, theme, focused }: R
   const rows: React.ReactElement[] = [];
   const end = Math.min(view.count, state.scroll + height);
   for (let row = state.scroll; row < end; row++) {
-    const segments = highlight(cut(rowSegments(view, row, state.folded), width), state.search);
+    const segments = highlight(cut(rowSegments(view, row, state.folded), width, state.left ?? 0), state.search);
     const isCursor = focused && row === state.cursor;
     rows.push(
       <Text key={row} wrap="truncate-end" inverse={isCursor}>

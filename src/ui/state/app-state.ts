@@ -355,7 +355,7 @@ function handleKey(state0: AppState, name: string | undefined, input: string, ke
   const paneActions: Record<Pane, ActionName[]> = {
     tree: ['up', 'down', 'pageUp', 'pageDown', 'top', 'bottom', 'filterTree', 'editMethod', 'editUrl', 'editHeaders', 'editBody', 'editRequest', 'newRequest', 'duplicate', 'delete'],
     request: ['up', 'down', 'editMethod', 'editUrl', 'editHeaders', 'editBody', 'editRequest', 'newRequest', 'duplicate', 'delete'],
-    response: ['up', 'down', 'pageUp', 'pageDown', 'top', 'bottom', 'nextTab', 'prevTab', 'toggleFold', 'foldAll', 'unfoldAll', 'jsonPath', 'search', 'searchNext', 'searchPrev', 'copyBody', 'copyCurl', 'saveBody', 'pager'],
+    response: ['up', 'down', 'pageUp', 'pageDown', 'top', 'bottom', 'scrollLeft', 'scrollRight', 'nextTab', 'prevTab', 'toggleFold', 'foldAll', 'unfoldAll', 'jsonPath', 'search', 'searchNext', 'searchPrev', 'copyBody', 'copyCurl', 'saveBody', 'pager'],
   };
   const focused = paneActions[state.focus];
   const chosen = candidates.find((a) => focused.includes(a)) ?? candidates.find((a) => globalActions.includes(a));
@@ -419,6 +419,9 @@ export function runAction(state: AppState, action: ActionName): Step {
       const at = tabs.indexOf(state.tab);
       return none({ ...state, tab: tabs[(at + (action === 'nextTab' ? 1 : tabs.length - 1)) % tabs.length] });
     }
+    case 'scrollLeft':
+    case 'scrollRight':
+      return viewer({ type: 'scrollX', by: action === 'scrollLeft' ? -20 : 20 });
     case 'toggleFold':
       return viewer({ type: 'toggleFold' });
     case 'foldAll':

@@ -13,6 +13,8 @@ export interface ViewerInput {
 export interface ViewerState {
   cursor: number;
   scroll: number;
+  /** Columns scrolled to the right (long lines are cut at the pane width, not wrapped). */
+  left?: number;
   folded: ReadonlySet<number>;
   /** The JSONPath filter in force. */
   jsonPath?: string;
@@ -26,6 +28,7 @@ export type ViewerAction =
   | { type: 'page'; direction: 1 | -1 }
   | { type: 'top' }
   | { type: 'bottom' }
+  | { type: 'scrollX'; by: number }
   | { type: 'toggleFold' }
   | { type: 'foldAll' }
   | { type: 'unfoldAll' }
@@ -83,6 +86,8 @@ export function viewerReducer(state: ViewerState, action: ViewerAction, context:
       return clampTo({ ...state, message: undefined }, state.cursor + action.by, view.count, height);
     case 'page':
       return clampTo({ ...state, scroll: state.scroll + action.direction * Math.max(1, height - 1) }, state.cursor + action.direction * Math.max(1, height - 1), view.count, height);
+    case 'scrollX':
+      return { ...state, left: Math.max(0, (state.left ?? 0) + action.by) };
     case 'top':
       return clampTo(state, 0, view.count, height);
     case 'bottom':
@@ -142,7 +147,7 @@ export function viewerReducer(state: ViewerState, action: ViewerAction, context:
       return clampTo({ ...state, message: undefined }, found, view.count, height);
     }
     case 'clearFilter':
-      return { ...state, jsonPath: undefined, folded: emptyFolds, cursor: 0, scroll: 0 };
+      return { ...state, jsonPath: undefined, folded: emptyFolds, cursor: 0, scroll: 0, left: 0 };
     case 'reset':
       return initialViewerState;
   }
