@@ -109,7 +109,7 @@ export function App({ services, keymap, theme, environment, onExit, size: fixedS
     const before = stateRef.current;
     const step = appReducer(before, action, keymap, describe);
     let next = step.state;
-    if (next.tab !== before.tab) next = { ...next, viewer: { ...next.viewer, cursor: 0, scroll: 0, folded: new Set(), jsonPath: undefined } };
+    if (next.tab !== before.tab) next = { ...next, viewer: { ...next.viewer, cursor: 0, scroll: 0, left: 0, folded: new Set(), jsonPath: undefined } };
     stateRef.current = next;
     setState(next);
     for (const effect of step.effects) runEffect(effect);
