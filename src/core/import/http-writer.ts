@@ -81,7 +81,9 @@ export function fitsInline(text: string): boolean {
   const lines = text.split('\n');
   if (lines.length === 1 && /^</.test(text)) return false;
   if (lines.every((line) => /^\s*(#|\/\/)/.test(line) || line.trim() === '')) return false;
-  return !lines.some((line) => /^###/.test(line) || /^\s*\?\?/.test(line) || /^\s*>/.test(line));
+  // `<>` lines refer to a previous response (JetBrains), `>` lines start handlers and redirects.
+  // `@x = y` lines may be read as file variables.
+  return !lines.some((line) => /^###/.test(line) || /^\s*\?\?/.test(line) || /^\s*>/.test(line) || /^\s*<>/.test(line) || /^\s*@[A-Za-z_$][\w.$-]*\s*=/.test(line));
 }
 
 function extensionFor(headers: ImportDraft['headers']): string {
