@@ -109,7 +109,10 @@ async function dispatcherFor(context: HopContext): Promise<Dispatcher> {
   const key = `${context.proxy ?? 'direct'}|${allowH2 ? 'h2' : 'h1'}|${context.connectTimeoutMs}|${context.tls.poolKey}`;
   const existing = dispatchers.get(key);
   if (existing) return existing;
-  const undici = await import('undici');
+  // undici is CommonJS: bundled by esbuild its exports arrive as the namespace's `default`,
+  // from source (vitest, tsx) as named exports. Accept both.
+  const imported = (await import('undici')) as typeof import('undici') & { default?: typeof import('undici') };
+  const undici = imported.default ?? imported;
   let dispatcher: Dispatcher;
   if (context.proxy) {
     const proxyUrl = new URL(context.proxy);
