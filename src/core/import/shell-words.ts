@@ -248,6 +248,7 @@ export function splitShellWords(text: string): ShellWord[] {
     bashError = error;
   }
   if (bash && !bash.some((word) => !word.operator && text[word.offset] === '^')) return bash;
+  if (!bash && !text.includes('^')) throw bashError;
   try {
     return splitCmdWords(text);
   } catch (error) {
