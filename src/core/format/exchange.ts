@@ -32,6 +32,7 @@ export function parsePrintSpec(text: string): PrintSpec {
 /** Bodies larger than this are shown raw, not pretty-printed (DESIGN §9). */
 export const PRETTY_LIMIT = 2 * 1024 * 1024;
 
+/** What a terminal shows instead of a binary body (HTTPie's wording). */
 export const BINARY_NOTE = [
   '+-----------------------------------------+',
   '| NOTE: binary data not shown in terminal |',
