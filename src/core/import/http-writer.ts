@@ -149,6 +149,8 @@ export function renderHttpFile(drafts: ImportDraft[], options: RenderOptions): {
         break;
       case 'text': {
         const text = draft.body.text;
+        // An empty body is no body: the engine sends Content-Length: 0 for POST/PUT/PATCH.
+        if (text === '') break;
         // A literal (curl) body with {{ would be read as variables: keep it in a file sent as is.
         if (fitsInline(text) && (draft.body.substitute || !text.includes('{{'))) {
           body = { kind: 'inline', text };

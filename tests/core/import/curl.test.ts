@@ -198,6 +198,13 @@ describe('importCurl', () => {
     ].join('\n'));
   });
 
+  it('an empty -d is a POST without a body (no side file)', () => {
+    const dir = tempDir();
+    const result = importCurl(`curl -d '' http://x/ping`, { cwd: dir, outDir: dir });
+    expect(result.files).toHaveLength(1);
+    expect(parseHttpFile(result.files[0].content, 'ping.http').requests[0]).toMatchObject({ method: 'POST', body: undefined });
+  });
+
   it('keeps -k as a comment and a warning', () => {
     const dir = tempDir();
     const result = importCurl('curl -k https://self-signed.local/health', { cwd: dir, outDir: dir });
