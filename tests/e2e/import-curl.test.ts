@@ -190,7 +190,7 @@ describe('dial import curl: command line forms', () => {
   it('-o - prints the .http text; words after -- are the command; unmapped flags are warnings on stderr', async () => {
     const printed = await runCli(['import', 'curl', `curl -v -X DELETE 'http://127.0.0.1:1/items/9' -H 'X-A: 1'`, '-o', '-']);
     expect(printed.code).toBe(0);
-    expect(printed.stdout).toBe('### items\n# @name items\nDELETE http://127.0.0.1:1/items/9\nX-A: 1\n');
+    expect(printed.stdout).toBe('### DELETE /items/9\n# @name items\nDELETE http://127.0.0.1:1/items/9\nX-A: 1\n');
     expect(printed.stderr).toBe('warning: -v: an output option of curl; ignored (the request is unchanged)\n');
 
     const out = tempDir('dial-import-argv-');

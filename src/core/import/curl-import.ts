@@ -72,7 +72,14 @@ function toDraft(parsed: ParsedCurl, options: ImportCurlOptions, used: Set<strin
   }
   if (parsed.timeoutMs !== undefined) metadata.push({ key: 'timeout', value: durationText(parsed.timeoutMs) });
   if (parsed.retry !== undefined && parsed.retry > 0) metadata.push({ key: 'retry', value: String(parsed.retry) });
+  let path = request.url;
+  try {
+    path = new URL(request.url).pathname;
+  } catch {
+    // keep the URL as the title
+  }
   return {
+    title: `${request.method.toUpperCase()} ${path}`,
     name: uniqueName(nameFromUrl(request.url), used),
     comments,
     metadata,
