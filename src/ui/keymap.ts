@@ -120,15 +120,12 @@ export class KeymapError extends Error {
   }
 }
 
-const keyPattern = /^(?:(?:ctrl|shift|meta)\+)*(?:[\x21-\x7e]|enter|esc|tab|space|backspace|delete|up|down|left|right|pageup|pagedown|home|end)$/;
-
 /**
  * Validates overrides (unknown action -> error naming it) and returns the effective keymap.
  * Keys may be a string or a list; `preset: "vim"` applies the vim preset first.
  */
 export async function resolveKeymap(overrides: KeymapOverrides | undefined): Promise<Keymap> {
-  const z = await import('zod/mini');
-  const keys = z.union([z.string().check(z.regex(keyPattern)), z.array(z.string().check(z.regex(keyPattern)))]);
+  const { keysSchema: keys } = await import('./keymap-schema.js');
   const keymap: Keymap = { ...defaultKeymap };
   if (!overrides) return keymap;
   if (overrides.preset !== undefined) {

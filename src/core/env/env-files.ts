@@ -62,9 +62,8 @@ function stringify(value: unknown): string {
 /** Parses and validates one env file's text (zod/mini); errors name the file, line and column. */
 export async function parseEnvFile(text: string, path: string, isPrivate: boolean): Promise<EnvFile> {
   const data = parseJsonText(text, path, 'E_ENV');
-  const z = await import('zod/mini');
-  const schema = z.record(z.string(), z.record(z.string(), z.unknown()));
-  const result = schema.safeParse(data);
+  const { envFileSchema } = await import('./env-schema.js');
+  const result = envFileSchema.safeParse(data);
   if (!result.success) {
     const issue = result.error.issues[0];
     const envName = issue.path[0];
