@@ -360,7 +360,8 @@ export async function runSend(args: string[], flags: SendFlags, io: SendIo): Pro
   const { response } = exchange;
   let historyBody: Uint8Array | undefined = tee?.head();
   if (!responsePrinted) {
-    printer.request(current, spec, exchange.request.bodyPreview);
+    // Buffered: show the request as it went on the wire (engine defaults, last redirect hop).
+    printer.request({ ...exchange.request, httpVersion: current.httpVersion }, spec, exchange.request.bodyPreview);
     if (spec.responseHeaders) printer.block(`${formatResponseHead(response, style)}\n`);
     if (response.body.kind === 'memory') {
       historyBody = response.body.bytes;
