@@ -7,6 +7,7 @@
 import type { HttpRequest, MultipartPart } from '../http/types.js';
 import { guessContentType } from '../http/mime.js';
 import { shellQuote } from './shell-quote.js';
+import { dispositionParam, partsInBytes } from './multipart-parts.js';
 
 export interface ToCurlOptions {
   /** Add `-k` (TLS verification off). */
@@ -30,7 +31,8 @@ function printfSubstitution(bytes: Uint8Array): string {
     else if (byte >= 0x20 && byte < 0x7f) format += String.fromCharCode(byte);
     else format += `\\x${byte.toString(16).padStart(2, '0')}`;
   }
-  return `@<(printf '${format}')`;
+  // `--` first: a format starting with - (a multipart delimiter) is not an option.
+  return `@<(printf -- '${format}')`;
 }
 
 // A value curl's -F parser would take literally: not a file (@, <), no `;param=` or quotes.
@@ -59,8 +61,43 @@ function formFlag(part: MultipartPart): string[] {
   return ['-F', shellQuote([`${part.name}="${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`, ...params].join(';'), true)];
 }
 
+// Larger multipart bodies are not worth spelling out as -F values.
+const MAX_INLINE_FORM = 64 * 1024;
+
+/**
+ * A multipart body already expanded to bytes (a .http multipart body) read back into -F parts,
+ * when every part is text; the Content-Type with its boundary goes (curl writes its own).
+ */
+function multipartAsParts(request: HttpRequest): HttpRequest {
+  const body = request.body;
+  if (body.kind !== 'bytes' && body.kind !== 'text') return request;
+  const index = request.headers.findIndex(([name]) => name.toLowerCase() === 'content-type');
+  const type = index >= 0 ? request.headers[index][1] : '';
+  const boundary = /^\s*multipart\/form-data\s*;.*?boundary\s*=\s*(?:"([^"]+)"|([^;\s]+))/i.exec(type);
+  if (!boundary) return request;
+  const bytes = body.kind === 'bytes' ? body.bytes : Buffer.from(body.text, 'utf8');
+  if (bytes.length > MAX_INLINE_FORM) return request;
+  const sent = partsInBytes(bytes, boundary[1] ?? boundary[2]);
+  if (sent.length === 0) return request;
+  const parts: MultipartPart[] = [];
+  for (const part of sent) {
+    const name = dispositionParam(part.headers, 'name');
+    const value = part.content.toString('utf8');
+    if (name === undefined || value.includes('\0') || !Buffer.from(value, 'utf8').equals(part.content)) return request;
+    if (part.headers.some(([header]) => !/^content-(disposition|type)$/i.test(header))) return request;
+    const result: MultipartPart = { name, value };
+    const filename = dispositionParam(part.headers, 'filename');
+    if (filename !== undefined) result.filename = filename;
+    const contentType = part.headers.find(([header]) => header.toLowerCase() === 'content-type')?.[1];
+    if (contentType) result.contentType = contentType;
+    parts.push(result);
+  }
+  return { ...request, headers: request.headers.filter((_, at) => at !== index), body: { kind: 'multipart', parts } };
+}
+
 /** Builds a runnable curl command (Bash quoting) that sends the given resolved request. */
 export function toCurl(request: HttpRequest, options: ToCurlOptions = {}): string {
+  request = multipartAsParts(request);
   const multiline = options.multiline ?? true;
   const method = request.method.toUpperCase();
   const body = request.body;

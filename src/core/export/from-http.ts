@@ -8,6 +8,7 @@ import type { HttpRequest, MultipartPart } from '../http/types.js';
 import type { HttpFile, RequestNode } from '../httpfile/types.js';
 import { multipartBoundary } from '../httpfile/multipart.js';
 import { toCurl, type ToCurlOptions } from './curl.js';
+import { dispositionParam, partsInBytes } from './multipart-parts.js';
 
 interface PartSource {
   headers: Array<[string, string]>;
@@ -42,33 +43,6 @@ function partsInText(text: string, boundary: string): PartSource[] {
   }
   close();
   return parts;
-}
-
-// The parts of the expanded body bytes (variables resolved), in order: headers and content.
-function partsInBytes(bytes: Uint8Array, boundary: string): Array<{ headers: Array<[string, string]>; content: Buffer }> {
-  const buffer = Buffer.from(bytes);
-  const delimiter = Buffer.from(`--${boundary}`);
-  const out: Array<{ headers: Array<[string, string]>; content: Buffer }> = [];
-  let at = buffer.indexOf(delimiter);
-  while (at >= 0) {
-    const start = at + delimiter.length;
-    if (buffer.subarray(start, start + 2).toString() === '--') break;
-    const next = buffer.indexOf(delimiter, start);
-    if (next < 0) break;
-    const segment = buffer.subarray(start + 2, next - 2); // drop the CRLF after the delimiter and before the next
-    const split = segment.indexOf('\r\n\r\n');
-    const head = split >= 0 ? segment.subarray(0, split).toString('utf8') : '';
-    const headers = head.split('\r\n').filter((line) => line.includes(':')).map((line): [string, string] => [line.slice(0, line.indexOf(':')).trim(), line.slice(line.indexOf(':') + 1).trim()]);
-    out.push({ headers, content: split >= 0 ? segment.subarray(split + 4) : Buffer.alloc(0) });
-    at = next;
-  }
-  return out;
-}
-
-function dispositionParam(headers: Array<[string, string]>, param: string): string | undefined {
-  const disposition = headers.find(([name]) => name.toLowerCase() === 'content-disposition')?.[1] ?? '';
-  const match = new RegExp(`;\\s*${param}="([^"]*)"`, 'i').exec(disposition) ?? new RegExp(`;\\s*${param}=([^;\\s]+)`, 'i').exec(disposition);
-  return match ? match[1].replace(/%22/g, '"').replace(/%0D/g, '\r').replace(/%0A/g, '\n') : undefined;
 }
 
 /** A path as the command shows it: relative to the current folder when inside it. */

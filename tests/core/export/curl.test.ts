@@ -92,9 +92,34 @@ describe('toCurl', () => {
     expect(command).toContain(`-H 'X-Empty;'`);
   });
 
+  it('reads an expanded multipart body (a .http multipart) back into -F parts', () => {
+    const body = '--B\r\nContent-Disposition: form-data; name="title"\r\n\r\nHi; there\r\n'
+      + '--B\r\nContent-Disposition: form-data; name="doc"; filename="a.csv"\r\nContent-Type: text/csv\r\n\r\nx,y\n1,2\r\n--B--\r\n';
+    const request: HttpRequest = { method: 'POST', url: 'http://x/up', headers: [['Content-Type', 'multipart/form-data; boundary=B'], ['X-A', '1']], body: { kind: 'bytes', bytes: Buffer.from(body) } };
+    const command = toCurl(request);
+    expect(command).toBe(`curl 'http://x/up' \\\n  -H 'X-A: 1' \\\n  --form-string 'title=Hi; there' \\\n  -F 'doc="x,y\n1,2";type=text/csv;filename=a.csv'`);
+    expect(parseCurlCommand(command).request.body).toEqual({ kind: 'multipart', parts: [
+      { name: 'title', value: 'Hi; there' },
+      { name: 'doc', value: 'x,y\n1,2', contentType: 'text/csv', filename: 'a.csv' },
+    ] });
+    // Binary parts stay bytes.
+    const binary = Buffer.concat([Buffer.from('--B\r\nContent-Disposition: form-data; name="f"\r\n\r\n'), Buffer.from([0, 0xff]), Buffer.from('\r\n--B--\r\n')]);
+    expect(toCurl({ ...request, body: { kind: 'bytes', bytes: binary } })).toContain("--data-binary @<(printf -- '--B");
+  });
+
   it('writes binary bodies with NUL bytes through printf', () => {
     const command = toCurl({ method: 'POST', url: 'http://x/', headers: [['Content-Type', 'application/octet-stream']], body: { kind: 'bytes', bytes: new Uint8Array([0, 1, 0x41, 0x25, 0x27, 0xff]) } });
-    expect(command).toContain(`--data-binary @<(printf '\\x00\\x01A%%'\\''\\xff')`);
+    expect(command).toContain(`--data-binary @<(printf -- '\\x00\\x01A%%'\\''\\xff')`);
+  });
+});
+
+describe.runIf(hasBash)('printf bodies in the real Bash', () => {
+  it('give back every byte', () => {
+    const bytes = Buffer.from([...Array(256).keys()]);
+    const command = toCurl({ method: 'POST', url: 'http://x/', headers: [['Content-Type', 'application/octet-stream']], body: { kind: 'bytes', bytes } });
+    const substitution = /@(<\(printf -- '.*'\))$/s.exec(command)![1];
+    const result = spawnSync('bash', ['-c', `cat ${substitution}`]);
+    expect(Buffer.compare(result.stdout, bytes)).toBe(0);
   });
 });
 
