@@ -157,3 +157,28 @@ describe('import postman v2.0', () => {
     expect(result.warnings).toEqual(["old.http#Hawk: 'hawk' auth is not supported and was not converted"]);
   });
 });
+
+describe('import postman URLs', () => {
+  it('builds URLs without raw from their parts, drops disabled query parameters, turns :vars into {{vars}}', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'parts.json');
+    writeFileSync(path, JSON.stringify({
+      info: { name: 'Parts', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
+      item: [{
+        name: 'By parts',
+        request: {
+          method: 'GET',
+          url: {
+            protocol: 'https', host: ['api', 'example', 'com'], port: '8443', path: ['v1', 'teams', ':teamId', 'members'],
+            query: [{ key: 'role', value: 'admin' }, { key: 'x', value: '1', disabled: true }, { key: 'flag', value: null }],
+            variable: [{ key: 'teamId', value: 't-9' }],
+          },
+        },
+      }],
+    }));
+    const result = await importPostmanFiles(path);
+    const node = parseHttpFile(result.files[0].content, 'parts.http').requests[0];
+    expect(node.url).toBe('https://api.example.com:8443/v1/teams/{{teamId}}/members?role=admin&flag');
+    expect(node.variables.map((v) => [v.name, v.value])).toEqual([['teamId', 't-9']]);
+  });
+});
