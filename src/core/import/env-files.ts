@@ -8,6 +8,7 @@ import type { ImportedFile } from './output.js';
 /** Variable names that look like secrets go to the private file. */
 export const SECRET_NAME = /token|secret|password|apikey|api_key|key/i;
 
+/** The JetBrains environment that applies to every environment. */
 export const SHARED = '$shared';
 
 type EnvMap = Map<string, Map<string, string>>;

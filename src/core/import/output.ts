@@ -63,7 +63,16 @@ export function writeImport(result: ImportResult, options: WriteImportOptions): 
       });
     }
   }
-  result.files.forEach((file, index) => writeFileAtomic(targets[index], file.content, file.mode));
+  result.files.forEach((file, index) => {
+    try {
+      writeFileAtomic(targets[index], file.content, file.mode);
+    } catch (error) {
+      throw new DialError('E_IO', `cannot write ${shown(targets[index])}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
+        hint: index > 0 ? `${index} file(s) before it were written; check the folder and run again with --force` : 'check that the output folder can be written',
+        cause: error,
+      });
+    }
+  });
   return targets;
 }
 

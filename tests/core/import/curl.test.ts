@@ -212,3 +212,27 @@ describe('importCurl', () => {
     expect(result.files[0].content).toMatch(/^# curl -k: TLS verification was off/m);
   });
 });
+
+describe('writeImport', () => {
+  it('writes atomically, refuses existing targets before writing anything, and maps I/O errors', async () => {
+    const { writeImport } = await import('../../../src/core/import/output.js');
+    const { existsSync, readFileSync } = await import('node:fs');
+    const dir = tempDir();
+    const result = { files: [{ path: 'a.http', content: 'A', description: '' }, { path: 'sub/b.http', content: 'B', description: '' }], warnings: [] };
+    writeFileSync(join(dir, 'a.http'), 'old');
+    expect(() => writeImport(result, { outDir: dir, force: false })).toThrow(/a\.http already exists; nothing was written/);
+    expect(existsSync(join(dir, 'sub', 'b.http'))).toBe(false);
+    writeImport(result, { outDir: dir, force: true });
+    expect(readFileSync(join(dir, 'a.http'), 'utf8')).toBe('A');
+    expect(readFileSync(join(dir, 'sub', 'b.http'), 'utf8')).toBe('B');
+    expect(() => writeImport({ files: [{ path: '../escape.http', content: '', description: '' }], warnings: [] }, { outDir: dir, force: true })).toThrow(/outside the output folder/);
+    writeFileSync(join(dir, 'blocker'), '');
+    let caught: unknown;
+    try {
+      writeImport({ files: [{ path: 'blocker/c.http', content: '', description: '' }], warnings: [] }, { outDir: dir, force: true });
+    } catch (error) {
+      caught = error;
+    }
+    expect(isDialError(caught) && caught.code).toBe('E_IO');
+  });
+});
