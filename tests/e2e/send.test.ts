@@ -89,6 +89,11 @@ describe('dial send: request items reach the server', () => {
     expect(last().body.length).toBe(0);
     await runCli(['send', `${echo.url}/plain`, 'a=1', 'Content-Type:']);
     expect(last().headers['content-type']).toBeUndefined();
+    // The engine's own defaults go too, as in HTTPie.
+    await runCli(['send', `${echo.url}/plain`, 'User-Agent:', 'Accept-Encoding:']);
+    expect(last().headers['user-agent']).toBeUndefined();
+    expect(last().headers['accept-encoding']).toBeUndefined();
+    expect(last().headers.accept).toBe('*/*');
   });
 
   it('--form sends urlencoded fields', async () => {
@@ -160,6 +165,16 @@ describe('dial send: digest auth', () => {
       expect(result.code).toBe(0);
       expect(seen).toHaveLength(2);
       expect(seen[1]).toMatch(/^Digest username="ann", realm="dial-test"/);
+
+      // The same from a .http file's `Authorization: Digest user password` convention.
+      const dir = tempDir();
+      writeFileSync(join(dir, 'auth.http'), `### private\nGET ${server.url}/private?x=1\nAuthorization: Digest ann secret\n`);
+      const fromFile = await runCli(['send', 'auth.http#private'], { cwd: dir });
+      expect(fromFile.stderr).toBe('');
+      expect(fromFile.stdout).toBe('welcome');
+      expect(fromFile.code).toBe(0);
+      expect(seen).toHaveLength(4);
+      expect(seen[2]).toBe('');
     } finally {
       await server.close();
     }

@@ -105,13 +105,17 @@ function buildHeaders(
   body: PreparedBody | undefined,
   options: SendOptions,
   viaUndici: boolean,
+  omitHeaders?: string[],
 ): HeaderList {
   const has = (name: string): boolean => findHeader(user, name) !== undefined;
+  // `Header:` items remove a default too (HTTPie): those names are in omitHeaders.
+  const omitted = new Set((omitHeaders ?? []).map((name) => name.toLowerCase()));
+  const wanted = (name: string): boolean => !has(name) && !omitted.has(name);
   const out: HeaderList = [];
   if (!has('host')) out.push(['Host', url.host]);
-  if (!has('user-agent')) out.push(['User-Agent', `dial/${VERSION}`]);
-  if (!has('accept')) out.push(['Accept', '*/*']);
-  if (!has('accept-encoding') && options.decompress !== false) out.push(['Accept-Encoding', 'gzip, deflate, br']);
+  if (wanted('user-agent')) out.push(['User-Agent', `dial/${VERSION}`]);
+  if (wanted('accept')) out.push(['Accept', '*/*']);
+  if (wanted('accept-encoding') && options.decompress !== false) out.push(['Accept-Encoding', 'gzip, deflate, br']);
   if (!viaUndici && !has('connection')) out.push(['Connection', 'keep-alive']);
   const userCookies: string[] = [];
   for (const header of user) {
@@ -186,7 +190,7 @@ export async function sendRequest(request: HttpRequest, options: SendOptions = {
     for (;;) {
       proxy = proxyFor(url, options.proxy, env);
       const viaUndici = request.httpVersion === '2' || proxy !== undefined;
-      const headers = buildHeaders(userHeaders, url, method, body, options, viaUndici);
+      const headers = buildHeaders(userHeaders, url, method, body, options, viaUndici, request.omitHeaders);
       const recorder = new BodyRecorder();
       const transport: Transport = viaUndici ? (await loadUndiciTransport()).sendWithUndici : sendWithNode;
       const hop: HopResponse = await transport(

@@ -40,7 +40,7 @@ export interface HttpRequest {
   httpVersion?: '1.1' | '2';
   /**
    * Lower-case names of default headers the engine must NOT add (HTTPie's `Header:` item,
-   * e.g. `User-Agent:`). Additive; honoured once the engine implements it.
+   * e.g. `User-Agent:`).
    */
   omitHeaders?: string[];
 }

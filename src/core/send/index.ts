@@ -171,6 +171,7 @@ export async function runSend(args: string[], flags: SendFlags, io: SendIo): Pro
   let secretValues: string[] = [];
   let workspace: string | undefined;
   let requestId: string | undefined;
+  let fileDigest: { username: string; password: string } | undefined;
   let follow: boolean;
   let target = args.length > 0 && !looksLikeUrl(args[0]) ? parseSendTarget(args[0]) : null;
   // `example.com/docs.http` with no such local file is a URL without its scheme.
@@ -194,6 +195,8 @@ export async function runSend(args: string[], flags: SendFlags, io: SendIo): Pro
     request = prepared.request;
     overrides = prepared.overrides;
     secretValues = prepared.secretValues;
+    // `Authorization: Digest user password` in the file: answered on the 401 challenge below.
+    fileDigest = prepared.digest;
     workspace = io.cwd;
     requestId = `${relative(io.cwd, prepared.file.path) || prepared.file.path}#${prepared.node.name ?? prepared.node.index}`;
   } else {
@@ -228,7 +231,7 @@ export async function runSend(args: string[], flags: SendFlags, io: SendIo): Pro
   }
   if (flags.http2) request.httpVersion = '2';
 
-  let digest: { username: string; password: string } | undefined;
+  let digest: { username: string; password: string } | undefined = fileDigest;
   if (flags.auth !== undefined) {
     if (authType === 'bearer') request.headers = setHeader(request.headers, 'Authorization', `Bearer ${flags.auth}`);
     else {
