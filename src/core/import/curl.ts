@@ -219,6 +219,8 @@ function parseCurlWords(input: string[], options: ParseCurlOptions): ParsedCurl 
   let uploadFile: string | undefined;
   let user: string | undefined;
   let bearer: string | undefined;
+  let digest = false;
+  const urlQueries: string[] = [];
   let stopped = false;
 
   const apply = (long: string, value: string | undefined, shown: string): void => {
@@ -248,6 +250,18 @@ function parseCurlWords(input: string[], options: ParseCurlOptions): ParsedCurl 
       }
       case 'user': user = value; return;
       case 'oauth2-bearer': bearer = value; return;
+      case 'digest': digest = true; return;
+      case 'basic': digest = false; return;
+      case 'url-query': {
+        // curl 7.87+: name=value is URL-encoded, +name=value is added as is.
+        const query = value!;
+        if (query.startsWith('+')) urlQueries.push(query.slice(1));
+        else {
+          const eq = query.indexOf('=');
+          urlQueries.push(eq >= 0 ? `${query.slice(0, eq)}=${curlEscape(query.slice(eq + 1))}` : curlEscape(query));
+        }
+        return;
+      }
       case 'cookie': {
         if (!value!.includes('=')) warnings.push(`${shown} ${value}: reading cookies from a file is not supported; not imported`);
         else cookies.push(value!);
@@ -349,8 +363,17 @@ function parseCurlWords(input: string[], options: ParseCurlOptions): ParsedCurl 
   if (user !== undefined) {
     if (!user.includes(':')) warnings.push(`-u ${user}: no password given (curl would ask for one); an empty password was used`);
     const credentials = user.includes(':') ? user : `${user}:`;
-    headers.push(['Authorization', `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}`]);
+    if (digest) {
+      // The .http convention: dial answers the server's Digest challenge with these.
+      const colon = credentials.indexOf(':');
+      headers.push(['Authorization', `Digest ${credentials.slice(0, colon)} ${credentials.slice(colon + 1)}`]);
+    } else {
+      headers.push(['Authorization', `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}`]);
+    }
+  } else if (digest) {
+    warnings.push('--digest without -u: nothing to authenticate with; ignored');
   }
+  if (urlQueries.length > 0) url += (url.includes('?') ? '&' : '?') + urlQueries.join('&');
   if (bearer !== undefined) headers.push(['Authorization', `Bearer ${bearer}`]);
   if (cookies.length > 0) headers.push(['Cookie', cookies.join('; ')]);
 

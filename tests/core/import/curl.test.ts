@@ -120,6 +120,11 @@ describe('parseCurlCommand', () => {
     expect(() => parseCurlCommand('curl http://x -H')).toThrow(/-H needs a value/);
   });
 
+  it('--digest -u becomes the Digest convention; --url-query adds to the query', () => {
+    expect(parseCurlCommand('curl --digest -u ada:pw http://x/a').request.headers).toEqual([['Authorization', 'Digest ada pw']]);
+    expect(parseCurlCommand(`curl http://x/a?z=1 --url-query 'q=a b' --url-query '+raw=%41'`).request.url).toBe('http://x/a?z=1&q=a+b&raw=%41');
+  });
+
   it('-T uploads a file with PUT', () => {
     expect(parseCurlCommand('curl -T ./a.bin http://x/files/').request).toEqual({ method: 'PUT', url: 'http://x/files/a.bin', headers: [], body: { kind: 'file', path: './a.bin' } });
   });
