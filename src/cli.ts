@@ -5,6 +5,15 @@
 // Read directly (not from ./version.ts) so the fast path loads no shared chunk.
 declare const __DIAL_VERSION__: string | undefined;
 
+// A reader that stops early (`dial … | head`) closes the pipe: that is the reader's choice,
+// not an error, so stop quietly instead of dying on EPIPE with a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+}
+
 async function start(argv: string[]): Promise<number> {
   if (argv.length === 3 && argv[2] === '--version') {
     process.stdout.write(`${typeof __DIAL_VERSION__ === 'string' ? __DIAL_VERSION__ : '0.0.0-dev'}\n`);

@@ -3,6 +3,7 @@
  * HTTPie's layout (request line, headers, blank line, body), colour through Style, JSON
  * pretty-printed in its original key order, binary bodies replaced by a note on terminals.
  */
+import { MASK } from '../secrets.js';
 import { DialError } from '../errors.js';
 import type { HeaderList, ResponseHead, Timings } from '../http/types.js';
 import { paintStatus, type Style } from '../style.js';
@@ -55,7 +56,8 @@ export function formatRequestHead(request: { method: string; url: string; header
   let host: string | undefined;
   try {
     const url = new URL(request.url);
-    target = `${url.pathname}${url.search}`;
+    // URL() percent-encodes the mask of a redacted value; show it as the mask again.
+    target = `${url.pathname}${url.search}`.replaceAll(encodeURIComponent(MASK), MASK);
     host = url.host;
   } catch {
     // Not a URL (should not happen once resolved): show it as written.

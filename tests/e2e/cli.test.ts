@@ -1,0 +1,55 @@
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIAL_BIN, runCli, tempDir } from '../helpers/cli.js';
+import { startEchoServer, type EchoServer } from '../../src/core/echo/server.js';
+
+describe('dial (the program)', () => {
+  it('prints the package version', async () => {
+    const result = await runCli(['--version']);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    // The build injects package.json's version; the fallback for source runs must not leak.
+    expect(result.stdout.trim()).not.toBe('0.0.0-dev');
+  });
+
+  it('exits 2 on an unknown command or flag, with a hint and no stack trace', async () => {
+    const command = await runCli(['fetch', 'x']);
+    expect(command.code).toBe(2);
+    expect(command.stderr).toContain("error[E_USAGE]: unknown command 'fetch'");
+    expect(command.stderr).toContain('hint: run `dial --help`');
+    const flag = await runCli(['send', '--frobnicate', 'http://127.0.0.1:1/']);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain("unknown option '--frobnicate'");
+    for (const output of [command.stderr, flag.stderr]) expect(output).not.toMatch(/\n\s+at /);
+  });
+
+  it('without a terminal, `dial` alone prints usage on stderr and exits 2', async () => {
+    const result = await runCli([]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('Usage: dial');
+  });
+});
+
+describe('a reader that closes the pipe early', () => {
+  let echo: EchoServer;
+  beforeAll(async () => {
+    echo = await startEchoServer({ port: 0 });
+  });
+  afterAll(() => echo.close());
+
+  it('ends dial quietly with exit 0 (like `dial send … | head`)', async () => {
+    const child = spawn(process.execPath, [DIAL_BIN, 'send', `${echo.url}/bytes/50000000`], {
+      env: { ...process.env, DIAL_CONFIG_DIR: tempDir() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    // Read the first chunk, then close our end as `head -c` would.
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).not.toContain('EPIPE');
+    expect(stderr).not.toMatch(/\n\s+at /);
+    expect(code).toBe(0);
+  });
+});
