@@ -48,7 +48,11 @@ export function registerExport(program: Command): void {
         sendOptions: {},
       });
       const { exportCurl } = await import('../core/export/from-http.js');
-      const command = exportCurl(prepared.request, prepared.file, prepared.node, process.cwd(), { insecure: flags.insecure, multiline: !flags.singleLine });
+      const command = exportCurl(prepared.request, prepared.file, prepared.node, process.cwd(), {
+        insecure: flags.insecure,
+        multiline: !flags.singleLine,
+        digest: prepared.digest,
+      });
       process.stdout.write(`${command}\n`);
     });
 }

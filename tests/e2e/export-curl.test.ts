@@ -62,6 +62,11 @@ beforeAll(async () => {
     '# @name remove',
     'DELETE {{host}}/users/1',
     '',
+    '### Digest',
+    '# @name digest',
+    'GET {{host}}/secure',
+    'Authorization: Digest {{user}} s3cret',
+    '',
   ].join('\n'));
 });
 
@@ -109,7 +114,8 @@ function comparable(request: RecordedRequest): { method: string; url: string; he
 }
 
 describe('dial export curl', () => {
-  for (const name of ['create', 'upload', 'put-file', 'remove']) {
+  // Digest needs a real curl to answer challenges; dial's importer gives the .http convention instead.
+  for (const name of ['create', 'upload', 'put-file', 'remove', ...(hasCurl ? ['digest'] : [])]) {
     it(`${name}: the exported command sends what dial send sends`, async () => {
       const args = ['-e', 'dev', '--var', 'team=a&b c'];
       const exported = await runCli(['export', 'curl', `api.http#${name}`, ...args], { cwd: dir });
@@ -134,6 +140,11 @@ describe('dial export curl', () => {
     expect(create.stdout).toBe(
       `curl '${server.url}/users?team=x&q=a%20b' -k -H 'Authorization: Bearer tok-$HOME-\`x\`' -H 'Content-Type: application/json' --data-raw '{"name": "O'\\''Brien", "note": "it'\\''s \\"quoted\\"\\n"}'\n`,
     );
+  });
+
+  it('digest credentials become --digest -u', async () => {
+    const digest = await runCli(['export', 'curl', 'api.http#digest', '-e', 'dev', '--single-line'], { cwd: dir });
+    expect(digest.stdout).toBe(`curl '${server.url}/secure' --digest -u 'O'\\''Brien:s3cret'\n`);
   });
 
   it('errors: not a .http target (exit 2), unknown request or unresolved variable (exit 3)', async () => {

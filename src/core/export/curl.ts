@@ -14,6 +14,8 @@ export interface ToCurlOptions {
   insecure?: boolean;
   /** One flag per line with `\` continuations (default true). */
   multiline?: boolean;
+  /** Digest credentials (a prepared request's `digest`): printed as `--digest -u user:password`. */
+  digest?: { username: string; password: string };
 }
 
 function hasHeader(request: HttpRequest, name: string): boolean {
@@ -153,6 +155,7 @@ export function toCurl(request: HttpRequest, options: ToCurlOptions = {}): strin
 
   if (request.httpVersion === '2') flags.push(['--http2']);
   if (options.insecure) flags.push(['-k']);
+  if (options.digest) flags.push(['--digest'], ['-u', shellQuote(`${options.digest.username}:${options.digest.password}`, true)]);
   for (const [name, value] of request.headers) {
     // `Name;` is curl's way to send a header with an empty value (`Name:` would remove it).
     flags.push(['-H', shellQuote(value === '' ? `${name};` : `${name}: ${value}`, true)]);

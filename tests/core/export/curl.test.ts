@@ -145,6 +145,12 @@ describe('toCurl output parses back to the same request', () => {
     });
   }
 
+  it('prints digest credentials as --digest -u, which parse back to the Digest convention', () => {
+    const command = toCurl({ method: 'GET', url: 'http://x/', headers: [], body: { kind: 'none' } }, { digest: { username: 'ada', password: "p w'd" } });
+    expect(command).toBe(`curl 'http://x/' \\\n  --digest \\\n  -u 'ada:p w'\\''d'`);
+    expect(parseCurlCommand(command).request.headers).toEqual([['Authorization', "Digest ada p w'd"]]);
+  });
+
   it('keeps -k as insecure', () => {
     const parsed = parseCurlCommand(toCurl({ method: 'GET', url: 'https://x/', headers: [], body: { kind: 'none' } }, { insecure: true }));
     expect(parsed.insecure).toBe(true);
