@@ -223,9 +223,7 @@ function buildUrl(url: PmUrl | undefined, draft: Pick<ImportDraft, 'variables'>)
     const path = Array.isArray(url.path) ? url.path.map((segment) => (typeof segment === 'string' ? segment : (segment.value ?? ''))).join('/') : (url.path ?? '');
     base = `${url.protocol ? `${url.protocol}://` : ''}${host}${url.port ? `:${url.port}` : ''}${path ? `/${path.replace(/^\//, '')}` : ''}`;
   }
-  let [withoutQuery] = base.split('?');
-  const hashless = withoutQuery.split('#')[0];
-  withoutQuery = hashless;
+  let withoutQuery = base.split('?')[0].split('#')[0];
   let query = base.includes('?') ? base.slice(base.indexOf('?') + 1).split('#')[0] : '';
   if (url.query) {
     // The query list knows which parameters are disabled; raw may still carry them.
