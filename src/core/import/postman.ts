@@ -423,6 +423,17 @@ export function convertPostman(collection: PmCollection, environment: PmEnvironm
   }
   for (const folder of collection.item.filter((item) => item.item !== undefined)) walkFolder(folder, '', collectionAuth);
 
+  // Postman dynamic variables with another name in dial ({{$randomUUID}} -> {{$uuid}}).
+  const rename = (value: string): string => value.replace(/\{\{\s*(\$[A-Za-z]+)\s*\}\}/g, (whole, name: string) => (DYNAMIC[name] && DYNAMIC[name] !== name ? `{{${DYNAMIC[name]}}}` : whole));
+  for (const output of outputs) {
+    for (const draft of output.drafts) {
+      draft.url = rename(draft.url);
+      draft.headers = draft.headers.map((header) => ({ name: header.name, value: rename(header.value) }));
+      if (draft.body.kind === 'text') draft.body = { ...draft.body, text: rename(draft.body.text) };
+      if (draft.body.kind === 'multipart') draft.body = { kind: 'multipart', parts: draft.body.parts.map((part) => (part.value === undefined ? part : { ...part, value: rename(part.value) })) };
+    }
+  }
+
   const files: ImportedFile[] = [];
   let requestCount = 0;
   for (const output of outputs) {

@@ -138,7 +138,7 @@ describe('import postman v2.0', () => {
       info: { name: 'Old', schema: 'https://schema.getpostman.com/json/collection/v2.0.0/collection.json' },
       auth: { type: 'bearer', bearer: { token: 'literal-token' } },
       item: [
-        { name: 'Plain', request: 'https://api.example.com/ping' },
+        { name: 'Plain', request: 'https://api.example.com/ping?id={{$randomUUID}}&n={{$randomFirstName}}' },
         { name: 'Headers', request: { method: 'post', url: 'https://api.example.com/h', header: 'X-A: 1\nX-B: two words', auth: { type: 'inherit' } } },
         { name: 'Digest', request: { url: 'https://api.example.com/d', auth: { type: 'digest', digest: { username: 'u', password: '{{pw}}' } } } },
         { name: 'Hawk', request: { url: 'https://api.example.com/k', auth: { type: 'hawk', hawk: {} } } },
@@ -147,14 +147,17 @@ describe('import postman v2.0', () => {
     const result = await importPostmanFiles(path);
     const nodes = parseHttpFile(result.files[0].content, 'old.http').requests;
     expect(nodes.map((node) => [node.name, node.method, node.url, node.headers.map((h) => `${h.name}: ${h.value}`)])).toEqual([
-      ['plain', 'GET', 'https://api.example.com/ping', ['Authorization: Bearer {{token}}']],
+      ['plain', 'GET', 'https://api.example.com/ping?id={{$uuid}}&n={{$randomFirstName}}', ['Authorization: Bearer {{token}}']],
       ['headers', 'POST', 'https://api.example.com/h', ['X-A: 1', 'X-B: two words', 'Authorization: Bearer {{token}}']],
       ['digest', 'GET', 'https://api.example.com/d', ['Authorization: Digest {{username}} {{pw}}']],
       ['hawk', 'GET', 'https://api.example.com/k', []],
     ]);
     // The literal token is kept out of the .http file, in the private env file.
     expect(JSON.parse(result.files.find((f) => f.path === 'http-client.private.env.json')!.content)).toEqual({ $shared: { token: 'literal-token' } });
-    expect(result.warnings).toEqual(["old.http#Hawk: 'hawk' auth is not supported and was not converted"]);
+    expect(result.warnings).toEqual([
+      "old.http#Hawk: 'hawk' auth is not supported and was not converted",
+      'Postman dynamic variables dial does not have: $randomFirstName (replace them before sending)',
+    ]);
   });
 });
 
