@@ -253,6 +253,7 @@ async function route(context: Context): Promise<void> {
         name: 'dial echo',
         routes: ['/get', '/post', '/put', '/patch', '/delete', '/anything[/*]', '/status/:code', '/delay/:s', '/headers', '/ip', '/user-agent',
           '/json', '/bytes/:n?seed=', '/stream/:n', '/redirect/:n', '/redirect-to?url=&status_code=', '/basic-auth/:user/:password',
+          '/digest-auth/auth/:user/:password[/:algorithm]',
           '/bearer', '/cookies', '/cookies/set?name=value', '/cookies/delete?name', '/gzip', '/deflate', '/brotli', '/sse?count=&interval='],
       });
     case 'anything':
@@ -336,6 +337,27 @@ async function route(context: Context): Promise<void> {
       const given = parseBasic(header(request, 'authorization'));
       if (user === undefined || password === undefined || !given || given.user !== user || given.password !== password) {
         return sendJson(response, 401, { authenticated: false }, { 'WWW-Authenticate': 'Basic realm="Fake Realm"' });
+      }
+      return sendJson(response, 200, { authenticated: true, user });
+    }
+    case 'digest-auth': {
+      // httpbin's /digest-auth/:qop/:user/:password[/:algorithm] (RFC 7616, qop=auth).
+      const [, qop, user, password, algorithmName = 'MD5'] = segments;
+      const algorithm = algorithmName.toUpperCase();
+      if (qop !== 'auth' || user === undefined || password === undefined || (algorithm !== 'MD5' && algorithm !== 'SHA-256')) {
+        return sendJson(response, 400, { error: 'use /digest-auth/auth/:user/:password[/MD5|SHA-256]' });
+      }
+      const realm = 'dial-echo';
+      const hash = (text: string) => createHash(algorithm === 'MD5' ? 'md5' : 'sha256').update(text).digest('hex');
+      const params = Object.fromEntries(
+        [...header(request, 'authorization').replace(/^Digest\s+/i, '').matchAll(/(\w+)=(?:"([^"]*)"|([^,\s]+))/g)].map((m) => [m[1].toLowerCase(), m[2] ?? m[3]]),
+      );
+      const expected = params.nonce
+        ? hash(`${hash(`${user}:${realm}:${password}`)}:${params.nonce}:${params.nc}:${params.cnonce}:auth:${hash(`${method}:${params.uri}`)}`)
+        : undefined;
+      if (!/^Digest\s/i.test(header(request, 'authorization')) || params.username !== user || params.response !== expected) {
+        const nonce = createHash('sha256').update(`${Date.now()}:${Math.random()}`).digest('hex').slice(0, 32);
+        return sendJson(response, 401, { authenticated: false }, { 'WWW-Authenticate': `Digest realm="${realm}", qop="auth", algorithm=${algorithm}, nonce="${nonce}", opaque="dial"` });
       }
       return sendJson(response, 200, { authenticated: true, user });
     }
