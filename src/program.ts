@@ -8,7 +8,7 @@ import { DialError, ExitCode, formatError, isDialError } from './core/errors.js'
 import { registerCommands } from './commands/index.js';
 import { VERSION } from './version.js';
 
-function buildProgram(): Command {
+function buildProgram(argv: string[]): Command {
   const program = new Command('dial')
     .description('A fast terminal HTTP client for .http files: send, open, run.')
     .version(VERSION, '--version', 'print the version')
@@ -16,9 +16,10 @@ function buildProgram(): Command {
     .option('-q, --quiet', 'print less')
     .option('-v, --verbose', 'print more, including error causes')
     .showHelpAfterError('(run `dial --help` for usage)')
+    .helpCommand(true)
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
-  registerCommands(program);
+  registerCommands(program, argv);
   // `dial` alone: the workbench on a terminal, usage elsewhere.
   program.action(async () => {
     if (program.args.length > 0) {
@@ -38,7 +39,7 @@ function buildProgram(): Command {
 
 /** Runs the CLI and returns the exit code instead of exiting, so output can drain. */
 export async function main(argv: string[]): Promise<number> {
-  const program = buildProgram();
+  const program = buildProgram(argv);
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.ok;
