@@ -23,6 +23,7 @@ import { StatusBar } from './components/StatusBar.js';
 import { ListScreen } from './screens/ListScreen.js';
 import { HelpScreen } from './screens/HelpScreen.js';
 import { HistoryScreen } from './screens/HistoryScreen.js';
+import { maskHistory, maskResult } from './redact.js';
 
 export interface AppProps {
   services: WorkbenchServices;
@@ -90,7 +91,11 @@ export function App({ services, keymap, theme, environment, onExit, size: fixedS
   const exitedRef = useRef(false);
   const [spin, setSpin] = useState(0);
 
-  const result = state.result;
+  // What the screen shows: secrets masked once per response and reveal toggle, before any line splitting.
+  const result = useMemo(() => (state.result ? maskResult(state.result, state.revealSecrets) : undefined), [state.result, state.revealSecrets]);
+  // Every secret seen in this session, to mask history entries too.
+  const knownSecrets = useRef(new Set<string>());
+  for (const secret of state.result?.secrets ?? []) knownSecrets.current.add(secret);
   const tab = state.tab;
   // The heavy part, memoised: one pass over the body per response, tab and width.
   const model: LineModel | undefined = useMemo(() => {
@@ -100,6 +105,14 @@ export function App({ services, keymap, theme, environment, onExit, size: fixedS
     if (tab === 'headers') return buildTextModel(result.exchange.response.headers.map(([n, v]) => `${n}: ${v}`).join('\n'), dims.viewerWidth);
     return buildLineModel(result.bodyText, { width: dims.viewerWidth, contentType: result.contentType });
   }, [result, tab === 'raw' || tab === 'headers' ? tab : 'body', dims.viewerWidth]);
+  const shownRef = useRef(result);
+  shownRef.current = result;
+  const historyScreen = state.screens.filter((s) => s.kind === 'history').pop();
+  const historyItems = historyScreen?.kind === 'history' ? historyScreen.items : undefined;
+  const shownHistory = useMemo(
+    () => (historyItems ? maskHistory(historyItems, knownSecrets.current, state.revealSecrets) : undefined),
+    [historyItems, state.revealSecrets],
+  );
   const modelRef = useRef(model);
   modelRef.current = model;
   const dimsRef = useRef(dims);
@@ -198,14 +211,17 @@ export function App({ services, keymap, theme, environment, onExit, size: fixedS
             toast(`body too big for the clipboard (${formatBytes(current.result.bodyText.length)}): press ${keymap.saveBody[0] ?? 's'} to save it`);
             return;
           }
+          // The real body (see redact.ts): the user asked for the body, not for its masked display.
           stdout.write(osc52(current.result.bodyText));
-          toast('body copied to the clipboard (OSC 52)');
+          const masked = shownRef.current !== undefined && shownRef.current.bodyText !== current.result.bodyText;
+          toast(`body copied to the clipboard (OSC 52)${masked ? ', with the real secret values' : ''}`);
         }
         return;
       case 'copyCurl':
         if (current.result) {
+          // A runnable command needs the real values.
           stdout.write(osc52(services.curl(current.result)));
-          toast('request copied as curl (OSC 52)');
+          toast(`request copied as curl (OSC 52)${current.result.secrets?.some((v) => v.length >= 3) ? ', with the real secret values' : ''}`);
         }
         return;
       case 'saveBody':
@@ -217,7 +233,8 @@ export function App({ services, keymap, theme, environment, onExit, size: fixedS
         }
         return;
       case 'pager':
-        if (current.result) services.external('pager', current.result.bodyText, '.txt').catch((error: unknown) => toast(failure(error)));
+        // The pager is a display: it shows what the viewer shows (masked unless revealed).
+        if (shownRef.current) services.external('pager', shownRef.current.bodyText, '.txt').catch((error: unknown) => toast(failure(error)));
         return;
       case 'openHistory':
         services.history().then(
@@ -371,7 +388,7 @@ export function App({ services, keymap, theme, environment, onExit, size: fixedS
         />
       );
     } else if (screen.kind === 'history') {
-      body = <HistoryScreen items={screen.items} cursor={screen.cursor} diff={screen.diff} width={dims.width} height={dims.height} theme={theme} />;
+      body = <HistoryScreen items={shownHistory ?? screen.items} cursor={screen.cursor} diff={screen.diff} width={dims.width} height={dims.height} theme={theme} />;
     } else {
       body = <HelpScreen keymap={keymap} scroll={screen.scroll} width={dims.width} height={dims.height} theme={theme} />;
     }
@@ -404,7 +421,7 @@ export function App({ services, keymap, theme, environment, onExit, size: fixedS
           </Box>
           <Box borderStyle="round" borderColor={border('response')} height={dims.responseHeight} width={dims.rightWidth}>
             <ResponsePane
-              result={state.result}
+              result={result}
               node={selected?.node}
               requestState={state.requestState}
               requestError={state.requestError}
@@ -443,13 +460,15 @@ function BottomLine({ state, keymap, theme, width }: { state: AppState; keymap: 
       : state.focus === 'response'
         ? `${k('nextTab')} tab · ${k('toggleFold')} fold · ${k('jsonPath')} JSONPath · ${k('search')} search · ${k('copyBody')} copy · ${k('help')} help · ${k('quit')} quit`
         : `${k('send')} send · ${k('filterTree')} filter · ${k('focusNext')} focus · ${k('palette')} palette · ${k('environments')} env · ${k('help')} help · ${k('quit')} quit`;
-  return <StatusBar environment={state.environment} requestState={state.requestState} hints={hints} toast={state.toast} width={width} theme={theme} />;
+  return <StatusBar environment={state.environment} requestState={state.requestState} secretsShown={state.revealSecrets} hints={hints} toast={state.toast} width={width} theme={theme} />;
 }
 
-/** The whole response as text: status line, headers, blank line, body. */
+/** The whole exchange as text: the request as sent (line, headers, body preview), then the response (status line, headers, blank line, body). */
 export function rawText(result: ResponseResult): string {
+  const q = result.exchange.request;
   const r = result.exchange.response;
-  return `HTTP/${r.httpVersion} ${r.status} ${r.statusText}\n${r.headers.map(([n, v]) => `${n}: ${v}`).join('\n')}\n\n${result.bodyText}`;
+  const sent = `${q.method} ${q.url}\n${q.headers.map(([n, v]) => `${n}: ${v}`).join('\n')}${q.headers.length ? '\n' : ''}${q.bodyPreview ? `\n${q.bodyPreview}\n` : ''}`;
+  return `${sent}\nHTTP/${r.httpVersion} ${r.status} ${r.statusText}\n${r.headers.map(([n, v]) => `${n}: ${v}`).join('\n')}\n\n${result.bodyText}`;
 }
 
 function bodySuffix(headers: Array<{ name: string; value: string }>): string {

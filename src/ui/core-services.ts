@@ -2,7 +2,7 @@
  * The real WorkbenchServices: the TUI's only road to core. Everything here delegates to
  * src/core (httpfile, workspace-io, http, export, and the session once it lands).
  */
-import { relative } from 'node:path';
+import { dirname, relative } from 'node:path';
 import { DialError, formatError } from '../core/errors.js';
 import type { Exchange, HttpRequest, SendOptions } from '../core/http/types.js';
 import type { HttpFile, RequestNode } from '../core/httpfile/types.js';
@@ -14,6 +14,7 @@ import { toCurl } from '../core/export/curl.js';
 import { historyPath, rememberEnvironment, rememberLastRequest, settingsTimeoutMs, type Settings } from '../core/settings/index.js';
 import { appendHistory, readHistory, toHistoryEntry } from '../core/history/index.js';
 import { discoverHttpFiles } from '../core/workspace/discover.js';
+import { EnvStore } from '../core/env/index.js';
 import { externalCommand, loadHttpFile, readTextFile, rewriteHttpFile, runExternal, saveBodyTo } from '../core/workspace-io/index.js';
 import type { ExecuteOptions, ResponseResult, TestOutcome, WorkbenchServices, WorkspaceFileEntry } from './services.js';
 
@@ -68,6 +69,17 @@ export function createCoreServices(options: CoreServicesOptions): WorkbenchServi
   let previousExchange: Exchange | undefined;
   // One session (and executor) per environment: variables, cookies and referenced responses are per environment.
   const runners = new Map<string, Runner>();
+  // Env files of the workspace, read once (as `dial run` does): script environments and private values to mask.
+  const envStore = new EnvStore(options.root);
+  /** Values of the private env file(s) for the environment: masked even when this request did not use them. */
+  const privateValues = async (dir: string, environment: string | undefined): Promise<string[]> => {
+    try {
+      const resolved = await envStore.resolve(dir, environment);
+      return [...resolved.secretNames].flatMap((name) => resolved.values.get(name) ?? []);
+    } catch {
+      return [];
+    }
+  };
   const runnerFor = (environment: string | undefined): Runner => {
     const key = environment ?? '';
     let runner = runners.get(key);
@@ -167,7 +179,7 @@ export function createCoreServices(options: CoreServicesOptions): WorkbenchServi
         }
         if (previousExchange && previousExchange !== exchange) releaseBody(previousExchange.response.body);
         previousExchange = exchange;
-        const secretValues = session.secretValues();
+        const secretValues = [...new Set([...session.secretValues(), ...(await privateValues(dirname(file.path), executeOptions.environment))])];
         const bytes = exchange.response.body.kind === 'memory' ? exchange.response.body.bytes : undefined;
         try {
           appendHistory(toHistoryEntry(exchange, { responseBody: bytes, secretValues, workspace: options.root, requestId: requestId(file, node) }), {
@@ -188,6 +200,7 @@ export function createCoreServices(options: CoreServicesOptions): WorkbenchServi
           bodyText: await bodyTextOf(exchange.response.body),
           contentType,
           tests,
+          secrets: secretValues,
           ...(outcome.error ? { error: { code: outcome.error.code, message: outcome.error.message } } : {}),
         };
       } finally {

@@ -46,6 +46,7 @@ export const actionDescriptions = {
   newRequest: 'New request',
   duplicate: 'Duplicate the request',
   delete: 'Delete the request',
+  toggleSecrets: 'Reveal / hide secret values (masked ••••)',
 } as const;
 
 export type ActionName = keyof typeof actionDescriptions;
@@ -95,6 +96,7 @@ export const defaultKeymap: Keymap = {
   newRequest: ['a'],
   duplicate: ['D'],
   delete: ['x'],
+  toggleSecrets: ['ctrl+r'],
 };
 
 /** The vim preset: hjkl-style movement on top of the defaults. */

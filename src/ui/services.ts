@@ -33,6 +33,8 @@ export interface ResponseResult {
   tests?: TestOutcome[];
   /** A response came but a script or assertion step errored. */
   error?: { code: string; message: string };
+  /** Secret values to mask wherever this result is shown (DESIGN §6); the data itself stays real. */
+  secrets?: string[];
 }
 
 export interface ExecuteOptions {

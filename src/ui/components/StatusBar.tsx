@@ -1,4 +1,4 @@
-/** The bottom line: environment, request state, key hints. */
+/** The bottom line: environment, request state, whether secrets are masked, key hints. */
 import React from 'react';
 import { Box, Text } from 'ink';
 import type { RequestState } from '../services.js';
@@ -7,6 +7,8 @@ import type { Theme } from '../theme.js';
 export interface StatusBarProps {
   environment?: string;
   requestState: RequestState;
+  /** Secret values revealed (ctrl+r) rather than masked. */
+  secretsShown?: boolean;
   hints: string;
   toast?: string;
   width: number;
@@ -21,12 +23,14 @@ function stateColor(theme: Theme, state: RequestState): string | undefined {
   return theme.status.pending;
 }
 
-export function StatusBar({ environment, requestState, hints, toast, width, theme }: StatusBarProps): React.ReactElement {
+export function StatusBar({ environment, requestState, secretsShown = false, hints, toast, width, theme }: StatusBarProps): React.ReactElement {
   return (
     <Box width={width} height={1} overflow="hidden">
       <Text wrap="truncate-end">
         <Text inverse>{` env: ${environment ?? '(none)'} `}</Text>{' '}
         <Text color={stateColor(theme, requestState)}>{requestState}</Text>
+        {'  '}
+        {secretsShown ? <Text color={theme.warn} bold>secrets SHOWN</Text> : <Text color={theme.muted}>secrets hidden</Text>}
         {'  '}
         {toast ? <Text color={theme.warn}>{toast}</Text> : <Text color={theme.muted}>{hints}</Text>}
       </Text>

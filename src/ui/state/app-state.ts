@@ -52,6 +52,8 @@ export interface AppState {
   tab: Tab;
   viewer: ViewerState;
   toast?: string;
+  /** Secret values are masked (••••) unless the user revealed them (DESIGN §6). */
+  revealSecrets: boolean;
 }
 
 export type TreeRow =
@@ -103,6 +105,7 @@ export function initialAppState(): AppState {
     inFlight: false,
     tab: 'body',
     viewer: initialViewerState,
+    revealSecrets: false,
   };
 }
 
@@ -156,7 +159,7 @@ export function paletteItems(state: AppState, keymap: Keymap, describe: (action:
 
 const paletteActions = new Set<ActionName>([
   'send', 'environments', 'history', 'help', 'quit', 'copyBody', 'copyCurl', 'saveBody', 'pager', 'foldAll', 'unfoldAll',
-  'jsonPath', 'search', 'editMethod', 'editUrl', 'editHeaders', 'editBody', 'editRequest', 'newRequest', 'duplicate', 'delete',
+  'jsonPath', 'search', 'editMethod', 'editUrl', 'editHeaders', 'editBody', 'editRequest', 'newRequest', 'duplicate', 'delete', 'toggleSecrets',
 ]);
 
 /** Line-editing of a single text field; returns the new value, or a submit/cancel outcome. */
@@ -307,6 +310,7 @@ function handleKey(state0: AppState, name: string | undefined, input: string, ke
         if (has('up')) return none(replaceTop(state, { ...screen, cursor: Math.max(0, screen.cursor - 1) }));
         if (has('down')) return none(replaceTop(state, { ...screen, cursor: Math.min(screen.items.length - 1, screen.cursor + 1) }));
         if (name === 'enter' || name === 'd') return none(replaceTop(state, { ...screen, diff: !screen.diff }));
+        if (has('toggleSecrets')) return none({ ...state, revealSecrets: !state.revealSecrets });
         return none(state);
       }
       case 'help':
@@ -351,7 +355,7 @@ function handleKey(state0: AppState, name: string | undefined, input: string, ke
   if (state.inFlight && (has('cancel') || has('back'))) return { state, effects: [{ type: 'cancel' }] };
 
   // 4. Global actions, then the focused pane's.
-  const globalActions: ActionName[] = ['quit', 'palette', 'environments', 'history', 'help', 'focusNext', 'focusPrev', 'cancel', 'send', 'back'];
+  const globalActions: ActionName[] = ['quit', 'palette', 'environments', 'history', 'help', 'focusNext', 'focusPrev', 'cancel', 'send', 'back', 'toggleSecrets'];
   const paneActions: Record<Pane, ActionName[]> = {
     tree: ['up', 'down', 'pageUp', 'pageDown', 'top', 'bottom', 'filterTree', 'editMethod', 'editUrl', 'editHeaders', 'editBody', 'editRequest', 'newRequest', 'duplicate', 'delete'],
     request: ['up', 'down', 'editMethod', 'editUrl', 'editHeaders', 'editBody', 'editRequest', 'newRequest', 'duplicate', 'delete'],
@@ -458,6 +462,8 @@ export function runAction(state: AppState, action: ActionName): Step {
       return selected ? effect({ type: action }) : none({ ...state, toast: 'no request selected' });
     case 'newRequest':
       return state.files.some((f) => f.file) ? effect({ type: 'newRequest' }) : none({ ...state, toast: 'no .http file in this workspace' });
+    case 'toggleSecrets':
+      return none({ ...state, revealSecrets: !state.revealSecrets });
     case 'delete':
       if (!selected) return none({ ...state, toast: 'no request selected' });
       return none({ ...state, screens: [...state.screens, { kind: 'confirm', message: `Delete ${requestLabel(selected.node)}? (y/n)`, effect: { type: 'delete' } }] });
