@@ -133,6 +133,8 @@ export function createCoreServices(options: CoreServicesOptions): WorkbenchServi
       sendOptions,
       timeoutMs,
       followRedirects: settings.followRedirects ?? true,
+      // `request.environment.get(name)` in scripts: the selected environment's values, with --var on top (as `dial run`).
+      environmentValues: async (dir) => new Map([...(await envStore.resolve(dir, environment)).values, ...Object.entries(options.cliVariables)]),
     });
     runner = { session, run: executor };
     runners.set(key, runner);

@@ -95,7 +95,8 @@ describe('secrets in the TUI', () => {
     expect(frame).toContain(`x-leak: ${MASK}`);
     expect(frame).toContain(`set-cookie: ${MASK}`);
     await type(']', ']');
-    await waitForText(app, 'env user');
+    // Tests tab: the handler read the environment (follow-up 3) and its test passed.
+    await waitForText(app, '✓ env user');
     await type(']');
     // Raw: the request as sent, then the response.
     frame = await waitForText(app, `POST ${server.url}/login?pw=${MASK}`, `X-Password: ${MASK}`, 'HTTP/1.1 200 OK');
@@ -126,6 +127,20 @@ describe('secrets in the TUI', () => {
     const osc = app.frames.find((f) => f.includes('\x1b]52;c;'));
     const payload = /\x1b\]52;c;([A-Za-z0-9+/=]+)/.exec(osc ?? '')?.[1] ?? '';
     expect(Buffer.from(payload, 'base64').toString('utf8')).toContain(PASSWORD);
+  });
+});
+
+describe('request.environment in TUI scripts', () => {
+  it('a response handler reads the selected environment', async () => {
+    const root = workspace();
+    const services = coreServices(root);
+    const [entry] = await services.loadWorkspace();
+    const file = entry.file!;
+    const result = await services.execute(file, file.requests[0], { environment: 'local', signal: new AbortController().signal, prompt: async () => '', onState: () => undefined });
+    expect(result.tests).toEqual([{ source: 'env user', passed: true, message: undefined }]);
+    // The private values are carried for masking, the data itself stays real.
+    expect(result.secrets).toEqual(expect.arrayContaining([PASSWORD, UNUSED]));
+    expect(result.bodyText).toContain(PASSWORD);
   });
 });
 
