@@ -27,13 +27,19 @@ import { DialError } from '../errors.js';
 import { parseDuration } from '../duration.js';
 import { AssertionSyntaxError, parseAssertion } from './assertion.js';
 import type {
-  AssertionNode, BodyNode, FileVariable, HeaderNode, HttpFile, MetadataNode, OutputRedirectNode,
-  RequestNode, RetryPolicy, ScriptNode, Span,
+  AssertionNode, BodyNode, FileVariable, HeaderNode, HttpFile, OutputRedirectNode,
+  RequestNode, ScriptNode, Span,
 } from './types.js';
 
 type State = 'pre' | 'headers' | 'body' | 'post';
 
-interface Block {
+/** The metadata views a block collects, exactly as RequestNode holds them. */
+type BlockMetadata = Pick<
+  RequestNode,
+  'metadata' | 'preScripts' | 'variables' | 'name' | 'tags' | 'timeoutMs' | 'connectTimeoutMs' | 'noRedirect' | 'noCookieJar' | 'skip' | 'retry' | 'secrets' | 'prompts'
+>;
+
+interface Block extends BlockMetadata {
   start: number;
   line: number;
   separator: boolean;
@@ -42,19 +48,6 @@ interface Block {
   contentStart?: number;
   contentLine?: number;
   state: State;
-  metadata: MetadataNode[];
-  preScripts: ScriptNode[];
-  variables: FileVariable[];
-  name?: string;
-  tags: string[];
-  timeoutMs?: number;
-  connectTimeoutMs?: number;
-  noRedirect: boolean;
-  noCookieJar: boolean;
-  skip?: { reason?: string };
-  retry?: RetryPolicy;
-  secrets: string[];
-  prompts: Array<{ name: string; description?: string }>;
   hasRequest: boolean;
   method: string;
   methodExplicit: boolean;
