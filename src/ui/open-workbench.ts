@@ -1,9 +1,10 @@
 /**
- * Wires the workbench for `dial open`: settings (keymap, editor, pager, remembered
+ * Wires the workbench for `dial open`: settings (keymap, theme, editor, pager, remembered
  * environment), the core services, then the Ink screen.
  */
 import { createCoreServices } from './core-services.js';
 import { resolveKeymap, KeymapError } from './keymap.js';
+import { themeName, ThemeError, type ThemeName } from './theme.js';
 import { DialError } from '../core/errors.js';
 import { closeConnections } from '../core/http/index.js';
 import { loadSettings } from '../core/settings/index.js';
@@ -28,12 +29,20 @@ export async function openWorkbench(options: OpenWorkbenchOptions): Promise<numb
     if (error instanceof KeymapError) throw new DialError('E_CONFIG', error.message, { hint: 'fix `keymap` with `dial config set keymap …`' });
     throw error;
   }
+  let theme: ThemeName;
+  try {
+    theme = themeName(settings.theme);
+  } catch (error) {
+    if (error instanceof ThemeError) throw new DialError('E_CONFIG', error.message, { hint: 'fix it with `dial config set theme dark|light|mono`' });
+    throw error;
+  }
   // -e wins; otherwise the environment last picked in this workspace.
   const environment = options.environment ?? settings.defaultEnvironment[root];
   const { startWorkbench } = await import('./start.js');
   return startWorkbench({
     keymap,
     color: options.color,
+    theme,
     environment,
     services: (suspend) =>
       createCoreServices({

@@ -4,7 +4,7 @@
  */
 import { render } from 'ink';
 import { App } from './App.js';
-import { createTheme } from './theme.js';
+import { createTheme, type ThemeName } from './theme.js';
 import type { Keymap } from './keymap.js';
 import type { WorkbenchServices } from './services.js';
 
@@ -14,6 +14,8 @@ const LEAVE_ALT = '\x1b[?25h\x1b[?1049l';
 export interface StartOptions {
   keymap: Keymap;
   color: boolean;
+  /** The `theme` setting, already validated (default dark). */
+  theme?: ThemeName;
   environment?: string;
   /** Builds the services once the screen is ready; receives the suspend function for $EDITOR/$PAGER. */
   services: (suspend: (run: () => void) => void) => WorkbenchServices;
@@ -77,7 +79,7 @@ export async function startWorkbench(options: StartOptions): Promise<number> {
 
   try {
     const services = options.services(suspend);
-    const theme = createTheme(options.color);
+    const theme = createTheme(options.color, options.theme);
     let exit: () => void = () => undefined;
     instance = render(<App services={services} keymap={options.keymap} theme={theme} environment={options.environment} onExit={() => exit()} />, {
       exitOnCtrlC: false,

@@ -37,7 +37,7 @@ export const keySchemas: Record<SettingKey, z.ZodMiniType> = {
   historyLimit: count('entries'),
   editor: text,
   pager: text,
-  theme: text,
+  theme: z.enum(['dark', 'light', 'mono'], { error: (issue) => `unknown theme '${String(issue.input)}' (known: dark, light, mono)` }),
   keymap: z.record(z.string(), z.array(z.string({ error: 'expected key names' }), { error: 'expected a list of keys, e.g. ["q", "ctrl+c"]' }), {
     error: 'expected an object of action -> list of keys',
   }),
