@@ -24,6 +24,7 @@ import { ListScreen } from './screens/ListScreen.js';
 import { HelpScreen } from './screens/HelpScreen.js';
 import { HistoryScreen } from './screens/HistoryScreen.js';
 import { maskHistory, maskResult } from './redact.js';
+import { redactText } from '../core/secrets.js';
 
 export interface AppProps {
   services: WorkbenchServices;
@@ -220,8 +221,9 @@ export function App({ services, keymap, theme, environment, onExit, size: fixedS
       case 'copyCurl':
         if (current.result) {
           // A runnable command needs the real values.
-          stdout.write(osc52(services.curl(current.result)));
-          toast(`request copied as curl (OSC 52)${current.result.secrets?.some((v) => v.length >= 3) ? ', with the real secret values' : ''}`);
+          const curl = services.curl(current.result);
+          stdout.write(osc52(curl));
+          toast(`request copied as curl (OSC 52)${redactText(curl, current.result.secrets ?? []) !== curl ? ', with the real secret values' : ''}`);
         }
         return;
       case 'saveBody':

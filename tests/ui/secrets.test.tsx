@@ -112,7 +112,7 @@ describe('secrets in the TUI', () => {
     expect(frame).toContain(`X-Password: ${MASK}`);
   });
 
-  it('copy body puts the real bytes on the clipboard and says so', async () => {
+  it('copy body and copy as curl put the real values on the clipboard and say so', async () => {
     const services = coreServices(workspace());
     const app = render(<App services={services} keymap={defaultKeymap} theme={createTheme(false)} environment="local" onExit={() => undefined} size={{ columns: 120, rows: 40 }} />);
     await waitForText(app, 'login');
@@ -127,6 +127,15 @@ describe('secrets in the TUI', () => {
     const osc = app.frames.find((f) => f.includes('\x1b]52;c;'));
     const payload = /\x1b\]52;c;([A-Za-z0-9+/=]+)/.exec(osc ?? '')?.[1] ?? '';
     expect(Buffer.from(payload, 'base64').toString('utf8')).toContain(PASSWORD);
+    // Copy as curl: a runnable command, so the real values.
+    app.stdin.write('c');
+    await waitForText(app, 'request copied as curl (OSC 52), with the real secret values');
+    const curl = app.frames.filter((f) => f.includes('\x1b]52;c;')).pop() ?? '';
+    const command = Buffer.from(/\x1b\]52;c;([A-Za-z0-9+/=]+)/.exec(curl)?.[1] ?? '', 'base64').toString('utf8');
+    expect(command).toMatch(/^curl /);
+    expect(command).toContain(`X-Password: ${PASSWORD}`);
+    // The screen itself still masks.
+    expect(stripAnsi(app.lastFrame() ?? '')).not.toContain(PASSWORD);
   });
 });
 
