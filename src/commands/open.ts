@@ -12,6 +12,24 @@ function collectVar(value: string, previous: Record<string, string>): Record<str
   return { ...previous, [value.slice(0, eq)]: value.slice(eq + 1) };
 }
 
+/**
+ * Evaluates the UI modules (React, Ink, yoga-layout) with `fetch` hidden. yoga's WebAssembly
+ * loader asks `typeof fetch` although its wasm is inline, and in Node 20 that getter loads
+ * Node's bundled undici (~25 ms of the first frame) for nothing. dial never uses fetch: the
+ * engine is node:http and scripts have no fetch. Modules evaluate once, so the later import
+ * inside openWorkbench gets these same, already loaded modules.
+ */
+async function loadUiWithoutFetch(): Promise<void> {
+  const descriptor = Object.getOwnPropertyDescriptor(globalThis, 'fetch');
+  Object.defineProperty(globalThis, 'fetch', { value: undefined, configurable: true, writable: true });
+  try {
+    await import('../ui/start.js');
+  } finally {
+    if (descriptor) Object.defineProperty(globalThis, 'fetch', descriptor);
+    else delete (globalThis as { fetch?: unknown }).fetch;
+  }
+}
+
 export function registerOpen(program: Command): void {
   program
     .command('open')
@@ -36,6 +54,7 @@ export function registerOpen(program: Command): void {
         isDir = false;
       }
       if (!isDir) throw new DialError('E_NOT_FOUND', `no such folder: ${dir}`, { hint: 'pass the folder that holds your .http files' });
+      await loadUiWithoutFetch();
       const { openWorkbench } = await import('../ui/open-workbench.js');
       process.exitCode = await openWorkbench({ dir: root, environment: opts.env, cliVariables: opts.var, color: useColor(command) });
     });
