@@ -24,7 +24,6 @@ import { buildRequest, type BodyMode } from './build.js';
 import { collectStream, peekStdinBody } from './stdin.js';
 import { TeeWriter } from './sinks.js';
 import { downloadFileName, uniquePath } from './download.js';
-import { digestAuthorization, parseDigestChallenge } from './digest.js';
 
 export { parseItem, parseKeyPath } from './items.js';
 export type { RequestItem, KeySegment } from './items.js';
@@ -291,6 +290,8 @@ export async function runSend(args: string[], flags: SendFlags, io: SendIo): Pro
   const downloadTo = flags.output !== undefined ? resolve(io.cwd, flags.output) : flags.download ? 'auto' : undefined;
   let current = request;
   let digestPending = digest !== undefined;
+  // node:crypto costs ~5 ms to load: only digest auth needs it.
+  const digestAuth = digest ? await import('./digest.js') : undefined;
   let tee: TeeWriter | undefined;
   let savedTo: string | undefined;
   let createdFile: string | undefined;
@@ -300,7 +301,7 @@ export async function runSend(args: string[], flags: SendFlags, io: SendIo): Pro
   sendOptions.bodyTarget = {
     kind: 'stream',
     open: (head: ResponseHead) => {
-      if (digestPending && head.status === 401 && parseDigestChallenge(head.headers)) return null;
+      if (digestPending && head.status === 401 && digestAuth?.parseDigestChallenge(head.headers)) return null;
       if (downloadTo) {
         if (head.status < 200 || head.status >= 300) return null;
         const path = downloadTo === 'auto'
@@ -334,8 +335,8 @@ export async function runSend(args: string[], flags: SendFlags, io: SendIo): Pro
   let exchange: Exchange;
   try {
     exchange = await http.sendRequest(current, sendOptions);
-    if (digest && digestPending && exchange.response.status === 401) {
-      const challenge = parseDigestChallenge(exchange.response.headers);
+    if (digest && digestAuth && digestPending && exchange.response.status === 401) {
+      const challenge = digestAuth.parseDigestChallenge(exchange.response.headers);
       if (challenge) {
         http.releaseBody(exchange.response.body);
         digestPending = false;
@@ -346,7 +347,7 @@ export async function runSend(args: string[], flags: SendFlags, io: SendIo): Pro
           url: exchange.response.url,
           body: redirected && exchange.request.method !== request.method ? { kind: 'none' } : request.body,
         };
-        current.headers = setHeader(current.headers, 'Authorization', digestAuthorization(challenge, digest, current.method, current.url));
+        current.headers = setHeader(current.headers, 'Authorization', digestAuth.digestAuthorization(challenge, digest, current.method, current.url));
         exchange = await http.sendRequest(current, sendOptions);
       }
     }
