@@ -78,7 +78,6 @@ export async function sendWithNode(hop: HopRequest, context: HopContext): Promis
       setHost: false,
       // APIs sometimes send large cookies or tokens; node's 16 KiB default is too tight.
       maxHeaderSize: 256 * 1024,
-      signal: context.signal,
     };
     if (secure) {
       options.rejectUnauthorized = context.tls.rejectUnauthorized;
@@ -90,6 +89,15 @@ export async function sendWithNode(hop: HopRequest, context: HopContext): Promis
     for (const { name, values } of groupHeaders(hop.headers).values()) {
       request.setHeader(name, values.length === 1 ? values[0] : values);
     }
+
+    // Not the `signal` request option: node wires that through addAbortSignal + end-of-stream
+    // (a dozen listeners per request). The signal belongs to this one request, so a plain
+    // listener that is never removed is enough.
+    const abort = (): void => {
+      request.destroy(Object.assign(new Error('The operation was aborted'), { name: 'AbortError', code: 'ABORT_ERR' }));
+    };
+    if (context.signal.aborted) abort();
+    else context.signal.addEventListener('abort', abort, { once: true });
 
     const connectTimer =
       context.connectTimeoutMs > 0 ? setTimeout(() => request.destroy(connectTimeoutError()), context.connectTimeoutMs) : undefined;
