@@ -25,7 +25,8 @@
  * - `environments()`: environment names defined at the workspace root.
  *
  * Reference cycles are found with the chain of requests being prepared, carried through
- * async calls (AsyncLocalStorage), so concurrent files never see each other's chains.
+ * async calls (AsyncLocalStorage, entered only while a referenced request runs), so
+ * concurrent files never see each other's chains.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFile, stat } from 'node:fs/promises';
@@ -35,7 +36,7 @@ import type { HttpFile, RequestNode } from '../httpfile/types.js';
 import { parseHttpFile } from '../httpfile/parse.js';
 import { expandMultipartBody, multipartBoundary } from '../httpfile/multipart.js';
 import { DialError } from '../errors.js';
-import { EnvStore } from '../env/index.js';
+import { EnvStore, type Dotenv, type ResolvedEnvironment } from '../env/index.js';
 import { VariableResolver } from '../vars/resolver.js';
 import { evaluateReference, type RecordedExchange } from '../vars/references.js';
 import { findPlaceholders } from '../vars/template.js';
@@ -113,6 +114,7 @@ class RequestSession implements Session {
   private readonly chain = new AsyncLocalStorage<string[]>();
   private readonly names = new Map<string, string>();
   private readonly secretNamesByFile = new WeakMap<HttpFile, Set<string>>();
+  private readonly environmentsByDir = new Map<string, Promise<[ResolvedEnvironment, Dotenv | undefined]>>();
 
   constructor(private readonly options: SessionOptions) {
     this.workspaceRoot = resolve(options.workspaceRoot);
@@ -178,14 +180,11 @@ class RequestSession implements Session {
   }
 
   prepare(file: HttpFile, node: RequestNode, extra: { requestVariables?: Map<string, string> } = {}): Promise<PreparedRequest> {
-    const chain = this.chain.getStore() ?? [];
-    const key = keyOf(file, node);
-    this.names.set(key, displayName(node));
-    return this.chain.run([...chain, key], () => this.prepareInChain(file, node, extra));
+    return this.prepareInChain(file, node, extra);
   }
 
   async resolveTemplate(text: string, file: HttpFile, node: RequestNode): Promise<string> {
-    const resolver = await this.resolver(file, node, {});
+    const resolver = await this.resolver(file, node, {}, false);
     const value = await resolver.resolve(text);
     for (const secret of resolver.secretValues) this.secrets.add(secret);
     return value;
@@ -206,9 +205,20 @@ class RequestSession implements Session {
     return names;
   }
 
-  private async resolver(file: HttpFile, node: RequestNode, extra: { requestVariables?: Map<string, string> }): Promise<VariableResolver> {
+  /** The selected environment and `.env` for a folder: env files are read once per session, so resolved once per folder. */
+  private environmentFor(dir: string): Promise<[ResolvedEnvironment, Dotenv | undefined]> {
+    let pending = this.environmentsByDir.get(dir);
+    if (!pending) {
+      pending = Promise.all([this.env.resolve(dir, this.environment), this.env.dotenv()]);
+      this.environmentsByDir.set(dir, pending);
+    }
+    return pending;
+  }
+
+  /** `preparing`: the resolver serves prepare(node), so references it runs chain from node (cycle detection). */
+  private async resolver(file: HttpFile, node: RequestNode, extra: { requestVariables?: Map<string, string> }, preparing: boolean): Promise<VariableResolver> {
     const dir = file.path ? dirname(file.path) : this.workspaceRoot;
-    const [environment, dotenv] = await Promise.all([this.env.resolve(dir, this.environment), this.env.dotenv()]);
+    const [environment, dotenv] = await this.environmentFor(dir);
     const fileVariables = new Map<string, string>();
     for (const variable of file.variables) if (variable.span.start < node.requestLineSpan.start) fileVariables.set(variable.name, variable.value);
     const where = this.where(file, node);
@@ -222,7 +232,7 @@ class RequestSession implements Session {
       dotenv,
       secretNames: this.secretNames(file),
       processEnv: this.options.processEnv ?? process.env,
-      reference: (reference, raw) => this.reference(file, reference.name, (recorded) => evaluateReference(reference, recorded, raw, where), raw, where),
+      reference: (reference, raw) => this.reference(file, preparing ? node : undefined, reference.name, (recorded) => evaluateReference(reference, recorded, raw, where), raw, where),
       where,
       fileLabel: file.path ? relative(this.workspaceRoot, file.path) || file.path : '<text>',
       location: { file: file.path || '<text>', line: node.requestLineSpan.line },
@@ -237,9 +247,12 @@ class RequestSession implements Session {
     });
   }
 
-  /** Evaluates a reference to request `name`, running it first (once) when it has not run. */
+  /**
+   * Evaluates a reference to request `name`, running it first (once) when it has not run.
+   * `from`: the request being prepared, which joins the chain of requests being prepared.
+   */
   private async reference(
-    file: HttpFile, name: string, evaluate: (recorded: RecordedExchange) => Promise<string>, raw: string, where: string,
+    file: HttpFile, from: RequestNode | undefined, name: string, evaluate: (recorded: RecordedExchange) => Promise<string>, raw: string, where: string,
   ): Promise<string> {
     const target = file.requests.find((request) => request.name === name);
     let recorded = target ? this.recorded.get(keyOf(file, target)) : this.recordedByName.get(name);
@@ -250,7 +263,15 @@ class RequestSession implements Session {
         });
       }
       const key = keyOf(file, target);
-      const chain = this.chain.getStore() ?? [];
+      // The chain lives in AsyncLocalStorage only while a referenced request runs: entering it
+      // turns on promise hooks, which cost every later await of the run, so plain requests never do.
+      let chain = this.chain.getStore() ?? [];
+      if (from) {
+        const fromKey = keyOf(file, from);
+        this.names.set(fromKey, displayName(from));
+        if (chain[chain.length - 1] !== fromKey) chain = [...chain, fromKey];
+      }
+      this.names.set(key, displayName(target));
       if (chain.includes(key)) {
         const names = [...chain.slice(chain.indexOf(key)), key].map((k) => this.names.get(k) ?? k);
         throw new DialError('E_VAR_CYCLE', `request reference cycle: ${names.join(' -> ')} (${where})`, {
@@ -259,9 +280,11 @@ class RequestSession implements Session {
       }
       let running = this.running.get(key);
       if (!running) {
-        running = this.options.runReference
-          ? this.options.runReference(file, target)
-          : this.execute(file, target, { sendOptions: { bodyTarget: { kind: 'buffer' } } }).then(() => undefined);
+        const runTarget = () =>
+          this.options.runReference
+            ? this.options.runReference(file, target)
+            : this.execute(file, target, { sendOptions: { bodyTarget: { kind: 'buffer' } } }).then(() => undefined);
+        running = this.chain.run([...chain, key], runTarget);
         this.running.set(key, running);
       }
       await running;
@@ -283,13 +306,13 @@ class RequestSession implements Session {
       }
       this.prompted.set(prompt.name, await this.options.prompt(prompt.name, prompt.description));
     }
-    const resolver = await this.resolver(file, node, extra);
+    const resolver = await this.resolver(file, node, extra, true);
     const fileLabel = file.path || '<text>';
     // httpyac's `# @ref login` / `# @forceRef login`: make sure the named request ran first.
     for (const meta of node.metadata) {
       if (meta.key !== 'ref' && meta.key !== 'forceRef') continue;
       for (const name of meta.value.split(/[\s,]+/).filter(Boolean)) {
-        await this.reference(file, name, async () => '', `@${meta.key} ${name}`, this.where(file, node));
+        await this.reference(file, node, name, async () => '', `@${meta.key} ${name}`, this.where(file, node));
       }
     }
     const dir = file.path ? dirname(file.path) : this.workspaceRoot;
