@@ -91,13 +91,11 @@ export async function sendWithNode(hop: HopRequest, context: HopContext): Promis
     }
 
     // Not the `signal` request option: node wires that through addAbortSignal + end-of-stream
-    // (a dozen listeners per request). The signal belongs to this one request, so a plain
+    // (a dozen listeners per request). The stopper belongs to this one request, so a plain
     // listener that is never removed is enough.
-    const abort = (): void => {
+    context.stopper.onStop(() => {
       request.destroy(Object.assign(new Error('The operation was aborted'), { name: 'AbortError', code: 'ABORT_ERR' }));
-    };
-    if (context.signal.aborted) abort();
-    else context.signal.addEventListener('abort', abort, { once: true });
+    });
 
     const connectTimer =
       context.connectTimeoutMs > 0 ? setTimeout(() => request.destroy(connectTimeoutError()), context.connectTimeoutMs) : undefined;

@@ -169,7 +169,7 @@ export async function sendWithUndici(hop: HopRequest, context: HopContext): Prom
     method: hop.method as Dispatcher.HttpMethod,
     headers,
     body,
-    signal: context.signal,
+    signal: context.stopper.signal,
     headersTimeout: 0,
     bodyTimeout: 0,
   });
