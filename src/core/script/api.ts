@@ -72,10 +72,33 @@ export function createResponseApi(view: ResponseView): Record<string, unknown> {
     contentType: { mimeType: view.mimeType, charset: view.charset || 'UTF-8' },
     duration: view.durationMs,
   };
-  Object.defineProperty(api, 'body', { enumerable: true, get: () => view.body() });
+  responseViews.set(api, view);
+  Object.defineProperty(api, 'body', { enumerable: true, get: responseBody });
   // httpyac names, so `?? js response.parsedBody.x` files run unchanged.
-  Object.defineProperty(api, 'parsedBody', { enumerable: false, get: () => view.json() });
+  Object.defineProperty(api, 'parsedBody', { enumerable: false, get: responseJson });
   return api;
+}
+
+// Shared getters (the view found through a WeakMap): a getter closure per object would give
+// every response object its own hidden class, which keeps the object (and its view and body)
+// alive until a full GC. The same holds for the unsupported-API getters below.
+const responseViews = new WeakMap<object, ResponseView>();
+function responseBody(this: object): unknown {
+  return responseViews.get(this)?.body();
+}
+function responseJson(this: object): unknown {
+  return responseViews.get(this)?.json();
+}
+const unsupportedGetters = new Map<string, () => never>();
+function unsupportedGetter(api: string): () => never {
+  let getter = unsupportedGetters.get(api);
+  if (!getter) {
+    getter = () => {
+      throw new UnsupportedApiError(api);
+    };
+    unsupportedGetters.set(api, getter);
+  }
+  return getter;
 }
 
 /** Builds the `client` and `request` objects of one script run. */
@@ -123,11 +146,7 @@ export function createScriptApi(env: ScriptEnvironment, recorder: ScriptRecorder
     },
   };
   for (const name of ['websocket', 'oauth2']) {
-    Object.defineProperty(client, name, {
-      get: () => {
-        throw new UnsupportedApiError(`client.${name}`);
-      },
-    });
+    Object.defineProperty(client, name, { get: unsupportedGetter(`client.${name}`) });
   }
   const request: Record<string, unknown> = {
     method: env.request?.method,
