@@ -114,6 +114,7 @@ class RequestSession implements Session {
   private readonly chain = new AsyncLocalStorage<string[]>();
   private readonly names = new Map<string, string>();
   private readonly secretNamesByFile = new WeakMap<HttpFile, Set<string>>();
+  private readonly labels = new WeakMap<HttpFile, string>();
   private readonly environmentsByDir = new Map<string, Promise<[ResolvedEnvironment, Dotenv | undefined]>>();
 
   constructor(private readonly options: SessionOptions) {
@@ -190,8 +191,18 @@ class RequestSession implements Session {
     return value;
   }
 
+  /** The file's path relative to the workspace, as messages show it (computed once per file: path.relative is not free). */
+  private label(file: HttpFile): string {
+    let label = this.labels.get(file);
+    if (label === undefined) {
+      label = file.path ? relative(this.workspaceRoot, file.path) || file.path : '<text>';
+      this.labels.set(file, label);
+    }
+    return label;
+  }
+
   private where(file: HttpFile, node: RequestNode): string {
-    const label = file.path ? relative(this.workspaceRoot, file.path) || file.path : '<text>';
+    const label = this.label(file);
     return `${node.name ? `request '${node.name}'` : `request #${node.index + 1}`} at ${label}:${node.requestLineSpan.line}`;
   }
 
@@ -234,7 +245,7 @@ class RequestSession implements Session {
       processEnv: this.options.processEnv ?? process.env,
       reference: (reference, raw) => this.reference(file, preparing ? node : undefined, reference.name, (recorded) => evaluateReference(reference, recorded, raw, where), raw, where),
       where,
-      fileLabel: file.path ? relative(this.workspaceRoot, file.path) || file.path : '<text>',
+      fileLabel: this.label(file),
       location: { file: file.path || '<text>', line: node.requestLineSpan.line },
       locate: (name) => locatePlaceholder(file, node, name),
       definedIn: async (name) => {
@@ -317,7 +328,9 @@ class RequestSession implements Session {
     }
     const dir = file.path ? dirname(file.path) : this.workspaceRoot;
 
-    for (const [what, template, line] of [['URL', node.url, node.requestLineSpan.line], ...node.headers.map((h) => [`header '${h.name}'`, h.value, h.span.line] as const)] as const) {
+    // Checked before anything resolves; the list is only built when a `{{` is left open.
+    const anyUnclosed = unclosed(node.url) || node.headers.some((h) => unclosed(h.value));
+    for (const [what, template, line] of anyUnclosed ? [['URL', node.url, node.requestLineSpan.line] as const, ...node.headers.map((h) => [`header '${h.name}'`, h.value, h.span.line] as const)] : []) {
       if (unclosed(template)) {
         throw new DialError('E_VAR_UNDEFINED', `unclosed {{ in the ${what} (${this.where(file, node)})`, {
           location: { file: fileLabel, line, excerpt: file.text.split(/\r?\n/, line)[line - 1] },
