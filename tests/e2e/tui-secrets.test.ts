@@ -1,54 +1,31 @@
 /**
- * The BUILT binary in a real pseudo-terminal (tmux): a password from http-client.private.env.json,
+ * The BUILT binary in a real pseudo-terminal: a password from http-client.private.env.json,
  * reflected by `dial echo`, never reaches the screen until ctrl+r reveals it; a handler script reads
  * the environment; an unknown `theme` setting stops `dial open` with E_CONFIG. Needs a fresh build.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEchoServer, type EchoServer } from '../../src/core/echo/server.js';
 import { DIAL_BIN, tempDir } from '../helpers/cli.js';
+import { KEY, PtyTerminal } from '../helpers/pty-terminal.js';
 
 const BIN = process.env.DIAL_TUI_BIN ?? DIAL_BIN;
 const PASSWORD = 'hunter2-pty-secret';
-const socket = `dial-secrets-${process.pid}`;
-const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
-const hasTmux = (() => {
-  try {
-    execFileSync('tmux', ['-V']);
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
-const capture = (): string => tmux('capture-pane', '-p', '-t', 'tui');
-const keys = (...k: string[]): void => {
-  tmux('send-keys', '-t', 'tui', ...k);
-};
-
-/** Polls the pane until `predicate` holds; every screen seen is kept so a flash of the secret is caught too. */
-const seen: string[] = [];
-async function waitFor(predicate: (screen: string) => boolean, what: string, timeoutMs = 15_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const screen = capture();
-    seen.push(screen);
-    if (predicate(screen)) return screen;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; screen:\n${screen}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-const waitForText = (...texts: string[]): Promise<string> => waitFor((s) => texts.every((t) => s.includes(t)), JSON.stringify(texts));
-
-describe.skipIf(!hasTmux)('dial open: secrets and settings in a real terminal', () => {
+describe('dial open: secrets and settings in a real terminal', () => {
   let echo: EchoServer;
   let workspace: string;
 
-  const start = (configDir: string): void => {
-    const command = `env -u CI -u NO_COLOR DIAL_CONFIG_DIR='${configDir}' TERM=xterm-256color '${process.execPath}' '${BIN}' open '${workspace}' -e local; echo "dial exited with $?"; exec sleep 600`;
-    tmux('respawn-pane', '-k', '-t', 'tui', command);
+  let terminal: PtyTerminal | undefined;
+
+  const start = (configDir: string): PtyTerminal => {
+    terminal = new PtyTerminal([process.execPath, BIN, 'open', workspace, '-e', 'local'], {
+      cols: 120,
+      rows: 45,
+      env: { CI: undefined, NO_COLOR: undefined, DIAL_CONFIG_DIR: configDir },
+    });
+    return terminal;
   };
 
   beforeAll(async () => {
@@ -75,39 +52,34 @@ describe.skipIf(!hasTmux)('dial open: secrets and settings in a real terminal', 
         '',
       ].join('\n'),
     );
-    tmux('new-session', '-d', '-x', '120', '-y', '45', '-s', 'tui', 'sleep 600');
   });
-
+  afterEach(() => terminal?.dispose());
   afterAll(async () => {
-    try {
-      tmux('kill-server');
-    } catch {
-      // Already gone.
-    }
     await echo?.close();
   });
 
   it('masks the reflected private password until ctrl+r, and the handler sees the environment', async () => {
     const configDir = tempDir('dial-tui-config-');
-    start(configDir);
-    await waitForText('login', 'env: local', 'secrets hidden');
-    keys('Enter');
-    let screen = await waitForText('200 OK', '"X-Password": "••••"');
+    const tty = start(configDir);
+    await tty.waitForText('login', 'env: local', 'secrets hidden');
+    tty.press(KEY.enter);
+    let screen = await tty.waitForText('200 OK', '"X-Password": "••••"');
     expect(screen).toContain('\\"password\\": \\"••••\\"');
-    keys('Tab', 'Tab', ']', ']', ']');
-    await waitForText('✓ env user is ada');
-    keys(']');
-    screen = await waitForText('X-Password: ••••', 'HTTP/1.1 200 OK');
-    expect(seen.some((s) => s.includes(PASSWORD))).toBe(false);
+    tty.press(KEY.tab, KEY.tab, ']', ']', ']');
+    await tty.waitForText('✓ env user is ada');
+    tty.press(']');
+    screen = await tty.waitForText('X-Password: ••••', 'HTTP/1.1 200 OK');
+    // Not on any screen, and not in a single byte written to the terminal.
+    expect(tty.screensSeen.some((s) => s.includes(PASSWORD))).toBe(false);
+    expect(tty.rawOutput).not.toContain(PASSWORD);
 
-    keys('C-r');
-    screen = await waitForText('secrets SHOWN', `X-Password: ${PASSWORD}`);
-    keys('C-r');
-    await waitFor((s) => s.includes('secrets hidden') && !s.includes(PASSWORD), 'the secret masked again');
+    tty.press(KEY.ctrlR);
+    screen = await tty.waitForText('secrets SHOWN', `X-Password: ${PASSWORD}`);
+    tty.press(KEY.ctrlR);
+    await tty.waitFor((s) => s.includes('secrets hidden') && !s.includes(PASSWORD), 'the secret masked again');
 
-    keys('q');
-    const exited = await waitFor((s) => /dial exited with \d+/.test(s), 'dial to exit');
-    expect(/dial exited with (\d+)/.exec(exited)![1]).toBe('0');
+    tty.press('q');
+    expect(await tty.exit()).toBe(0);
     // History on disk never held the password either.
     const history = readFileSync(join(configDir, 'history.jsonl'), 'utf8');
     expect(history).toContain('login');
@@ -117,10 +89,10 @@ describe.skipIf(!hasTmux)('dial open: secrets and settings in a real terminal', 
   it('an unknown theme setting stops `dial open` with E_CONFIG naming it', async () => {
     const configDir = tempDir('dial-tui-config-');
     writeFileSync(join(configDir, 'config.json'), JSON.stringify({ theme: 'neon' }));
-    start(configDir);
-    const screen = await waitFor((s) => /dial exited with \d+/.test(s), 'dial to exit');
+    const tty = start(configDir);
+    expect(await tty.exit()).toBe(3);
+    const screen = await tty.screen();
     expect(screen).toContain("unknown theme 'neon'");
     expect(screen).toContain('E_CONFIG');
-    expect(/dial exited with (\d+)/.exec(screen)![1]).toBe('3');
   });
 });
