@@ -3,8 +3,14 @@ import type { RequestResult, RunEvent, Totals } from '../run/types.js';
 import { emptyTotals } from '../run/types.js';
 import type { FileReport, RequestReport, RunReport } from './json-schema.js';
 
-/** Collects events into a RunReport; `report()` answers it with files sorted by path. */
+/**
+ * Collects events into a RunReport; `report()` answers it with files sorted by path.
+ * `failuresOnly` keeps just the failed and errored requests: when no reporter renders the whole
+ * report at the end, a long run then holds nothing per passing request.
+ */
 export class ReportCollector {
+  constructor(private readonly options: { failuresOnly?: boolean } = {}) {}
+
   private startedAt = new Date().toISOString();
   private durationMs = 0;
   private shard: RunReport['shard'];
@@ -22,6 +28,7 @@ export class ReportCollector {
         this.files.set(event.file.relativePath, { path: event.file.relativePath, durationMs: 0, totals: emptyTotals(), requests: [] });
         break;
       case 'request:end':
+        if (this.options.failuresOnly && event.result.status !== 'failed' && event.result.status !== 'errored') break;
         this.entry(event.file).requests.push(toRequestReport(event.result));
         break;
       case 'file:end': {

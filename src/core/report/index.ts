@@ -57,7 +57,7 @@ export interface Reporters {
   onEvent(event: RunEvent): void;
   /** Writes the reports that render at the end. */
   finish(): Promise<void>;
-  /** The report collected so far. */
+  /** The report collected so far (only its failed requests when every reporter is live). */
   report(): RunReport;
 }
 
@@ -71,7 +71,7 @@ const renderers: Record<Exclude<ReporterName, 'pretty' | 'dot'>, (report: RunRep
 
 /** Builds the reporters of a run. */
 export function createReporters(specs: ReporterSpec[], options: ReporterOptions): Reporters {
-  const collector = new ReportCollector();
+  const collector = new ReportCollector({ failuresOnly: specs.every((spec) => spec.name === 'pretty' || spec.name === 'dot') });
   const live: LiveReporter[] = [];
   const finals: Array<() => void> = [];
   const resolvePath = options.resolvePath ?? ((p: string) => p);

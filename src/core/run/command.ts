@@ -10,7 +10,7 @@ import { statSync } from 'node:fs';
 import { DialError, ExitCode } from '../errors.js';
 import { parseDuration } from '../duration.js';
 import type { SendOptions, TlsOptions } from '../http/types.js';
-import { planRun, parseShard, runPlan, createExecutor, referencedNames, watchForChanges, type Shard } from './index.js';
+import { planRun, parseShard, runPlan, createExecutor, watchForChanges, type Shard } from './index.js';
 import { createReporters, exchangeLines, parseReporterSpec, type ReporterSpec } from '../report/index.js';
 
 export interface RunCommandOptions {
@@ -120,20 +120,21 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
       updateSnapshots: options.updateSnapshots,
       environmentValues: async (dir) => new Map([...(await envStore.resolve(dir, environment)).values, ...Object.entries(cliVariables)]),
     });
-    const { plan, discovered } = await planRun({
+    const { plan, discovered, referenced: planReferences } = await planRun({
       paths: givenPaths,
       cwd: options.cwd,
       shard,
       grep: options.grep,
       tags: options.tags,
       loadFile: (path) => session.loadFile(path),
+      forgetFile: (path) => session.forgetFile(path),
       discover: async (paths) => {
         const files = await discoverHttpFiles(root, paths);
         return only ? files.filter((f) => only.has(f)) : files;
       },
     });
     // Every file of the workspace may be referenced by name; those of the plan are parsed already.
-    for (const name of referencedNames(plan.map((p) => p.file))) referenced.add(name);
+    for (const name of planReferences) referenced.add(name);
     if (discovered === 0 && !only) {
       throw new DialError('E_NOT_FOUND', `no .http or .rest files in ${options.paths.join(', ') || options.cwd}`, { hint: 'give .http files or folders that hold them' });
     }

@@ -5,6 +5,7 @@
 import type { HttpFile } from '../httpfile/types.js';
 import { DialError, isDialError } from '../errors.js';
 import { discoverFiles, planFiles, reportPath, selectShard, type PlannedFile, type RequestFilter, type Shard } from './plan.js';
+import { referencedNames } from './execute.js';
 import { runPlan, type RequestExecutor, type RunnerOptions, type RunSummary } from './runner.js';
 import type { RunEventListener } from './types.js';
 
@@ -21,23 +22,33 @@ export interface PlanRunOptions extends RequestFilter {
   shard?: Shard;
   /** Parses one file (session.loadFile). */
   loadFile: (path: string) => Promise<HttpFile>;
+  /** Called once a file's plan is made, so a caching loader can let go of the tree. */
+  forgetFile?: (path: string) => void;
   /** Lists request files under paths (default: discoverFiles). */
   discover?: (paths: string[]) => Promise<string[]>;
 }
 
 /** Finds, parses and selects what to run. All parse errors are gathered; the first is thrown (E_PARSE, exit 3) with a count. */
-export async function planRun(options: PlanRunOptions): Promise<{ plan: PlannedFile[]; discovered: number }> {
+export async function planRun(options: PlanRunOptions): Promise<{ plan: PlannedFile[]; discovered: number; referenced: Set<string> }> {
   let paths = options.discover ? await options.discover(options.paths) : await discoverFiles(options.paths, options.cwd);
   const discovered = paths.length;
   if (options.shard) paths = selectShard(paths, options.shard, (path) => reportPath(path, options.cwd));
-  const parsed: Array<{ file: HttpFile; relativePath: string }> = [];
+  // Each tree is planned and let go before the next file is parsed: holding them all at once
+  // would size V8's old generation for all of them, and the run would keep that peak.
+  const plan: PlannedFile[] = [];
+  const referenced = new Set<string>();
   const errors: unknown[] = [];
   for (const path of paths) {
+    let file: HttpFile;
     try {
-      parsed.push({ file: await options.loadFile(path), relativePath: reportPath(path, options.cwd) });
+      file = await options.loadFile(path);
     } catch (error) {
       errors.push(error);
+      continue;
     }
+    plan.push(...planFiles([{ file, relativePath: reportPath(path, options.cwd) }], options));
+    for (const name of referencedNames([file])) referenced.add(name);
+    options.forgetFile?.(file.path);
   }
   if (errors.length) {
     const first = errors[0];
@@ -47,7 +58,7 @@ export async function planRun(options: PlanRunOptions): Promise<{ plan: PlannedF
     }
     throw first;
   }
-  return { plan: planFiles(parsed, options), discovered };
+  return { plan, discovered, referenced };
 }
 
 /** Plans then runs; resolves with the summary. */

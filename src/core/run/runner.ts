@@ -101,8 +101,12 @@ function requestResult(info: RequestInfo, outcome: AttemptOutcome, attempts: num
   return result;
 }
 
-/** Runs a plan, emitting events to `listener`; resolves with the totals. Never throws for failing requests. */
-export async function runPlan(plan: PlannedFile[], execute: RequestExecutor, options: RunnerOptions, listener: RunEventListener): Promise<RunSummary> {
+/**
+ * Runs a plan, emitting events to `listener`; resolves with the totals. Never throws for failing
+ * requests. The plan is consumed: each entry is released once its file has started, so nothing
+ * of a file that has run stays reachable from the plan.
+ */
+export async function runPlan(plan: Array<PlannedFile | undefined>, execute: RequestExecutor, options: RunnerOptions, listener: RunEventListener): Promise<RunSummary> {
   const started = performance.now();
   const totals = emptyTotals();
   totals.files = plan.length;
@@ -114,8 +118,8 @@ export async function runPlan(plan: PlannedFile[], execute: RequestExecutor, opt
   emit({
     type: 'run:start',
     startedAt: new Date().toISOString(),
-    files: plan.map((p) => p.info),
-    requests: plan.reduce((n, p) => n + p.requests.length, 0),
+    files: plan.map((p) => p!.info),
+    requests: plan.reduce((n, p) => n + p!.info.requests, 0),
     ...(options.shard ? { shard: options.shard } : {}),
   });
 
@@ -123,7 +127,8 @@ export async function runPlan(plan: PlannedFile[], execute: RequestExecutor, opt
     const fileStarted = performance.now();
     const fileTotals = emptyTotals();
     fileTotals.files = 1;
-    const state: FileState = { file: planned.file, info: planned.info, data: new Map() };
+    const { file, requests } = planned.open();
+    const state: FileState = { file, info: planned.info, data: new Map() };
     const rel = planned.info.relativePath;
     emit({ type: 'file:start', file: planned.info });
     const finish = (result: RequestResult) => {
@@ -136,7 +141,7 @@ export async function runPlan(plan: PlannedFile[], execute: RequestExecutor, opt
     };
     let started = false;
     try {
-      for (const node of planned.requests) {
+      for (const node of requests) {
         const info = requestInfo(node);
         if (stopped()) {
           finish({ ...info, status: 'skipped', attempts: 0, durationMs: 0, assertions: [], skipReason: signal?.aborted ? 'interrupted' : 'bail' });
@@ -159,7 +164,7 @@ export async function runPlan(plan: PlannedFile[], execute: RequestExecutor, opt
           if (progress) emit({ type: 'request:start', file: rel, request: info, attempt });
           const attemptStarted = performance.now();
           const context: AttemptContext = {
-            file: planned.file,
+            file,
             node,
             info,
             fileState: state,
@@ -191,7 +196,8 @@ export async function runPlan(plan: PlannedFile[], execute: RequestExecutor, opt
   const concurrency = Math.max(1, Math.min(options.concurrency ?? 1, plan.length || 1));
   const worker = async () => {
     while (next < plan.length) {
-      const planned = plan[next++];
+      const planned = plan[next]!;
+      plan[next++] = undefined;
       await runFile(planned);
     }
   };

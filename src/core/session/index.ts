@@ -75,6 +75,11 @@ export interface Session {
   /** `client.global`, shared by scripts. */
   globals: Map<string, unknown>;
   loadFile(path: string): Promise<HttpFile>;
+  /**
+   * Drops the cached parse of a file (the runner calls it once a file has run, so a long run does
+   * not hold every file's tree). A later loadFile parses it again; recorded exchanges are kept.
+   */
+  forgetFile(path: string): void;
   prepare(file: HttpFile, node: RequestNode, extra?: { requestVariables?: Map<string, string> }): Promise<PreparedRequest>;
   execute(file: HttpFile, node: RequestNode, options?: { signal?: AbortSignal; sendOptions?: Partial<SendOptions> }): Promise<Exchange>;
   record(file: HttpFile, node: RequestNode, request: HttpRequest, exchange: Exchange): void;
@@ -136,6 +141,10 @@ class RequestSession implements Session {
       this.files.set(absolute, pending);
     }
     return pending;
+  }
+
+  forgetFile(path: string): void {
+    this.files.delete(resolve(path));
   }
 
   environments(): Promise<string[]> {

@@ -106,6 +106,19 @@ describe('reporters', () => {
     }
   });
 
+  it('with only live reporters, the collected report keeps just the failed and errored requests', () => {
+    const everything = sample();
+    const live = createReporters([parseReporterSpec('dot')], { stdout: () => {}, color: false });
+    const withJson = createReporters([parseReporterSpec('dot'), parseReporterSpec(`json:${join(tempDir(), 'r.json')}`)], { stdout: () => {}, color: false });
+    for (const event of events('api/a <&>.http', everything.files[0].requests as RequestResult[])) {
+      live.onEvent(event);
+      withJson.onEvent(event);
+    }
+    expect(live.report().files[0].requests.map((r) => r.status)).toEqual(['failed', 'errored']);
+    expect(live.report().totals).toEqual(everything.totals);
+    expect(withJson.report().files[0].requests.map((r) => r.status)).toEqual(['passed', 'failed', 'errored', 'skipped']);
+  });
+
   it('parses reporter specs; unknown names are usage errors', () => {
     expect(parseReporterSpec('junit:out/r.xml')).toEqual({ name: 'junit', path: 'out/r.xml' });
     expect(parseReporterSpec('DOT')).toEqual({ name: 'dot' });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parseHttpFile } from '../../../src/core/httpfile/index.js';
-import { parseShard, planFiles, runPlan, runEvents, selectShard, createRequestFilter, type AttemptOutcome, type RequestExecutor, type RunEvent, type PlannedFile } from '../../../src/core/run/index.js';
+import { parseShard, planFiles, planRun, runPlan, runEvents, selectShard, createRequestFilter, type AttemptOutcome, type RequestExecutor, type RunEvent, type PlannedFile } from '../../../src/core/run/index.js';
 import { DialError } from '../../../src/core/errors.js';
 
 function fileOf(name: string, text: string) {
@@ -82,6 +82,28 @@ describe('filters', () => {
     const plan = planFiles([fileOf('t.http', three), fileOf('u.http', 'GET http://x/u\n')], { tags: ['slow'] });
     expect(plan.map((p) => p.info.relativePath)).toEqual(['t.http']);
   });
+  it('keeps no tree between planning and running: each open() parses the file again', () => {
+    const [planned] = planFiles([fileOf('t.http', three)], { tags: ['slow'] });
+    const first = planned.open();
+    const second = planned.open();
+    expect(second.file).not.toBe(first.file);
+    expect(second.requests.map((r) => r.name)).toEqual(['b']);
+    expect(second.requests[0]).toEqual(first.requests[0]);
+  });
+  it('planRun plans each file then lets the loader forget it; references are gathered first', async () => {
+    const texts: Record<string, string> = { '/w/a.http': three, '/w/b.http': '### use\nGET http://x/{{a.response.body.$.id}}\n' };
+    const forgotten: string[] = [];
+    const { plan, referenced } = await planRun({
+      paths: ['/w'],
+      cwd: '/w',
+      discover: async () => Object.keys(texts),
+      loadFile: async (path) => parseHttpFile(texts[path], path),
+      forgetFile: (path) => forgotten.push(path),
+    });
+    expect(plan.map((p) => p.info.relativePath)).toEqual(['a.http', 'b.http']);
+    expect(forgotten).toEqual(['/w/a.http', '/w/b.http']);
+    expect([...referenced]).toEqual(['a']);
+  });
 });
 
 describe('runner', () => {
@@ -95,6 +117,8 @@ describe('runner', () => {
     const { events, listener } = collect();
     const summary = await runPlan(plan, execute, {}, listener);
     expect(order).toEqual(['a', 'b']);
+    // The plan is consumed, so nothing of a file that ran stays reachable through it.
+    expect(plan).toEqual([undefined]);
     expect(summary.totals).toEqual({ files: 1, requests: 3, passed: 2, failed: 0, errored: 0, skipped: 1 });
     const ends = events.filter((e) => e.type === 'request:end').map((e) => e.type === 'request:end' && [e.result.name, e.result.status, e.result.skipReason]);
     expect(ends).toEqual([['a', 'passed', undefined], ['b', 'passed', undefined], ['c', 'skipped', 'not ready']]);
