@@ -83,7 +83,7 @@ process.stdout.write(JSON.stringify({ ...result, bytes: bodyText.length }));
     child.on('close', (code) => (code === 0 ? resolve(JSON.parse(text)) : reject(new Error(`viewer harness exited ${code}`))));
   });
   const { readFileSync } = await import('node:fs');
-  const rss = Number(readFileSync(join(work, 'tui-rss'), 'utf8'));
+  const [rss] = readFileSync(join(work, 'tui-rss'), 'utf8').split(' ').map(Number);
   const p50 = percentile(result.keyMs, 50);
   const p95 = percentile(result.keyMs, 95);
   const mib = (result.bytes / 1048576).toFixed(0);

@@ -8,7 +8,7 @@ import { closeConnections, createCookieJar, releaseBody, sendRequest, type Excha
 import { startEchoServer, type EchoServer } from '../../../src/core/echo/server.js';
 import { startHttpServer, startRecordingServer, type TestServer } from '../../helpers/servers.js';
 import { tempDir } from '../../helpers/cli.js';
-import { DialError } from '../../../src/core/errors.js';
+import { dialErrorOf } from '../../helpers/dial-error.js';
 
 let echo: EchoServer;
 const noProxy: SendOptions = { env: {} };
@@ -35,15 +35,6 @@ function json(exchange: Exchange): Record<string, any> {
   return JSON.parse(text(exchange)) as Record<string, any>;
 }
 
-async function failure(promise: Promise<unknown>): Promise<DialError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(DialError);
-    return error as DialError;
-  }
-  throw new Error('expected the request to fail');
-}
 
 describe('sendRequest: request as sent', () => {
   it('sends default headers and records them, with timings', async () => {
@@ -140,7 +131,7 @@ describe('sendRequest: request bodies', () => {
   });
 
   it('a missing body file is E_INPUT', async () => {
-    const error = await failure(sendRequest({ method: 'POST', url: `${echo.url}/post`, headers: [], body: { kind: 'file', path: '/nonexistent/x.json' } }, noProxy));
+    const error = await dialErrorOf(sendRequest({ method: 'POST', url: `${echo.url}/post`, headers: [], body: { kind: 'file', path: '/nonexistent/x.json' } }, noProxy));
     expect(error.code).toBe('E_INPUT');
     expect(error.message).toContain('/nonexistent/x.json');
   });
@@ -206,23 +197,23 @@ describe('sendRequest: request bodies', () => {
 
 describe('sendRequest: validation', () => {
   it('invalid URL is E_USAGE with a hint', async () => {
-    const error = await failure(sendRequest(get('not a url'), noProxy));
+    const error = await dialErrorOf(sendRequest(get('not a url'), noProxy));
     expect(error.code).toBe('E_USAGE');
     expect(error.exitCode).toBe(2);
     expect(error.hint).toBeTruthy();
   });
 
   it('unsupported scheme is E_USAGE', async () => {
-    expect((await failure(sendRequest(get('ftp://example.com/x'), noProxy))).code).toBe('E_USAGE');
+    expect((await dialErrorOf(sendRequest(get('ftp://example.com/x'), noProxy))).code).toBe('E_USAGE');
   });
 
   it('CR/LF in a header value, bad header names and CR/LF in the URL are E_HEADER_INJECTION', async () => {
-    const value = await failure(sendRequest(get(`${echo.url}/get`, { headers: [['X-A', 'ok\r\nEvil: 1']] }), noProxy));
+    const value = await dialErrorOf(sendRequest(get(`${echo.url}/get`, { headers: [['X-A', 'ok\r\nEvil: 1']] }), noProxy));
     expect(value.code).toBe('E_HEADER_INJECTION');
     expect(value.exitCode).toBe(3);
-    const name = await failure(sendRequest(get(`${echo.url}/get`, { headers: [['Bad Name', 'v']] }), noProxy));
+    const name = await dialErrorOf(sendRequest(get(`${echo.url}/get`, { headers: [['Bad Name', 'v']] }), noProxy));
     expect(name.code).toBe('E_HEADER_INJECTION');
-    const url = await failure(sendRequest(get(`${echo.url}/get\r\nX: y`), noProxy));
+    const url = await dialErrorOf(sendRequest(get(`${echo.url}/get\r\nX: y`), noProxy));
     expect(url.code).toBe('E_HEADER_INJECTION');
   });
 
@@ -336,7 +327,7 @@ describe('sendRequest: redirects', () => {
 
   it('stops after maxRedirects with E_TOO_MANY_REDIRECTS (exit 4)', async () => {
     seen.length = 0;
-    const error = await failure(sendRequest(get(`${server.url}/loop`), { ...noProxy, followRedirects: true, maxRedirects: 3 }));
+    const error = await dialErrorOf(sendRequest(get(`${server.url}/loop`), { ...noProxy, followRedirects: true, maxRedirects: 3 }));
     expect(error.code).toBe('E_TOO_MANY_REDIRECTS');
     expect(error.exitCode).toBe(4);
     expect(seen.length).toBe(4);
@@ -346,7 +337,7 @@ describe('sendRequest: redirects', () => {
     const exchange = await sendRequest(get(`${echo.url}/redirect/3`), { ...noProxy, followRedirects: true });
     expect(exchange.redirects).toHaveLength(3);
     expect(exchange.response.url).toBe(`${echo.url}/get`);
-    expect((await failure(sendRequest(get(`${echo.url}/redirect/11`), { ...noProxy, followRedirects: true }))).code).toBe('E_TOO_MANY_REDIRECTS');
+    expect((await dialErrorOf(sendRequest(get(`${echo.url}/redirect/11`), { ...noProxy, followRedirects: true }))).code).toBe('E_TOO_MANY_REDIRECTS');
     expect((await sendRequest(get(`${echo.url}/redirect/10`), { ...noProxy, followRedirects: true })).response.status).toBe(200);
   });
 
@@ -379,7 +370,7 @@ describe('sendRequest: redirects', () => {
     async function* once(): AsyncGenerator<Uint8Array> {
       yield Buffer.from('data');
     }
-    const error = await failure(
+    const error = await dialErrorOf(
       sendRequest({ method: 'POST', url: `${server.url}/r307`, headers: [], body: { kind: 'stream', stream: once() } }, { ...noProxy, followRedirects: true }),
     );
     expect(error.code).toBe('E_INPUT');
@@ -426,7 +417,7 @@ describe('sendRequest: decoding', () => {
       response.end('this is not gzip');
     });
     try {
-      const error = await failure(sendRequest(get(server.url), noProxy));
+      const error = await dialErrorOf(sendRequest(get(server.url), noProxy));
       expect(error.code).toBe('E_NETWORK');
       expect(error.message).toContain('decode');
     } finally {
@@ -438,7 +429,7 @@ describe('sendRequest: decoding', () => {
 describe('sendRequest: timeouts, cancellation and transport errors', () => {
   it('total timeout is E_TIMEOUT with a --timeout hint', async () => {
     const started = performance.now();
-    const error = await failure(sendRequest(get(`${echo.url}/delay/5`), { ...noProxy, timeoutMs: 200 }));
+    const error = await dialErrorOf(sendRequest(get(`${echo.url}/delay/5`), { ...noProxy, timeoutMs: 200 }));
     expect(error.code).toBe('E_TIMEOUT');
     expect(error.exitCode).toBe(4);
     expect(error.hint).toContain('--timeout');
@@ -446,7 +437,7 @@ describe('sendRequest: timeouts, cancellation and transport errors', () => {
   });
 
   it('timeout also covers a slow body', async () => {
-    const error = await failure(sendRequest(get(`${echo.url}/sse?count=50&interval=100`), { ...noProxy, timeoutMs: 300 }));
+    const error = await dialErrorOf(sendRequest(get(`${echo.url}/sse?count=50&interval=100`), { ...noProxy, timeoutMs: 300 }));
     expect(error.code).toBe('E_TIMEOUT');
   });
 
@@ -454,17 +445,17 @@ describe('sendRequest: timeouts, cancellation and transport errors', () => {
     const controller = new AbortController();
     const pending = sendRequest(get(`${echo.url}/delay/5`), { ...noProxy, signal: controller.signal });
     setImmediate(() => controller.abort());
-    const error = await failure(pending);
+    const error = await dialErrorOf(pending);
     expect(error.code).toBe('E_CANCELLED');
     expect(error.exitCode).toBe(130);
     const already = new AbortController();
     already.abort();
-    expect((await failure(sendRequest(get(`${echo.url}/get`), { ...noProxy, signal: already.signal }))).code).toBe('E_CANCELLED');
+    expect((await dialErrorOf(sendRequest(get(`${echo.url}/get`), { ...noProxy, signal: already.signal }))).code).toBe('E_CANCELLED');
   });
 
   it('connection refused is E_CONNREFUSED with a hint', async () => {
     const port = await deadPort();
-    const error = await failure(sendRequest(get(`http://127.0.0.1:${port}/x`), noProxy));
+    const error = await dialErrorOf(sendRequest(get(`http://127.0.0.1:${port}/x`), noProxy));
     expect(error.code).toBe('E_CONNREFUSED');
     expect(error.exitCode).toBe(4);
     expect(error.message).toContain(`127.0.0.1:${port}`);
@@ -473,7 +464,7 @@ describe('sendRequest: timeouts, cancellation and transport errors', () => {
   });
 
   it('DNS failure is E_DNS naming the host', async () => {
-    const error = await failure(sendRequest(get('http://no-such-host.invalid/x'), noProxy));
+    const error = await dialErrorOf(sendRequest(get('http://no-such-host.invalid/x'), noProxy));
     expect(error.code).toBe('E_DNS');
     expect(error.message).toContain('no-such-host.invalid');
   });
@@ -481,7 +472,7 @@ describe('sendRequest: timeouts, cancellation and transport errors', () => {
   it('a reset connection is E_CONNRESET', async () => {
     const server = await startHttpServer((request) => request.socket.destroy());
     try {
-      const error = await failure(sendRequest(get(server.url), noProxy));
+      const error = await dialErrorOf(sendRequest(get(server.url), noProxy));
       expect(error.code).toBe('E_CONNRESET');
     } finally {
       await server.close();
@@ -495,7 +486,7 @@ describe('sendRequest: timeouts, cancellation and transport errors', () => {
     await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
     const port = (tcp.address() as { port: number }).port;
     try {
-      const error = await failure(sendRequest(get(`https://127.0.0.1:${port}/`), { ...noProxy, connectTimeoutMs: 150, timeoutMs: 5000 }));
+      const error = await dialErrorOf(sendRequest(get(`https://127.0.0.1:${port}/`), { ...noProxy, connectTimeoutMs: 150, timeoutMs: 5000 }));
       expect(error.code).toBe('E_TIMEOUT');
       expect(error.message).toContain('connect');
     } finally {
@@ -595,7 +586,7 @@ describe('sendRequest: broken servers', () => {
       setTimeout(() => response.socket?.destroy(), 20);
     });
     try {
-      const error = await failure(sendRequest(get(server.url), noProxy));
+      const error = await dialErrorOf(sendRequest(get(server.url), noProxy));
       expect(error.code).toBe('E_CONNRESET');
     } finally {
       await server.close();
@@ -607,7 +598,7 @@ describe('sendRequest: broken servers', () => {
     await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
     const port = (tcp.address() as { port: number }).port;
     try {
-      const error = await failure(sendRequest(get(`http://127.0.0.1:${port}/`), noProxy));
+      const error = await dialErrorOf(sendRequest(get(`http://127.0.0.1:${port}/`), noProxy));
       expect(error.code).toBe('E_CONNRESET');
       expect(error.hint).toBeTruthy();
     } finally {
@@ -616,7 +607,7 @@ describe('sendRequest: broken servers', () => {
   });
 
   it('https:// to a plain HTTP port is E_TLS', async () => {
-    const error = await failure(sendRequest(get(`https://127.0.0.1:${echo.port}/get`), noProxy));
+    const error = await dialErrorOf(sendRequest(get(`https://127.0.0.1:${echo.port}/get`), noProxy));
     expect(error.code).toBe('E_TLS');
   });
 });

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { generate } from 'selfsigned';
 import { tempDir } from '../../helpers/cli.js';
 import { closeConnections, sendRequest, type Exchange, type HttpRequest } from '../../../src/core/http/index.js';
-import { DialError } from '../../../src/core/errors.js';
 import { generateCertificate, startHttpsServer, type TestCertificate } from '../../helpers/servers.js';
+import { dialErrorOf } from '../../helpers/dial-error.js';
 
 let certificate: TestCertificate;
 let server: Awaited<ReturnType<typeof startHttpsServer>>;
@@ -37,19 +37,10 @@ function json(exchange: Exchange): Record<string, unknown> {
   return JSON.parse(body.bytes.toString()) as Record<string, unknown>;
 }
 
-async function failure(promise: Promise<unknown>): Promise<DialError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(DialError);
-    return error as DialError;
-  }
-  throw new Error('expected failure');
-}
 
 describe('TLS', () => {
   it('a self-signed certificate fails with E_TLS and a hint naming --cacert and --insecure', async () => {
-    const error = await failure(sendRequest(get(`${server.url}/`), { env: {} }));
+    const error = await dialErrorOf(sendRequest(get(`${server.url}/`), { env: {} }));
     expect(error.code).toBe('E_TLS');
     expect(error.exitCode).toBe(4);
     expect(error.hint).toContain('--cacert');
@@ -84,7 +75,7 @@ describe('TLS', () => {
       keyPath: '',
     });
     try {
-      const error = await failure(sendRequest(get(`${mismatched.url}/`), { env: {}, tls: { verify: true, caFile: caPath } }));
+      const error = await dialErrorOf(sendRequest(get(`${mismatched.url}/`), { env: {}, tls: { verify: true, caFile: caPath } }));
       expect(error.code).toBe('E_TLS');
       expect((error.cause as { code?: string }).code).toBe('ERR_TLS_CERT_ALTNAME_INVALID');
     } finally {
@@ -93,7 +84,7 @@ describe('TLS', () => {
   });
 
   it('an unreadable CA file is E_INPUT naming --cacert', async () => {
-    const error = await failure(sendRequest(get(`${server.url}/`), { env: {}, tls: { verify: true, caFile: '/nonexistent/ca.pem' } }));
+    const error = await dialErrorOf(sendRequest(get(`${server.url}/`), { env: {}, tls: { verify: true, caFile: '/nonexistent/ca.pem' } }));
     expect(error.code).toBe('E_INPUT');
     expect(error.hint).toContain('--cacert');
   });
@@ -166,7 +157,7 @@ describe('HTTP/2 (opt-in, through undici)', () => {
     await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
     try {
       const port = (tcp.address() as { port: number }).port;
-      const error = await failure(sendRequest(get(`https://127.0.0.1:${port}/`, { httpVersion: '2' }), { env: {}, connectTimeoutMs: 150, timeoutMs: 5000 }));
+      const error = await dialErrorOf(sendRequest(get(`https://127.0.0.1:${port}/`, { httpVersion: '2' }), { env: {}, connectTimeoutMs: 150, timeoutMs: 5000 }));
       expect(error.code).toBe('E_TIMEOUT');
       expect(error.message).toContain('connect');
     } finally {
@@ -175,7 +166,7 @@ describe('HTTP/2 (opt-in, through undici)', () => {
   });
 
   it('TLS failures over HTTP/2 are E_TLS too', async () => {
-    const error = await failure(sendRequest(get(`${url}/x`, { httpVersion: '2' }), { env: {} }));
+    const error = await dialErrorOf(sendRequest(get(`${url}/x`, { httpVersion: '2' }), { env: {} }));
     expect(error.code).toBe('E_TLS');
   });
 });

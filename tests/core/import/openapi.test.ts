@@ -4,20 +4,11 @@ import { join, resolve } from 'node:path';
 import { importOpenApiFile } from '../../../src/core/import/openapi.js';
 import { exampleFromSchema } from '../../../src/core/import/schema-example.js';
 import { parseHttpFile } from '../../../src/core/httpfile/index.js';
-import { isDialError, type DialError } from '../../../src/core/errors.js';
 import { tempDir } from '../../helpers/cli.js';
+import { dialErrorOf } from '../../helpers/dial-error.js';
 
 const SPEC = resolve(import.meta.dirname, '../../fixtures/import/openapi/petstore.yaml');
 
-async function failure(promise: Promise<unknown>): Promise<DialError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isDialError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a DialError');
-}
 
 function write(name: string, text: string): string {
   const path = join(tempDir(), name);
@@ -133,20 +124,20 @@ describe('import openapi', () => {
     expect(JSON.parse(node.body?.kind === 'inline' ? node.body.text : '')).toEqual({ id: '3fa85f64-5717-4562-b3fc-2c963f66afa6', size: 3 });
     const remote = join(dir, 'remote.yaml');
     writeFileSync(remote, "openapi: 3.1.0\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    get:\n      parameters:\n        - $ref: 'https://example.invalid/params.yaml#/id'\n      responses: {}\n");
-    expect((await failure(importOpenApiFile(remote))).message).toMatch(/cannot resolve the \$refs/);
+    expect((await dialErrorOf(importOpenApiFile(remote))).message).toMatch(/cannot resolve the \$refs/);
   });
 
   it('rejects Swagger 2.0, bad YAML (with line and column), unknown versions and broken $refs', async () => {
-    expect((await failure(importOpenApiFile(write('s.yaml', 'swagger: "2.0"\ninfo: {title: x, version: "1"}\npaths: {}\n')))).message).toMatch(/Swagger 2\.0/);
-    const yaml = await failure(importOpenApiFile(write('y.yaml', 'openapi: 3.1.0\ninfo:\n  title: x\n   version: 1\n')));
+    expect((await dialErrorOf(importOpenApiFile(write('s.yaml', 'swagger: "2.0"\ninfo: {title: x, version: "1"}\npaths: {}\n')))).message).toMatch(/Swagger 2\.0/);
+    const yaml = await dialErrorOf(importOpenApiFile(write('y.yaml', 'openapi: 3.1.0\ninfo:\n  title: x\n   version: 1\n')));
     expect(yaml.code).toBe('E_IMPORT');
     expect(yaml.location).toMatchObject({ line: 3, col: 10, excerpt: '  title: x' });
-    expect((await failure(importOpenApiFile(write('v.yaml', 'openapi: 4.0.0\ninfo: {title: x}\npaths: {}\n')))).message).toMatch(/'4\.0\.0' is not supported/);
-    const shape = await failure(importOpenApiFile(write('i.yaml', 'openapi: 3.1.0\ninfo:\n  version: "1"\npaths: {}\n')));
+    expect((await dialErrorOf(importOpenApiFile(write('v.yaml', 'openapi: 4.0.0\ninfo: {title: x}\npaths: {}\n')))).message).toMatch(/'4\.0\.0' is not supported/);
+    const shape = await dialErrorOf(importOpenApiFile(write('i.yaml', 'openapi: 3.1.0\ninfo:\n  version: "1"\npaths: {}\n')));
     expect(shape.message).toBe('OpenAPI document: info.title: expected string');
     expect(shape.location?.line).toBe(3);
-    const ref = await failure(importOpenApiFile(write('r.yaml', "openapi: 3.1.0\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    get:\n      requestBody:\n        $ref: '#/components/requestBodies/Missing'\n      responses: {}\n")));
+    const ref = await dialErrorOf(importOpenApiFile(write('r.yaml', "openapi: 3.1.0\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    get:\n      requestBody:\n        $ref: '#/components/requestBodies/Missing'\n      responses: {}\n")));
     expect(ref.message).toMatch(/cannot resolve the \$refs/);
-    expect((await failure(importOpenApiFile('/nonexistent/spec.yaml'))).code).toBe('E_NOT_FOUND');
+    expect((await dialErrorOf(importOpenApiFile('/nonexistent/spec.yaml'))).code).toBe('E_NOT_FOUND');
   });
 });

@@ -3,22 +3,13 @@ import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { importPostmanFiles } from '../../../src/core/import/postman.js';
 import { parseHttpFile } from '../../../src/core/httpfile/index.js';
-import { isDialError, type DialError } from '../../../src/core/errors.js';
 import { tempDir } from '../../helpers/cli.js';
+import { dialErrorOf } from '../../helpers/dial-error.js';
 
 const FIXTURES = resolve(import.meta.dirname, '../../fixtures/import/postman');
 const COLLECTION = join(FIXTURES, 'shop.postman_collection.json');
 const ENVIRONMENT = join(FIXTURES, 'shop.postman_environment.json');
 
-async function failure(promise: Promise<unknown>): Promise<DialError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isDialError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a DialError');
-}
 
 describe('import postman', () => {
   it('writes a .http file per folder (nested folders as folders) and the env files', async () => {
@@ -110,7 +101,7 @@ describe('import postman', () => {
     const dir = tempDir();
     const path = join(dir, 'bad.json');
     writeFileSync(path, '{\n  "info": {"name": "x"},\n  "item": [\n    {"name": "a", "request": {"url": 42}}\n  ]\n}\n');
-    const error = await failure(importPostmanFiles(path));
+    const error = await dialErrorOf(importPostmanFiles(path));
     expect(error.code).toBe('E_IMPORT');
     expect(error.message).toBe('Postman collection: item[0].request.url: expected string or object');
     expect(error.location).toMatchObject({ file: path, line: 4, col: 38 });
@@ -120,13 +111,13 @@ describe('import postman', () => {
     const dir = tempDir();
     const bad = join(dir, 'syntax.json');
     writeFileSync(bad, '{\n  "info": {"name": "x",}\n}');
-    const syntax = await failure(importPostmanFiles(bad));
+    const syntax = await dialErrorOf(importPostmanFiles(bad));
     expect(syntax.code).toBe('E_IMPORT');
     expect(syntax.location).toMatchObject({ file: bad, line: 2 });
     const v1 = join(dir, 'v1.json');
     writeFileSync(v1, '{"name": "old", "requests": []}');
-    expect((await failure(importPostmanFiles(v1))).message).toMatch(/v1 collection/);
-    expect((await failure(importPostmanFiles(join(dir, 'nope.json')))).code).toBe('E_NOT_FOUND');
+    expect((await dialErrorOf(importPostmanFiles(v1))).message).toMatch(/v1 collection/);
+    expect((await dialErrorOf(importPostmanFiles(join(dir, 'nope.json')))).code).toBe('E_NOT_FOUND');
   });
 });
 

@@ -2,9 +2,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession, type SessionOptions } from '../../../src/core/session/index.js';
-import { DialError } from '../../../src/core/errors.js';
 import { tempDir } from '../../helpers/cli.js';
 import { startRecordingServer, type RecordedRequest, type TestServer } from '../../helpers/servers.js';
+import { dialErrorOf } from '../../helpers/dial-error.js';
 
 let server: TestServer & { requests: RecordedRequest[] };
 
@@ -39,15 +39,6 @@ async function prepared(files: Record<string, string>, name: string, options: Pa
   return { session, file, node, result: await session.prepare(file, node) };
 }
 
-async function errorOf(promise: Promise<unknown>): Promise<DialError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(DialError);
-    return error as DialError;
-  }
-  throw new Error('expected an error');
-}
 
 describe('lookup order (each level beats the next)', () => {
   const env = JSON.stringify({ dev: { v: 'env', host: 'HOST' } });
@@ -94,7 +85,7 @@ describe('lookup order (each level beats the next)', () => {
     const root = workspace(files(false, false, false));
     const session = createSession({ workspaceRoot: root, environment: 'dev', processEnv: { v: 'process' } });
     const file = await session.loadFile(join(root, 'api.http'));
-    const error = await errorOf(session.prepare(file, file.requests[0]));
+    const error = await dialErrorOf(session.prepare(file, file.requests[0]));
     expect(error.code).toBe('E_VAR_UNDEFINED');
     expect(error.hint).toContain('{{$processEnv v}}');
   });
@@ -113,7 +104,7 @@ describe('unresolved variables, cycles, injection', () => {
     const root = workspace({ 'api.http': '### r\nGET HOST/{{missing}}\n', 'http-client.env.json': '{"dev": {"missing": "x"}}' });
     const session = createSession({ workspaceRoot: root, processEnv: {} });
     const file = await session.loadFile(join(root, 'api.http'));
-    const error = await errorOf(session.prepare(file, file.requests[0]));
+    const error = await dialErrorOf(session.prepare(file, file.requests[0]));
     expect(error.code).toBe('E_VAR_UNDEFINED');
     expect(error.exitCode).toBe(3);
     expect(error.message).toBe("variable 'missing' is not defined (request 'r' at api.http:2)");
@@ -126,9 +117,9 @@ describe('unresolved variables, cycles, injection', () => {
     const root = workspace({ 'api.http': '@url = HOST/{{nope}}\n### r\nGET {{url}}\n### s\nGET HOST/{{open\n' });
     const session = createSession({ workspaceRoot: root, processEnv: {} });
     const file = await session.loadFile(join(root, 'api.http'));
-    const error = await errorOf(session.prepare(file, file.requests[0]));
+    const error = await dialErrorOf(session.prepare(file, file.requests[0]));
     expect(error.location).toMatchObject({ line: 1, col: server.url.length + 9 });
-    const unclosed = await errorOf(session.prepare(file, file.requests[1]));
+    const unclosed = await dialErrorOf(session.prepare(file, file.requests[1]));
     expect(unclosed.code).toBe('E_VAR_UNDEFINED');
     expect(unclosed.message).toContain('unclosed {{ in the URL');
     expect(unclosed.location?.line).toBe(5);
@@ -138,7 +129,7 @@ describe('unresolved variables, cycles, injection', () => {
     const root = workspace({ 'api.http': '@a = {{b}}\n@b = x{{a}}\n### r\nGET HOST/{{a}}\n' });
     const session = createSession({ workspaceRoot: root, processEnv: {} });
     const file = await session.loadFile(join(root, 'api.http'));
-    const error = await errorOf(session.prepare(file, file.requests[0]));
+    const error = await dialErrorOf(session.prepare(file, file.requests[0]));
     expect(error.code).toBe('E_VAR_CYCLE');
     expect(error.message).toContain('a -> b -> a');
   });
@@ -147,7 +138,7 @@ describe('unresolved variables, cycles, injection', () => {
     const root = workspace({ 'api.http': '### r\nGET HOST/x\nX-Evil: {{v}}\n' });
     const session = createSession({ workspaceRoot: root, cliVariables: { v: 'a\r\nInjected: 1' }, processEnv: {} });
     const file = await session.loadFile(join(root, 'api.http'));
-    const error = await errorOf(session.prepare(file, file.requests[0]));
+    const error = await dialErrorOf(session.prepare(file, file.requests[0]));
     expect(error.code).toBe('E_HEADER_INJECTION');
     expect(error.location).toMatchObject({ line: 3, excerpt: 'X-Evil: {{v}}' });
     expect(server.requests.some((r) => r.headers.injected)).toBe(false);
@@ -157,14 +148,14 @@ describe('unresolved variables, cycles, injection', () => {
     const root = workspace({ 'api.http': '### r\nGET HOST/{{v}}\n' });
     const session = createSession({ workspaceRoot: root, cliVariables: { v: 'x\nHost: evil' }, processEnv: {} });
     const file = await session.loadFile(join(root, 'api.http'));
-    expect((await errorOf(session.prepare(file, file.requests[0]))).code).toBe('E_HEADER_INJECTION');
+    expect((await dialErrorOf(session.prepare(file, file.requests[0]))).code).toBe('E_HEADER_INJECTION');
   });
 
   it('@prompt without a prompt function or --var is an error naming the flag', async () => {
     const root = workspace({ 'api.http': '### r\n# @prompt otp Your code\nGET HOST/{{otp}}\n' });
     const session = createSession({ workspaceRoot: root, processEnv: {} });
     const file = await session.loadFile(join(root, 'api.http'));
-    const error = await errorOf(session.prepare(file, file.requests[0]));
+    const error = await dialErrorOf(session.prepare(file, file.requests[0]));
     expect(error.hint).toContain('--var otp=');
     const asked: string[] = [];
     const prompting = createSession({ workspaceRoot: root, processEnv: {}, prompt: async (name, description) => (asked.push(`${name}:${description}`), '1234') });
@@ -216,7 +207,7 @@ GET {{host}}/whole?b={{login.response.body.*}}
     const root = workspace({ 'api.http': '### a\nGET HOST/a?x={{b.response.body.*}}\n\n### b\nGET HOST/b?x={{a.response.body.*}}\n' });
     const session = createSession({ workspaceRoot: root, processEnv: {} });
     const file = await session.loadFile(join(root, 'api.http'));
-    const error = await errorOf(session.execute(file, file.requests[0]));
+    const error = await dialErrorOf(session.execute(file, file.requests[0]));
     expect(error.code).toBe('E_VAR_CYCLE');
     expect(error.message).toContain('a -> b -> a');
   });
@@ -225,9 +216,9 @@ GET {{host}}/whole?b={{login.response.body.*}}
     const root = workspace({ 'api.http': `${API}\n### bad\nGET HOST/x?{{nobody.response.body.$.a}}\n\n### empty\nGET HOST/x?{{login.response.body.$.nothing}}\n` });
     const session = createSession({ workspaceRoot: root, processEnv: {} });
     const file = await session.loadFile(join(root, 'api.http'));
-    const bad = await errorOf(session.prepare(file, file.requests.find((r) => r.name === 'bad')!));
+    const bad = await dialErrorOf(session.prepare(file, file.requests.find((r) => r.name === 'bad')!));
     expect(bad.message).toContain("no request named 'nobody'");
-    const empty = await errorOf(session.prepare(file, file.requests.find((r) => r.name === 'empty')!));
+    const empty = await dialErrorOf(session.prepare(file, file.requests.find((r) => r.name === 'empty')!));
     expect(empty.message).toContain('$.nothing matched nothing');
   });
 
@@ -270,7 +261,7 @@ describe('bodies, metadata and secrets', () => {
     expect((await session.prepare(file, inline)).request.body).toEqual({ kind: 'text', text: '{"u": "ada"}' });
     expect((await session.prepare(file, asFile)).request.body).toEqual({ kind: 'file', path: join(root, 'sub/body.json') });
     expect((await session.prepare(file, tpl)).request.body).toEqual({ kind: 'text', text: '{"u": "ada"}' });
-    const error = await errorOf(session.prepare(file, missing));
+    const error = await dialErrorOf(session.prepare(file, missing));
     expect(error.code).toBe('E_NOT_FOUND');
     expect(error.location?.line).toBe(20);
   });
@@ -324,6 +315,6 @@ describe('bodies, metadata and secrets', () => {
     const root = workspace({ 'api.http': 'GET HOST/x\n' });
     const session = createSession({ workspaceRoot: root, processEnv: {} });
     expect(await session.loadFile(join(root, 'api.http'))).toBe(await session.loadFile(join(root, 'api.http')));
-    expect((await errorOf(session.loadFile(join(root, 'nope.http')))).code).toBe('E_NOT_FOUND');
+    expect((await dialErrorOf(session.loadFile(join(root, 'nope.http')))).code).toBe('E_NOT_FOUND');
   });
 });
