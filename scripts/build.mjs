@@ -34,8 +34,8 @@ await build({
   define: { 'process.env.NODE_ENV': '"production"', __DIAL_VERSION__: JSON.stringify(version) },
 });
 
-// The entry answers `--version` on its own and never calls require(): drop the banner there,
-// so that path loads one module less.
+// The entry only imports the program chunk and never calls require(): drop the banner there,
+// so start-up loads one module less.
 const entry = `${outdir}/cli.js`;
 const entryText = readFileSync(entry, 'utf8');
 if (!entryText.slice(banner.length).includes('require(')) writeFileSync(entry, entryText.replace(banner, ''));

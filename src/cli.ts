@@ -1,9 +1,7 @@
 /**
- * Entry point. `dial --version` answers before Commander loads (start-up budget 1.3× of
- * `node -e 0`); everything else goes to the Commander program in ./program.ts.
+ * Entry point of the bundle: hands the command line to the Commander program in ./program.ts.
+ * (`dial --version` is answered earlier, by bin/dial.js, before the ES module loader starts.)
  */
-// Read directly (not from ./version.ts) so the fast path loads no shared chunk.
-declare const __DIAL_VERSION__: string | undefined;
 
 // A reader that stops early (`dial … | head`) closes the pipe: that is the reader's choice,
 // not an error, so stop quietly instead of dying on EPIPE with a stack trace.
@@ -15,10 +13,6 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 
 async function start(argv: string[]): Promise<number> {
-  if (argv.length === 3 && argv[2] === '--version') {
-    process.stdout.write(`${typeof __DIAL_VERSION__ === 'string' ? __DIAL_VERSION__ : '0.0.0-dev'}\n`);
-    return 0;
-  }
   const { main } = await import('./program.js');
   return main(argv);
 }
