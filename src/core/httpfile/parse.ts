@@ -66,6 +66,8 @@ interface Block extends BlockMetadata {
 }
 
 const METHOD_RE = /^[A-Z][A-Z0-9_-]*$/;
+// VS Code REST Client also reads the standard methods in lower case (`post https://…`).
+const LOWERCASE_METHOD_RE = /^(?:get|post|put|patch|delete|head|options|trace|connect)$/;
 const VERSION_RE = /^HTTP\/\d(?:\.\d)?$/i;
 const VARIABLE_RE = /^@([A-Za-z_$][\w.$-]*)\s*=/;
 const METADATA_RE = /^(?:#+|\/\/+)[ \t]*@([A-Za-z][\w.-]*)/;
@@ -367,8 +369,9 @@ export function parseHttpFile(text: string, path: string): HttpFile {
       // The request line: [METHOD] URL [HTTP/x], then indented `?`/`&`/`/` continuation lines.
       let rest = line.trim();
       const space = rest.search(/\s/);
-      if (space > 0 && METHOD_RE.test(rest.slice(0, space))) {
-        block.method = rest.slice(0, space);
+      const word = space > 0 ? rest.slice(0, space) : '';
+      if (METHOD_RE.test(word) || LOWERCASE_METHOD_RE.test(word)) {
+        block.method = word.toUpperCase();
         block.methodExplicit = true;
         rest = rest.slice(space).trimStart();
       }
@@ -393,6 +396,11 @@ export function parseHttpFile(text: string, path: string): HttpFile {
         last++;
       }
       if (!url) fail('request line without a URL', i, 1, 'write `GET https://example.com/path`');
+      // Whitespace left in the URL (outside `{{ … }}`) means the first word was not a method.
+      const stray = url.replace(/\{\{[^{}]*\}\}/g, (braces) => 'x'.repeat(braces.length)).search(/\s/);
+      if (stray >= 0) {
+        fail(`unexpected space in the request line's URL: ${JSON.stringify(url)}`, i, line.indexOf(url) + stray + 1, 'start with a method (GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS) and encode spaces in the URL as %20');
+      }
       block.url = url;
       block.hasRequest = true;
       block.requestLineSpan = { start: starts[i], end: ends[last], line: i + 1, col: 1 };

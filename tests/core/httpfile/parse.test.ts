@@ -32,6 +32,14 @@ describe('parseHttpFile: requests', () => {
     expect(b).toMatchObject({ method: 'GET', httpVersion: 'HTTP/1.1' });
   });
 
+  it('reads the standard methods in lower case (REST Client), sends them upper case, prints them as written', () => {
+    const text = 'post http://a/x\nContent-Type: text/plain\n\nhi\n###\ndelete http://a/y\n';
+    const [a, b] = parseHttpFile(text, '').requests;
+    expect(a).toMatchObject({ method: 'POST', methodExplicit: true, url: 'http://a/x' });
+    expect(b).toMatchObject({ method: 'DELETE', url: 'http://a/y' });
+    expect(printHttpFile(parseHttpFile(text, ''))).toBe(text);
+  });
+
   it('joins indented ? and & continuation lines into the URL', () => {
     const file = parseHttpFile('GET http://a/w\n    ?limit=10\n    &sort=name\nAccept: */*\n', '');
     const [request] = file.requests;
@@ -189,6 +197,14 @@ describe('parseHttpFile: errors', () => {
     expect(error.message).toBe('bad header line');
     expect(error.location).toMatchObject({ line: 2, col: 1, excerpt: 'not a header' });
     expect(error.hint).toMatch(/blank line/);
+  });
+
+  it('refuses a space in the URL (an unknown first word is not taken as part of the URL)', () => {
+    const error = parseError('GET http://a\n###\nfetch http://a/x\n');
+    expect(error.message).toContain('unexpected space');
+    expect(error.location).toMatchObject({ line: 3, col: 6, excerpt: 'fetch http://a/x' });
+    // Spaces inside {{ }} are part of a variable, not of the URL.
+    expect(parseHttpFile('GET {{ host }}/x?q={{ $random.uuid }}\n', '').requests[0].url).toBe('{{ host }}/x?q={{ $random.uuid }}');
   });
 
   it('names text after the assertions', () => {
