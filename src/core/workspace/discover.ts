@@ -1,14 +1,15 @@
 /**
  * The workspace (DESIGN §3): the root is the nearest folder upward holding
  * `http-client.env.json` or `.git`, else the starting folder; its requests are the `.http` and
- * `.rest` files below it, skipping node_modules, .git and what the root's .gitignore ignores.
+ * `.rest` files below it, skipping node_modules, .git and what .gitignore files ignore (the
+ * root's and those of the folders below it; a deeper file's patterns win, as in git).
  */
 import { existsSync } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { DialError } from '../errors.js';
 import { ENV_FILE } from '../env/index.js';
-import { compileGitignore } from './gitignore.js';
+import { compileGitignoreVerdict } from './gitignore.js';
 
 /** The workspace root for a folder (or file): nearest ancestor with http-client.env.json or .git, else the folder itself. */
 export function findWorkspaceRoot(start: string): string {
@@ -29,12 +30,43 @@ export function isRequestFile(path: string): boolean {
   return /\.(?:http|rest)$/i.test(path);
 }
 
-async function loadIgnore(root: string): Promise<(path: string, isDirectory: boolean) => boolean> {
+/** The patterns of one folder's .gitignore, for paths relative to that folder. */
+interface IgnoreFile {
+  folder: string;
+  verdict: (relativePath: string, isDirectory: boolean) => boolean | undefined;
+}
+
+async function readIgnoreFile(folder: string): Promise<IgnoreFile[]> {
   try {
-    return compileGitignore(await readFile(join(root, '.gitignore'), 'utf8'));
+    return [{ folder, verdict: compileGitignoreVerdict(await readFile(join(folder, '.gitignore'), 'utf8')) }];
   } catch {
-    return () => false;
+    return [];
   }
+}
+
+/** The deepest .gitignore with a pattern for the path decides. */
+function isIgnored(path: string, isDirectory: boolean, ignoreFiles: IgnoreFile[]): boolean {
+  for (let k = ignoreFiles.length - 1; k >= 0; k--) {
+    const relPath = relative(ignoreFiles[k].folder, path);
+    if (relPath.startsWith('..')) continue;
+    const verdict = ignoreFiles[k].verdict(relPath.split(sep).join('/'), isDirectory);
+    if (verdict !== undefined) return verdict;
+  }
+  return false;
+}
+
+/** The .gitignore files from the root down to `folder`'s parent (when it lies inside the root). */
+async function ignoreFilesAbove(root: string, folder: string): Promise<IgnoreFile[]> {
+  const relPath = relative(root, folder);
+  if (!relPath || relPath.startsWith('..')) return [];
+  const files: IgnoreFile[] = [];
+  let current = root;
+  for (const part of relPath.split(sep).slice(0, -1)) {
+    files.push(...(await readIgnoreFile(current)));
+    current = join(current, part);
+  }
+  files.push(...(await readIgnoreFile(current)));
+  return files;
 }
 
 /**
@@ -42,24 +74,21 @@ async function loadIgnore(root: string): Promise<(path: string, isDirectory: boo
  * A file named explicitly is always included; folders are walked with the ignore rules.
  */
 export async function discoverHttpFiles(root: string, paths: string[] = [root]): Promise<string[]> {
-  const ignored = await loadIgnore(root);
   const found = new Set<string>();
-  const rel = (path: string) => relative(root, path).split(sep).join('/');
-  const walk = async (dir: string): Promise<void> => {
+  const walk = async (dir: string, above: IgnoreFile[]): Promise<void> => {
     let entries;
     try {
       entries = await readdir(dir, { withFileTypes: true });
     } catch (error) {
       throw new DialError('E_NOT_FOUND', `cannot read folder ${dir}: ${(error as Error).message}`, { cause: error });
     }
+    const ignoreFiles = entries.some((entry) => entry.name === '.gitignore') ? [...above, ...(await readIgnoreFile(dir))] : above;
     await Promise.all(entries.map(async (entry) => {
       const path = join(dir, entry.name);
-      const relPath = rel(path);
-      const inside = !relPath.startsWith('..');
       if (entry.isDirectory()) {
-        if (SKIPPED.has(entry.name) || (inside && ignored(relPath, true))) return;
-        await walk(path);
-      } else if ((entry.isFile() || entry.isSymbolicLink()) && isRequestFile(entry.name) && !(inside && ignored(relPath, false))) {
+        if (SKIPPED.has(entry.name) || isIgnored(path, true, ignoreFiles)) return;
+        await walk(path, ignoreFiles);
+      } else if ((entry.isFile() || entry.isSymbolicLink()) && isRequestFile(entry.name) && !isIgnored(path, false, ignoreFiles)) {
         found.add(path);
       }
     }));
@@ -72,7 +101,7 @@ export async function discoverHttpFiles(root: string, paths: string[] = [root]):
     } catch {
       throw new DialError('E_NOT_FOUND', `no such file or folder: ${given}`);
     }
-    if (info.isDirectory()) await walk(path);
+    if (info.isDirectory()) await walk(path, await ignoreFilesAbove(resolve(root), path));
     else found.add(path);
   }
   return [...found].sort();

@@ -45,8 +45,17 @@ function toRegex(pattern: string, anchored: boolean): RegExp {
   return new RegExp(`^${anchored ? '' : '(?:.*/)?'}${re}(?:/.*)?$`);
 }
 
-/** Compiles .gitignore text into a matcher for root-relative paths (forward slashes). */
+/** Compiles .gitignore text into a matcher for paths relative to its folder (forward slashes). */
 export function compileGitignore(text: string): (relativePath: string, isDirectory: boolean) => boolean {
+  const verdict = compileGitignoreVerdict(text);
+  return (relativePath, isDirectory) => verdict(relativePath, isDirectory) ?? false;
+}
+
+/**
+ * Like compileGitignore, but answers undefined when no pattern matches, so that a deeper
+ * .gitignore's verdict (including a `!negation`) can win over a shallower one's, as in git.
+ */
+export function compileGitignoreVerdict(text: string): (relativePath: string, isDirectory: boolean) => boolean | undefined {
   const rules: Rule[] = [];
   for (const raw of text.split(/\r?\n/)) {
     let line = raw.replace(/(?<!\\)\s+$/, '');
@@ -61,9 +70,10 @@ export function compileGitignore(text: string): (relativePath: string, isDirecto
     rules.push({ regex: toRegex(line, anchored), negate, dirOnly });
   }
   return (relativePath, isDirectory) => {
-    let ignored = false;
+    let ignored: boolean | undefined;
     for (const rule of rules) {
-      if (rule.negate !== ignored) continue;
+      // A rule that cannot change the verdict so far is not even matched.
+      if (ignored !== undefined && rule.negate !== ignored) continue;
       if (!rule.regex.test(relativePath)) continue;
       // `dir/` matches the folder itself, or any path below a folder of that name.
       if (rule.dirOnly && !isDirectory && !matchesAncestor(rule.regex, relativePath)) continue;

@@ -34,6 +34,18 @@ describe('discoverHttpFiles', () => {
     expect(files).toEqual(['a.http', 'b.rest', 'deep/ok.http', 'docs/keep.http']);
   });
 
+  it('reads the .gitignore of every folder, relative to it; a deeper file wins, as in git', async () => {
+    const root = tree(['a.http', 'sub/gen/x.http', 'sub/y.http', 'sub/old.http', 'sub/deep/old.http', 'other/gen/z.http', 'other/old.http']);
+    writeFileSync(join(root, '.gitignore'), 'old.http\n');
+    // `/gen/` is anchored to sub/, so other/gen stays; `!deep/old.http` re-includes one file.
+    writeFileSync(join(root, 'sub/.gitignore'), '/gen/\n!deep/old.http\n');
+    const files = (await discoverHttpFiles(root)).map((f) => f.slice(root.length + 1));
+    expect(files).toEqual(['a.http', 'other/gen/z.http', 'sub/deep/old.http', 'sub/y.http']);
+    // Walking a subfolder still applies the .gitignore files above it.
+    const fromSub = (await discoverHttpFiles(root, [join(root, 'sub')])).map((f) => f.slice(root.length + 1));
+    expect(fromSub).toEqual(['sub/deep/old.http', 'sub/y.http']);
+  });
+
   it('always includes files named explicitly', async () => {
     const root = tree(['build/z.http', 'a.http']);
     writeFileSync(join(root, '.gitignore'), 'build/\n');
