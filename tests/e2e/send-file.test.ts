@@ -45,6 +45,12 @@ describe('dial send FILE.http#name', () => {
     const result = await runCli(['send', 'rest-client.rest:33', '-e', 'dev', '--var', `host=${server.url}`], { cwd: root });
     expect(result.code).toBe(0);
     expect(server.requests.at(-1)).toMatchObject({ method: 'DELETE', url: '/v1/items/2' });
+    // A line past the end of the file names no request: nothing is sent.
+    const sent = server.requests.length;
+    const past = await runCli(['send', 'rest-client.rest:9999', '-e', 'dev', '--var', `host=${server.url}`], { cwd: root });
+    expect(past.code).toBe(3);
+    expect(past.stderr).toMatch(/error\[E_NOT_FOUND\]: rest-client\.rest has \d+ lines; there is no line 9999/);
+    expect(server.requests.length).toBe(sent);
   });
 
   it('remembers the environment of the workspace for the next send', async () => {

@@ -68,6 +68,8 @@ export async function selectRequest(file: HttpFile, target: SendTarget, pick?: (
     throw new DialError('E_NOT_FOUND', `no request named '${target.name}' in ${where}`, { hint: `requests: ${listing()}` });
   }
   if (target.line !== undefined) {
+    const lineCount = file.text.split('\n').length - (file.text.endsWith('\n') ? 1 : 0);
+    if (target.line > lineCount) throw new DialError('E_NOT_FOUND', `${where} has ${lineCount} lines; there is no line ${target.line}`, { hint: `requests: ${requests.map((r) => `${requestLabel(r)} (line ${r.span.line})`).join(', ')}` });
     const found = requests.filter((request) => request.span.line <= target.line!).at(-1);
     if (!found) throw new DialError('E_NOT_FOUND', `no request at line ${target.line} of ${where}`, { hint: `the first request starts at line ${requests[0].span.line}` });
     return found;
