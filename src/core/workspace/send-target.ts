@@ -62,8 +62,14 @@ export async function selectRequest(file: HttpFile, target: SendTarget, pick?: (
   const listing = () => requests.map(requestLabel).join(', ');
   if (requests.length === 0) throw new DialError('E_NOT_FOUND', `no requests in ${where}`, { hint: 'a request is a line like `GET https://example.com`' });
   if (target.name !== undefined) {
-    const byName = requests.find((request) => request.name === target.name);
-    if (byName) return byName;
+    const named = requests.filter((request) => request.name === target.name);
+    if (named.length > 1) {
+      throw new DialError('E_PARSE', `${named.length} requests are named '${target.name}' (lines ${named.map((r) => r.span.line).join(', ')}); which one is meant is unclear`, {
+        location: { file: where, line: named[1].span.line },
+        hint: 'give each request its own `# @name`',
+      });
+    }
+    if (named.length === 1) return named[0];
     if (/^\d+$/.test(target.name) && requests[Number(target.name) - 1]) return requests[Number(target.name) - 1];
     throw new DialError('E_NOT_FOUND', `no request named '${target.name}' in ${where}`, { hint: `requests: ${listing()}` });
   }
