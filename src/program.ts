@@ -15,10 +15,14 @@ function buildProgram(argv: string[]): Command {
     .option('--no-color', 'disable colours (also NO_COLOR)')
     .option('-q, --quiet', 'print less')
     .option('-v, --verbose', 'print more, including error causes')
-    .showHelpAfterError('(run `dial --help` for usage)')
+    .showHelpAfterError('hint: run `dial --help` (or `dial COMMAND --help`) for usage')
     .helpCommand(true)
     .exitOverride()
-    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+    .configureOutput({
+      writeErr: (text) => process.stderr.write(text),
+      // Commander's own complaints (unknown flag, missing value…) in dial's error format.
+      outputError: (text, write) => write(text.replace(/^error: /, 'error[E_USAGE]: ')),
+    });
   registerCommands(program, argv);
   // `dial` alone: the workbench on a terminal, usage elsewhere.
   program.action(async () => {

@@ -22,7 +22,8 @@ describe('dial (the program)', () => {
     expect(command.stderr).toContain('hint: run `dial --help`');
     const flag = await runCli(['send', '--frobnicate', 'http://127.0.0.1:1/']);
     expect(flag.code).toBe(2);
-    expect(flag.stderr).toContain("unknown option '--frobnicate'");
+    expect(flag.stderr).toContain("error[E_USAGE]: unknown option '--frobnicate'");
+    expect(flag.stderr).toContain('hint: run `dial --help`');
     for (const output of [command.stderr, flag.stderr]) expect(output).not.toMatch(/\n\s+at /);
   });
 
