@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --
 // CommonJS on purpose (see bin/package.json): `dial --version` answers before Node starts its
 // ES module loader, which costs ~8 ms on Node 20 (start-up budget: 1.3× of `node -e 0`).
 // Everything else loads the ES module bundle.

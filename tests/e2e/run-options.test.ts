@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, stripAnsi, tempDir } from '../helpers/cli.js';
+import { execFile } from 'node:child_process';
+import { DIAL_BIN, runCli, stripAnsi, tempDir } from '../helpers/cli.js';
 import { startFailServer, type FailServer } from '../helpers/fail-server.js';
 
 let server: FailServer;
@@ -26,6 +27,19 @@ async function run(args: string[], cwd: string) {
 }
 
 describe('dial run options', () => {
+  it('a missing --env-file is dial\'s E_NOT_FOUND (exit 3), run as an installed binary through its shebang', async () => {
+    // Node 20 itself reads `--env-file` anywhere on its command line and exits 9; the bin's
+    // shebang (`env -S node --`) ends Node's options before dial's arguments.
+    const dir = workspace({ 'a.http': 'GET http://127.0.0.1:1/\n' });
+    const result = await new Promise<{ code: number; stderr: string }>((done) => {
+      execFile(DIAL_BIN, ['run', 'a.http', '--env-file', 'missing.env'], { cwd: dir, env: { ...process.env, DIAL_CONFIG_DIR: tempDir() } }, (error, _stdout, stderr) => {
+        done({ code: error ? Number(error.code) : 0, stderr });
+      });
+    });
+    expect(result.stderr).toContain('error[E_NOT_FOUND]: --env-file not found');
+    expect(result.code).toBe(3);
+  });
+
   it('--env-file reads a JetBrains env JSON ($shared + -e) or a .env file; --var wins', async () => {
     const dir = workspace({
       'a.http': 'GET {{host}}/headers?who={{who}}\n\n?? body $.headers.host exists\n?? js response.body.headers !== undefined == true\n',
