@@ -288,13 +288,29 @@ describe('dial run: exit codes and usage', () => {
     }
   });
 
-  it('an unresolved variable errors that request (exit 1) and names it', async () => {
+  it('an unresolved variable errors that request, the others still run, and the run exits 3 (invalid input)', async () => {
     const dir = workspace();
-    writeFileSync(join(dir, 'undef.http'), 'GET {{host}}/ok?x={{nope}}\n');
+    writeFileSync(join(dir, 'undef.http'), '### bad\nGET {{host}}/ok?x={{nope}}\n\n### good\nGET {{host}}/ok\n\n?? status == 200\n');
     const result = await run(['undef.http'], dir);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(3);
     expect(result.stdout).toContain("error[E_VAR_UNDEFINED]");
     expect(result.stdout).toContain("'nope'");
+    expect(result.stdout).toContain('1 passed, 0 failed, 1 errored');
+  });
+
+  it('a broken env file or an unknown -e stops the run before anything is sent (exit 3)', async () => {
+    const dir = workspace();
+    writeFileSync(join(dir, 'one.http'), 'GET {{host}}/never-sent\n');
+    writeFileSync(join(dir, 'http-client.env.json'), '{"dev": {"a": 1},}');
+    const broken = await run(['one.http', '-e', 'dev'], dir);
+    expect(broken.code).toBe(3);
+    expect(broken.stderr).toContain('error[E_ENV]');
+    expect(broken.stderr).toContain('invalid JSON');
+    writeFileSync(join(dir, 'http-client.env.json'), '{"dev": {"a": "1"}}');
+    const unknown = await run(['one.http', '-e', 'nosuch'], dir);
+    expect(unknown.code).toBe(3);
+    expect(unknown.stderr).toContain("error[E_ENV]: unknown environment 'nosuch'");
+    expect(fail.hits('/never-sent')).toBe(0);
   });
 
   it('no .http files is invalid input (exit 3)', async () => {

@@ -62,6 +62,12 @@ async function envFileVariables(path: string, environment: string | undefined): 
   return { values: Object.fromEntries(parseDotenv(text)), definesEnvironment: false };
 }
 
+/**
+ * Errors of a request that mean the input is wrong, not the API (DESIGN §8: exit 3). The run
+ * still reports every request; its exit code says the files need fixing.
+ */
+const INVALID_INPUT = new Set<string>(['E_VAR_UNDEFINED', 'E_VAR_CYCLE', 'E_ENV', 'E_PARSE', 'E_HEADER_INJECTION']);
+
 function isEnvFile(path: string): boolean {
   const name = basename(path);
   return name === '.env' || /^http-client(\.private)?\.env\.json$/.test(name);
@@ -135,13 +141,20 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     });
     // Every file of the workspace may be referenced by name; those of the plan are parsed already.
     for (const name of planReferences) referenced.add(name);
+    // A broken env file or an unknown `-e` stops the run before anything is sent (exit 3),
+    // as a parse error does, instead of failing every request.
+    for (const dir of new Set(plan.map((planned) => dirname(planned.info.path)))) await envStore.resolve(dir, environment);
     if (discovered === 0 && !only) {
       throw new DialError('E_NOT_FOUND', `no .http or .rest files in ${options.paths.join(', ') || options.cwd}`, { hint: 'give .http files or folders that hold them' });
     }
     const live = specs.some((s) => (s.name === 'pretty' || s.name === 'dot') && !s.path);
     const reporters = createReporters(specs, { stdout: options.stdout, color: options.color, verbose: options.verbose, outputFailed: options.outputFailed && live, resolvePath: (p) => resolve(options.cwd, p) });
     if (plan.length === 0 && !shard) options.stderr('dial run: no requests matched --grep/--tag\n');
-    const summary = await runPlan(plan, executor, { progressEvents: false, concurrency: options.concurrency ?? availableParallelism(), retry: options.retry, retryDelayMs, bail: options.bail, signal: options.signal, shard }, (event) => reporters.onEvent(event));
+    let invalidInput = false;
+    const summary = await runPlan(plan, executor, { progressEvents: false, concurrency: options.concurrency ?? availableParallelism(), retry: options.retry, retryDelayMs, bail: options.bail, signal: options.signal, shard }, (event) => {
+      if (event.type === 'request:end' && event.result.error && INVALID_INPUT.has(event.result.error.code)) invalidInput = true;
+      reporters.onEvent(event);
+    });
     await reporters.finish();
     if (options.outputFailed && !live) {
       // No terminal reporter to carry them: the failed exchanges go to stderr.
@@ -152,6 +165,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
       }
     }
     if (summary.interrupted) return ExitCode.interrupted;
+    if (invalidInput) return ExitCode.invalidInput;
     return summary.totals.failed + summary.totals.errored > 0 ? ExitCode.failed : ExitCode.ok;
   };
 
