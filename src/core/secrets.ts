@@ -6,11 +6,29 @@ export const MASK = '••••';
 /** Headers masked in history and reports by default. */
 export const SENSITIVE_HEADERS = new Set(['authorization', 'cookie', 'set-cookie', 'proxy-authorization']);
 
-/** Replaces every occurrence of each secret value in text with the mask. Short values (<3 chars) are left alone to avoid masking noise. */
+/**
+ * A secret as it may appear once used: as written, percent-encoded in a URL (path or query,
+ * `+` for spaces in a form body) and escaped inside a JSON string.
+ */
+function encodedForms(value: string): string[] {
+  const forms = [value];
+  try {
+    forms.push(encodeURI(value), encodeURIComponent(value), encodeURIComponent(value).replaceAll('%20', '+'));
+  } catch {
+    // A lone surrogate cannot be percent-encoded; the text as written is still masked.
+  }
+  forms.push(JSON.stringify(value).slice(1, -1));
+  return forms;
+}
+
+/**
+ * Replaces every occurrence of each secret value in text, in any of its encoded forms, with the
+ * mask. Short values (<3 chars) are left alone to avoid masking noise.
+ */
 export function redactText(text: string, secretValues: Iterable<string>): string {
   let result = text;
-  const values = [...new Set(secretValues)].filter((value) => value.length >= 3).sort((a, b) => b.length - a.length);
-  for (const value of values) result = result.split(value).join(MASK);
+  const values = [...new Set([...secretValues].filter((value) => value.length >= 3).flatMap(encodedForms))].sort((a, b) => b.length - a.length);
+  for (const value of values) if (result.includes(value)) result = result.split(value).join(MASK);
   return result;
 }
 

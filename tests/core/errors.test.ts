@@ -46,4 +46,18 @@ describe('secrets', () => {
     ]);
     expect(redactText('token=hunter22&x=1', ['hunter22'])).toBe('token=••••&x=1');
   });
+
+  it('masks a secret in the forms it takes once used: URL-encoded, form-encoded, JSON-escaped', () => {
+    const secret = 'p@ss w/rd+"q"';
+    const shown = [
+      `GET /get?k=${encodeURI(secret)}`,
+      `GET /get?k=${encodeURIComponent(secret)}`,
+      `k=${encodeURIComponent(secret).replaceAll('%20', '+')}`,
+      JSON.stringify({ 'X-K': secret }),
+      `X-K: ${secret}`,
+    ].join('\n');
+    const masked = redactText(shown, [secret]);
+    expect(masked.split('••••')).toHaveLength(6);
+    for (const leak of ['p@ss', 'ss%20w', 'ss+w', 'w/rd', 'rd%2B']) expect(masked).not.toContain(leak);
+  });
 });
