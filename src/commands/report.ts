@@ -19,8 +19,11 @@ export function registerReport(program: Command): void {
     .argument('<reports...>', 'JSON reports written by `dial run --reporter json:PATH`')
     .option('--reporter <name[:path]>', 'pretty|dot|json|junit|tap|html|github, to stdout or PATH (repeatable; default json)', collect, [])
     .action(async (paths: string[], flags: { reporter: string[] }, command: Command) => {
-      const { parseReporterSpec, readReport, mergeReports, renderReport } = await import('../core/report/index.js');
+      const { checkReporterSpecs, parseReporterSpec, readReport, mergeReports, renderReport } = await import('../core/report/index.js');
       const specs = (flags.reporter.length ? flags.reporter : ['json']).map(parseReporterSpec);
+      checkReporterSpecs(specs);
+      const twice = paths.find((path, index) => paths.findIndex((other) => resolve(other) === resolve(path)) !== index);
+      if (twice) throw new DialError('E_USAGE', `${twice} is given twice; its results would be counted twice`, { hint: 'give each shard report once' });
       const reports = [];
       for (const path of paths) reports.push(await readReport(resolve(path)));
       const merged = mergeReports(reports);

@@ -202,6 +202,24 @@ describe('dial run: shards, reporters, merge', () => {
     expect(result.stderr).toContain(bad);
   });
 
+  it('reporter places that cannot work are refused: two reports on stdout (2), an unwritable path (E_IO), one report merged twice (2)', async () => {
+    const dir = workspace();
+    writeFileSync(join(dir, 'one.http'), 'GET {{host}}/ok\n');
+    const both = await run(['one.http', '--reporter', 'json', '--reporter', 'tap'], dir);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('error[E_USAGE]: --reporter json and --reporter tap would both write to standard output');
+    expect(both.stdout).toBe('');
+    const blocked = join(dir, 'one.http', 'report.json'); // a "folder" that is a file
+    const unwritable = await run(['one.http', '--reporter', `json:${blocked}`], dir);
+    expect(unwritable.stderr).toContain(`error[E_IO]: cannot write the report ${blocked}`);
+    expect(unwritable.stderr).not.toMatch(/\n\s+at /);
+    const report = join(dir, 'r.json');
+    expect((await run(['one.http', '--reporter', `json:${report}`], dir)).code).toBe(0);
+    const twice = await runCli(['report', 'merge', report, report]);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('is given twice');
+  });
+
   it('JUnit, TAP and github reporters for a failing run', async () => {
     const dir = workspace();
     const junit = join(dir, 'out', 'junit.xml');

@@ -42,6 +42,32 @@ export function parseReporterSpec(text: string): ReporterSpec {
   return { name: name as ReporterName, ...(path ? { path } : {}) };
 }
 
+/**
+ * A JSON, JUnit, TAP or HTML report on standard output must be all there is on it, or it cannot
+ * be parsed: with any other reporter there, it needs a path. Throws E_USAGE.
+ */
+export function checkReporterSpecs(specs: ReporterSpec[]): void {
+  const onStdout = specs.filter((spec) => spec.path === undefined);
+  const structured = onStdout.find((spec) => spec.name === 'json' || spec.name === 'junit' || spec.name === 'tap' || spec.name === 'html');
+  if (structured && onStdout.length > 1) {
+    throw new DialError('E_USAGE', `--reporter ${structured.name} and --reporter ${onStdout.find((spec) => spec !== structured)!.name} would both write to standard output`, {
+      hint: `give one a file: --reporter ${structured.name}:report.${structured.name === 'junit' ? 'xml' : structured.name}`,
+    });
+  }
+}
+
+/** Writes a report file, as a typed error when the place cannot be written. */
+function writeReportFile(path: string, text: string): void {
+  try {
+    writeFileAtomic(path, text);
+  } catch (error) {
+    throw new DialError('E_IO', `cannot write the report ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
+      cause: error,
+      hint: 'give a path in a folder you can write to',
+    });
+  }
+}
+
 export interface ReporterOptions {
   /** Writes to stdout. */
   stdout: (text: string) => void;
@@ -71,6 +97,7 @@ const renderers: Record<Exclude<ReporterName, 'pretty' | 'dot'>, (report: RunRep
 
 /** Builds the reporters of a run. */
 export function createReporters(specs: ReporterSpec[], options: ReporterOptions): Reporters {
+  checkReporterSpecs(specs);
   const collector = new ReportCollector({ failuresOnly: specs.every((spec) => spec.name === 'pretty' || spec.name === 'dot') });
   const live: LiveReporter[] = [];
   const finals: Array<() => void> = [];
@@ -83,12 +110,12 @@ export function createReporters(specs: ReporterSpec[], options: ReporterOptions)
       const style = createStyle(!toFile && options.color);
       const make = spec.name === 'pretty' ? createPrettyReporter : createDotReporter;
       live.push(make({ write, style, verbose: options.verbose, outputFailed: options.outputFailed }));
-      if (toFile) finals.push(() => writeFileAtomic(resolvePath(spec.path!), chunks.join('')));
+      if (toFile) finals.push(() => writeReportFile(resolvePath(spec.path!), chunks.join('')));
     } else {
       const render = renderers[spec.name];
       finals.push(() => {
         const text = render(collector.report());
-        if (spec.path) writeFileAtomic(resolvePath(spec.path), text);
+        if (spec.path) writeReportFile(resolvePath(spec.path), text);
         else options.stdout(text);
       });
     }
@@ -148,7 +175,7 @@ export function renderReport(report: RunReport, spec: ReporterSpec, options: Rep
   // The collector rebuilt the report from events; keep the merged metadata.
   if (spec.name !== 'pretty' && spec.name !== 'dot') {
     const text = renderers[spec.name](report);
-    if (spec.path) writeFileAtomic((options.resolvePath ?? ((p: string) => p))(spec.path), text);
+    if (spec.path) writeReportFile((options.resolvePath ?? ((p: string) => p))(spec.path), text);
     else options.stdout(text);
     return;
   }

@@ -11,7 +11,7 @@ import { DialError, ExitCode } from '../errors.js';
 import { parseDuration } from '../duration.js';
 import type { SendOptions, TlsOptions } from '../http/types.js';
 import { planRun, parseShard, runPlan, createExecutor, watchForChanges, type Shard } from './index.js';
-import { createReporters, exchangeLines, parseReporterSpec, type ReporterSpec } from '../report/index.js';
+import { checkReporterSpecs, createReporters, exchangeLines, parseReporterSpec, type ReporterSpec } from '../report/index.js';
 
 export interface RunCommandOptions {
   paths: string[];
@@ -78,6 +78,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   // Usage first: nothing is read or sent when a flag is wrong.
   const shard: Shard | undefined = options.shard ? parseShard(options.shard) : undefined;
   const specs: ReporterSpec[] = (options.reporters.length ? options.reporters : ['pretty']).map(parseReporterSpec);
+  checkReporterSpecs(specs);
   const retryDelayMs = options.retryDelay ? parseDuration(options.retryDelay, '--retry-delay') : 0;
   const timeoutMs = options.timeout ? parseDuration(options.timeout, '--timeout') : undefined;
 
