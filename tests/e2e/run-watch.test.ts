@@ -20,6 +20,8 @@ describe('dial run --watch', () => {
     mkdirSync(join(dir, '.git'));
     writeFileSync(join(dir, 'a.http'), '### first\nGET {{host}}/ok\n\n?? status == 200\n');
     writeFileSync(join(dir, 'b.http'), '### other\nGET {{host}}/ok\n');
+    writeFileSync(join(dir, 'c.http'), '### scripted\nGET {{host}}/ok\n\n> ./h.js\n');
+    writeFileSync(join(dir, 'h.js'), 'client.test("handler", function () { client.assert(true, "never"); });\n');
     const child = spawn(process.execPath, [DIAL_BIN, 'run', '--watch', '--var', `host=${server.url}`], {
       cwd: dir,
       env: { ...process.env, DIAL_CONFIG_DIR: tempDir('dial-config-'), NO_COLOR: '1', CI: '' },
@@ -59,6 +61,14 @@ describe('dial run --watch', () => {
     writeFileSync(join(dir, 'http-client.env.json'), JSON.stringify({ dev: { x: '1' } }));
     await waitFor('re-running all files');
     await waitFor('✓ b.http › other', 2);
+    // A file a .http file reads (its handler script) re-runs that file only; other files do nothing.
+    await waitFor('✓ c.http › scripted', 2);
+    writeFileSync(join(dir, 'notes.txt'), 'not read by any request\n');
+    writeFileSync(join(dir, 'h.js'), 'client.test("handler", function () { client.assert(false, "changed"); });\n');
+    await waitFor('✗ c.http › scripted');
+    const handlerRun = stdout.slice(stdout.lastIndexOf('change detected'));
+    expect(handlerRun).toContain('re-running c.http');
+    expect(handlerRun).not.toContain('a.http');
     child.kill('SIGINT');
     expect(await exited).toBe(130);
     expect(stderr).toBe('');

@@ -11,6 +11,8 @@ import { DialError, ExitCode } from '../errors.js';
 import { parseDuration } from '../duration.js';
 import type { SendOptions, TlsOptions } from '../http/types.js';
 import { planRun, parseShard, runPlan, createExecutor, watchForChanges, type Shard } from './index.js';
+import { filesReadBy } from './watch.js';
+import { parseHttpFile } from '../httpfile/index.js';
 import { checkReporterSpecs, createReporters, exchangeLines, parseReporterSpec, type ReporterSpec } from '../report/index.js';
 
 export interface RunCommandOptions {
@@ -176,12 +178,33 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     return await new Promise<number>((resolvePromise) => {
       let running = Promise.resolve();
       let pending: Set<string> | 'all' | undefined;
+      let changedInputs = new Set<string>();
+      // The .http files (of the paths given) that read one of the changed files.
+      const dependents = async (changed: Set<string>): Promise<string[]> => {
+        const found: string[] = [];
+        for (const path of await discoverHttpFiles(root, givenPaths)) {
+          try {
+            if (filesReadBy(parseHttpFile(await readFile(path, 'utf8'), path)).some((read) => changed.has(read))) found.push(path);
+          } catch {
+            // A file that does not parse now is re-run, and reported, when it changes itself.
+          }
+        }
+        return found;
+      };
       const schedule = (paths: string[]) => {
         const all = paths.some(isEnvFile);
         const http = paths.filter((p) => /\.(http|rest)$/i.test(p));
-        if (!all && http.length === 0) return;
-        pending = all || pending === 'all' ? 'all' : new Set([...(pending ?? []), ...http]);
+        const inputs = paths.filter((p) => !isEnvFile(p) && !http.includes(p));
+        if (!all && http.length === 0 && inputs.length === 0) return;
+        for (const input of inputs) changedInputs.add(input);
+        if (all || http.length) pending = all || pending === 'all' ? 'all' : new Set([...(pending ?? []), ...http]);
         running = running.then(async () => {
+          const inputsNow = changedInputs;
+          changedInputs = new Set();
+          if (inputsNow.size && pending !== 'all') {
+            const affected = await dependents(inputsNow);
+            if (affected.length) pending = new Set([...(pending ?? []), ...affected]);
+          }
           const target = pending;
           pending = undefined;
           if (!target || options.signal.aborted) return;
