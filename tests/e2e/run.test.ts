@@ -316,6 +316,18 @@ describe('dial run: exit codes and usage', () => {
     expect(result.stdout).toContain('1 passed, 0 failed, 1 errored');
   });
 
+  it('# @skip requests are reported skipped with their reason and never sent', async () => {
+    const dir = workspace();
+    writeFileSync(join(dir, 'skip.http'), '### later\n# @skip not ready yet\nGET {{host}}/skipped-path\n\n### now\nGET {{host}}/ok\n');
+    const result = await run(['skip.http', '--reporter', 'dot'], dir);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('1 passed, 0 failed, 0 errored, 1 skipped');
+    expect(fail.hits('/skipped-path')).toBe(0);
+    const report = join(dir, 'skip.json');
+    await run(['skip.http', '--reporter', `json:${report}`], dir);
+    expect(readJson(report).files[0].requests[0]).toMatchObject({ name: 'later', status: 'skipped', skipReason: 'not ready yet' });
+  });
+
   it('a broken env file or an unknown -e stops the run before anything is sent (exit 3)', async () => {
     const dir = workspace();
     writeFileSync(join(dir, 'one.http'), 'GET {{host}}/never-sent\n');
