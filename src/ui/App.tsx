@@ -3,6 +3,7 @@
  * lays the panes out for the terminal size, feeds keys to the ONE dispatcher and runs the
  * effects it returns through the services port (core).
  */
+import { basename } from 'node:path';
 import React, { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Box, Text, useInput, useStdout } from 'ink';
 import { DialError, isDialError } from '../core/errors.js';
@@ -25,6 +26,7 @@ import { HelpScreen } from './screens/HelpScreen.js';
 import { HistoryScreen } from './screens/HistoryScreen.js';
 import { maskHistory, maskResult } from './redact.js';
 import { redactText } from '../core/secrets.js';
+import { FileChangedError } from '../core/workspace-io/index.js';
 
 export interface AppProps {
   services: WorkbenchServices;
@@ -176,8 +178,23 @@ export function App({ services, keymap, theme, environment, onExit, size: fixedS
       dispatch({ type: 'fileChanged', fileIndex, file, select });
       toast(`saved ${stateRef.current.files[fileIndex]?.relativePath ?? ''}`);
     } catch (error) {
+      if (error instanceof FileChangedError) {
+        // The file on disk is not the one this edit was made from: say so, and how to get it back in sync.
+        toast(`not saved: ${basename(error.path)} ${error.removed ? 'was removed' : 'changed on disk'} since it was loaded; reload it (press ${keymap.reload[0] ?? 'ctrl+l'}) and edit again`);
+        return;
+      }
       toast(`not saved: ${failure(error)}`);
     }
+  };
+
+  const reload = (): void => {
+    services.loadWorkspace().then(
+      (files) => {
+        dispatch({ type: 'loaded', files, environments: stateRef.current.environments, environment: stateRef.current.environment });
+        toast(`reloaded ${files.length} file${files.length === 1 ? '' : 's'} from disk`);
+      },
+      (error: unknown) => toast(`cannot reload the workspace: ${failure(error)}`),
+    );
   };
 
   const runEffect = (effect: Effect): void => {
@@ -237,6 +254,9 @@ export function App({ services, keymap, theme, environment, onExit, size: fixedS
       case 'pager':
         // The pager is a display: it shows what the viewer shows (masked unless revealed).
         if (shownRef.current) services.external('pager', shownRef.current.bodyText, '.txt').catch((error: unknown) => toast(failure(error)));
+        return;
+      case 'reload':
+        reload();
         return;
       case 'openHistory':
         services.history().then(

@@ -4,6 +4,7 @@
  * normalised strings such as `ctrl+p`, `shift+tab`, `enter`, `esc`, `up`, `q`, `N`, `/`.
  */
 import type { Key } from 'ink';
+import { keymapProblem, type KeymapAction } from '../core/settings/keymap.js';
 
 export const actionDescriptions = {
   quit: 'Quit dial',
@@ -16,6 +17,7 @@ export const actionDescriptions = {
   back: 'Close the top screen / cancel a request',
   send: 'Send the selected request',
   cancel: 'Cancel the request in flight',
+  reload: 'Reload the workspace files from disk',
   up: 'Move up',
   down: 'Move down',
   pageUp: 'Page up',
@@ -50,6 +52,9 @@ export const actionDescriptions = {
 } as const;
 
 export type ActionName = keyof typeof actionDescriptions;
+// The settings check (core) and this table list the same actions; tsc fails here when they drift.
+const sameActions: [Exclude<ActionName, KeymapAction>, Exclude<KeymapAction, ActionName>] extends [never, never] ? true : never = true;
+void sameActions;
 export type Keymap = Record<ActionName, string[]>;
 
 export const actionNames = Object.keys(actionDescriptions) as ActionName[];
@@ -66,6 +71,7 @@ export const defaultKeymap: Keymap = {
   back: ['esc'],
   send: ['enter', 'ctrl+s'],
   cancel: ['ctrl+c'],
+  reload: ['ctrl+l'],
   up: ['up'],
   down: ['down'],
   pageUp: ['pageup'],
@@ -127,27 +133,20 @@ export class KeymapError extends Error {
  * Keys may be a string or a list; `preset: "vim"` applies the vim preset first.
  */
 export async function resolveKeymap(overrides: KeymapOverrides | undefined): Promise<Keymap> {
-  const { keysSchema: keys } = await import('./keymap-schema.js');
   const keymap: Keymap = { ...defaultKeymap };
   if (!overrides) return keymap;
-  if (overrides.preset !== undefined) {
-    // Settings store every keymap value as a list, so the preset may come as ["vim"].
-    const preset = Array.isArray(overrides.preset) ? overrides.preset[0] : overrides.preset;
-    if (preset !== 'vim' && preset !== 'default') {
-      throw new KeymapError(`unknown keymap preset '${String(preset)}' (known: default, vim)`);
-    }
-    if (preset === 'vim') Object.assign(keymap, vimPreset);
+  // The same check as `dial config set keymap` (core), so what it accepts always opens.
+  const problem = keymapProblem(overrides, { singleKeys: true });
+  if (problem) {
+    const [action] = problem.path;
+    throw new KeymapError(action === undefined || action === 'preset' || problem.message.startsWith('unknown') ? problem.message : `keymap action '${String(action)}': ${problem.message}`);
   }
+  // Settings store every keymap value as a list, so the preset may come as ["vim"].
+  const preset = Array.isArray(overrides.preset) ? overrides.preset[0] : overrides.preset;
+  if (preset === 'vim') Object.assign(keymap, vimPreset);
   for (const [action, value] of Object.entries(overrides)) {
     if (action === 'preset') continue;
-    if (!(action in actionDescriptions)) {
-      throw new KeymapError(`unknown keymap action '${action}' (known: ${actionNames.join(', ')})`);
-    }
-    const parsed = keys.safeParse(value);
-    if (!parsed.success) {
-      throw new KeymapError(`keymap action '${action}': keys must be names like "ctrl+p", "enter", "q" (got ${JSON.stringify(value)})`);
-    }
-    keymap[action as ActionName] = typeof parsed.data === 'string' ? [parsed.data] : parsed.data;
+    keymap[action as ActionName] = typeof value === 'string' ? [value] : [...(value as string[])];
   }
   return keymap;
 }

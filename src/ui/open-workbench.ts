@@ -7,7 +7,7 @@ import { resolveKeymap, KeymapError } from './keymap.js';
 import { themeName, ThemeError, type ThemeName } from './theme.js';
 import { DialError } from '../core/errors.js';
 import { closeConnections } from '../core/http/index.js';
-import { loadSettings } from '../core/settings/index.js';
+import { loadSettings, rememberEnvironment } from '../core/settings/index.js';
 import { findWorkspaceRoot } from '../core/workspace/discover.js';
 
 export interface OpenWorkbenchOptions {
@@ -36,8 +36,15 @@ export async function openWorkbench(options: OpenWorkbenchOptions): Promise<numb
     if (error instanceof ThemeError) throw new DialError('E_CONFIG', error.message, { hint: 'fix it with `dial config set theme dark|light|mono`' });
     throw error;
   }
-  // -e wins; otherwise the environment last picked in this workspace.
+  // -e wins, and is remembered for this workspace as a pick with ctrl+e is; otherwise the environment last picked here.
   const environment = options.environment ?? settings.defaultEnvironment[root];
+  if (options.environment !== undefined && settings.defaultEnvironment[root] !== options.environment) {
+    try {
+      await rememberEnvironment(root, options.environment, process.env);
+    } catch {
+      // Best effort, as for ctrl+e: an unwritable settings file must not keep the workbench closed.
+    }
+  }
   const { startWorkbench } = await import('./start.js');
   return startWorkbench({
     keymap,

@@ -2,7 +2,7 @@
  * The one place that calls Ink's render(): enters the alternate screen, renders the App,
  * and restores the terminal on quit, crash, SIGINT and SIGTERM.
  */
-import { render } from 'ink';
+import { render, useStdout } from 'ink';
 import { App } from './App.js';
 import { createTheme, type ThemeName } from './theme.js';
 import type { Keymap } from './keymap.js';
@@ -35,15 +35,28 @@ export async function startWorkbench(options: StartOptions): Promise<number> {
   };
   stdout.write(ENTER_ALT);
 
-  // Registered before Ink's own listener so the screen is blank when Ink redraws: no leftover frames.
+  // Ink's own write (useStdout().write): it erases its frame, writes, then writes the whole last
+  // frame again. With nothing to write it is a full repaint, which Ink has no other way to ask
+  // for: it skips a render whose output equals the previous one, even when the screen was cleared.
+  let repaint: () => void = () => undefined;
+  const Repaint = (): null => {
+    const { write } = useStdout();
+    repaint = () => write('');
+    return null;
+  };
+
+  // Registered before Ink's own listener: the screen is blanked (no leftover frames), then the last
+  // frame is painted again (Ink skips the redraw when the new layout prints the same frame).
   const onResize = (): void => {
     stdout.write('\x1b[2J\x1b[H');
+    repaint();
   };
   stdout.on('resize', onResize);
 
   let instance: ReturnType<typeof render> | undefined;
   const suspend = (run: () => void): void => {
     // Hand the terminal to the child: normal screen, cooked mode; then take it back and redraw.
+    const size = `${stdout.columns}x${stdout.rows}`;
     stdout.write(LEAVE_ALT);
     if (stdin.isTTY) stdin.setRawMode(false);
     try {
@@ -51,8 +64,10 @@ export async function startWorkbench(options: StartOptions): Promise<number> {
     } finally {
       if (stdin.isTTY) stdin.setRawMode(true);
       stdout.write(ENTER_ALT);
-      instance?.clear();
-      stdout.emit('resize');
+      // The alternate screen is blank now: paint the frame again, and lay it out anew if the
+      // terminal was resized meanwhile (its SIGWINCH went to the child's screen).
+      if (`${stdout.columns}x${stdout.rows}` !== size) stdout.emit('resize');
+      else repaint();
     }
   };
 
@@ -81,11 +96,17 @@ export async function startWorkbench(options: StartOptions): Promise<number> {
     const services = options.services(suspend);
     const theme = createTheme(options.color, options.theme);
     let exit: () => void = () => undefined;
-    instance = render(<App services={services} keymap={options.keymap} theme={theme} environment={options.environment} onExit={() => exit()} />, {
-      exitOnCtrlC: false,
-      patchConsole: true,
-      maxFps: 60,
-    });
+    instance = render(
+      <>
+        <Repaint />
+        <App services={services} keymap={options.keymap} theme={theme} environment={options.environment} onExit={() => exit()} />
+      </>,
+      {
+        exitOnCtrlC: false,
+        patchConsole: true,
+        maxFps: 60,
+      },
+    );
     const current = instance;
     exit = () => current.unmount();
     await instance.waitUntilExit();

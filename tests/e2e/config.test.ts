@@ -43,6 +43,28 @@ describe('dial config', () => {
     expect(readFileSync(join(configDir, 'config.json')).equals(before)).toBe(true);
   });
 
+  it('keymap overrides get the checks `dial open` makes: an unknown action or key is refused at set', async () => {
+    const configDir = tempDir('dial-config-');
+    await runCli(['config', 'set', 'keymap', '{"quit":["q","ctrl+q"]}'], { configDir });
+    const before = readFileSync(join(configDir, 'config.json'));
+    const rockets = await runCli(['config', 'set', 'keymap', '{"launchRockets":["x"]}'], { configDir });
+    expect(rockets.code).toBe(2);
+    expect(rockets.stderr).toContain("invalid value for 'keymap.launchRockets': unknown keymap action 'launchRockets' (known: quit, palette,");
+    expect(rockets.stderr).toContain('hint: TUI key overrides as JSON, e.g. {"preset": "vim", "quit": ["q", "ctrl+q"]}');
+    const hyper = await runCli(['config', 'set', 'keymap', '{"quit":["hyper+space bar"]}'], { configDir });
+    expect(hyper.code).toBe(2);
+    expect(hyper.stderr).toContain(`invalid value for 'keymap.quit.0': "hyper+space bar" is not a key name`);
+    const emacs = await runCli(['config', 'set', 'keymap', '{"preset":"emacs"}'], { configDir });
+    expect(emacs.code).toBe(2);
+    expect(emacs.stderr).toContain("unknown keymap preset 'emacs' (known: default, vim)");
+    expect(readFileSync(join(configDir, 'config.json')).equals(before)).toBe(true);
+
+    // The preset as the README and the hint write it.
+    const vim = await runCli(['config', 'set', 'keymap', '{"preset":"vim","quit":["q"]}'], { configDir });
+    expect(vim.code).toBe(0);
+    expect(JSON.parse((await runCli(['config', 'get', 'keymap', '--json'], { configDir })).stdout)).toEqual({ preset: 'vim', quit: ['q'] });
+  });
+
   it('an invalid settings file is exit 3 naming the file, line and key', async () => {
     const configDir = tempDir('dial-config-');
     writeFileSync(join(configDir, 'config.json'), '{\n  "historyLimit": -5\n}\n');

@@ -38,3 +38,17 @@ describe('keymap', () => {
     await expect(resolveKeymap({ preset: 'emacs' })).rejects.toThrow(/unknown keymap preset 'emacs'/);
   });
 });
+
+describe('keymap and settings agree', () => {
+  it('every TUI action can be bound in settings, and what settings accept the resolver opens', async () => {
+    const { KEYMAP_ACTIONS, keymapProblem } = await import('../../src/core/settings/keymap.js');
+    const { actionNames } = await import('../../src/ui/keymap.js');
+    expect([...KEYMAP_ACTIONS].sort()).toEqual([...actionNames].sort());
+    const stored = { preset: ['vim'], quit: ['q', 'ctrl+q'], reload: ['ctrl+l', 'R'] };
+    expect(keymapProblem(stored)).toBeUndefined();
+    const keymap = await resolveKeymap(stored);
+    expect(keymap.quit).toEqual(['q', 'ctrl+q']);
+    expect(keymap.reload).toEqual(['ctrl+l', 'R']);
+    expect(keymap.down).toContain('j');
+  });
+});

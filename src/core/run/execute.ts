@@ -145,7 +145,9 @@ export function referencedNames(files: Iterable<HttpFile>): Set<string> {
 }
 
 /** Builds the executor that sends requests through the engine and checks them. */
-export function createExecutor(options: ExecutorOptions): RequestExecutor & { scripts: ScriptRunner; runReference: (file: HttpFile, node: RequestNode) => Promise<void> } {
+export function createExecutor(
+  options: ExecutorOptions,
+): RequestExecutor & { scripts: ScriptRunner; runReference: (file: HttpFile, node: RequestNode, signal?: AbortSignal) => Promise<void> } {
   const { session, engine } = options;
   const scripts = new ScriptRunner(options.scriptTimeoutMs);
   const snapshotStore = createSnapshotStores();
@@ -163,6 +165,10 @@ export function createExecutor(options: ExecutorOptions): RequestExecutor & { sc
     return (name) => map.get(name);
   };
   const jars = new Map<string, CookieJar>();
+  // The signal of the request being executed, per file: a referenced request always lives in the
+  // same file as the one that needs it (the session runs only same-file targets), and requests of
+  // one file run one at a time, so cancelling a request also cancels the references it runs.
+  const activeSignals = new Map<string, AbortSignal>();
   const snapshotKeys = new WeakMap<RequestNode, string>();
   const keyOf = (node: RequestNode) => {
     let key = snapshotKeys.get(node);
@@ -216,6 +222,8 @@ export function createExecutor(options: ExecutorOptions): RequestExecutor & { sc
       }
     };
 
+    const outerSignal = activeSignals.get(file.path);
+    activeSignals.set(file.path, signal);
     try {
       const requestVariables = new Map<string, string>();
       if (scriptsOn) {
@@ -276,17 +284,24 @@ export function createExecutor(options: ExecutorOptions): RequestExecutor & { sc
       return outcome(passed ? 'passed' : 'failed');
     } catch (error) {
       return outcome('errored', error);
+    } finally {
+      if (outerSignal) activeSignals.set(file.path, outerSignal);
+      else activeSignals.delete(file.path);
     }
   };
-  /** Runs a referenced request that has not run yet (session.runReference): scripts and all, no events. */
-  const runReference = async (file: HttpFile, node: RequestNode): Promise<void> => {
+  /**
+   * Runs a referenced request that has not run yet (session.runReference): scripts and all, no
+   * events. It runs under `signal`, else under the signal of the request of that file being
+   * executed (the one that references it), so Esc / Ctrl+C / --bail cancel it too.
+   */
+  const runReference = async (file: HttpFile, node: RequestNode, signal?: AbortSignal): Promise<void> => {
     const result = await execute({
       file,
       node,
       info: { index: node.index, name: node.name ?? `${node.method} ${node.url}`, line: node.requestLineSpan.line, method: node.method, url: node.url },
       fileState: { file, info: { path: file.path, relativePath: file.path, requests: 1 }, data: new Map() },
       attempt: 1,
-      signal: new AbortController().signal,
+      signal: signal ?? activeSignals.get(file.path) ?? new AbortController().signal,
       emit: () => {},
     });
     if (result.status === 'errored' && result.error) {

@@ -306,6 +306,11 @@ class RequestSession implements Session {
             : this.execute(file, target, { sendOptions: { bodyTarget: { kind: 'buffer' } } }).then(() => undefined);
         running = this.chain.run([...chain, key], runTarget);
         this.running.set(key, running);
+        // A run that failed or was cancelled is forgotten, so the next request that needs it tries again.
+        const started = running;
+        started.catch(() => {
+          if (this.running.get(key) === started) this.running.delete(key);
+        });
       }
       await running;
       recorded = this.recorded.get(key);

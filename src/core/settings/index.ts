@@ -9,7 +9,10 @@ import { parseDuration } from '../duration.js';
 import { JsonSyntaxError, parseJson } from '../format/json.js';
 import { settingsPath } from './paths.js';
 
+import { KEYMAP_EXAMPLE } from './keymap.js';
+
 export { settingsPath, historyPath, configDir, dataDir } from './paths.js';
+export { KEYMAP_ACTIONS, KEYMAP_PRESETS, KEY_NAME, KEYMAP_EXAMPLE, keymapProblem, type KeymapAction, type KeymapProblem } from './keymap.js';
 
 export interface Settings {
   /** Request timeout: a duration (`30s`, `500ms`) or a number of seconds. */
@@ -23,8 +26,8 @@ export interface Settings {
   editor?: string;
   pager?: string;
   theme?: string;
-  /** Action -> keys overrides for the TUI. */
-  keymap: Record<string, string[]>;
+  /** Action -> keys overrides for the TUI, and `preset: "vim"` (src/core/settings/keymap.ts). */
+  keymap: Record<string, string | string[]>;
   proxy?: string;
   /** Workspace root -> environment name last chosen there. */
   defaultEnvironment: Record<string, string>;
@@ -50,7 +53,7 @@ export const SETTING_HELP: Record<SettingKey, string> = {
   editor: 'editor command for bodies and requests (default $VISUAL, $EDITOR)',
   pager: 'pager command for responses (default $PAGER)',
   theme: 'TUI colour theme',
-  keymap: 'TUI key overrides as JSON: {"action": ["key", ...]}',
+  keymap: `TUI key overrides as JSON, e.g. ${KEYMAP_EXAMPLE}`,
   proxy: 'proxy URL for every request (default HTTP(S)_PROXY)',
   defaultEnvironment: 'environment last chosen per workspace (JSON object)',
   lastRequest: 'request last opened per workspace (JSON object)',

@@ -4,6 +4,7 @@
  */
 import * as z from 'zod/mini';
 import type { SettingKey } from './index.js';
+import { keymapProblem } from './keymap.js';
 
 const durationText = /^\s*\d+(?:\.\d+)?\s*(?:ms|s|m|h)?\s*$/;
 
@@ -38,9 +39,8 @@ export const keySchemas: Record<SettingKey, z.ZodMiniType> = {
   editor: text,
   pager: text,
   theme: z.enum(['dark', 'light', 'mono'], { error: (issue) => `unknown theme '${String(issue.input)}' (known: dark, light, mono)` }),
-  keymap: z.record(z.string(), z.array(z.string({ error: 'expected key names' }), { error: 'expected a list of keys, e.g. ["q", "ctrl+c"]' }), {
-    error: 'expected an object of action -> list of keys',
-  }),
+  // Checked by keymapProblem (checkValue): the same rules as the TUI's keymap resolver.
+  keymap: z.custom<Record<string, string | string[]>>((value) => keymapProblem(value) === undefined),
   proxy,
   defaultEnvironment: byWorkspace,
   lastRequest: byWorkspace,
@@ -48,6 +48,7 @@ export const keySchemas: Record<SettingKey, z.ZodMiniType> = {
 
 /** The first problem with a value for a key, or undefined when it is valid. */
 export function checkValue(key: SettingKey, value: unknown): { path: PropertyKey[]; message: string } | undefined {
+  if (key === 'keymap') return keymapProblem(value);
   const result = keySchemas[key].safeParse(value);
   if (result.success) return undefined;
   const issue = result.error.issues[0];

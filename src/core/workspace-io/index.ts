@@ -48,13 +48,39 @@ export async function saveBodyTo(body: ResponseBody, path: string): Promise<void
   throw new DialError('E_IO', 'this response body was streamed elsewhere and is not kept');
 }
 
-/** Replaces a `.http` file's text on disk (atomic) and returns the re-parsed file. */
+/** rewriteHttpFile refused: the file on disk is not the text the edit was made from. */
+export class FileChangedError extends DialError {
+  constructor(
+    readonly path: string,
+    readonly removed: boolean,
+  ) {
+    const name = basename(path);
+    super('E_IO', `${name} ${removed ? 'was removed' : 'changed on disk'} since it was loaded; nothing was written`, {
+      hint: `reload ${name} and make the edit again`,
+    });
+  }
+}
+
+/**
+ * Replaces a `.http` file's text on disk (atomic) and returns the re-parsed file. `file.text` is
+ * the text the edit was made from: when the file on disk no longer holds it (another program
+ * changed or removed it since it was loaded), nothing is written and the error says so, since
+ * writing `newText` would silently undo that change.
+ */
 export async function rewriteHttpFile(file: HttpFile, newText: string): Promise<HttpFile> {
   // Parse first: a broken edit must not reach the disk.
   const parsed = parseHttpFile(newText, file.path);
+  let onDisk: string | undefined;
+  try {
+    onDisk = await readFile(file.path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new DialError('E_IO', `cannot read ${file.path}`, { cause: error });
+  }
+  if (onDisk !== file.text) throw new FileChangedError(file.path, onDisk === undefined);
   await writeTextFile(file.path, newText);
   return parsed;
 }
+
 
 /** Loads and parses a `.http` file. */
 export async function loadHttpFile(path: string): Promise<HttpFile> {

@@ -76,6 +76,7 @@ export type Effect =
   | { type: 'duplicate' }
   | { type: 'delete' }
   | { type: 'openHistory' }
+  | { type: 'reload' }
   | { type: 'pickEnvironment'; name: string | undefined }
   | { type: 'promptAnswer'; value: string | undefined };
 
@@ -159,7 +160,7 @@ export function paletteItems(state: AppState, keymap: Keymap, describe: (action:
 
 const paletteActions = new Set<ActionName>([
   'send', 'environments', 'history', 'help', 'quit', 'copyBody', 'copyCurl', 'saveBody', 'pager', 'foldAll', 'unfoldAll',
-  'jsonPath', 'search', 'editMethod', 'editUrl', 'editHeaders', 'editBody', 'editRequest', 'newRequest', 'duplicate', 'delete', 'toggleSecrets',
+  'jsonPath', 'search', 'reload', 'editMethod', 'editUrl', 'editHeaders', 'editBody', 'editRequest', 'newRequest', 'duplicate', 'delete', 'toggleSecrets',
 ]);
 
 /** Line-editing of a single text field; returns the new value, or a submit/cancel outcome. */
@@ -355,7 +356,7 @@ function handleKey(state0: AppState, name: string | undefined, input: string, ke
   if (state.inFlight && (has('cancel') || has('back'))) return { state, effects: [{ type: 'cancel' }] };
 
   // 4. Global actions, then the focused pane's.
-  const globalActions: ActionName[] = ['quit', 'palette', 'environments', 'history', 'help', 'focusNext', 'focusPrev', 'cancel', 'send', 'back', 'toggleSecrets'];
+  const globalActions: ActionName[] = ['quit', 'palette', 'environments', 'history', 'help', 'focusNext', 'focusPrev', 'cancel', 'send', 'back', 'toggleSecrets', 'reload'];
   const paneActions: Record<Pane, ActionName[]> = {
     tree: ['up', 'down', 'pageUp', 'pageDown', 'top', 'bottom', 'filterTree', 'editMethod', 'editUrl', 'editHeaders', 'editBody', 'editRequest', 'newRequest', 'duplicate', 'delete'],
     request: ['up', 'down', 'editMethod', 'editUrl', 'editHeaders', 'editBody', 'editRequest', 'newRequest', 'duplicate', 'delete'],
@@ -391,6 +392,8 @@ export function runAction(state: AppState, action: ActionName): Step {
     }
     case 'history':
       return effect({ type: 'openHistory' });
+    case 'reload':
+      return effect({ type: 'reload' });
     case 'help':
       return none({ ...state, screens: [...state.screens, { kind: 'help', scroll: 0 }] });
     case 'focusNext':

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  defaultSettings, loadSettings, rememberEnvironment, rememberLastRequest, setSetting, settingsPath, settingsTimeoutMs, unsetSetting,
+  defaultSettings, keymapProblem, loadSettings, rememberEnvironment, rememberLastRequest, setSetting, settingsPath, settingsTimeoutMs, unsetSetting,
 } from '../../../src/core/settings/index.js';
 import { configDir, dataDir, historyPath } from '../../../src/core/settings/paths.js';
 import { DialError } from '../../../src/core/errors.js';
@@ -65,6 +65,20 @@ describe('settings', () => {
     expect(readFileSync(settingsPath(env)).equals(before)).toBe(true);
     // No temp files left behind either.
     expect(readdirSync(env.DIAL_CONFIG_DIR)).toEqual(['config.json']);
+  });
+
+  it('keymap: the same checks as the TUI resolver (actions, key names, preset)', async () => {
+    const env = freshEnv();
+    for (const value of ['{"launchRockets":["x"]}', '{"quit":["hyper+space bar"]}', '{"quit":[1]}', '{"preset":"emacs"}', '[]', '{"quit":"q"}']) {
+      expect(await codeOf(setSetting('keymap', value, env)), value).toBe('E_USAGE');
+    }
+    expect(keymapProblem({ launchRockets: ['x'] })).toEqual({ path: ['launchRockets'], message: expect.stringContaining("unknown keymap action 'launchRockets'") });
+    expect(keymapProblem({ quit: ['q', 'hyper+space bar'] })?.path).toEqual(['quit', 1]);
+    // A lone key is fine for the resolver (which also reads hand-written overrides), not for settings.
+    expect(keymapProblem({ quit: 'q' }, { singleKeys: true })).toBeUndefined();
+    await setSetting('keymap', '{"preset":"vim","down":["j","down"]}', env);
+    await setSetting('keymap', '{"preset":["vim"]}', env);
+    expect((await loadSettings(env)).keymap).toEqual({ preset: ['vim'] });
   });
 
   it('an invalid file is E_CONFIG naming the file, line and key', async () => {

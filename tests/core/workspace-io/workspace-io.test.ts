@@ -1,8 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseHttpFile } from '../../../src/core/httpfile/index.js';
-import { externalCommand, loadHttpFile, rewriteHttpFile, runExternal, saveBodyTo } from '../../../src/core/workspace-io/index.js';
+import { externalCommand, FileChangedError, loadHttpFile, rewriteHttpFile, runExternal, saveBodyTo } from '../../../src/core/workspace-io/index.js';
 import { tempDir } from '../../helpers/cli.js';
 
 describe('workspace-io', () => {
@@ -43,5 +43,41 @@ describe('workspace-io', () => {
     expect(externalCommand('editor', { VISUAL: 'vim', EDITOR: 'nano' })).toBe('vim');
     expect(externalCommand('pager', {})).toBe('less -R');
     expect(parseHttpFile('GET http://x\n', '').requests).toHaveLength(1);
+  });
+});
+
+describe('rewriteHttpFile and changes made outside dial', () => {
+  it('refuses to write when the file changed on disk since it was loaded, and writes nothing', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'api.http');
+    writeFileSync(path, '### a\nGET http://x/a\n');
+    const file = await loadHttpFile(path);
+    // Another program (an editor, git pull) changes the file while the TUI has it open.
+    const outside = '### a\nGET http://x/a\n\n### added-outside\nGET http://x/outside\n';
+    writeFileSync(path, outside);
+    const error = await rewriteHttpFile(file, '### a\nPOST http://x/a\n').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FileChangedError);
+    expect(error).toMatchObject({ code: 'E_IO', message: 'api.http changed on disk since it was loaded; nothing was written', hint: 'reload api.http and make the edit again' });
+    expect(readFileSync(path, 'utf8')).toBe(outside);
+  });
+
+  it('refuses when the file was removed, and does not recreate it', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'gone.http');
+    writeFileSync(path, 'GET http://x/a\n');
+    const file = await loadHttpFile(path);
+    rmSync(path);
+    await expect(rewriteHttpFile(file, 'POST http://x/a\n')).rejects.toThrow('gone.http was removed since it was loaded');
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('consecutive edits work: each write is based on the file the previous one returned', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'api.http');
+    writeFileSync(path, 'GET http://x/a\n');
+    const first = await rewriteHttpFile(await loadHttpFile(path), 'POST http://x/a\n');
+    const second = await rewriteHttpFile(first, 'PUT http://x/a\n');
+    expect(second.requests[0].method).toBe('PUT');
+    expect(readFileSync(path, 'utf8')).toBe('PUT http://x/a\n');
   });
 });
