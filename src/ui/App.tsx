@@ -92,6 +92,8 @@ export function App({ services, keymap, theme, environment, onExit, size: fixedS
   const abortRef = useRef<AbortController | undefined>(undefined);
   const promptRef = useRef<{ resolve: (value: string) => void; reject: (error: unknown) => void } | undefined>(undefined);
   const exitedRef = useRef(false);
+  // The last answer to each `# @prompt`, offered again at the next send.
+  const promptAnswers = useRef(new Map<string, string>());
   const [spin, setSpin] = useState(0);
 
   // What the screen shows: secrets masked once per response and reveal toggle, before any line splitting.
@@ -150,10 +152,19 @@ export function App({ services, keymap, theme, environment, onExit, size: fixedS
       const response = await services.execute(selected.entry.file, selected.node, {
         environment: stateRef.current.environment,
         signal: controller.signal,
+        // Asked on every send (as JetBrains does), with the last answer ready to accept or change;
+        // never prefilled for a variable marked `# @secret`, which would show it on screen.
         prompt: (name, description) =>
           new Promise<string>((resolve, reject) => {
-            promptRef.current = { resolve, reject };
-            dispatch({ type: 'pushScreen', screen: { kind: 'prompt', name, description, value: '' } });
+            const secret = selected.entry.file?.requests.some((request) => request.secrets.includes(name)) ?? false;
+            promptRef.current = {
+              resolve: (value) => {
+                if (!secret) promptAnswers.current.set(name, value);
+                resolve(value);
+              },
+              reject,
+            };
+            dispatch({ type: 'pushScreen', screen: { kind: 'prompt', name, description, value: secret ? '' : (promptAnswers.current.get(name) ?? '') } });
           }),
         onState: (requestState) => {
           if (!controller.signal.aborted) dispatch({ type: 'requestState', state: requestState });
@@ -360,6 +371,11 @@ export function App({ services, keymap, theme, environment, onExit, size: fixedS
     };
   }, [services]);
 
+  // The reducer pages and bounds scrolling by the rows the screens get.
+  useEffect(() => {
+    dispatch({ type: 'screenRows', rows: dims.height });
+  }, [dims.height, dispatch]);
+
   // The spinner ticks only while a request is in flight.
   useEffect(() => {
     if (!state.inFlight) return;
@@ -410,7 +426,7 @@ export function App({ services, keymap, theme, environment, onExit, size: fixedS
         />
       );
     } else if (screen.kind === 'history') {
-      body = <HistoryScreen items={shownHistory ?? screen.items} cursor={screen.cursor} diff={screen.diff} width={dims.width} height={dims.height} theme={theme} />;
+      body = <HistoryScreen items={shownHistory ?? screen.items} cursor={screen.cursor} diff={screen.diff} diffScroll={screen.diffScroll} width={dims.width} height={dims.height} theme={theme} />;
     } else {
       body = <HelpScreen keymap={keymap} scroll={screen.scroll} width={dims.width} height={dims.height} theme={theme} />;
     }

@@ -46,3 +46,22 @@ export function diffLines(before: string, after: string): DiffLine[] {
   out.push(...a.slice(a.length - tail).map((text) => ({ kind: 'same' as const, text })));
   return out;
 }
+
+/** Rows of diff lines the history diff shows in a screen of `height` rows (border, title and footer take 4). */
+export function historyDiffRows(height: number): number {
+  return Math.max(1, height - 4);
+}
+
+const diffCache = new WeakMap<object, { before: string; after: string; lines: DiffLine[] }>();
+
+/**
+ * diffLines memoised per (older, newer) entry pair: the screen renders it on every key and the
+ * reducer counts its lines to bound the scroll, and a large body's diff is not free.
+ */
+export function cachedDiff(older: { body: string }, newer: { body: string }): DiffLine[] {
+  const hit = diffCache.get(newer);
+  if (hit && hit.before === older.body && hit.after === newer.body) return hit.lines;
+  const lines = diffLines(older.body, newer.body);
+  diffCache.set(newer, { before: older.body, after: newer.body, lines });
+  return lines;
+}

@@ -116,6 +116,45 @@ describe('workspace screen', () => {
     expect(services.calls.map((c) => c.name)).toEqual(['ask']);
   });
 
+  it('asks @prompt again on every send, with the last answer prefilled (not for a @secret one)', async () => {
+    const services = fakeServices({
+      'p.http': '### ask\n# @name ask\n# @prompt token Your token\nGET http://x/ask\n\n### pin\n# @name pin\n# @prompt pin Your PIN\n# @secret pin\nGET http://x/pin\n',
+    });
+    const answers: string[] = [];
+    const execute = services.execute.bind(services);
+    services.execute = (file, node, options) => execute(file, node, { ...options, prompt: async (name, description) => {
+      const value = await options.prompt(name, description);
+      answers.push(`${name}=${value}`);
+      return value;
+    } });
+    const { app, type } = mount(services);
+    await waitForText(app, 'ask');
+    await type(KEY.down, KEY.enter);
+    await waitForText(app, 'Your token: ▏');
+    await type('a', 'b', 'c', KEY.enter);
+    await waitForText(app, '200 OK');
+    // Second send: asked again, the last answer is there to accept...
+    await type(KEY.enter);
+    await waitForText(app, 'Your token: abc▏');
+    await type(KEY.enter);
+    await waitForFrame(app, () => answers.length === 2);
+    // ...or to change.
+    await type(KEY.enter);
+    await waitForText(app, 'Your token: abc▏');
+    await type(KEY.ctrlU, 'x', 'y', KEY.enter);
+    await waitForFrame(app, () => answers.length === 3);
+    expect(answers).toEqual(['token=abc', 'token=abc', 'token=xy']);
+
+    // A secret prompt is asked every time too, but never shown prefilled.
+    await type(KEY.down, KEY.enter);
+    await waitForText(app, 'Your PIN: ▏');
+    await type('1', '2', KEY.enter);
+    await waitForFrame(app, () => answers.length === 4);
+    await type(KEY.enter);
+    const frame = await waitForText(app, 'Your PIN: ▏');
+    expect(frame).not.toContain('Your PIN: 12');
+  });
+
   it('q quits outside text fields but is text inside them', async () => {
     const { app, type, exits } = mount();
     await waitForText(app, 'listUsers');
@@ -250,12 +289,54 @@ describe('screens', () => {
     await type(KEY.ctrlH);
     await waitForText(app, 'History (3)', '10:01  404  GET /other');
     await type(KEY.enter);
-    const frame = await waitForText(app, 'Diff: GET /users', '-   "n": 1', '+   "n": 2');
-    expect(frame).toContain('10:00 → 10:02: +1 -1 lines');
+    const frame = await waitForText(app, 'Diff +1 -1 lines · 10:00 → 10:02 · GET /users', '-   "n": 1', '+   "n": 2');
+    expect(frame).toContain('lines 1–4 of 4');
     await type(KEY.esc);
     await waitForText(app, 'History (3)');
     await type(KEY.esc);
     await waitForText(app, 'listUsers');
+  });
+
+  it('the history diff scrolls with up/down/pgdn to a change below the first screen; +N -M stays visible at 120 columns', async () => {
+    const services = fakeServices(files);
+    // 80 lines of body; only line 60 changed between the two responses.
+    const body = (n: number) => ['{', ...Array.from({ length: 80 }, (_, i) => `  "line${i}": ${i === 60 ? n : i},`), '}'].join('\n');
+    const longLabel = `users.http#listUsers  GET http://api.example.com/${'very/long/path/'.repeat(10)}?page=1`;
+    services.historyItems = [
+      { time: '2026-01-01 10:02:00Z', requestKey: 'a#list', label: longLabel, status: 200, body: body(2) },
+      { time: '2026-01-01 10:00:00Z', requestKey: 'a#list', label: longLabel, status: 200, body: body(1) },
+    ];
+    let exited = 0;
+    const app = render(<App services={services} keymap={defaultKeymap} theme={createTheme(false)} onExit={() => exited++} size={{ columns: 120, rows: 30 }} />);
+    const type = async (...keys: string[]): Promise<void> => {
+      for (const key of keys) {
+        app.stdin.write(key);
+        await new Promise((resolve) => setTimeout(resolve, 15));
+      }
+    };
+    await waitForText(app, 'listUsers');
+    await type(KEY.ctrlH);
+    await waitForText(app, 'History (2)');
+    await type(KEY.enter);
+    let frame = await waitForText(app, 'Diff +1 -1 lines · 2026-01-01 10:00:00Z → 2026-01-01 10:02:00Z', 'lines 1–25 of 83');
+    expect(frame).not.toContain('"line60"');
+    // Down scrolls the diff (not to the next entry); page down reaches the change.
+    await type(KEY.down);
+    frame = await waitForText(app, 'lines 2–26 of 83');
+    expect(frame).toContain('Diff +1 -1 lines');
+    await type('\x1b[6~', '\x1b[6~');
+    frame = await waitForText(app, '-   "line60": 1,', '+   "line60": 2,', 'lines 52–76 of 83');
+    // Past the end it stops at the last screen; up goes back.
+    await type('\x1b[6~', '\x1b[6~');
+    frame = await waitForText(app, 'lines 59–83 of 83');
+    await type(KEY.up);
+    await waitForText(app, 'lines 58–82 of 83');
+    // Esc: back to the list with the cursor where it was; enter opens the diff at its top again.
+    await type(KEY.esc);
+    await waitForText(app, 'History (2)');
+    await type(KEY.enter);
+    await waitForText(app, 'lines 1–25 of 83');
+    expect(exited).toBe(0);
   });
 
   it('inline URL edit writes only that request back', async () => {

@@ -139,3 +139,51 @@ describe('screen stack', () => {
     expect(keys(state, 'esc').state.screens).toEqual([]);
   });
 });
+
+describe('history diff scrolling', () => {
+  const body = (n: number) => ['{', ...Array.from({ length: 80 }, (_, i) => `  "line${i}": ${i === 60 ? n : i},`), '}'].join('\n');
+  const items = [
+    { time: 't2', requestKey: 'a', label: 'GET /a', body: body(2) },
+    { time: 't1', requestKey: 'b', label: 'GET /b', body: 'b' },
+    { time: 't0', requestKey: 'a', label: 'GET /a', body: body(1) },
+  ];
+  const opened = (): AppState => {
+    let state = appReducer(loaded(), { type: 'screenRows', rows: 29 }, defaultKeymap).state;
+    state = appReducer(state, { type: 'pushScreen', screen: { kind: 'history', items, cursor: 0, diff: false } }, defaultKeymap).state;
+    return keys(state, 'enter').state;
+  };
+  const history = (state: AppState) => state.screens[state.screens.length - 1] as Extract<AppState['screens'][number], { kind: 'history' }>;
+
+  it('up/down/pgup/pgdn/home/end scroll the open diff within its 83 lines, not the entry list', () => {
+    let state = opened();
+    expect(history(state)).toMatchObject({ diff: true, diffScroll: 0, cursor: 0 });
+    state = keys(state, 'down', 'down').state;
+    expect(history(state)).toMatchObject({ diffScroll: 2, cursor: 0 });
+    // 29 rows -> 25 diff rows a page; 83 lines -> at most 58.
+    state = keys(state, 'pagedown').state;
+    expect(history(state).diffScroll).toBe(27);
+    state = keys(state, 'pagedown', 'pagedown').state;
+    expect(history(state).diffScroll).toBe(58);
+    state = keys(state, 'pageup', 'up').state;
+    expect(history(state).diffScroll).toBe(32);
+    state = keys(state, 'home').state;
+    expect(history(state).diffScroll).toBe(0);
+    state = keys(state, 'up').state;
+    expect(history(state).diffScroll).toBe(0);
+    state = keys(state, 'end').state;
+    expect(history(state).diffScroll).toBe(58);
+    // Esc closes the diff; down moves in the list again, and a diff opens at its top.
+    state = keys(state, 'esc', 'down').state;
+    expect(history(state)).toMatchObject({ diff: false, cursor: 1 });
+    state = keys(state, 'up', 'enter').state;
+    expect(history(state)).toMatchObject({ diff: true, diffScroll: 0, cursor: 0 });
+  });
+
+  it('a taller screen pages further; an entry with no earlier response does not scroll', () => {
+    let state = appReducer(opened(), { type: 'screenRows', rows: 49 }, defaultKeymap).state;
+    state = keys(state, 'pagedown').state;
+    expect(history(state).diffScroll).toBe(38);
+    state = keys(state, 'esc', 'down', 'enter', 'down', 'pagedown').state;
+    expect(history(state)).toMatchObject({ diff: true, cursor: 1, diffScroll: 0 });
+  });
+});

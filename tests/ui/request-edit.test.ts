@@ -39,6 +39,23 @@ describe('request edits', () => {
     expect(() => parseHeaderLine('nonsense')).toThrow();
   });
 
+  it('a ; inside a value does not split the header (only a ; followed by a header name and its colon does)', () => {
+    expect(parseHeaderLine('Cookie: a=1; b=http://x')).toEqual([{ name: 'Cookie', value: 'a=1; b=http://x' }]);
+    expect(parseHeaderLine('Cookie: a=1; b=http://x; Accept: */*')).toEqual([{ name: 'Cookie', value: 'a=1; b=http://x' }, { name: 'Accept', value: '*/*' }]);
+    expect(parseHeaderLine('Accept: text/html;q=0.9, */*;q=0.8; X-Trace: on')).toEqual([{ name: 'Accept', value: 'text/html;q=0.9, */*;q=0.8' }, { name: 'X-Trace', value: 'on' }]);
+    expect(parseHeaderLine('Link: <http://x/a>; rel="next"')).toEqual([{ name: 'Link', value: '<http://x/a>; rel="next"' }]);
+    expect(parseHeaderLine('A: 1;{{name}}: 2')).toEqual([{ name: 'A', value: '1' }, { name: '{{name}}', value: '2' }]);
+    // Line breaks always separate headers.
+    expect(parseHeaderLine('Cookie: a=1; b=2\nX-B: 3\r\nX-C: 4')).toEqual([{ name: 'Cookie', value: 'a=1; b=2' }, { name: 'X-B', value: '3' }, { name: 'X-C', value: '4' }]);
+  });
+
+  it('an inline header edit keeps a Cookie header with a URL in it whole in the file', () => {
+    const node = file.requests[0];
+    const edited = apply(0, editRequestBlock(file, node, 'headers', 'Cookie: a=1; b=http://x; X-A: 1'));
+    expect(edited).toBe(text.replace('Accept: */*\nX-A: 1', 'Cookie: a=1; b=http://x\nX-A: 1'));
+    expect(parseHttpFile(edited, '/ws/a.http').requests[0].headers.map((h) => [h.name, h.value])).toEqual([['Cookie', 'a=1; b=http://x'], ['X-A', '1']]);
+  });
+
   it('duplicates a block under a new name', () => {
     const node = file.requests[0];
     const copy = duplicateBlock(file, node, 'one-copy');

@@ -21,7 +21,7 @@ import type { FailedExchange, RequestError } from './types.js';
 /** The part of the workspace session the runner uses (src/core/session). */
 export interface RunSession {
   globals: Map<string, unknown>;
-  prepare(file: HttpFile, node: RequestNode, options: { requestVariables?: Map<string, string> }): Promise<{ request: HttpRequest; overrides?: Partial<SendOptions>; secretValues?: Iterable<string> }>;
+  prepare(file: HttpFile, node: RequestNode, options: { requestVariables?: Map<string, string>; promptAgain?: boolean }): Promise<{ request: HttpRequest; overrides?: Partial<SendOptions>; secretValues?: Iterable<string> }>;
   record(file: HttpFile, node: RequestNode, request: HttpRequest, exchange: Exchange): void;
   resolveTemplate(text: string, file: HttpFile, node: RequestNode): string | Promise<string>;
   secretValues(): Iterable<string>;
@@ -233,7 +233,8 @@ export function createExecutor(
           addTests(result.tests, script.span.line);
         }
       }
-      const prepared = await session.prepare(file, node, { requestVariables });
+      // Each attempt is a new send: `# @prompt` values are asked again (only a session with a prompt asks at all).
+      const prepared = await session.prepare(file, node, { requestVariables, promptAgain: true });
       request = prepared.request;
       // One cookie jar per file (requests that chain a login share it), none with @no-cookie-jar.
       let jar = jars.get(file.path);

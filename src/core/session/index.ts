@@ -80,7 +80,8 @@ export interface Session {
    * not hold every file's tree). A later loadFile parses it again; recorded exchanges are kept.
    */
   forgetFile(path: string): void;
-  prepare(file: HttpFile, node: RequestNode, extra?: { requestVariables?: Map<string, string> }): Promise<PreparedRequest>;
+  /** `promptAgain`: this is a new send, so its `# @prompt` values are asked again (not the session's earlier answers); the requests it references reuse them. */
+  prepare(file: HttpFile, node: RequestNode, extra?: { requestVariables?: Map<string, string>; promptAgain?: boolean }): Promise<PreparedRequest>;
   execute(file: HttpFile, node: RequestNode, options?: { signal?: AbortSignal; sendOptions?: Partial<SendOptions> }): Promise<Exchange>;
   record(file: HttpFile, node: RequestNode, request: HttpRequest, exchange: Exchange): void;
   hasRun(file: HttpFile, node: RequestNode): boolean;
@@ -115,6 +116,8 @@ class RequestSession implements Session {
   private readonly recordedByName = new Map<string, RecordedExchange>();
   private readonly running = new Map<string, Promise<void>>();
   private readonly prompted = new Map<string, string>();
+  /** `# @prompt` names answered for the request being sent now (set once a prepare asks with `promptAgain`). */
+  private promptedNow: Set<string> | undefined;
   private readonly secrets = new Set<string>();
   private readonly chain = new AsyncLocalStorage<string[]>();
   private readonly names = new Map<string, string>();
@@ -189,7 +192,7 @@ class RequestSession implements Session {
     return exchange;
   }
 
-  prepare(file: HttpFile, node: RequestNode, extra: { requestVariables?: Map<string, string> } = {}): Promise<PreparedRequest> {
+  prepare(file: HttpFile, node: RequestNode, extra: { requestVariables?: Map<string, string>; promptAgain?: boolean } = {}): Promise<PreparedRequest> {
     return this.prepareInChain(file, node, extra);
   }
 
@@ -319,10 +322,13 @@ class RequestSession implements Session {
     return evaluate(recorded);
   }
 
-  private async prepareInChain(file: HttpFile, node: RequestNode, extra: { requestVariables?: Map<string, string> }): Promise<PreparedRequest> {
+  private async prepareInChain(file: HttpFile, node: RequestNode, extra: { requestVariables?: Map<string, string>; promptAgain?: boolean }): Promise<PreparedRequest> {
     const cli = this.options.cliVariables ?? {};
+    // A new send with promptAgain (the TUI, as JetBrains) asks its `# @prompt` values again; the
+    // requests it references (prepared inside the chain) reuse this send's answers.
+    if (extra.promptAgain && this.chain.getStore() === undefined) this.promptedNow = new Set();
     for (const prompt of node.prompts) {
-      if (Object.hasOwn(cli, prompt.name) || this.prompted.has(prompt.name)) continue;
+      if (Object.hasOwn(cli, prompt.name) || (this.promptedNow ?? this.prompted).has(prompt.name)) continue;
       if (!this.options.prompt) {
         throw new DialError('E_VAR_UNDEFINED', `no value for @prompt variable '${prompt.name}' (${this.where(file, node)})`, {
           location: { file: file.path || '<text>', line: node.requestLineSpan.line },
@@ -330,6 +336,7 @@ class RequestSession implements Session {
         });
       }
       this.prompted.set(prompt.name, await this.options.prompt(prompt.name, prompt.description));
+      this.promptedNow?.add(prompt.name);
     }
     const resolver = await this.resolver(file, node, extra, true);
     const fileLabel = file.path || '<text>';

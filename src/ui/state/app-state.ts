@@ -7,6 +7,7 @@
 import type { HttpFile, RequestNode } from '../../core/httpfile/types.js';
 import { actionsFor, type ActionName, type Keymap } from '../keymap.js';
 import { fuzzyFilter } from '../fuzzy.js';
+import { cachedDiff, historyDiffRows } from '../diff.js';
 import type { HistoryItem, RequestState, ResponseResult, WorkspaceFileEntry } from '../services.js';
 import { initialViewerState, type ViewerAction, type ViewerState } from '../viewer/viewer-reducer.js';
 
@@ -28,7 +29,8 @@ export interface PaletteItem {
 export type Screen =
   | { kind: 'palette'; query: string; cursor: number }
   | { kind: 'environments'; cursor: number }
-  | { kind: 'history'; items: HistoryItem[]; cursor: number; diff: boolean }
+  /** `diffScroll`: the first diff line shown while the diff of the entry under the cursor is open. */
+  | { kind: 'history'; items: HistoryItem[]; cursor: number; diff: boolean; diffScroll?: number }
   | { kind: 'help'; scroll: number }
   | { kind: 'prompt'; name: string; description?: string; value: string }
   | { kind: 'confirm'; message: string; effect: Effect }
@@ -54,6 +56,8 @@ export interface AppState {
   toast?: string;
   /** Secret values are masked (••••) unless the user revealed them (DESIGN §6). */
   revealSecrets: boolean;
+  /** Terminal rows the screens get (the App reports them), to page and bound scrolling. */
+  screenRows: number;
 }
 
 export type TreeRow =
@@ -90,7 +94,8 @@ export type AppAction =
   | { type: 'popScreen' }
   | { type: 'toast'; message: string | undefined }
   | { type: 'setEnvironment'; name: string | undefined }
-  | { type: 'selectRequest'; fileIndex: number; requestIndex: number };
+  | { type: 'selectRequest'; fileIndex: number; requestIndex: number }
+  | { type: 'screenRows'; rows: number };
 
 /** The starting state. */
 export function initialAppState(): AppState {
@@ -107,6 +112,7 @@ export function initialAppState(): AppState {
     tab: 'body',
     viewer: initialViewerState,
     revealSecrets: false,
+    screenRows: 24,
   };
 }
 
@@ -179,6 +185,14 @@ export function editText(value: string, name: string | undefined, input: string)
   return { value };
 }
 
+/** The entry before `index` (older) for the same request, if any; items are newest first. */
+export function previousOf(items: HistoryItem[], index: number): HistoryItem | undefined {
+  const item = items[index];
+  if (!item) return undefined;
+  for (let i = index + 1; i < items.length; i++) if (items[i].requestKey === item.requestKey) return items[i];
+  return undefined;
+}
+
 function clampTree(state: AppState, cursor: number): AppState {
   const count = treeRows(state).length;
   return { ...state, treeCursor: Math.min(Math.max(0, cursor), Math.max(0, count - 1)) };
@@ -238,6 +252,8 @@ export function appReducer(state: AppState, action: AppAction, keymap: Keymap, d
       return { state: { ...state, toast: action.message }, effects: [] };
     case 'setEnvironment':
       return { state: { ...state, environment: action.name }, effects: [] };
+    case 'screenRows':
+      return { state: state.screenRows === action.rows ? state : { ...state, screenRows: action.rows }, effects: [] };
     case 'selectRequest': {
       const next = { ...state, treeFilter: '', treeFiltering: false };
       const at = treeRows(next).findIndex((r) => r.kind === 'request' && r.fileIndex === action.fileIndex && r.requestIndex === action.requestIndex);
@@ -308,10 +324,27 @@ function handleKey(state0: AppState, name: string | undefined, input: string, ke
         if (name === 'esc' || name === 'ctrl+c' || name === 'q' || has('history')) {
           return none(screen.diff ? replaceTop(state, { ...screen, diff: false }) : pop(state));
         }
+        if (has('toggleSecrets')) return none({ ...state, revealSecrets: !state.revealSecrets });
+        if (name === 'enter' || name === 'd') return none(replaceTop(state, { ...screen, diff: !screen.diff, diffScroll: 0 }));
+        if (screen.diff) {
+          // The open diff scrolls; the cursor stays on its entry.
+          const rows = historyDiffRows(state.screenRows);
+          const item = screen.items[screen.cursor];
+          const previous = previousOf(screen.items, screen.cursor);
+          const total = item && previous ? cachedDiff(previous, item).length : 0;
+          const max = Math.max(0, total - rows);
+          const at = screen.diffScroll ?? 0;
+          const to = (scroll: number): Step => none(replaceTop(state, { ...screen, diffScroll: Math.min(max, Math.max(0, scroll)) }));
+          if (has('up')) return to(at - 1);
+          if (has('down')) return to(at + 1);
+          if (has('pageUp')) return to(at - rows);
+          if (has('pageDown')) return to(at + rows);
+          if (has('top')) return to(0);
+          if (has('bottom')) return to(max);
+          return none(state);
+        }
         if (has('up')) return none(replaceTop(state, { ...screen, cursor: Math.max(0, screen.cursor - 1) }));
         if (has('down')) return none(replaceTop(state, { ...screen, cursor: Math.min(screen.items.length - 1, screen.cursor + 1) }));
-        if (name === 'enter' || name === 'd') return none(replaceTop(state, { ...screen, diff: !screen.diff }));
-        if (has('toggleSecrets')) return none({ ...state, revealSecrets: !state.revealSecrets });
         return none(state);
       }
       case 'help':

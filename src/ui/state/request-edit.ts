@@ -10,10 +10,17 @@ export function blockText(file: HttpFile, node: RequestNode): string {
   return file.text.slice(node.span.start, node.span.end);
 }
 
-/** Parses `Name: value; Other: value` (the inline header editor's format). */
+// A header name (a token, or a `{{variable}}` in it) followed by its colon.
+const HEADER_START = String.raw`(?:[!#$%&'*+.^_\`|~0-9A-Za-z-]|\{\{[^{}\r\n]*\}\})+[ \t]*:`;
+// Headers are split at line breaks, and at a `;` only when a `Name:` follows it: a `;` inside a
+// value (`Cookie: a=1; b=http://x`, `Accept: text/html;q=0.9`) is not followed by a header name
+// and its colon (`=` and `/` are not name characters).
+const HEADER_SPLIT = new RegExp(String.raw`\r?\n|;[ \t]*(?=${HEADER_START})`);
+
+/** Parses `Name: value; Other: value` (the inline header editor's format), or one header per line. */
 export function parseHeaderLine(value: string): Array<{ name: string; value: string }> {
   return value
-    .split(/;\s*(?=[^:;\s]+:)/)
+    .split(HEADER_SPLIT)
     .map((part) => part.trim())
     .filter(Boolean)
     .map((part) => {
