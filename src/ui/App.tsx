@@ -11,7 +11,7 @@ import { actionDescriptions, keyName, splitBurst, type ActionName, type Keymap }
 import type { Theme } from './theme.js';
 import type { ResponseResult, WorkbenchServices } from './services.js';
 import { appReducer, initialAppState, paletteItems, selectedRequest, treeRows, type AppAction, type AppState, type Effect } from './state/app-state.js';
-import { blockText, duplicateBlock, editRequestBlock, newRequestBlock } from './state/request-edit.js';
+import { blockText, blockWithCopy, editRequestBlock, newRequestBlock } from './state/request-edit.js';
 import { viewerReducer } from './viewer/viewer-reducer.js';
 import { buildLineModel, buildTextModel, type LineModel } from './viewer/line-model.js';
 import { fuzzyFilter } from './fuzzy.js';
@@ -331,10 +331,11 @@ export function App({ services, keymap, theme, environment, onExit, size: fixedS
         {
           const file = selected.entry.file;
           const node = selected.node;
-          void saveBlock(selected.fileIndex, async () => {
-            const saved = await services.appendRequest(file, duplicateBlock(file, node, `${node.name ?? 'request'}-copy`));
-            return { file: saved, select: saved.requests.length - 1 };
-          });
+          // The copy goes right after the original, in the original's place in the file: deleting it gives the file back byte for byte.
+          void saveBlock(selected.fileIndex, async () => ({
+            file: await services.saveRequest(file, node.index, blockWithCopy(file, node, `${node.name ?? 'request'}-copy`)),
+            select: node.index + 1,
+          }));
         }
         return;
       case 'delete':

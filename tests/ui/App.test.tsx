@@ -359,9 +359,19 @@ describe('screens', () => {
     await type(KEY.ctrlU, ...'X-A: 1; X-B: 2'.split(''), KEY.enter);
     await waitForText(app, 'X-A: 1', 'X-B: 2');
     expect(services.saved.get('/ws/users.http')).toBe(files['users.http'].replace('GET http://x/users\nAccept: application/json', 'PUT http://x/users\nX-A: 1\nX-B: 2'));
+    const beforeCopy = services.saved.get('/ws/users.http')!;
     await type('D');
     await waitForText(app, '@listUsers-copy  users.http');
-    expect(services.saved.get('/ws/users.http')).toContain('# @name listUsers-copy\nPUT http://x/users');
+    const withCopy = services.saved.get('/ws/users.http')!;
+    expect(withCopy).toContain('# @name listUsers-copy\nPUT http://x/users');
+    // Right after the original, before createUser.
+    expect(withCopy.indexOf('listUsers-copy')).toBeLessThan(withCopy.indexOf('createUser'));
+    // The copy is selected; deleting it gives the file back byte for byte.
+    await type('x');
+    await waitForText(app, 'Delete listUsers-copy? (y/n)');
+    await type('y');
+    await waitForFrame(app, (f) => f.includes('saved users.http') && !f.includes('listUsers-copy'));
+    expect(services.saved.get('/ws/users.http')).toBe(beforeCopy);
   });
 
   it('delete asks first; new request appends a block', async () => {

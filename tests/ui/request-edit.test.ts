@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseHttpFile, replaceRequestText } from '../../src/core/httpfile/index.js';
-import { blockText, duplicateBlock, editRequestBlock, parseHeaderLine } from '../../src/ui/state/request-edit.js';
+import { parseHttpFile, removeRequestText, replaceRequestText } from '../../src/core/httpfile/index.js';
+import { blockText, blockWithCopy, duplicateBlock, editRequestBlock, parseHeaderLine } from '../../src/ui/state/request-edit.js';
 
 const text = '@host = http://x\n\n### one\n# @name one\nGET {{host}}/a HTTP/1.1\nAccept: */*\nX-A: 1\n\n{"a": 1}\n\n### two\nPOST {{host}}/b\n\nbody\n';
 const file = parseHttpFile(text, '/ws/a.http');
@@ -62,4 +62,32 @@ describe('request edits', () => {
     expect(copy).toContain('# @name one-copy');
     expect(blockText(file, node)).toContain('# @name one\n');
   });
+});
+
+describe('duplicate then delete', () => {
+  const cases: Record<string, string> = {
+    'last request, one newline at the end': '### a\n# @name a\nGET http://x/a\n',
+    'last request, a blank line at the end': '### a\n# @name a\nGET http://x/a\n\n',
+    'first of two, no ### line': '# @name a\nGET http://x/a\n\n### b\nGET http://x/b\n',
+    'a middle request with a body': '### a\nGET http://x/a\n\n### b\n# @name b\nPOST http://x/b\nContent-Type: application/json\n\n{"b": 1}\n\n\n### c\nGET http://x/c\n',
+    'CRLF file': '### a\r\n# @name a\r\nGET http://x/a\r\nAccept: */*\r\n\r\n### b\r\nGET http://x/b\r\n',
+    'unnamed request': '### only\nGET http://x/only\n',
+  };
+  for (const [what, text] of Object.entries(cases)) {
+    it(`leaves the file byte-identical: ${what}`, () => {
+      const file = parseHttpFile(text, '/ws/d.http');
+      for (const node of file.requests) {
+        const duplicated = replaceRequestText(file, node.index, blockWithCopy(file, node, `${node.name ?? 'request'}-copy`));
+        const withCopy = parseHttpFile(duplicated, '/ws/d.http');
+        // The copy is the next request, the same request under the new name; the others are as they were.
+        expect(withCopy.requests).toHaveLength(file.requests.length + 1);
+        const copy = withCopy.requests[node.index + 1];
+        const bodyOf = (n: typeof node) => (n.body?.kind === 'inline' ? n.body.text : undefined);
+        expect([copy.method, copy.url, bodyOf(copy)]).toEqual([node.method, node.url, bodyOf(node)]);
+        expect(copy.name ?? copy.title).toMatch(/-copy$/);
+        if (text.includes('\r\n')) expect(duplicated.replace(/\r\n/g, '')).not.toContain('\n');
+        expect(removeRequestText(withCopy, node.index + 1)).toBe(text);
+      }
+    });
+  }
 });

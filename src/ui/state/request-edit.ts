@@ -76,10 +76,32 @@ export function newRequestBlock(name: string): string {
   return `### ${name}\nGET https://example.com\n`;
 }
 
-/** A copy of a request block under a new name: `# @name x` lines are renamed. */
+/** A copy of a request block under a new name: the `# @name x` line, else the `### title`, is renamed. */
 export function duplicateBlock(file: HttpFile, node: RequestNode, newName: string): string {
   let block = blockText(file, node);
-  if (node.name) block = block.replace(/^([ \t]*(?:#|\/\/)[ \t]*@name[ \t]+)\S+/m, `$1${newName}`);
+  if (node.name) {
+    const renamed = block.replace(/^([ \t]*(?:#|\/\/)[ \t]*@name[ \t]+)\S+/m, `$1${newName}`);
+    // No `# @name`: the name is the `###` separator's title, so the copy gets a title of its own.
+    block = renamed !== block ? renamed : block.replace(/^###[^\r\n]*/, `### ${newName}`);
+  }
   if (!/^###/.test(block)) block = `### ${newName}\n${block}`;
   return block.endsWith('\n') ? block : block + '\n';
+}
+
+/** Line breaks and blank lines ending a block (the gap before the next one). */
+const TRAILING_GAP = /(?:\r?\n[ \t]*)*$/;
+
+/**
+ * The block followed by a copy of itself under a new name (duplicateBlock), to replace the block
+ * with: the copy lands right after the original, and the gap between them is the original's own
+ * gap, so deleting the copy gives back the file byte for byte (the copy's block owns everything
+ * that was added). A block with no line break at its end (the file's last byte) gets one.
+ */
+export function blockWithCopy(file: HttpFile, node: RequestNode, newName: string): string {
+  const block = blockText(file, node);
+  const gap = TRAILING_GAP.exec(block)![0];
+  const newline = block.includes('\r\n') || (!block.includes('\n') && file.text.includes('\r\n')) ? '\r\n' : '\n';
+  const copy = duplicateBlock(file, node, newName).replace(TRAILING_GAP, '');
+  const copyText = newline === '\r\n' ? copy.replace(/(?<!\r)\n/g, '\r\n') : copy;
+  return block.slice(0, block.length - gap.length) + (gap || newline) + copyText + gap;
 }
