@@ -1,5 +1,5 @@
 /**
- * The BUILT binary in a real pseudo-terminal: the workbench comes back by itself after $PAGER,
+ * The BUILT binary in a real pseudo-terminal: the workbench comes back by itself after $PAGER and $EDITOR,
  * SIGINT restores the terminal (exit 130), Ctrl+C with nothing in flight quits cleanly, and
  * `dial open -e ENV` remembers ENV for the workspace. Needs a fresh build (`node scripts/build.mjs`).
  */
@@ -62,6 +62,30 @@ describe('dial open: suspend, signals and remembered choices in a real terminal'
     expect(await tty.onAlternateScreen()).toBe(true);
     expect(screen).not.toContain('PAGER-RAN');
 
+    tty.press('q');
+    expect(await tty.exit()).toBe(0);
+  });
+
+  it('after $EDITOR the workbench is back with the edit saved into the file', async () => {
+    const dir = tempDir('dial-tui-editor-');
+    const editor = join(dir, 'editor.sh');
+    writeFileSync(editor, `#!/bin/sh\nsed -i 's#/anything/users#/anything/people#' "$1"\n`);
+    chmodSync(editor, 0o755);
+    const ws = tempDir('dial-tui-editor-ws-');
+    cpSync(workspace, ws, { recursive: true });
+    terminal = new PtyTerminal([process.execPath, BIN, 'open', ws, '-e', 'local'], {
+      cols: 120,
+      rows: 40,
+      env: { CI: undefined, NO_COLOR: undefined, DIAL_CONFIG_DIR: tempDir('dial-tui-config-'), EDITOR: editor, VISUAL: undefined },
+    });
+    const tty = terminal;
+    await tty.waitForText('listUsers', 'env: local');
+    const before = tty.rawOutput.length;
+    tty.press('e');
+    await tty.waitFor(() => tty.rawOutput.slice(before).includes('\x1b[?1049h'), 'the alternate screen again');
+    const screen = await tty.waitForText('saved api.http', 'GET {{host}}/anything/people?page=1', 'env: local');
+    expect(screen).toContain('listUsers');
+    expect(readFileSync(join(ws, 'api.http'), 'utf8')).toBe(readFileSync(join(workspace, 'api.http'), 'utf8').replace('/anything/users', '/anything/people'));
     tty.press('q');
     expect(await tty.exit()).toBe(0);
   });
