@@ -82,10 +82,10 @@ function command(fixture: string): string {
 }
 
 /** Runs a Bash command line (a real curl) and returns what the server received. */
-async function viaRealCurl(line: string): Promise<RecordedRequest> {
+async function viaRealCurl(line: string, env?: Record<string, string>): Promise<RecordedRequest> {
   const before = server.requests.length;
   await new Promise<void>((done, fail) => {
-    const child = spawn('bash', ['-c', `${line.trim()} -s -o /dev/null`], { cwd: FIXTURES, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('bash', ['-c', `${line.trim()} -s -o /dev/null`], { cwd: FIXTURES, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('close', (code) => (code === 0 ? done() : fail(new Error(`curl exited ${code}: ${stderr}`))));
@@ -190,7 +190,7 @@ describe('dial import curl: command line forms', () => {
   it('-o - prints the .http text; words after -- are the command; unmapped flags are warnings on stderr', async () => {
     const printed = await runCli(['import', 'curl', `curl -v -X DELETE 'http://127.0.0.1:1/items/9' -H 'X-A: 1'`, '-o', '-']);
     expect(printed.code).toBe(0);
-    expect(printed.stdout).toBe('### DELETE /items/9\n# @name items\nDELETE http://127.0.0.1:1/items/9\nX-A: 1\n');
+    expect(printed.stdout).toBe('### DELETE /items/9\n# @name items\n# @no-redirect\nDELETE http://127.0.0.1:1/items/9\nX-A: 1\n');
     expect(printed.stderr).toBe('warning: -v: an output option of curl; ignored (the request is unchanged)\n');
 
     const out = tempDir('dial-import-argv-');
@@ -216,5 +216,59 @@ describe('dial import curl: command line forms', () => {
     const quote = await runCli(['import', 'curl', "curl 'http://x/", '-o', out]);
     expect(quote.code).toBe(3);
     expect(quote.stderr).toMatch(/^error\[E_IMPORT\] <curl>:1:6: unterminated single-quoted string/);
+  });
+});
+
+describe('dial import curl: what curl does that a .http file must be told', () => {
+  it('without -L the imported request stops at a redirect, as curl does; with -L it follows', async () => {
+    const redirecting = await startRecordingServer((request, response) => {
+      if (request.url === '/start') {
+        response.writeHead(302, { location: '/target' });
+        response.end();
+      } else {
+        response.end('arrived');
+      }
+    });
+    try {
+      for (const [flags, expected] of [['', ['/start']], ['-L ', ['/start', '/target']]] as const) {
+        const out = tempDir('dial-import-redirect-');
+        const imported = await runCli(['import', 'curl', `curl ${flags}${redirecting.url}/start`, '-o', out]);
+        expect(imported.code).toBe(0);
+        expect(readFileSync(join(out, 'start.http'), 'utf8').includes('# @no-redirect')).toBe(flags === '');
+        const before = redirecting.requests.length;
+        const sent = await runCli(['send', 'start.http#start', '--print', 'h'], { cwd: out });
+        expect(sent.code).toBe(0);
+        expect(sent.stdout.split('\n')[0]).toBe(flags === '' ? 'HTTP/1.1 302 Found' : 'HTTP/1.1 200 OK');
+        expect(redirecting.requests.slice(before).map((request) => request.url)).toEqual(expected);
+      }
+    } finally {
+      await redirecting.close();
+    }
+  });
+
+  it('shell variables become {{$processEnv NAME}}, named in warnings, and are read when the request is sent', async () => {
+    const line = `curl "$DIAL_T_BASE/items?who=$DIAL_T_USER" -H "Authorization: Bearer \${DIAL_T_TOKEN}" -H 'X-Literal: $DIAL_T_TOKEN' --json "{\\"owner\\": \\"$DIAL_T_USER\\"}"`;
+    const out = tempDir('dial-import-vars-');
+    const imported = await runCli(['import', 'curl', '-', '-o', out], { input: line });
+    expect(imported.code).toBe(0);
+    expect(imported.stderr).toBe(['DIAL_T_BASE', 'DIAL_T_USER', 'DIAL_T_TOKEN']
+      .map((name) => `warning: $${name}: a shell variable; written as {{$processEnv ${name}}}, which dial reads from its environment when it sends\n`).join(''));
+    const http = readFileSync(join(out, 'items.http'), 'utf8');
+    expect(http).toContain('POST {{$processEnv DIAL_T_BASE}}/items?who={{$processEnv DIAL_T_USER}}\nAuthorization: Bearer {{$processEnv DIAL_T_TOKEN}}\nX-Literal: $DIAL_T_TOKEN\n');
+
+    const env = { DIAL_T_BASE: server.url, DIAL_T_USER: 'ada', DIAL_T_TOKEN: 'tok-123' };
+    const before = server.requests.length;
+    const sent = await runCli(['send', 'items.http#items'], { cwd: out, env });
+    expect(sent.stderr).toBe('');
+    expect(sent.code).toBe(0);
+    const received = server.requests[before];
+    expect(received).toMatchObject({ method: 'POST', url: '/items?who=ada', headers: { authorization: 'Bearer tok-123', 'x-literal': '$DIAL_T_TOKEN', 'content-type': 'application/json' } });
+    expect(received.body.toString()).toBe('{"owner": "ada"}');
+
+    if (hasCurl) {
+      // The same line run by Bash and the real curl, with the same environment.
+      const explicit = explicitHeaders(line);
+      expect(normalize(received, explicit)).toEqual(normalize(await viaRealCurl(line, env), explicit));
+    }
   });
 });

@@ -3,6 +3,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { parseCurlCommands, type ParsedCurl } from './curl.js';
 import { renderHttpFile, slugify, uniqueName, type DraftBody, type ImportDraft } from './http-writer.js';
 import type { ImportResult } from './output.js';
+import { processEnvNames, splitProcessEnvReferences } from './shell-words.js';
 
 export interface ImportCurlOptions {
   /** Folder the command's relative `@file` paths belong to. */
@@ -35,6 +36,11 @@ export function nameFromUrl(url: string): string {
   return slugify(named ?? host.split('.').find((label) => label !== 'www' && label !== 'api') ?? 'request', 'request');
 }
 
+/** True when text has `{{` other than the `{{$processEnv NAME}}` references written for shell variables. */
+function otherBraces(text: string): boolean {
+  return splitProcessEnvReferences(text).some((piece, index) => index % 2 === 0 && piece.includes('{{'));
+}
+
 function durationText(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
 }
@@ -43,15 +49,23 @@ function toDraft(parsed: ParsedCurl, options: ImportCurlOptions, used: Set<strin
   const { request } = parsed;
   // Paths in the command are relative to where it ran; in the .http file, to the file.
   const rebase = (path: string): string => {
-    if (isAbsolute(path)) return path;
+    // A path that starts with a variable ($HOME/a.png) is whatever the variable holds.
+    if (isAbsolute(path) || path.startsWith('{{')) return path;
     const rel = relative(resolve(options.outDir), resolve(options.cwd, path)).split('\\').join('/');
     return rel.startsWith('.') ? rel : `./${rel}`;
   };
   let body: DraftBody;
   switch (request.body.kind) {
-    case 'text':
-      body = { kind: 'text', text: request.body.text, substitute: false };
+    case 'text': {
+      // Shell variables became {{$processEnv NAME}}: the body is then read with variables,
+      // and any other {{…}} in it would be read as a variable too.
+      const variables = processEnvNames(request.body.text).length > 0;
+      if (variables && otherBraces(request.body.text)) {
+        warnings.push('the body has shell variables and other {{…}} text, which dial will read as variables too; edit the body before sending');
+      }
+      body = { kind: 'text', text: request.body.text, substitute: variables };
       break;
+    }
     case 'file':
       body = { kind: 'file', path: rebase(request.body.path) };
       break;
@@ -61,7 +75,7 @@ function toDraft(parsed: ParsedCurl, options: ImportCurlOptions, used: Set<strin
     default:
       body = { kind: 'none' };
   }
-  if (request.url.includes('{{') || request.headers.some(([key, value]) => `${key}${value}`.includes('{{'))) {
+  if (otherBraces(request.url) || request.headers.some(([key, value]) => otherBraces(`${key}${value}`))) {
     warnings.push('the URL or a header contains {{…}}, which dial reads as a variable; define it or edit the file');
   }
   const comments: string[] = [];
@@ -72,11 +86,14 @@ function toDraft(parsed: ParsedCurl, options: ImportCurlOptions, used: Set<strin
   }
   if (parsed.timeoutMs !== undefined) metadata.push({ key: 'timeout', value: durationText(parsed.timeoutMs) });
   if (parsed.retry !== undefined && parsed.retry > 0) metadata.push({ key: 'retry', value: String(parsed.retry) });
+  // curl stops at a redirect unless -L; a .http request follows them unless told not to.
+  if (!parsed.followRedirects) metadata.push({ key: 'no-redirect' });
   let path = request.url;
   try {
     path = new URL(request.url).pathname;
   } catch {
-    // keep the URL as the title
+    // Not a URL yet (it starts with a variable): the title is the URL without its query.
+    path = request.url.replace(/[?#].*$/, '');
   }
   return {
     title: `${request.method.toUpperCase()} ${path}`,

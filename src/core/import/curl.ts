@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DialError } from '../errors.js';
 import type { HeaderList, HttpRequest, MultipartPart } from '../http/types.js';
-import { splitCommands, splitShellWords } from './shell-words.js';
+import { processEnvNames, replaceProcessEnvReferences, splitCommands, splitProcessEnvReferences, splitShellWords, type ShellCommand } from './shell-words.js';
 
 export interface ParsedCurl {
   request: HttpRequest;
@@ -26,6 +26,8 @@ export interface ParsedCurl {
 export interface ParseCurlOptions {
   /** Folder `@file` paths are read from (default process.cwd()). */
   cwd?: string;
+  /** Where a shell variable in a path read now (`-d @$DIR/a.json`) is looked up (default process.env). */
+  env?: Record<string, string | undefined>;
 }
 
 type DataKind = 'data' | 'raw' | 'binary' | 'urlencode' | 'json';
@@ -80,11 +82,22 @@ function curlEscape(text: string): string {
     .join('');
 }
 
-function readData(path: string, cwd: string, flag: string): string {
+type ReadData = (path: string, flag: string) => string;
+
+function readData(path: string, cwd: string, env: Record<string, string | undefined>, flag: string): string {
+  // The file is read now, so a shell variable in its path takes its value now, as in the shell.
+  const shownPath = replaceProcessEnvReferences(path, (name) => `$${name}`);
+  const expanded = replaceProcessEnvReferences(path, (name) => {
+    const value = env[name];
+    if (value === undefined) {
+      throw new DialError('E_IMPORT', `${flag} @${shownPath}: the path uses $${name}, which is not set`, { hint: `set ${name} in the environment, or write the path out` });
+    }
+    return value;
+  });
   try {
-    return readFileSync(resolve(cwd, path), 'utf8');
+    return readFileSync(resolve(cwd, expanded), 'utf8');
   } catch (error) {
-    throw new DialError('E_IMPORT', `${flag} @${path}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, {
+    throw new DialError('E_IMPORT', `${flag} @${shownPath}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, {
       hint: 'run the import from the folder the curl command was written for, or inline the data',
       cause: error,
     });
@@ -108,7 +121,7 @@ function readFormWord(text: string, stopAtComma: boolean): { word: string; rest:
   return match ? { word: text.slice(0, match.index), rest: text.slice(match.index) } : { word: text, rest: '' };
 }
 
-function parseFormSpec(spec: string, cwd: string, warnings: string[]): MultipartPart {
+function parseFormSpec(spec: string, read: ReadData, warnings: string[]): MultipartPart {
   const eq = spec.indexOf('=');
   if (eq < 0) throw new DialError('E_IMPORT', `-F '${spec}': expected name=value`, { hint: "write -F 'field=value' or -F 'field=@file'" });
   const name = spec.slice(0, eq);
@@ -119,7 +132,7 @@ function parseFormSpec(spec: string, cwd: string, warnings: string[]): Multipart
     const { word, rest: after } = readFormWord(rest.slice(1), true);
     rest = after;
     if (fromFile) part.filePath = word;
-    else part.value = readData(word, cwd, '-F');
+    else part.value = read(word, '-F');
   } else {
     const { word, rest: after } = readFormWord(rest, false);
     part.value = word;
@@ -175,7 +188,7 @@ export function parseCurlCommands(input: string | string[], options: ParseCurlOp
   const results: ParsedCurl[] = [];
   const skipped: string[] = [];
   commands.forEach((command, index) => {
-    if (CURL.test(command.words[0])) results.push(parseCurlWords(command.words, options));
+    if (CURL.test(command.words[0])) results.push(parseCurlWords(command.words, options, command));
     else skipped.push(`${index > 0 && commands[index - 1].after === '|' ? 'the output piped into ' : ''}'${command.words.join(' ').slice(0, 60)}'`);
   });
   if (results.length === 0) {
@@ -192,8 +205,11 @@ export function parseCurlCommand(input: string | string[], options: ParseCurlOpt
   return all[0];
 }
 
-function parseCurlWords(input: string[], options: ParseCurlOptions): ParsedCurl {
+/** `shell`: what splitting the pasted text found (shell variables and other expansions), for warnings. */
+function parseCurlWords(input: string[], options: ParseCurlOptions, shell?: ShellCommand): ParsedCurl {
   const cwd = options.cwd ?? process.cwd();
+  const env = options.env ?? process.env;
+  const read: ReadData = (path, flag) => readData(path, cwd, env, flag);
   let words = [...input];
   if (words.length === 0) throw new DialError('E_IMPORT', 'the curl command is empty', { hint: "pass the command in quotes: dial import curl 'curl https://…'" });
   if (!CURL.test(words[0])) {
@@ -202,6 +218,18 @@ function parseCurlWords(input: string[], options: ParseCurlOptions): ParsedCurl 
   words = words.slice(1);
 
   const warnings: string[] = [];
+  for (const name of shell?.variables ?? []) {
+    warnings.push(`$${name}: a shell variable; written as {{$processEnv ${name}}}, which dial reads from its environment when it sends`);
+  }
+  for (const text of shell?.kept ?? []) warnings.push(`${text}: a shell expansion dial cannot do; kept as literal text`);
+  // curl URL-encodes a variable's value (the shell expands it first); dial sends the value as it is.
+  const escape = (text: string, shown: string): string => {
+    const pieces = splitProcessEnvReferences(text);
+    if (pieces.length > 1) {
+      warnings.push(`${shown}: ${processEnvNames(text).map((name) => `$${name}`).join(', ')} will be sent as is, not URL-encoded as curl would`);
+    }
+    return pieces.map((piece, index) => (index % 2 === 1 ? piece : curlEscape(piece))).join('');
+  };
   const headers: HeaderList = [];
   const removedHeaders = new Set<string>();
   const data: Array<{ kind: DataKind; value: string }> = [];
@@ -241,7 +269,7 @@ function parseCurlWords(input: string[], options: ParseCurlOptions): ParsedCurl 
       case 'data-binary': data.push({ kind: 'binary', value: value! }); return;
       case 'data-urlencode': data.push({ kind: 'urlencode', value: value! }); return;
       case 'json': data.push({ kind: 'json', value: value! }); return;
-      case 'form': parts.push(parseFormSpec(value!, cwd, warnings)); return;
+      case 'form': parts.push(parseFormSpec(value!, read, warnings)); return;
       case 'form-string': {
         const eq = value!.indexOf('=');
         if (eq < 0) throw new DialError('E_IMPORT', `${shown} '${value}': expected name=value`);
@@ -258,7 +286,7 @@ function parseCurlWords(input: string[], options: ParseCurlOptions): ParsedCurl 
         if (query.startsWith('+')) urlQueries.push(query.slice(1));
         else {
           const eq = query.indexOf('=');
-          urlQueries.push(eq >= 0 ? `${query.slice(0, eq)}=${curlEscape(query.slice(eq + 1))}` : curlEscape(query));
+          urlQueries.push(eq >= 0 ? `${query.slice(0, eq)}=${escape(query.slice(eq + 1), shown)}` : escape(query, shown));
         }
         return;
       }
@@ -353,7 +381,8 @@ function parseCurlWords(input: string[], options: ParseCurlOptions): ParsedCurl 
   if (urls.length === 0) throw new DialError('E_IMPORT', 'the curl command has no URL', { hint: "add the URL, e.g. curl 'https://api.example.com/items'" });
   if (urls.length > 1) warnings.push(`several URLs given; only the first (${urls[0]}) was imported`);
   let url = urls[0];
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) url = `http://${url}`;
+  // A URL that starts with a variable ($BASE/items) gets its scheme from the variable.
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url) && !url.startsWith('{{')) url = `http://${url}`;
 
   for (const name of removedHeaders) {
     if (name !== 'content-type' && name !== 'accept' && name !== 'user-agent' && name !== 'expect') {
@@ -361,12 +390,17 @@ function parseCurlWords(input: string[], options: ParseCurlOptions): ParsedCurl 
     }
   }
   if (user !== undefined) {
-    if (!user.includes(':')) warnings.push(`-u ${user}: no password given (curl would ask for one); an empty password was used`);
-    const credentials = user.includes(':') ? user : `${user}:`;
-    if (digest) {
+    // A variable may hold user:password, so no `:` is added after one.
+    const variable = processEnvNames(user).length > 0;
+    if (!user.includes(':') && !variable) warnings.push(`-u ${user}: no password given (curl would ask for one); an empty password was used`);
+    const credentials = user.includes(':') || variable ? user : `${user}:`;
+    if (variable && !digest) {
+      // Encoded when sent, after the variables are read (the .http `Basic user:password` convention).
+      headers.push(['Authorization', `Basic ${credentials}`]);
+    } else if (digest) {
       // The .http convention: dial answers the server's Digest challenge with these.
       const colon = credentials.indexOf(':');
-      headers.push(['Authorization', `Digest ${credentials.slice(0, colon)} ${credentials.slice(colon + 1)}`]);
+      headers.push(['Authorization', colon < 0 ? `Digest ${credentials}` : `Digest ${credentials.slice(0, colon)} ${credentials.slice(colon + 1)}`]);
     } else {
       headers.push(['Authorization', `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}`]);
     }
@@ -396,7 +430,7 @@ function parseCurlWords(input: string[], options: ParseCurlOptions): ParsedCurl 
           if (!piece.value.startsWith('@')) return piece.value;
           const flag = piece.kind === 'data' ? '-d' : `--${piece.kind === 'binary' ? 'data-binary' : 'json'}`;
           if (piece.value === '@-') throw new DialError('E_IMPORT', `${flag} @-: data read from stdin cannot be imported`, { hint: 'save the data to a file and use @file' });
-          const text = readData(piece.value.slice(1), cwd, flag);
+          const text = read(piece.value.slice(1), flag);
           // -d @file drops CR and LF, as curl does; --data-binary and --json keep them.
           return piece.kind === 'data' ? text.replace(/[\r\n]/g, '') : text;
         }
@@ -406,14 +440,14 @@ function parseCurlWords(input: string[], options: ParseCurlOptions): ParsedCurl 
           const eq = value.indexOf('=');
           if (eq >= 0 && (at < 0 || eq < at)) {
             const name = value.slice(0, eq);
-            return name ? `${name}=${curlEscape(value.slice(eq + 1))}` : curlEscape(value.slice(eq + 1));
+            return name ? `${name}=${escape(value.slice(eq + 1), '--data-urlencode')}` : escape(value.slice(eq + 1), '--data-urlencode');
           }
           if (at >= 0) {
             const name = value.slice(0, at);
-            const content = readData(value.slice(at + 1), cwd, '--data-urlencode');
+            const content = read(value.slice(at + 1), '--data-urlencode');
             return name ? `${name}=${curlEscape(content)}` : curlEscape(content);
           }
-          return curlEscape(value);
+          return escape(value, '--data-urlencode');
         }
       }
     });

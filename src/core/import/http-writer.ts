@@ -95,9 +95,9 @@ function extensionFor(headers: ImportDraft['headers']): string {
   return '.txt';
 }
 
-/** A path as the .http file shows it: relative ones start with ./ or ../ (absolute paths stay). */
+/** A path as the .http file shows it: relative ones start with ./ or ../ (absolute paths, and those starting with a variable, stay). */
 function relativePath(path: string): string {
-  return /^(\.{1,2}[\\/]|[\\/]|[A-Za-z]:[\\/])/.test(path) ? path : `./${path}`;
+  return /^(\.{1,2}[\\/]|[\\/]|[A-Za-z]:[\\/]|\{\{)/.test(path) ? path : `./${path}`;
 }
 
 function multipartText(parts: DraftPart[], boundary: string): string {

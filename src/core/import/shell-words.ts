@@ -1,8 +1,11 @@
 /**
- * Splits a pasted shell command into words the way Bash would (no expansion):
- * '…', "…" with its escapes, $'…' ANSI-C strings, backslash escapes and `\` line
- * continuations, `#` comments. Windows cmd copies (`^` continuations, `^"` quoting, as
- * browsers' "Copy as cURL (cmd)" writes them) are recognised and split by cmd's rules.
+ * Splits a pasted shell command into words the way Bash would: '…', "…" with its escapes,
+ * $'…' ANSI-C strings, backslash escapes and `\` line continuations, `#` comments. The one
+ * expansion is a shell variable (`$NAME`, `${NAME}`, unquoted or in "…"), which becomes
+ * `{{$processEnv NAME}}` so dial reads it when it sends, as the shell would have; other
+ * expansions (`$(…)`, backticks, `$1`, `${x:-y}`) stay literal text and are named.
+ * Windows cmd copies (`^` continuations, `^"` quoting, as browsers' "Copy as cURL (cmd)"
+ * writes them) are recognised and split by cmd's rules.
  */
 import { DialError } from '../errors.js';
 
@@ -13,6 +16,32 @@ export interface ShellWord {
   offset: number;
   /** A control operator between commands (`;`, `&&`, `||`, `|`, `&`, or a line break), not a word. */
   operator?: boolean;
+  /** Shell variables in the word, written as `{{$processEnv NAME}}` in `value`. */
+  variables?: string[];
+  /** Other shell expansions in the word, kept as literal text (`$(…)`, `` `…` ``, `$1`, `${x:-y}`). */
+  kept?: string[];
+}
+
+/** How a shell variable is written in a `.http` file (HTTP-FORMAT.md §Variables). */
+export function processEnvReference(name: string): string {
+  return `{{$processEnv ${name}}}`;
+}
+
+const PROCESS_ENV_REFERENCE = /\{\{\$processEnv ([A-Za-z_][A-Za-z0-9_]*)\}\}/g;
+
+/** Splits text at the `{{$processEnv NAME}}` references the splitter wrote: odd indexes are references. */
+export function splitProcessEnvReferences(text: string): string[] {
+  return text.split(/(\{\{\$processEnv [A-Za-z_][A-Za-z0-9_]*\}\})/);
+}
+
+/** The names of the `{{$processEnv NAME}}` references in text. */
+export function processEnvNames(text: string): string[] {
+  return [...new Set([...text.matchAll(PROCESS_ENV_REFERENCE)].map((match) => match[1]))];
+}
+
+/** Replaces each `{{$processEnv NAME}}` reference in text with what `value(NAME)` returns. */
+export function replaceProcessEnvReferences(text: string, value: (name: string) => string): string {
+  return text.replace(PROCESS_ENV_REFERENCE, (_, name: string) => value(name));
 }
 
 function unterminated(text: string, offset: number, what: string): DialError {
@@ -83,11 +112,56 @@ function readAnsiC(text: string, start: number): { value: string; end: number } 
   throw unterminated(text, start - 2, "$'…' string");
 }
 
+/** What a `$` or `` ` `` (unquoted or inside "…") stands for: its text in the word and where reading goes on. */
+interface Dollar {
+  value: string;
+  end: number;
+  variable?: string;
+  kept?: string;
+}
+
+function shortened(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
+}
+
+const NAME_AT = /[A-Za-z_][A-Za-z0-9_]*/y;
+
+// `$` at text[i]. Only a variable is converted; Bash would expand the other forms too, but
+// dial cannot run commands or know positional parameters, so they stay as written.
+function readDollar(text: string, i: number): Dollar {
+  const next = text[i + 1] ?? '';
+  NAME_AT.lastIndex = i + 1;
+  const name = NAME_AT.exec(text)?.[0];
+  if (name !== undefined) return { value: processEnvReference(name), end: i + 1 + name.length, variable: name };
+  if (next === '{') {
+    const close = text.indexOf('}', i + 2);
+    const inner = close < 0 ? undefined : text.slice(i + 2, close);
+    if (inner !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(inner)) return { value: processEnvReference(inner), end: close + 1, variable: inner };
+    // Only the `$` is taken here: the rest is read as ordinary text, quotes and all.
+    return { value: '$', end: i + 1, kept: shortened(inner === undefined ? '${' : `\${${inner}}`) };
+  }
+  if (next === '(') {
+    const close = text.indexOf(')', i + 2);
+    return { value: '$', end: i + 1, kept: close < 0 ? '$(…)' : shortened(text.slice(i, close + 1)) };
+  }
+  if (next !== '' && /[0-9@*#?$!-]/.test(next)) return { value: `$${next}`, end: i + 2, kept: `$${next}` };
+  return { value: '$', end: i + 1 };
+}
+
+// `…` at text[i] (command substitution): kept whole as literal text, up to its closing backtick.
+function readBacktick(text: string, i: number): Dollar {
+  const close = text.indexOf('`', i + 1);
+  if (close < 0) return { value: '`', end: i + 1, kept: '`…`' };
+  return { value: text.slice(i, close + 1), end: close + 1, kept: shortened(text.slice(i, close + 1)) };
+}
+
 /** Splits Bash text into words. */
 export function splitBashWords(text: string): ShellWord[] {
   const words: ShellWord[] = [];
   let current: string | undefined;
   let offset = 0;
+  let variables: string[] = [];
+  let kept: string[] = [];
   const start = (at: number): void => {
     if (current === undefined) {
       current = '';
@@ -95,8 +169,22 @@ export function splitBashWords(text: string): ShellWord[] {
     }
   };
   const end = (): void => {
-    if (current !== undefined) words.push({ value: current, offset });
+    if (current !== undefined) {
+      const word: ShellWord = { value: current, offset };
+      if (variables.length > 0) word.variables = [...new Set(variables)];
+      if (kept.length > 0) word.kept = [...new Set(kept)];
+      words.push(word);
+    }
     current = undefined;
+    variables = [];
+    kept = [];
+  };
+  const expansion = (at: number): number => {
+    const found = text[at] === '`' ? readBacktick(text, at) : readDollar(text, at);
+    current += found.value;
+    if (found.variable !== undefined) variables.push(found.variable);
+    if (found.kept !== undefined) kept.push(found.kept);
+    return found.end;
   };
   let i = 0;
   while (i < text.length) {
@@ -154,27 +242,39 @@ export function splitBashWords(text: string): ShellWord[] {
       i = result.end;
       continue;
     }
+    if (char === '$' && text[i + 1] === '"') {
+      // $"…" (locale translation) reads as "…".
+      start(i);
+      i++;
+      continue;
+    }
     if (char === '"') {
       start(i);
       let j = i + 1;
-      let value = '';
       for (;;) {
         if (j >= text.length) throw unterminated(text, i, 'double-quoted string');
         const inner = text[j];
         if (inner === '"') break;
         if (inner === '\\' && j + 1 < text.length && '"\\$`\n'.includes(text[j + 1])) {
-          if (text[j + 1] !== '\n') value += text[j + 1];
+          if (text[j + 1] !== '\n') current += text[j + 1];
           j += 2;
           continue;
         }
-        value += inner;
+        if (inner === '$' || inner === '`') {
+          j = expansion(j);
+          continue;
+        }
+        current += inner;
         j++;
       }
-      current += value;
       i = j + 1;
       continue;
     }
     start(i);
+    if (char === '$' || char === '`') {
+      i = expansion(i);
+      continue;
+    }
     current += char;
     i++;
   }
@@ -256,26 +356,42 @@ export function splitShellWords(text: string): ShellWord[] {
   }
 }
 
+/** One command of a pasted text. */
+export interface ShellCommand {
+  words: string[];
+  /** The control operator after it (`|`, `&&`, …), when one follows. */
+  after?: string;
+  /** Shell variables its words use (now `{{$processEnv NAME}}` references). */
+  variables: string[];
+  /** Other shell expansions its words hold, kept as literal text. */
+  kept: string[];
+}
+
 /**
  * Splits words into commands at control operators. A line break ends a command only when
  * the next line starts a new curl command (a forgotten `\` continuation is forgiven).
  */
-export function splitCommands(words: ShellWord[]): Array<{ words: string[]; after?: string }> {
-  const commands: Array<{ words: string[]; after?: string }> = [];
-  let current: string[] = [];
+export function splitCommands(words: ShellWord[]): ShellCommand[] {
+  const commands: ShellCommand[] = [];
+  let current: ShellWord[] = [];
+  const command = (after?: string): ShellCommand => {
+    const found: ShellCommand = { words: current.map((word) => word.value), variables: [...new Set(current.flatMap((word) => word.variables ?? []))], kept: [...new Set(current.flatMap((word) => word.kept ?? []))] };
+    if (after !== undefined) found.after = after;
+    return found;
+  };
   for (let i = 0; i < words.length; i++) {
     const word = words[i];
     if (!word.operator) {
-      current.push(word.value);
+      current.push(word);
       continue;
     }
     if (word.value === '\n') {
       const next = words.slice(i + 1).find((candidate) => !candidate.operator);
       if (!next || !/(^|[\\/])curl(\.exe)?$/i.test(next.value) || current.length === 0) continue;
     }
-    if (current.length > 0) commands.push({ words: current, after: word.value === '\n' ? undefined : word.value });
+    if (current.length > 0) commands.push(command(word.value === '\n' ? undefined : word.value));
     current = [];
   }
-  if (current.length > 0) commands.push({ words: current });
+  if (current.length > 0) commands.push(command());
   return commands;
 }

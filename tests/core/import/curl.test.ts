@@ -31,6 +31,58 @@ describe('splitBashWords', () => {
   });
 });
 
+describe('shell variables', () => {
+  it('$NAME and ${NAME}, unquoted or in "…", become {{$processEnv NAME}}; \'…\', \\$ and $\'…\' stay literal', () => {
+    const split = splitBashWords(`curl "$BASE/a?x=\${Q}" $HOME/f '$LIT' \\$ESC "\\$ESC2" $'$ANSI' $"$LOC" "cost: $" a$`);
+    expect(split.map((word) => word.value)).toEqual([
+      'curl', '{{$processEnv BASE}}/a?x={{$processEnv Q}}', '{{$processEnv HOME}}/f', '$LIT', '$ESC', '$ESC2', '$ANSI', '{{$processEnv LOC}}', 'cost: $', 'a$',
+    ]);
+    expect(split.map((word) => word.variables ?? [])).toEqual([[], ['BASE', 'Q'], ['HOME'], [], [], [], [], ['LOC'], [], []]);
+    expect(split.some((word) => word.kept)).toBe(false);
+  });
+
+  it('keeps other expansions as literal text and names them', () => {
+    const split = splitBashWords('curl "$(cat t.txt)" `id` $1 ${X:-d} "$$"');
+    expect(split.map((word) => word.value)).toEqual(['curl', '$(cat t.txt)', '`id`', '$1', '${X:-d}', '$$']);
+    expect(split.flatMap((word) => word.kept ?? [])).toEqual(['$(cat t.txt)', '`id`', '$1', '${X:-d}', '$$']);
+  });
+
+  it('parseCurlCommand names each variable in a warning; -u, --data-urlencode and a URL starting with one', () => {
+    const parsed = parseCurlCommand(`curl "$API/items" -H "Authorization: Bearer \${TOKEN}" -H 'X-Lit: $NOPE' -u "$USER_NAME:$PASS" --data-urlencode "q=$QUERY and more" -G \`whoami\``);
+    expect(parsed.request.url).toBe('{{$processEnv API}}/items?q={{$processEnv QUERY}}+and+more');
+    expect(parsed.request.headers).toEqual([
+      ['Authorization', 'Bearer {{$processEnv TOKEN}}'],
+      ['X-Lit', '$NOPE'],
+      // Encoded when sent, once the variables are read (the .http Basic convention).
+      ['Authorization', 'Basic {{$processEnv USER_NAME}}:{{$processEnv PASS}}'],
+    ]);
+    expect(parsed.warnings).toEqual([
+      ...['API', 'TOKEN', 'USER_NAME', 'PASS', 'QUERY'].map((name) => `$${name}: a shell variable; written as {{$processEnv ${name}}}, which dial reads from its environment when it sends`),
+      '`whoami`: a shell expansion dial cannot do; kept as literal text',
+      'several URLs given; only the first ({{$processEnv API}}/items) was imported',
+      '--data-urlencode: $QUERY will be sent as is, not URL-encoded as curl would',
+    ]);
+  });
+
+  it('a file read now (-d @$DIR/x) takes the variable\'s value now; an unset one is an error', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'x.txt'), 'from-file');
+    const parsed = parseCurlCommand('curl http://x/ -d a=1 -d @$DATA_DIR/x.txt', { env: { DATA_DIR: dir } });
+    expect(parsed.request.body).toEqual({ kind: 'text', text: 'a=1&from-file' });
+    let caught: unknown;
+    try {
+      parseCurlCommand('curl http://x/ -d a=1 -d @$DATA_DIR/x.txt', { env: {} });
+    } catch (error) {
+      caught = error;
+    }
+    expect(isDialError(caught) && caught.message).toBe('-d @$DATA_DIR/x.txt: the path uses $DATA_DIR, which is not set');
+  });
+
+  it('words split by a real shell are already expanded: nothing to convert', () => {
+    expect(parseCurlCommand(['curl', 'http://x/$HOME']).request.url).toBe('http://x/$HOME');
+  });
+});
+
 describe('splitCmdWords (Windows cmd copies)', () => {
   it('reads ^ continuations and ^" quoting', () => {
     const text = 'curl ^"https://x/api?a=1^&b=2^" ^\n  -H ^"accept: */*^" ^\n  --data-raw ^"^{^\\^"a^\\^":1^}^"';
@@ -208,6 +260,44 @@ describe('importCurl', () => {
     const result = importCurl(`curl -d '' http://x/ping`, { cwd: dir, outDir: dir });
     expect(result.files).toHaveLength(1);
     expect(parseHttpFile(result.files[0].content, 'ping.http').requests[0]).toMatchObject({ method: 'POST', body: undefined });
+  });
+
+  it('without -L the request does not follow redirects (# @no-redirect), as curl; with -L it follows (nothing written)', () => {
+    const dir = tempDir();
+    const request = (command: string) => {
+      const { content } = importCurl(command, { cwd: dir, outDir: dir }).files[0];
+      return { content, node: parseHttpFile(content, 'r.http').requests[0] };
+    };
+    const plain = request('curl https://x/a');
+    expect(plain.content).toBe('### GET /a\n# @name a\n# @no-redirect\nGET https://x/a\n');
+    expect(plain.node.noRedirect).toBe(true);
+    for (const command of ['curl -L https://x/a', 'curl --location https://x/a', 'curl -sSL https://x/a']) {
+      const followed = request(command);
+      expect(followed.content).not.toContain('@no-redirect');
+      expect(followed.node.noRedirect).toBe(false);
+    }
+    expect(request('curl -L --no-location https://x/a').node.noRedirect).toBe(true);
+  });
+
+  it('shell variables in the URL, headers and body are read from the environment when sent', () => {
+    const dir = tempDir();
+    const result = importCurl(`curl -L "$BASE/items" -H "Authorization: Bearer $TOKEN" -d "{\\"owner\\":\\"$OWNER\\"}" -H 'Content-Type: application/json'`, { cwd: dir, outDir: dir });
+    expect(result.files).toHaveLength(1);
+    const node = parseHttpFile(result.files[0].content, 'items.http').requests[0];
+    expect(node.url).toBe('{{$processEnv BASE}}/items');
+    expect(node.headers.map((h) => [h.name, h.value])).toEqual([['Authorization', 'Bearer {{$processEnv TOKEN}}'], ['Content-Type', 'application/json']]);
+    // Inline bodies are read with variables.
+    expect(node.body).toMatchObject({ kind: 'inline', text: '{"owner":"{{$processEnv OWNER}}"}' });
+    expect(result.warnings).toEqual(['BASE', 'TOKEN', 'OWNER'].map((name) => `$${name}: a shell variable; written as {{$processEnv ${name}}}, which dial reads from its environment when it sends`));
+  });
+
+  it('a body with a variable that needs a side file is read with variables (<@); other {{…}} is named', () => {
+    const dir = tempDir();
+    const result = importCurl(`curl -L http://x/t -H 'Content-Type: text/plain' --data-raw $'line\\r\\n'"$NAME"' {{literal}}'`, { cwd: dir, outDir: dir });
+    expect(result.files.map((file) => file.path)).toEqual(['t.http', 't.t.body.txt']);
+    expect(result.files[1].content).toBe('line\r\n{{$processEnv NAME}} {{literal}}');
+    expect(parseHttpFile(result.files[0].content, 't.http').requests[0].body).toMatchObject({ kind: 'file', path: './t.t.body.txt', substitute: true });
+    expect(result.warnings).toContain('the body has shell variables and other {{…}} text, which dial will read as variables too; edit the body before sending');
   });
 
   it('keeps -k as a comment and a warning', () => {
