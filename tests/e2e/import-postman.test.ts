@@ -5,8 +5,8 @@
  * collection: method, path, query, auth, headers and body of every body mode.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { startRecordingServer } from '../helpers/servers.js';
 
@@ -38,9 +38,9 @@ describe('dial import postman', () => {
     expect(result.stdout).toContain('11 requests in 4 files');
     expect(statSync(join(out, 'http-client.private.env.json')).mode & 0o777).toBe(0o600);
 
-    // The files the collection points at, next to the .http files that use them.
-    copyFileSync(join(FIXTURES, 'avatar.png'), join(out, 'customers', 'avatar.png'));
-    copyFileSync(join(FIXTURES, 'orders.csv'), join(out, 'orders.csv'));
+    // The files the collection uploads stay next to the collection: each .http file points there.
+    expect(existsSync(join(out, 'customers', 'avatar.png')) || existsSync(join(out, 'orders.csv'))).toBe(false);
+    expect(readFileSync(join(out, 'customers', 'admin.http'), 'utf8')).toContain(`< ${relative(join(out, 'customers'), join(FIXTURES, 'avatar.png')).split(sep).join('/')}\n`);
 
     // Every request of every generated file, through the built CLI.
     const before = server.requests.length;
@@ -121,6 +121,54 @@ describe('dial import postman', () => {
     const forced = await runCli(['import', 'postman', COLLECTION, '-o', out, '--force']);
     expect(forced.code).toBe(0);
     expect(readFileSync(join(out, 'orders.http'), 'utf8')).toContain('# @name search-orders');
+  });
+
+  it('env files are merged: importing twice keeps both environments, and a value already there is never replaced', async () => {
+    const out = tempDir('dial-import-merge-');
+    // The user's own workspace: their Local token and a Prod environment.
+    writeFileSync(join(out, 'http-client.env.json'), JSON.stringify({ Prod: { baseUrl: 'https://prod.example' } }, null, 2));
+    writeFileSync(join(out, 'http-client.private.env.json'), JSON.stringify({ Local: { accessToken: 'my-own-token' } }, null, 2), { mode: 0o600 });
+
+    // No --force needed: only env files are there.
+    const first = await runCli(['import', 'postman', COLLECTION, '--environment', ENVIRONMENT, '-o', out]);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain(`merged into ${join(out, 'http-client.env.json')}: added $shared.baseUrl, $shared.pageSize, $shared.username, Local.baseUrl, Local.pageSize\n`);
+    expect(first.stdout).toContain(`merged into ${join(out, 'http-client.private.env.json')}: added $shared.partnerApiKey, $shared.password, $shared.apiKey; kept 1 existing (Local.accessToken); the imported value differs for Local.accessToken\n`);
+
+    // A second environment from Postman; the .http files exist now, so --force (they are rewritten, the env files merged).
+    const staging = join(tempDir('dial-import-staging-'), 'staging.postman_environment.json');
+    writeFileSync(staging, JSON.stringify({ name: 'Staging', values: [
+      { key: 'baseUrl', value: 'http://staging.invalid', enabled: true },
+      { key: 'accessToken', value: 'tok-staging', type: 'secret', enabled: true },
+    ] }));
+    const refused = await runCli(['import', 'postman', COLLECTION, '--environment', staging, '-o', out]);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toMatch(/^error\[E_EXISTS\]/);
+    expect(JSON.parse(readFileSync(join(out, 'http-client.env.json'), 'utf8')).Staging).toBeUndefined();
+    const second = await runCli(['import', 'postman', COLLECTION, '--environment', staging, '-o', out, '--force']);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain('added Staging.baseUrl; kept 3 existing ($shared.baseUrl, $shared.pageSize, $shared.username)\n');
+
+    expect(JSON.parse(readFileSync(join(out, 'http-client.env.json'), 'utf8'))).toEqual({
+      Prod: { baseUrl: 'https://prod.example' },
+      $shared: { baseUrl: 'http://localhost:3000', pageSize: '20', username: 'admin' },
+      Local: { baseUrl: 'http://127.0.0.1:3000', pageSize: '5' },
+      Staging: { baseUrl: 'http://staging.invalid' },
+    });
+    expect(JSON.parse(readFileSync(join(out, 'http-client.private.env.json'), 'utf8'))).toEqual({
+      Local: { accessToken: 'my-own-token' },
+      $shared: { partnerApiKey: 'pk-live-123', password: 'hunter2', apiKey: 'legacy-secret' },
+      Staging: { accessToken: 'tok-staging' },
+    });
+    expect(statSync(join(out, 'http-client.private.env.json')).mode & 0o777).toBe(0o600);
+
+    // Both environments send what they hold: the kept token for Local, the new one for Staging.
+    for (const [environment, token] of [['Local', 'my-own-token'], ['Staging', 'tok-staging']]) {
+      const before = server.requests.length;
+      const sent = await runCli(['send', 'customers.http#list-customers', '-e', environment, '--var', `baseUrl=${server.url}`], { cwd: out });
+      expect(sent.code).toBe(0);
+      expect(server.requests[before].headers.authorization).toBe(`Bearer ${token}`);
+    }
   });
 
   it('a malformed collection is exit 3 naming the file, line and JSON path', async () => {

@@ -3,6 +3,8 @@
  * `http-client.env.json` for plain values and `http-client.private.env.json` for secrets,
  * each `{ "$shared": {…}, "<env>": {…} }`.
  */
+import { parseJsonText } from '../env/json-file.js';
+import { DialError, isDialError } from '../errors.js';
 import type { ImportedFile } from './output.js';
 
 /** Variable names that look like secrets go to the private file. */
@@ -65,9 +67,9 @@ export class EnvFiles {
     };
     const files: ImportedFile[] = [];
     const plain = render(this.plain);
-    if (plain) files.push({ path: 'http-client.env.json', content: plain, description: describe(this.plain) });
+    if (plain) files.push({ path: 'http-client.env.json', content: plain, description: describe(this.plain), merge: 'env' });
     const secret = render(this.secret);
-    if (secret) files.push({ path: 'http-client.private.env.json', content: secret, description: `${describe(this.secret)}, secret`, mode: 0o600 });
+    if (secret) files.push({ path: 'http-client.private.env.json', content: secret, description: `${describe(this.secret)}, secret`, mode: 0o600, merge: 'env' });
     return files;
   }
 }
@@ -83,4 +85,76 @@ export function referencedVariables(text: string): string[] {
     names.add(name);
   }
   return [...names];
+}
+
+/** What merging imported environments into an existing env file did. */
+export interface EnvMerge {
+  /** The merged file's text; undefined when nothing was added (the file stays as it was). */
+  content?: string;
+  /** `env.name` of each variable added. */
+  added: string[];
+  /** `env.name` of each imported variable the file already had: its value was kept. */
+  kept: string[];
+  /** Those of `kept` whose imported value was different. */
+  differing: string[];
+}
+
+type EnvObject = Record<string, Record<string, unknown>>;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Merges imported environments (`imported`, as EnvFiles renders them) into an existing env
+ * file's text: new environments and new variables are added, a variable the file already has
+ * keeps its value. The file's indentation, line endings and BOM are kept. `file` and `shown`
+ * name it in errors (an unreadable file stops the import: nothing is written).
+ */
+export function mergeEnvFile(existingText: string, imported: string, file: string, shown: string): EnvMerge {
+  let existing: unknown;
+  try {
+    existing = parseJsonText(existingText, file, 'E_ENV');
+  } catch (error) {
+    if (!isDialError(error)) throw error;
+    throw new DialError('E_ENV', `cannot add the imported variables to ${shown}: ${error.message}; nothing was written`, {
+      location: error.location,
+      hint: 'fix the file, or move it away and import again',
+      cause: error,
+    });
+  }
+  const bad = !isObject(existing) ? '(top level)' : Object.keys(existing).find((name) => !isObject(existing[name]));
+  if (bad !== undefined) {
+    throw new DialError('E_ENV', `cannot add the imported variables to ${shown}: ${bad === '(top level)' ? 'it is not' : `'${bad}' is not`} an object of variables; nothing was written`, {
+      location: { file, line: 1 },
+      hint: 'env files look like {"dev": {"host": "…"}}; fix the file, or move it away and import again',
+    });
+  }
+  const merged = structuredClone(existing) as EnvObject;
+  const added: string[] = [];
+  const kept: string[] = [];
+  const differing: string[] = [];
+  // defineProperty: a name like __proto__ stays a plain key.
+  const define = (target: object, key: string, value: unknown): void => {
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  };
+  for (const [envName, variables] of Object.entries(JSON.parse(imported) as EnvObject)) {
+    if (!Object.hasOwn(merged, envName)) define(merged, envName, {});
+    for (const [name, value] of Object.entries(variables)) {
+      const key = `${envName}.${name}`;
+      if (Object.hasOwn(merged[envName], name)) {
+        kept.push(key);
+        if (JSON.stringify(merged[envName][name]) !== JSON.stringify(value)) differing.push(key);
+      } else {
+        define(merged[envName], name, value);
+        added.push(key);
+      }
+    }
+  }
+  if (added.length === 0) return { added, kept, differing };
+  const indent = /^([ \t]+)\S/m.exec(existingText)?.[1] ?? '  ';
+  const newline = existingText.includes('\r\n') ? '\r\n' : '\n';
+  const bom = existingText.startsWith('\uFEFF') ? '\uFEFF' : '';
+  const text = JSON.stringify(merged, null, indent).replace(/\n/g, newline);
+  return { content: `${bom}${text}${/\n\s*$/.test(existingText) ? newline : ''}`, added, kept, differing };
 }

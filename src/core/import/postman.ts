@@ -3,7 +3,8 @@
  * to `.http` files (one per folder; nested folders become folders on disk) and env files.
  * Postman's `{{var}}` syntax is dial's, so variables are kept as they are.
  */
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, posix, relative, resolve, sep, win32 } from 'node:path';
 import * as z from 'zod/mini';
 import { DialError } from '../errors.js';
 import { EnvFiles, SECRET_NAME, SHARED, referencedVariables } from './env-files.js';
@@ -162,6 +163,25 @@ interface Context {
   file: string;
   /** The collection file. */
   source: string;
+  /** Files the collection names by a relative path, resolved against its folder: written relative to each .http file. */
+  rebase: Set<string>;
+}
+
+/**
+ * A file a body uploads: Postman's `src`, relative to the collection's folder (as Newman reads
+ * it with the collection's folder as working folder), becomes an absolute path here and a
+ * path relative to the .http file when written. Absolute paths stay as they are.
+ */
+function sourceFile(src: string, context: Context, what: string): string | undefined {
+  if (/^[a-z][a-z0-9+.-]+:\/\//i.test(src) && !win32.isAbsolute(src)) {
+    context.warnings.push(`${what} is a file stored by Postman (${src}); download it and point the path at it`);
+    return undefined;
+  }
+  const absolute = isAbsolute(src) || win32.isAbsolute(src);
+  const full = absolute ? src : resolve(dirname(context.source), src);
+  if (!absolute) context.rebase.add(full);
+  if (!existsSync(full)) context.warnings.push(`${what}: ${full} does not exist; put the file there or edit the path`);
+  return full;
 }
 
 /** A variable reference for a literal credential: kept in the private env file, referenced by name. */
@@ -273,7 +293,8 @@ function buildBody(body: PmBody | null | undefined, draft: ImportDraft, context:
             context.warnings.push(`${where}: form field '${field.key}' has no file chosen; it was written as ./${field.key} — point it at the file to upload`);
           }
           if (sources.length > 1) context.warnings.push(`${where}: form field '${field.key}' has several files; only the first was imported`);
-          parts.push({ name: field.key, filePath: src ?? `./${field.key}`, contentType: field.contentType });
+          const path = src === undefined ? undefined : sourceFile(src, context, `${where}: form field '${field.key}'`);
+          parts.push({ name: field.key, filePath: path ?? `./${field.key}`, contentType: field.contentType });
         } else {
           parts.push({ name: field.key, value: text(field.value), contentType: field.contentType });
         }
@@ -282,7 +303,10 @@ function buildBody(body: PmBody | null | undefined, draft: ImportDraft, context:
     }
     case 'file': {
       const src = body.file?.src;
-      if (src) return { kind: 'file', path: src };
+      if (src) {
+        const path = sourceFile(src, context, `${where}: the body file`);
+        return { kind: 'file', path: path ?? `./${slugify(src.split(/[\\/]/).pop() ?? '', 'body')}` };
+      }
       if (body.file?.content) return { kind: 'text', text: body.file.content, substitute: true };
       context.warnings.push(`${where}: the file body has no file chosen; it was left empty`);
       return { kind: 'none' };
@@ -369,11 +393,31 @@ interface OutputFile {
   preamble: string[];
 }
 
-/** Converts a parsed collection (and environment) to files; `file` names the source in messages. */
-export function convertPostman(collection: PmCollection, environment: PmEnvironment | undefined, file: string): ImportResult {
+/** A file path as a .http file in `dir` writes it: relative when the collection's was. */
+function pathFrom(dir: string, path: string, rebase: Set<string>): string {
+  return rebase.has(path) ? relative(dir, path).split(sep).join('/') : path;
+}
+
+/** A body with the collection's relative file paths made relative to `dir`. */
+function bodyFrom(dir: string, body: DraftBody, rebase: Set<string>): DraftBody {
+  if (body.kind === 'file') return { ...body, path: pathFrom(dir, body.path, rebase) };
+  if (body.kind === 'multipart') return { kind: 'multipart', parts: body.parts.map((part) => (part.filePath === undefined ? part : { ...part, filePath: pathFrom(dir, part.filePath, rebase) })) };
+  return body;
+}
+
+export interface ConvertPostmanOptions {
+  /** The folder the files will be written to (default: the current folder, as for the CLI). */
+  outDir?: string;
+}
+
+/**
+ * Converts a parsed collection (and environment) to files; `file` is the collection's path
+ * (relative file paths in it belong to its folder; it names the source in messages).
+ */
+export function convertPostman(collection: PmCollection, environment: PmEnvironment | undefined, file: string, options: ConvertPostmanOptions = {}): ImportResult {
   const warnings: string[] = [];
   const env = new EnvFiles();
-  const context: Context = { env, warnings, file, source: file };
+  const context: Context = { env, warnings, file, source: resolve(file), rebase: new Set() };
   for (const variable of collection.variable ?? []) {
     if (!variable.key || variable.disabled) continue;
     env.set(SHARED, variable.key, text(variable.value), variable.type === 'secret' || SECRET_NAME.test(variable.key));
@@ -436,10 +480,21 @@ export function convertPostman(collection: PmCollection, environment: PmEnvironm
 
   const files: ImportedFile[] = [];
   let requestCount = 0;
+  // Upload paths are relative to each .http file, so its text depends on where it is written.
+  const render = (output: OutputFile, outDir: string) => {
+    const dir = resolve(outDir, posix.dirname(output.path));
+    const drafts = output.drafts.map((draft) => ({ ...draft, body: bodyFrom(dir, draft.body, context.rebase) }));
+    return renderHttpFile(drafts, { filePath: output.path, preamble: output.preamble });
+  };
   for (const output of outputs) {
-    const { text: content, sideFiles } = renderHttpFile(output.drafts, { filePath: output.path, preamble: output.preamble });
+    const { text: content, sideFiles } = render(output, options.outDir ?? process.cwd());
     requestCount += output.drafts.length;
-    files.push({ path: output.path, content, description: `${output.drafts.length} request${output.drafts.length === 1 ? '' : 's'}` }, ...sideFiles);
+    files.push({
+      path: output.path,
+      content,
+      contentFor: (outDir) => render(output, outDir).text,
+      description: `${output.drafts.length} request${output.drafts.length === 1 ? '' : 's'}`,
+    }, ...sideFiles);
   }
   files.push(...env.files());
 
@@ -462,7 +517,7 @@ export function convertPostman(collection: PmCollection, environment: PmEnvironm
 }
 
 /** Reads, validates and converts a collection file (and an environment file). */
-export async function importPostmanFiles(collectionPath: string, environmentPath?: string): Promise<ImportResult> {
+export async function importPostmanFiles(collectionPath: string, environmentPath?: string, options: ConvertPostmanOptions = {}): Promise<ImportResult> {
   const collectionText = readSource(collectionPath, 'Postman collection');
   const raw = parseJsonSource(collectionText, collectionPath, 'Postman collection');
   if (raw && typeof raw === 'object' && 'requests' in raw && !('item' in raw)) {
@@ -480,7 +535,7 @@ export async function importPostmanFiles(collectionPath: string, environmentPath
     const environmentText = readSource(environmentPath, 'Postman environment');
     environment = await validateSource(Environment, parseJsonSource(environmentText, environmentPath, 'Postman environment'), environmentText, environmentPath, 'Postman environment');
   }
-  const result = convertPostman(collection, environment, resolve(collectionPath));
+  const result = convertPostman(collection, environment, resolve(collectionPath), options);
   result.warnings.unshift(...warnings);
   return result;
 }

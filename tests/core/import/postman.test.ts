@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
 import { importPostmanFiles } from '../../../src/core/import/postman.js';
 import { parseHttpFile } from '../../../src/core/httpfile/index.js';
 import { tempDir } from '../../helpers/cli.js';
@@ -55,12 +55,13 @@ describe('import postman', () => {
   });
 
   it('converts every body mode', async () => {
-    const result = await importPostmanFiles(COLLECTION);
+    // Written next to the collection: upload paths are relative to each .http file's folder.
+    const result = await importPostmanFiles(COLLECTION, undefined, { outDir: FIXTURES });
     const customers = parseHttpFile(result.files.find((f) => f.path === 'customers.http')!.content, 'customers.http').requests;
     expect(customers[2].headers.find((h) => h.name === 'Content-Type')?.value).toBe('application/json');
     expect(customers[2].body).toMatchObject({ kind: 'inline', text: expect.stringContaining('"pageSize": "{{pageSize}}"') });
     const admin = parseHttpFile(result.files.find((f) => f.path === 'customers/admin.http')!.content, 'a.http').requests;
-    expect(admin[1].body?.kind === 'inline' && admin[1].body.text).toContain('Content-Disposition: form-data; name="avatar"; filename="avatar.png"\nContent-Type: image/png\n\n< ./avatar.png');
+    expect(admin[1].body?.kind === 'inline' && admin[1].body.text).toContain('Content-Disposition: form-data; name="avatar"; filename="avatar.png"\nContent-Type: image/png\n\n< ../avatar.png');
     expect(admin[1].body?.kind === 'inline' && admin[1].body.text).not.toContain('name="old"');
     const orders = parseHttpFile(result.files.find((f) => f.path === 'orders.http')!.content, 'o.http').requests;
     expect(orders[0].body).toMatchObject({ kind: 'inline', text: 'status=open+%26+paid&limit={{pageSize}}' });
@@ -174,5 +175,56 @@ describe('import postman URLs', () => {
     const node = parseHttpFile(result.files[0].content, 'parts.http').requests[0];
     expect(node.url).toBe('https://api.example.com:8443/v1/teams/{{teamId}}/members?role=admin&flag');
     expect(node.variables.map((v) => [v.name, v.value])).toEqual([['teamId', 't-9']]);
+  });
+});
+
+describe('import postman upload files', () => {
+  const collection = (src: Record<string, unknown>) => ({
+    info: { name: 'Files', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
+    item: [{
+      name: 'Deep',
+      item: [{
+        name: 'Deeper',
+        item: [
+          { name: 'Upload', request: { method: 'POST', url: 'http://x/u', body: { mode: 'formdata', formdata: [{ key: 'doc', type: 'file', src: src.form }] } } },
+          { name: 'Put', request: { method: 'PUT', url: 'http://x/p', body: { mode: 'file', file: { src: src.file } } } },
+        ],
+      }],
+    }],
+  });
+  const bodies = (content: string) => parseHttpFile(content, 'x.http').requests.map((node) => node.body);
+
+  it('resolves src against the collection folder and writes it relative to each nested .http file', async () => {
+    const source = tempDir('dial-pm-src-');
+    mkdirSync(join(source, 'files'));
+    writeFileSync(join(source, 'files', 'doc.pdf'), 'pdf');
+    writeFileSync(join(source, 'data.csv'), 'a,b\n');
+    const path = join(source, 'files.postman_collection.json');
+    writeFileSync(path, JSON.stringify(collection({ form: 'files/doc.pdf', file: 'data.csv' })));
+    const out = join(tempDir('dial-pm-out-'), 'api');
+    const result = await importPostmanFiles(path, undefined, { outDir: out });
+    expect(result.warnings).toEqual([]);
+    const file = result.files.find((f) => f.path === 'deep/deeper.http')!;
+    // <out>/deep/deeper.http -> <source>/files/doc.pdf
+    const up = relative(join(out, 'deep'), source).split(sep).join('/');
+    const [upload, put] = bodies(file.content);
+    expect(upload?.kind === 'inline' && upload.text).toContain(`filename="doc.pdf"\n\n< ${up}/files/doc.pdf\n`);
+    expect(put).toMatchObject({ kind: 'file', path: `${up}/data.csv`, substitute: false });
+    // The writer asks again for the folder it writes to (the CLI does not tell the importer).
+    const [again] = bodies(file.contentFor!(source));
+    expect(again?.kind === 'inline' && again.text).toContain('< ../files/doc.pdf\n');
+  });
+
+  it('warns about a file that does not exist; keeps absolute paths', async () => {
+    const source = tempDir('dial-pm-src-');
+    const path = join(source, 'c.json');
+    const absolute = join(tempDir('dial-pm-abs-'), 'payload.bin');
+    writeFileSync(absolute, 'x');
+    writeFileSync(path, JSON.stringify(collection({ form: 'missing/doc.pdf', file: absolute })));
+    const result = await importPostmanFiles(path, undefined, { outDir: source });
+    expect(result.warnings).toEqual([`deep/deeper.http#Upload: form field 'doc': ${join(source, 'missing', 'doc.pdf')} does not exist; put the file there or edit the path`]);
+    const [upload, put] = bodies(result.files.find((f) => f.path === 'deep/deeper.http')!.content);
+    expect(upload?.kind === 'inline' && upload.text).toContain('< ../missing/doc.pdf\n');
+    expect(put).toMatchObject({ kind: 'file', path: absolute });
   });
 });
