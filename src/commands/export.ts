@@ -1,6 +1,7 @@
 /** `dial export curl FILE.http#name`: the resolved request as a runnable curl command. */
 import type { Command } from 'commander';
 import { DialError } from '../core/errors.js';
+import { useColor } from './globals.js';
 
 interface ExportFlags {
   env?: string;
@@ -34,25 +35,28 @@ export function registerExport(program: Command): void {
     .option('--var <name=value>', 'set a variable (repeatable)', collect, [])
     .option('-k, --insecure', 'add -k (do not verify TLS) to the command')
     .option('--single-line', 'print the command on one line')
-    .action(async (argument: string, flags: ExportFlags) => {
-      const { parseSendTarget, prepareFileRequest } = await import('../core/workspace/send-target.js');
+    .action(async (argument: string, flags: ExportFlags, sub: Command) => {
+      const [{ parseSendTarget }, { prepareUnsent, curlCommand, keptReferenceWarning }, { loadSettings }, { createStyle }] = await Promise.all([
+        import('../core/workspace/send-target.js'), import('../core/export/from-http.js'), import('../core/settings/index.js'), import('../core/style.js'),
+      ]);
       const target = parseSendTarget(argument);
       if (!target) {
         throw new DialError('E_USAGE', `'${argument}' is not a .http file target`, { hint: 'write FILE.http#name, e.g. dial export curl api.http#login' });
       }
-      const prepared = await prepareFileRequest({
-        target,
+      // Printing a command sends nothing: requests this one references are not run (their {{…}} stays).
+      const prepared = await prepareUnsent({ target, cwd: process.cwd(), environment: flags.env, cliVariables: parseVars(flags.var) });
+      const errStyle = createStyle(useColor(sub, process.stderr));
+      for (const kept of prepared.kept) process.stderr.write(`${errStyle.warn('warning:')} ${keptReferenceWarning(kept)}\n`);
+      const settings = await loadSettings();
+      const text = curlCommand(prepared.request, {
+        source: prepared,
         cwd: process.cwd(),
-        environment: flags.env,
-        cliVariables: parseVars(flags.var),
-        sendOptions: {},
-      });
-      const { exportCurl } = await import('../core/export/from-http.js');
-      const command = exportCurl(prepared.request, prepared.file, prepared.node, process.cwd(), {
         insecure: flags.insecure,
         multiline: !flags.singleLine,
         digest: prepared.digest,
+        // As `dial send FILE` does: follow unless the request says # @no-redirect (or settings say no).
+        followRedirects: prepared.overrides.followRedirects ?? settings.followRedirects ?? true,
       });
-      process.stdout.write(`${command}\n`);
+      process.stdout.write(`${text}\n`);
     });
 }

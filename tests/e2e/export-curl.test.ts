@@ -131,20 +131,20 @@ describe('dial export curl', () => {
   it('prints readable commands: -F parts with @file, values resolved and safely quoted', async () => {
     const upload = await runCli(['export', 'curl', 'api.http#upload', '-e', 'dev'], { cwd: dir });
     expect(upload.stdout).toBe([
-      `curl '${server.url}/upload' \\`,
+      `curl -L '${server.url}/upload' \\`,
       `  -F 'title=Report for O'\\''Brien' \\`,
       `  -F 'file=@./files/report.csv;type=text/csv'`,
       '',
     ].join('\n'));
     const create = await runCli(['export', 'curl', 'api.http#create', '-e', 'dev', '--var', 'team=x', '--single-line', '-k'], { cwd: dir });
     expect(create.stdout).toBe(
-      `curl '${server.url}/users?team=x&q=a%20b' -k -H 'Authorization: Bearer tok-$HOME-\`x\`' -H 'Content-Type: application/json' --data-raw '{"name": "O'\\''Brien", "note": "it'\\''s \\"quoted\\"\\n"}'\n`,
+      `curl -L '${server.url}/users?team=x&q=a%20b' -k -H 'Authorization: Bearer tok-$HOME-\`x\`' -H 'Content-Type: application/json' --data-raw '{"name": "O'\\''Brien", "note": "it'\\''s \\"quoted\\"\\n"}'\n`,
     );
   });
 
   it('digest credentials become --digest -u', async () => {
     const digest = await runCli(['export', 'curl', 'api.http#digest', '-e', 'dev', '--single-line'], { cwd: dir });
-    expect(digest.stdout).toBe(`curl '${server.url}/secure' --digest -u 'O'\\''Brien:s3cret'\n`);
+    expect(digest.stdout).toBe(`curl -L '${server.url}/secure' --digest -u 'O'\\''Brien:s3cret'\n`);
   });
 
   it('errors: not a .http target (exit 2), unknown request or unresolved variable (exit 3)', async () => {

@@ -112,9 +112,9 @@ describe('dial send FILE.http#name', () => {
     const configDir = tempDir('dial-config-');
     const sent = await runCli(['send', 'keyed.http#keyed', '-e', 'dev', '--var', `host=${server.url}`, '--var', 'firstId=3'], { cwd: root, configDir });
     expect(sent.code).toBe(0);
-    // the API key (private $shared value) reached the server, and the response echoes it
+    // the API key (private $shared value) reached the server; the response echoes it, masked when printed
     expect(server.requests.at(-1)!.headers['x-api-key']).toBe('shared-api-key-123');
-    expect(sent.stdout).toContain('shared-api-key-123');
+    expect(JSON.parse(sent.stdout)).toMatchObject({ apiKey: '••••' });
     const history = await runCli(['history', 'show', '1'], { cwd: root, configDir });
     expect(history.code).toBe(0);
     expect(history.stdout).toContain('X-Api-Key: ••••');

@@ -1,6 +1,7 @@
 /**
- * A resolved request as a runnable curl command (DESIGN §1 export; `dial export curl`,
- * `dial send --curl` and the TUI's copy as curl all print this). The command sends what
+ * A resolved request as a runnable curl command (DESIGN §1 export). `dial export curl`,
+ * `dial send --curl` and the TUI's copy as curl print this through `curlCommand`
+ * (from-http.ts), which first shapes a `.http` request as written. The command sends what
  * dial would send: curl's own defaults (a form Content-Type on --data) are switched off
  * when the request does not carry them.
  */
@@ -16,6 +17,13 @@ export interface ToCurlOptions {
   multiline?: boolean;
   /** Digest credentials (a prepared request's `digest`): printed as `--digest -u user:password`. */
   digest?: { username: string; password: string };
+  /** Add `-L`: dial follows redirects for this request, so the command does too. */
+  followRedirects?: boolean;
+  /**
+   * Texts that stay as written in the URL, not percent-encoded with the rest: the `{{…}}` of
+   * references left unresolved (export curl does not run the requests they need).
+   */
+  keepInUrl?: string[];
 }
 
 function hasHeader(request: HttpRequest, name: string): boolean {
@@ -141,12 +149,18 @@ export function toCurl(request: HttpRequest, options: ToCurlOptions = {}): strin
   // The URL as the engine sends it (WHATWG-normalised: spaces and the like percent-encoded),
   // which is also a URL curl accepts.
   let url = request.url;
+  // Kept texts go through the URL parser as plain letters and come back as written.
+  const kept = (options.keepInUrl ?? []).filter((text) => text !== '' && url.includes(text));
+  const marker = (index: number) => `dialkept${index}x`;
+  for (const [index, text] of kept.entries()) url = url.split(text).join(marker(index));
   try {
-    url = new URL(request.url).href;
+    url = new URL(url).href;
   } catch {
     // Not a URL the engine could send either; show it as written.
   }
+  for (const [index, text] of kept.entries()) url = url.split(marker(index)).join(text);
   const first = ['curl'];
+  if (options.followRedirects) first.push('-L');
   if (method === 'HEAD' && body.kind === 'none') first.push('--head');
   else if (method !== impliedMethod) first.push('-X', shellQuote(method));
   // curl treats [] and {} in URLs as globs; -g makes it send them as written.

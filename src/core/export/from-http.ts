@@ -1,11 +1,20 @@
 /**
- * `dial export curl FILE.http#name`: resolves the request as `dial send` would, then shapes
- * it for a command line: a multipart body written in the file becomes -F parts (files as
- * `@path`, not inlined bytes) and file paths are shown relative to the current folder.
+ * The one curl printer for requests of `.http` files: `dial export curl FILE.http#name`,
+ * `dial send FILE.http#name --curl` and the TUI's copy as curl all call `curlCommand` on the
+ * prepared request (resolved from the file, not the bytes that went out), which shapes it for
+ * a command line: a multipart body written in the file becomes -F parts (files as `@path`,
+ * not inlined bytes), file paths are shown relative to the current folder, and `-L` is added
+ * when dial follows redirects for the request.
+ *
+ * `prepareUnsent` resolves a `.http` target as `dial send` does, except that it never sends
+ * (export curl, send --curl, send --offline): references to other requests
+ * (`{{login.response.body.$.token}}`) stay as written.
  */
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { HttpRequest, MultipartPart } from '../http/types.js';
 import type { HttpFile, RequestNode } from '../httpfile/types.js';
+import type { KeptReference, PreparedRequest } from '../session/index.js';
+import type { SendTarget } from '../workspace/send-target.js';
 import { multipartBoundary } from '../httpfile/multipart.js';
 import { toCurl, type ToCurlOptions } from './curl.js';
 import { dispositionParam, partsInBytes } from './multipart-parts.js';
@@ -86,7 +95,85 @@ export function requestForCurl(request: HttpRequest, file: HttpFile, node: Reque
   return out;
 }
 
-/** The curl command for a prepared request of a `.http` file. */
-export function exportCurl(request: HttpRequest, file: HttpFile, node: RequestNode, cwd: string, options: ToCurlOptions = {}): string {
-  return toCurl(requestForCurl(request, file, node, cwd), options);
+export interface CurlCommandOptions extends ToCurlOptions {
+  /**
+   * Where the request was prepared from: its multipart parts and `< file` bodies are shown as
+   * written, and references it kept (prepareUnsent) stay as their `{{…}}` text in the URL.
+   */
+  source?: { file: HttpFile; node: RequestNode; kept?: KeptReference[] };
+  /** Paths are shown relative to this folder (default process.cwd()). */
+  cwd?: string;
+}
+
+/**
+ * The curl command for a prepared request (see the file comment). `followRedirects` is what
+ * dial does for this request (the caller applies `# @no-redirect` and its flags); `-L` follows.
+ */
+export function curlCommand(request: HttpRequest, options: CurlCommandOptions = {}): string {
+  const { source, cwd = process.cwd(), ...curlOptions } = options;
+  if (!source) return toCurl(request, curlOptions);
+  const keepInUrl = [...(curlOptions.keepInUrl ?? []), ...(source.kept ?? []).map((kept) => kept.text)];
+  return toCurl(requestForCurl(request, source.file, source.node, cwd), { ...curlOptions, keepInUrl });
+}
+
+export interface PrepareUnsentOptions {
+  target: SendTarget;
+  cwd: string;
+  /** Environment name (-e); undefined = the one remembered for the workspace, or none. */
+  environment?: string;
+  /** --var k=v pairs. */
+  cliVariables: Record<string, string>;
+  pick?: (requests: RequestNode[]) => Promise<RequestNode>;
+  prompt?: (name: string, description?: string) => Promise<string>;
+}
+
+export interface PreparedUnsent extends PreparedRequest {
+  file: HttpFile;
+  node: RequestNode;
+  /** References left as written (each once), for a warning. */
+  kept: KeptReference[];
+}
+
+/**
+ * Resolves a `.http` target to print it (a curl command, `send --offline`): as
+ * `prepareFileRequest` (core/workspace) does for `dial send` — same workspace root, remembered
+ * environment and request selection — but with a session that keeps references instead of
+ * running the requests they need.
+ */
+export async function prepareUnsent(options: PrepareUnsentOptions): Promise<PreparedUnsent> {
+  const [{ createSession }, { EnvStore }, { findWorkspaceRoot }, { selectRequest }, settings] = await Promise.all([
+    import('../session/index.js'), import('../env/index.js'), import('../workspace/discover.js'), import('../workspace/send-target.js'), import('../settings/index.js'),
+  ]);
+  const path = resolve(options.cwd, options.target.path);
+  const cwdRoot = findWorkspaceRoot(options.cwd);
+  const inside = !relative(cwdRoot, path).startsWith('..') && !isAbsolute(relative(cwdRoot, path));
+  const root = inside ? cwdRoot : findWorkspaceRoot(dirname(path));
+  let environment = options.environment;
+  if (environment === undefined) {
+    const remembered = (await settings.loadSettings()).defaultEnvironment[root];
+    if (remembered !== undefined && (await new EnvStore(root).names(dirname(path))).includes(remembered)) environment = remembered;
+  }
+  const kept = new Map<string, KeptReference>();
+  const session = createSession({
+    workspaceRoot: root,
+    environment,
+    cliVariables: options.cliVariables,
+    prompt: options.prompt,
+    keepReference: (reference) => {
+      if (!kept.has(reference.text)) kept.set(reference.text, reference);
+    },
+  });
+  const file = await session.loadFile(path);
+  const node = await selectRequest(file, { ...options.target, path: relative(options.cwd, path) || path }, options.pick);
+  const prepared = await session.prepare(file, node);
+  if (options.environment !== undefined) {
+    const current = (await settings.loadSettings()).defaultEnvironment[root];
+    if (current !== options.environment) await settings.rememberEnvironment(root, options.environment);
+  }
+  return { ...prepared, secretValues: [...new Set([...prepared.secretValues, ...session.secretValues()])], file, node, kept: [...kept.values()] };
+}
+
+/** The warning for a reference left as written. */
+export function keptReferenceWarning(kept: KeptReference): string {
+  return `${kept.text} needs request '${kept.request}' to run first; left as is`;
 }

@@ -12,18 +12,20 @@ import { parseDuration } from '../duration.js';
 import { createStyle, type Style } from '../style.js';
 import type { Exchange, HeaderList, HttpRequest, RequestBody, ResponseHead, SendOptions } from '../http/types.js';
 import type { RequestNode } from '../httpfile/types.js';
+import type { CurlCommandOptions } from '../export/from-http.js';
 import { loadSettings, settingsTimeoutMs, historyPath } from '../settings/index.js';
 import { appendHistory, toHistoryEntry } from '../history/index.js';
 import {
   BINARY_NOTE, PRETTY_LIMIT, formatBodyForTerminal, formatBytes, formatMeta, formatRequestHead, formatResponseHead, headerValue, isBinary, parsePrintSpec, type PrintSpec,
 } from '../format/exchange.js';
-import { parseSendTarget, prepareFileRequest } from '../workspace/send-target.js';
+import { parseSendTarget, prepareFileRequest, type PreparedFileRequest } from '../workspace/send-target.js';
 import { parseItem, type RequestItem } from './items.js';
 import { expandUrl, splitPositionals } from './url.js';
 import { buildRequest, type BodyMode } from './build.js';
 import { collectStream, peekStdinBody } from './stdin.js';
 import { TeeWriter } from './sinks.js';
 import { downloadFileName, uniquePath } from './download.js';
+import { Redactor } from './redact.js';
 
 export { parseItem, parseKeyPath } from './items.js';
 export type { RequestItem, KeySegment } from './items.js';
@@ -171,6 +173,12 @@ export async function runSend(args: string[], flags: SendFlags, io: SendIo): Pro
   let workspace: string | undefined;
   let requestId: string | undefined;
   let fileDigest: { username: string; password: string } | undefined;
+  // The .http request the command is printed from (--curl).
+  let source: CurlCommandOptions['source'];
+  // Secret values the request used (# @secret, private env, .env): masked in everything printed.
+  let printSecrets: string[] = [];
+  // References left as written (--curl, --offline).
+  let keptTexts: string[] = [];
   let follow: boolean;
   let target = args.length > 0 && !looksLikeUrl(args[0]) ? parseSendTarget(args[0]) : null;
   // `example.com/docs.http` with no such local file is a URL without its scheme.
@@ -182,16 +190,22 @@ export async function runSend(args: string[], flags: SendFlags, io: SendIo): Pro
       });
     }
     follow = flags.follow ?? settings.followRedirects ?? true;
-    const prepared = await prepareFileRequest({
-      target,
-      cwd: io.cwd,
-      environment: flags.env,
-      cliVariables: parseVars(flags.var),
-      sendOptions: { timeoutMs, followRedirects: follow, maxRedirects, tls, proxy },
-      pick: io.pick,
-      prompt: io.prompt,
-    });
+    const common = { target, cwd: io.cwd, environment: flags.env, cliVariables: parseVars(flags.var), pick: io.pick, prompt: io.prompt };
+    let prepared: Pick<PreparedFileRequest, 'request' | 'file' | 'node' | 'overrides' | 'secretValues' | 'digest'>;
+    if (flags.curl || flags.offline) {
+      // Printing sends nothing: requests this one references are not run (their {{…}} stays).
+      const { prepareUnsent, keptReferenceWarning } = await import('../export/from-http.js');
+      const unsent = await prepareUnsent(common);
+      for (const kept of unsent.kept) warn(keptReferenceWarning(kept));
+      source = unsent;
+      keptTexts = unsent.kept.map((kept) => kept.text);
+      prepared = unsent;
+    } else {
+      prepared = await prepareFileRequest({ ...common, sendOptions: { timeoutMs, followRedirects: follow, maxRedirects, tls, proxy } });
+    }
     request = prepared.request;
+    // A copy: credentials added below for history are not secrets to mask on screen.
+    printSecrets = [...prepared.secretValues];
     overrides = prepared.overrides;
     secretValues = prepared.secretValues;
     // `Authorization: Digest user password` in the file: answered on the 401 challenge below.
@@ -272,14 +286,15 @@ export async function runSend(args: string[], flags: SendFlags, io: SendIo): Pro
     request.body = { kind: 'bytes', bytes: await collectStream(request.body.stream) };
   }
   if (flags.curl) {
-    const { toCurl } = await import('../export/curl.js');
-    if (digest) warn('digest auth is not part of this command; add: --digest -u USER:PASSWORD');
-    io.stdout.write(`${toCurl(request, { insecure: !verify })}\n`);
+    // The same command as `dial export curl` (and the TUI's copy as curl), with the real values: it is meant to run.
+    const { curlCommand } = await import('../export/from-http.js');
+    io.stdout.write(`${curlCommand(request, { source, cwd: io.cwd, insecure: !verify, digest, followRedirects: sendOptions.followRedirects })}\n`);
     return;
   }
 
   const spec = parsePrintSpec(flags.print ?? (io.verbose ? 'HBhbm' : flags.offline ? 'HB' : io.stdoutIsTTY ? 'hb' : 'b'));
-  const printer = new Printer(io.stdout, style, io.stdoutIsTTY);
+  const redactor = new Redactor(printSecrets);
+  const printer = new Printer(io.stdout, style, io.stdoutIsTTY, redactor, keptTexts);
 
   if (flags.offline) {
     printer.request(request, spec, offlineBody(request.body));
@@ -308,7 +323,7 @@ export async function runSend(args: string[], flags: SendFlags, io: SendIo): Pro
           ? uniquePath(io.cwd, downloadFileName(head.url, headerValue(head.headers, 'content-disposition'), headerValue(head.headers, 'content-type')))
           : downloadTo;
         // Headers go to stderr so stdout stays clean; the body goes to the file.
-        if (spec.responseHeaders && io.stderrIsTTY) io.stderr.write(`${formatResponseHead(head, errStyle)}\n\n`);
+        if (spec.responseHeaders && io.stderrIsTTY) io.stderr.write(`${formatResponseHead({ ...head, headers: redactor.headers(head.headers) }, errStyle)}\n\n`);
         const file = createWriteStream(path, { flags: downloadTo === 'auto' ? 'wx' : 'w' });
         createdFile = path;
         savedTo = path;
@@ -321,9 +336,9 @@ export async function runSend(args: string[], flags: SendFlags, io: SendIo): Pro
       if (!spec.responseBody || !io.stdoutIsTTY || eventStream) {
         // Streamed: the request part comes from what dial built (the wire copy is not known yet).
         printer.request(current, spec, streamedBody(current.body));
-        if (spec.responseHeaders) printer.block(`${formatResponseHead(head, style)}\n`);
+        if (spec.responseHeaders) printer.responseHead(head);
         if (spec.responseBody) printer.startRaw();
-        tee = new TeeWriter(spec.responseBody ? io.stdout : null, { endTarget: false });
+        tee = new TeeWriter(spec.responseBody ? io.stdout : null, { endTarget: false, redact: redactor.active ? redactor.stream() : undefined });
         responsePrinted = true;
         return tee;
       }
@@ -355,6 +370,8 @@ export async function runSend(args: string[], flags: SendFlags, io: SendIo): Pro
     progress?.clear();
     if (createdFile && downloadTo === 'auto') rmSync(createdFile, { force: true });
     if (tee?.outputClosed) return; // the reader of our pipe went away (e.g. `| head`): not an error
+    // Transport errors name the URL (and proxies, hosts): no secret value in them either.
+    if (redactor.active && error instanceof DialError) error.message = redactor.text(error.message);
     throw error;
   } finally {
     await http.closeConnections();
@@ -366,7 +383,7 @@ export async function runSend(args: string[], flags: SendFlags, io: SendIo): Pro
   if (!responsePrinted) {
     // Buffered: show the request as it went on the wire (engine defaults, last redirect hop).
     printer.request({ ...exchange.request, httpVersion: current.httpVersion }, spec, exchange.request.bodyPreview);
-    if (spec.responseHeaders) printer.block(`${formatResponseHead(response, style)}\n`);
+    if (spec.responseHeaders) printer.responseHead(response);
     if (response.body.kind === 'memory') {
       historyBody = response.body.bytes;
       if (spec.responseBody && response.body.bytes.length > 0) printer.body(response.body.bytes, headerValue(response.headers, 'content-type'));
@@ -396,13 +413,22 @@ export async function runSend(args: string[], flags: SendFlags, io: SendIo): Pro
 
   const statusLine = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
   if ((flags.checkStatus || downloadTo) && response.status >= 400) {
-    throw new DialError('E_HTTP_STATUS', `${statusLine} (${response.url})`, {
+    throw new DialError('E_HTTP_STATUS', `${statusLine} (${redactor.text(response.url)})`, {
       hint: downloadTo ? 'nothing was saved; the response body is shown above' : undefined,
     });
   }
   if (flags.checkStatus && REDIRECTS.has(response.status)) {
     const location = headerValue(response.headers, 'location');
-    warn(`${statusLine}: redirect${location ? ` to ${location}` : ''} not followed (add --follow)`);
+    warn(`${statusLine}: redirect${location ? ` to ${redactor.text(location)}` : ''} not followed (add --follow)`);
+  }
+}
+
+/** A text as URL() writes it in a path (`{{` becomes `%7B%7B`). */
+function inUrlPath(text: string): string {
+  try {
+    return new URL(`http://x/${text}`).pathname.slice(1);
+  } catch {
+    return text;
   }
 }
 
@@ -462,6 +488,10 @@ class Printer {
     private readonly out: Out,
     private readonly style: Style,
     private readonly terminal: boolean,
+    /** Secret values are masked in everything printed. */
+    private readonly redactor: Redactor,
+    /** References left as written (--offline): shown so in the URL too, not percent-encoded. */
+    private readonly kept: string[] = [],
   ) {}
 
   private write(chunk: string | Uint8Array): void {
@@ -488,15 +518,26 @@ class Printer {
   request(request: Pick<HttpRequest, 'method' | 'url' | 'headers' | 'httpVersion'>, spec: PrintSpec, body: string | Uint8Array | undefined): void {
     if (this.requestDone) return;
     this.requestDone = true;
-    if (spec.requestHeaders) this.block(`${formatRequestHead(request, this.style)}\n`);
+    const redact = this.redactor;
+    if (spec.requestHeaders) {
+      let head = formatRequestHead({ ...request, url: redact.text(request.url), headers: redact.headers(request.headers) }, this.style);
+      for (const text of this.kept) head = head.split(inUrlPath(text)).join(text);
+      this.block(`${head}\n`);
+    }
     if (spec.requestBody && body !== undefined && body.length > 0) {
       const contentType = headerValue(request.headers, 'content-type');
       this.body(typeof body === 'string' ? Buffer.from(body, 'utf8') : body, contentType);
     }
   }
 
-  /** A body: formatted on a terminal, exact bytes in a pipe. */
+  /** A response status line and headers. */
+  responseHead(head: Pick<ResponseHead, 'status' | 'statusText' | 'httpVersion' | 'headers'>): void {
+    this.block(`${formatResponseHead({ ...head, headers: this.redactor.headers(head.headers) }, this.style)}\n`);
+  }
+
+  /** A body: formatted on a terminal, exact bytes in a pipe (secret values masked in both). */
   body(bytes: Uint8Array, contentType: string | undefined): void {
+    bytes = this.redactor.bytes(bytes);
     if (this.terminal) this.block(formatBodyForTerminal(bytes, contentType, this.style));
     else this.block(bytes);
   }
@@ -515,11 +556,14 @@ class Printer {
       }
     }
     this.startRaw();
-    for await (const chunk of createReadStream(path)) {
-      const buffer = chunk as Buffer;
+    const redact = this.redactor.active ? this.redactor.stream() : undefined;
+    const write = async (buffer: Buffer): Promise<void> => {
+      if (buffer.length === 0) return;
       if (!this.out.write(buffer)) await new Promise((resolveDrain) => this.out.once('drain', resolveDrain));
       this.endsWithNewline = buffer[buffer.length - 1] === 0x0a;
-    }
+    };
+    for await (const chunk of createReadStream(path)) await write(redact ? redact.push(chunk as Buffer) : (chunk as Buffer));
+    if (redact) await write(redact.end());
     if (this.terminal && !this.endsWithNewline) this.write('\n');
   }
 }

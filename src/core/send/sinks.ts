@@ -3,6 +3,7 @@
  * file with backpressure (flat memory for any size), keeping the first 64 KiB for history.
  */
 import { Writable } from 'node:stream';
+import type { StreamRedactor } from './redact.js';
 
 /** Bytes kept from a streamed body for history. */
 export const KEEP_BYTES = 64 * 1024;
@@ -12,6 +13,8 @@ export interface TeeOptions {
   endTarget: boolean;
   /** Called after each chunk with the running total (download progress). */
   onProgress?: (bytes: number) => void;
+  /** Masks secret values in what reaches the target (the bytes kept for history stay as received). */
+  redact?: StreamRedactor;
 }
 
 /**
@@ -52,11 +55,14 @@ export class TeeWriter extends Writable {
       this.keptBytes += take.length;
     }
     this.options.onProgress?.(this.size);
-    if (!this.target || this.target.write(chunk)) callback();
+    const out = this.options.redact && this.target ? this.options.redact.push(chunk) : chunk;
+    if (!this.target || out.length === 0 || this.target.write(out)) callback();
     else this.target.once('drain', () => callback());
   }
 
   override _final(callback: (error?: Error | null) => void): void {
+    const rest = this.options.redact?.end();
+    if (this.target && rest && rest.length > 0) this.target.write(rest);
     if (!this.target || !this.options.endTarget) {
       callback();
       return;

@@ -10,7 +10,9 @@
  *   core/http), prompt (for `# @prompt`; undefined = E_VAR_UNDEFINED unless --var gives it),
  *   runReference (how a referenced request that has not run yet is run: the runner passes one
  *   that runs scripts and assertions; default: prepare + send + record), processEnv (default
- *   process.env; only `{{$processEnv X}}` reads it).
+ *   process.env; only `{{$processEnv X}}` reads it), keepReference (set: referenced requests
+ *   that have not run are never run; their placeholders stay as written — export curl,
+ *   send --curl / --offline).
  * - `globals`: the `client.global` map scripts share.
  * - `loadFile(path)`: read + parse, cached per path.
  * - `prepare(file, node, {requestVariables})`: resolve variables (running referenced requests
@@ -53,6 +55,20 @@ export interface SessionOptions {
   runReference?: (file: HttpFile, node: RequestNode) => Promise<void>;
   /** Read by `{{$processEnv NAME}}` only. Default process.env. */
   processEnv?: Record<string, string | undefined>;
+  /**
+   * Set: a request that references one which has not run (`{{login.response.body.$.token}}`,
+   * `# @ref login`) does not run it; the placeholder stays as its `{{…}}` text and this is told
+   * of each (`dial export curl`, `send --curl`, `send --offline`: printing must send nothing).
+   */
+  keepReference?: (kept: KeptReference) => void;
+}
+
+/** A reference left as written because the session does not run requests (keepReference). */
+export interface KeptReference {
+  /** The request it needs. */
+  request: string;
+  /** As it stays in the request: `{{login.response.body.$.token}}`, or `# @ref login`. */
+  text: string;
 }
 
 export interface PreparedRequest {
@@ -255,7 +271,8 @@ class RequestSession implements Session {
       dotenv,
       secretNames: this.secretNames(file),
       processEnv: this.options.processEnv ?? process.env,
-      reference: (reference, raw) => this.reference(file, preparing ? node : undefined, reference.name, (recorded) => evaluateReference(reference, recorded, raw, where), raw, where),
+      reference: (reference, raw) =>
+        this.reference(file, preparing ? node : undefined, reference.name, (recorded) => evaluateReference(reference, recorded, raw, where), raw, where, `{{${raw}}}`),
       where,
       fileLabel: this.label(file),
       location: { file: file.path || '<text>', line: node.requestLineSpan.line },
@@ -273,9 +290,10 @@ class RequestSession implements Session {
   /**
    * Evaluates a reference to request `name`, running it first (once) when it has not run.
    * `from`: the request being prepared, which joins the chain of requests being prepared.
+   * `kept`: the reference as written, returned as is when the session keeps references.
    */
   private async reference(
-    file: HttpFile, from: RequestNode | undefined, name: string, evaluate: (recorded: RecordedExchange) => Promise<string>, raw: string, where: string,
+    file: HttpFile, from: RequestNode | undefined, name: string, evaluate: (recorded: RecordedExchange) => Promise<string>, raw: string, where: string, kept: string,
   ): Promise<string> {
     const target = file.requests.find((request) => request.name === name);
     let recorded = target ? this.recorded.get(keyOf(file, target)) : this.recordedByName.get(name);
@@ -284,6 +302,10 @@ class RequestSession implements Session {
         throw new DialError('E_VAR_UNDEFINED', `{{${raw}}}: no request named '${name}' in ${file.path ? relative(this.workspaceRoot, file.path) : 'this file'} (${where})`, {
           hint: 'name the request with `# @name ' + name + '` or `### ' + name + '`',
         });
+      }
+      if (this.options.keepReference) {
+        this.options.keepReference({ request: name, text: kept });
+        return kept;
       }
       const key = keyOf(file, target);
       // The chain lives in AsyncLocalStorage only while a referenced request runs: entering it
@@ -344,7 +366,7 @@ class RequestSession implements Session {
     for (const meta of node.metadata) {
       if (meta.key !== 'ref' && meta.key !== 'forceRef') continue;
       for (const name of meta.value.split(/[\s,]+/).filter(Boolean)) {
-        await this.reference(file, node, name, async () => '', `@${meta.key} ${name}`, this.where(file, node));
+        await this.reference(file, node, name, async () => '', `@${meta.key} ${name}`, this.where(file, node), `# @${meta.key} ${name}`);
       }
     }
     const dir = file.path ? dirname(file.path) : this.workspaceRoot;

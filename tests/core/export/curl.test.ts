@@ -156,4 +156,22 @@ describe('toCurl output parses back to the same request', () => {
     expect(parsed.insecure).toBe(true);
     expect(parsed.warnings).toEqual([]);
   });
+
+  it('followRedirects adds -L (read back as following), and only then', () => {
+    const request: HttpRequest = { method: 'PUT', url: 'http://x/a', headers: [], body: { kind: 'none' } };
+    const command = toCurl(request, { followRedirects: true, multiline: false });
+    expect(command).toBe(`curl -L -X PUT 'http://x/a'`);
+    expect(parseCurlCommand(command).followRedirects).toBe(true);
+    expect(parseCurlCommand(command).request).toEqual(request);
+    expect(toCurl(request, { followRedirects: false })).not.toContain('-L');
+    expect(toCurl(request)).not.toContain('-L');
+  });
+
+  it('keepInUrl: those texts stay as written while the rest of the URL is normalised (and -g stops curl globbing them)', () => {
+    const kept = '{{login.response.body.$.id}}';
+    const command = toCurl({ method: 'GET', url: `http://Example.com/a b/${kept}/x?q=${kept}&r=1 2`, headers: [], body: { kind: 'none' } }, { keepInUrl: [kept] });
+    expect(command).toBe(`curl -g 'http://example.com/a%20b/${kept}/x?q=${kept}&r=1%202'`);
+    // Without it, the braces are percent-encoded as the engine would send them.
+    expect(toCurl({ method: 'GET', url: `http://x/${kept}`, headers: [], body: { kind: 'none' } })).toContain('/%7B%7Blogin.response.body.$.id%7D%7D');
+  });
 });

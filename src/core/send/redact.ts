@@ -1,0 +1,105 @@
+/**
+ * Masking for what `dial send` prints (DESIGN §6): the secret values a `.http` request used
+ * (`# @secret`, private env file, `.env`) become `••••` in the printed request and response,
+ * as history and run reports show them. Bodies streamed to stdout are masked on the fly, a
+ * value cut across two chunks included. Only printing is masked: `--curl`, `--download` and
+ * `-o` keep the real values.
+ */
+import type { HeaderList } from '../http/types.js';
+import { MASK, redactText } from '../secrets.js';
+
+const MASK_BYTES = Buffer.from(MASK, 'utf8');
+
+/** Masks a fixed set of secret values in text, headers and bytes. */
+export class Redactor {
+  /** The values masked: as redactText does, none under 3 characters, longest first. */
+  private readonly values: string[];
+  private readonly byteValues: Buffer[];
+
+  constructor(secretValues: Iterable<string>) {
+    this.values = [...new Set(secretValues)].filter((value) => value.length >= 3).sort((a, b) => b.length - a.length);
+    this.byteValues = this.values.map((value) => Buffer.from(value, 'utf8'));
+  }
+
+  /** True when there is anything to mask. */
+  get active(): boolean {
+    return this.values.length > 0;
+  }
+
+  text(text: string): string {
+    return this.active ? redactText(text, this.values) : text;
+  }
+
+  /** Secret values inside header values (the headers themselves stay, so `-v` output keeps its shape). */
+  headers(headers: HeaderList): HeaderList {
+    return this.active ? headers.map(([name, value]): [string, string] => [name, redactText(value, this.values)]) : headers;
+  }
+
+  bytes(bytes: Uint8Array): Uint8Array {
+    if (!this.active) return bytes;
+    let out = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    for (const value of this.byteValues) out = replaceAll(out, value);
+    return out;
+  }
+
+  /** A masker for a body arriving in chunks. */
+  stream(): StreamRedactor {
+    return new StreamRedactor(this);
+  }
+
+  /** How many bytes at the end of `bytes` could be the start of a secret value (held back until more arrive). */
+  partialTail(bytes: Buffer): number {
+    let longest = 0;
+    for (const value of this.byteValues) {
+      for (let length = Math.min(value.length - 1, bytes.length); length > longest; length--) {
+        if (bytes[bytes.length - length] === value[0] && bytes.subarray(bytes.length - length).equals(value.subarray(0, length))) {
+          longest = length;
+          break;
+        }
+      }
+    }
+    return longest;
+  }
+}
+
+/**
+ * Masks a chunked body: each chunk is masked and passed on, except a tail that may be the
+ * start of a secret value, kept until the next chunk (or `end`) says. Without secrets, chunks
+ * pass through untouched.
+ */
+export class StreamRedactor {
+  private pending: Buffer = Buffer.alloc(0);
+
+  constructor(private readonly redactor: Redactor) {}
+
+  /** The bytes that can be written now. */
+  push(chunk: Buffer): Buffer {
+    if (!this.redactor.active) return chunk;
+    const data = Buffer.from(this.redactor.bytes(this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk));
+    const hold = this.redactor.partialTail(data);
+    // Copied: the engine may reuse the chunk's memory.
+    this.pending = Buffer.from(data.subarray(data.length - hold));
+    return data.subarray(0, data.length - hold);
+  }
+
+  /** What is left when the body ends (a tail that turned out not to be a secret). */
+  end(): Buffer {
+    const rest = this.pending;
+    this.pending = Buffer.alloc(0);
+    return rest;
+  }
+}
+
+function replaceAll(bytes: Buffer, value: Buffer): Buffer {
+  let at = bytes.indexOf(value);
+  if (at < 0) return bytes;
+  const parts: Buffer[] = [];
+  let from = 0;
+  while (at >= 0) {
+    parts.push(bytes.subarray(from, at), MASK_BYTES);
+    from = at + value.length;
+    at = bytes.indexOf(value, from);
+  }
+  parts.push(bytes.subarray(from));
+  return Buffer.concat(parts);
+}
