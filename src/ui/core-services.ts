@@ -4,13 +4,13 @@
  */
 import { dirname, relative } from 'node:path';
 import { DialError, formatError } from '../core/errors.js';
-import type { Exchange, HttpRequest, SendOptions } from '../core/http/types.js';
+import type { Exchange, SendOptions } from '../core/http/types.js';
 import type { HttpFile, RequestNode } from '../core/httpfile/types.js';
 import { createCookieJar, releaseBody, sendRequest } from '../core/http/index.js';
-import { createSession, type Session } from '../core/session/index.js';
+import { createSession, type PreparedRequest, type Session } from '../core/session/index.js';
 import { createExecutor, type RunSession } from '../core/run/index.js';
 import { insertRequestText, removeRequestText, replaceRequestText } from '../core/httpfile/index.js';
-import { toCurl } from '../core/export/curl.js';
+import { curlCommand } from '../core/export/from-http.js';
 import { historyPath, rememberEnvironment, rememberLastRequest, settingsTimeoutMs, type Settings } from '../core/settings/index.js';
 import { appendHistory, readHistory, toHistoryEntry } from '../core/history/index.js';
 import { discoverHttpFiles } from '../core/workspace/discover.js';
@@ -46,6 +46,9 @@ interface Runner {
   run: ReturnType<typeof createExecutor>;
 }
 
+/** A request as the session prepared it, with where it came from (for copy as curl). */
+type Prepared = PreparedRequest & { file: HttpFile; node: RequestNode };
+
 /** Reads a response body as text, from memory or from the temp file it spilled to. */
 export async function bodyTextOf(body: ResponseResult['exchange']['response']['body']): Promise<string> {
   if (body.kind === 'memory') return body.bytes.toString('utf8');
@@ -64,8 +67,10 @@ export function createCoreServices(options: CoreServicesOptions): WorkbenchServi
     tls: { verify: settings.verifyTls },
     ...(settings.proxy ? { proxy: settings.proxy } : {}),
   };
-  // The request being executed now: its prompt dialog, its state callback, and its exchange once recorded.
-  let current: { node: RequestNode; options: ExecuteOptions; exchange?: Exchange } | undefined;
+  // The request being executed now: its prompt dialog, its state callback, its prepared request and its exchange once recorded.
+  let current: { node: RequestNode; options: ExecuteOptions; prepared?: Prepared; exchange?: Exchange } | undefined;
+  // Copy as curl prints the request as prepared from the file (whole body, `< file` parts), not the sent preview.
+  const preparedOf = new WeakMap<Exchange, Prepared>();
   let previousExchange: Exchange | undefined;
   // One session (and executor) per environment: variables, cookies and referenced responses are per environment.
   const runners = new Map<string, Runner>();
@@ -98,7 +103,11 @@ export function createCoreServices(options: CoreServicesOptions): WorkbenchServi
     });
     const runSession: RunSession = {
       globals: session.globals,
-      prepare: (file, node, extra) => session.prepare(file, node, extra),
+      prepare: async (file, node, extra) => {
+        const prepared = await session.prepare(file, node, extra);
+        if (current && node === current.node) current.prepared = { ...prepared, file, node };
+        return prepared;
+      },
       record: (file, node, request, exchange) => {
         session.record(file, node, request, exchange);
         if (current && node === current.node) current.exchange = exchange;
@@ -181,6 +190,7 @@ export function createCoreServices(options: CoreServicesOptions): WorkbenchServi
         }
         if (previousExchange && previousExchange !== exchange) releaseBody(previousExchange.response.body);
         previousExchange = exchange;
+        if (current.prepared) preparedOf.set(exchange, current.prepared);
         const secretValues = [...new Set([...session.secretValues(), ...(await privateValues(dirname(file.path), executeOptions.environment))])];
         const bytes = exchange.response.body.kind === 'memory' ? exchange.response.body.bytes : undefined;
         try {
@@ -234,14 +244,22 @@ export function createCoreServices(options: CoreServicesOptions): WorkbenchServi
       await rememberEnvironment(options.root, name, env);
     },
     curl(result) {
-      const sent = result.exchange.request;
-      const request: HttpRequest = {
-        method: sent.method,
-        url: sent.url,
-        headers: sent.headers,
-        body: sent.bodyPreview !== undefined ? { kind: 'text', text: sent.bodyPreview } : { kind: 'none' },
-      };
-      return toCurl(request, { multiline: false });
+      const prepared = preparedOf.get(result.exchange);
+      const options = { multiline: false, insecure: !settings.verifyTls };
+      if (!prepared) {
+        // Not executed here (nothing to prepare from): the request as sent, body as far as it was kept.
+        const sent = result.exchange.request;
+        const body = sent.bodyPreview !== undefined ? { kind: 'text' as const, text: sent.bodyPreview } : { kind: 'none' as const };
+        return curlCommand({ method: sent.method, url: sent.url, headers: sent.headers, body }, options);
+      }
+      // The same command as `dial export curl` and `dial send --curl`, from the request as the file resolved it.
+      return curlCommand(prepared.request, {
+        ...options,
+        source: prepared,
+        cwd: process.cwd(),
+        digest: prepared.digest,
+        followRedirects: prepared.overrides.followRedirects ?? settings.followRedirects ?? true,
+      });
     },
     saveBody: (result, path) => saveBodyTo(result.exchange.response.body, path),
     external(kind, text, suffix) {
