@@ -80,8 +80,9 @@ export function registerImport(program: Command): void {
       .argument('<collection>', 'the collection JSON file')
       .option('--environment <file>', 'a Postman environment JSON file to import as well'),
   ).action(async (source: string, flags: OutputFlags & { environment?: string }, sub: Command) => {
-    const { importPostmanFiles } = await import('../core/import/postman.js');
-    const result = await importPostmanFiles(source, flags.environment);
+    const [{ importPostmanFiles }, { resolve }] = await Promise.all([import('../core/import/postman.js'), import('node:path')]);
+    // Upload paths are written relative to each .http file, so the importer needs the folder.
+    const result = await importPostmanFiles(source, flags.environment, { outDir: resolve(flags.output ?? '.') });
     await finish(sub, result, flags);
   });
 

@@ -18,11 +18,6 @@ export interface ImportedFile {
   description: string;
   /** File mode for a new file (the private env file is 0600). */
   mode?: number;
-  /**
-   * The content for a given output folder, when it depends on it (upload paths relative to
-   * the .http file); `content` is the one for the folder the importer was told of.
-   */
-  contentFor?: (outDir: string) => string;
   /** 'env': an env file, merged into an existing one (new variables added, existing kept). */
   merge?: 'env';
   /** Set by writeImport when the file existed and the import was merged into it. */
@@ -100,7 +95,7 @@ export function writeImport(result: ImportResult, options: WriteImportOptions): 
     // A merge that adds nothing leaves the file as it was.
     if (merge && merge.content === undefined) return;
     try {
-      writeFileAtomic(targets[index], merge ? merge.content! : file.contentFor ? file.contentFor(options.outDir) : file.content, merge ? merge.mode : file.mode);
+      writeFileAtomic(targets[index], merge ? merge.content! : file.content, merge ? merge.mode : file.mode);
     } catch (error) {
       throw new DialError('E_IO', `cannot write ${shown(targets[index])}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
         hint: index > 0 ? `${index} file(s) before it were written; check the folder and run again with --force` : 'check that the output folder can be written',

@@ -492,7 +492,6 @@ export function convertPostman(collection: PmCollection, environment: PmEnvironm
     files.push({
       path: output.path,
       content,
-      contentFor: (outDir) => render(output, outDir).text,
       description: `${output.drafts.length} request${output.drafts.length === 1 ? '' : 's'}`,
     }, ...sideFiles);
   }

@@ -210,9 +210,6 @@ describe('import postman upload files', () => {
     const [upload, put] = bodies(file.content);
     expect(upload?.kind === 'inline' && upload.text).toContain(`filename="doc.pdf"\n\n< ${up}/files/doc.pdf\n`);
     expect(put).toMatchObject({ kind: 'file', path: `${up}/data.csv`, substitute: false });
-    // The writer asks again for the folder it writes to (the CLI does not tell the importer).
-    const [again] = bodies(file.contentFor!(source));
-    expect(again?.kind === 'inline' && again.text).toContain('< ../files/doc.pdf\n');
   });
 
   it('warns about a file that does not exist; keeps absolute paths', async () => {
