@@ -333,8 +333,21 @@ describe('dial send: response decoding and output', () => {
     const badItem = await runCli(['send', `${server.url}/json`, 'not-an-item']);
     expect(badItem.code).toBe(2);
     const badJson = await runCli(['send', `${server.url}/json`, 'n:=[1,']);
-    expect(badJson.code).toBe(3);
-    expect(badJson.stderr).toContain("error[E_INPUT]: 'n:=[1,': invalid JSON");
+    // An item is an argument: bad JSON in it, or items disagreeing on the body's shape, exit 2 with a hint.
+    expect(badJson.code).toBe(2);
+    expect(badJson.stderr).toContain("error[E_USAGE]: 'n:=[1,': invalid JSON");
+    expect(badJson.stderr).toContain('hint: quote the value for your shell');
+    const notJson = await runCli(['send', '--offline', `${server.url}/json`, 'a:=notjson']);
+    expect(notJson.code).toBe(2);
+    expect(notJson.stderr).toContain("error[E_USAGE]: 'a:=notjson': invalid JSON");
+    const mixed = await runCli(['send', '--offline', `${server.url}/json`, '[]:=1', 'a=1']);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toContain("error[E_USAGE]: 'a=1': the body is an array, so it cannot be used as an object");
+    expect(mixed.stderr).toContain('hint: each nested key must agree');
+    // A file an item names that cannot be read stays invalid input (exit 3).
+    const missingFile = await runCli(['send', '--offline', `${server.url}/json`, 'field=@missing-file.txt']);
+    expect(missingFile.code).toBe(3);
+    expect(missingFile.stderr).toContain('error[E_NOT_FOUND]');
     const refused = await runCli(['send', `http://127.0.0.1:${await closedPort()}/x`]);
     expect(refused.code).toBe(4);
     expect(refused.stderr).toContain('error[E_CONNREFUSED]');

@@ -215,8 +215,9 @@ export function buildJson(
         value = parseJson(text);
       } catch (error) {
         if (!(error instanceof JsonSyntaxError)) throw error;
+        // An item is a command-line argument (exit 2); a file it names is input (exit 3).
         const where = item.fromFile ? ` in ${item.value}` : '';
-        throw new DialError('E_INPUT', `'${item.source}': invalid JSON${where}: ${error.message}`, {
+        throw new DialError(item.fromFile ? 'E_INPUT' : 'E_USAGE', `'${item.source}': invalid JSON${where}: ${error.message}`, {
           hint: "quote the value for your shell, e.g. 'tags:=[\"a\",\"b\"]'; use field=value for a plain string",
         });
       }
@@ -235,7 +236,8 @@ function setPath(root: JsonNode | undefined, path: KeySegment[], value: JsonNode
   let cursor: JsonNode = top;
   let walked = '';
   const conflict = (wanted: 'object' | 'array'): never => {
-    throw new DialError('E_INPUT', `'${source}': ${walked === '' ? 'the body' : `'${walked}'`} is ${describe(cursor)}, so it cannot be used as an ${wanted}`, {
+    // Items that disagree about the body's shape are a bad argument (exit 2, DESIGN §8).
+    throw new DialError('E_USAGE', `'${source}': ${walked === '' ? 'the body' : `'${walked}'`} is ${describe(cursor)}, so it cannot be used as an ${wanted}`, {
       hint: 'each nested key must agree on whether a level is an object (a[b]) or an array (a[0], a[])',
     });
   };

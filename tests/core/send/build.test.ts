@@ -56,10 +56,12 @@ describe('buildRequest', () => {
     expect(text(build(['user:={"id":1}', 'user[name]=Ann']))).toBe('{"user":{"id":1,"name":"Ann"}}');
   });
 
-  it('refuses type conflicts and invalid JSON as invalid input (exit 3)', () => {
-    expect(codeOf(() => build(['a=1', 'a[b]=2']))).toBe('E_INPUT');
-    expect(codeOf(() => build(['a=1', '[]:=2']))).toBe('E_INPUT');
-    expect(codeOf(() => build(['bad:=[1,']))).toBe('E_INPUT');
+  it('refuses type conflicts and invalid JSON in items as usage errors (exit 2); a file an item names is input (exit 3)', () => {
+    expect(codeOf(() => build(['a=1', 'a[b]=2']))).toBe('E_USAGE');
+    expect(codeOf(() => build(['a=1', '[]:=2']))).toBe('E_USAGE');
+    expect(codeOf(() => build(['[]:=1', 'a=1']))).toBe('E_USAGE');
+    expect(codeOf(() => build(['bad:=[1,']))).toBe('E_USAGE');
+    expect(codeOf(() => build(['a:=notjson']))).toBe('E_USAGE');
     expect(codeOf(() => build(['bad:=@bad.json']))).toBe('E_INPUT');
     expect(codeOf(() => build(['x=@missing.txt']))).toBe('E_NOT_FOUND');
   });
