@@ -1,5 +1,6 @@
 /**
- * Entry point of the bundle: hands the command line to the Commander program in ./program.ts.
+ * Entry point of the bundle: hands the command line to the Commander program in ./program.ts,
+ * and is the one place that turns an error into output and an exit code (DESIGN §8).
  * (`dial --version` is answered earlier, by bin/dial.js, before the ES module loader starts.)
  */
 
@@ -21,9 +22,16 @@ start(process.argv).then(
   (code) => {
     process.exitCode = code;
   },
-  (error: unknown) => {
-    // Only a bug in dial lands here: expected errors are DialErrors handled in program.ts.
+  async (error: unknown) => {
+    const { ExitCode, formatError, isDialError } = await import('./core/errors.js');
+    if (isDialError(error)) {
+      // Expected: one line with the code, file:line and hint; -v adds the cause chain.
+      process.stderr.write(formatError(error, process.argv.includes('-v') || process.argv.includes('--verbose')) + '\n');
+      process.exitCode = error.exitCode;
+      return;
+    }
+    // Only a bug in dial lands here.
     process.stderr.write(`dial: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exitCode = 1;
+    process.exitCode = ExitCode.failed;
   },
 );

@@ -1,10 +1,9 @@
 /**
- * The Commander program: global flags, command registration, and the one place that
- * turns errors into output and an exit code. Commands import their core modules lazily
- * so each command loads only what it uses.
+ * The Commander program: global flags and command registration. Commands import their core
+ * modules lazily so each command loads only what it uses; errors go up to src/cli.ts.
  */
 import { Command, CommanderError } from 'commander';
-import { DialError, ExitCode, formatError, isDialError } from './core/errors.js';
+import { DialError, ExitCode } from './core/errors.js';
 import { registerCommands } from './commands/index.js';
 import { VERSION } from './version.js';
 
@@ -41,20 +40,20 @@ function buildProgram(argv: string[]): Command {
   return program;
 }
 
-/** Runs the CLI and returns the exit code instead of exiting, so output can drain. */
+/**
+ * Runs the CLI and returns the exit code instead of exiting, so output can drain. A DialError
+ * (or a bug) is thrown on to src/cli.ts, which prints it and sets the exit code.
+ */
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram(argv);
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.ok;
   } catch (error) {
-    if (error instanceof CommanderError) {
-      // Help and version end here with 0; every other Commander complaint is a usage error.
-      return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
-    }
-    const verbose = argv.includes('-v') || argv.includes('--verbose');
-    process.stderr.write(formatError(error, verbose) + '\n');
-    return isDialError(error) ? error.exitCode : ExitCode.failed;
+    // Commander has printed its own message (see outputError): help and version end here with
+    // 0, every other complaint is a usage error.
+    if (error instanceof CommanderError) return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    throw error;
   }
 }
 
