@@ -13,8 +13,8 @@
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { HttpRequest, MultipartPart } from '../http/types.js';
 import type { HttpFile, RequestNode } from '../httpfile/types.js';
-import type { KeptReference, PreparedRequest } from '../session/index.js';
-import type { SendTarget } from '../workspace/send-target.js';
+import type { KeptReference } from '../session/index.js';
+import type { PrepareFileRequestOptions, PreparedFileRequest } from '../workspace/send-target.js';
 import { multipartBoundary } from '../httpfile/multipart.js';
 import { toCurl, type ToCurlOptions } from './curl.js';
 import { dispositionParam, partsInBytes } from './multipart-parts.js';
@@ -116,61 +116,22 @@ export function curlCommand(request: HttpRequest, options: CurlCommandOptions = 
   return toCurl(requestForCurl(request, source.file, source.node, cwd), { ...curlOptions, keepInUrl });
 }
 
-export interface PrepareUnsentOptions {
-  target: SendTarget;
-  cwd: string;
-  /** Environment name (-e); undefined = the one remembered for the workspace, or none. */
-  environment?: string;
-  /** --var k=v pairs. */
-  cliVariables: Record<string, string>;
-  pick?: (requests: RequestNode[]) => Promise<RequestNode>;
-  prompt?: (name: string, description?: string) => Promise<string>;
-}
+export type PrepareUnsentOptions = Omit<PrepareFileRequestOptions, 'sendOptions' | 'keepReferences'>;
 
-export interface PreparedUnsent extends PreparedRequest {
-  file: HttpFile;
-  node: RequestNode;
+export interface PreparedUnsent extends PreparedFileRequest {
   /** References left as written (each once), for a warning. */
   kept: KeptReference[];
 }
 
 /**
- * Resolves a `.http` target to print it (a curl command, `send --offline`): as
- * `prepareFileRequest` (core/workspace) does for `dial send` — same workspace root, remembered
- * environment and request selection — but with a session that keeps references instead of
- * running the requests they need.
+ * Resolves a `.http` target to print it (a curl command, `send --offline`): `prepareFileRequest`
+ * (core/workspace) as `dial send` uses it — same workspace root, remembered environment and
+ * request selection — with references kept instead of running the requests they need.
  */
 export async function prepareUnsent(options: PrepareUnsentOptions): Promise<PreparedUnsent> {
-  const [{ createSession }, { EnvStore }, { findWorkspaceRoot }, { selectRequest }, settings] = await Promise.all([
-    import('../session/index.js'), import('../env/index.js'), import('../workspace/discover.js'), import('../workspace/send-target.js'), import('../settings/index.js'),
-  ]);
-  const path = resolve(options.cwd, options.target.path);
-  const cwdRoot = findWorkspaceRoot(options.cwd);
-  const inside = !relative(cwdRoot, path).startsWith('..') && !isAbsolute(relative(cwdRoot, path));
-  const root = inside ? cwdRoot : findWorkspaceRoot(dirname(path));
-  let environment = options.environment;
-  if (environment === undefined) {
-    const remembered = (await settings.loadSettings()).defaultEnvironment[root];
-    if (remembered !== undefined && (await new EnvStore(root).names(dirname(path))).includes(remembered)) environment = remembered;
-  }
-  const kept = new Map<string, KeptReference>();
-  const session = createSession({
-    workspaceRoot: root,
-    environment,
-    cliVariables: options.cliVariables,
-    prompt: options.prompt,
-    keepReference: (reference) => {
-      if (!kept.has(reference.text)) kept.set(reference.text, reference);
-    },
-  });
-  const file = await session.loadFile(path);
-  const node = await selectRequest(file, { ...options.target, path: relative(options.cwd, path) || path }, options.pick);
-  const prepared = await session.prepare(file, node);
-  if (options.environment !== undefined) {
-    const current = (await settings.loadSettings()).defaultEnvironment[root];
-    if (current !== options.environment) await settings.rememberEnvironment(root, options.environment);
-  }
-  return { ...prepared, secretValues: [...new Set([...prepared.secretValues, ...session.secretValues()])], file, node, kept: [...kept.values()] };
+  const { prepareFileRequest } = await import('../workspace/send-target.js');
+  const prepared = await prepareFileRequest({ ...options, keepReferences: true });
+  return { ...prepared, kept: prepared.kept ?? [] };
 }
 
 /** The warning for a reference left as written. */

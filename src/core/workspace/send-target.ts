@@ -7,6 +7,7 @@
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { HttpRequest, SendOptions } from '../http/types.js';
 import type { HttpFile, RequestNode } from '../httpfile/types.js';
+import type { KeptReference } from '../session/index.js';
 import { DialError } from '../errors.js';
 
 export interface SendTarget {
@@ -29,8 +30,13 @@ export interface PrepareFileRequestOptions {
   environment?: string;
   /** --var k=v pairs. */
   cliVariables: Record<string, string>;
-  /** Engine options for requests that references must run first. */
-  sendOptions: SendOptions;
+  /** Engine options for requests that references must run first (unused with keepReferences). */
+  sendOptions?: SendOptions;
+  /**
+   * Run nothing: references to other requests (`{{login.response.body.$.token}}`, `# @ref`)
+   * stay as their `{{…}}` text and are returned in `kept` (export curl, send --curl/--offline).
+   */
+  keepReferences?: boolean;
   /** Asked when the file holds several requests and none is named (a TTY picker); undefined = error. */
   pick?: (requests: RequestNode[]) => Promise<RequestNode>;
   /** Asked for `# @prompt` variables; undefined = error unless --var gives them. */
@@ -48,6 +54,8 @@ export interface PreparedFileRequest {
   environment?: string;
   /** `Authorization: Digest user password` in the file: answer the 401 challenge with these (the header is removed). */
   digest?: { username: string; password: string };
+  /** With keepReferences: the references left as written, each once (for a warning). */
+  kept?: KeptReference[];
 }
 
 /** A short label of a request for lists and messages: its name, or `#n METHOD URL`. */
@@ -105,12 +113,19 @@ export async function prepareFileRequest(options: PrepareFileRequestOptions): Pr
     // A remembered environment that no longer exists is forgotten quietly, never an error.
     if (remembered !== undefined && (await new EnvStore(root).names(dirname(path))).includes(remembered)) environment = remembered;
   }
+  const kept = new Map<string, KeptReference>();
   const session = createSession({
     workspaceRoot: root,
     environment,
     cliVariables: options.cliVariables,
-    sendOptions: options.sendOptions,
     prompt: options.prompt,
+    ...(options.keepReferences
+      ? {
+          keepReference: (reference: KeptReference) => {
+            if (!kept.has(reference.text)) kept.set(reference.text, reference);
+          },
+        }
+      : { sendOptions: options.sendOptions }),
   });
   const file = await session.loadFile(path);
   const node = await selectRequest(file, { ...options.target, path: relative(options.cwd, path) || path }, options.pick);
@@ -128,5 +143,6 @@ export async function prepareFileRequest(options: PrepareFileRequestOptions): Pr
     secretValues: [...new Set([...prepared.secretValues, ...session.secretValues()])],
     environment,
     ...(prepared.digest ? { digest: prepared.digest } : {}),
+    ...(options.keepReferences ? { kept: [...kept.values()] } : {}),
   };
 }
