@@ -36,7 +36,7 @@ export function registerExport(program: Command): void {
     .option('-k, --insecure', 'add -k (do not verify TLS) to the command')
     .option('--single-line', 'print the command on one line')
     .action(async (argument: string, flags: ExportFlags, sub: Command) => {
-      const [{ parseSendTarget }, { prepareUnsent, curlCommand, keptReferenceWarning }, { loadSettings }, { createStyle }] = await Promise.all([
+      const [{ parseSendTarget }, { prepareUnsent, curlCommand, curlOptions, keptReferenceWarning }, { loadSettings }, { createStyle }] = await Promise.all([
         import('../core/workspace/send-target.js'), import('../core/export/from-http.js'), import('../core/settings/index.js'), import('../core/style.js'),
       ]);
       const target = parseSendTarget(argument);
@@ -49,9 +49,11 @@ export function registerExport(program: Command): void {
       for (const kept of prepared.kept) process.stderr.write(`${errStyle.warn('warning:')} ${keptReferenceWarning(kept)}\n`);
       const settings = await loadSettings();
       const text = curlCommand(prepared.request, {
+        // Settings that make curl act as dial (timeout, proxy, verifyTls, maxRedirects) apply here too.
+        ...curlOptions(settings, prepared.overrides),
         source: prepared,
         cwd: process.cwd(),
-        insecure: flags.insecure,
+        insecure: flags.insecure || !settings.verifyTls,
         multiline: !flags.singleLine,
         digest: prepared.digest,
         // As `dial send FILE` does: follow unless the request says # @no-redirect (or settings say no).

@@ -24,6 +24,43 @@ export interface ToCurlOptions {
    * references left unresolved (export curl does not run the requests they need).
    */
   keepInUrl?: string[];
+  /** `-x`: the proxy dial sends through (an explicit one; curl reads HTTP(S)_PROXY itself). */
+  proxy?: string;
+  /** `--max-time`: dial's limit for the whole exchange, in ms (0 or undefined: none, as curl). */
+  timeoutMs?: number;
+  /** `--connect-timeout`, in ms (a request's `# @connection-timeout`). */
+  connectTimeoutMs?: number;
+  /** `--max-redirs`, with `-L` only; curl's own limit (50) is not spelled out. */
+  maxRedirects?: number;
+  /** `--cacert`, `--cert`, `--key`: TLS files as the command shows them. */
+  caFile?: string;
+  certFile?: string;
+  keyFile?: string;
+}
+
+/** curl's redirect limit with -L and no --max-redirs. */
+const CURL_MAX_REDIRS = 50;
+
+/** Milliseconds as curl's seconds (decimals allowed): 1500 -> 1.5. */
+function seconds(ms: number): string {
+  return String(Math.round(ms) / 1000);
+}
+
+/** The options that change how curl connects: proxy, time limits, redirect limit, TLS. */
+function transportFlags(options: ToCurlOptions): string[][] {
+  const flags: string[][] = [];
+  if (options.insecure) flags.push(['-k']);
+  // curl reads `file:password` in --cert; a colon in the path is escaped.
+  if (options.caFile) flags.push(['--cacert', shellQuote(options.caFile, true)]);
+  if (options.certFile) flags.push(['--cert', shellQuote(options.certFile.replace(/:/g, '\\:'), true)]);
+  if (options.keyFile) flags.push(['--key', shellQuote(options.keyFile, true)]);
+  if (options.proxy) flags.push(['-x', shellQuote(options.proxy, true)]);
+  if (options.timeoutMs !== undefined && options.timeoutMs > 0) flags.push(['--max-time', seconds(options.timeoutMs)]);
+  if (options.connectTimeoutMs !== undefined && options.connectTimeoutMs > 0) flags.push(['--connect-timeout', seconds(options.connectTimeoutMs)]);
+  if (options.followRedirects && options.maxRedirects !== undefined && options.maxRedirects !== CURL_MAX_REDIRS) {
+    flags.push(['--max-redirs', String(options.maxRedirects)]);
+  }
+  return flags;
 }
 
 function hasHeader(request: HttpRequest, name: string): boolean {
@@ -168,7 +205,7 @@ export function toCurl(request: HttpRequest, options: ToCurlOptions = {}): strin
   first.push(shellQuote(url, true));
 
   if (request.httpVersion === '2') flags.push(['--http2']);
-  if (options.insecure) flags.push(['-k']);
+  flags.push(...transportFlags(options));
   if (options.digest) flags.push(['--digest'], ['-u', shellQuote(`${options.digest.username}:${options.digest.password}`, true)]);
   for (const [name, value] of request.headers) {
     // `Name;` is curl's way to send a header with an empty value (`Name:` would remove it).

@@ -11,11 +11,13 @@
  * (`{{login.response.body.$.token}}`) stay as written.
  */
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import type { HttpRequest, MultipartPart } from '../http/types.js';
+import type { HttpRequest, MultipartPart, SendOptions } from '../http/types.js';
 import type { HttpFile, RequestNode } from '../httpfile/types.js';
 import type { KeptReference } from '../session/index.js';
 import type { PrepareFileRequestOptions, PreparedFileRequest } from '../workspace/send-target.js';
 import { multipartBoundary } from '../httpfile/multipart.js';
+import { defaultSettings, settingsTimeoutMs } from '../settings/index.js';
+import { normaliseProxy } from '../send/url.js';
 import { toCurl, type ToCurlOptions } from './curl.js';
 import { dispositionParam, partsInBytes } from './multipart-parts.js';
 
@@ -111,9 +113,42 @@ export interface CurlCommandOptions extends ToCurlOptions {
  */
 export function curlCommand(request: HttpRequest, options: CurlCommandOptions = {}): string {
   const { source, cwd = process.cwd(), ...curlOptions } = options;
+  for (const key of ['caFile', 'certFile', 'keyFile'] as const) {
+    const path = curlOptions[key];
+    if (path !== undefined) curlOptions[key] = displayPath(resolve(cwd, path), cwd);
+  }
   if (!source) return toCurl(request, curlOptions);
   const keepInUrl = [...(curlOptions.keepInUrl ?? []), ...(source.kept ?? []).map((kept) => kept.text)];
   return toCurl(requestForCurl(request, source.file, source.node, cwd), { ...curlOptions, keepInUrl });
+}
+
+/** What of settings and a request's metadata `curlOptions` reads. */
+export interface CurlSettings {
+  timeout: string | number;
+  maxRedirects: number;
+  verifyTls: boolean;
+  proxy?: string;
+}
+
+/**
+ * The settings (and a request's metadata overrides: `# @timeout`, `# @connection-timeout`)
+ * that make curl behave as dial, as curl options: `-k` when verifyTls is off, `-x` for the
+ * proxy setting, `--max-time` and `--max-redirs` when they were set to something other than
+ * dial's built-in defaults (30 s, 10) — those are not spelled out in every command — and
+ * only where curl's own behaviour differs (no limit, 50 redirects).
+ */
+export function curlOptions(settings: CurlSettings, overrides: Partial<SendOptions> = {}): Pick<ToCurlOptions, 'insecure' | 'proxy' | 'timeoutMs' | 'connectTimeoutMs' | 'maxRedirects'> {
+  const defaults = defaultSettings();
+  const out: ReturnType<typeof curlOptions> = {};
+  if (!settings.verifyTls) out.insecure = true;
+  if (settings.proxy) out.proxy = normaliseProxy(settings.proxy, 'proxy setting');
+  const timeoutMs = settingsTimeoutMs(settings);
+  if (overrides.timeoutMs !== undefined) out.timeoutMs = overrides.timeoutMs;
+  else if (timeoutMs !== settingsTimeoutMs(defaults)) out.timeoutMs = timeoutMs;
+  if (overrides.connectTimeoutMs !== undefined) out.connectTimeoutMs = overrides.connectTimeoutMs;
+  const maxRedirects = overrides.maxRedirects ?? settings.maxRedirects;
+  if (maxRedirects !== defaults.maxRedirects) out.maxRedirects = maxRedirects;
+  return out;
 }
 
 export type PrepareUnsentOptions = Omit<PrepareFileRequestOptions, 'sendOptions' | 'keepReferences'>;

@@ -20,7 +20,7 @@ import {
 } from '../format/exchange.js';
 import { parseSendTarget, prepareFileRequest, type PreparedFileRequest } from '../workspace/send-target.js';
 import { parseItem, type RequestItem } from './items.js';
-import { expandUrl, splitPositionals } from './url.js';
+import { expandUrl, normaliseProxy, splitPositionals } from './url.js';
 import { buildRequest, type BodyMode } from './build.js';
 import { collectStream, peekStdinBody } from './stdin.js';
 import { TeeWriter } from './sinks.js';
@@ -97,18 +97,6 @@ function parseVars(pairs: string[] | undefined): Record<string, string> {
     vars[pair.slice(0, at)] = pair.slice(at + 1);
   }
   return vars;
-}
-
-function normaliseProxy(proxy: string): string {
-  // HTTPie/xh write `--proxy http:http://host:3128`; accept that and a bare URL.
-  const prefixed = /^(?:https?|all):(\w[\w+.-]*:\/\/.*)$/i.exec(proxy);
-  const url = prefixed ? prefixed[1] : proxy;
-  try {
-    new URL(url);
-  } catch {
-    throw new DialError('E_USAGE', `invalid --proxy '${proxy}'`, { hint: 'e.g. --proxy http://proxy.local:3128' });
-  }
-  return url;
 }
 
 function looksLikeUrl(argument: string): boolean {
@@ -287,8 +275,23 @@ export async function runSend(args: string[], flags: SendFlags, io: SendIo): Pro
   }
   if (flags.curl) {
     // The same command as `dial export curl` (and the TUI's copy as curl), with the real values: it is meant to run.
-    const { curlCommand } = await import('../export/from-http.js');
-    io.stdout.write(`${curlCommand(request, { source, cwd: io.cwd, insecure: !verify, digest, followRedirects: sendOptions.followRedirects })}\n`);
+    // Settings and the request's metadata first (as export curl), then this command's flags.
+    const { curlCommand, curlOptions } = await import('../export/from-http.js');
+    const transport = curlOptions(settings, overrides);
+    transport.insecure = !verify;
+    if (flags.proxy !== undefined) transport.proxy = proxy;
+    if (flags.timeout !== undefined) transport.timeoutMs = timeoutMs;
+    if (flags.maxRedirects !== undefined) transport.maxRedirects = maxRedirects;
+    io.stdout.write(`${curlCommand(request, {
+      ...transport,
+      caFile: tls.caFile,
+      certFile: tls.certFile,
+      keyFile: tls.keyFile,
+      source,
+      cwd: io.cwd,
+      digest,
+      followRedirects: sendOptions.followRedirects,
+    })}\n`);
     return;
   }
 

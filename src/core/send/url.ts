@@ -44,3 +44,15 @@ export function expandUrl(text: string, defaultScheme = 'http'): string {
   }
   return parsed.href;
 }
+
+/** A --proxy value (or the proxy setting) as a URL: a bare URL, or HTTPie/xh's `http:http://host:3128`. */
+export function normaliseProxy(proxy: string, what = '--proxy'): string {
+  const prefixed = /^(?:https?|all):(\w[\w+.-]*:\/\/.*)$/i.exec(proxy);
+  const url = prefixed ? prefixed[1] : proxy;
+  try {
+    new URL(url);
+  } catch {
+    throw new DialError('E_USAGE', `invalid ${what} '${proxy}'`, { hint: 'e.g. --proxy http://proxy.local:3128' });
+  }
+  return url;
+}

@@ -175,3 +175,24 @@ describe('toCurl output parses back to the same request', () => {
     expect(toCurl({ method: 'GET', url: `http://x/${kept}`, headers: [], body: { kind: 'none' } })).toContain('/%7B%7Blogin.response.body.$.id%7D%7D');
   });
 });
+
+describe('toCurl transport options', () => {
+  const get: HttpRequest = { method: 'GET', url: 'https://h/x', headers: [], body: { kind: 'none' } };
+
+  it('maps proxy, time limits, redirect limit and TLS files to curl flags, quoted', () => {
+    const lines = toCurl(get, {
+      followRedirects: true, insecure: true, proxy: 'http://u:p w@proxy:3128', timeoutMs: 30_000, connectTimeoutMs: 250, maxRedirects: 0,
+      caFile: "/ca's.pem", certFile: 'C:cert.pem', keyFile: '/k.pem',
+    }).split(' \\\n  ');
+    expect(lines).toEqual([
+      "curl -L 'https://h/x'", '-k', "--cacert '/ca'\\''s.pem'", "--cert 'C\\:cert.pem'", "--key '/k.pem'",
+      "-x 'http://u:p w@proxy:3128'", '--max-time 30', '--connect-timeout 0.25', '--max-redirs 0',
+    ]);
+  });
+
+  it('leaves out what curl does anyway: no limit, 50 redirects, --max-redirs without -L', () => {
+    expect(toCurl(get, { timeoutMs: 0, followRedirects: true, maxRedirects: 50 })).toBe("curl -L 'https://h/x'");
+    expect(toCurl(get, { maxRedirects: 3 })).toBe("curl 'https://h/x'");
+    expect(toCurl({ ...get, httpVersion: '2' }, { multiline: false })).toBe("curl 'https://h/x' --http2");
+  });
+});
