@@ -403,7 +403,8 @@ describe('dial send: --offline and --curl', () => {
     const result = await runCli(['send', '--offline', `${echo.url}/users`, 'name=Ann', 'X-Api:1']);
     expect(result.code).toBe(0);
     expect(echo.requests.length).toBe(before);
-    expect(result.stdout).toMatch(/^POST \/users HTTP\/1\.1\nHost: 127\.0\.0\.1:\d+\nUser-Agent: dial\/[\w.-]+\nAccept: application\/json, \*\/\*;q=0\.5\nContent-Type: application\/json\nX-Api: 1\n\n\{"name":"Ann"\}$/);
+    // The head as sent: the engine's defaults (Accept-Encoding, Connection, Content-Length) included.
+    expect(result.stdout).toMatch(/^POST \/users HTTP\/1\.1\nHost: 127\.0\.0\.1:\d+\nAccept-Encoding: gzip, deflate, br\nConnection: keep-alive\nUser-Agent: dial\/[\w.-]+\nAccept: application\/json, \*\/\*;q=0\.5\nContent-Type: application\/json\nX-Api: 1\nContent-Length: 14\n\n\{"name":"Ann"\}$/);
   });
 
   it('--offline on a terminal pretty-prints the request body', async () => {

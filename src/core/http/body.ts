@@ -69,8 +69,12 @@ interface Segment {
   filePath?: string;
 }
 
-async function prepareMultipart(parts: MultipartPart[]): Promise<PreparedBody> {
-  const boundary = `----dial${randomHex(24)}`;
+/** A fresh multipart boundary, as the engine makes one. */
+export function multipartBoundary(): string {
+  return `----dial${randomHex(24)}`;
+}
+
+async function prepareMultipart(parts: MultipartPart[], boundary = multipartBoundary()): Promise<PreparedBody> {
   const segments: Segment[] = [];
   let length = 0;
   const push = (bytes: Buffer): void => {
@@ -147,7 +151,7 @@ export async function prepareBody(body: RequestBody): Promise<PreparedBody | und
       };
     }
     case 'multipart':
-      return prepareMultipart(body.parts);
+      return prepareMultipart(body.parts, body.boundary);
     default: {
       const never: never = body;
       throw new DialError('E_USAGE', `unknown body kind ${String((never as { kind: string }).kind)}`);
@@ -202,4 +206,28 @@ export function previewText(bytes: Buffer, totalSize: number): string {
   for (let index = text.indexOf('\uFFFD'); index !== -1; index = text.indexOf('\uFFFD', index + 1)) bad++;
   if (bad > 4) return `[binary data, ${totalSize} bytes]`;
   return text;
+}
+
+/**
+ * The first `limit` bytes of a prepared body (a Buffer whole): what it sends, for display.
+ * Streams from files are opened afresh and closed after the limit.
+ */
+export async function bodyPrefix(body: PreparedBody, limit: number): Promise<Buffer> {
+  const source = body.open();
+  if (Buffer.isBuffer(source)) return source;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const iterator = source[Symbol.asyncIterator]();
+  try {
+    while (size < limit) {
+      const next = await iterator.next();
+      if (next.done) break;
+      const chunk = Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength);
+      chunks.push(chunk);
+      size += chunk.length;
+    }
+  } finally {
+    await iterator.return?.();
+  }
+  return Buffer.concat(chunks).subarray(0, limit);
 }

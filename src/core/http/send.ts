@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Readable, Writable } from 'node:stream';
 import { DialError } from '../errors.js';
 import { VERSION } from '../../version.js';
-import { BodyRecorder, prepareBody, type PreparedBody } from './body.js';
+import { BodyRecorder, PREVIEW_LIMIT, bodyPrefix, prepareBody, type PreparedBody } from './body.js';
 import { decodersFor } from './decode.js';
 import { sendWithNode } from './node-transport.js';
 import { loadUndiciTransport } from './pool.js';
@@ -15,7 +15,7 @@ import { proxyFor } from './proxy.js';
 import { BufferSink, DEFAULT_MAX_IN_MEMORY, ForwardSink } from './sinks.js';
 import { cancelledError, timeoutError, toTransportError } from './transport-errors.js';
 import { Stopper, type HopResponse, type TlsMaterial, type Transport } from './transport.js';
-import type { Exchange, HeaderList, HttpRequest, RedirectHop, ResponseBody, ResponseHead, SendOptions, TlsOptions } from './types.js';
+import type { Exchange, HeaderList, HttpRequest, RedirectHop, RequestPreview, ResponseBody, ResponseHead, SendOptions, TlsOptions } from './types.js';
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -142,9 +142,8 @@ function hostKey(url: URL): string {
   return `${url.hostname.toLowerCase()}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
 }
 
-/** Sends a request and resolves with the whole exchange, or rejects with a DialError. */
-export async function sendRequest(request: HttpRequest, options: SendOptions = {}): Promise<Exchange> {
-  const started = performance.now();
+/** Validates a request and shapes it as it goes out: method upper-cased, URL credentials as Basic auth. */
+function normalise(request: HttpRequest): { request: HttpRequest; url: URL } {
   let url = validate(request);
   // node:http and undici both send methods upper-cased; record what goes on the wire.
   request = { ...request, method: request.method.toUpperCase(), headers: request.headers };
@@ -157,6 +156,40 @@ export async function sendRequest(request: HttpRequest, options: SendOptions = {
     url.username = '';
     url.password = '';
   }
+  return { request, url };
+}
+
+/** Whether a hop goes through undici (HTTP/2 or a proxy) rather than node:http; it changes the default headers. */
+function usesUndici(request: HttpRequest, url: URL, options: SendOptions, env: Record<string, string | undefined>): { proxy: string | undefined; viaUndici: boolean } {
+  const proxy = proxyFor(url, options.proxy, env);
+  return { proxy, viaUndici: request.httpVersion === '2' || proxy !== undefined };
+}
+
+/**
+ * The request as `sendRequest` would put it on the wire (first hop), without sending: the same
+ * default headers (Host, User-Agent, Accept, Accept-Encoding, Connection, Content-Type,
+ * Content-Length), the same multipart boundary when the body fixes one, and the first
+ * `bodyLimit` bytes of the body (a one-shot stream is not read). For `send --offline`/`-v`.
+ */
+export async function previewRequest(request: HttpRequest, options: SendOptions = {}, bodyLimit = PREVIEW_LIMIT): Promise<RequestPreview> {
+  const normal = normalise(request);
+  const { viaUndici } = usesUndici(normal.request, normal.url, options, options.env ?? process.env);
+  const body = await prepareBody(normal.request.body);
+  const headers = buildHeaders(normal.request.headers, normal.url, normal.request.method, body, options, viaUndici, normal.request.omitHeaders);
+  const preview: RequestPreview = { method: normal.request.method, url: normal.url.toString(), headers };
+  if (body) {
+    if (body.length !== undefined) preview.bodySize = body.length;
+    if (body.replayable) preview.body = await bodyPrefix(body, bodyLimit);
+  }
+  return preview;
+}
+
+/** Sends a request and resolves with the whole exchange, or rejects with a DialError. */
+export async function sendRequest(request: HttpRequest, options: SendOptions = {}): Promise<Exchange> {
+  const started = performance.now();
+  const normal = normalise(request);
+  request = normal.request;
+  let url = normal.url;
   if (options.signal?.aborted) throw cancelledError(url.toString());
 
   const timeoutMs = options.timeoutMs ?? 30_000;
@@ -188,8 +221,9 @@ export async function sendRequest(request: HttpRequest, options: SendOptions = {
     const redirects: RedirectHop[] = [];
 
     for (;;) {
-      proxy = proxyFor(url, options.proxy, env);
-      const viaUndici = request.httpVersion === '2' || proxy !== undefined;
+      const route = usesUndici(request, url, options, env);
+      proxy = route.proxy;
+      const viaUndici = route.viaUndici;
       const headers = buildHeaders(userHeaders, url, method, body, options, viaUndici, request.omitHeaders);
       const recorder = new BodyRecorder();
       const transport: Transport = viaUndici ? (await loadUndiciTransport()).sendWithUndici : sendWithNode;

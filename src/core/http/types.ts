@@ -27,8 +27,23 @@ export type RequestBody =
   | { kind: 'file'; path: string }
   /** A stream such as piped stdin. */
   | { kind: 'stream'; stream: AsyncIterable<Uint8Array>; length?: number }
-  /** The engine writes the boundary and Content-Type header. */
-  | { kind: 'multipart'; parts: MultipartPart[] };
+  /**
+   * The engine writes the boundary and Content-Type header. `boundary` fixes the boundary
+   * (so a printed request and the sent one agree); default a fresh random one per send.
+   */
+  | { kind: 'multipart'; parts: MultipartPart[]; boundary?: string };
+
+/** The request head as the engine sends it (first hop), and the start of its body: see previewRequest. */
+export interface RequestPreview {
+  method: string;
+  url: string;
+  /** Every header sent: the engine's defaults (Host, Accept-Encoding, Connection, Content-Length…) included. */
+  headers: HeaderList;
+  /** The body bytes (up to the limit asked for); undefined for no body or a one-shot stream. */
+  body?: Uint8Array;
+  /** Byte length of the body when known. */
+  bodySize?: number;
+}
 
 /** A fully resolved request: no `{{variables}}` left. */
 export interface HttpRequest {

@@ -295,12 +295,29 @@ export async function runSend(args: string[], flags: SendFlags, io: SendIo): Pro
     return;
   }
 
+  const http = await import('../http/index.js');
+  // One boundary for the multipart body printed and the one sent.
+  if (request.body.kind === 'multipart' && request.body.boundary === undefined) request.body = { ...request.body, boundary: http.multipartBoundary() };
   const spec = parsePrintSpec(flags.print ?? (io.verbose ? 'HBhbm' : flags.offline ? 'HB' : io.stdoutIsTTY ? 'hb' : 'b'));
   const redactor = new Redactor(printSecrets);
   const printer = new Printer(io.stdout, style, io.stdoutIsTTY, redactor, keptTexts);
+  // The request as the engine puts it on the wire: its default headers (Host, Accept-Encoding,
+  // Connection, Content-Length…), the boundary, the body bytes. As HTTPie prints it.
+  const asSent = async (shown: HttpRequest): Promise<{ head: Pick<HttpRequest, 'method' | 'url' | 'headers' | 'httpVersion'>; body: string | Uint8Array | undefined }> => {
+    if (!spec.requestHeaders && !spec.requestBody) return { head: shown, body: undefined };
+    try {
+      const preview = await http.previewRequest(shown, sendOptions, PRETTY_LIMIT);
+      return { head: { ...preview, httpVersion: shown.httpVersion }, body: shown.body.kind === 'stream' ? '(piped stdin)' : preview.body };
+    } catch (error) {
+      // A reference kept as written (--offline of a .http request) may not make a URL yet: shown as built.
+      if (keptTexts.length === 0) throw error;
+      return { head: shown, body: streamedBody(shown.body) };
+    }
+  };
 
   if (flags.offline) {
-    printer.request(request, spec, offlineBody(request.body));
+    const shown = await asSent(request);
+    printer.request(shown.head, spec, shown.body);
     return;
   }
 
@@ -318,7 +335,7 @@ export async function runSend(args: string[], flags: SendFlags, io: SendIo): Pro
 
   sendOptions.bodyTarget = {
     kind: 'stream',
-    open: (head: ResponseHead) => {
+    open: async (head: ResponseHead) => {
       if (digestPending && head.status === 401 && digestAuth?.parseDigestChallenge(head.headers)) return null;
       if (downloadTo) {
         if (head.status < 200 || head.status >= 300) return null;
@@ -337,8 +354,9 @@ export async function runSend(args: string[], flags: SendFlags, io: SendIo): Pro
       }
       const eventStream = /^text\/event-stream/i.test(headerValue(head.headers, 'content-type') ?? '');
       if (!spec.responseBody || !io.stdoutIsTTY || eventStream) {
-        // Streamed: the request part comes from what dial built (the wire copy is not known yet).
-        printer.request(current, spec, streamedBody(current.body));
+        // Streamed: the request part is computed as the engine sent it (the exchange is not done yet).
+        const shown = await asSent(current);
+        printer.request(shown.head, spec, shown.body);
         if (spec.responseHeaders) printer.responseHead(head);
         if (spec.responseBody) printer.startRaw();
         tee = new TeeWriter(spec.responseBody ? io.stdout : null, { endTarget: false, redact: redactor.active ? redactor.stream() : undefined });
@@ -349,7 +367,6 @@ export async function runSend(args: string[], flags: SendFlags, io: SendIo): Pro
     },
   };
 
-  const http = await import('../http/index.js');
   let exchange: Exchange;
   try {
     exchange = await http.sendRequest(current, sendOptions);
@@ -435,8 +452,8 @@ function inUrlPath(text: string): string {
   }
 }
 
-/** What the request body looks like in --offline output. */
-function offlineBody(body: RequestBody): string | Uint8Array | undefined {
+/** The request body as shown when it cannot be computed as sent (a kept reference in the URL). */
+function streamedBody(body: RequestBody): string | Uint8Array | undefined {
   switch (body.kind) {
     case 'none':
       return undefined;
@@ -444,27 +461,13 @@ function offlineBody(body: RequestBody): string | Uint8Array | undefined {
       return body.text;
     case 'bytes':
       return body.bytes;
-    case 'file': {
+    case 'file':
       return readHead(body.path, PRETTY_LIMIT);
-    }
     case 'stream':
-      return '(streamed body)';
+      return '(piped stdin)';
     case 'multipart':
-      return body.parts
-        .map((part) =>
-          part.filePath !== undefined
-            ? `--boundary\nContent-Disposition: form-data; name="${part.name}"; filename="${part.filename ?? ''}"\nContent-Type: ${part.contentType ?? 'application/octet-stream'}\n\n(contents of ${part.filePath})`
-            : `--boundary\nContent-Disposition: form-data; name="${part.name}"\n\n${part.value ?? ''}`,
-        )
-        .concat('--boundary--')
-        .join('\n');
+      return '(multipart body)';
   }
-}
-
-/** The request body as shown before a streamed response (the engine has consumed streams by then). */
-function streamedBody(body: RequestBody): string | Uint8Array | undefined {
-  if (body.kind === 'stream') return '(piped stdin)';
-  return offlineBody(body);
 }
 
 function readHead(path: string, limit: number): Buffer {
