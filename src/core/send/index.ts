@@ -2,7 +2,8 @@
  * `dial send`: build one request (HTTPie items or a `.http` target), send it through the
  * engine, print it the way the output calls for (pretty on a terminal, exact bytes in a
  * pipe, streamed when large), record it in history and map the outcome to an exit code.
- * The engine and the curl printer are imported only when used, so `--offline` stays light.
+ * The engine and the curl printer are imported only when used (`--curl` loads no engine;
+ * `--offline` loads it to print the head the engine would send, but opens no connection).
  */
 import { createReadStream, createWriteStream, existsSync, openSync, readSync, closeSync, readFileSync, rmSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
