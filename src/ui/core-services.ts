@@ -10,7 +10,7 @@ import { createCookieJar, releaseBody, sendRequest } from '../core/http/index.js
 import { createSession, type PreparedRequest, type Session } from '../core/session/index.js';
 import { createExecutor, type RunSession } from '../core/run/index.js';
 import { insertRequestText, removeRequestText, replaceRequestText } from '../core/httpfile/index.js';
-import { curlCommand } from '../core/export/from-http.js';
+import { curlCommand, curlOptions } from '../core/export/from-http.js';
 import { historyPath, rememberEnvironment, rememberLastRequest, settingsTimeoutMs, type Settings } from '../core/settings/index.js';
 import { appendHistory, readHistory, toHistoryEntry } from '../core/history/index.js';
 import { discoverHttpFiles } from '../core/workspace/discover.js';
@@ -245,7 +245,8 @@ export function createCoreServices(options: CoreServicesOptions): WorkbenchServi
     },
     curl(result) {
       const prepared = preparedOf.get(result.exchange);
-      const options = { multiline: false, insecure: !settings.verifyTls };
+      // The settings that change what is sent (TLS, proxy, timeouts, redirects), as for export.
+      const options = { multiline: false, ...curlOptions(settings, prepared?.overrides) };
       if (!prepared) {
         // Not executed here (nothing to prepare from): the request as sent, body as far as it was kept.
         const sent = result.exchange.request;

@@ -68,12 +68,12 @@ afterAll(async () => {
   await server.close();
 });
 
-function services() {
-  return createCoreServices({ root, environment: 'local', cliVariables: {}, suspend: (run) => run(), env: { DIAL_CONFIG_DIR: tempDir() }, settings: defaultSettings() });
+function services(settings = defaultSettings()) {
+  return createCoreServices({ root, environment: 'local', cliVariables: {}, suspend: (run) => run(), env: { DIAL_CONFIG_DIR: tempDir() }, settings });
 }
 
-async function executeAndCopy(name: string): Promise<{ command: string; sent: RecordedRequest }> {
-  const core = services();
+async function executeAndCopy(name: string, settings = defaultSettings()): Promise<{ command: string; sent: RecordedRequest }> {
+  const core = services(settings);
   const [entry] = await core.loadWorkspace();
   const file = entry.file!;
   const node = file.requests.find((request) => request.name === name)!;
@@ -120,5 +120,10 @@ describe('TUI copy as curl (real core services)', () => {
   it('# @no-redirect: no -L, as the TUI did not follow', async () => {
     const { command } = await executeAndCopy('pinned');
     expect(command).toBe(`curl '${server.url}/pinned'`);
+  });
+
+  it('settings that change what is sent are in the command, as for export curl', async () => {
+    const { command } = await executeAndCopy('pinned', { ...defaultSettings(), timeout: '2500ms', verifyTls: false });
+    expect(command).toBe(`curl '${server.url}/pinned' -k --max-time 2.5`);
   });
 });
