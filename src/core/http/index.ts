@@ -10,7 +10,8 @@
  * imports statically free of heavy dependencies: importing it must do nothing but define.
  */
 export type * from './types.js';
-export { sendRequest, previewRequest } from './send.js';
+export { sendRequest } from './send.js';
+export { previewRequest } from './request-head.js';
 export { multipartBoundary } from './body.js';
 export { createCookieJar } from './cookies.js';
 export { closeConnections } from './pool.js';

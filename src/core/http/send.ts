@@ -11,59 +11,16 @@ import { BodyRecorder, PREVIEW_LIMIT, bodyPrefix, prepareBody, type PreparedBody
 import { decodersFor } from './decode.js';
 import { sendWithNode } from './node-transport.js';
 import { loadUndiciTransport } from './pool.js';
-import { proxyFor } from './proxy.js';
+import { buildHeaders, findHeader, normalise, usesUndici } from './request-head.js';
 import { BufferSink, DEFAULT_MAX_IN_MEMORY, ForwardSink } from './sinks.js';
 import { cancelledError, timeoutError, toTransportError } from './transport-errors.js';
 import { Stopper, type HopResponse, type TlsMaterial, type Transport } from './transport.js';
 import type { Exchange, HeaderList, HttpRequest, RedirectHop, RequestPreview, ResponseBody, ResponseHead, SendOptions, TlsOptions } from './types.js';
 
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Headers that must not follow a redirect to another host (DESIGN §6). */
 const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'host']);
 const BODY_HEADERS = new Set(['content-type', 'content-length', 'transfer-encoding', 'content-encoding']);
-
-/** Checks method, URL and headers before anything is sent (DESIGN §5). */
-function validate(request: HttpRequest): URL {
-  if (/[\r\n\0]/.test(request.url)) {
-    throw new DialError('E_HEADER_INJECTION', 'the URL contains a line break or NUL character', {
-      hint: 'a variable used in the URL probably holds a newline; check its value',
-    });
-  }
-  if (!TOKEN.test(request.method)) {
-    throw new DialError(/[\r\n]/.test(request.method) ? 'E_HEADER_INJECTION' : 'E_USAGE', `invalid HTTP method '${request.method}'`, {
-      hint: 'a method is a single word such as GET, POST or PURGE',
-    });
-  }
-  let url: URL;
-  try {
-    url = new URL(request.url);
-  } catch (error) {
-    throw new DialError('E_USAGE', `invalid URL '${request.url}'`, {
-      hint: 'write a full URL such as https://example.com/path (or :3000/path for localhost)',
-      cause: error,
-    });
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new DialError('E_USAGE', `unsupported URL scheme '${url.protocol.replace(/:$/, '')}' in '${request.url}'`, {
-      hint: 'dial speaks http:// and https://',
-    });
-  }
-  if (!url.hostname) throw new DialError('E_USAGE', `the URL '${request.url}' has no host`, { hint: 'write a full URL such as https://example.com/path' });
-  for (const [name, value] of request.headers) {
-    if (!TOKEN.test(name)) {
-      throw new DialError('E_HEADER_INJECTION', `invalid header name '${name.replace(/[\r\n]/g, '\\n')}'`, {
-        hint: 'header names are single tokens (letters, digits and !#$%&\'*+-.^_`|~), no spaces or colons',
-      });
-    }
-    if (/[\r\n\0]/.test(value)) {
-      throw new DialError('E_HEADER_INJECTION', `the value of header '${name}' contains a line break or NUL character`, {
-        hint: 'a variable used in this header probably holds a newline; check its value',
-      });
-    }
-  }
-  return url;
-}
 
 const tlsFileCache = new Map<string, Buffer>();
 
@@ -92,96 +49,8 @@ async function loadTls(options: TlsOptions | undefined): Promise<TlsMaterial> {
   return { rejectUnauthorized: verify, ca, cert, key, poolKey: `${verify}|${options?.caFile ?? ''}|${options?.certFile ?? ''}|${options?.keyFile ?? ''}` };
 }
 
-function findHeader(headers: HeaderList, name: string): string | undefined {
-  const lower = name.toLowerCase();
-  return headers.find(([key]) => key.toLowerCase() === lower)?.[1];
-}
-
-/** The headers actually sent: defaults (Host, User-Agent, Accept...), the user's, body and cookie headers. */
-function buildHeaders(
-  user: HeaderList,
-  url: URL,
-  method: string,
-  body: PreparedBody | undefined,
-  options: SendOptions,
-  viaUndici: boolean,
-  omitHeaders?: string[],
-): HeaderList {
-  const has = (name: string): boolean => findHeader(user, name) !== undefined;
-  // `Header:` items remove a default too (HTTPie): those names are in omitHeaders.
-  const omitted = new Set((omitHeaders ?? []).map((name) => name.toLowerCase()));
-  const wanted = (name: string): boolean => !has(name) && !omitted.has(name);
-  const out: HeaderList = [];
-  if (!has('host')) out.push(['Host', url.host]);
-  if (wanted('user-agent')) out.push(['User-Agent', `dial/${VERSION}`]);
-  if (wanted('accept')) out.push(['Accept', '*/*']);
-  if (wanted('accept-encoding') && options.decompress !== false) out.push(['Accept-Encoding', 'gzip, deflate, br']);
-  if (!viaUndici && !has('connection')) out.push(['Connection', 'keep-alive']);
-  const userCookies: string[] = [];
-  for (const header of user) {
-    if (header[0].toLowerCase() === 'cookie') userCookies.push(header[1]);
-    else out.push([header[0], header[1]]);
-  }
-  if (body) {
-    if (!has('content-type') && body.contentType) out.push(['Content-Type', body.contentType]);
-    if (!has('content-length') && !has('transfer-encoding')) {
-      if (body.length !== undefined) out.push(['Content-Length', String(body.length)]);
-      else if (!viaUndici) out.push(['Transfer-Encoding', 'chunked']);
-    }
-  } else if (!has('content-length') && (method === 'POST' || method === 'PUT' || method === 'PATCH')) {
-    // node:http and undici both send this for a body-less POST/PUT/PATCH; show it.
-    out.push(['Content-Length', '0']);
-  }
-  const jarCookie = options.cookieJar?.cookieHeaderFor(url.toString());
-  const cookie = [...userCookies, ...(jarCookie ? [jarCookie] : [])].join('; ');
-  if (cookie) out.push(['Cookie', cookie]);
-  return out;
-}
-
 function hostKey(url: URL): string {
   return `${url.hostname.toLowerCase()}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
-}
-
-/** Validates a request and shapes it as it goes out: method upper-cased, URL credentials as Basic auth. */
-function normalise(request: HttpRequest): { request: HttpRequest; url: URL } {
-  let url = validate(request);
-  // node:http and undici both send methods upper-cased; record what goes on the wire.
-  request = { ...request, method: request.method.toUpperCase(), headers: request.headers };
-  if (url.username || url.password) {
-    // Credentials in the URL become Basic auth (as curl and HTTPie do) and leave the URL.
-    const hasAuthorization = request.headers.some(([name]) => name.toLowerCase() === 'authorization');
-    const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
-    if (!hasAuthorization) request.headers = [...request.headers, ['Authorization', `Basic ${Buffer.from(credentials).toString('base64')}`]];
-    url = new URL(url.toString());
-    url.username = '';
-    url.password = '';
-  }
-  return { request, url };
-}
-
-/** Whether a hop goes through undici (HTTP/2 or a proxy) rather than node:http; it changes the default headers. */
-function usesUndici(request: HttpRequest, url: URL, options: SendOptions, env: Record<string, string | undefined>): { proxy: string | undefined; viaUndici: boolean } {
-  const proxy = proxyFor(url, options.proxy, env);
-  return { proxy, viaUndici: request.httpVersion === '2' || proxy !== undefined };
-}
-
-/**
- * The request as `sendRequest` would put it on the wire (first hop), without sending: the same
- * default headers (Host, User-Agent, Accept, Accept-Encoding, Connection, Content-Type,
- * Content-Length), the same multipart boundary when the body fixes one, and the first
- * `bodyLimit` bytes of the body (a one-shot stream is not read). For `send --offline`/`-v`.
- */
-export async function previewRequest(request: HttpRequest, options: SendOptions = {}, bodyLimit = PREVIEW_LIMIT): Promise<RequestPreview> {
-  const normal = normalise(request);
-  const { viaUndici } = usesUndici(normal.request, normal.url, options, options.env ?? process.env);
-  const body = await prepareBody(normal.request.body);
-  const headers = buildHeaders(normal.request.headers, normal.url, normal.request.method, body, options, viaUndici, normal.request.omitHeaders);
-  const preview: RequestPreview = { method: normal.request.method, url: normal.url.toString(), headers };
-  if (body) {
-    if (body.length !== undefined) preview.bodySize = body.length;
-    if (body.replayable) preview.body = await bodyPrefix(body, bodyLimit);
-  }
-  return preview;
 }
 
 /** Sends a request and resolves with the whole exchange, or rejects with a DialError. */

@@ -296,9 +296,10 @@ export async function runSend(args: string[], flags: SendFlags, io: SendIo): Pro
     return;
   }
 
-  const http = await import('../http/index.js');
+  // The request head alone (no engine, no node:http) is all `--offline` needs.
+  const [head, { multipartBoundary }] = await Promise.all([import('../http/request-head.js'), import('../http/body.js')]);
   // One boundary for the multipart body printed and the one sent.
-  if (request.body.kind === 'multipart' && request.body.boundary === undefined) request.body = { ...request.body, boundary: http.multipartBoundary() };
+  if (request.body.kind === 'multipart' && request.body.boundary === undefined) request.body = { ...request.body, boundary: multipartBoundary() };
   const spec = parsePrintSpec(flags.print ?? (io.verbose ? 'HBhbm' : flags.offline ? 'HB' : io.stdoutIsTTY ? 'hb' : 'b'));
   const redactor = new Redactor(printSecrets);
   const printer = new Printer(io.stdout, style, io.stdoutIsTTY, redactor, keptTexts);
@@ -307,7 +308,7 @@ export async function runSend(args: string[], flags: SendFlags, io: SendIo): Pro
   const asSent = async (shown: HttpRequest): Promise<{ head: Pick<HttpRequest, 'method' | 'url' | 'headers' | 'httpVersion'>; body: string | Uint8Array | undefined }> => {
     if (!spec.requestHeaders && !spec.requestBody) return { head: shown, body: undefined };
     try {
-      const preview = await http.previewRequest(shown, sendOptions, PRETTY_LIMIT);
+      const preview = await head.previewRequest(shown, sendOptions, PRETTY_LIMIT);
       return { head: { ...preview, httpVersion: shown.httpVersion }, body: shown.body.kind === 'stream' ? '(piped stdin)' : preview.body };
     } catch (error) {
       // A reference kept as written (--offline of a .http request) may not make a URL yet: shown as built.
@@ -323,6 +324,7 @@ export async function runSend(args: string[], flags: SendFlags, io: SendIo): Pro
   }
 
   // --- send ---------------------------------------------------------------------------------
+  const http = await import('../http/index.js');
   const downloadTo = flags.output !== undefined ? resolve(io.cwd, flags.output) : flags.download ? 'auto' : undefined;
   let current = request;
   let digestPending = digest !== undefined;
