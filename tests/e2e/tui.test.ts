@@ -82,6 +82,31 @@ describe('dial open in a real terminal', () => {
     expect(await tty.screen()).not.toContain('listUsers');
   });
 
+  it('`dial` alone on a terminal opens the workbench on the current folder', async () => {
+    terminal = new PtyTerminal([process.execPath, BIN], {
+      cols: 120,
+      rows: 40,
+      cwd: workspace,
+      env: { CI: undefined, NO_COLOR: undefined, DIAL_CONFIG_DIR: tempDir('dial-tui-config-') },
+    });
+    await terminal.waitForText('listUsers');
+    expect(await terminal.onAlternateScreen()).toBe(true);
+    terminal.press('q');
+    expect(await terminal.exit()).toBe(0);
+  });
+
+  it('with CI set, even on a terminal, `dial open` refuses with E_NOT_TTY (exit 2)', async () => {
+    terminal = new PtyTerminal([process.execPath, BIN, 'open', workspace], {
+      cols: 120,
+      rows: 40,
+      env: { CI: 'true', NO_COLOR: undefined, DIAL_CONFIG_DIR: tempDir('dial-tui-config-') },
+    });
+    expect(await terminal.exit()).toBe(2);
+    const screen = await terminal.screen();
+    expect(screen).toContain('E_NOT_TTY');
+    expect(terminal.rawOutput).not.toContain('\x1b[?1049h');
+  });
+
   it('restores the terminal on SIGTERM', async () => {
     const tty = start();
     await tty.waitForText('listUsers');

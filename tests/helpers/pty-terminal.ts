@@ -31,6 +31,8 @@ export interface PtyOptions {
   rows: number;
   /** Environment for the program; the pty's own TERM is xterm-256color. */
   env?: Record<string, string | undefined>;
+  /** Working folder of the program. */
+  cwd?: string;
 }
 
 export class PtyTerminal {
@@ -59,6 +61,7 @@ export class PtyTerminal {
     ].join('; ');
     this.child = spawn('script', ['-qfec', inner, '/dev/null'], {
       env: { ...process.env, ...options.env, TERM: 'xterm-256color' } as NodeJS.ProcessEnv,
+      cwd: options.cwd,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     this.child.stdout.on('data', (chunk: Buffer) => {
