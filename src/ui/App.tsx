@@ -191,7 +191,8 @@ export function App({ services, keymap, theme, environment, onExit, size: fixedS
     } catch (error) {
       if (error instanceof FileChangedError) {
         // The file on disk is not the one this edit was made from: say so, and how to get it back in sync.
-        toast(`not saved: ${basename(error.path)} ${error.removed ? 'was removed' : 'changed on disk'} since it was loaded; reload it (press ${keymap.reload[0] ?? 'ctrl+l'}) and edit again`);
+        const kept = error.keptAt ? `; your version is in ${error.keptAt}` : '';
+        toast(`not saved: ${basename(error.path)} ${error.removed ? 'was removed' : 'changed on disk'} since it was loaded; reload it (press ${keymap.reload[0] ?? 'ctrl+l'}) and edit again${kept}`);
         return;
       }
       toast(`not saved: ${failure(error)}`);

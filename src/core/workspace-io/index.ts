@@ -53,11 +53,28 @@ export class FileChangedError extends DialError {
   constructor(
     readonly path: string,
     readonly removed: boolean,
+    /** Where the refused text was kept, so the edit is not lost. */
+    readonly keptAt?: string,
   ) {
     const name = basename(path);
-    super('E_IO', `${name} ${removed ? 'was removed' : 'changed on disk'} since it was loaded; nothing was written`, {
+    super('E_IO', `${name} ${removed ? 'was removed' : 'changed on disk'} since it was loaded; nothing was written${keptAt ? `; your version is kept in ${keptAt}` : ''}`, {
       hint: `reload ${name} and make the edit again`,
     });
+  }
+}
+
+/**
+ * Keeps the text of an edit that could not be saved in a private temp file and returns its path
+ * (undefined if even that fails): a refused save must not lose what was typed in $EDITOR.
+ */
+async function keepUnsaved(path: string, text: string): Promise<string | undefined> {
+  try {
+    const dir = await mkdtemp(join(tmpdir(), 'dial-unsaved-'));
+    const kept = join(dir, basename(path));
+    await writeFile(kept, text, { mode: 0o600 });
+    return kept;
+  } catch {
+    return undefined;
   }
 }
 
@@ -68,15 +85,22 @@ export class FileChangedError extends DialError {
  * writing `newText` would silently undo that change.
  */
 export async function rewriteHttpFile(file: HttpFile, newText: string): Promise<HttpFile> {
-  // Parse first: a broken edit must not reach the disk.
-  const parsed = parseHttpFile(newText, file.path);
+  // Parse first: a broken edit must not reach the disk (but is kept, not lost).
+  let parsed: HttpFile;
+  try {
+    parsed = parseHttpFile(newText, file.path);
+  } catch (error) {
+    const keptAt = await keepUnsaved(file.path, newText);
+    if (!keptAt || !(error instanceof DialError)) throw error;
+    throw new DialError(error.code, `${error.message}; your version is kept in ${keptAt}`, { location: error.location, hint: error.hint, cause: error });
+  }
   let onDisk: string | undefined;
   try {
     onDisk = await readFile(file.path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new DialError('E_IO', `cannot read ${file.path}`, { cause: error });
   }
-  if (onDisk !== file.text) throw new FileChangedError(file.path, onDisk === undefined);
+  if (onDisk !== file.text) throw new FileChangedError(file.path, onDisk === undefined, await keepUnsaved(file.path, newText));
   await writeTextFile(file.path, newText);
   return parsed;
 }

@@ -57,8 +57,24 @@ describe('rewriteHttpFile and changes made outside dial', () => {
     writeFileSync(path, outside);
     const error = await rewriteHttpFile(file, '### a\nPOST http://x/a\n').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FileChangedError);
-    expect(error).toMatchObject({ code: 'E_IO', message: 'api.http changed on disk since it was loaded; nothing was written', hint: 'reload api.http and make the edit again' });
+    const keptAt = (error as FileChangedError).keptAt!;
+    expect(error).toMatchObject({ code: 'E_IO', message: `api.http changed on disk since it was loaded; nothing was written; your version is kept in ${keptAt}`, hint: 'reload api.http and make the edit again' });
     expect(readFileSync(path, 'utf8')).toBe(outside);
+    // The refused edit is not lost.
+    expect(readFileSync(keptAt, 'utf8')).toBe('### a\nPOST http://x/a\n');
+  });
+
+  it('an edit that does not parse is refused (E_PARSE), the file untouched, the edit kept', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'api.http');
+    writeFileSync(path, 'GET http://x/a\n');
+    const file = await loadHttpFile(path);
+    const broken = 'GET http://x/a\nnot a header\n';
+    const error = (await rewriteHttpFile(file, broken).catch((e: unknown) => e)) as Error & { code: string };
+    expect(error.code).toBe('E_PARSE');
+    const keptAt = /your version is kept in (\S+)$/.exec(error.message)![1];
+    expect(readFileSync(keptAt, 'utf8')).toBe(broken);
+    expect(readFileSync(path, 'utf8')).toBe('GET http://x/a\n');
   });
 
   it('refuses when the file was removed, and does not recreate it', async () => {
