@@ -74,6 +74,26 @@ describe('workspace screen', () => {
     expect(frame).toMatch(/\d+\/\d+/);
   });
 
+  it('search: n goes to the next match, N back to the previous one', async () => {
+    const { app, type } = mount();
+    await waitForText(app, 'listUsers');
+    await type(KEY.enter);
+    await waitForText(app, '200 OK');
+    await type(KEY.tab, KEY.tab);
+    // Rows holding "a": "headers", "Host": "fake", "Accept", "args", … — several matches.
+    await type('/', 'a', KEY.enter);
+    // The cursor row, shown after the tabs as `row/rows`.
+    const row = (frame: string): number => Number(/Raw\s+(\d+)\/\d+/.exec(frame)![1]);
+    const first = row(await waitForText(app, 'search: a'));
+    expect(first).toBe(2); // the "headers" row
+    await type('n');
+    const second = row(await waitForFrame(app, (frame) => row(frame) !== first));
+    expect(second).toBe(3); // "Host": "fake"
+    await type('N');
+    const back = row(await waitForFrame(app, (frame) => row(frame) !== second));
+    expect(back).toBe(first);
+  });
+
   it('switches tabs: headers, timings, tests (unevaluated)', async () => {
     const { app, type } = mount();
     await waitForText(app, 'listUsers');
