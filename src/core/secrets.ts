@@ -22,14 +22,24 @@ function encodedForms(value: string): string[] {
 }
 
 /**
- * Replaces every occurrence of each secret value in text, in any of its encoded forms, with the
- * mask. Short values (<3 chars) are left alone to avoid masking noise.
+ * Every text that masks a secret: each value in each of its encoded forms, longest first (so a
+ * value inside a longer one does not split it). Short values (<3 chars) are left alone to avoid
+ * masking noise.
  */
-export function redactText(text: string, secretValues: Iterable<string>): string {
+export function maskedForms(secretValues: Iterable<string>): string[] {
+  return [...new Set([...secretValues].filter((value) => value.length >= 3).flatMap(encodedForms))].sort((a, b) => b.length - a.length);
+}
+
+/** Replaces every one of `forms` (from maskedForms) in text with the mask. */
+export function maskForms(text: string, forms: readonly string[]): string {
   let result = text;
-  const values = [...new Set([...secretValues].filter((value) => value.length >= 3).flatMap(encodedForms))].sort((a, b) => b.length - a.length);
-  for (const value of values) if (result.includes(value)) result = result.split(value).join(MASK);
+  for (const form of forms) if (result.includes(form)) result = result.split(form).join(MASK);
   return result;
+}
+
+/** Replaces every occurrence of each secret value in text, in any of its encoded forms, with the mask. */
+export function redactText(text: string, secretValues: Iterable<string>): string {
+  return maskForms(text, maskedForms(secretValues));
 }
 
 /** Masks sensitive header values, and secret values inside any header. */

@@ -6,18 +6,18 @@
  * `-o` keep the real values.
  */
 import type { HeaderList } from '../http/types.js';
-import { MASK, redactText } from '../secrets.js';
+import { MASK, maskForms, maskedForms } from '../secrets.js';
 
 const MASK_BYTES = Buffer.from(MASK, 'utf8');
 
 /** Masks a fixed set of secret values in text, headers and bytes. */
 export class Redactor {
-  /** The values masked: as redactText does, none under 3 characters, longest first. */
+  /** What is masked, as redactText masks it: each value in its encoded forms, longest first. */
   private readonly values: string[];
   private readonly byteValues: Buffer[];
 
   constructor(secretValues: Iterable<string>) {
-    this.values = [...new Set(secretValues)].filter((value) => value.length >= 3).sort((a, b) => b.length - a.length);
+    this.values = maskedForms(secretValues);
     this.byteValues = this.values.map((value) => Buffer.from(value, 'utf8'));
   }
 
@@ -27,12 +27,12 @@ export class Redactor {
   }
 
   text(text: string): string {
-    return this.active ? redactText(text, this.values) : text;
+    return this.active ? maskForms(text, this.values) : text;
   }
 
   /** Secret values inside header values (the headers themselves stay, so `-v` output keeps its shape). */
   headers(headers: HeaderList): HeaderList {
-    return this.active ? headers.map(([name, value]): [string, string] => [name, redactText(value, this.values)]) : headers;
+    return this.active ? headers.map(([name, value]): [string, string] => [name, maskForms(value, this.values)]) : headers;
   }
 
   bytes(bytes: Uint8Array): Uint8Array {

@@ -31,6 +31,13 @@ describe('Redactor (what dial send prints)', () => {
     expect(none.bytes(bytes)).toBe(bytes);
   });
 
+  it('masks a secret in the body in its encoded forms too, as it does in text (a URL echoed back, JSON)', () => {
+    const spaced = new Redactor(['p@ss w/rd+"q"']);
+    const body = Buffer.from(`{"url": "http://h/get?k=${encodeURI('p@ss w/rd+"q"')}", "form": "k=${encodeURIComponent('p@ss w/rd+"q"').replaceAll('%20', '+')}", "json": ${JSON.stringify('p@ss w/rd+"q"')}}`);
+    expect(Buffer.from(spaced.bytes(body)).toString()).toBe(`{"url": "http://h/get?k=${MASK}", "form": "k=${MASK}", "json": "${MASK}"}`);
+    expect(streamed(spaced, body, [7, 13, 5]).out).toBe(`{"url": "http://h/get?k=${MASK}", "form": "k=${MASK}", "json": "${MASK}"}`);
+  });
+
   it('masks a value split across chunks, holding back only a tail that may start one', () => {
     const { out, pieces } = streamed(redactor, Buffer.from('data: hunter2-secret\n\nnext tok-1'), [9, 4, 100]);
     expect(out).toBe(`data: ${MASK}\n\nnext tok-1`);
