@@ -36,7 +36,7 @@ export function registerExport(program: Command): void {
     .option('-k, --insecure', 'add -k (do not verify TLS) to the command')
     .option('--single-line', 'print the command on one line')
     .action(async (argument: string, flags: ExportFlags, sub: Command) => {
-      const [{ parseSendTarget }, { prepareUnsent, curlCommand, curlOptions, keptReferenceWarning }, { loadSettings }, { createStyle }] = await Promise.all([
+      const [{ parseSendTarget }, { prepareUnsent, curlCommand, curlOptions, followsRedirects, keptReferenceWarning }, { loadSettings }, { createStyle }] = await Promise.all([
         import('../core/workspace/send-target.js'), import('../core/export/from-http.js'), import('../core/settings/index.js'), import('../core/style.js'),
       ]);
       const target = parseSendTarget(argument);
@@ -51,13 +51,13 @@ export function registerExport(program: Command): void {
       const text = curlCommand(prepared.request, {
         // Settings that make curl act as dial (timeout, proxy, verifyTls, maxRedirects) apply here too.
         ...curlOptions(settings, prepared.overrides),
+        ...(flags.insecure && { insecure: true }),
         source: prepared,
         cwd: process.cwd(),
-        insecure: flags.insecure || !settings.verifyTls,
         multiline: !flags.singleLine,
         digest: prepared.digest,
-        // As `dial send FILE` does: follow unless the request says # @no-redirect (or settings say no).
-        followRedirects: prepared.overrides.followRedirects ?? settings.followRedirects ?? true,
+        // As `dial send FILE` does.
+        followRedirects: followsRedirects(settings, prepared.overrides),
       });
       process.stdout.write(`${text}\n`);
     });

@@ -10,7 +10,7 @@ import { createCookieJar, releaseBody, sendRequest } from '../core/http/index.js
 import { createSession, type PreparedRequest, type Session } from '../core/session/index.js';
 import { createExecutor, type RunSession } from '../core/run/index.js';
 import { insertRequestText, removeRequestText, replaceRequestText } from '../core/httpfile/index.js';
-import { curlCommand, curlOptions } from '../core/export/from-http.js';
+import { curlCommand, curlOptions, followsRedirects } from '../core/export/from-http.js';
 import { historyPath, rememberEnvironment, rememberLastRequest, settingsTimeoutMs, type Settings } from '../core/settings/index.js';
 import { appendHistory, readHistory, toHistoryEntry } from '../core/history/index.js';
 import { discoverHttpFiles } from '../core/workspace/discover.js';
@@ -259,7 +259,7 @@ export function createCoreServices(options: CoreServicesOptions): WorkbenchServi
         source: prepared,
         cwd: process.cwd(),
         digest: prepared.digest,
-        followRedirects: prepared.overrides.followRedirects ?? settings.followRedirects ?? true,
+        followRedirects: followsRedirects(settings, prepared.overrides),
       });
     },
     saveBody: (result, path) => saveBodyTo(result.exchange.response.body, path),
