@@ -44,7 +44,8 @@ export function parseReporterSpec(text: string): ReporterSpec {
 
 /**
  * A JSON, JUnit, TAP or HTML report on standard output must be all there is on it, or it cannot
- * be parsed: with any other reporter there, it needs a path. Throws E_USAGE.
+ * be parsed: with any other reporter there, it needs a path. Throws E_USAGE. The commands call
+ * it before reading anything (`dial run`, `dial report merge`).
  */
 export function checkReporterSpecs(specs: ReporterSpec[]): void {
   const onStdout = specs.filter((spec) => spec.path === undefined);
@@ -97,7 +98,6 @@ const renderers: Record<Exclude<ReporterName, 'pretty' | 'dot'>, (report: RunRep
 
 /** Builds the reporters of a run. */
 export function createReporters(specs: ReporterSpec[], options: ReporterOptions): Reporters {
-  checkReporterSpecs(specs);
   const collector = new ReportCollector({ failuresOnly: specs.every((spec) => spec.name === 'pretty' || spec.name === 'dot') });
   const live: LiveReporter[] = [];
   const finals: Array<() => void> = [];
