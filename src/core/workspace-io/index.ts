@@ -90,8 +90,10 @@ export async function rewriteHttpFile(file: HttpFile, newText: string): Promise<
   try {
     parsed = parseHttpFile(newText, file.path);
   } catch (error) {
+    // Only a parse error is the edit's fault; anything else is a bug, reported as it is.
+    if (!(error instanceof DialError)) throw error;
     const keptAt = await keepUnsaved(file.path, newText);
-    if (!keptAt || !(error instanceof DialError)) throw error;
+    if (!keptAt) throw error;
     throw new DialError(error.code, `${error.message}; your version is kept in ${keptAt}`, { location: error.location, hint: error.hint, cause: error });
   }
   let onDisk: string | undefined;
@@ -104,7 +106,6 @@ export async function rewriteHttpFile(file: HttpFile, newText: string): Promise<
   await writeTextFile(file.path, newText);
   return parsed;
 }
-
 
 /** Loads and parses a `.http` file. */
 export async function loadHttpFile(path: string): Promise<HttpFile> {
