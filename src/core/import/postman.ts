@@ -480,20 +480,14 @@ export function convertPostman(collection: PmCollection, environment: PmEnvironm
 
   const files: ImportedFile[] = [];
   let requestCount = 0;
-  // Upload paths are relative to each .http file, so its text depends on where it is written.
-  const render = (output: OutputFile, outDir: string) => {
+  const outDir = options.outDir ?? process.cwd();
+  for (const output of outputs) {
+    // Upload paths are written relative to the .http file, where it will be written.
     const dir = resolve(outDir, posix.dirname(output.path));
     const drafts = output.drafts.map((draft) => ({ ...draft, body: bodyFrom(dir, draft.body, context.rebase) }));
-    return renderHttpFile(drafts, { filePath: output.path, preamble: output.preamble });
-  };
-  for (const output of outputs) {
-    const { text: content, sideFiles } = render(output, options.outDir ?? process.cwd());
+    const { text: content, sideFiles } = renderHttpFile(drafts, { filePath: output.path, preamble: output.preamble });
     requestCount += output.drafts.length;
-    files.push({
-      path: output.path,
-      content,
-      description: `${output.drafts.length} request${output.drafts.length === 1 ? '' : 's'}`,
-    }, ...sideFiles);
+    files.push({ path: output.path, content, description: `${output.drafts.length} request${output.drafts.length === 1 ? '' : 's'}` }, ...sideFiles);
   }
   files.push(...env.files());
 
