@@ -1,11 +1,53 @@
 #!/usr/bin/env -S node --
-// CommonJS on purpose (see bin/package.json): `dial --version` answers before Node starts its
-// ES module loader, which costs ~8 ms on Node 20 (start-up budget: 1.3× of `node -e 0`).
-// Everything else loads the ES module bundle.
+// CommonJS on purpose (see bin/package.json): Node's ES module loader costs ~8 ms to start on
+// Node 20, and ES modules cannot use a V8 code cache there. Start-up budgets: DESIGN §9.
 'use strict';
-if (process.argv.length === 3 && process.argv[2] === '--version') {
+
+/**
+ * Compiles dist/cli.cjs (the program, built by scripts/build.mjs) with V8's code cache of it,
+ * so the functions a command runs are not compiled again at every start: `new vm.Script` with
+ * `cachedData` is what Node 22's compile cache does, and Node 20 has none. The wrapper is
+ * CommonJS's own plus `__dialImportEsm`: code compiled by node:vm cannot call import() on
+ * Node 20, so the program loads the UI's ES modules through this file's import().
+ */
+function compileProgram() {
+  const { readFileSync } = require('node:fs');
+  const { join } = require('node:path');
+  const { Script } = require('node:vm');
+  const file = join(__dirname, '..', 'dist', 'cli.cjs');
+  let cachedData;
+  try {
+    cachedData = readFileSync(`${file}.cache`);
+  } catch {
+    cachedData = undefined; // a build without a cache still runs, only slower to start
+  }
+  // latin1: the build writes the program ASCII-only, and latin1 skips UTF-8 decoding (~0.5 ms).
+  const source = `(function (exports, require, module, __filename, __dirname, __dialImportEsm) {${readFileSync(file, 'latin1')}\n})`;
+  return { file, script: new Script(source, { filename: file, cachedData }) };
+}
+
+function runProgram() {
+  const { createRequire } = require('node:module');
+  const { dirname } = require('node:path');
+  const { file, script } = compileProgram();
+  if (process.env.DIAL_WRITE_CODE_CACHE) {
+    // The build's warm-up run (scripts/build.mjs): keep what this run compiled, atomically.
+    process.once('exit', () => {
+      const { renameSync, writeFileSync } = require('node:fs');
+      writeFileSync(`${file}.cache.tmp-${process.pid}`, script.createCachedData());
+      renameSync(`${file}.cache.tmp-${process.pid}`, `${file}.cache`);
+    });
+  }
+  const programModule = { exports: {} };
+  script.runInThisContext()(programModule.exports, createRequire(file), programModule, file, dirname(file), (url) => import(url));
+}
+
+if (require.main !== module) {
+  module.exports = { compileProgram }; // for the test that the build's code cache is accepted
+} else if (process.argv.length === 3 && process.argv[2] === '--version') {
+  // Answered before anything else loads (budget: 1.3× of `node -e 0`).
   process.stdout.on('error', () => process.exit(0)); // a closed pipe is the reader's choice
   process.stdout.write(`${require('../package.json').version}\n`);
 } else {
-  import('../dist/cli.js');
+  runProgram();
 }

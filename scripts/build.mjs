@@ -1,44 +1,119 @@
-// Bundles src/cli.ts into dist/ with esbuild. Code splitting keeps the TUI (React, Ink)
-// and other lazily imported parts in their own chunks, so `send` and `run` never read them.
+// Builds dist/ with esbuild. Start-up time drives the layout (DESIGN §9):
+//
+//   dist/cli.cjs        the program: src/ without the UI, one CommonJS file. bin/dial.js compiles
+//                       it with the V8 code cache below, which Node 20 cannot do for ES modules.
+//   dist/cli.cjs.cache  that code cache, written by a warm-up run at the end of the build.
+//   dist/lib/*.cjs      the heavy libraries, one file each, required on first use, so a command
+//                       that does not use YAML or JSON Schema never reads them.
+//   dist/ui/*.js        the TUI: ES modules, because Ink and yoga-layout use top-level await,
+//                       which CommonJS cannot hold. Only `dial open` loads it.
+//
+// The UI bundle carries its own copy of the core modules it uses. That is safe because the two
+// copies never share an object: `dial open` hands the UI plain options and gets an exit code.
 import { build } from 'esbuild';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 process.chdir(root);
 
-const banner = "import { createRequire as __dialCreateRequire } from 'node:module'; const require = __dialCreateRequire(import.meta.url);";
-const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+const define = { 'process.env.NODE_ENV': '"production"', __DIAL_VERSION__: JSON.stringify(version) };
+const common = { absWorkingDir: root, bundle: true, charset: 'ascii', platform: 'node', target: 'node20', legalComments: 'none', logLevel: 'warning', define };
+
+// How each library's file exports it. The program's `await import('x')` becomes
+// `__toESM(require('./lib/x.cjs'), 1)`, which, as Node does for a CommonJS module, takes
+// module.exports as the default export. So conf, an ES module whose default export is the class,
+// exports that class; the CommonJS libraries export what they always have.
+const libraries = {
+  undici: "module.exports = require('undici');",
+  yaml: "module.exports = require('yaml');",
+  ajv: "module.exports = require('ajv');",
+  'jsonpath-plus': "module.exports = require('jsonpath-plus');",
+  '@apidevtools/swagger-parser': "module.exports = require('@apidevtools/swagger-parser');",
+  conf: "module.exports = require('conf').default;",
+};
+const libraryFile = (name) => `lib/${name.split('/').pop()}`;
+
+/** The program imports the libraries from dist/lib and the UI through the seam in src/commands/ui-modules.ts. */
+const programPlugin = {
+  name: 'dial-program',
+  setup(pluginBuild) {
+    const names = Object.keys(libraries).map((name) => name.replace(/[/@.-]/g, '\\$&'));
+    pluginBuild.onResolve({ filter: new RegExp(`^(${names.join('|')})$`) }, (args) => ({ path: `./${libraryFile(args.path)}.cjs`, external: true }));
+    // Commander requires node:child_process (~3 ms) at load, for executable subcommands, which
+    // dial does not have: hand it a stand-in that loads the real module only if it is used.
+    pluginBuild.onResolve({ filter: /^(node:)?child_process$/ }, (args) => (/node_modules\/commander\//.test(args.importer) ? { path: 'child_process', namespace: 'dial-lazy-builtin' } : undefined));
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'dial-lazy-builtin' }, () => ({
+      loader: 'js',
+      contents: "module.exports = new Proxy({}, { get: (_, key) => require('node:child_process')[key] });",
+    }));
+    pluginBuild.onLoad({ filter: /src\/commands\/ui-modules\.ts$/ }, () => ({
+      loader: 'js',
+      // `__dialImportEsm` is a parameter of the wrapper bin/dial.js compiles the program in:
+      // code compiled by node:vm cannot call import() itself on Node 20.
+      contents: `
+        const load = (name) => __dialImportEsm(require('node:url').pathToFileURL(require('node:path').join(__dirname, 'ui', name)).href);
+        export const importUiStart = () => load('start.js');
+        export const importOpenWorkbench = () => load('open-workbench.js');`,
+    }));
+  },
+};
+
+/** Each library as a virtual entry point holding the line above. */
+const libraryEntriesPlugin = {
+  name: 'dial-library-entries',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^dial-library:/ }, (args) => ({ path: args.path.slice('dial-library:'.length), namespace: 'dial-library' }));
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'dial-library' }, (args) => ({ contents: libraries[args.path], loader: 'js', resolveDir: root }));
+  },
+};
 
 // Build into a fresh folder and swap it in, so a concurrent build or a running `dial`
 // never sees an empty or half-written dist/.
 const outdir = `dist.tmp-${process.pid}`;
 rmSync(outdir, { recursive: true, force: true });
-await build({
-  entryPoints: { cli: 'src/cli.ts' },
-  outdir,
-  absWorkingDir: root,
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  sourcemap: false,
-  minify: false,
-  legalComments: 'none',
-  logLevel: 'warning',
-  chunkNames: 'chunks/[name]-[hash]',
-  // Ink imports react-devtools-core only when DEV is set; never bundle it.
-  external: ['react-devtools-core'],
-  // Some dependencies are CommonJS and call require(); give the ESM bundle one.
-  banner: { js: banner },
-  define: { 'process.env.NODE_ENV': '"production"', __DIAL_VERSION__: JSON.stringify(version) },
-});
 
-// The entry only imports the program chunk and never calls require(): drop the banner there,
-// so start-up loads one module less.
-const entry = `${outdir}/cli.js`;
-const entryText = readFileSync(entry, 'utf8');
-if (!entryText.slice(banner.length).includes('require(')) writeFileSync(entry, entryText.replace(banner, ''));
+await Promise.all([
+  build({
+    ...common,
+    entryPoints: { cli: 'src/cli.ts' },
+    outdir,
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    // Every import() becomes a require(): node:vm code has no import().
+    supported: { 'dynamic-import': false },
+    plugins: [programPlugin],
+  }),
+  build({
+    ...common,
+    entryPoints: Object.fromEntries(Object.keys(libraries).map((name) => [libraryFile(name), `dial-library:${name}`])),
+    outdir,
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    plugins: [libraryEntriesPlugin],
+  }),
+  build({
+    ...common,
+    entryPoints: { 'ui/start': 'src/ui/start.tsx', 'ui/open-workbench': 'src/ui/open-workbench.ts' },
+    outdir,
+    format: 'esm',
+    splitting: true,
+    chunkNames: 'ui/chunks/[name]-[hash]',
+    // Ink imports react-devtools-core only when DEV is set; never bundle it.
+    external: ['react-devtools-core'],
+    // Some of the UI's dependencies are CommonJS and call require(); give the ES modules one.
+    banner: { js: "import { createRequire as __dialCreateRequire } from 'node:module'; const require = __dialCreateRequire(import.meta.url);" },
+  }),
+]);
+
+// esbuild writes strings ASCII-only but keeps comments as written. One non-ASCII character
+// would make V8 hold the whole program as a two-byte string; escape the ones left in comments.
+const program = `${outdir}/cli.cjs`;
+writeFileSync(program, readFileSync(program, 'utf8').replace(/[^\0-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`));
 
 const previous = `dist.old-${process.pid}`;
 try {
@@ -48,3 +123,23 @@ try {
 }
 renameSync(outdir, 'dist');
 rmSync(previous, { recursive: true, force: true });
+
+// The code cache: V8's compiled form of the functions that ran in a `dial send` to a loopback
+// server, so that they do not compile again at start-up. V8 checks it against its version and
+// flags and compiles as usual when it does not match (another Node): slower, never wrong.
+const withoutProxies = (env) => Object.fromEntries(Object.entries(env).filter(([name]) => !/^(http|https|all)_proxy$/i.test(name)));
+const server = createServer((request, response) => {
+  request.resume();
+  request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{"warm":["up"]}'));
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const configDir = mkdtempSync(join(tmpdir(), 'dial-build-'));
+const warmUp = spawn(process.execPath, ['bin/dial.js', 'send', '-v', `http://127.0.0.1:${server.address().port}/warm-up`, 'a=1'], {
+  env: { ...withoutProxies(process.env), DIAL_WRITE_CODE_CACHE: '1', DIAL_CONFIG_DIR: configDir, NO_COLOR: '1' },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+const status = await new Promise((resolve) => warmUp.on('close', resolve));
+server.close();
+rmSync(configDir, { recursive: true, force: true });
+// dial runs without the cache, so this does not fail an install; tests/e2e/cli.test.ts does fail.
+if (status !== 0) console.warn(`build: the warm-up run exited with ${status}; dist/cli.cjs has no code cache (dial starts slower)`);

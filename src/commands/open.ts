@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { DialError } from '../core/errors.js';
 import { useColor } from './globals.js';
+import { importOpenWorkbench, importUiStart } from './ui-modules.js';
 
 function collectVar(value: string, previous: Record<string, string>): Record<string, string> {
   const eq = value.indexOf('=');
@@ -23,7 +24,7 @@ async function loadUiWithoutFetch(): Promise<void> {
   const descriptor = Object.getOwnPropertyDescriptor(globalThis, 'fetch');
   Object.defineProperty(globalThis, 'fetch', { value: undefined, configurable: true, writable: true });
   try {
-    await import('../ui/start.js');
+    await importUiStart();
   } finally {
     if (descriptor) Object.defineProperty(globalThis, 'fetch', descriptor);
     else delete (globalThis as { fetch?: unknown }).fetch;
@@ -55,7 +56,7 @@ export function registerOpen(program: Command): void {
       }
       if (!isDir) throw new DialError('E_NOT_FOUND', `no such folder: ${dir}`, { hint: 'pass the folder that holds your .http files' });
       await loadUiWithoutFetch();
-      const { openWorkbench } = await import('../ui/open-workbench.js');
+      const { openWorkbench } = await importOpenWorkbench();
       process.exitCode = await openWorkbench({ dir: root, environment: opts.env, cliVariables: opts.var, color: useColor(command) });
     });
 }

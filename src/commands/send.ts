@@ -59,7 +59,9 @@ Examples:
         stdinStat = undefined;
       }
       const stdinIsData = Boolean(stdinStat && (stdinStat.isFIFO() || stdinStat.isFile() || stdinStat.isSocket()));
-      const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY && !process.env.CI);
+      // isatty(0), not process.stdin.isTTY: that getter builds a stdin stream (~3 ms) that a send
+      // without a body never reads; and node:tty loads only when stdout is a terminal.
+      const interactive = Boolean(process.stdout.isTTY) && !process.env.CI && (await import('node:tty')).isatty(0);
       const pick = interactive ? await import('./pick.js') : undefined;
       // Ctrl+C cancels the exchange (E_CANCELLED, exit 130) so a partial download is cleaned up;
       // if nothing is in flight to cancel (e.g. waiting on stdin), exit shortly after anyway.

@@ -15,6 +15,16 @@ describe('dial (the program)', () => {
     expect(send.stdout).toContain(`User-Agent: dial/${version}`);
   });
 
+  it('starts from the code cache the build made, which V8 accepts', async () => {
+    // A rejected or missing cache still runs, only slower: only this test notices.
+    const probe = `const { script } = require(${JSON.stringify(DIAL_BIN)}).compileProgram(); console.log(JSON.stringify(script.cachedDataRejected))`;
+    const child = spawn(process.execPath, ['-e', probe], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0);
+    expect(stdout).toBe('false\n');
+  });
+
   it('exits 2 on an unknown command or flag, with a hint and no stack trace', async () => {
     const command = await runCli(['fetch', 'x']);
     expect(command.code).toBe(2);

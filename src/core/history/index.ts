@@ -7,6 +7,7 @@
  * send never re-reads the whole file.
  */
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
 import { dirname } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
 import { maskHeaders, redactText } from '../secrets.js';
@@ -80,14 +81,8 @@ export function recordBody(bytes: Uint8Array | undefined, totalSize: number, sec
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const kept = cutUtf8(buffer, HISTORY_BODY_LIMIT);
   const truncated = totalSize > kept.length || undefined;
-  let text: string | undefined;
-  if (!kept.includes(0)) {
-    try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(kept);
-    } catch {
-      text = undefined;
-    }
-  }
+  // isUtf8, not a fatal TextDecoder: that one's first use costs ~0.5 ms of a `dial send`.
+  const text = !kept.includes(0) && isUtf8(kept) ? kept.toString('utf8') : undefined;
   if (text === undefined) return { body: kept.toString('base64'), bodyEncoding: 'base64', bodyTruncated: truncated };
   return { body: redactText(text, secretValues), bodyTruncated: truncated };
 }

@@ -7,6 +7,7 @@ import type https from 'node:https';
 import type { Socket } from 'node:net';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
+import { nowMs } from '../clock.js';
 import type { HopContext, HopRequest, HopResponse, Phases } from './transport.js';
 import type { HeaderList } from './types.js';
 
@@ -55,7 +56,7 @@ function connectTimeoutError(): Error {
 export async function sendWithNode(hop: HopRequest, context: HopContext): Promise<HopResponse> {
   const secure = hop.url.protocol === 'https:';
   if (secure) httpsModule ??= (await import('node:https')).default;
-  const started = performance.now();
+  const started = nowMs();
   const phases: Phases = { dns: 0, connect: 0, tls: 0, firstByte: 0 };
   let ready: number | undefined;
 
@@ -100,7 +101,7 @@ export async function sendWithNode(hop: HopRequest, context: HopContext): Promis
     const connectTimer =
       context.connectTimeoutMs > 0 ? setTimeout(() => request.destroy(connectTimeoutError()), context.connectTimeoutMs) : undefined;
     const markReady = (): void => {
-      ready = performance.now();
+      ready = nowMs();
       clearTimeout(connectTimer);
     };
 
@@ -112,17 +113,17 @@ export async function sendWithNode(hop: HopRequest, context: HopContext): Promis
       }
       let connectStart = started;
       socket.once('lookup', () => {
-        const now = performance.now();
+        const now = nowMs();
         phases.dns = now - started;
         connectStart = now;
       });
       socket.once('connect', () => {
-        const now = performance.now();
+        const now = nowMs();
         phases.connect = now - connectStart;
         if (!secure) markReady();
         else
           socket.once('secureConnect', () => {
-            phases.tls = performance.now() - now;
+            phases.tls = nowMs() - now;
             markReady();
           });
       });
@@ -136,7 +137,7 @@ export async function sendWithNode(hop: HopRequest, context: HopContext): Promis
       }
       settled = true;
       clearTimeout(connectTimer);
-      phases.firstByte = performance.now() - (ready ?? started);
+      phases.firstByte = nowMs() - (ready ?? started);
       // Later request errors (e.g. the server answered before reading the whole upload)
       // must not crash the process; the response stream carries its own errors.
       request.on('error', () => {});

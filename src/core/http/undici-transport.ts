@@ -8,6 +8,7 @@ import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { STATUS_CODES } from 'node:http';
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
+import { nowMs } from '../clock.js';
 import type { HopContext, HopRequest, HopResponse, Phases, TlsMaterial } from './transport.js';
 import type { HeaderList } from './types.js';
 
@@ -42,7 +43,7 @@ type Connector = (
 /** A connector that records DNS/connect/TLS timings and the negotiated protocol. */
 function timedConnector(tls: TlsMaterial, allowH2: boolean, timeoutMs: number): Connector {
   return (options, callback) => {
-    const started = performance.now();
+    const started = nowMs();
     const host = options.hostname.replace(/^\[|\]$/g, '');
     const secure = options.protocol === 'https:';
     const port = Number(options.port) || (secure ? 443 : 80);
@@ -68,17 +69,17 @@ function timedConnector(tls: TlsMaterial, allowH2: boolean, timeoutMs: number): 
     let connectStart = started;
     let connected = started;
     socket.once('lookup', () => {
-      connectStart = performance.now();
+      connectStart = nowMs();
       phases.dns = connectStart - started;
     });
     socket.once('connect', () => {
-      connected = performance.now();
+      connected = nowMs();
       phases.connect = connected - connectStart;
       if (!secure) finish();
     });
     if (secure) {
       socket.once('secureConnect', () => {
-        phases.tls = performance.now() - connected;
+        phases.tls = nowMs() - connected;
         finish();
       });
     }
@@ -93,7 +94,7 @@ function timedConnector(tls: TlsMaterial, allowH2: boolean, timeoutMs: number): 
         return;
       }
       connections.set(originKey(options.protocol, host, port), {
-        at: performance.now(),
+        at: nowMs(),
         phases,
         alpn: secure ? ((socket as TLSSocket).alpnProtocol || undefined) : undefined,
         remoteAddress: socket.remoteAddress,
@@ -153,7 +154,7 @@ function toList(headers: Record<string, string | string[] | undefined>): HeaderL
 /** Sends one request through undici (HTTP/2 or a proxy). */
 export async function sendWithUndici(hop: HopRequest, context: HopContext): Promise<HopResponse> {
   const dispatcher = await dispatcherFor(context);
-  const started = performance.now();
+  const started = nowMs();
   const headers: string[] = [];
   for (const [name, value] of hop.headers) {
     if (!connectionHeaders.has(name.toLowerCase())) headers.push(name, value);
@@ -173,7 +174,7 @@ export async function sendWithUndici(hop: HopRequest, context: HopContext): Prom
     headersTimeout: 0,
     bodyTimeout: 0,
   });
-  const now = performance.now();
+  const now = nowMs();
   const info = connections.get(
     originKey(hop.url.protocol, hop.url.hostname.replace(/^\[|\]$/g, ''), Number(hop.url.port) || (hop.url.protocol === 'https:' ? 443 : 80)),
   );
