@@ -87,8 +87,8 @@ try {
     ratioRow('start-up: `dial send --offline URL`', await compare(node0, [process.execPath, [dial, 'send', '--offline', `${server.url}/json`]], startRuns), 1.6, '`node -e 0`');
     ratioRow('start-up: `dial send URL` (loopback)', await compare(node0, [process.execPath, [dial, 'send', `${server.url}/json`]], startRuns), 1.6, '`node -e 0`');
     // Not a budget: what a bare node:http GET script costs, to show how much of the send row is Node itself.
-    const floor = await compare(node0, [process.execPath, [join(root, 'bench/bare-get.mjs'), `${server.url}/json`]], startRuns);
-    rows.push(['reference: bare `node:http` GET script (no dial)', fmtMs(floor.subject), `${fmtMs(floor.baseline)} (\`node -e 0\`)`, `${(floor.subject / floor.baseline).toFixed(2)}×`, '—', 'floor for the send row']);
+    const floor = await compare(node0, [process.execPath, [join(root, 'bench/bare-get.cjs'), `${server.url}/json`]], startRuns);
+    rows.push(['reference: bare `node:http` GET script, CommonJS (no dial)', fmtMs(floor.subject), `${fmtMs(floor.baseline)} (\`node -e 0\`)`, `${(floor.subject / floor.baseline).toFixed(2)}×`, '—', 'floor for the send row']);
     const gib = 1024 ** 3;
     const big = await timed(process.execPath, [dial, 'send', `${server.url}/bytes/${gib}`], { rss: true, stdout: 'ignore' });
     const baseline = await timed(process.execPath, ['-e', '0'], { rss: true });
