@@ -2,6 +2,7 @@
 // CommonJS on purpose (see bin/package.json): Node's ES module loader costs ~8 ms to start on
 // Node 20, and ES modules cannot use a V8 code cache there. Start-up budgets: DESIGN §9.
 'use strict';
+const { dirname, join } = require('node:path');
 
 /**
  * Compiles dist/cli.cjs (the program, built by scripts/build.mjs) with V8's code cache of it,
@@ -10,11 +11,10 @@
  * CommonJS's own plus `__dialImportEsm`: code compiled by node:vm cannot call import() on
  * Node 20, so the program loads the UI's ES modules through this file's import().
  */
-function compileProgram() {
+function compileProgram(dist = join(__dirname, '..', 'dist')) {
   const { readFileSync } = require('node:fs');
-  const { join } = require('node:path');
   const { Script } = require('node:vm');
-  const file = join(__dirname, '..', 'dist', 'cli.cjs');
+  const file = join(dist, 'cli.cjs');
   let cachedData;
   try {
     cachedData = readFileSync(`${file}.cache`);
@@ -26,24 +26,17 @@ function compileProgram() {
   return { file, script: new Script(source, { filename: file, cachedData }) };
 }
 
-function runProgram() {
+/** Runs the program in `dist` with this process's arguments; returns its compiled script. */
+function runProgram(dist) {
   const { createRequire } = require('node:module');
-  const { dirname } = require('node:path');
-  const { file, script } = compileProgram();
-  if (process.env.DIAL_WRITE_CODE_CACHE) {
-    // The build's warm-up run (scripts/build.mjs): keep what this run compiled, atomically.
-    process.once('exit', () => {
-      const { renameSync, writeFileSync } = require('node:fs');
-      writeFileSync(`${file}.cache.tmp-${process.pid}`, script.createCachedData());
-      renameSync(`${file}.cache.tmp-${process.pid}`, `${file}.cache`);
-    });
-  }
+  const { file, script } = compileProgram(dist);
   const programModule = { exports: {} };
   script.runInThisContext()(programModule.exports, createRequire(file), programModule, file, dirname(file), (url) => import(url));
+  return { file, script };
 }
 
 if (require.main !== module) {
-  module.exports = { compileProgram }; // for the test that the build's code cache is accepted
+  module.exports = { compileProgram, runProgram }; // for the build's warm-up run and its test
 } else if (process.argv.length === 3 && process.argv[2] === '--version') {
   // Answered before anything else loads (budget: 1.3× of `node -e 0`).
   process.stdout.on('error', () => process.exit(0)); // a closed pipe is the reader's choice

@@ -2,14 +2,15 @@
 //
 //   dist/cli.cjs        the program: src/ without the UI, one CommonJS file. bin/dial.js compiles
 //                       it with the V8 code cache below, which Node 20 cannot do for ES modules.
-//   dist/cli.cjs.cache  that code cache, written by a warm-up run at the end of the build.
+//   dist/cli.cjs.cache  that code cache, written by a warm-up run (scripts/code-cache-warm-up.cjs).
 //   dist/lib/*.cjs      the heavy libraries, one file each, required on first use, so a command
 //                       that does not use YAML or JSON Schema never reads them.
 //   dist/ui/*.js        the TUI: ES modules, because Ink and yoga-layout use top-level await,
 //                       which CommonJS cannot hold. Only `dial open` loads it.
 //
 // The UI bundle carries its own copy of the core modules it uses. That is safe because the two
-// copies never share an object: `dial open` hands the UI plain options and gets an exit code.
+// copies never share state: `dial open` hands the UI plain options and gets back an exit code,
+// or an error that src/cli.ts recognises by its name (isDialError), not by its class.
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -115,15 +116,6 @@ await Promise.all([
 const program = `${outdir}/cli.cjs`;
 writeFileSync(program, readFileSync(program, 'utf8').replace(/[^\0-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`));
 
-const previous = `dist.old-${process.pid}`;
-try {
-  renameSync('dist', previous);
-} catch {
-  // no previous build
-}
-renameSync(outdir, 'dist');
-rmSync(previous, { recursive: true, force: true });
-
 // The code cache: V8's compiled form of the functions that ran in a `dial send` to a loopback
 // server, so that they do not compile again at start-up. V8 checks it against its version and
 // flags and compiles as usual when it does not match (another Node): slower, never wrong.
@@ -134,8 +126,8 @@ const server = createServer((request, response) => {
 });
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const configDir = mkdtempSync(join(tmpdir(), 'dial-build-'));
-const warmUp = spawn(process.execPath, ['bin/dial.js', 'send', '-v', `http://127.0.0.1:${server.address().port}/warm-up`, 'a=1'], {
-  env: { ...withoutProxies(process.env), DIAL_WRITE_CODE_CACHE: '1', DIAL_CONFIG_DIR: configDir, NO_COLOR: '1' },
+const warmUp = spawn(process.execPath, ['scripts/code-cache-warm-up.cjs', 'send', '-v', `http://127.0.0.1:${server.address().port}/warm-up`, 'a=1'], {
+  env: { ...withoutProxies(process.env), DIAL_WARM_UP_DIST: join(root, outdir), DIAL_CONFIG_DIR: configDir, NO_COLOR: '1' },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 const status = await new Promise((resolve) => warmUp.on('close', resolve));
@@ -143,3 +135,12 @@ server.close();
 rmSync(configDir, { recursive: true, force: true });
 // dial runs without the cache, so this does not fail an install; tests/e2e/cli.test.ts does fail.
 if (status !== 0) console.warn(`build: the warm-up run exited with ${status}; dist/cli.cjs has no code cache (dial starts slower)`);
+
+const previous = `dist.old-${process.pid}`;
+try {
+  renameSync('dist', previous);
+} catch {
+  // no previous build
+}
+renameSync(outdir, 'dist');
+rmSync(previous, { recursive: true, force: true });
