@@ -72,6 +72,8 @@ describe('duplicate then delete', () => {
     'a middle request with a body': '### a\nGET http://x/a\n\n### b\n# @name b\nPOST http://x/b\nContent-Type: application/json\n\n{"b": 1}\n\n\n### c\nGET http://x/c\n',
     'CRLF file': '### a\r\n# @name a\r\nGET http://x/a\r\nAccept: */*\r\n\r\n### b\r\nGET http://x/b\r\n',
     'unnamed request': '### only\nGET http://x/only\n',
+    'last request, no line break at the end': '### a\nGET http://x/a\n\n### b\n# @name b\nGET http://x/b',
+    'CRLF file, no line break at the end': '### a\r\nGET http://x/a\r\n\r\n### b\r\nGET http://x/b',
   };
   for (const [what, text] of Object.entries(cases)) {
     it(`leaves the file byte-identical: ${what}`, () => {

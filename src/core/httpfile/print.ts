@@ -131,7 +131,14 @@ export function insertRequestText(file: HttpFile, blockText: string, beforeIndex
   return text + sep + toFileEndings(file, `${block}\n`);
 }
 
-/** Removes request `index`'s block (with its trailing blank lines). */
+/**
+ * Removes request `index`'s block (with its trailing blank lines). A file that does not end in a
+ * line break keeps not ending in one: removing its last block also drops the line breaks before
+ * it (so deleting a duplicate of the last request gives back the same bytes).
+ */
 export function removeRequestText(file: HttpFile, index: number): string {
-  return replaceSpan(file, requestAt(file, index).span, '');
+  const span = requestAt(file, index).span;
+  const atEnd = span.end === file.text.length && !/\n$/.test(file.text);
+  if (!atEnd) return replaceSpan(file, span, '');
+  return file.text.slice(0, span.start).replace(/(?:\r?\n)+$/, '');
 }
