@@ -6,8 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Readable, Writable } from 'node:stream';
 import { nowMs } from '../clock.js';
 import { DialError } from '../errors.js';
-import { VERSION } from '../../version.js';
-import { BodyRecorder, PREVIEW_LIMIT, bodyPrefix, prepareBody, type PreparedBody } from './body.js';
+import { BodyRecorder, prepareBody } from './body.js';
 import { decodersFor } from './decode.js';
 import { sendWithNode } from './node-transport.js';
 import { loadUndiciTransport } from './pool.js';
@@ -15,7 +14,7 @@ import { buildHeaders, findHeader, normalise, usesUndici } from './request-head.
 import { BufferSink, DEFAULT_MAX_IN_MEMORY, ForwardSink } from './sinks.js';
 import { cancelledError, timeoutError, toTransportError } from './transport-errors.js';
 import { Stopper, type HopResponse, type TlsMaterial, type Transport } from './transport.js';
-import type { Exchange, HeaderList, HttpRequest, RedirectHop, RequestPreview, ResponseBody, ResponseHead, SendOptions, TlsOptions } from './types.js';
+import type { Exchange, HeaderList, HttpRequest, RedirectHop, ResponseBody, ResponseHead, SendOptions, TlsOptions } from './types.js';
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Headers that must not follow a redirect to another host (DESIGN §6). */
