@@ -35,9 +35,8 @@ export class Redactor {
     return this.active ? headers.map(([name, value]): [string, string] => [name, maskForms(value, this.values)]) : headers;
   }
 
-  bytes(bytes: Uint8Array): Uint8Array {
-    if (!this.active) return bytes;
-    let out = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  bytes(bytes: Uint8Array): Buffer {
+    let out = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     for (const value of this.byteValues) out = replaceAll(out, value);
     return out;
   }
@@ -75,7 +74,7 @@ export class StreamRedactor {
   /** The bytes that can be written now. */
   push(chunk: Buffer): Buffer {
     if (!this.redactor.active) return chunk;
-    const data = Buffer.from(this.redactor.bytes(this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk));
+    const data = this.redactor.bytes(this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk);
     const hold = this.redactor.partialTail(data);
     // Copied: the engine may reuse the chunk's memory.
     this.pending = Buffer.from(data.subarray(data.length - hold));
