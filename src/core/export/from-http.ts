@@ -130,6 +130,11 @@ export interface CurlSettings {
   proxy?: string;
 }
 
+/** Whether dial follows redirects for a `.http` request: yes unless `# @no-redirect` or the setting says no. */
+export function followsRedirects(settings: { followRedirects?: boolean }, overrides: Partial<SendOptions>): boolean {
+  return overrides.followRedirects ?? settings.followRedirects ?? true;
+}
+
 /**
  * The settings (and a request's metadata overrides: `# @timeout`, `# @connection-timeout`)
  * that make curl behave as dial, as curl options: `-k` when verifyTls is off, `-x` for the
@@ -137,11 +142,6 @@ export interface CurlSettings {
  * dial's built-in defaults (30 s, 10) — those are not spelled out in every command — and
  * only where curl's own behaviour differs (no limit, 50 redirects).
  */
-/** Whether dial follows redirects for a `.http` request: yes unless `# @no-redirect` or the setting says no. */
-export function followsRedirects(settings: { followRedirects?: boolean }, overrides: Partial<SendOptions>): boolean {
-  return overrides.followRedirects ?? settings.followRedirects ?? true;
-}
-
 export function curlOptions(settings: CurlSettings, overrides: Partial<SendOptions> = {}): Pick<ToCurlOptions, 'insecure' | 'proxy' | 'timeoutMs' | 'connectTimeoutMs' | 'maxRedirects'> {
   const defaults = defaultSettings();
   const out: ReturnType<typeof curlOptions> = {};

@@ -8,7 +8,6 @@ import { DialError } from '../errors.js';
 import { parseDuration } from '../duration.js';
 import { JsonSyntaxError, parseJson } from '../format/json.js';
 import { settingsPath } from './paths.js';
-
 import { KEYMAP_EXAMPLE } from './keymap.js';
 
 export { settingsPath, historyPath, configDir, dataDir } from './paths.js';

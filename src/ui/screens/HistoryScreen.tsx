@@ -18,8 +18,6 @@ export interface HistoryScreenProps {
   theme: Theme;
 }
 
-export { previousOf };
-
 export function HistoryScreen({ items, cursor, diff, diffScroll = 0, width, height, theme }: HistoryScreenProps): React.ReactElement {
   if (!diff) {
     return (
