@@ -251,7 +251,7 @@ function cookieJarFor(shared: ExecutorShared, file: HttpFile, node: RequestNode)
 }
 
 /** Engine options for one request: the run's base, the session's overrides, then the request's own metadata. */
-function requestSendOptions(
+export function requestSendOptions(
   options: ExecutorOptions,
   node: RequestNode,
   overrides: Partial<SendOptions> | undefined,
