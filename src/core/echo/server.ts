@@ -232,176 +232,209 @@ function intParam(text: string): number | undefined {
 const METHOD_ROUTES: Record<string, string> = { '/get': 'GET', '/post': 'POST', '/put': 'PUT', '/patch': 'PATCH', '/delete': 'DELETE' };
 const REDIRECT_CODES = new Set([301, 302, 303, 305, 307, 308]);
 
-async function route(context: Context): Promise<void> {
-  const { request, response, url, method, path } = context;
-  const segments = path.split('/').filter(Boolean).map((segment) => decodeURIComponent(segment));
+/** One echo route: answers the request; `segments` are the decoded path segments. */
+type RouteHandler = (context: Context, segments: string[]) => void | Promise<void>;
 
-  const expected = METHOD_ROUTES[path];
-  if (expected) {
-    if (method !== expected && !(expected === 'GET' && method === 'HEAD')) return methodNotAllowed(context, expected === 'GET' ? ['GET', 'HEAD'] : [expected]);
-    if (expected === 'GET') {
-      const payload = await echoPayload(context);
-      if (payload === 'too-large') return sendJson(response, 413, { error: 'request body too large' });
-      const { args, headers, method: m, origin, url: u } = payload;
-      return sendJson(response, 200, { args, headers, method: m, origin, url: u } as object);
-    }
-    return echo(context);
+/** /get, /post, /put, /patch, /delete: the method must match; /get echoes without a body. */
+async function methodRoute(context: Context, expected: string): Promise<void> {
+  const { response, method } = context;
+  if (method !== expected && !(expected === 'GET' && method === 'HEAD')) return methodNotAllowed(context, expected === 'GET' ? ['GET', 'HEAD'] : [expected]);
+  if (expected !== 'GET') return echo(context);
+  const payload = await echoPayload(context);
+  if (payload === 'too-large') return sendJson(response, 413, { error: 'request body too large' });
+  const { args, headers, method: m, origin, url: u } = payload;
+  return sendJson(response, 200, { args, headers, method: m, origin, url: u } as object);
+}
+
+function indexRoute({ response }: Context): void {
+  sendJson(response, 200, {
+    name: 'dial echo',
+    routes: ['/get', '/post', '/put', '/patch', '/delete', '/anything[/*]', '/status/:code', '/delay/:s', '/headers', '/ip', '/user-agent',
+      '/json', '/bytes/:n?seed=', '/stream/:n', '/redirect/:n', '/redirect-to?url=&status_code=', '/basic-auth/:user/:password',
+      '/digest-auth/auth/:user/:password[/:algorithm]',
+      '/bearer', '/cookies', '/cookies/set?name=value', '/cookies/delete?name', '/gzip', '/deflate', '/brotli', '/sse?count=&interval='],
+  });
+}
+
+/** /status/:code[,code…]: answers one of the codes (picked at random), with the headers that code needs. */
+function statusRoute({ response }: Context, segments: string[]): void {
+  const choices = (segments[1] ?? '').split(',').map((code) => intParam(code.split(':')[0].trim()));
+  if (choices.length === 0 || choices.some((code) => code === undefined || code < 100 || code > 599)) {
+    return sendJson(response, 400, { error: 'invalid status code' });
   }
-  switch (segments[0]) {
-    case undefined:
-      return sendJson(response, 200, {
-        name: 'dial echo',
-        routes: ['/get', '/post', '/put', '/patch', '/delete', '/anything[/*]', '/status/:code', '/delay/:s', '/headers', '/ip', '/user-agent',
-          '/json', '/bytes/:n?seed=', '/stream/:n', '/redirect/:n', '/redirect-to?url=&status_code=', '/basic-auth/:user/:password',
-          '/digest-auth/auth/:user/:password[/:algorithm]',
-          '/bearer', '/cookies', '/cookies/set?name=value', '/cookies/delete?name', '/gzip', '/deflate', '/brotli', '/sse?count=&interval='],
-      });
-    case 'anything':
-      return echo(context);
-    case 'headers':
-      return sendJson(response, 200, { headers: headersOf(request) });
-    case 'ip':
-      return sendJson(response, 200, { origin: originOf(request) });
-    case 'user-agent':
-      return sendJson(response, 200, { 'user-agent': header(request, 'user-agent') });
-    case 'json':
-      return sendJson(response, 200, SLIDESHOW);
-    case 'status': {
-      const choices = (segments[1] ?? '').split(',').map((code) => intParam(code.split(':')[0].trim()));
-      if (choices.length === 0 || choices.some((code) => code === undefined || code < 100 || code > 599)) {
-        return sendJson(response, 400, { error: 'invalid status code' });
-      }
-      const status = choices[Math.floor(Math.random() * choices.length)] as number;
-      const headers: Record<string, string> = {};
-      if (REDIRECT_CODES.has(status)) headers.Location = '/redirect/1';
-      if (status === 401) headers['WWW-Authenticate'] = 'Basic realm="Fake Realm"';
-      if (status === 418) return send(response, 418, "I'm a teapot\n", { 'Content-Type': 'text/plain', 'x-more-info': 'http://tools.ietf.org/html/rfc2324' });
-      if (status === 204 || status === 304 || status < 200) {
-        response.writeHead(status, headers);
-        response.end();
-        return;
-      }
-      return send(response, status, '', { 'Content-Type': 'text/html; charset=utf-8', ...headers });
-    }
-    case 'delay': {
-      const seconds = Math.min(Number(segments[1]), 10);
-      if (!Number.isFinite(seconds) || seconds < 0) return sendJson(response, 400, { error: 'invalid delay' });
-      const payload = await echoPayload(context);
-      if (!(await wait(context, seconds * 1000))) return;
-      if (payload === 'too-large') return sendJson(response, 413, { error: 'request body too large' });
-      return sendJson(response, 200, payload);
-    }
-    case 'bytes': {
-      const count = intParam(segments[1] ?? '');
-      if (count === undefined) return sendJson(response, 400, { error: 'invalid byte count' });
-      response.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': String(count) });
-      if (method === 'HEAD') return void response.end();
-      await pipeline(byteStream(count, url.searchParams.get('seed') ?? '0'), response).catch(() => {});
-      return;
-    }
-    case 'stream': {
-      const count = intParam(segments[1] ?? '');
-      if (count === undefined) return sendJson(response, 400, { error: 'invalid line count' });
-      const base = { args: argsOf(url), headers: headersOf(request), origin: originOf(request), url: fullUrl(context) };
-      const lines = Math.min(count, 100_000);
-      let id = 0;
-      response.writeHead(200, { 'Content-Type': 'application/json' });
-      await pipeline(
-        new Readable({
-          read() {
-            this.push(id < lines ? JSON.stringify({ ...base, id: id++ }) + '\n' : null);
-          },
-        }),
-        response,
-      ).catch(() => {});
-      return;
-    }
-    case 'redirect': {
-      const count = intParam(segments[1] ?? '');
-      if (count === undefined || count < 1) return sendJson(response, 400, { error: 'invalid redirect count' });
-      const target = count === 1 ? '/get' : `/redirect/${count - 1}`;
-      const absolute = url.searchParams.get('absolute') === 'true';
-      const location = absolute ? `http://${header(request, 'host')}${target}` : target;
-      return send(response, 302, '', { Location: location });
-    }
-    case 'redirect-to': {
-      const target = url.searchParams.get('url');
-      if (!target) return sendJson(response, 400, { error: 'missing url parameter' });
-      const status = intParam(url.searchParams.get('status_code') ?? '302') ?? 302;
-      if (status < 300 || status > 399) return sendJson(response, 400, { error: 'status_code must be 3xx' });
-      await readBody(request);
-      return send(response, status, '', { Location: target });
-    }
-    case 'basic-auth': {
-      const [, user, password] = segments;
-      const given = parseBasic(header(request, 'authorization'));
-      if (user === undefined || password === undefined || !given || given.user !== user || given.password !== password) {
-        return sendJson(response, 401, { authenticated: false }, { 'WWW-Authenticate': 'Basic realm="Fake Realm"' });
-      }
-      return sendJson(response, 200, { authenticated: true, user });
-    }
-    case 'digest-auth': {
-      // httpbin's /digest-auth/:qop/:user/:password[/:algorithm] (RFC 7616, qop=auth).
-      const [, qop, user, password, algorithmName = 'MD5'] = segments;
-      const algorithm = algorithmName.toUpperCase();
-      if (qop !== 'auth' || user === undefined || password === undefined || (algorithm !== 'MD5' && algorithm !== 'SHA-256')) {
-        return sendJson(response, 400, { error: 'use /digest-auth/auth/:user/:password[/MD5|SHA-256]' });
-      }
-      const realm = 'dial-echo';
-      const hash = (text: string) => createHash(algorithm === 'MD5' ? 'md5' : 'sha256').update(text).digest('hex');
-      const params = Object.fromEntries(
-        [...header(request, 'authorization').replace(/^Digest\s+/i, '').matchAll(/(\w+)=(?:"([^"]*)"|([^,\s]+))/g)].map((m) => [m[1].toLowerCase(), m[2] ?? m[3]]),
-      );
-      const expected = params.nonce
-        ? hash(`${hash(`${user}:${realm}:${password}`)}:${params.nonce}:${params.nc}:${params.cnonce}:auth:${hash(`${method}:${params.uri}`)}`)
-        : undefined;
-      if (!/^Digest\s/i.test(header(request, 'authorization')) || params.username !== user || params.response !== expected) {
-        const nonce = createHash('sha256').update(`${Date.now()}:${Math.random()}`).digest('hex').slice(0, 32);
-        return sendJson(response, 401, { authenticated: false }, { 'WWW-Authenticate': `Digest realm="${realm}", qop="auth", algorithm=${algorithm}, nonce="${nonce}", opaque="dial"` });
-      }
-      return sendJson(response, 200, { authenticated: true, user });
-    }
-    case 'bearer': {
-      const match = /^Bearer\s+(.+)$/i.exec(header(request, 'authorization'));
-      if (!match) return sendJson(response, 401, { authenticated: false }, { 'WWW-Authenticate': 'Bearer' });
-      return sendJson(response, 200, { authenticated: true, token: match[1] });
-    }
-    case 'cookies': {
-      if (segments[1] === 'set') {
-        const pairs: Array<[string, string]> = segments.length >= 4 ? [[segments[2], segments[3]]] : [...url.searchParams];
-        const setCookie = pairs.map(([name, value]) => `${name}=${value}; Path=/`);
-        return send(response, 302, '', { Location: '/cookies', 'Set-Cookie': setCookie });
-      }
-      if (segments[1] === 'delete') {
-        const setCookie = [...url.searchParams.keys()].map((name) => `${name}=; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; Path=/`);
-        return send(response, 302, '', { Location: '/cookies', 'Set-Cookie': setCookie });
-      }
-      return sendJson(response, 200, { cookies: cookiesOf(request) });
-    }
-    case 'gzip':
-    case 'deflate':
-    case 'brotli': {
-      const kind = segments[0];
-      const flag = kind === 'gzip' ? 'gzipped' : kind === 'deflate' ? 'deflated' : 'brotli';
-      const json = Buffer.from(JSON.stringify({ [flag]: true, headers: headersOf(request), method, origin: originOf(request) }, null, 2) + '\n');
-      const body = kind === 'gzip' ? gzipSync(json) : kind === 'deflate' ? deflateSync(json) : brotliCompressSync(json);
-      return send(response, 200, body, { 'Content-Type': 'application/json', 'Content-Encoding': kind === 'brotli' ? 'br' : kind });
-    }
-    case 'sse': {
-      const count = Math.min(intParam(url.searchParams.get('count') ?? '') ?? 3, 10_000);
-      const interval = Math.min(intParam(url.searchParams.get('interval') ?? '') ?? 100, 60_000);
-      response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
-      response.flushHeaders();
-      for (let id = 1; id <= count; id++) {
-        if (id > 1 && !(await wait(context, interval))) return;
-        response.write(`id: ${id}\nevent: message\ndata: ${JSON.stringify({ id, time: new Date().toISOString() })}\n\n`);
-      }
-      response.end();
-      return;
-    }
-    default:
-      return sendJson(response, 404, { error: `no route for ${path}` });
+  const status = choices[Math.floor(Math.random() * choices.length)] as number;
+  const headers: Record<string, string> = {};
+  if (REDIRECT_CODES.has(status)) headers.Location = '/redirect/1';
+  if (status === 401) headers['WWW-Authenticate'] = 'Basic realm="Fake Realm"';
+  if (status === 418) return send(response, 418, "I'm a teapot\n", { 'Content-Type': 'text/plain', 'x-more-info': 'http://tools.ietf.org/html/rfc2324' });
+  if (status === 204 || status === 304 || status < 200) {
+    response.writeHead(status, headers);
+    response.end();
+    return;
   }
+  return send(response, status, '', { 'Content-Type': 'text/html; charset=utf-8', ...headers });
+}
+
+async function delayRoute(context: Context, segments: string[]): Promise<void> {
+  const { response } = context;
+  const seconds = Math.min(Number(segments[1]), 10);
+  if (!Number.isFinite(seconds) || seconds < 0) return sendJson(response, 400, { error: 'invalid delay' });
+  const payload = await echoPayload(context);
+  if (!(await wait(context, seconds * 1000))) return;
+  if (payload === 'too-large') return sendJson(response, 413, { error: 'request body too large' });
+  return sendJson(response, 200, payload);
+}
+
+async function bytesRoute({ response, method, url }: Context, segments: string[]): Promise<void> {
+  const count = intParam(segments[1] ?? '');
+  if (count === undefined) return sendJson(response, 400, { error: 'invalid byte count' });
+  response.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': String(count) });
+  if (method === 'HEAD') return void response.end();
+  await pipeline(byteStream(count, url.searchParams.get('seed') ?? '0'), response).catch(() => {});
+}
+
+/** /stream/:n: n JSON lines (at most 100 000), streamed as the socket drains. */
+async function streamRoute(context: Context, segments: string[]): Promise<void> {
+  const { request, response, url } = context;
+  const count = intParam(segments[1] ?? '');
+  if (count === undefined) return sendJson(response, 400, { error: 'invalid line count' });
+  const base = { args: argsOf(url), headers: headersOf(request), origin: originOf(request), url: fullUrl(context) };
+  const lines = Math.min(count, 100_000);
+  let id = 0;
+  response.writeHead(200, { 'Content-Type': 'application/json' });
+  await pipeline(
+    new Readable({
+      read() {
+        this.push(id < lines ? JSON.stringify({ ...base, id: id++ }) + '\n' : null);
+      },
+    }),
+    response,
+  ).catch(() => {});
+}
+
+function redirectRoute({ request, response, url }: Context, segments: string[]): void {
+  const count = intParam(segments[1] ?? '');
+  if (count === undefined || count < 1) return sendJson(response, 400, { error: 'invalid redirect count' });
+  const target = count === 1 ? '/get' : `/redirect/${count - 1}`;
+  const absolute = url.searchParams.get('absolute') === 'true';
+  const location = absolute ? `http://${header(request, 'host')}${target}` : target;
+  return send(response, 302, '', { Location: location });
+}
+
+async function redirectToRoute({ request, response, url }: Context): Promise<void> {
+  const target = url.searchParams.get('url');
+  if (!target) return sendJson(response, 400, { error: 'missing url parameter' });
+  const status = intParam(url.searchParams.get('status_code') ?? '302') ?? 302;
+  if (status < 300 || status > 399) return sendJson(response, 400, { error: 'status_code must be 3xx' });
+  await readBody(request);
+  return send(response, status, '', { Location: target });
+}
+
+function basicAuthRoute({ request, response }: Context, segments: string[]): void {
+  const [, user, password] = segments;
+  const given = parseBasic(header(request, 'authorization'));
+  if (user === undefined || password === undefined || !given || given.user !== user || given.password !== password) {
+    return sendJson(response, 401, { authenticated: false }, { 'WWW-Authenticate': 'Basic realm="Fake Realm"' });
+  }
+  return sendJson(response, 200, { authenticated: true, user });
+}
+
+/** httpbin's /digest-auth/:qop/:user/:password[/:algorithm] (RFC 7616, qop=auth). */
+function digestAuthRoute({ request, response, method }: Context, segments: string[]): void {
+  const [, qop, user, password, algorithmName = 'MD5'] = segments;
+  const algorithm = algorithmName.toUpperCase();
+  if (qop !== 'auth' || user === undefined || password === undefined || (algorithm !== 'MD5' && algorithm !== 'SHA-256')) {
+    return sendJson(response, 400, { error: 'use /digest-auth/auth/:user/:password[/MD5|SHA-256]' });
+  }
+  const realm = 'dial-echo';
+  const hash = (text: string) => createHash(algorithm === 'MD5' ? 'md5' : 'sha256').update(text).digest('hex');
+  const params = Object.fromEntries(
+    [...header(request, 'authorization').replace(/^Digest\s+/i, '').matchAll(/(\w+)=(?:"([^"]*)"|([^,\s]+))/g)].map((m) => [m[1].toLowerCase(), m[2] ?? m[3]]),
+  );
+  const expected = params.nonce
+    ? hash(`${hash(`${user}:${realm}:${password}`)}:${params.nonce}:${params.nc}:${params.cnonce}:auth:${hash(`${method}:${params.uri}`)}`)
+    : undefined;
+  if (!/^Digest\s/i.test(header(request, 'authorization')) || params.username !== user || params.response !== expected) {
+    const nonce = createHash('sha256').update(`${Date.now()}:${Math.random()}`).digest('hex').slice(0, 32);
+    return sendJson(response, 401, { authenticated: false }, { 'WWW-Authenticate': `Digest realm="${realm}", qop="auth", algorithm=${algorithm}, nonce="${nonce}", opaque="dial"` });
+  }
+  return sendJson(response, 200, { authenticated: true, user });
+}
+
+function bearerRoute({ request, response }: Context): void {
+  const match = /^Bearer\s+(.+)$/i.exec(header(request, 'authorization'));
+  if (!match) return sendJson(response, 401, { authenticated: false }, { 'WWW-Authenticate': 'Bearer' });
+  return sendJson(response, 200, { authenticated: true, token: match[1] });
+}
+
+/** /cookies (show), /cookies/set (?name=value or /name/value), /cookies/delete?name. */
+function cookiesRoute({ request, response, url }: Context, segments: string[]): void {
+  if (segments[1] === 'set') {
+    const pairs: Array<[string, string]> = segments.length >= 4 ? [[segments[2], segments[3]]] : [...url.searchParams];
+    const setCookie = pairs.map(([name, value]) => `${name}=${value}; Path=/`);
+    return send(response, 302, '', { Location: '/cookies', 'Set-Cookie': setCookie });
+  }
+  if (segments[1] === 'delete') {
+    const setCookie = [...url.searchParams.keys()].map((name) => `${name}=; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; Path=/`);
+    return send(response, 302, '', { Location: '/cookies', 'Set-Cookie': setCookie });
+  }
+  return sendJson(response, 200, { cookies: cookiesOf(request) });
+}
+
+/** /gzip, /deflate, /brotli: httpbin's JSON, compressed with that coding. */
+function compressedRoute({ request, response, method }: Context, segments: string[]): void {
+  const kind = segments[0];
+  const flag = kind === 'gzip' ? 'gzipped' : kind === 'deflate' ? 'deflated' : 'brotli';
+  const json = Buffer.from(JSON.stringify({ [flag]: true, headers: headersOf(request), method, origin: originOf(request) }, null, 2) + '\n');
+  const body = kind === 'gzip' ? gzipSync(json) : kind === 'deflate' ? deflateSync(json) : brotliCompressSync(json);
+  return send(response, 200, body, { 'Content-Type': 'application/json', 'Content-Encoding': kind === 'brotli' ? 'br' : kind });
+}
+
+/** /sse?count=&interval=: server-sent events, one every `interval` ms, until the client leaves. */
+async function sseRoute(context: Context): Promise<void> {
+  const { response, url } = context;
+  const count = Math.min(intParam(url.searchParams.get('count') ?? '') ?? 3, 10_000);
+  const interval = Math.min(intParam(url.searchParams.get('interval') ?? '') ?? 100, 60_000);
+  response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+  response.flushHeaders();
+  for (let id = 1; id <= count; id++) {
+    if (id > 1 && !(await wait(context, interval))) return;
+    response.write(`id: ${id}\nevent: message\ndata: ${JSON.stringify({ id, time: new Date().toISOString() })}\n\n`);
+  }
+  response.end();
+}
+
+/** Routes by first path segment ('' is the root). */
+const ROUTES = new Map<string, RouteHandler>([
+  ['', indexRoute],
+  ['anything', (context) => echo(context)],
+  ['headers', ({ request, response }) => sendJson(response, 200, { headers: headersOf(request) })],
+  ['ip', ({ request, response }) => sendJson(response, 200, { origin: originOf(request) })],
+  ['user-agent', ({ request, response }) => sendJson(response, 200, { 'user-agent': header(request, 'user-agent') })],
+  ['json', ({ response }) => sendJson(response, 200, SLIDESHOW)],
+  ['status', statusRoute],
+  ['delay', delayRoute],
+  ['bytes', bytesRoute],
+  ['stream', streamRoute],
+  ['redirect', redirectRoute],
+  ['redirect-to', redirectToRoute],
+  ['basic-auth', basicAuthRoute],
+  ['digest-auth', digestAuthRoute],
+  ['bearer', bearerRoute],
+  ['cookies', cookiesRoute],
+  ['gzip', compressedRoute],
+  ['deflate', compressedRoute],
+  ['brotli', compressedRoute],
+  ['sse', sseRoute],
+]);
+
+async function route(context: Context): Promise<void> {
+  const segments = context.path.split('/').filter(Boolean).map((segment) => decodeURIComponent(segment));
+  const expected = METHOD_ROUTES[context.path];
+  if (expected) return methodRoute(context, expected);
+  const handler = ROUTES.get(segments[0] ?? '');
+  if (handler) return handler(context, segments);
+  return sendJson(context.response, 404, { error: `no route for ${context.path}` });
 }
 
 /** Starts the echo server and resolves once it listens. */

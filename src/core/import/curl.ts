@@ -205,278 +205,370 @@ export function parseCurlCommand(input: string | string[], options: ParseCurlOpt
   return all[0];
 }
 
-/** `shell`: what splitting the pasted text found (shell variables and other expansions), for warnings. */
-function parseCurlWords(input: string[], options: ParseCurlOptions, shell?: ShellCommand): ParsedCurl {
-  const cwd = options.cwd ?? process.cwd();
-  const env = options.env ?? process.env;
-  const read: ReadData = (path, flag) => readData(path, cwd, env, flag);
-  let words = [...input];
+/** What the flags of one curl command said, gathered before the request is built. */
+interface CurlFlags {
+  headers: HeaderList;
+  removedHeaders: Set<string>;
+  data: Array<{ kind: DataKind; value: string }>;
+  parts: MultipartPart[];
+  cookies: string[];
+  urls: string[];
+  urlQueries: string[];
+  method?: string;
+  head: boolean;
+  get: boolean;
+  insecure: boolean;
+  followRedirects: boolean;
+  timeoutMs?: number;
+  retry?: number;
+  httpVersion?: '2';
+  uploadFile?: string;
+  user?: string;
+  bearer?: string;
+  digest: boolean;
+  /** `--next` was met: the rest of the words belong to another request. */
+  stopped: boolean;
+}
+
+/** What reading the flags needs besides the flags: file reads, the warning list, URL escaping. */
+interface CurlContext {
+  read: ReadData;
+  warnings: string[];
+  /** curl's URL-encoding of a value, leaving `{{$processEnv}}` references as they are (with a warning). */
+  escape: (text: string, shown: string) => string;
+}
+
+function emptyCurlFlags(): CurlFlags {
+  return {
+    headers: [], removedHeaders: new Set(), data: [], parts: [], cookies: [], urls: [], urlQueries: [],
+    head: false, get: false, insecure: false, followRedirects: false, digest: false, stopped: false,
+  };
+}
+
+function assertCurlWords(words: string[]): void {
   if (words.length === 0) throw new DialError('E_IMPORT', 'the curl command is empty', { hint: "pass the command in quotes: dial import curl 'curl https://…'" });
   if (!CURL.test(words[0])) {
     throw new DialError('E_IMPORT', `not a curl command (it starts with '${words[0]}')`, { hint: "the command must start with curl, e.g. dial import curl 'curl -X POST https://…'" });
   }
-  words = words.slice(1);
+}
 
+/** Warnings about what the shell split left for dial: variables read when sending, expansions kept literal. */
+function shellWarnings(shell: ShellCommand | undefined): string[] {
   const warnings: string[] = [];
   for (const name of shell?.variables ?? []) {
     warnings.push(`$${name}: a shell variable; written as {{$processEnv ${name}}}, which dial reads from its environment when it sends`);
   }
   for (const text of shell?.kept ?? []) warnings.push(`${text}: a shell expansion dial cannot do; kept as literal text`);
-  // curl URL-encodes a variable's value (the shell expands it first); dial sends the value as it is.
-  const escape = (text: string, shown: string): string => {
-    const pieces = splitProcessEnvReferences(text);
-    if (pieces.length > 1) {
-      warnings.push(`${shown}: ${processEnvNames(text).map((name) => `$${name}`).join(', ')} will be sent as is, not URL-encoded as curl would`);
-    }
-    return pieces.map((piece, index) => (index % 2 === 1 ? piece : curlEscape(piece))).join('');
-  };
-  const headers: HeaderList = [];
-  const removedHeaders = new Set<string>();
-  const data: Array<{ kind: DataKind; value: string }> = [];
-  const parts: MultipartPart[] = [];
-  const cookies: string[] = [];
-  const urls: string[] = [];
-  let method: string | undefined;
-  let head = false;
-  let get = false;
-  let insecure = false;
-  let followRedirects = false;
-  let timeoutMs: number | undefined;
-  let retry: number | undefined;
-  let httpVersion: '2' | undefined;
-  let uploadFile: string | undefined;
-  let user: string | undefined;
-  let bearer: string | undefined;
-  let digest = false;
-  const urlQueries: string[] = [];
-  let stopped = false;
+  return warnings;
+}
 
-  const apply = (long: string, value: string | undefined, shown: string): void => {
-    switch (long) {
-      case 'request': method = value!; return;
-      case 'header': {
-        if (value!.startsWith('@')) {
-          warnings.push(`${shown} ${value}: headers from a file are not supported and were not imported`);
-          return;
-        }
-        const header = parseHeader(value!);
-        if (header.remove) removedHeaders.add(header.name.toLowerCase());
-        else headers.push([header.name, header.value]);
-        return;
-      }
-      case 'data': case 'data-ascii': data.push({ kind: 'data', value: value! }); return;
-      case 'data-raw': data.push({ kind: 'raw', value: value! }); return;
-      case 'data-binary': data.push({ kind: 'binary', value: value! }); return;
-      case 'data-urlencode': data.push({ kind: 'urlencode', value: value! }); return;
-      case 'json': data.push({ kind: 'json', value: value! }); return;
-      case 'form': parts.push(parseFormSpec(value!, read, warnings)); return;
-      case 'form-string': {
-        const eq = value!.indexOf('=');
-        if (eq < 0) throw new DialError('E_IMPORT', `${shown} '${value}': expected name=value`);
-        parts.push({ name: value!.slice(0, eq), value: value!.slice(eq + 1) });
-        return;
-      }
-      case 'user': user = value; return;
-      case 'oauth2-bearer': bearer = value; return;
-      case 'digest': digest = true; return;
-      case 'basic': digest = false; return;
-      case 'url-query': {
-        // curl 7.87+: name=value is URL-encoded, +name=value is added as is.
-        const query = value!;
-        if (query.startsWith('+')) urlQueries.push(query.slice(1));
-        else {
-          const eq = query.indexOf('=');
-          urlQueries.push(eq >= 0 ? `${query.slice(0, eq)}=${escape(query.slice(eq + 1), shown)}` : escape(query, shown));
-        }
-        return;
-      }
-      case 'cookie': {
-        if (!value!.includes('=')) warnings.push(`${shown} ${value}: reading cookies from a file is not supported; not imported`);
-        else cookies.push(value!);
-        return;
-      }
-      case 'user-agent': headers.push(['User-Agent', value!]); return;
-      case 'referer': {
-        const referer = value!.replace(/;auto$/, '');
-        if (referer) headers.push(['Referer', referer]);
-        if (value!.endsWith(';auto')) warnings.push(`${shown} ';auto' (referer on redirects) is not supported`);
-        return;
-      }
-      case 'location': followRedirects = true; return;
-      case 'insecure': insecure = true; return;
-      case 'get': get = true; return;
-      case 'head': head = true; return;
-      case 'url': urls.push(value!); return;
-      case 'max-time': {
-        const seconds = Number(value);
-        if (Number.isFinite(seconds) && seconds > 0) timeoutMs = Math.round(seconds * 1000);
-        else warnings.push(`${shown} ${value}: not a number of seconds; ignored`);
-        return;
-      }
-      case 'retry': {
-        const count = Number(value);
-        if (Number.isInteger(count) && count >= 0) retry = count;
-        else warnings.push(`${shown} ${value}: not a count; ignored`);
-        return;
-      }
-      case 'http2': case 'http2-prior-knowledge': httpVersion = '2'; return;
-      case 'http1.1': httpVersion = undefined; return;
-      case 'upload-file': uploadFile = value; return;
-      case 'next':
-        warnings.push(`${shown}: only the first request of the command was imported`);
-        stopped = true;
-        return;
-    }
-    if (NO_REQUEST_EFFECT.has(long)) return;
-    const display = value === undefined ? shown : `${shown} ${value}`;
-    if (OUTPUT_ONLY.has(long)) warnings.push(`${display}: an output option of curl; ignored (the request is unchanged)`);
-    else warnings.push(`${display}: not supported by dial import; ignored`);
-  };
+/** curl URL-encodes a variable's value (the shell expands it first); dial sends the value as it is. */
+function escapeKeepingVariables(text: string, shown: string, warnings: string[]): string {
+  const pieces = splitProcessEnvReferences(text);
+  if (pieces.length > 1) {
+    warnings.push(`${shown}: ${processEnvNames(text).map((name) => `$${name}`).join(', ')} will be sent as is, not URL-encoded as curl would`);
+  }
+  return pieces.map((piece, index) => (index % 2 === 1 ? piece : curlEscape(piece))).join('');
+}
 
-  for (let i = 0; i < words.length && !stopped; i++) {
-    const word = words[i];
-    if (word.startsWith('--') && word.length > 2) {
-      let long = word.slice(2);
-      let value: string | undefined;
-      const eq = long.indexOf('=');
-      if (eq > 0 && LONG_WITH_VALUE.has(long.slice(0, eq))) {
-        value = long.slice(eq + 1);
-        long = long.slice(0, eq);
-      } else if (LONG_WITH_VALUE.has(long)) {
-        if (i + 1 >= words.length) throw new DialError('E_IMPORT', `${word} needs a value`, { hint: `write ${word} <value>` });
+/** `--url-query` (curl 7.87+): name=value is URL-encoded, +name=value is added as is. */
+function urlQueryPart(query: string, shown: string, context: CurlContext): string {
+  if (query.startsWith('+')) return query.slice(1);
+  const eq = query.indexOf('=');
+  return eq >= 0 ? `${query.slice(0, eq)}=${context.escape(query.slice(eq + 1), shown)}` : context.escape(query, shown);
+}
+
+function applyHeaderFlag(flags: CurlFlags, value: string, shown: string, warnings: string[]): void {
+  if (value.startsWith('@')) {
+    warnings.push(`${shown} ${value}: headers from a file are not supported and were not imported`);
+    return;
+  }
+  const header = parseHeader(value);
+  if (header.remove) flags.removedHeaders.add(header.name.toLowerCase());
+  else flags.headers.push([header.name, header.value]);
+}
+
+/** Applies the flags that shape the request body: -d and its kinds, --json, -F, --form-string. */
+function applyBodyFlag(flags: CurlFlags, long: string, value: string, shown: string, context: CurlContext): boolean {
+  switch (long) {
+    case 'data': case 'data-ascii': flags.data.push({ kind: 'data', value }); return true;
+    case 'data-raw': flags.data.push({ kind: 'raw', value }); return true;
+    case 'data-binary': flags.data.push({ kind: 'binary', value }); return true;
+    case 'data-urlencode': flags.data.push({ kind: 'urlencode', value }); return true;
+    case 'json': flags.data.push({ kind: 'json', value }); return true;
+    case 'form': flags.parts.push(parseFormSpec(value, context.read, context.warnings)); return true;
+    case 'form-string': {
+      const eq = value.indexOf('=');
+      if (eq < 0) throw new DialError('E_IMPORT', `${shown} '${value}': expected name=value`);
+      flags.parts.push({ name: value.slice(0, eq), value: value.slice(eq + 1) });
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+/** Applies the numeric flags (-m, --retry); a value that is not a number is warned about and ignored. */
+function applyNumberFlag(flags: CurlFlags, long: 'max-time' | 'retry', value: string | undefined, shown: string, warnings: string[]): void {
+  const number = Number(value);
+  if (long === 'max-time') {
+    if (Number.isFinite(number) && number > 0) flags.timeoutMs = Math.round(number * 1000);
+    else warnings.push(`${shown} ${value}: not a number of seconds; ignored`);
+  } else if (Number.isInteger(number) && number >= 0) flags.retry = number;
+  else warnings.push(`${shown} ${value}: not a count; ignored`);
+}
+
+/** Applies one curl flag (by its long name) to `flags`; a flag dial cannot map is named in a warning. */
+function applyCurlFlag(flags: CurlFlags, long: string, value: string | undefined, shown: string, context: CurlContext): void {
+  const { warnings } = context;
+  if (value !== undefined && applyBodyFlag(flags, long, value, shown, context)) return;
+  switch (long) {
+    case 'request': flags.method = value!; return;
+    case 'header': applyHeaderFlag(flags, value!, shown, warnings); return;
+    case 'user': flags.user = value; return;
+    case 'oauth2-bearer': flags.bearer = value; return;
+    case 'digest': flags.digest = true; return;
+    case 'basic': flags.digest = false; return;
+    case 'url-query': flags.urlQueries.push(urlQueryPart(value!, shown, context)); return;
+    case 'cookie': {
+      if (!value!.includes('=')) warnings.push(`${shown} ${value}: reading cookies from a file is not supported; not imported`);
+      else flags.cookies.push(value!);
+      return;
+    }
+    case 'user-agent': flags.headers.push(['User-Agent', value!]); return;
+    case 'referer': {
+      const referer = value!.replace(/;auto$/, '');
+      if (referer) flags.headers.push(['Referer', referer]);
+      if (value!.endsWith(';auto')) warnings.push(`${shown} ';auto' (referer on redirects) is not supported`);
+      return;
+    }
+    case 'location': flags.followRedirects = true; return;
+    case 'insecure': flags.insecure = true; return;
+    case 'get': flags.get = true; return;
+    case 'head': flags.head = true; return;
+    case 'url': flags.urls.push(value!); return;
+    case 'max-time': case 'retry': applyNumberFlag(flags, long, value, shown, warnings); return;
+    case 'http2': case 'http2-prior-knowledge': flags.httpVersion = '2'; return;
+    case 'http1.1': flags.httpVersion = undefined; return;
+    case 'upload-file': flags.uploadFile = value; return;
+    case 'next':
+      warnings.push(`${shown}: only the first request of the command was imported`);
+      flags.stopped = true;
+      return;
+  }
+  if (NO_REQUEST_EFFECT.has(long)) return;
+  const display = value === undefined ? shown : `${shown} ${value}`;
+  if (OUTPUT_ONLY.has(long)) warnings.push(`${display}: an output option of curl; ignored (the request is unchanged)`);
+  else warnings.push(`${display}: not supported by dial import; ignored`);
+}
+
+/** `--no-location`, `--no-insecure`, `--no-compressed`: true when `long` was one of those and is handled. */
+function applyNegatedFlag(flags: CurlFlags, long: string): boolean {
+  if (!long.startsWith('no-') || LONG_WITH_VALUE.has(long) || NO_REQUEST_EFFECT.has(long) || OUTPUT_ONLY.has(long)) return false;
+  const positive = long.slice(3);
+  if (positive === 'location') flags.followRedirects = false;
+  else if (positive === 'insecure') flags.insecure = false;
+  else if (positive !== 'compressed') return false;
+  return true;
+}
+
+/** Reads a `--long` or `--long=value` word (and its value word); answers the index of the last word used. */
+function readLongFlag(words: string[], i: number, flags: CurlFlags, context: CurlContext): number {
+  const word = words[i];
+  let long = word.slice(2);
+  let value: string | undefined;
+  const eq = long.indexOf('=');
+  if (eq > 0 && LONG_WITH_VALUE.has(long.slice(0, eq))) {
+    value = long.slice(eq + 1);
+    long = long.slice(0, eq);
+  } else if (LONG_WITH_VALUE.has(long)) {
+    if (i + 1 >= words.length) throw new DialError('E_IMPORT', `${word} needs a value`, { hint: `write ${word} <value>` });
+    value = words[++i];
+  }
+  if (!applyNegatedFlag(flags, long)) applyCurlFlag(flags, long, value, word, context);
+  return i;
+}
+
+/** Reads bundled short flags (-sSL); a flag with a value takes the rest of the word or the next one. */
+function readShortFlags(words: string[], i: number, flags: CurlFlags, context: CurlContext): number {
+  const word = words[i];
+  for (let j = 1; j < word.length; j++) {
+    const letter = word[j];
+    const long = SHORT_TO_LONG[letter] ?? `-${letter}`;
+    if (SHORT_WITH_VALUE.has(letter)) {
+      let value = word.slice(j + 1);
+      if (value === '') {
+        if (i + 1 >= words.length) throw new DialError('E_IMPORT', `-${letter} needs a value`, { hint: `write -${letter} <value>` });
         value = words[++i];
       }
-      if (long.startsWith('no-') && !LONG_WITH_VALUE.has(long) && !NO_REQUEST_EFFECT.has(long) && !OUTPUT_ONLY.has(long)) {
-        const positive = long.slice(3);
-        if (positive === 'location' || positive === 'insecure' || positive === 'compressed') {
-          if (positive === 'location') followRedirects = false;
-          if (positive === 'insecure') insecure = false;
-          continue;
-        }
-      }
-      apply(long, value, word);
-      continue;
+      applyCurlFlag(flags, long, value, `-${letter}`, context);
+      break;
     }
-    if (word.startsWith('-') && word.length > 1) {
-      // Bundled short flags (-sSL); a flag with a value takes the rest of the word or the next one.
-      for (let j = 1; j < word.length; j++) {
-        const letter = word[j];
-        const long = SHORT_TO_LONG[letter] ?? `-${letter}`;
-        if (SHORT_WITH_VALUE.has(letter)) {
-          let value = word.slice(j + 1);
-          if (value === '') {
-            if (i + 1 >= words.length) throw new DialError('E_IMPORT', `-${letter} needs a value`, { hint: `write -${letter} <value>` });
-            value = words[++i];
-          }
-          apply(long, value, `-${letter}`);
-          break;
-        }
-        apply(long, undefined, `-${letter}`);
-      }
-      continue;
-    }
-    urls.push(word);
+    applyCurlFlag(flags, long, undefined, `-${letter}`, context);
   }
+  return i;
+}
 
+/** Reads the words after `curl` into flags and URLs, up to the end or a `--next`. */
+function readCurlFlags(words: string[], context: CurlContext): CurlFlags {
+  const flags = emptyCurlFlags();
+  for (let i = 0; i < words.length && !flags.stopped; i++) {
+    const word = words[i];
+    if (word.startsWith('--') && word.length > 2) i = readLongFlag(words, i, flags, context);
+    else if (word.startsWith('-') && word.length > 1) i = readShortFlags(words, i, flags, context);
+    else flags.urls.push(word);
+  }
+  return flags;
+}
+
+/** The first URL, with a scheme added where curl would assume http. */
+function requestUrl(flags: CurlFlags, warnings: string[]): string {
+  const { urls } = flags;
   if (urls.length === 0) throw new DialError('E_IMPORT', 'the curl command has no URL', { hint: "add the URL, e.g. curl 'https://api.example.com/items'" });
   if (urls.length > 1) warnings.push(`several URLs given; only the first (${urls[0]}) was imported`);
-  let url = urls[0];
+  const url = urls[0];
   // A URL that starts with a variable ($BASE/items) gets its scheme from the variable.
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url) && !url.startsWith('{{')) url = `http://${url}`;
+  return !/^[a-z][a-z0-9+.-]*:\/\//i.test(url) && !url.startsWith('{{') ? `http://${url}` : url;
+}
 
-  for (const name of removedHeaders) {
+function warnRemovedHeaders(flags: CurlFlags, warnings: string[]): void {
+  for (const name of flags.removedHeaders) {
     if (name !== 'content-type' && name !== 'accept' && name !== 'user-agent' && name !== 'expect') {
       warnings.push(`-H '${name}:' (removing a header curl adds) has no effect in dial`);
     }
   }
-  if (user !== undefined) {
-    // A variable may hold user:password, so no `:` is added after one.
-    const variable = processEnvNames(user).length > 0;
-    if (!user.includes(':') && !variable) warnings.push(`-u ${user}: no password given (curl would ask for one); an empty password was used`);
-    const credentials = user.includes(':') || variable ? user : `${user}:`;
-    if (variable && !digest) {
-      // Encoded when sent, after the variables are read (the .http `Basic user:password` convention).
-      headers.push(['Authorization', `Basic ${credentials}`]);
-    } else if (digest) {
-      // The .http convention: dial answers the server's Digest challenge with these.
-      const colon = credentials.indexOf(':');
-      headers.push(['Authorization', colon < 0 ? `Digest ${credentials}` : `Digest ${credentials.slice(0, colon)} ${credentials.slice(colon + 1)}`]);
-    } else {
-      headers.push(['Authorization', `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}`]);
-    }
-  } else if (digest) {
-    warnings.push('--digest without -u: nothing to authenticate with; ignored');
-  }
-  if (urlQueries.length > 0) url += (url.includes('?') ? '&' : '?') + urlQueries.join('&');
-  if (bearer !== undefined) headers.push(['Authorization', `Bearer ${bearer}`]);
-  if (cookies.length > 0) headers.push(['Cookie', cookies.join('; ')]);
+}
 
-  let body: HttpRequest['body'] = { kind: 'none' };
-  let impliedMethod = 'GET';
-  if (parts.length > 0) {
-    if (data.length > 0) warnings.push('-F and -d given together (curl refuses this); the -d data was not imported');
-    body = { kind: 'multipart', parts };
-    impliedMethod = 'POST';
-  } else if (data.length > 0) {
-    // One whole file sent as is: keep it a file reference rather than inlining it.
-    const single = data.length === 1 && (data[0].kind === 'binary' || data[0].kind === 'data' || data[0].kind === 'json') && data[0].value.startsWith('@') && data[0].value !== '@-' && !get;
-    const pieces = single ? [] : data.map((piece) => {
-      switch (piece.kind) {
-        case 'raw':
-          return piece.value;
-        case 'data':
-        case 'binary':
-        case 'json': {
-          if (!piece.value.startsWith('@')) return piece.value;
-          const flag = piece.kind === 'data' ? '-d' : `--${piece.kind === 'binary' ? 'data-binary' : 'json'}`;
-          if (piece.value === '@-') throw new DialError('E_IMPORT', `${flag} @-: data read from stdin cannot be imported`, { hint: 'save the data to a file and use @file' });
-          const text = read(piece.value.slice(1), flag);
-          // -d @file drops CR and LF, as curl does; --data-binary and --json keep them.
-          return piece.kind === 'data' ? text.replace(/[\r\n]/g, '') : text;
-        }
-        case 'urlencode': {
-          const value = piece.value;
-          const at = value.indexOf('@');
-          const eq = value.indexOf('=');
-          if (eq >= 0 && (at < 0 || eq < at)) {
-            const name = value.slice(0, eq);
-            return name ? `${name}=${escape(value.slice(eq + 1), '--data-urlencode')}` : escape(value.slice(eq + 1), '--data-urlencode');
-          }
-          if (at >= 0) {
-            const name = value.slice(0, at);
-            const content = read(value.slice(at + 1), '--data-urlencode');
-            return name ? `${name}=${curlEscape(content)}` : curlEscape(content);
-          }
-          return escape(value, '--data-urlencode');
-        }
-      }
-    });
-    let joined = '';
-    if (!single) data.forEach((piece, index) => {
-      if (index > 0 && !(piece.kind === 'json' && data[index - 1].kind === 'json')) joined += '&';
-      joined += pieces[index];
-    });
-    if (get) {
-      url += (url.includes('?') ? '&' : '?') + joined;
-    } else {
-      body = single ? { kind: 'file', path: data[0].value.slice(1) } : { kind: 'text', text: joined };
-      impliedMethod = 'POST';
-      const json = data.some((piece) => piece.kind === 'json');
-      if (!hasHeader(headers, 'content-type') && !removedHeaders.has('content-type')) {
-        headers.push(['Content-Type', json ? 'application/json' : 'application/x-www-form-urlencoded']);
-      }
-      if (json && !hasHeader(headers, 'accept') && !removedHeaders.has('accept')) headers.push(['Accept', 'application/json']);
+/** The Authorization header -u (with --digest or not) stands for, in the .http conventions. */
+function userAuthorization(user: string, digest: boolean, warnings: string[]): string {
+  // A variable may hold user:password, so no `:` is added after one.
+  const variable = processEnvNames(user).length > 0;
+  if (!user.includes(':') && !variable) warnings.push(`-u ${user}: no password given (curl would ask for one); an empty password was used`);
+  const credentials = user.includes(':') || variable ? user : `${user}:`;
+  // Encoded when sent, after the variables are read (the .http `Basic user:password` convention).
+  if (variable && !digest) return `Basic ${credentials}`;
+  if (digest) {
+    // The .http convention: dial answers the server's Digest challenge with these.
+    const colon = credentials.indexOf(':');
+    return colon < 0 ? `Digest ${credentials}` : `Digest ${credentials.slice(0, colon)} ${credentials.slice(colon + 1)}`;
+  }
+  return `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}`;
+}
+
+/** Adds the headers that -u, --oauth2-bearer and -b stand for. */
+function addCredentialHeaders(flags: CurlFlags, warnings: string[]): void {
+  if (flags.user !== undefined) flags.headers.push(['Authorization', userAuthorization(flags.user, flags.digest, warnings)]);
+  else if (flags.digest) warnings.push('--digest without -u: nothing to authenticate with; ignored');
+  if (flags.bearer !== undefined) flags.headers.push(['Authorization', `Bearer ${flags.bearer}`]);
+  if (flags.cookies.length > 0) flags.headers.push(['Cookie', flags.cookies.join('; ')]);
+}
+
+function urlEncodedPiece(value: string, context: CurlContext): string {
+  const at = value.indexOf('@');
+  const eq = value.indexOf('=');
+  if (eq >= 0 && (at < 0 || eq < at)) {
+    const name = value.slice(0, eq);
+    const escaped = context.escape(value.slice(eq + 1), '--data-urlencode');
+    return name ? `${name}=${escaped}` : escaped;
+  }
+  if (at >= 0) {
+    const name = value.slice(0, at);
+    const content = context.read(value.slice(at + 1), '--data-urlencode');
+    return name ? `${name}=${curlEscape(content)}` : curlEscape(content);
+  }
+  return context.escape(value, '--data-urlencode');
+}
+
+/** The text one -d / --data-* / --json value contributes, with `@file` read as curl reads it. */
+function dataPieceText(piece: { kind: DataKind; value: string }, context: CurlContext): string {
+  switch (piece.kind) {
+    case 'raw':
+      return piece.value;
+    case 'data':
+    case 'binary':
+    case 'json': {
+      if (!piece.value.startsWith('@')) return piece.value;
+      const flag = piece.kind === 'data' ? '-d' : `--${piece.kind === 'binary' ? 'data-binary' : 'json'}`;
+      if (piece.value === '@-') throw new DialError('E_IMPORT', `${flag} @-: data read from stdin cannot be imported`, { hint: 'save the data to a file and use @file' });
+      const text = context.read(piece.value.slice(1), flag);
+      // -d @file drops CR and LF, as curl does; --data-binary and --json keep them.
+      return piece.kind === 'data' ? text.replace(/[\r\n]/g, '') : text;
     }
-  } else if (uploadFile !== undefined) {
+    case 'urlencode':
+      return urlEncodedPiece(piece.value, context);
+  }
+}
+
+/** All data pieces joined as curl joins them: `&` between pieces, nothing between consecutive --json. */
+function joinedData(data: CurlFlags['data'], context: CurlContext): string {
+  let joined = '';
+  data.forEach((piece, index) => {
+    if (index > 0 && !(piece.kind === 'json' && data[index - 1].kind === 'json')) joined += '&';
+    joined += dataPieceText(piece, context);
+  });
+  return joined;
+}
+
+interface CurlBody {
+  body: HttpRequest['body'];
+  /** The method curl uses when no -X is given. */
+  impliedMethod: string;
+  url: string;
+}
+
+/** The body -d / --json give (or, with -G, the query they add to the URL), with curl's default headers. */
+function dataBody(flags: CurlFlags, url: string, context: CurlContext): CurlBody {
+  const { data, headers, removedHeaders } = flags;
+  // One whole file sent as is: keep it a file reference rather than inlining it.
+  const single = data.length === 1 && (data[0].kind === 'binary' || data[0].kind === 'data' || data[0].kind === 'json') && data[0].value.startsWith('@') && data[0].value !== '@-' && !flags.get;
+  const joined = single ? '' : joinedData(data, context);
+  if (flags.get) return { body: { kind: 'none' }, impliedMethod: 'GET', url: url + (url.includes('?') ? '&' : '?') + joined };
+  const json = data.some((piece) => piece.kind === 'json');
+  if (!hasHeader(headers, 'content-type') && !removedHeaders.has('content-type')) {
+    headers.push(['Content-Type', json ? 'application/json' : 'application/x-www-form-urlencoded']);
+  }
+  if (json && !hasHeader(headers, 'accept') && !removedHeaders.has('accept')) headers.push(['Accept', 'application/json']);
+  const body: HttpRequest['body'] = single ? { kind: 'file', path: data[0].value.slice(1) } : { kind: 'text', text: joined };
+  return { body, impliedMethod: 'POST', url };
+}
+
+/** The body and implied method of the request: -F, else -d and friends, else -T, else none. */
+function curlBody(flags: CurlFlags, url: string, context: CurlContext): CurlBody {
+  if (flags.parts.length > 0) {
+    if (flags.data.length > 0) context.warnings.push('-F and -d given together (curl refuses this); the -d data was not imported');
+    return { body: { kind: 'multipart', parts: flags.parts }, impliedMethod: 'POST', url };
+  }
+  if (flags.data.length > 0) return dataBody(flags, url, context);
+  const { uploadFile } = flags;
+  if (uploadFile !== undefined) {
     if (uploadFile === '-' || uploadFile === '.') throw new DialError('E_IMPORT', `-T ${uploadFile}: uploading stdin cannot be imported`, { hint: 'save the data to a file and use -T file' });
-    body = { kind: 'file', path: uploadFile };
-    impliedMethod = 'PUT';
-    if (url.endsWith('/')) url += uploadFile.split(/[\\/]/).pop();
+    return { body: { kind: 'file', path: uploadFile }, impliedMethod: 'PUT', url: url.endsWith('/') ? url + uploadFile.split(/[\\/]/).pop() : url };
   }
-  if (head) impliedMethod = 'HEAD';
-  if (get && !head) impliedMethod = 'GET';
+  return { body: { kind: 'none' }, impliedMethod: 'GET', url };
+}
 
-  const request: HttpRequest = { method: method ?? impliedMethod, url, headers, body };
-  if (httpVersion) request.httpVersion = httpVersion;
-  return { request, insecure, followRedirects, timeoutMs, retry, warnings };
+/** `shell`: what splitting the pasted text found (shell variables and other expansions), for warnings. */
+function parseCurlWords(input: string[], options: ParseCurlOptions, shell?: ShellCommand): ParsedCurl {
+  const cwd = options.cwd ?? process.cwd();
+  const env = options.env ?? process.env;
+  assertCurlWords(input);
+  const warnings = shellWarnings(shell);
+  const context: CurlContext = {
+    read: (path, flag) => readData(path, cwd, env, flag),
+    warnings,
+    escape: (text, shown) => escapeKeepingVariables(text, shown, warnings),
+  };
+  const flags = readCurlFlags(input.slice(1), context);
+  let url = requestUrl(flags, warnings);
+  warnRemovedHeaders(flags, warnings);
+  addCredentialHeaders(flags, warnings);
+  if (flags.urlQueries.length > 0) url += (url.includes('?') ? '&' : '?') + flags.urlQueries.join('&');
+  const built = curlBody(flags, url, context);
+  let impliedMethod = built.impliedMethod;
+  if (flags.head) impliedMethod = 'HEAD';
+  if (flags.get && !flags.head) impliedMethod = 'GET';
+
+  const request: HttpRequest = { method: flags.method ?? impliedMethod, url: built.url, headers: flags.headers, body: built.body };
+  if (flags.httpVersion) request.httpVersion = flags.httpVersion;
+  return { request, insecure: flags.insecure, followRedirects: flags.followRedirects, timeoutMs: flags.timeoutMs, retry: flags.retry, warnings };
 }

@@ -216,147 +216,202 @@ function defaultFor(context: Context, name: string, parameter: Obj, urlPart: boo
   context.env.set(SHARED, name, value);
 }
 
-/** Converts a dereferenced OpenAPI 3.x document. */
-export function convertOpenApi(api: Obj, options: { baseUrl?: string; source: string }): ImportResult {
-  const env = new EnvFiles();
-  const warnings = new Set<string>();
+function securitySchemesOf(api: Obj): Record<string, Scheme> {
   const components = obj(api.components) ?? {};
   const schemes: Record<string, Scheme> = {};
   for (const [name, value] of Object.entries(obj(components.securitySchemes) ?? {})) {
     const scheme = obj(value);
     if (scheme) schemes[name] = { type: String(scheme.type), scheme: str(scheme.scheme), in: str(scheme.in), name: str(scheme.name) };
   }
-  const context: Context = { env, warnings, schemes, schemeVariables: schemeVariables(schemes) };
-  const info = obj(api.info) ?? {};
-  const title = str(info.title) ?? 'API';
+  return schemes;
+}
 
-  // servers -> environments with baseUrl; $shared.baseUrl is --base-url or the first server.
+/** A server's URL with its variables at their defaults, absolute (relative ones join --base-url or localhost). */
+function serverUrl(server: Obj, baseUrl: string | undefined, warnings: Set<string>): string {
+  let url = str(server.url)!;
+  for (const [name, variable] of Object.entries(obj(server.variables) ?? {})) url = url.split(`{${name}}`).join(valueText(obj(variable)?.default));
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
+    const base = baseUrl ?? 'http://localhost';
+    if (!baseUrl) warnings.add(`server '${url}' is a relative URL; it was made absolute with http://localhost (pass --base-url to choose)`);
+    url = base.replace(/\/+$/, '') + (url.startsWith('/') ? url : `/${url}`);
+  }
+  return url.replace(/\/+$/, '');
+}
+
+/** The environment a server becomes: named after its description, else its host name. */
+function serverEnvName(server: Obj, url: string, index: number, used: Set<string>): string {
+  const fallback = `server${index + 1}`;
+  const description = str(server.description);
+  if (description) return uniqueName(slugify(description, fallback), used);
+  try {
+    return uniqueName(slugify(new URL(url).hostname, fallback), used);
+  } catch {
+    return uniqueName(fallback, used);
+  }
+}
+
+/** servers -> environments with baseUrl; $shared.baseUrl is --base-url or the first server. */
+function addServerEnvironments(api: Obj, baseUrl: string | undefined, context: Context): void {
+  const { env, warnings } = context;
   const servers = (Array.isArray(api.servers) ? api.servers : []).map(obj).filter((server): server is Obj => Boolean(server && str(server.url)));
   const usedEnvNames = new Set<string>();
   const serverUrls: string[] = [];
   for (const [index, server] of servers.entries()) {
-    let url = str(server.url)!;
-    for (const [name, variable] of Object.entries(obj(server.variables) ?? {})) url = url.split(`{${name}}`).join(valueText(obj(variable)?.default));
-    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
-      const base = options.baseUrl ?? 'http://localhost';
-      if (!options.baseUrl) warnings.add(`server '${url}' is a relative URL; it was made absolute with http://localhost (pass --base-url to choose)`);
-      url = base.replace(/\/+$/, '') + (url.startsWith('/') ? url : `/${url}`);
-    }
-    url = url.replace(/\/+$/, '');
+    const url = serverUrl(server, baseUrl, warnings);
     serverUrls.push(url);
-    const description = str(server.description);
-    const envName = uniqueName(description ? slugify(description, `server${index + 1}`) : (() => {
-      try {
-        return slugify(new URL(url).hostname, `server${index + 1}`);
-      } catch {
-        return `server${index + 1}`;
-      }
-    })(), usedEnvNames);
-    env.set(envName, 'baseUrl', url, false);
+    env.set(serverEnvName(server, url, index, usedEnvNames), 'baseUrl', url, false);
   }
-  const sharedBase = options.baseUrl?.replace(/\/+$/, '') ?? serverUrls[0];
+  const sharedBase = baseUrl?.replace(/\/+$/, '') ?? serverUrls[0];
   if (!sharedBase) warnings.add('the document has no servers; baseUrl is http://localhost (pass --base-url to choose)');
   env.set(SHARED, 'baseUrl', sharedBase ?? 'http://localhost', false);
+}
 
+function tagDescriptionsOf(api: Obj): Map<string, string[]> {
   const tagDescriptions = new Map<string, string[]>();
   for (const tag of Array.isArray(api.tags) ? api.tags : []) {
     const entry = obj(tag);
     if (entry && str(entry.name)) tagDescriptions.set(str(entry.name)!, lines(entry.description));
   }
+  return tagDescriptions;
+}
 
+/** The operation's parameters; operation ones override path-level ones with the same name and location. */
+function operationParameters(pathItem: Obj, operation: Obj): Map<string, Obj> {
+  const pathParameters = Array.isArray(pathItem.parameters) ? pathItem.parameters : [];
+  const parameters = new Map<string, Obj>();
+  for (const parameter of [...pathParameters, ...(Array.isArray(operation.parameters) ? operation.parameters : [])]) {
+    const p = obj(parameter);
+    if (p && str(p.name) && str(p.in)) parameters.set(`${p.in}:${p.name}`, p);
+  }
+  return parameters;
+}
+
+/** Where the parameters went: the path with {{variables}}, the query and cookie pairs, optional query names. */
+interface PlacedParameters {
+  urlPath: string;
+  query: string[];
+  optionalQuery: string[];
+  cookies: string[];
+}
+
+/**
+ * Places each parameter as a {{variable}} (path, query, header, cookie), with its example as the
+ * default in $shared. Optional ones without an example are left out (query ones named in a comment).
+ */
+function placeParameters(path: string, parameters: Map<string, Obj>, draft: ImportDraft, context: Context): PlacedParameters {
+  const placed: PlacedParameters = { urlPath: path, query: [], optionalQuery: [], cookies: [] };
+  for (const parameter of parameters.values()) {
+    const name = str(parameter.name)!;
+    const variable = variableName(name);
+    const wanted = parameter.required === true || exampleOf(parameter) !== undefined || obj(parameter.schema)?.example !== undefined || obj(parameter.schema)?.default !== undefined;
+    switch (parameter.in) {
+      case 'path':
+        placed.urlPath = placed.urlPath.split(`{${name}}`).join(`{{${variable}}}`);
+        defaultFor(context, variable, parameter, true);
+        break;
+      case 'query':
+        if (wanted) {
+          placed.query.push(`${/^[\w.\-~[\]]+$/.test(name) ? name : encodeURIComponent(name)}={{${variable}}}`);
+          defaultFor(context, variable, parameter, true);
+        } else {
+          placed.optionalQuery.push(name);
+        }
+        break;
+      case 'header':
+        if (/^(accept|content-type|authorization)$/i.test(name)) break;
+        if (wanted) {
+          draft.headers.push({ name, value: `{{${variable}}}` });
+          defaultFor(context, variable, parameter, false);
+        }
+        break;
+      case 'cookie':
+        if (wanted) {
+          placed.cookies.push(`${name}={{${variable}}}`);
+          defaultFor(context, variable, parameter, false);
+        }
+        break;
+    }
+  }
+  return placed;
+}
+
+/** The JSON media type of the first 2xx response, for the Accept header. */
+function acceptedType(operation: Obj): string | undefined {
+  const responses = obj(operation.responses) ?? {};
+  const successType = Object.entries(responses).find(([status]) => /^2/.test(status));
+  return successType ? Object.keys(obj(obj(successType[1])?.content) ?? {}).find((type) => /json/i.test(type)) : undefined;
+}
+
+/** One operation as a request draft: name, comments, tags, URL with parameters, auth, Accept, body. */
+function operationDraft(api: Obj, path: string, method: (typeof METHODS)[number], pathItem: Obj, operation: Obj, used: Set<string>, context: Context): ImportDraft {
+  const where = `${method.toUpperCase()} ${path}`;
+  const tags = Array.isArray(operation.tags) ? operation.tags.filter((tag): tag is string => typeof tag === 'string') : [];
+  const operationId = str(operation.operationId);
+  const baseName = operationId ? operationId.replace(/[^\w-]+/g, '-').replace(/^-+|-+$/g, '') || slugify(where) : slugify(`${method} ${path}`);
+  const draft: ImportDraft = {
+    title: (str(operation.summary) ?? where).replace(/\s+/g, ' ').trim(),
+    name: uniqueName(baseName, used),
+    comments: [],
+    metadata: [],
+    method: method.toUpperCase(),
+    url: '',
+    headers: [],
+    body: { kind: 'none' },
+  };
+  if (operation.deprecated === true) draft.comments.push('Deprecated.');
+  draft.comments.push(...lines(operation.description));
+  if (tags.length > 0) draft.metadata.push({ key: 'tag', value: tags.map((tag) => slugify(tag, 'tag')).join(' ') });
+
+  const { urlPath, query, optionalQuery, cookies } = placeParameters(path, operationParameters(pathItem, operation), draft, context);
+  if (optionalQuery.length > 0) draft.comments.push(`Optional query parameters: ${optionalQuery.join(', ')}`);
+  applySecurity(operation.security ?? api.security, draft, query, cookies, context, where);
+  if (cookies.length > 0) draft.headers.push({ name: 'Cookie', value: cookies.join('; ') });
+  draft.url = `{{baseUrl}}${urlPath.startsWith('/') ? '' : '/'}${urlPath}${query.length > 0 ? `?${query.join('&')}` : ''}`;
+  const accept = acceptedType(operation);
+  if (accept) draft.headers.push({ name: 'Accept', value: accept });
+  draft.body = buildBody(operation.requestBody, draft, context, where);
+  return draft;
+}
+
+/** Every operation as a draft, grouped by its first tag ('default' without one), in document order. */
+function draftsByTag(api: Obj, context: Context): Map<string, ImportDraft[]> {
   const groups = new Map<string, { drafts: ImportDraft[]; used: Set<string> }>();
   let operationServersWarned = false;
   for (const [path, item] of Object.entries(obj(api.paths) ?? {})) {
     const pathItem = obj(item) ?? {};
-    const pathParameters = Array.isArray(pathItem.parameters) ? pathItem.parameters : [];
     for (const method of METHODS) {
       const operation = obj(pathItem[method]);
       if (!operation) continue;
-      const where = `${method.toUpperCase()} ${path}`;
       if ((operation.servers || pathItem.servers) && !operationServersWarned) {
         operationServersWarned = true;
-        warnings.add('servers set on paths or operations are not used; every request uses {{baseUrl}}');
+        context.warnings.add('servers set on paths or operations are not used; every request uses {{baseUrl}}');
       }
-      const tags = Array.isArray(operation.tags) ? operation.tags.filter((tag): tag is string => typeof tag === 'string') : [];
-      const group = tags[0] ?? 'default';
+      const firstTag = Array.isArray(operation.tags) ? operation.tags.find((tag): tag is string => typeof tag === 'string') : undefined;
+      const group = firstTag ?? 'default';
       if (!groups.has(group)) groups.set(group, { drafts: [], used: new Set() });
       const { drafts, used } = groups.get(group)!;
-      const operationId = str(operation.operationId);
-      const baseName = operationId ? operationId.replace(/[^\w-]+/g, '-').replace(/^-+|-+$/g, '') || slugify(where) : slugify(`${method} ${path}`);
-      const draft: ImportDraft = {
-        title: (str(operation.summary) ?? where).replace(/\s+/g, ' ').trim(),
-        name: uniqueName(baseName, used),
-        comments: [],
-        metadata: [],
-        method: method.toUpperCase(),
-        url: '',
-        headers: [],
-        body: { kind: 'none' },
-      };
-      if (operation.deprecated === true) draft.comments.push('Deprecated.');
-      draft.comments.push(...lines(operation.description));
-      if (tags.length > 0) draft.metadata.push({ key: 'tag', value: tags.map((tag) => slugify(tag, 'tag')).join(' ') });
-
-      // Operation parameters override path-level ones with the same name and location.
-      const parameters = new Map<string, Obj>();
-      for (const parameter of [...pathParameters, ...(Array.isArray(operation.parameters) ? operation.parameters : [])]) {
-        const p = obj(parameter);
-        if (p && str(p.name) && str(p.in)) parameters.set(`${p.in}:${p.name}`, p);
-      }
-      let urlPath = path;
-      const query: string[] = [];
-      const optionalQuery: string[] = [];
-      const cookies: string[] = [];
-      for (const parameter of parameters.values()) {
-        const name = str(parameter.name)!;
-        const variable = variableName(name);
-        const hasExample = exampleOf(parameter) !== undefined || obj(parameter.schema)?.example !== undefined || obj(parameter.schema)?.default !== undefined;
-        switch (parameter.in) {
-          case 'path':
-            urlPath = urlPath.split(`{${name}}`).join(`{{${variable}}}`);
-            defaultFor(context, variable, parameter, true);
-            break;
-          case 'query':
-            if (parameter.required === true || hasExample) {
-              query.push(`${/^[\w.\-~[\]]+$/.test(name) ? name : encodeURIComponent(name)}={{${variable}}}`);
-              defaultFor(context, variable, parameter, true);
-            } else {
-              optionalQuery.push(name);
-            }
-            break;
-          case 'header':
-            if (/^(accept|content-type|authorization)$/i.test(name)) break;
-            if (parameter.required === true || hasExample) {
-              draft.headers.push({ name, value: `{{${variable}}}` });
-              defaultFor(context, variable, parameter, false);
-            }
-            break;
-          case 'cookie':
-            if (parameter.required === true || hasExample) {
-              cookies.push(`${name}={{${variable}}}`);
-              defaultFor(context, variable, parameter, false);
-            }
-            break;
-        }
-      }
-      if (optionalQuery.length > 0) draft.comments.push(`Optional query parameters: ${optionalQuery.join(', ')}`);
-      applySecurity(operation.security ?? api.security, draft, query, cookies, context, where);
-      if (cookies.length > 0) draft.headers.push({ name: 'Cookie', value: cookies.join('; ') });
-      draft.url = `{{baseUrl}}${urlPath.startsWith('/') ? '' : '/'}${urlPath}${query.length > 0 ? `?${query.join('&')}` : ''}`;
-      const responses = obj(operation.responses) ?? {};
-      const successType = Object.entries(responses).find(([status]) => /^2/.test(status));
-      const accept = successType ? Object.keys(obj(obj(successType[1])?.content) ?? {}).find((type) => /json/i.test(type)) : undefined;
-      if (accept) draft.headers.push({ name: 'Accept', value: accept });
-      draft.body = buildBody(operation.requestBody, draft, context, where);
-      drafts.push(draft);
+      drafts.push(operationDraft(api, path, method, pathItem, operation, used, context));
     }
   }
+  return new Map([...groups].map(([tag, { drafts }]) => [tag, drafts]));
+}
+
+/** Converts a dereferenced OpenAPI 3.x document. */
+export function convertOpenApi(api: Obj, options: { baseUrl?: string; source: string }): ImportResult {
+  const env = new EnvFiles();
+  const warnings = new Set<string>();
+  const schemes = securitySchemesOf(api);
+  const context: Context = { env, warnings, schemes, schemeVariables: schemeVariables(schemes) };
+  const title = str((obj(api.info) ?? {}).title) ?? 'API';
+  addServerEnvironments(api, options.baseUrl, context);
+  const tagDescriptions = tagDescriptionsOf(api);
+  const groups = draftsByTag(api, context);
 
   const files: ImportedFile[] = [];
   const usedFiles = new Set<string>(['http-client.env', 'http-client.private.env']);
   let requestCount = 0;
   const missing = new Set<string>();
-  for (const [tag, { drafts }] of groups) {
+  for (const [tag, drafts] of groups) {
     const path = `${uniqueName(slugify(tag, 'default'), usedFiles)}.http`;
     const preamble = [tag === 'default' ? title : `${title}: ${tag}`, ...(tagDescriptions.get(tag) ?? [])];
     const { text, sideFiles } = renderHttpFile(drafts, { filePath: path, preamble });

@@ -22,7 +22,7 @@ export interface ShellWord {
   kept?: string[];
 }
 
-/** How a shell variable is written in a `.http` file (HTTP-FORMAT.md §Variables). */
+/** How a shell variable is written in a `.http` file. */
 export function processEnvReference(name: string): string {
   return `{{$processEnv ${name}}}`;
 }
@@ -155,131 +155,165 @@ function readBacktick(text: string, i: number): Dollar {
   return { value: text.slice(i, close + 1), end: close + 1, kept: shortened(text.slice(i, close + 1)) };
 }
 
+/** The word being built while reading Bash text, and the words done so far. */
+class BashWords {
+  readonly words: ShellWord[] = [];
+  private current: string | undefined;
+  private offset = 0;
+  private variables: string[] = [];
+  private kept: string[] = [];
+
+  constructor(private readonly text: string) {}
+
+  get inWord(): boolean {
+    return this.current !== undefined;
+  }
+
+  /** Starts a word at `at` unless one is under way. */
+  start(at: number): void {
+    if (this.current === undefined) {
+      this.current = '';
+      this.offset = at;
+    }
+  }
+
+  append(text: string): void {
+    this.current += text;
+  }
+
+  /** Ends the word under way (if any), with the variables and kept expansions met in it. */
+  end(): void {
+    if (this.current !== undefined) {
+      const word: ShellWord = { value: this.current, offset: this.offset };
+      if (this.variables.length > 0) word.variables = [...new Set(this.variables)];
+      if (this.kept.length > 0) word.kept = [...new Set(this.kept)];
+      this.words.push(word);
+    }
+    this.current = undefined;
+    this.variables = [];
+    this.kept = [];
+  }
+
+  operator(value: string, at: number): void {
+    this.end();
+    this.words.push({ value, offset: at, operator: true });
+  }
+
+  /** Reads `$…` or a backtick at `at` into the word; answers where reading goes on. */
+  expansion(at: number): number {
+    const found = this.text[at] === '`' ? readBacktick(this.text, at) : readDollar(this.text, at);
+    this.current += found.value;
+    if (found.variable !== undefined) this.variables.push(found.variable);
+    if (found.kept !== undefined) this.kept.push(found.kept);
+    return found.end;
+  }
+}
+
+// A backslash at text[i] outside quotes: a line continuation, or the next character taken literally.
+function readBashBackslash(text: string, i: number, words: BashWords): number {
+  const next = text[i + 1];
+  if (next === '\n') return i + 2;
+  if (next === '\r' && text[i + 2] === '\n') return i + 3;
+  words.start(i);
+  if (next !== undefined) words.append(next);
+  return i + 2;
+}
+
+// "…" at text[i]: `\` escapes only " \ $ ` and newline; `$` and backticks expand.
+function readBashDoubleQuoted(text: string, i: number, words: BashWords): number {
+  words.start(i);
+  let j = i + 1;
+  for (;;) {
+    if (j >= text.length) throw unterminated(text, i, 'double-quoted string');
+    const inner = text[j];
+    if (inner === '"') return j + 1;
+    if (inner === '\\' && j + 1 < text.length && '"\\$`\n'.includes(text[j + 1])) {
+      if (text[j + 1] !== '\n') words.append(text[j + 1]);
+      j += 2;
+    } else if (inner === '$' || inner === '`') {
+      j = words.expansion(j);
+    } else {
+      words.append(inner);
+      j++;
+    }
+  }
+}
+
+// Quoting at text[i] ('…', $'…', $"…", "…"): read into the word; undefined when text[i] starts none.
+function readBashQuoted(text: string, i: number, words: BashWords): number | undefined {
+  const char = text[i];
+  if (char === "'") {
+    words.start(i);
+    const close = text.indexOf("'", i + 1);
+    if (close < 0) throw unterminated(text, i, 'single-quoted string');
+    words.append(text.slice(i + 1, close));
+    return close + 1;
+  }
+  if (char === '$' && text[i + 1] === "'") {
+    words.start(i);
+    const result = readAnsiC(text, i + 2);
+    words.append(result.value);
+    return result.end;
+  }
+  if (char === '$' && text[i + 1] === '"') {
+    // $"…" (locale translation) reads as "…".
+    words.start(i);
+    return i + 1;
+  }
+  if (char === '"') return readBashDoubleQuoted(text, i, words);
+  return undefined;
+}
+
+// What separates words at text[i] (blanks, newlines, ; | & && ||, comments); undefined when nothing does.
+function readBashSeparator(text: string, i: number, words: BashWords): number | undefined {
+  const char = text[i];
+  if (char === '\n') {
+    words.operator('\n', i);
+    return i + 1;
+  }
+  if (char === ' ' || char === '\t' || char === '\r') {
+    words.end();
+    return i + 1;
+  }
+  if (char === ';' || char === '|' || char === '&') {
+    const pair = text.slice(i, i + 2);
+    const operator = pair === '&&' || pair === '||' ? pair : char;
+    words.operator(operator, i);
+    return i + operator.length;
+  }
+  if (char === '#' && !words.inWord) {
+    let j = i;
+    while (j < text.length && text[j] !== '\n') j++;
+    return j;
+  }
+  return undefined;
+}
+
 /** Splits Bash text into words. */
 export function splitBashWords(text: string): ShellWord[] {
-  const words: ShellWord[] = [];
-  let current: string | undefined;
-  let offset = 0;
-  let variables: string[] = [];
-  let kept: string[] = [];
-  const start = (at: number): void => {
-    if (current === undefined) {
-      current = '';
-      offset = at;
-    }
-  };
-  const end = (): void => {
-    if (current !== undefined) {
-      const word: ShellWord = { value: current, offset };
-      if (variables.length > 0) word.variables = [...new Set(variables)];
-      if (kept.length > 0) word.kept = [...new Set(kept)];
-      words.push(word);
-    }
-    current = undefined;
-    variables = [];
-    kept = [];
-  };
-  const expansion = (at: number): number => {
-    const found = text[at] === '`' ? readBacktick(text, at) : readDollar(text, at);
-    current += found.value;
-    if (found.variable !== undefined) variables.push(found.variable);
-    if (found.kept !== undefined) kept.push(found.kept);
-    return found.end;
-  };
+  const words = new BashWords(text);
   let i = 0;
   while (i < text.length) {
     const char = text[i];
     if (char === '\\') {
-      const next = text[i + 1];
-      if (next === '\n') {
-        i += 2; // line continuation
-        continue;
-      }
-      if (next === '\r' && text[i + 2] === '\n') {
-        i += 3;
-        continue;
-      }
-      start(i);
-      if (next !== undefined) current += next;
-      i += 2;
+      i = readBashBackslash(text, i, words);
       continue;
     }
-    if (char === '\n') {
-      end();
-      words.push({ value: '\n', offset: i, operator: true });
-      i++;
+    const next = readBashSeparator(text, i, words) ?? readBashQuoted(text, i, words);
+    if (next !== undefined) {
+      i = next;
       continue;
     }
-    if (char === ' ' || char === '\t' || char === '\r') {
-      end();
-      i++;
-      continue;
-    }
-    if (char === ';' || char === '|' || char === '&') {
-      end();
-      const pair = text.slice(i, i + 2);
-      const operator = pair === '&&' || pair === '||' ? pair : char;
-      words.push({ value: operator, offset: i, operator: true });
-      i += operator.length;
-      continue;
-    }
-    if (char === '#' && current === undefined) {
-      while (i < text.length && text[i] !== '\n') i++;
-      continue;
-    }
-    if (char === "'") {
-      start(i);
-      const close = text.indexOf("'", i + 1);
-      if (close < 0) throw unterminated(text, i, "single-quoted string");
-      current += text.slice(i + 1, close);
-      i = close + 1;
-      continue;
-    }
-    if (char === '$' && text[i + 1] === "'") {
-      start(i);
-      const result = readAnsiC(text, i + 2);
-      current += result.value;
-      i = result.end;
-      continue;
-    }
-    if (char === '$' && text[i + 1] === '"') {
-      // $"…" (locale translation) reads as "…".
-      start(i);
-      i++;
-      continue;
-    }
-    if (char === '"') {
-      start(i);
-      let j = i + 1;
-      for (;;) {
-        if (j >= text.length) throw unterminated(text, i, 'double-quoted string');
-        const inner = text[j];
-        if (inner === '"') break;
-        if (inner === '\\' && j + 1 < text.length && '"\\$`\n'.includes(text[j + 1])) {
-          if (text[j + 1] !== '\n') current += text[j + 1];
-          j += 2;
-          continue;
-        }
-        if (inner === '$' || inner === '`') {
-          j = expansion(j);
-          continue;
-        }
-        current += inner;
-        j++;
-      }
-      i = j + 1;
-      continue;
-    }
-    start(i);
+    words.start(i);
     if (char === '$' || char === '`') {
-      i = expansion(i);
+      i = words.expansion(i);
       continue;
     }
-    current += char;
+    words.append(char);
     i++;
   }
-  end();
-  return words;
+  words.end();
+  return words.words;
 }
 
 /** Splits a Windows cmd command line (`^` escapes and continuations, "…" quoting, `\"` literal quotes). */

@@ -144,170 +144,225 @@ export function referencedNames(files: Iterable<HttpFile>): Set<string> {
   return names;
 }
 
+/** What the executor keeps across attempts: caches, cookie jars, the signal of each file's running request. */
+interface ExecutorShared {
+  options: ExecutorOptions;
+  scripts: ScriptRunner;
+  scriptsOn: boolean;
+  snapshotStore: AssertContext['snapshotStore'];
+  snapshotKeys: WeakMap<RequestNode, string>;
+  /** Environment values per .http file folder, read once. */
+  environments: Map<string, Promise<Map<string, string>>>;
+  /** One cookie jar per file (requests that chain a login share it). */
+  jars: Map<string, CookieJar>;
+  // The signal of the request being executed, per file: a referenced request always lives in the
+  // same file as the one that needs it (the session runs only same-file targets), and requests of
+  // one file run one at a time, so cancelling a request also cancels the references it runs.
+  activeSignals: Map<string, AbortSignal>;
+}
+
+/** What one attempt has gathered so far; an outcome is built from it whichever step stopped it. */
+interface Attempt {
+  context: AttemptContext;
+  started: number;
+  assertions: AssertionResult[];
+  logs: string[];
+  requestVariables: Map<string, string>;
+  request?: HttpRequest;
+  exchange?: Exchange;
+  view?: ResponseView;
+}
+
+/** The selected environment's values for the file's folder, as a lookup (read once per folder). */
+async function environmentOf(shared: ExecutorShared, file: HttpFile): Promise<(name: string) => string | undefined> {
+  const { environmentValues } = shared.options;
+  if (!environmentValues) return () => undefined;
+  const dir = dirname(file.path);
+  let values = shared.environments.get(dir);
+  if (!values) {
+    values = environmentValues(dir).catch(() => new Map<string, string>());
+    shared.environments.set(dir, values);
+  }
+  const map = await values;
+  return (name) => map.get(name);
+}
+
+function snapshotKeyOf(shared: ExecutorShared, node: RequestNode): string {
+  let key = shared.snapshotKeys.get(node);
+  if (!key) {
+    key = node.name ?? `#${node.index + 1}`;
+    shared.snapshotKeys.set(node, key);
+  }
+  return key;
+}
+
+/** The attempt's outcome, with every secret the session knows now redacted; releases the response body. */
+function attemptOutcome(shared: ExecutorShared, attempt: Attempt, status: AttemptOutcome['status'], error?: unknown): AttemptOutcome {
+  const { assertions, logs, exchange } = attempt;
+  const values = shared.options.session.secretValues();
+  const secrets = Array.isArray(values) ? values : [...values];
+  const result: AttemptOutcome = {
+    status,
+    durationMs: exchange ? exchange.timings.total : performance.now() - attempt.started,
+    assertions: secrets.length ? assertions.map((a) => redactResult(a, secrets)) : assertions,
+  };
+  if (exchange) result.httpStatus = exchange.response.status;
+  if (error !== undefined) {
+    const e = toRequestError(error);
+    e.message = redactText(e.message, secrets);
+    result.error = e;
+  }
+  if (logs.length) result.logs = secrets.length ? logs.map((l) => redactText(l, secrets)) : logs;
+  if (status !== 'passed') result.exchange = failedExchange(attempt.request, exchange, attempt.view, secrets);
+  if (exchange) shared.options.engine.releaseBody?.(exchange.response.body);
+  return result;
+}
+
+/** Runs pre-request scripts (no `response`) or response handlers, gathering their logs and client.test results. */
+async function runScripts(shared: ExecutorShared, attempt: Attempt, kind: 'preScripts' | 'handlers'): Promise<void> {
+  if (!shared.scriptsOn) return;
+  const { file, node } = attempt.context;
+  for (const script of node[kind]) {
+    const environment: ScriptEnvironment = {
+      globals: shared.options.session.globals,
+      requestVariables: attempt.requestVariables,
+      environment: await environmentOf(shared, file),
+      request: { method: node.method, url: node.url },
+      ...(kind === 'handlers' && attempt.view ? { response: attempt.view } : {}),
+    };
+    const result = await shared.scripts.run(script, file, environment);
+    attempt.logs.push(...result.logs);
+    for (const test of result.tests) {
+      const assertion: AssertionResult = { kind: 'test', source: test.name, line: script.span.line, passed: test.passed, ...(test.message ? { message: test.message } : {}) };
+      attempt.assertions.push(assertion);
+      attempt.context.emit({ type: 'assertion', result: assertion });
+    }
+  }
+}
+
+/** The file's cookie jar, made on first use; none with `# @no-cookie-jar`. */
+function cookieJarFor(shared: ExecutorShared, file: HttpFile, node: RequestNode): CookieJar | undefined {
+  let jar = shared.jars.get(file.path);
+  if (!jar && !node.noCookieJar) {
+    jar = shared.options.engine.createCookieJar();
+    shared.jars.set(file.path, jar);
+  }
+  return node.noCookieJar ? undefined : jar;
+}
+
+/** Engine options for one request: the run's base, the session's overrides, then the request's own metadata. */
+export function requestSendOptions(
+  options: ExecutorOptions,
+  node: RequestNode,
+  overrides: Partial<SendOptions> | undefined,
+  cookieJar: CookieJar | undefined,
+  signal: AbortSignal,
+): SendOptions {
+  // One copy of the base options per request; `{ ...a, ...b, key }` takes V8's slow path (~3 µs).
+  const sendOptions: SendOptions = Object.assign({}, options.sendOptions);
+  if (overrides) Object.assign(sendOptions, overrides);
+  return Object.assign(sendOptions, {
+    timeoutMs: node.timeoutMs ?? overrides?.timeoutMs ?? options.timeoutMs ?? options.sendOptions.timeoutMs ?? 30_000,
+    followRedirects: node.noRedirect ? false : (overrides?.followRedirects ?? options.followRedirects ?? true),
+    cookieJar,
+    signal,
+    bodyTarget: { kind: 'buffer' },
+  });
+}
+
+/** Evaluates the request's `> assert` lines against the response, emitting each result. */
+async function checkAssertions(shared: ExecutorShared, attempt: Attempt, view: ResponseView): Promise<void> {
+  const { file, node } = attempt.context;
+  if (!node.assertions.length) return;
+  const assertContext: AssertContext = {
+    file,
+    resolve: (template) => shared.options.session.resolveTemplate(template, file, node),
+    scripts: shared.scripts,
+    snapshotStore: shared.snapshotStore,
+    updateSnapshots: Boolean(shared.options.updateSnapshots),
+    snapshotKey: snapshotKeyOf(shared, node),
+  };
+  let snapshotIndex = 0;
+  for (const assertion of node.assertions) {
+    const result = await evaluateAssertion(assertion, view, assertContext, assertion.predicate === 'snapshot' ? snapshotIndex++ : 0);
+    attempt.assertions.push(result);
+    attempt.context.emit({ type: 'assertion', result });
+  }
+}
+
+/** Prepares, sends and records the request, then runs handlers and assertions on its response. */
+async function sendAndCheck(shared: ExecutorShared, attempt: Attempt): Promise<AttemptOutcome> {
+  const { options } = shared;
+  const { session, engine } = options;
+  const { file, node, signal } = attempt.context;
+  await runScripts(shared, attempt, 'preScripts');
+  // Each attempt is a new send: `# @prompt` values are asked again (only a session with a prompt asks at all).
+  const prepared = await session.prepare(file, node, { requestVariables: attempt.requestVariables, promptAgain: true });
+  const request = (attempt.request = prepared.request);
+  const sendOptions = requestSendOptions(options, node, prepared.overrides, cookieJarFor(shared, file, node), signal);
+  const exchange = (attempt.exchange = await engine.sendRequest(request, sendOptions));
+  if (!options.referencedNames || (node.name !== undefined && options.referencedNames.has(node.name))) session.record(file, node, request, exchange);
+  attempt.context.emit({ type: 'response', httpStatus: exchange.response.status, durationMs: exchange.timings.total });
+  const view = (attempt.view = await loadResponseView(exchange));
+  if (node.outputRedirect) await saveBody(node, file, view);
+  await runScripts(shared, attempt, 'handlers');
+  await checkAssertions(shared, attempt, view);
+  let passed = true;
+  for (const result of attempt.assertions) if (!result.passed) passed = false;
+  return attemptOutcome(shared, attempt, passed ? 'passed' : 'failed');
+}
+
+/** One attempt of one request; any error becomes an `errored` outcome. */
+async function executeAttempt(shared: ExecutorShared, context: AttemptContext): Promise<AttemptOutcome> {
+  const { file, signal } = context;
+  const attempt: Attempt = { context, started: performance.now(), assertions: [], logs: [], requestVariables: new Map() };
+  const outerSignal = shared.activeSignals.get(file.path);
+  shared.activeSignals.set(file.path, signal);
+  try {
+    return await sendAndCheck(shared, attempt);
+  } catch (error) {
+    return attemptOutcome(shared, attempt, 'errored', error);
+  } finally {
+    if (outerSignal) shared.activeSignals.set(file.path, outerSignal);
+    else shared.activeSignals.delete(file.path);
+  }
+}
+
+/**
+ * Runs a referenced request that has not run yet (session.runReference): scripts and all, no
+ * events. It runs under `signal`, else under the signal of the request of that file being
+ * executed (the one that references it), so Esc / Ctrl+C / --bail cancel it too.
+ */
+async function runReferencedRequest(shared: ExecutorShared, file: HttpFile, node: RequestNode, signal?: AbortSignal): Promise<void> {
+  const result = await executeAttempt(shared, {
+    file,
+    node,
+    info: { index: node.index, name: node.name ?? `${node.method} ${node.url}`, line: node.requestLineSpan.line, method: node.method, url: node.url },
+    fileState: { file, info: { path: file.path, relativePath: file.path, requests: 1 }, data: new Map() },
+    attempt: 1,
+    signal: signal ?? shared.activeSignals.get(file.path) ?? new AbortController().signal,
+    emit: () => {},
+  });
+  if (result.status === 'errored' && result.error) {
+    throw new DialError((result.error.code in errorCatalogue ? result.error.code : 'E_INPUT') as ErrorCode, `referenced request '${node.name ?? node.index + 1}' failed: ${result.error.message}`);
+  }
+}
+
 /** Builds the executor that sends requests through the engine and checks them. */
 export function createExecutor(
   options: ExecutorOptions,
 ): RequestExecutor & { scripts: ScriptRunner; runReference: (file: HttpFile, node: RequestNode, signal?: AbortSignal) => Promise<void> } {
-  const { session, engine } = options;
-  const scripts = new ScriptRunner(options.scriptTimeoutMs);
-  const snapshotStore = createSnapshotStores();
-  const scriptsOn = options.scripts !== false;
-  const environments = new Map<string, Promise<Map<string, string>>>();
-  const environmentOf = async (file: HttpFile): Promise<(name: string) => string | undefined> => {
-    if (!options.environmentValues) return () => undefined;
-    const dir = dirname(file.path);
-    let values = environments.get(dir);
-    if (!values) {
-      values = options.environmentValues(dir).catch(() => new Map<string, string>());
-      environments.set(dir, values);
-    }
-    const map = await values;
-    return (name) => map.get(name);
+  const shared: ExecutorShared = {
+    options,
+    scripts: new ScriptRunner(options.scriptTimeoutMs),
+    scriptsOn: options.scripts !== false,
+    snapshotStore: createSnapshotStores(),
+    snapshotKeys: new WeakMap(),
+    environments: new Map(),
+    jars: new Map(),
+    activeSignals: new Map(),
   };
-  const jars = new Map<string, CookieJar>();
-  // The signal of the request being executed, per file: a referenced request always lives in the
-  // same file as the one that needs it (the session runs only same-file targets), and requests of
-  // one file run one at a time, so cancelling a request also cancels the references it runs.
-  const activeSignals = new Map<string, AbortSignal>();
-  const snapshotKeys = new WeakMap<RequestNode, string>();
-  const keyOf = (node: RequestNode) => {
-    let key = snapshotKeys.get(node);
-    if (!key) {
-      key = node.name ?? `#${node.index + 1}`;
-      snapshotKeys.set(node, key);
-    }
-    return key;
-  };
-
-  const execute = async (context: AttemptContext): Promise<AttemptOutcome> => {
-    const { file, node, signal } = context;
-    const started = performance.now();
-    const assertions: AssertionResult[] = [];
-    const logs: string[] = [];
-    let request: HttpRequest | undefined;
-    let exchange: Exchange | undefined;
-    let view: ResponseView | undefined;
-    let secrets: string[] = [];
-    const outcome = (status: AttemptOutcome['status'], error?: unknown): AttemptOutcome => {
-      const values = session.secretValues();
-      secrets = Array.isArray(values) ? values : [...values];
-      const result: AttemptOutcome = {
-        status,
-        durationMs: exchange ? exchange.timings.total : performance.now() - started,
-        assertions: secrets.length ? assertions.map((a) => redactResult(a, secrets)) : assertions,
-      };
-      if (exchange) result.httpStatus = exchange.response.status;
-      if (error !== undefined) {
-        const e = toRequestError(error);
-        e.message = redactText(e.message, secrets);
-        result.error = e;
-      }
-      if (logs.length) result.logs = secrets.length ? logs.map((l) => redactText(l, secrets)) : logs;
-      if (status !== 'passed') result.exchange = failedExchange(request, exchange, view, secrets);
-      if (exchange) engine.releaseBody?.(exchange.response.body);
-      return result;
-    };
-    const scriptEnv = async (requestVariables: Map<string, string>, response?: ResponseView): Promise<ScriptEnvironment> => ({
-      globals: session.globals,
-      requestVariables,
-      environment: await environmentOf(file),
-      request: { method: node.method, url: node.url },
-      ...(response ? { response } : {}),
-    });
-    const addTests = (tests: Array<{ name: string; passed: boolean; message?: string }>, line: number) => {
-      for (const test of tests) {
-        const result: AssertionResult = { kind: 'test', source: test.name, line, passed: test.passed, ...(test.message ? { message: test.message } : {}) };
-        assertions.push(result);
-        context.emit({ type: 'assertion', result });
-      }
-    };
-
-    const outerSignal = activeSignals.get(file.path);
-    activeSignals.set(file.path, signal);
-    try {
-      const requestVariables = new Map<string, string>();
-      if (scriptsOn) {
-        for (const script of node.preScripts) {
-          const result = await scripts.run(script, file, await scriptEnv(requestVariables));
-          logs.push(...result.logs);
-          addTests(result.tests, script.span.line);
-        }
-      }
-      // Each attempt is a new send: `# @prompt` values are asked again (only a session with a prompt asks at all).
-      const prepared = await session.prepare(file, node, { requestVariables, promptAgain: true });
-      request = prepared.request;
-      // One cookie jar per file (requests that chain a login share it), none with @no-cookie-jar.
-      let jar = jars.get(file.path);
-      if (!jar && !node.noCookieJar) {
-        jar = engine.createCookieJar();
-        jars.set(file.path, jar);
-      }
-      // One copy of the base options per request; `{ ...a, ...b, key }` takes V8's slow path (~3 µs).
-      const sendOptions: SendOptions = Object.assign({}, options.sendOptions);
-      if (prepared.overrides) Object.assign(sendOptions, prepared.overrides);
-      Object.assign(sendOptions, {
-        timeoutMs: node.timeoutMs ?? prepared.overrides?.timeoutMs ?? options.timeoutMs ?? options.sendOptions.timeoutMs ?? 30_000,
-        followRedirects: node.noRedirect ? false : (prepared.overrides?.followRedirects ?? options.followRedirects ?? true),
-        cookieJar: node.noCookieJar ? undefined : jar,
-        signal,
-        bodyTarget: { kind: 'buffer' },
-      });
-      exchange = await engine.sendRequest(request, sendOptions);
-      if (!options.referencedNames || (node.name !== undefined && options.referencedNames.has(node.name))) session.record(file, node, request, exchange);
-      context.emit({ type: 'response', httpStatus: exchange.response.status, durationMs: exchange.timings.total });
-      view = await loadResponseView(exchange);
-      if (node.outputRedirect) await saveBody(node, file, view);
-      if (scriptsOn) {
-        for (const script of node.handlers) {
-          const result = await scripts.run(script, file, await scriptEnv(requestVariables, view));
-          logs.push(...result.logs);
-          addTests(result.tests, script.span.line);
-        }
-      }
-      if (node.assertions.length) {
-        const assertContext: AssertContext = {
-          file,
-          resolve: (template) => session.resolveTemplate(template, file, node),
-          scripts,
-          snapshotStore,
-          updateSnapshots: Boolean(options.updateSnapshots),
-          snapshotKey: keyOf(node),
-        };
-        let snapshotIndex = 0;
-        for (const assertion of node.assertions) {
-          const result = await evaluateAssertion(assertion, view, assertContext, assertion.predicate === 'snapshot' ? snapshotIndex++ : 0);
-          assertions.push(result);
-          context.emit({ type: 'assertion', result });
-        }
-      }
-      let passed = true;
-      for (const result of assertions) if (!result.passed) passed = false;
-      return outcome(passed ? 'passed' : 'failed');
-    } catch (error) {
-      return outcome('errored', error);
-    } finally {
-      if (outerSignal) activeSignals.set(file.path, outerSignal);
-      else activeSignals.delete(file.path);
-    }
-  };
-  /**
-   * Runs a referenced request that has not run yet (session.runReference): scripts and all, no
-   * events. It runs under `signal`, else under the signal of the request of that file being
-   * executed (the one that references it), so Esc / Ctrl+C / --bail cancel it too.
-   */
-  const runReference = async (file: HttpFile, node: RequestNode, signal?: AbortSignal): Promise<void> => {
-    const result = await execute({
-      file,
-      node,
-      info: { index: node.index, name: node.name ?? `${node.method} ${node.url}`, line: node.requestLineSpan.line, method: node.method, url: node.url },
-      fileState: { file, info: { path: file.path, relativePath: file.path, requests: 1 }, data: new Map() },
-      attempt: 1,
-      signal: signal ?? activeSignals.get(file.path) ?? new AbortController().signal,
-      emit: () => {},
-    });
-    if (result.status === 'errored' && result.error) {
-      throw new DialError((result.error.code in errorCatalogue ? result.error.code : 'E_INPUT') as ErrorCode, `referenced request '${node.name ?? node.index + 1}' failed: ${result.error.message}`);
-    }
-  };
-  return Object.assign(execute, { scripts, runReference });
+  const execute = (context: AttemptContext): Promise<AttemptOutcome> => executeAttempt(shared, context);
+  const runReference = (file: HttpFile, node: RequestNode, signal?: AbortSignal): Promise<void> => runReferencedRequest(shared, file, node, signal);
+  return Object.assign(execute, { scripts: shared.scripts, runReference });
 }

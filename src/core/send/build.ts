@@ -36,67 +36,80 @@ export interface BuildRequestOptions {
 const jsonAccept = 'application/json, */*;q=0.5';
 const tokenPattern = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
-/** Builds the request an item list describes; throws DialErrors for bad items or unreadable files. */
-export function buildRequest(options: BuildRequestOptions): HttpRequest {
-  const read = options.readFile ?? ((path: string) => readFileSync(path));
-  const readText = (item: RequestItem, path: string): string => readItemFile(read, resolve(options.cwd, path), item.source).toString('utf8');
+type DataItem = Extract<RequestItem, { kind: 'data' | 'json' }>;
+type FileItem = Extract<RequestItem, { kind: 'file' }>;
+type BodyFileItem = Extract<RequestItem, { kind: 'body-file' }>;
+type ReadItemText = (item: RequestItem, path: string) => string;
 
-  const userHeaders: HeaderList = [];
-  const removed = new Set<string>();
-  let url = new URL(options.url);
-  const queryParts: string[] = [];
-  const dataItems: Array<Extract<RequestItem, { kind: 'data' | 'json' }>> = [];
-  const fileItems: Array<Extract<RequestItem, { kind: 'file' }>> = [];
-  let bodyFile: Extract<RequestItem, { kind: 'body-file' }> | undefined;
+/** The items sorted by where they go: headers (set or removed), query pairs, body fields, files. */
+interface SortedItems {
+  userHeaders: HeaderList;
+  removed: Set<string>;
+  queryParts: string[];
+  dataItems: DataItem[];
+  fileItems: FileItem[];
+  bodyFile?: BodyFileItem;
+}
 
-  for (const item of options.items) {
+/** Sorts the items, checking header names and values and reading `:@` / `==@` files now. */
+function sortItems(items: RequestItem[], readText: ReadItemText): SortedItems {
+  const sorted: SortedItems = { userHeaders: [], removed: new Set(), queryParts: [], dataItems: [], fileItems: [] };
+  for (const item of items) {
     switch (item.kind) {
       case 'header': {
         checkHeaderName(item.name, item.source);
         const value = item.fromFile ? readText(item, item.value).replace(/\r?\n$/, '') : item.value;
         checkHeaderValue(value, item.source);
-        userHeaders.push([item.name, value]);
+        sorted.userHeaders.push([item.name, value]);
         break;
       }
       case 'header-empty':
         checkHeaderName(item.name, item.source);
-        userHeaders.push([item.name, '']);
+        sorted.userHeaders.push([item.name, '']);
         break;
       case 'header-remove':
         checkHeaderName(item.name, item.source);
-        removed.add(item.name.toLowerCase());
+        sorted.removed.add(item.name.toLowerCase());
         break;
       case 'query': {
         const value = item.fromFile ? readText(item, item.value) : item.value;
-        queryParts.push(`${encodeURIComponent(item.name)}=${encodeURIComponent(value)}`);
+        sorted.queryParts.push(`${encodeURIComponent(item.name)}=${encodeURIComponent(value)}`);
         break;
       }
       case 'data':
       case 'json':
-        dataItems.push(item);
+        sorted.dataItems.push(item);
         break;
       case 'file':
-        fileItems.push(item);
+        sorted.fileItems.push(item);
         break;
       case 'body-file':
-        if (bodyFile) throw new DialError('E_USAGE', `only one @file body can be sent (got '${bodyFile.source}' and '${item.source}')`);
-        bodyFile = item;
+        if (sorted.bodyFile) throw new DialError('E_USAGE', `only one @file body can be sent (got '${sorted.bodyFile.source}' and '${item.source}')`);
+        sorted.bodyFile = item;
         break;
     }
   }
-  if (queryParts.length > 0) {
-    const existing = url.search.length > 1 ? `${url.search.slice(1)}&` : '';
-    url.search = `?${existing}${queryParts.join('&')}`;
-    url = new URL(url.href);
-  }
+  return sorted;
+}
 
+/** The URL with the `name==value` pairs appended to its query. */
+function urlWithQuery(url: URL, queryParts: string[]): URL {
+  if (queryParts.length === 0) return url;
+  const existing = url.search.length > 1 ? `${url.search.slice(1)}&` : '';
+  url.search = `?${existing}${queryParts.join('&')}`;
+  return new URL(url.href);
+}
+
+/** The body mode: the one asked for, switched to multipart by a file upload; refuses bodies from two sources. */
+function bodyModeFor(options: BuildRequestOptions, sorted: SortedItems): BodyMode {
+  const { fileItems, bodyFile } = sorted;
   let mode: BodyMode = options.mode ?? 'json';
   // A file upload only makes sense as multipart (HTTPie needs --form; we switch for you).
   if (fileItems.length > 0 && mode !== 'multipart') {
     if (options.forceJson) throw new DialError('E_USAGE', `file upload '${fileItems[0].source}' cannot be sent as JSON`, { hint: 'drop --json, or send the file as the whole body with @file' });
     mode = 'multipart';
   }
-  const hasData = dataItems.length > 0 || fileItems.length > 0;
+  const hasData = sorted.dataItems.length > 0 || fileItems.length > 0;
   if ((bodyFile || options.stdinBody) && hasData) {
     const what = bodyFile ? `@${bodyFile.path}` : 'piped stdin';
     throw new DialError('E_USAGE', `a request body from ${what} cannot be mixed with data fields`, { hint: bodyFile ? 'send either @file or fields' : 'pass --ignore-stdin to send only the fields' });
@@ -104,64 +117,96 @@ export function buildRequest(options: BuildRequestOptions): HttpRequest {
   if (bodyFile && options.stdinBody) {
     throw new DialError('E_USAGE', `both piped stdin and @${bodyFile.path} give a body`, { hint: 'pass --ignore-stdin to send the file' });
   }
+  return mode;
+}
 
-  let body: RequestBody = { kind: 'none' };
-  let contentType: string | undefined;
-  if (bodyFile) {
-    const path = resolve(options.cwd, bodyFile.path);
-    checkFile(path, bodyFile.source);
-    body = { kind: 'file', path };
-    contentType = options.forceJson ? 'application/json' : mode === 'form' ? 'application/x-www-form-urlencoded; charset=utf-8' : guessContentType(path);
-  } else if (options.stdinBody) {
-    if (mode === 'multipart') throw new DialError('E_USAGE', 'piped stdin cannot be sent as multipart', { hint: 'pass --ignore-stdin, or upload a file with field@path' });
-    body = options.stdinBody;
-    contentType = mode === 'form' ? 'application/x-www-form-urlencoded; charset=utf-8' : 'application/json';
-  } else if (hasData) {
-    if (mode === 'json') {
-      body = { kind: 'text', text: stringifyJson(buildJson(dataItems, readText)) };
-      contentType = 'application/json';
-    } else if (mode === 'form') {
+interface BuiltBody {
+  body: RequestBody;
+  contentType?: string;
+}
+
+const FORM_TYPE = 'application/x-www-form-urlencoded; charset=utf-8';
+
+/** The body the data fields and file uploads make in the given mode. */
+function fieldsBody(mode: BodyMode, sorted: SortedItems, cwd: string, readText: ReadItemText): BuiltBody {
+  const { dataItems, fileItems } = sorted;
+  switch (mode) {
+    case 'json':
+      return { body: { kind: 'text', text: stringifyJson(buildJson(dataItems, readText)) }, contentType: 'application/json' };
+    case 'form': {
       const form = new URLSearchParams();
       for (const item of dataItems) {
         if (item.kind === 'json') throw new DialError('E_USAGE', `raw JSON field '${item.source}' cannot be sent as a form`, { hint: 'drop --form to send JSON, or use field=value' });
         form.append(item.key, item.fromFile ? readText(item, item.value) : item.value);
       }
-      body = { kind: 'text', text: form.toString() };
-      contentType = 'application/x-www-form-urlencoded; charset=utf-8';
-    } else {
+      return { body: { kind: 'text', text: form.toString() }, contentType: FORM_TYPE };
+    }
+    case 'multipart': {
       const parts: MultipartPart[] = [];
       for (const item of dataItems) {
         if (item.kind === 'json') throw new DialError('E_USAGE', `raw JSON field '${item.source}' cannot be sent as multipart`, { hint: 'use field=value, or drop --multipart' });
         parts.push({ name: item.key, value: item.fromFile ? readText(item, item.value) : item.value });
       }
       for (const item of fileItems) {
-        const path = resolve(options.cwd, item.path);
+        const path = resolve(cwd, item.path);
         // Fail now (exit 3) rather than halfway through the upload.
         checkFile(path, item.source);
         parts.push({ name: item.key, filePath: path, filename: basename(path), contentType: item.contentType ?? guessContentType(path) });
       }
-      body = { kind: 'multipart', parts };
+      return { body: { kind: 'multipart', parts }, contentType: undefined };
     }
   }
+}
 
-  const method = options.method ?? (body.kind === 'none' ? 'GET' : 'POST');
-  if (!tokenPattern.test(method)) throw new DialError('E_USAGE', `invalid method '${method}'`, { hint: 'a method is a token such as GET, POST or PROPFIND' });
+/** The body and its Content-Type: from @file, else piped stdin, else the fields, else none. */
+function requestBody(options: BuildRequestOptions, mode: BodyMode, sorted: SortedItems, readText: ReadItemText): BuiltBody {
+  const { bodyFile } = sorted;
+  if (bodyFile) {
+    const path = resolve(options.cwd, bodyFile.path);
+    checkFile(path, bodyFile.source);
+    const contentType = options.forceJson ? 'application/json' : mode === 'form' ? FORM_TYPE : guessContentType(path);
+    return { body: { kind: 'file', path }, contentType };
+  }
+  if (options.stdinBody) {
+    if (mode === 'multipart') throw new DialError('E_USAGE', 'piped stdin cannot be sent as multipart', { hint: 'pass --ignore-stdin, or upload a file with field@path' });
+    return { body: options.stdinBody, contentType: mode === 'form' ? FORM_TYPE : 'application/json' };
+  }
+  if (sorted.dataItems.length > 0 || sorted.fileItems.length > 0) return fieldsBody(mode, sorted, options.cwd, readText);
+  return { body: { kind: 'none' } };
+}
 
-  const jsonish = options.forceJson || (mode === 'json' && hasData) || contentType === 'application/json';
+/** dial's default headers, replaced by user headers of the same name and dropped by `Name:` items. */
+function requestHeaders(options: BuildRequestOptions, sorted: SortedItems, jsonish: boolean, contentType: string | undefined): HeaderList {
+  const { userHeaders, removed } = sorted;
   const defaults: HeaderList = [
     ['User-Agent', options.userAgent],
     ['Accept', jsonish ? jsonAccept : '*/*'],
   ];
   if (contentType) defaults.push(['Content-Type', contentType]);
   const userNames = new Set(userHeaders.map(([name]) => name.toLowerCase()));
-  const headers: HeaderList = [...defaults.filter(([name]) => !userNames.has(name.toLowerCase())), ...userHeaders].filter(
-    ([name]) => !removed.has(name.toLowerCase()),
-  );
+  return [...defaults.filter(([name]) => !userNames.has(name.toLowerCase())), ...userHeaders].filter(([name]) => !removed.has(name.toLowerCase()));
+}
+
+/** Builds the request an item list describes; throws DialErrors for bad items or unreadable files. */
+export function buildRequest(options: BuildRequestOptions): HttpRequest {
+  const read = options.readFile ?? ((path: string) => readFileSync(path));
+  const readText: ReadItemText = (item, path) => readItemFile(read, resolve(options.cwd, path), item.source).toString('utf8');
+  const base = new URL(options.url);
+  const sorted = sortItems(options.items, readText);
+  const url = urlWithQuery(base, sorted.queryParts);
+  const mode = bodyModeFor(options, sorted);
+  const { body, contentType } = requestBody(options, mode, sorted, readText);
+
+  const method = options.method ?? (body.kind === 'none' ? 'GET' : 'POST');
+  if (!tokenPattern.test(method)) throw new DialError('E_USAGE', `invalid method '${method}'`, { hint: 'a method is a token such as GET, POST or PROPFIND' });
+  const hasData = sorted.dataItems.length > 0 || sorted.fileItems.length > 0;
+  const jsonish = Boolean(options.forceJson) || (mode === 'json' && hasData) || contentType === 'application/json';
+  const headers = requestHeaders(options, sorted, jsonish, contentType);
 
   const request: HttpRequest = { method, url: url.href, headers, body };
   if (options.httpVersion) request.httpVersion = options.httpVersion;
   // The engine adds its own defaults (User-Agent, Accept, Accept-Encoding…); ask it not to.
-  if (removed.size > 0) request.omitHeaders = [...removed];
+  if (sorted.removed.size > 0) request.omitHeaders = [...sorted.removed];
   return request;
 }
 
@@ -236,7 +281,7 @@ function setPath(root: JsonNode | undefined, path: KeySegment[], value: JsonNode
   let cursor: JsonNode = top;
   let walked = '';
   const conflict = (wanted: 'object' | 'array'): never => {
-    // Items that disagree about the body's shape are a bad argument (exit 2, DESIGN §8).
+    // Items that disagree about the body's shape are a bad argument (exit 2).
     throw new DialError('E_USAGE', `'${source}': ${walked === '' ? 'the body' : `'${walked}'`} is ${describe(cursor)}, so it cannot be used as an ${wanted}`, {
       hint: 'each nested key must agree on whether a level is an object (a[b]) or an array (a[0], a[])',
     });
