@@ -1,4 +1,5 @@
-/** `dial export curl FILE.http#name`: the resolved request as a runnable curl command. */
+/** `dial export curl FILE.http#name`: the resolved request as a runnable curl command; `dial export k6 FILES…`: a k6 script. */
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { DialError } from '../core/errors.js';
 import { useColor } from './globals.js';
@@ -60,5 +61,23 @@ export function registerExport(program: Command): void {
         followRedirects: followsRedirects(settings, prepared.overrides),
       });
       process.stdout.write(`${text}\n`);
+    });
+  command
+    .command('k6')
+    .description('write a k6 load-test script from .http files (each ?? assertion becomes a k6 check)')
+    .argument('<paths...>', '.http files or folders, run in order')
+    .option('-e, --env <name>', 'environment whose public values are written into the script')
+    .option('-o, --output <file>', 'write the script to this file (default: stdout)')
+    .option('--drop-scripts', 'leave pre-request and response scripts out (listed on stderr) instead of refusing them')
+    .action(async (paths: string[], flags: { env?: string; output?: string; dropScripts?: boolean }, sub: Command) => {
+      const [{ buildK6Export }, { writeFileAtomic }, { createStyle }] = await Promise.all([
+        import('../core/export/k6.js'), import('../core/atomic-write.js'), import('../core/style.js'),
+      ]);
+      const cwd = process.cwd();
+      const result = await buildK6Export({ paths, cwd, environment: flags.env, output: flags.output, dropScripts: flags.dropScripts === true });
+      const errStyle = createStyle(useColor(sub, process.stderr));
+      for (const warning of result.warnings) process.stderr.write(`${errStyle.warn('warning:')} ${warning}\n`);
+      if (flags.output) writeFileAtomic(resolve(cwd, flags.output), result.script);
+      else process.stdout.write(result.script);
     });
 }
