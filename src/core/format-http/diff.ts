@@ -30,10 +30,11 @@ function editScript(a: string[], b: string[]): Edit[] {
     if (i < a.length && j < b.length && a[i] === b[j]) {
       edits.push({ op: ' ', text: a[i++] });
       j++;
-    } else if (j < b.length && (i === a.length || table[i * width + j + 1] >= table[(i + 1) * width + j])) {
-      edits.push({ op: '+', text: b[j++] });
-    } else {
+    } else if (i < a.length && (j === b.length || table[(i + 1) * width + j] >= table[i * width + j + 1])) {
+      // Deletions before insertions, as diff(1) prints them.
       edits.push({ op: '-', text: a[i++] });
+    } else {
+      edits.push({ op: '+', text: b[j++] });
     }
   }
   return edits;
