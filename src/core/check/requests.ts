@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { lineColAt } from '../env/json-file.js';
+import { jsonErrorOffset } from '../json-locate.js';
 import type { HttpFile, RequestNode } from '../httpfile/types.js';
 import type { Finding } from './types.js';
 
@@ -56,12 +57,13 @@ function checkJsonBody(node: RequestNode, report: Report): void {
   if (node.body?.kind !== 'inline') return;
   const type = node.headers.find((h) => h.name.toLowerCase() === 'content-type')?.value ?? '';
   if (!/json/i.test(type)) return;
+  const blanked = blankPlaceholders(node.body.text);
   try {
-    JSON.parse(blankPlaceholders(node.body.text));
+    JSON.parse(blanked);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const position = /at position (\d+)/.exec(message);
-    const at = position ? Number(position[1]) : 0;
+    const at = position ? Number(position[1]) : (jsonErrorOffset(blanked) ?? 0);
     const reason = message.replace(/ in JSON at position \d+.*$/, '').replace(/^JSON\.parse: /, '');
     report(node.body.span.start + at, 'invalid-json', `invalid JSON body: ${reason}`);
   }

@@ -10,9 +10,9 @@ import { DialError } from '../errors.js';
 import { EnvFiles, SHARED } from './env-files.js';
 import type { DraftBody, DraftPart, ImportDraft } from './http-writer.js';
 import type { ImportResult } from './output.js';
-import { renderTree, requestName, withQuery, type TreeFolder } from './collection-tree.js';
+import { parseJsonLocated, renderTree, requestName, withQuery, type TreeFolder } from './collection-tree.js';
 import { parseBru, type BruBlock, type BruPair } from './bru-lang.js';
-import { parseJsonSource, readSource } from './source-file.js';
+import { readSource } from './source-file.js';
 
 const METHODS = new Set(['get', 'post', 'put', 'delete', 'patch', 'options', 'head', 'connect', 'trace']);
 const SKIPPED_DIRS = new Set(['environments', 'node_modules', '.git']);
@@ -243,7 +243,7 @@ export async function importBrunoCollection(root: string): Promise<ImportResult>
   if (!isFolder) throw new DialError('E_IMPORT', `${root} is a file; a Bruno collection is a folder`, { location: { file: root, line: 1 }, hint: 'give the folder that holds bruno.json' });
   const configPath = join(root, 'bruno.json');
   if (!existsSync(configPath)) throw new DialError('E_IMPORT', `${root} holds no bruno.json; it is not a Bruno collection`, { hint: 'give the folder that holds bruno.json' });
-  const config = parseJsonSource(readSource(configPath, 'Bruno collection'), configPath, 'bruno.json') as { name?: unknown } | null;
+  const config = parseJsonLocated(readSource(configPath, 'Bruno collection'), configPath, 'bruno.json') as { name?: unknown } | null;
   const context: Context = { warnings: [], env: new EnvFiles(), root: resolve(root) };
   readEnvironments(root, context);
   const collection = folderSettings(join(root, 'collection.bru'), undefined, 'the collection', context);

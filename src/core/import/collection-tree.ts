@@ -6,6 +6,9 @@
 import { renderHttpFile, slugify, uniqueName, type ImportDraft } from './http-writer.js';
 import { EnvFiles } from './env-files.js';
 import type { ImportedFile, ImportResult } from './output.js';
+import { DialError } from '../errors.js';
+import { lineColAt } from '../env/json-file.js';
+import { jsonErrorOffset } from '../json-locate.js';
 
 /** A folder of an imported collection. */
 export interface TreeFolder {
@@ -61,4 +64,20 @@ export function withQuery(url: string, params: Array<{ name: string; value: stri
 /** A unique request name within a file. */
 export function requestName(name: string, used: Set<string>): string {
   return uniqueName(slugify(name, 'request'), used);
+}
+
+/** Parses an import source's JSON; a syntax error names file:line:col even when Node gives no position. */
+export function parseJsonLocated(text: string, file: string, what: string): unknown {
+  try {
+    return JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    const message = (error as Error).message.replace(/ in JSON at position \d+.*$/, '').replace(/, ".*" is not valid JSON$/s, '');
+    const offset = jsonErrorOffset(text) ?? 0;
+    const { line, col } = lineColAt(text, offset);
+    throw new DialError('E_IMPORT', `${what} is not valid JSON: ${message}`, {
+      location: { file, line, col, excerpt: text.split(/\r?\n/)[line - 1] },
+      hint: `export the ${what} again, or fix the JSON at that place`,
+      cause: error,
+    });
+  }
 }

@@ -9,8 +9,9 @@ import * as z from 'zod/mini';
 import { EnvFiles, SHARED } from './env-files.js';
 import { renderHttpFile, slugify, uniqueName, type DraftBody, type ImportDraft } from './http-writer.js';
 import { nameFromUrl } from './curl-import.js';
+import { parseJsonLocated } from './collection-tree.js';
 import type { ImportResult } from './output.js';
-import { parseJsonSource, readSource, validateSource } from './source-file.js';
+import { readSource, validateSource } from './source-file.js';
 
 const NameValue = z.looseObject({ name: z.string(), value: z.optional(z.nullable(z.string())), fileName: z.optional(z.string()), contentType: z.optional(z.string()) });
 const Entry = z.looseObject({
@@ -151,6 +152,6 @@ export function convertHar(har: z.infer<typeof Har>, file: string, options: Impo
 /** Reads, validates and converts a HAR file. */
 export async function importHarFile(path: string, options: ImportHarOptions = {}): Promise<ImportResult> {
   const text = readSource(path, 'HAR file');
-  const har = await validateSource(Har, parseJsonSource(text, path, 'HAR file'), text, path, 'HAR file');
+  const har = await validateSource(Har, parseJsonLocated(text, path, 'HAR file'), text, path, 'HAR file');
   return convertHar(har, path, options);
 }

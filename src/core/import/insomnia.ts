@@ -11,8 +11,8 @@ import { DialError } from '../errors.js';
 import { EnvFiles, SHARED } from './env-files.js';
 import type { DraftBody, ImportDraft } from './http-writer.js';
 import type { ImportResult } from './output.js';
-import { flattenValues, renderTree, requestName, withQuery, type TreeFolder } from './collection-tree.js';
-import { loadYaml, parseJsonSource, readSource, validateSource } from './source-file.js';
+import { flattenValues, parseJsonLocated, renderTree, requestName, withQuery, type TreeFolder } from './collection-tree.js';
+import { loadYaml, readSource, validateSource } from './source-file.js';
 
 const Pair = z.looseObject({ name: z.optional(z.string()), value: z.optional(z.unknown()), disabled: z.optional(z.boolean()), type: z.optional(z.string()), fileName: z.optional(z.string()) });
 const Body = z.optional(z.looseObject({ mimeType: z.optional(z.nullable(z.string())), text: z.optional(z.string()), params: z.optional(z.array(Pair)), fileName: z.optional(z.string()) }));
@@ -271,7 +271,7 @@ export async function importInsomniaFile(path: string): Promise<ImportResult> {
   const context: Context = { warnings: [], env: new EnvFiles() };
   let roots: Node[];
   if (/^\s*\{/.test(text)) {
-    const raw = parseJsonSource(text, path, 'Insomnia export');
+    const raw = parseJsonLocated(text, path, 'Insomnia export');
     const format = (raw as { __export_format?: unknown } | null)?.__export_format;
     if (format !== undefined && format !== 4) {
       throw new DialError('E_IMPORT', `Insomnia export format ${String(format)}; dial reads v4 (JSON) and v5 (YAML)`, { location: { file: path, line: 1 }, hint: 'export again from a current Insomnia' });
