@@ -41,7 +41,6 @@ export function registerImport(program: Command): void {
   const command = program
     .command('import')
     .description('Import curl, Postman, OpenAPI, HAR, Insomnia or Bruno into .http files');
-  registerMoreImports(command, outputOptions, finish);
 
   outputOptions(
     command
@@ -99,4 +98,5 @@ export function registerImport(program: Command): void {
     const result = await importOpenApiFile(source, { baseUrl: flags.baseUrl });
     await finish(sub, result, flags);
   });
+  registerMoreImports(command, outputOptions, finish);
 }
