@@ -9,10 +9,14 @@ import { jsonErrorOffset } from '../json-locate.js';
 import type { HttpFile, RequestNode } from '../httpfile/types.js';
 import type { Finding } from './types.js';
 
-/** Metadata keys dial reads, and those of the JetBrains client and httpyac that it accepts. */
+/**
+ * Metadata keys dial reads, and those the JetBrains client, REST Client and httpyac define (dial
+ * ignores most of these, but files shared with those tools use them: they are not typos).
+ */
 export const KNOWN_METADATA = new Set([
   'name', 'tag', 'tags', 'timeout', 'connection-timeout', 'no-redirect', 'no-cookie-jar', 'skip', 'retry', 'secret', 'prompt',
-  'ref', 'forceRef', 'no-log', 'no-auto-encoding', 'use-os-credentials',
+  'ref', 'forceRef', 'no-log', 'no-auto-encoding', 'use-os-credentials', 'note',
+  'title', 'description', 'disabled', 'import', 'sleep', 'loop', 'save', 'jwt', 'debug', 'verbose', 'keepStreaming', 'noRejectUnauthorized',
 ]);
 
 type Report = (offset: number, rule: Finding['rule'], message: string, severity?: Finding['severity']) => void;
