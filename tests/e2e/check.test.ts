@@ -79,6 +79,12 @@ describe('dial check', () => {
     expect(result.stdout).toMatch(/^broken\.http:2:\d+: error: .* \[parse\]$/m);
   });
 
+  it('a folder without request files: exit 3', async () => {
+    const result = await runCli(['check', 'lonely'], { cwd: workspace() });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('no .http or .rest files in lonely');
+  });
+
   it('an unknown reporter is a usage error', async () => {
     const result = await runCli(['check', '--reporter', 'xml'], { cwd: workspace() });
     expect(result.code).toBe(2);

@@ -7,7 +7,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { statSync } from 'node:fs';
-import { isDialError } from '../errors.js';
+import { DialError, isDialError } from '../errors.js';
 import type { HttpFile } from '../httpfile/types.js';
 import type { Finding } from './types.js';
 import { checkRequests, reporterFor } from './requests.js';
@@ -101,6 +101,7 @@ export async function checkFiles(options: CheckOptions): Promise<CheckResult> {
   const root = findWorkspaceRoot(start);
   const findings: Finding[] = [];
   const paths = (await discoverHttpFiles(root, given)).sort();
+  if (paths.length === 0) throw new DialError('E_NOT_FOUND', `no .http or .rest files in ${options.paths.join(', ') || options.cwd}`, { hint: 'give .http files or folders that hold them' });
   // Every file of the workspace may define a request another one references.
   const workspace = (await discoverHttpFiles(root, [root])).sort();
   const parsed = new Map<string, HttpFile>();
