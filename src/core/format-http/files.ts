@@ -29,9 +29,10 @@ function shownPath(path: string, cwd: string): string {
 
 /** Formats every file given (each parsed first: a file that does not parse stops with E_PARSE before anything is written). */
 export async function formatFiles(options: FormatFilesOptions): Promise<FormattedFile[]> {
-  const { discoverHttpFiles } = await import('../workspace/discover.js');
+  const { discoverHttpFiles, findWorkspaceRoot } = await import('../workspace/discover.js');
   const given = options.paths.length ? options.paths.map((p) => resolve(options.cwd, p)) : [options.cwd];
-  const paths = (await discoverHttpFiles(options.cwd, given)).sort();
+  // The workspace root's .gitignore applies to folders below it, as for `dial run`.
+  const paths = (await discoverHttpFiles(findWorkspaceRoot(options.cwd), given)).sort();
   if (paths.length === 0) throw new DialError('E_NOT_FOUND', `no .http or .rest files in ${options.paths.join(', ') || options.cwd}`, { hint: 'give .http files or folders that hold them' });
   const planned: Array<{ full: string; shown: string; before: string; after: string }> = [];
   for (const full of paths) {
