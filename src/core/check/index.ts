@@ -64,7 +64,7 @@ async function checkEnvFiles(root: string, httpDirs: string[], cwd: string, find
   const broken = new Set<string>();
   for (const path of await findEnvFiles(root)) {
     try {
-      await parseEnvFile(await readFile(path, 'utf8'), path, /private/.test(path));
+      await parseEnvFile(await readFile(path, 'utf8'), path, /\.private\.env\.json$/.test(path));
     } catch (error) {
       findings.push(errorFinding(error, cwd, 'env-file'));
       broken.add(dirname(path));
