@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { DialError } from '../core/errors.js';
 import { useColor } from './globals.js';
+import { registerExportHar } from './export-har.js';
 
 interface ExportFlags {
   env?: string;
@@ -27,7 +28,8 @@ function parseVars(pairs: string[]): Record<string, string> {
 
 /** Registers `dial export`. */
 export function registerExport(program: Command): void {
-  const command = program.command('export').description('Export a request');
+  const command = program.command('export').description('Export a request, or history as HAR');
+  registerExportHar(command);
   command
     .command('curl')
     .description('print a request of a .http file as a curl command (variables resolved)')

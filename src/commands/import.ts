@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { DialError } from '../core/errors.js';
 import { globalOptions } from './globals.js';
 import type { ImportResult } from '../core/import/output.js';
+import { registerMoreImports } from './import-more.js';
 
 interface OutputFlags {
   output?: string;
@@ -39,7 +40,7 @@ function outputOptions(command: Command): Command {
 export function registerImport(program: Command): void {
   const command = program
     .command('import')
-    .description('Import curl, Postman or OpenAPI into .http files');
+    .description('Import curl, Postman, OpenAPI, HAR, Insomnia or Bruno into .http files');
 
   outputOptions(
     command
@@ -97,4 +98,5 @@ export function registerImport(program: Command): void {
     const result = await importOpenApiFile(source, { baseUrl: flags.baseUrl });
     await finish(sub, result, flags);
   });
+  registerMoreImports(command, outputOptions, finish);
 }

@@ -12,6 +12,8 @@ import { registerConfig } from './config.js';
 import { registerHistory } from './history.js';
 import { registerEcho } from './echo.js';
 import { registerCompletion } from './completion.js';
+import { registerFmt } from './fmt.js';
+import { registerCheck } from './check.js';
 
 const commands: Record<string, (program: Command) => void> = {
   send: registerSend,
@@ -26,6 +28,8 @@ const commands: Record<string, (program: Command) => void> = {
   history: registerHistory,
   echo: registerEcho,
   completion: registerCompletion,
+  fmt: registerFmt,
+  check: registerCheck,
 };
 
 /**

@@ -19,6 +19,7 @@ interface RunFlags {
   var: string[];
   envFile?: string;
   grep?: string;
+  name?: string;
   tag: string[];
   concurrency?: string;
   retry?: string;
@@ -61,11 +62,12 @@ export function registerRun(program: Command): void {
   program
     .command('run')
     .description('Run .http files as tests (assertions, scripts, retries, shards, CI reporters)')
-    .argument('[paths...]', '.http files or folders (default: the current folder)')
+    .argument('[paths...]', '.http files or folders (default: the current folder); FILE.http:LINE or FILE.http#NAME runs one request')
     .option('-e, --env <name>', 'environment from http-client.env.json')
     .option('--var <name=value>', 'set a variable (repeatable; wins over everything)', collect, [])
     .option('--env-file <path>', 'extra variables: a JetBrains env JSON ($shared + the -e environment) or a .env file')
     .option('--grep <pattern>', 'only requests whose name matches (/re/flags, a regular expression, or a substring)')
+    .option('--name <name>', 'only requests with this `# @name` or `###` title')
     .option('--tag <tag>', 'only requests with this `# @tag` (repeatable, or comma-separated)', collect, [])
     .option('--concurrency <n>', 'files run in parallel (default: number of CPUs)')
     .option('--retry <n>', 'retry failed requests up to n times (`# @retry` wins)')
@@ -87,7 +89,16 @@ export function registerRun(program: Command): void {
     .addHelpText('after', '\nExit codes: 0 all passed, 1 a request failed or errored, 2 usage, 3 a file failed to parse, 130 interrupted.')
     .action(async (paths: string[], flags: RunFlags, command: Command) => {
       const options = validate(flags);
-      const [{ runCommand }, { setFlagsFromString }] = await Promise.all([import('../core/run/command.js'), import('node:v8')]);
+      const [{ runCommand }, { setFlagsFromString }, { splitPosition }, { resolve }] = await Promise.all([
+        import('../core/run/command.js'), import('node:v8'), import('../core/workspace/position.js'), import('node:path'),
+      ]);
+      // `api.http:14` (the request under an editor's cursor) and `api.http#login` select one request of that file.
+      const positions = new Map<string, import('../core/workspace/position.js').RequestPosition>();
+      paths = paths.map((argument) => {
+        const { path, position } = splitPosition(argument);
+        if (position) positions.set(resolve(process.cwd(), path), position);
+        return path;
+      });
       keepHeapFlat(setFlagsFromString);
       const controller = new AbortController();
       // First Ctrl+C cancels in-flight requests and reports; a second one exits at once.
@@ -100,6 +111,7 @@ export function registerRun(program: Command): void {
         process.exitCode = await runCommand({
           ...options,
           paths,
+          positions,
           cwd: process.cwd(),
           color: useColor(command),
           verbose: globalOptions(command).verbose,
@@ -135,6 +147,7 @@ function validate(flags: RunFlags) {
     cliVariables: parseVars(flags.var),
     envFile: flags.envFile,
     grep: flags.grep,
+    name: flags.name,
     tags: flags.tag,
     concurrency: count(flags.concurrency, '--concurrency', 1),
     retry: count(flags.retry, '--retry', 0),

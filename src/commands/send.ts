@@ -37,6 +37,7 @@ export function registerSend(program: Command): void {
     .option('-I, --ignore-stdin', 'do not read a request body from piped stdin')
     .option('-e, --env <name>', 'environment for a .http target')
     .option('--var <name=value>', 'variable for a .http target (repeatable)', collect, [])
+    .option('--name <name>', 'the request of the .http file with this `# @name` or `###` title (as FILE.http#NAME)')
     .addHelpText(
       'after',
       `
@@ -51,6 +52,15 @@ Examples:
     .action(async (args: string[], flags: Record<string, unknown>, command: Command) => {
       const [{ runSend }, { fstatSync }, { VERSION }] = await Promise.all([import('../core/send/index.js'), import('node:fs'), import('../version.js')]);
       const global = globalOptions(command);
+      // `--name login` is `FILE.http#login`, for editor plugins that pass the name apart.
+      if (typeof flags.name === 'string') {
+        if (!/\.(?:http|rest)$/i.test(args[0] ?? '')) {
+          const { DialError } = await import('../core/errors.js');
+          throw new DialError('E_USAGE', '--name needs a .http file', { hint: 'dial send api.http --name login' });
+        }
+        args = [`${args[0]}#${flags.name}`, ...args.slice(1)];
+        delete flags.name;
+      }
       // stdin is a body only when it is a pipe, socket or file — never a terminal or /dev/null.
       let stdinStat: import('node:fs').Stats | undefined;
       try {

@@ -23,6 +23,10 @@ export interface RunCommandOptions {
   envFile?: string;
   grep?: string;
   tags: string[];
+  /** `--name`: only requests with this `# @name` or title. */
+  name?: string;
+  /** `api.http:14` / `api.http#login` arguments: per absolute path, the request to run. */
+  positions?: Map<string, import('../workspace/position.js').RequestPosition>;
   concurrency?: number;
   retry?: number;
   retryDelay?: string;
@@ -135,6 +139,8 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
       shard,
       grep: options.grep,
       tags: options.tags,
+      name: options.name,
+      positions: options.positions,
       loadFile: (path) => session.loadFile(path),
       forgetFile: (path) => session.forgetFile(path),
       discover: async (paths) => {

@@ -8,6 +8,7 @@ import type { HttpFile, RequestNode } from '../httpfile/types.js';
 import { parseHttpFile } from '../httpfile/index.js';
 import { DialError } from '../errors.js';
 import type { FileInfo, RequestInfo } from './types.js';
+import { requestHasName, requestsAtPosition, type RequestPosition } from '../workspace/position.js';
 
 export interface Shard {
   /** 1-based. */
@@ -89,6 +90,10 @@ export interface RequestFilter {
   grep?: string;
   /** Any of these tags selects a request. */
   tags?: string[];
+  /** Only requests with this `# @name` or `###` title (`--name`). */
+  name?: string;
+  /** Per file (absolute path): only the request at this line or with this name (`api.http:14`). */
+  positions?: Map<string, RequestPosition>;
 }
 
 /** Builds the name matcher of `--grep`. */
@@ -113,6 +118,7 @@ export function createRequestFilter(filter: RequestFilter): (node: RequestNode) 
       if (!matchName(info.name) && !(node.title && matchName(node.title))) return false;
     }
     if (tags?.length && !node.tags.some((tag) => tags.includes(tag))) return false;
+    if (filter.name !== undefined && !requestHasName(node, filter.name)) return false;
     return true;
   };
 }
@@ -133,8 +139,10 @@ export function planFiles(files: Array<{ file: HttpFile; relativePath: string }>
   const planned: PlannedFile[] = [];
   for (const { file, relativePath } of files) {
     const selected: number[] = [];
+    const position = filter.positions?.get(file.path);
+    const candidates = position ? new Set(requestsAtPosition(file, position, relativePath)) : undefined;
     file.requests.forEach((node, index) => {
-      if (accept(node)) selected.push(index);
+      if (accept(node) && (!candidates || candidates.has(node))) selected.push(index);
     });
     if (selected.length === 0) continue;
     const { path, text } = file;

@@ -1,0 +1,132 @@
+/**
+ * `dial check`: finds what would fail before anything is sent. Every file is parsed, then
+ * checked on its own (metadata, duplicate names, JSON bodies, files it reads) and against each
+ * environment its folder sees (undefined variables); env files that do not parse, or that no
+ * `.http` file reads, are reported too.
+ */
+import { readFile, readdir } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { statSync } from 'node:fs';
+import { DialError, isDialError } from '../errors.js';
+import type { HttpFile } from '../httpfile/types.js';
+import type { Finding } from './types.js';
+import { checkRequests, reporterFor } from './requests.js';
+import { checkVariables, scriptedNames, type EnvironmentValues } from './variables.js';
+
+export type { Finding, Severity, FindingRule } from './types.js';
+export { formatFindings, githubAnnotations } from './report.js';
+
+export interface CheckOptions {
+  paths: string[];
+  cwd: string;
+  /** Check this environment only (default: every environment the file's folder sees). */
+  environment?: string;
+  cliVariables: Record<string, string>;
+}
+
+export interface CheckResult {
+  findings: Finding[];
+  files: number;
+}
+
+function shownPath(path: string, cwd: string): string {
+  const rel = relative(cwd, path) || path;
+  return sep === '/' ? rel : rel.split(sep).join('/');
+}
+
+/** Findings from an error with a location (parse, env file). */
+function errorFinding(error: unknown, cwd: string, rule: Finding['rule']): Finding {
+  if (isDialError(error) && error.location) {
+    const { file, line, col } = error.location;
+    return { file: shownPath(resolve(cwd, file), cwd), line, col: col ?? 1, severity: 'error', rule, message: error.message };
+  }
+  throw error;
+}
+
+const ENV_FILE_NAME = /^http-client(\.private)?\.env\.json$/;
+const SKIPPED = new Set(['node_modules', '.git']);
+
+/** Env files under the root (vendor and hidden folders skipped). */
+async function findEnvFiles(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory() && !SKIPPED.has(entry.name) && !entry.name.startsWith('.')) found.push(...(await findEnvFiles(path)));
+    else if (entry.isFile() && ENV_FILE_NAME.test(entry.name)) found.push(path);
+  }
+  return found;
+}
+
+/** Env files that parse badly (errors) or that apply to none of the workspace's .http files (warnings). */
+async function checkEnvFiles(root: string, httpDirs: string[], cwd: string, findings: Finding[]): Promise<Set<string>> {
+  const { parseEnvFile } = await import('../env/env-files.js');
+  const broken = new Set<string>();
+  for (const path of await findEnvFiles(root)) {
+    try {
+      await parseEnvFile(await readFile(path, 'utf8'), path, /\.private\.env\.json$/.test(path));
+    } catch (error) {
+      findings.push(errorFinding(error, cwd, 'env-file'));
+      broken.add(dirname(path));
+      continue;
+    }
+    const dir = dirname(path);
+    const reached = httpDirs.some((httpDir) => httpDir === dir || httpDir.startsWith(dir + sep));
+    if (!reached) {
+      findings.push({ file: shownPath(path, cwd), line: 1, col: 1, severity: 'warning', rule: 'env-file', message: 'no .http file reads this env file (only files in its folder and below do)' });
+    }
+  }
+  return broken;
+}
+
+/** The environments to check a folder against. */
+async function environmentsFor(store: import('../env/env-files.js').EnvStore, dir: string, only: string | undefined): Promise<EnvironmentValues[]> {
+  const names = only !== undefined ? [only] : await store.names(dir);
+  if (names.length === 0) return [{ values: (await store.resolve(dir)).values }];
+  return Promise.all(names.map(async (name) => ({ name, values: (await store.resolve(dir, name)).values })));
+}
+
+/** Runs every check over the files under the given paths. */
+export async function checkFiles(options: CheckOptions): Promise<CheckResult> {
+  const [{ findWorkspaceRoot, discoverHttpFiles }, { EnvStore }, { parseHttpFile }] = await Promise.all([
+    import('../workspace/discover.js'), import('../env/env-files.js'), import('../httpfile/index.js'),
+  ]);
+  const given = options.paths.length ? options.paths.map((p) => resolve(options.cwd, p)) : [options.cwd];
+  let start = given[0];
+  try {
+    if (!statSync(start).isDirectory()) start = dirname(start);
+  } catch {
+    start = options.cwd;
+  }
+  const root = findWorkspaceRoot(start);
+  const findings: Finding[] = [];
+  const paths = (await discoverHttpFiles(root, given)).sort();
+  if (paths.length === 0) throw new DialError('E_NOT_FOUND', `no .http or .rest files in ${options.paths.join(', ') || options.cwd}`, { hint: 'give .http files or folders that hold them' });
+  // Every file of the workspace may define a request another one references.
+  const workspace = (await discoverHttpFiles(root, [root])).sort();
+  const parsed = new Map<string, HttpFile>();
+  for (const path of new Set([...paths, ...workspace])) {
+    try {
+      parsed.set(path, parseHttpFile(await readFile(path, 'utf8'), path));
+    } catch (error) {
+      if (paths.includes(path)) findings.push(errorFinding(error, options.cwd, 'parse'));
+    }
+  }
+  const all = [...parsed.values()];
+  const requestNames = new Set(all.flatMap((file) => file.requests.flatMap((r) => (r.name ? [r.name] : []))));
+  const store = new EnvStore(root);
+  const dotenv = (await store.dotenv())?.values ?? new Map<string, string>();
+  const broken = await checkEnvFiles(root, workspace.map((p) => dirname(p)), options.cwd, findings);
+  const scope = { cliVariables: options.cliVariables, scripted: scriptedNames(all), requestNames, dotenv };
+  for (const path of paths) {
+    const file = parsed.get(path);
+    if (!file) continue;
+    const report = reporterFor(file, shownPath(path, options.cwd), findings);
+    checkRequests(file, report, requestNames);
+    const dir = dirname(path);
+    if ([...broken].some((b) => dir === b || dir.startsWith(b + sep))) continue;
+    checkVariables(file, await environmentsFor(store, dir, options.environment), scope, report);
+  }
+  findings.sort((a, b) => (a.file === b.file ? a.line - b.line || a.col - b.col : a.file < b.file ? -1 : 1));
+  return { findings, files: paths.length };
+}

@@ -1,0 +1,96 @@
+/**
+ * Per-file checks that need no environment: metadata keys, duplicate names, references to
+ * requests, JSON bodies, files the requests read.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { lineColAt } from '../env/json-file.js';
+import { jsonErrorOffset } from '../json-locate.js';
+import type { HttpFile, RequestNode } from '../httpfile/types.js';
+import type { Finding } from './types.js';
+
+/**
+ * Metadata keys dial reads, and those the JetBrains client, REST Client and httpyac define (dial
+ * ignores most of these, but files shared with those tools use them: they are not typos).
+ */
+export const KNOWN_METADATA = new Set([
+  'name', 'tag', 'tags', 'timeout', 'connection-timeout', 'no-redirect', 'no-cookie-jar', 'skip', 'retry', 'secret', 'prompt',
+  'ref', 'forceRef', 'no-log', 'no-auto-encoding', 'use-os-credentials', 'note',
+  'title', 'description', 'disabled', 'import', 'sleep', 'loop', 'save', 'jwt', 'debug', 'verbose', 'keepStreaming', 'noRejectUnauthorized',
+]);
+
+type Report = (offset: number, rule: Finding['rule'], message: string, severity?: Finding['severity']) => void;
+
+/** A reporter bound to one file: offsets become line:col. */
+export function reporterFor(file: HttpFile, shown: string, findings: Finding[]): Report {
+  return (offset, rule, message, severity = 'error') => {
+    const { line, col } = lineColAt(file.text, offset);
+    findings.push({ file: shown, line, col, severity, rule, message });
+  };
+}
+
+function checkMetadata(node: RequestNode, report: Report, requestNames: Set<string>): void {
+  for (const meta of node.metadata) {
+    if (!KNOWN_METADATA.has(meta.key)) {
+      report(meta.span.start, 'unknown-metadata', `unknown metadata '@${meta.key}'`);
+      continue;
+    }
+    if (meta.key !== 'ref' && meta.key !== 'forceRef') continue;
+    for (const name of meta.value.split(/[\s,]+/)) {
+      if (name && !requestNames.has(name)) report(meta.span.start, 'missing-request', `@${meta.key} names request '${name}', which no .http file of the workspace defines`);
+    }
+  }
+}
+
+function checkDuplicates(file: HttpFile, report: Report): void {
+  const seen = new Map<string, RequestNode>();
+  for (const node of file.requests) {
+    if (node.name === undefined) continue;
+    const first = seen.get(node.name);
+    if (first) report(node.span.start, 'duplicate-name', `a request named '${node.name}' is already defined at line ${first.span.line}`);
+    else seen.set(node.name, node);
+  }
+}
+
+/** Placeholders replaced by as many characters that keep JSON valid in and out of strings. */
+function blankPlaceholders(text: string): string {
+  return text.replace(/\{\{[^{}]*\}\}/g, (match) => `0${' '.repeat(match.length - 1)}`);
+}
+
+function checkJsonBody(node: RequestNode, report: Report): void {
+  if (node.body?.kind !== 'inline') return;
+  const type = node.headers.find((h) => h.name.toLowerCase() === 'content-type')?.value ?? '';
+  if (!/json/i.test(type)) return;
+  const blanked = blankPlaceholders(node.body.text);
+  try {
+    JSON.parse(blanked);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const position = /at position (\d+)/.exec(message);
+    const at = position ? Number(position[1]) : (jsonErrorOffset(blanked) ?? 0);
+    const reason = message.replace(/ in JSON at position \d+.*$/, '').replace(/^JSON\.parse: /, '');
+    report(node.body.span.start + at, 'invalid-json', `invalid JSON body: ${reason}`);
+  }
+}
+
+function checkFiles(file: HttpFile, node: RequestNode, report: Report): void {
+  const dir = dirname(file.path);
+  const wanted: Array<{ path: string; offset: number; what: string }> = [];
+  if (node.body?.kind === 'file') wanted.push({ path: node.body.path, offset: node.body.span.start, what: 'body file' });
+  for (const script of [...node.preScripts, ...node.handlers]) if (script.kind === 'file') wanted.push({ path: script.path, offset: script.span.start, what: 'script file' });
+  for (const { path, offset, what } of wanted) {
+    if (path.includes('{{')) continue;
+    const full = isAbsolute(path) ? path : resolve(dir, path);
+    if (!existsSync(full)) report(offset, 'missing-file', `${what} not found: ${path}`);
+  }
+}
+
+/** The environment-free checks of one parsed file. */
+export function checkRequests(file: HttpFile, report: Report, requestNames: Set<string>): void {
+  checkDuplicates(file, report);
+  for (const node of file.requests) {
+    checkMetadata(node, report, requestNames);
+    checkJsonBody(node, report);
+    checkFiles(file, node, report);
+  }
+}

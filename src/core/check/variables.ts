@@ -1,0 +1,113 @@
+/**
+ * Undefined variables, per environment, without sending: every `{{name}}` a request uses (URL,
+ * headers, inline body) must be set by `--var`, a `# @prompt`, a script, a file variable, the
+ * environment (+ `$shared`) or `.env`. Values that are templates are followed (`{{a}}` whose
+ * value uses `{{b}}`). Dynamic `{{$…}}` values and references to requests are not variables.
+ */
+import { findPlaceholders } from '../vars/template.js';
+import { parseReference } from '../vars/references.js';
+import type { HttpFile, RequestNode, Span } from '../httpfile/types.js';
+import type { Finding } from './types.js';
+
+/** What a request can read besides the environment. */
+export interface VariableScope {
+  cliVariables: Record<string, string>;
+  /** Names any script of the workspace sets (client.global.set / request.variables.set). */
+  scripted: Set<string>;
+  /** Request names of the workspace (the first part of `{{login.response.body.$.x}}`). */
+  requestNames: Set<string>;
+  dotenv: Map<string, string>;
+}
+
+/** One environment's values; undefined name = no environment (only `$shared`). */
+export interface EnvironmentValues {
+  name?: string;
+  values: Map<string, string>;
+}
+
+type Report = (offset: number, rule: Finding['rule'], message: string) => void;
+
+const SET_CALL = /(?:client\.global|request\.variables)\.set\(\s*(["'`])([^"'`]+)\1/g;
+
+/** The names the scripts of these files set. */
+export function scriptedNames(files: HttpFile[]): Set<string> {
+  const names = new Set<string>();
+  for (const file of files) {
+    for (const node of file.requests) {
+      for (const script of [...node.preScripts, ...node.handlers]) {
+        if (script.kind === 'inline') for (const match of script.code.matchAll(SET_CALL)) names.add(match[2]);
+      }
+    }
+  }
+  return names;
+}
+
+/** Spans of a request whose text is sent (placeholders in them must resolve). */
+function sentSpans(node: RequestNode): Span[] {
+  const spans = [node.requestLineSpan, ...node.headers.map((h) => h.span)];
+  if (node.body?.kind === 'inline') spans.push(node.body.span);
+  return spans;
+}
+
+/** Names a placeholder expression needs: none for dynamic values and request references. */
+function neededName(expression: string, scope: VariableScope): string | undefined {
+  if (!expression || expression.startsWith('$')) return undefined;
+  const reference = parseReference(expression);
+  if (reference && scope.requestNames.has(reference.name)) return undefined;
+  const dot = expression.indexOf('.');
+  // httpyac's `{{login.token}}` after `# @ref login`.
+  if (dot > 0 && scope.requestNames.has(expression.slice(0, dot))) return undefined;
+  return expression;
+}
+
+/** The first name in the chain from `name` that nothing defines, or undefined when all resolve. */
+function missingName(name: string, defined: (name: string) => string | undefined, scope: VariableScope, seen: Set<string>): string | undefined {
+  if (seen.has(name)) return undefined;
+  seen.add(name);
+  const value = defined(name);
+  if (value === undefined) return name;
+  for (const placeholder of findPlaceholders(value)) {
+    const inner = neededName(placeholder.expression, scope);
+    const missing = inner === undefined ? undefined : missingName(inner, defined, scope, seen);
+    if (missing !== undefined) return missing;
+  }
+  return undefined;
+}
+
+/** Reports each `{{name}}` of the file's requests that some environment leaves undefined (one finding per place, naming the environments). */
+export function checkVariables(file: HttpFile, environments: EnvironmentValues[], scope: VariableScope, report: Report): void {
+  const fileVariables = new Map(file.variables.map((v) => [v.name, v.value]));
+  for (const node of file.requests) {
+    const prompted = new Set(node.prompts.map((p) => p.name));
+    for (const span of sentSpans(node)) {
+      for (const placeholder of findPlaceholders(file.text.slice(span.start, span.end))) {
+        const reference = parseReference(placeholder.expression);
+        if (reference && !scope.requestNames.has(reference.name)) {
+          report(span.start + placeholder.start, 'missing-request', `{{${placeholder.expression}}} refers to request '${reference.name}', which no .http file of the workspace defines`);
+          continue;
+        }
+        const name = neededName(placeholder.expression, scope);
+        if (name === undefined) continue;
+        const failing = new Map<string, string[]>();
+        for (const environment of environments) {
+          const defined = (n: string): string | undefined => {
+            if (Object.hasOwn(scope.cliVariables, n) || prompted.has(n) || scope.scripted.has(n)) return '';
+            return fileVariables.get(n) ?? environment.values.get(n) ?? scope.dotenv.get(n);
+          };
+          const missing = missingName(name, defined, scope, new Set());
+          if (missing === undefined) continue;
+          failing.set(missing, [...(failing.get(missing) ?? []), environment.name ?? '']);
+        }
+        for (const [missing, names] of failing) report(span.start + placeholder.start, 'undefined-variable', message(name, missing, names, environments.length));
+      }
+    }
+  }
+}
+
+function message(used: string, missing: string, environments: string[], total: number): string {
+  const what = used === missing ? `undefined variable '${used}'` : `undefined variable '${missing}' (used by '${used}')`;
+  const named = environments.filter(Boolean);
+  if (named.length === 0) return what;
+  if (named.length === total && total > 1) return `${what} in every environment (${named.join(', ')})`;
+  return `${what} in environment${named.length > 1 ? 's' : ''} ${named.map((n) => `'${n}'`).join(', ')}`;
+}

@@ -1,0 +1,173 @@
+/**
+ * `dial fmt`: one canonical layout for `.http` files. The parser says what each line is; the
+ * layout is then rebuilt line by line:
+ * - `###` separators as `### Title`, one blank line before each (none at the top of the file);
+ * - no blank lines between a separator and its request line; runs of blank lines become one;
+ * - request lines as `METHOD URL [HTTP/x]`, headers as `Name: value` (the name's case kept),
+ *   file variables as `@name = value`; a `< file` body gets its blank line before it;
+ * - bodies, scripts, assertions and handlers are copied byte for byte (JSON bodies are
+ *   re-indented only with `indentJson`), comments keep their text (trailing spaces go);
+ * - the file's usual line break (LF or CRLF, by majority) everywhere outside bodies and
+ *   scripts, and exactly one at the end.
+ * The result is parsed again and must send exactly what the input sends; else nothing changes.
+ */
+import { DialError } from '../errors.js';
+import { parseHttpFile } from '../httpfile/index.js';
+import type { HttpFile, RequestNode, Span } from '../httpfile/types.js';
+import { indentJson } from './json-indent.js';
+import { fileSignature, sameSignature } from './signature.js';
+
+export interface FormatOptions {
+  /** Re-indent inline JSON bodies with two spaces (values are kept as written). */
+  indentJson?: boolean;
+}
+
+/** What each source line is, for the layout. */
+type LineKind =
+  | { kind: 'verbatim' }
+  | { kind: 'rewrite'; text: string }
+  | { kind: 'blank' }
+  | { kind: 'drop' }
+  | { kind: 'separator'; text: string }
+  | { kind: 'free' };
+
+interface SourceLines {
+  contents: string[];
+  breaks: string[];
+}
+
+function splitLines(text: string): SourceLines {
+  const contents: string[] = [];
+  const breaks: string[] = [];
+  const re = /\r?\n/g;
+  let at = 0;
+  for (let match = re.exec(text); match; match = re.exec(text)) {
+    contents.push(text.slice(at, match.index));
+    breaks.push(match[0]);
+    at = match.index + match[0].length;
+  }
+  if (at < text.length) {
+    contents.push(text.slice(at));
+    breaks.push('');
+  }
+  return { contents, breaks };
+}
+
+/** CRLF when most line breaks are CRLF, else LF. */
+function usualBreak(breaks: string[]): string {
+  let crlf = 0;
+  for (const b of breaks) if (b === '\r\n') crlf++;
+  return crlf * 2 > breaks.filter(Boolean).length ? '\r\n' : '\n';
+}
+
+function markSpan(kinds: Array<LineKind | undefined>, span: Span, lastLine: number, kind: LineKind): void {
+  for (let line = span.line; line <= lastLine; line++) kinds[line - 1] = kind;
+}
+
+/** 1-based line of a span's last character. */
+function lastLineOf(text: string, span: Span): number {
+  let line = span.line;
+  for (let at = text.indexOf('\n', span.start); at >= 0 && at < span.end; at = text.indexOf('\n', at + 1)) line++;
+  return line;
+}
+
+function requestLineText(node: RequestNode): string {
+  const words = node.methodExplicit ? [node.method, node.url] : [node.url];
+  if (node.httpVersion) words.push(node.httpVersion);
+  return words.join(' ');
+}
+
+/** Classifies the lines one request owns (its re-indented JSON body, when asked, replaces the body's lines). */
+function classifyRequest(file: HttpFile, node: RequestNode, contents: string[], kinds: Array<LineKind | undefined>, options: FormatOptions, eol: string): void {
+  const verbatim: LineKind = { kind: 'verbatim' };
+  const spanLast = (span: Span) => lastLineOf(file.text, span);
+  const requestLast = spanLast(node.requestLineSpan);
+  if (requestLast === node.requestLineSpan.line) kinds[node.requestLineSpan.line - 1] = { kind: 'rewrite', text: requestLineText(node) };
+  else markSpan(kinds, node.requestLineSpan, requestLast, verbatim);
+  for (const header of node.headers) kinds[header.span.line - 1] = { kind: 'rewrite', text: header.value ? `${header.name}: ${header.value}` : `${header.name}:` };
+  for (const script of [...node.preScripts, ...node.handlers]) markSpan(kinds, script.span, spanLast(script.span), verbatim);
+  for (const assertion of node.assertions) kinds[assertion.span.line - 1] = verbatim;
+  if (node.outputRedirect) kinds[node.outputRedirect.span.line - 1] = verbatim;
+  if (node.body) {
+    const bodyLast = spanLast(node.body.span);
+    const indented = options.indentJson && node.body.kind === 'inline' ? indentJson(node.body.text, eol) : undefined;
+    if (indented !== undefined) {
+      markSpan(kinds, node.body.span, bodyLast, { kind: 'drop' });
+      kinds[node.body.span.line - 1] = { kind: 'rewrite', text: indented };
+    } else {
+      markSpan(kinds, node.body.span, bodyLast, verbatim);
+    }
+  }
+  // A separator's request starts right under it: blank lines there go.
+  if (/^###/.test(file.text.slice(node.span.start, node.span.start + 3))) {
+    for (let line = node.span.line + 1; line < node.requestLineSpan.line; line++) if (kinds[line - 1] === undefined && /^[ \t]*$/.test(contents[line - 1])) kinds[line - 1] = { kind: 'drop' };
+  }
+}
+
+
+/** Lines that start a body without a blank line before them (`< ./file` right under the headers). */
+function bodyStarts(file: HttpFile): Set<number> {
+  return new Set(file.requests.flatMap((node) => (node.body ? [node.body.span.line] : [])));
+}
+
+/** Formats `.http` text; throws the parser's E_PARSE (file:line) for text that does not parse. */
+export function formatHttpText(text: string, path: string, options: FormatOptions = {}): string {
+  const file = parseHttpFile(text, path);
+  const { contents, breaks } = splitLines(text);
+  const eol = usualBreak(breaks);
+  const kinds: Array<LineKind | undefined> = new Array(contents.length);
+  for (const variable of file.variables) kinds[variable.span.line - 1] = { kind: 'rewrite', text: variable.value ? `@${variable.name} = ${variable.value}` : `@${variable.name} =` };
+  for (const node of file.requests) classifyRequest(file, node, contents, kinds, options, eol);
+  const starts = bodyStarts(file);
+  const out = layout(contents, breaks, kinds, starts, eol);
+  const formatted = parseHttpFile(out, path);
+  if (!options.indentJson && !sameSignature(fileSignature(file), fileSignature(formatted))) {
+    throw new DialError('E_INPUT', `formatting ${path || 'the text'} would change what it sends; it was left as it is`, {
+      hint: 'please report this file to the dial project',
+    });
+  }
+  return out;
+}
+
+/** Writes the lines out under the blank-line rules. */
+function layout(contents: string[], breaks: string[], kinds: Array<LineKind | undefined>, bodyStartLines: Set<number>, eol: string): string {
+  const out: string[] = [];
+  let pendingBlank = false;
+  const push = (text: string, lineBreak: string) => {
+    if (pendingBlank && out.length > 0) out.push(eol);
+    pendingBlank = false;
+    out.push(text, lineBreak);
+  };
+  for (let i = 0; i < contents.length; i++) {
+    const content = contents[i];
+    let kind = kinds[i];
+    if (kind === undefined) {
+      if (/^[ \t]*$/.test(content)) kind = { kind: 'blank' };
+      else if (content.startsWith('###')) kind = { kind: 'separator', text: `### ${content.replace(/^#+/, '').trim()}`.trimEnd() };
+      else kind = { kind: 'free' };
+    }
+    switch (kind.kind) {
+      case 'drop':
+        break;
+      case 'blank':
+        pendingBlank = true;
+        break;
+      case 'separator':
+        pendingBlank = true;
+        push(kind.text, eol);
+        break;
+      case 'rewrite':
+        if (bodyStartLines.has(i + 1)) pendingBlank = true;
+        push(kind.text, eol);
+        break;
+      case 'verbatim':
+        if (bodyStartLines.has(i + 1)) pendingBlank = true;
+        push(content, breaks[i] || eol);
+        break;
+      case 'free':
+        push(content.trimEnd(), eol);
+        break;
+    }
+  }
+  return out.join('');
+}
