@@ -28,7 +28,7 @@ export function registerReport(program: Command): void {
       for (const path of paths) reports.push(await readReport(resolve(path)));
       const merged = mergeReports(reports);
       for (const spec of specs) {
-        renderReport(merged, spec, { stdout: (text) => void process.stdout.write(text), color: useColor(command), resolvePath: (p) => resolve(p) });
+        await renderReport(merged, spec, { stdout: (text) => void process.stdout.write(text), color: useColor(command), resolvePath: (p) => resolve(p) });
       }
       process.exitCode = merged.totals.failed + merged.totals.errored > 0 ? ExitCode.failed : ExitCode.ok;
     });

@@ -55,6 +55,18 @@ export class ReportCollector {
     return entry;
   }
 
+  /** Removes a file's entry and answers it (the run's reports keep it on disk from then on). */
+  take(path: string): FileReport | undefined {
+    const entry = this.files.get(path);
+    this.files.delete(path);
+    return entry;
+  }
+
+  /** The paths of the files held. */
+  paths(): string[] {
+    return [...this.files.keys()];
+  }
+
   /** The report so far. */
   report(): RunReport {
     const files = [...this.files.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

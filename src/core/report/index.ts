@@ -12,7 +12,8 @@ import { emptyTotals } from '../run/types.js';
 import { ReportCollector, reportToEvents } from './collect.js';
 import type { RunReport } from './json-schema.js';
 import { createDotReporter, createPrettyReporter, type LiveReporter } from './live.js';
-import { renderGithub, renderHtml, renderJson, renderJunit, renderTap } from './render.js';
+import { githubSections, htmlSections, jsonSections, junitSections, renderSections, tapSections, type ReportSections } from './render.js';
+import { FileReportSpill, reportFileSink, writeSpilledReport, type ReportSink } from './streaming.js';
 
 export { ReportCollector, reportToEvents } from './collect.js';
 export type { RunReport, FileReport, RequestReport } from './json-schema.js';
@@ -84,51 +85,70 @@ export interface Reporters {
   onEvent(event: RunEvent): void;
   /** Writes the reports that render at the end. */
   finish(): Promise<void>;
-  /** The report collected so far (only its failed requests when every reporter is live). */
+  /** The report collected so far, with only its failed and errored requests (the rest went to disk). */
   report(): RunReport;
 }
 
-const renderers: Record<Exclude<ReporterName, 'pretty' | 'dot'>, (report: RunReport) => string> = {
-  json: renderJson,
-  junit: renderJunit,
-  tap: renderTap,
-  html: renderHtml,
-  github: renderGithub,
+const sectionsOf: Record<Exclude<ReporterName, 'pretty' | 'dot'>, () => ReportSections> = {
+  json: jsonSections,
+  junit: junitSections,
+  tap: tapSections,
+  html: htmlSections,
+  github: githubSections,
 };
 
-/** Builds the reporters of a run. */
+function stdoutSink(stdout: (text: string) => void): ReportSink {
+  return { write: stdout, finish: async () => {}, abort: () => {} };
+}
+
+/**
+ * Builds the reporters of a run. Live reporters (pretty, dot) print as events come; the others
+ * are assembled at the end from a spill file that holds each finished file's results (see
+ * streaming.ts), so no reporter keeps a passing request in memory.
+ */
 export function createReporters(specs: ReporterSpec[], options: ReporterOptions): Reporters {
-  const collector = new ReportCollector({ failuresOnly: specs.every((spec) => spec.name === 'pretty' || spec.name === 'dot') });
+  const failures = new ReportCollector({ failuresOnly: true });
+  const structured = specs.filter((spec) => spec.name !== 'pretty' && spec.name !== 'dot');
+  const spill = structured.length > 0 ? new FileReportSpill() : undefined;
+  const files = structured.length > 0 ? new ReportCollector() : undefined;
   const live: LiveReporter[] = [];
-  const finals: Array<() => void> = [];
+  const liveFiles: Array<() => void> = [];
   const resolvePath = options.resolvePath ?? ((p: string) => p);
   for (const spec of specs) {
-    if (spec.name === 'pretty' || spec.name === 'dot') {
-      const toFile = spec.path !== undefined;
-      const chunks: string[] = [];
-      const write = toFile ? (text: string) => void chunks.push(text) : options.stdout;
-      const style = createStyle(!toFile && options.color);
-      const make = spec.name === 'pretty' ? createPrettyReporter : createDotReporter;
-      live.push(make({ write, style, verbose: options.verbose, outputFailed: options.outputFailed }));
-      if (toFile) finals.push(() => writeReportFile(resolvePath(spec.path!), chunks.join('')));
-    } else {
-      const render = renderers[spec.name];
-      finals.push(() => {
-        const text = render(collector.report());
-        if (spec.path) writeReportFile(resolvePath(spec.path), text);
-        else options.stdout(text);
-      });
-    }
+    if (spec.name !== 'pretty' && spec.name !== 'dot') continue;
+    const toFile = spec.path !== undefined;
+    const chunks: string[] = [];
+    const write = toFile ? (text: string) => void chunks.push(text) : options.stdout;
+    const style = createStyle(!toFile && options.color);
+    const make = spec.name === 'pretty' ? createPrettyReporter : createDotReporter;
+    live.push(make({ write, style, verbose: options.verbose, outputFailed: options.outputFailed }));
+    if (toFile) liveFiles.push(() => writeReportFile(resolvePath(spec.path!), chunks.join('')));
   }
   return {
     onEvent(event) {
-      collector.onEvent(event);
+      failures.onEvent(event);
+      if (files && spill) {
+        files.onEvent(event);
+        if (event.type === 'file:end') spill.add(files.take(event.file)!);
+      }
       for (const reporter of live) reporter.onEvent(event);
     },
     async finish() {
-      for (const final of finals) final();
+      for (const write of liveFiles) write();
+      if (!files || !spill) return;
+      try {
+        // Files that never ended (an interrupted run) still go into the reports.
+        for (const path of files.paths()) spill.add(files.take(path)!);
+        const { files: _none, ...summary } = files.report();
+        for (const spec of structured) {
+          const sink = spec.path ? reportFileSink(resolvePath(spec.path)) : stdoutSink(options.stdout);
+          await writeSpilledReport(sectionsOf[spec.name as keyof typeof sectionsOf](), summary, spill, sink);
+        }
+      } finally {
+        spill.close();
+      }
     },
-    report: () => collector.report(),
+    report: () => failures.report(),
   };
 }
 
@@ -169,15 +189,14 @@ export function mergeReports(reports: RunReport[]): RunReport {
 }
 
 /** Renders a finished report with any reporter (used by `dial report merge`). */
-export function renderReport(report: RunReport, spec: ReporterSpec, options: ReporterOptions): void {
-  const reporters = createReporters([spec], options);
-  for (const event of reportToEvents(report)) reporters.onEvent(event);
-  // The collector rebuilt the report from events; keep the merged metadata.
-  if (spec.name !== 'pretty' && spec.name !== 'dot') {
-    const text = renderers[spec.name](report);
-    if (spec.path) writeReportFile((options.resolvePath ?? ((p: string) => p))(spec.path), text);
-    else options.stdout(text);
-    return;
+export async function renderReport(report: RunReport, spec: ReporterSpec, options: ReporterOptions): Promise<void> {
+  if (spec.name === 'pretty' || spec.name === 'dot') {
+    const reporters = createReporters([spec], options);
+    for (const event of reportToEvents(report)) reporters.onEvent(event);
+    return reporters.finish();
   }
-  void reporters.finish();
+  // Straight from the merged report, so its metadata (merged count, shard) is kept.
+  const text = renderSections(sectionsOf[spec.name](), report);
+  if (spec.path) writeReportFile((options.resolvePath ?? ((p: string) => p))(spec.path), text);
+  else options.stdout(text);
 }

@@ -1,9 +1,47 @@
-/** Reports rendered from the finished report model: json, junit, tap, html, github. */
+/**
+ * Reports rendered from the report model: json, junit, tap, html, github. Each format is a head
+ * (which may show the totals), one section per file and a tail, so a run can write its report
+ * one file at a time from disk (streaming.ts) and memory does not grow with the request count;
+ * `renderX(report)` puts the same pieces together for a report already in memory.
+ */
 import type { FileReport, RequestReport, RunReport } from './json-schema.js';
 
-/** The JSON report (schema in json-schema.ts). */
+/** A report without its files: what the head and tail of a report show. */
+export type ReportSummary = Omit<RunReport, 'files'>;
+
+/** One report format, in pieces. A new one per report: TAP numbers its lines as they are rendered. */
+export interface ReportSections {
+  head(summary: ReportSummary): string;
+  file(file: FileReport): string;
+  tail(summary: ReportSummary): string;
+}
+
+/** The whole report in one string. */
+export function renderSections(sections: ReportSections, report: RunReport): string {
+  const { files, ...summary } = report;
+  return sections.head(summary) + files.map((file) => sections.file(file)).join('') + sections.tail(summary);
+}
+
+/** The JSON report (schema in json-schema.ts), byte for byte as JSON.stringify(report, null, 2) writes it. */
+export function jsonSections(): ReportSections {
+  let first = true;
+  return {
+    head(summary) {
+      first = true;
+      return `${JSON.stringify({ ...summary, files: [] }, null, 2).slice(0, -'[]\n}'.length)}[`;
+    },
+    file(file) {
+      const text = `${first ? '' : ','}\n    ${JSON.stringify(file, null, 2).replace(/\n/g, '\n    ')}`;
+      first = false;
+      return text;
+    },
+    tail: () => (first ? ']\n}\n' : '\n  ]\n}\n'),
+  };
+}
+
+/** The JSON report of a report in memory. */
 export function renderJson(report: RunReport): string {
-  return `${JSON.stringify(report, null, 2)}\n`;
+  return renderSections(jsonSections(), report);
 }
 
 // eslint-disable-next-line no-control-regex
@@ -48,29 +86,38 @@ function firstFailureLine(request: RequestReport, file: string): number {
 }
 
 /** JUnit XML: a testsuite per file, a testcase per request (loads in GitLab and Jenkins). */
+export function junitSections(): ReportSections {
+  return {
+    head(summary) {
+      const t = summary.totals;
+      return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="dial" tests="${t.requests}" failures="${t.failed}" errors="${t.errored}" skipped="${t.skipped}" time="${seconds(summary.durationMs)}" timestamp="${escapeXml(summary.startedAt)}">\n`;
+    },
+    file: junitSuite,
+    tail: () => '</testsuites>\n',
+  };
+}
+
+/** The JUnit report of a report in memory. */
 export function renderJunit(report: RunReport): string {
-  const t = report.totals;
-  const out = [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="dial" tests="${t.requests}" failures="${t.failed}" errors="${t.errored}" skipped="${t.skipped}" time="${seconds(report.durationMs)}" timestamp="${escapeXml(report.startedAt)}">`,
-  ];
-  for (const file of report.files) {
-    const ft = file.totals;
-    out.push(`  <testsuite name="${escapeXml(file.path)}" tests="${file.requests.length}" failures="${ft.failed}" errors="${ft.errored}" skipped="${ft.skipped}" time="${seconds(file.durationMs)}" file="${escapeXml(file.path)}">`);
-    for (const request of file.requests) {
-      const attrs = `name="${escapeXml(request.name)}" classname="${escapeXml(file.path)}" time="${seconds(request.durationMs)}" file="${escapeXml(file.path)}" line="${request.line}"`;
-      const body: string[] = [];
-      if (request.status === 'failed') body.push(`      <failure message="${escapeXml(failureHeadline(request))}" type="AssertionError">${escapeXml(failureText(request, file.path))}</failure>`);
-      else if (request.status === 'errored') body.push(`      <error message="${escapeXml(failureHeadline(request))}" type="${escapeXml(request.error?.code ?? 'Error')}">${escapeXml(failureText(request, file.path))}</error>`);
-      else if (request.status === 'skipped') body.push(`      <skipped message="${escapeXml(request.skipReason ?? 'skipped')}"/>`);
-      if (request.logs?.length) body.push(`      <system-out>${escapeXml(request.logs.join('\n'))}</system-out>`);
-      if (request.attempts > 1) body.push(`      <properties><property name="attempts" value="${request.attempts}"/></properties>`);
-      out.push(body.length ? `    <testcase ${attrs}>\n${body.join('\n')}\n    </testcase>` : `    <testcase ${attrs}/>`);
-    }
-    out.push('  </testsuite>');
+  return renderSections(junitSections(), report);
+}
+
+function junitSuite(file: FileReport): string {
+  const out: string[] = [];
+  const ft = file.totals;
+  out.push(`  <testsuite name="${escapeXml(file.path)}" tests="${file.requests.length}" failures="${ft.failed}" errors="${ft.errored}" skipped="${ft.skipped}" time="${seconds(file.durationMs)}" file="${escapeXml(file.path)}">`);
+  for (const request of file.requests) {
+    const attrs = `name="${escapeXml(request.name)}" classname="${escapeXml(file.path)}" time="${seconds(request.durationMs)}" file="${escapeXml(file.path)}" line="${request.line}"`;
+    const body: string[] = [];
+    if (request.status === 'failed') body.push(`      <failure message="${escapeXml(failureHeadline(request))}" type="AssertionError">${escapeXml(failureText(request, file.path))}</failure>`);
+    else if (request.status === 'errored') body.push(`      <error message="${escapeXml(failureHeadline(request))}" type="${escapeXml(request.error?.code ?? 'Error')}">${escapeXml(failureText(request, file.path))}</error>`);
+    else if (request.status === 'skipped') body.push(`      <skipped message="${escapeXml(request.skipReason ?? 'skipped')}"/>`);
+    if (request.logs?.length) body.push(`      <system-out>${escapeXml(request.logs.join('\n'))}</system-out>`);
+    if (request.attempts > 1) body.push(`      <properties><property name="attempts" value="${request.attempts}"/></properties>`);
+    out.push(body.length ? `    <testcase ${attrs}>\n${body.join('\n')}\n    </testcase>` : `    <testcase ${attrs}/>`);
   }
-  out.push('</testsuites>', '');
-  return out.join('\n');
+  out.push('  </testsuite>');
+  return `${out.join('\n')}\n`;
 }
 
 function yamlString(text: string): string {
@@ -78,36 +125,56 @@ function yamlString(text: string): string {
 }
 
 /** TAP version 13 with a plan; failures carry a YAML diagnostic block. */
-export function renderTap(report: RunReport): string {
-  const out = ['TAP version 13', `1..${report.totals.requests}`];
+export function tapSections(): ReportSections {
   let n = 0;
-  for (const file of report.files) {
-    for (const request of file.requests) {
-      n++;
-      const title = `${file.path} › ${request.name}`.replace(/#/g, '\\#');
-      if (request.status === 'skipped') {
-        out.push(`ok ${n} - ${title} # SKIP ${request.skipReason ?? ''}`.trimEnd());
-        continue;
-      }
-      if (request.status === 'passed') {
-        out.push(`ok ${n} - ${title}`);
-        continue;
-      }
-      out.push(`not ok ${n} - ${title}`);
-      out.push('  ---');
-      out.push(`  message: ${yamlString(failureHeadline(request))}`);
-      out.push(`  severity: ${request.status === 'errored' ? 'error' : 'fail'}`);
-      out.push(`  at: ${yamlString(`${file.path}:${firstFailureLine(request, file.path)}`)}`);
-      const failed = request.assertions.find((a) => !a.passed);
-      if (failed?.expected !== undefined) out.push(`  expected: ${yamlString(failed.expected)}`);
-      if (failed?.actual !== undefined) out.push(`  actual: ${yamlString(failed.actual)}`);
-      out.push(`  attempts: ${request.attempts}`);
-      out.push('  ...');
+  return {
+    head(summary) {
+      n = 0;
+      return `TAP version 13\n1..${summary.totals.requests}\n`;
+    },
+    file(file) {
+      const lines = tapLines(file, n);
+      n += file.requests.length;
+      return lines.length ? `${lines.join('\n')}\n` : '';
+    },
+    tail(summary) {
+      const t = summary.totals;
+      return `# pass ${t.passed}\n# fail ${t.failed + t.errored}\n# skip ${t.skipped}\n`;
+    },
+  };
+}
+
+/** The TAP report of a report in memory. */
+export function renderTap(report: RunReport): string {
+  return renderSections(tapSections(), report);
+}
+
+function tapLines(file: FileReport, numbered: number): string[] {
+  const out: string[] = [];
+  let n = numbered;
+  for (const request of file.requests) {
+    n++;
+    const title = `${file.path} › ${request.name}`.replace(/#/g, '\\#');
+    if (request.status === 'skipped') {
+      out.push(`ok ${n} - ${title} # SKIP ${request.skipReason ?? ''}`.trimEnd());
+      continue;
     }
+    if (request.status === 'passed') {
+      out.push(`ok ${n} - ${title}`);
+      continue;
+    }
+    out.push(`not ok ${n} - ${title}`);
+    out.push('  ---');
+    out.push(`  message: ${yamlString(failureHeadline(request))}`);
+    out.push(`  severity: ${request.status === 'errored' ? 'error' : 'fail'}`);
+    out.push(`  at: ${yamlString(`${file.path}:${firstFailureLine(request, file.path)}`)}`);
+    const failed = request.assertions.find((a) => !a.passed);
+    if (failed?.expected !== undefined) out.push(`  expected: ${yamlString(failed.expected)}`);
+    if (failed?.actual !== undefined) out.push(`  actual: ${yamlString(failed.actual)}`);
+    out.push(`  attempts: ${request.attempts}`);
+    out.push('  ...');
   }
-  const t = report.totals;
-  out.push(`# pass ${t.passed}`, `# fail ${t.failed + t.errored}`, `# skip ${t.skipped}`, '');
-  return out.join('\n');
+  return out;
 }
 
 function escapeHtml(text: string): string {
@@ -124,26 +191,55 @@ pre{margin:.25rem 0 0;padding:.5rem;background:#fbf3f2;border-radius:4px;white-s
 @media (prefers-color-scheme:dark){body{background:#14171c;color:#dfe3ea}section{border-color:#333a45}section>h2{background:#1c2028;border-color:#333a45}td{border-color:#252b35}pre{background:#2a1d1d}}
 `;
 
+/**
+ * Past this many requests the HTML page lists only the failed and errored ones, and counts the
+ * rest per file: a page with a row per request of a million-request run would not open.
+ */
+export const HTML_ROW_LIMIT = 2000;
+
+function htmlRow(r: RequestReport, file: FileReport): string {
+  const details = r.status === 'failed' || r.status === 'errored' ? `<pre>${escapeHtml(failureText(r, file.path))}</pre>` : r.status === 'skipped' && r.skipReason ? `<div class="meta">${escapeHtml(r.skipReason)}</div>` : '';
+  return `<tr><td class="s ${r.status}">${r.status}</td><td><strong>${escapeHtml(r.name)}</strong> <span class="meta">${escapeHtml(r.method)} ${escapeHtml(r.url)} · ${escapeHtml(file.path)}:${r.line}</span>${details}</td><td class="n">${r.httpStatus ?? ''}</td><td class="n">${r.durationMs.toFixed(0)} ms${r.attempts > 1 ? ` · ${r.attempts} attempts` : ''}</td></tr>`;
+}
+
+function htmlSection(file: FileReport, summarised: boolean): string {
+  const shown = summarised ? file.requests.filter((r) => r.status === 'failed' || r.status === 'errored') : file.requests;
+  const left = file.requests.length - shown.length;
+  const rest = left > 0 ? `<tr><td class="s"></td><td class="meta">${file.totals.passed} passed and ${file.totals.skipped} skipped not listed</td><td></td><td></td></tr>` : '';
+  return `<section><h2>${escapeHtml(file.path)} <span class="meta">${file.totals.passed}/${file.requests.length} passed</span></h2><table>${shown.map((r) => htmlRow(r, file)).join('')}${rest}</table></section>`;
+}
+
 /** One self-contained HTML page (inline CSS, no scripts, no external assets). */
-export function renderHtml(report: RunReport): string {
-  const t = report.totals;
-  const ok = t.failed + t.errored === 0;
-  const fileSection = (file: FileReport) => {
-    const rows = file.requests.map((r) => {
-      const details = r.status === 'failed' || r.status === 'errored' ? `<pre>${escapeHtml(failureText(r, file.path))}</pre>` : r.status === 'skipped' && r.skipReason ? `<div class="meta">${escapeHtml(r.skipReason)}</div>` : '';
-      return `<tr><td class="s ${r.status}">${r.status}</td><td><strong>${escapeHtml(r.name)}</strong> <span class="meta">${escapeHtml(r.method)} ${escapeHtml(r.url)} · ${escapeHtml(file.path)}:${r.line}</span>${details}</td><td class="n">${r.httpStatus ?? ''}</td><td class="n">${r.durationMs.toFixed(0)} ms${r.attempts > 1 ? ` · ${r.attempts} attempts` : ''}</td></tr>`;
-    });
-    return `<section><h2>${escapeHtml(file.path)} <span class="meta">${file.totals.passed}/${file.requests.length} passed</span></h2><table>${rows.join('')}</table></section>`;
-  };
-  return `<!doctype html>
+export function htmlSections(): ReportSections {
+  let first = true;
+  let summarised = false;
+  return {
+    head(summary) {
+      first = true;
+      summarised = summary.totals.requests > HTML_ROW_LIMIT;
+      const t = summary.totals;
+      const ok = t.failed + t.errored === 0;
+      const note = summarised ? `\n<p class="meta">${t.requests} requests: only the failed and errored ones are listed.</p>` : '';
+      return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>dial run: ${ok ? 'passed' : 'failed'}</title><style>${HTML_STYLE}</style></head>
 <body><h1 class="${ok ? 'passed' : 'failed'}">dial run ${ok ? 'passed' : 'failed'}</h1>
-<p class="meta">${escapeHtml(report.startedAt)} · ${(report.durationMs / 1000).toFixed(2)} s · ${t.files} files${report.merged ? ` · merged from ${report.merged} reports` : ''}</p>
-<p class="totals"><span class="passed">${t.passed} passed</span><span class="failed">${t.failed} failed</span><span class="errored">${t.errored} errored</span><span class="skipped">${t.skipped} skipped</span></p>
-${report.files.map(fileSection).join('\n')}
-</body></html>
+<p class="meta">${escapeHtml(summary.startedAt)} · ${(summary.durationMs / 1000).toFixed(2)} s · ${t.files} files${summary.merged ? ` · merged from ${summary.merged} reports` : ''}</p>
+<p class="totals"><span class="passed">${t.passed} passed</span><span class="failed">${t.failed} failed</span><span class="errored">${t.errored} errored</span><span class="skipped">${t.skipped} skipped</span></p>${note}
 `;
+    },
+    file(file) {
+      const text = `${first ? '' : '\n'}${htmlSection(file, summarised)}`;
+      first = false;
+      return text;
+    },
+    tail: () => '\n</body></html>\n',
+  };
+}
+
+/** The HTML report of a report in memory. */
+export function renderHtml(report: RunReport): string {
+  return renderSections(htmlSections(), report);
 }
 
 function escapeData(text: string): string {
@@ -155,16 +251,26 @@ function escapeProperty(text: string): string {
 }
 
 /** GitHub Actions workflow commands: an `::error` annotation per failed request, and a summary notice. */
+export function githubSections(): ReportSections {
+  return {
+    head: () => '',
+    file(file) {
+      let out = '';
+      for (const r of file.requests) {
+        if (r.status !== 'failed' && r.status !== 'errored') continue;
+        const title = `${r.name}${r.status === 'errored' ? ` (${r.error?.code ?? 'error'})` : ''}`;
+        out += `::error file=${escapeProperty(file.path)},line=${firstFailureLine(r, file.path)},title=${escapeProperty(title)}::${escapeData(failureText(r, file.path))}\n`;
+      }
+      return out;
+    },
+    tail(summary) {
+      const t = summary.totals;
+      return `::notice title=dial run::${t.passed} passed, ${t.failed} failed, ${t.errored} errored, ${t.skipped} skipped (${t.requests} requests)\n`;
+    },
+  };
+}
+
+/** The GitHub annotations of a report in memory. */
 export function renderGithub(report: RunReport): string {
-  const out: string[] = [];
-  for (const file of report.files) {
-    for (const r of file.requests) {
-      if (r.status !== 'failed' && r.status !== 'errored') continue;
-      const title = `${r.name}${r.status === 'errored' ? ` (${r.error?.code ?? 'error'})` : ''}`;
-      out.push(`::error file=${escapeProperty(file.path)},line=${firstFailureLine(r, file.path)},title=${escapeProperty(title)}::${escapeData(failureText(r, file.path))}`);
-    }
-  }
-  const t = report.totals;
-  out.push(`::notice title=dial run::${t.passed} passed, ${t.failed} failed, ${t.errored} errored, ${t.skipped} skipped (${t.requests} requests)`);
-  return `${out.join('\n')}\n`;
+  return renderSections(githubSections(), report);
 }

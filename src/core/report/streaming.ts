@@ -1,0 +1,121 @@
+/**
+ * Reports that do not grow with the run. Each file's results are written to a spill file on disk
+ * as soon as the file ends, and memory keeps only where each one starts; at the end every report
+ * is assembled from the spill, one file's results in memory at a time, sorted by path as before.
+ * So a run of a million requests writes its JSON or JUnit report with the memory of one file.
+ */
+import { closeSync, mkdirSync, mkdtempSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { DialError } from '../errors.js';
+import type { FileReport } from './json-schema.js';
+import type { ReportSections, ReportSummary } from './render.js';
+
+interface SpilledFile {
+  path: string;
+  offset: number;
+  length: number;
+}
+
+/** FileReports kept on disk, one JSON line each, read back sorted by path. */
+export class FileReportSpill {
+  readonly dir = mkdtempSync(join(tmpdir(), 'dial-report-'));
+  private readonly fd = openSync(join(this.dir, 'files.jsonl'), 'w+', 0o600);
+  private readonly index: SpilledFile[] = [];
+  private size = 0;
+
+  /** Writes one file's results to disk. */
+  add(file: FileReport): void {
+    const bytes = Buffer.from(`${JSON.stringify(file)}\n`, 'utf8');
+    writeSync(this.fd, bytes, 0, bytes.length, this.size);
+    this.index.push({ path: file.path, offset: this.size, length: bytes.length });
+    this.size += bytes.length;
+  }
+
+  /** The spilled files sorted by path, read back one at a time. */
+  *files(): Generator<FileReport> {
+    const sorted = [...this.index].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    for (const entry of sorted) {
+      const bytes = Buffer.alloc(entry.length);
+      readSync(this.fd, bytes, 0, entry.length, entry.offset);
+      yield JSON.parse(bytes.toString('utf8')) as FileReport;
+    }
+  }
+
+  /** Removes the spill file. */
+  close(): void {
+    closeSync(this.fd);
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** Where an assembled report goes: a file written safely, or standard output. */
+export interface ReportSink {
+  /** May wait for the disk (back-pressure), so memory stays flat however big the report. */
+  write(text: string): void | Promise<void>;
+  /** Makes the report visible (renames a finished file into place). */
+  finish(): Promise<void>;
+  /** Drops a half-written report. */
+  abort(): void;
+}
+
+/** Writes the head, each spilled file's section and the tail of one report into a sink, in pieces. */
+export async function writeSpilledReport(sections: ReportSections, summary: ReportSummary, spill: FileReportSpill, sink: ReportSink): Promise<void> {
+  const chunkSize = 64 * 1024;
+  let pending = '';
+  const write = async (text: string) => {
+    pending += text;
+    if (pending.length >= chunkSize) {
+      const chunk = pending;
+      pending = '';
+      await sink.write(chunk);
+    }
+  };
+  try {
+    await write(sections.head(summary));
+    for (const file of spill.files()) await write(sections.file(file));
+    await write(sections.tail(summary));
+    if (pending) await sink.write(pending);
+  } catch (error) {
+    sink.abort();
+    throw error;
+  }
+  await sink.finish();
+}
+
+/** A report file written to a temp file beside it and renamed into place when complete. */
+export function reportFileSink(path: string): ReportSink {
+  const fail = (error: unknown): DialError =>
+    new DialError('E_IO', `cannot write the report ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error, hint: 'give a path in a folder you can write to' });
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
+  let fd: number;
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    fd = openSync(temp, 'wx', 0o666);
+  } catch (error) {
+    throw fail(error);
+  }
+  const close = () => closeSync(fd);
+  return {
+    write(text) {
+      try {
+        writeSync(fd, text);
+      } catch (error) {
+        throw fail(error);
+      }
+    },
+    async finish() {
+      close();
+      try {
+        renameSync(temp, path);
+      } catch (error) {
+        rmSync(temp, { force: true });
+        throw fail(error);
+      }
+    },
+    abort() {
+      close();
+      rmSync(temp, { force: true });
+    },
+  };
+}
