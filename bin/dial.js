@@ -1,6 +1,6 @@
 #!/usr/bin/env -S node --
 // CommonJS on purpose (see bin/package.json): Node's ES module loader costs ~8 ms to start on
-// Node 20, and ES modules cannot use a V8 code cache there. Start-up budgets: DESIGN §9.
+// Node 20, and ES modules cannot use a V8 code cache there.
 'use strict';
 const { dirname, join } = require('node:path');
 

@@ -1,4 +1,4 @@
-// Builds dist/ with esbuild. Start-up time drives the layout (DESIGN §9):
+// Builds dist/ with esbuild. Start-up time drives the layout:
 //
 //   dist/cli.cjs        the program: src/ without the UI, one CommonJS file. bin/dial.js compiles
 //                       it with the V8 code cache below, which Node 20 cannot do for ES modules.

@@ -1,9 +1,9 @@
 /**
- * The error catalogue (DESIGN §8). Every expected failure is a DialError with a
+ * The error catalogue (docs/cli.md lists them). Every expected failure is a DialError with a
  * stable code; only src/cli.ts turns one into output and an exit code.
  */
 
-/** Exit codes of DESIGN §8. */
+/** Exit codes; docs/cli.md has the same table (tests/docs check it). */
 export const ExitCode = {
   ok: 0,
   failed: 1,

@@ -1,4 +1,4 @@
-/** Masking of secrets (DESIGN §6): variable values and sensitive headers. */
+/** Masking of secrets: variable values and sensitive headers. */
 import type { HeaderList } from './http/types.js';
 
 export const MASK = '••••';

@@ -1,5 +1,5 @@
 /**
- * Reading and validating import sources (DESIGN §5: every file read is validated with zod;
+ * Reading and validating import sources (every file read is validated with zod;
  * errors name the file, line, column and what was expected).
  */
 import { readFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * `--download`: the file name a response asks for (Content-Disposition, else the URL),
- * sanitised so it can only name a file directly inside the chosen folder (DESIGN §6).
+ * sanitised so it can only name a file directly inside the chosen folder.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

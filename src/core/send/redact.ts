@@ -1,5 +1,5 @@
 /**
- * Masking for what `dial send` prints (DESIGN §6): the secret values a `.http` request used
+ * Masking for what `dial send` prints: the secret values a `.http` request used
  * (`# @secret`, private env file, `.env`) become `••••` in the printed request and response,
  * as history and run reports show them. Bodies streamed to stdout are masked on the fly, a
  * value cut across two chunks included. Only printing is masked: `--curl`, `--download` and
