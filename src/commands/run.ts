@@ -84,7 +84,7 @@ export function registerRun(program: Command): void {
     .option('--key <file>', 'client certificate key (PEM)')
     .option('--proxy <url>', 'proxy for every request (else HTTP(S)_PROXY / NO_PROXY)')
     .option('--no-follow', 'do not follow redirects (followed by default)')
-    .addHelpText('after', '\nExit codes: 0 all passed, 1 a request failed or errored, 2 usage, 3 a file failed to parse, 130 interrupted.')
+    .addHelpText('after', '\nExit codes: 0 all passed, 1 a request failed or errored, 2 usage, 3 invalid input (parse, env, unresolved variable), 130 interrupted.')
     .action(async (paths: string[], flags: RunFlags, command: Command) => {
       const options = validate(flags);
       const [{ runCommand }, { setFlagsFromString }] = await Promise.all([import('../core/run/command.js'), import('node:v8')]);
