@@ -1,5 +1,5 @@
 #!/bin/sh
-# Makes sure BusyBox is installed, for tests/dist/launcher.test.ts: it runs bin/dial.js under
+# Makes sure BusyBox is installed, for tests/package/launcher.test.ts: it runs bin/dial.js under
 # BusyBox `env`, as Alpine images (and most CI containers) do. Idempotent and quick when it is
 # there already. Installs the Debian package when it can (root with apt-get, as in CI); where
 # it cannot, it says so and the test fails only when CI is set (and skips, saying why, elsewhere).
