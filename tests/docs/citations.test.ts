@@ -20,7 +20,7 @@ function filesUnder(path: string): string[] {
 }
 
 /** Every `file:line: text` in `paths` that matches one of `patterns`. */
-export function citations(paths: string[], patterns: RegExp[] = FORBIDDEN): string[] {
+function citations(paths: string[], patterns: RegExp[] = FORBIDDEN): string[] {
   return paths.flatMap((path) =>
     readFileSync(join(root, path), 'utf8')
       .split('\n')

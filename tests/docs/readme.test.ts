@@ -20,7 +20,7 @@ interface DocCommand {
 }
 
 /** The README section from `## heading` to the next `## `. */
-export function readmeSection(readme: string, heading: string): string {
+function readmeSection(readme: string, heading: string): string {
   const start = readme.indexOf(`\n## ${heading}\n`);
   if (start < 0) throw new Error(`README.md has no "## ${heading}" section`);
   const end = readme.indexOf('\n## ', start + 1);
@@ -28,7 +28,7 @@ export function readmeSection(readme: string, heading: string): string {
 }
 
 /** The commands of a section's ```sh blocks: session blocks (`$ cmd` + output) and plain ones. */
-export function docCommands(section: string): DocCommand[] {
+function docCommands(section: string): DocCommand[] {
   const commands: DocCommand[] = [];
   for (const [, body] of section.matchAll(/```sh\n([\s\S]*?)```/g)) {
     const lines = body.replace(/\n$/, '').split('\n');
