@@ -1,6 +1,9 @@
-#!/usr/bin/env -S node --
+#!/usr/bin/env node
 // CommonJS on purpose (see bin/package.json): Node's ES module loader costs ~8 ms to start on
-// Node 20, and ES modules cannot use a V8 code cache there. Start-up budgets: DESIGN §9.
+// Node 20, and ES modules cannot use a V8 code cache there.
+// The shebang passes no flag to node: Linux hands `env` the rest of the line as one word and
+// BusyBox `env` (Alpine, most CI images) has no `-S` to split it. Flags dial needs are set from
+// inside (`dial run` sets its V8 heap flags with v8.setFlagsFromString, src/commands/run.ts).
 'use strict';
 const { dirname, join } = require('node:path');
 

@@ -1,4 +1,4 @@
-// Builds dist/ with esbuild. Start-up time drives the layout (DESIGN §9):
+// Builds dist/ with esbuild. Start-up time drives the layout:
 //
 //   dist/cli.cjs        the program: src/ without the UI, one CommonJS file. bin/dial.js compiles
 //                       it with the V8 code cache below, which Node 20 cannot do for ES modules.
@@ -14,7 +14,7 @@
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -23,7 +23,7 @@ process.chdir(root);
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 const define = { 'process.env.NODE_ENV': '"production"', __DIAL_VERSION__: JSON.stringify(version) };
-const common = { absWorkingDir: root, bundle: true, charset: 'ascii', platform: 'node', target: 'node20', legalComments: 'none', logLevel: 'warning', define };
+const common = { absWorkingDir: root, bundle: true, metafile: true, charset: 'ascii', platform: 'node', target: 'node20', legalComments: 'none', logLevel: 'warning', define };
 
 // How each library's file exports it. The program's `await import('x')` becomes
 // `__toESM(require('./lib/x.cjs'), 1)`, which, as Node does for a CommonJS module, takes
@@ -73,12 +73,40 @@ const libraryEntriesPlugin = {
   },
 };
 
+/**
+ * The licence notices of the third-party packages bundled into dist/, one section per package,
+ * found from the bundles' inputs (esbuild's metafile): the published package has no
+ * node_modules, so their notices must travel inside dist/.
+ */
+function thirdPartyNotices(inputs) {
+  const packageDirs = new Set();
+  for (const input of inputs) {
+    const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
+    if (match) packageDirs.add(match[1]);
+  }
+  const sections = [...packageDirs].map((dir) => {
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    const licenceFiles = readdirSync(dir).filter((name) => /^(licen[cs]e|copying|notice)/i.test(name)).sort();
+    const texts = licenceFiles.map((name) => readFileSync(join(dir, name), 'utf8').trim());
+    const licence = typeof manifest.license === 'string' ? manifest.license : (manifest.license?.type ?? 'see its package');
+    const author = typeof manifest.author === 'string' ? manifest.author : manifest.author?.name;
+    const source = typeof manifest.repository === 'string' ? manifest.repository : manifest.repository?.url;
+    const origin = [author && `author ${author}`, source && `source ${source}`].filter(Boolean).join(', ');
+    const missing = `(${manifest.name} ships no licence file; its package.json declares ${licence}${origin ? `; ${origin}` : ''})`;
+    const body = texts.length > 0 ? texts.join('\n\n') : missing;
+    return { key: `${manifest.name}@${manifest.version}`, text: `${manifest.name} ${manifest.version} (${licence})\n\n${body}\n` };
+  });
+  const unique = [...new Map(sections.map((section) => [section.key, section])).values()].sort((a, b) => a.key.localeCompare(b.key));
+  const header = `dial-http bundles the following packages into dist/. Their licence notices follow.\n`;
+  return [header, ...unique.map((section) => section.text)].join(`\n${'-'.repeat(78)}\n\n`);
+}
+
 // Build into a fresh folder and swap it in, so a concurrent build or a running `dial`
 // never sees an empty or half-written dist/.
 const outdir = `dist.tmp-${process.pid}`;
 rmSync(outdir, { recursive: true, force: true });
 
-await Promise.all([
+const builds = await Promise.all([
   build({
     ...common,
     entryPoints: { cli: 'src/cli.ts' },
@@ -110,6 +138,8 @@ await Promise.all([
     banner: { js: "import { createRequire as __dialCreateRequire } from 'node:module'; const require = __dialCreateRequire(import.meta.url);" },
   }),
 ]);
+
+writeFileSync(`${outdir}/THIRD-PARTY-LICENSES.txt`, thirdPartyNotices(builds.flatMap((result) => Object.keys(result.metafile.inputs))));
 
 // esbuild writes strings ASCII-only but keeps comments as written. One non-ASCII character
 // would make V8 hold the whole program as a two-byte string; escape the ones left in comments.

@@ -1,6 +1,6 @@
 /**
  * Entry point of the bundle: hands the command line to the Commander program in ./program.ts,
- * and is the one place that turns an error into output and an exit code (DESIGN §8).
+ * and is the one place that turns an error into output and an exit code (exit codes: docs/cli.md).
  * (`dial --version` is answered earlier, by bin/dial.js, before the ES module loader starts.)
  */
 

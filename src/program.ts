@@ -5,9 +5,11 @@
 import { Command, CommanderError } from 'commander';
 import { DialError, ExitCode } from './core/errors.js';
 import { registerCommands } from './commands/index.js';
+import { rootHelpText } from './commands/root-help.js';
+import { checkCommandNames } from './commands/suggest.js';
 import { VERSION } from './version.js';
 
-function buildProgram(argv: string[]): Command {
+export function buildProgram(argv: string[]): Command {
   const program = new Command('dial')
     .description('A fast terminal HTTP client for .http files: send, open, run.')
     .version(VERSION, '--version', 'print the version')
@@ -23,6 +25,7 @@ function buildProgram(argv: string[]): Command {
       outputError: (text, write) => write(text.replace(/^error: /, 'error[E_USAGE]: ')),
     });
   registerCommands(program, argv);
+  program.addHelpText('after', () => rootHelpText());
   // `dial` alone: the workbench on a terminal, usage elsewhere.
   program.action(async () => {
     if (program.args.length > 0) {
@@ -46,6 +49,7 @@ function buildProgram(argv: string[]): Command {
  */
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram(argv);
+  checkCommandNames(program, argv.slice(2));
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.ok;

@@ -1,5 +1,5 @@
 /**
- * `dial run [PATHS…]`: .http files as tests (DESIGN §2, §4). Flags are parsed and validated
+ * `dial run [PATHS…]`: .http files as tests (docs/cli.md). Flags are parsed and validated
  * here; the core is imported inside the action so other commands never load it.
  *
  * Decisions (documented in --help):
@@ -86,7 +86,7 @@ export function registerRun(program: Command): void {
     .option('--key <file>', 'client certificate key (PEM)')
     .option('--proxy <url>', 'proxy for every request (else HTTP(S)_PROXY / NO_PROXY)')
     .option('--no-follow', 'do not follow redirects (followed by default)')
-    .addHelpText('after', '\nExit codes: 0 all passed, 1 a request failed or errored, 2 usage, 3 a file failed to parse, 130 interrupted.')
+    .addHelpText('after', '\nExit codes: 0 all passed, 1 a request failed or errored, 2 usage, 3 invalid input (parse, env, unresolved variable), 130 interrupted.')
     .action(async (paths: string[], flags: RunFlags, command: Command) => {
       const options = validate(flags);
       const [{ runCommand }, { setFlagsFromString }, { splitPosition }, { resolve }] = await Promise.all([
@@ -129,7 +129,7 @@ export function registerRun(program: Command): void {
  * A long run allocates a lot and keeps little: the live heap after a full GC is ~6 MiB at 500
  * requests and at 50,000. V8's defaults still grow the heap in steps toward a plateau, the young
  * generation from 2 to 32 MiB and the old one up to 4× what is live, so peak RSS rose 1.4× from
- * 500 to 5,000 requests (DESIGN §9 wants it flat). V8 reads these two flags at each GC decision:
+ * 500 to 5,000 requests (it should stay flat). V8 reads these two flags at each GC decision:
  * the young generation keeps its first size and the old one grows 30% past what is live.
  * Measured with 50-request files at --concurrency 8: peak RSS 62 / 69 / 71 MiB at 500 / 5,000 /
  * 20,000 requests instead of 67 / 99 / 113 MiB, for up to ~6% more time. A V8 that does not

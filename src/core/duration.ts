@@ -3,7 +3,7 @@ import { DialError } from './errors.js';
 const unitMs: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /**
- * Parses a duration as dial writes them everywhere: `500ms`, `5s`, `2m`, `1h`; a bare number
+ * Parses a duration as docs/http-format.md writes them: `500ms`, `5s`, `2m`, `1h`; a bare number
  * means seconds (as in HTTPie). Returns milliseconds.
  */
 export function parseDuration(text: string, what = 'duration'): number {

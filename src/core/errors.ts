@@ -1,9 +1,9 @@
 /**
- * The error catalogue. Every expected failure is a DialError with a
+ * The error catalogue (docs/cli.md lists them). Every expected failure is a DialError with a
  * stable code; only src/cli.ts turns one into output and an exit code.
  */
 
-/** dial's exit codes. */
+/** Exit codes; docs/cli.md has the same table (tests/docs check it). */
 export const ExitCode = {
   ok: 0,
   failed: 1,
@@ -13,6 +13,16 @@ export const ExitCode = {
   interrupted: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** What each exit code means: `dial --help`, README.md and docs/cli.md show these words. */
+export const exitCodeMeanings: Record<ExitCodeValue, string> = {
+  0: 'success',
+  1: 'run: a request failed or errored (an assertion, a test, or a transport error); send --check-status: a 4xx/5xx',
+  2: 'usage error: unknown command or flag, bad argument, dial open without a terminal',
+  3: 'invalid input: a .http, env, settings or import file that fails to parse or validate; an unresolved variable',
+  4: 'transport or I/O failure: DNS, refused, reset, TLS, proxy, timeout, too many redirects, a file that cannot be read or written',
+  130: 'interrupted',
+};
 
 /** Stable error codes, each with the exit code it maps to. */
 export const errorCatalogue = {

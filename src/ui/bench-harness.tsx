@@ -1,5 +1,5 @@
 /**
- * For `npm run bench` (TUI latency budget, DESIGN §9): times the response viewer on a body
+ * For `npm run bench` (the TUI's latency budget): times the response viewer on a body
  * without a terminal. Each frame goes through the same path as the live TUI (line model ->
  * viewer reducer -> React -> Ink layout and output) via Ink's renderToString.
  *

@@ -1,5 +1,5 @@
 /**
- * What the TUI shows of an exchange, with secrets masked (DESIGN §6): the session's secret
+ * What the TUI shows of an exchange, with secrets masked: the session's secret
  * values anywhere in the body, headers, URL, request as sent and test messages, plus the
  * Authorization / Cookie / Set-Cookie / Proxy-Authorization header values. The App computes
  * this once per response (and reveal toggle), BEFORE the text is split into viewer lines.

@@ -33,7 +33,7 @@ export interface ResponseResult {
   tests?: TestOutcome[];
   /** A response came but a script or assertion step errored. */
   error?: { code: string; message: string };
-  /** Secret values to mask wherever this result is shown (DESIGN §6); the data itself stays real. */
+  /** Secret values to mask wherever this result is shown; the data itself stays real. */
   secrets?: string[];
 }
 

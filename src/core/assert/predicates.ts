@@ -1,4 +1,4 @@
-/** The predicates of `?? …` assertions, as pure functions over values. */
+/** The predicates of `?? …` assertions (docs/http-format.md), as pure functions over values. */
 import type { AssertionPredicate } from '../httpfile/types.js';
 
 /** Expected values are JSON literals when they parse as JSON, else strings. */

@@ -1,5 +1,5 @@
 /**
- * Environment files: `http-client.env.json` and
+ * Environment files (docs/http-format.md, variables: levels 4 and 5): `http-client.env.json` and
  * `http-client.private.env.json` (JetBrains shape `{"dev": {"host": "…"}, "$shared": {…}}`)
  * next to a `.http` file or in any parent folder up to the workspace root, and the root's `.env`.
  *

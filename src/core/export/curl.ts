@@ -1,5 +1,5 @@
 /**
- * A resolved request as a runnable curl command. `dial export curl`,
+ * A resolved request as a runnable curl command (docs/cli.md, export). `dial export curl`,
  * `dial send --curl` and the TUI's copy as curl print this through `curlCommand`
  * (from-http.ts), which first shapes a `.http` request as written. The command sends what
  * dial would send: curl's own defaults (a form Content-Type on --data) are switched off

@@ -30,7 +30,7 @@ export function parsePrintSpec(text: string): PrintSpec {
   return { requestHeaders: text.includes('H'), requestBody: text.includes('B'), responseHeaders: text.includes('h'), responseBody: text.includes('b'), meta: text.includes('m') };
 }
 
-/** Bodies larger than this are shown raw, not pretty-printed. */
+/** Bodies larger than this are shown raw, not pretty-printed (a render budget). */
 export const PRETTY_LIMIT = 2 * 1024 * 1024;
 
 /** What a terminal shows instead of a binary body (HTTPie's wording). */

@@ -1,5 +1,5 @@
 /**
- * History of exchanges: one JSON line per exchange in
+ * History of exchanges (HistoryEntry; secrets masked): one JSON line per exchange in
  * history.jsonl, mode 0600. Sensitive headers are masked, secret values redacted and bodies
  * cut at 64 KiB before anything reaches the disk. An append is a single write, so a crash
  * can only tear the last line, which reading skips. The file is trimmed to the newest
@@ -13,7 +13,7 @@ import { writeFileAtomic } from '../atomic-write.js';
 import { maskHeaders, redactText } from '../secrets.js';
 import type { Exchange, HeaderList, RedirectHop, Timings } from '../http/types.js';
 
-/** Bodies kept in history. */
+/** Bodies kept in history (capped so the file stays small). */
 export const HISTORY_BODY_LIMIT = 64 * 1024;
 /** The smallest step: the file is checked for trimming each time its size crosses a multiple of the step. */
 export const TRIM_CHECK_BYTES = 256 * 1024;

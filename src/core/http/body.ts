@@ -8,7 +8,7 @@ import { DialError } from '../errors.js';
 import { guessContentType } from './mime.js';
 import type { MultipartPart, RequestBody } from './types.js';
 
-/** The most of a request body kept as a preview (DESIGN §9: 64 KiB). */
+/** The most of a request body kept as a preview (64 KiB). */
 export const PREVIEW_LIMIT = 64 * 1024;
 
 /** A body ready to send, possibly more than once (redirects 307/308). */

@@ -1,8 +1,8 @@
 /**
- * The HTTP engine (DESIGN §3 Exchange, §7): `sendRequest`, `createCookieJar`, `closeConnections`.
+ * The HTTP engine (docs/architecture.md): `sendRequest`, `createCookieJar`, `closeConnections`.
  *
  * ARCHITECTURE DECISION (measured): undici costs 28-60 ms of start-up even when bundled,
- * while `dial send` may spend ~12 ms over `node -e 0` (DESIGN §9). So HTTP/1.1 runs on the
+ * while `dial send` may spend ~12 ms over `node -e 0` (the start-up budget). So HTTP/1.1 runs on the
  * built-in node:http / node:https (already in Node's snapshot: no load cost) with keep-alive
  * agents that pool sockets per origin for the life of the process. undici 7 is imported
  * lazily, only when a request asks for HTTP/2 (Agent with allowH2) or when a proxy applies

@@ -11,7 +11,7 @@ import type { HeaderList, HttpRequest, RequestPreview, SendOptions } from './typ
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
-/** Checks method, URL and headers before anything is sent (DESIGN §5). */
+/** Checks method, URL and headers before anything is sent. */
 function validate(request: HttpRequest): URL {
   if (/[\r\n\0]/.test(request.url)) {
     throw new DialError('E_HEADER_INJECTION', 'the URL contains a line break or NUL character', {

@@ -17,7 +17,7 @@ import { Stopper, type HopResponse, type TlsMaterial, type Transport } from './t
 import type { Exchange, HeaderList, HttpRequest, RedirectHop, ResponseBody, ResponseHead, SendOptions, TlsOptions } from './types.js';
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-/** Headers that must not follow a redirect to another host (DESIGN §6). */
+/** Headers that must not follow a redirect to another host (they carry credentials). */
 const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'host']);
 const BODY_HEADERS = new Set(['content-type', 'content-length', 'transfer-encoding', 'content-encoding']);
 

@@ -9,7 +9,7 @@ import { Writable } from 'node:stream';
 import { randomHex } from './body.js';
 import type { ResponseBody } from './types.js';
 
-/** DESIGN §9: bodies up to 16 MiB stay in memory. */
+/** Bodies up to 16 MiB stay in memory. */
 export const DEFAULT_MAX_IN_MEMORY = 16 * 1024 * 1024;
 
 const spilledFiles = new Set<string>();

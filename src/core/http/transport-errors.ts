@@ -1,6 +1,6 @@
 /**
  * Turns low-level failures (node:net, node:tls, undici, zlib, fs) into DialErrors with a
- * stable code and a hint (DESIGN §8). The original error is kept as `cause`.
+ * stable code and a hint (exit 4, docs/cli.md). The original error is kept as `cause`.
  */
 import { DialError, isDialError } from '../errors.js';
 import { formatDuration } from '../duration.js';

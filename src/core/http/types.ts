@@ -1,5 +1,5 @@
 /**
- * The contract of the HTTP engine (DESIGN §3 Exchange, §7). `send`, `run` and the
+ * The contract of the HTTP engine (docs/architecture.md). `send`, `run` and the
  * TUI all go through `sendRequest(request, options)` from ./index.ts.
  */
 import type { Writable } from 'node:stream';

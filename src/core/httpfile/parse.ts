@@ -1,5 +1,5 @@
 /**
- * The `.http` parser (HTTP-FORMAT.md): one pass over the lines, a small state machine per
+ * The `.http` parser (docs/http-format.md): one pass over the lines, a small state machine per
  * request block (pre → headers → body → post), no backtracking regexes. Every element keeps
  * its span; the source text is kept whole, so printing an unedited file is byte-exact.
  *
@@ -390,7 +390,7 @@ export function parseHttpFile(text: string, path: string): HttpFile {
         const n0 = next.charCodeAt(0);
         if (n0 !== 32 && n0 !== 9) break;
         const trimmed = next.trim();
-        // `?a=1` / `&b=2` (HTTP-FORMAT.md) and JetBrains' `/path` segments.
+        // `?a=1` / `&b=2` (docs/http-format.md) and JetBrains' `/path` segments.
         if (trimmed[0] !== '?' && trimmed[0] !== '&' && trimmed[0] !== '/') break;
         url += takeVersion(trimmed);
         last++;

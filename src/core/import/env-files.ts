@@ -1,5 +1,5 @@
 /**
- * The environment files an import writes (the JetBrains shape):
+ * The environment files an import writes (docs/http-format.md, variables; JetBrains shape):
  * `http-client.env.json` for plain values and `http-client.private.env.json` for secrets,
  * each `{ "$shared": {…}, "<env>": {…} }`.
  */

@@ -22,7 +22,7 @@ export interface ShellWord {
   kept?: string[];
 }
 
-/** How a shell variable is written in a `.http` file. */
+/** How a shell variable is written in a `.http` file (docs/http-format.md, variables). */
 export function processEnvReference(name: string): string {
   return `{{$processEnv ${name}}}`;
 }

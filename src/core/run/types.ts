@@ -1,5 +1,5 @@
 /**
- * The runner's typed events and results. Reporters and the TUI consume the
+ * The runner's typed events and results (docs/architecture.md). Reporters and the TUI consume the
  * same events; results keep only what reporters need (bodies only for failures, truncated).
  */
 import type { AssertionResult } from '../assert/evaluate.js';

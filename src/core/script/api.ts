@@ -1,5 +1,5 @@
 /**
- * The JetBrains HTTP Client script API subset (HTTP-FORMAT.md, Scripts): `client`,
+ * The JetBrains HTTP Client script API subset (docs/http-format.md, scripts): `client`,
  * `request` and `response` objects handed to a script. Host objects, built per call.
  */
 import type { ResponseView } from '../assert/response-view.js';

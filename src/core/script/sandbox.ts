@@ -12,7 +12,7 @@ import type { ResponseView } from '../assert/response-view.js';
 import { DialError } from '../errors.js';
 import { createResponseApi, createScriptApi, ScriptAssertionError, UnsupportedApiError, type ScriptEnvironment, type ScriptRecorder, type ScriptTestResult } from './api.js';
 
-/** DESIGN §9: a script may run this long (sync code via vm timeout, promises via a timer). */
+/** A script may run this long (sync code via vm timeout, promises via a timer). */
 export const SCRIPT_TIMEOUT_MS = 5000;
 
 /** The outcome of one script. A thrown DialError (E_SCRIPT) means the script itself broke. */

@@ -281,7 +281,7 @@ function setPath(root: JsonNode | undefined, path: KeySegment[], value: JsonNode
   let cursor: JsonNode = top;
   let walked = '';
   const conflict = (wanted: 'object' | 'array'): never => {
-    // Items that disagree about the body's shape are a bad argument (exit 2).
+    // Items that disagree about the body's shape are a bad argument (exit 2, docs/cli.md).
     throw new DialError('E_USAGE', `'${source}': ${walked === '' ? 'the body' : `'${walked}'`} is ${describe(cursor)}, so it cannot be used as an ${wanted}`, {
       hint: 'each nested key must agree on whether a level is an object (a[b]) or an array (a[0], a[])',
     });

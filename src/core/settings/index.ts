@@ -1,5 +1,5 @@
 /**
- * Persisted settings: a thin typed API over config.json. Reading is fast — no
+ * Persisted settings (docs/cli.md, config): a thin typed API over config.json. Reading is fast — no
  * file, no zod — and writing goes through conf (atomic temp+rename, mode 0600). A value is
  * validated before anything is written, so a refused `config set` leaves the file untouched.
  */
@@ -58,7 +58,7 @@ export const SETTING_HELP: Record<SettingKey, string> = {
   lastRequest: 'request last opened per workspace (JSON object)',
 };
 
-/** The defaults. */
+/** The defaults (docs/cli.md, config). */
 export function defaultSettings(): Settings {
   return { timeout: '30s', maxRedirects: 10, verifyTls: true, historyLimit: 500, keymap: {}, defaultEnvironment: {}, lastRequest: {} };
 }

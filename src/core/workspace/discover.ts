@@ -1,5 +1,5 @@
 /**
- * The workspace: the root is the nearest folder upward holding
+ * The workspace (docs/architecture.md): the root is the nearest folder upward holding
  * `http-client.env.json` or `.git`, else the starting folder; its requests are the `.http` and
  * `.rest` files below it, skipping node_modules, .git and what .gitignore files ignore (the
  * root's and those of the folders below it; a deeper file's patterns win, as in git).

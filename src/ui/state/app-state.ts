@@ -54,7 +54,7 @@ export interface AppState {
   tab: Tab;
   viewer: ViewerState;
   toast?: string;
-  /** Secret values are masked (••••) unless the user revealed them (DESIGN §6). */
+  /** Secret values are masked (••••) unless the user revealed them. */
   revealSecrets: boolean;
   /** Terminal rows the screens get (the App reports them), to page and bound scrolling. */
   screenRows: number;

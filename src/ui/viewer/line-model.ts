@@ -16,7 +16,7 @@ export interface Segment {
   kind: TokenKind;
 }
 
-/** The largest body that is pretty-printed and highlighted (DESIGN §9). */
+/** The largest body that is pretty-printed and highlighted (a render budget: larger bodies show raw). */
 export const PRETTY_LIMIT = 2 * 1024 * 1024;
 
 interface JsonLine {
