@@ -1,7 +1,7 @@
 /** Registers the commands. Each command file defines its flags and imports its core lazily. */
 import type { Command } from 'commander';
-import { registerSend } from './send.js';
-import { registerRun } from './run.js';
+import { registerSend } from './send/index.js';
+import { registerRun } from './run/index.js';
 import { registerReport } from './report.js';
 import { registerOpen } from './open.js';
 import { registerList } from './list.js';

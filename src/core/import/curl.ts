@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DialError } from '../errors.js';
 import type { HeaderList, HttpRequest, MultipartPart } from '../http/types.js';
+import { basicAuthorization } from '../http/basic-auth.js';
 import { processEnvNames, replaceProcessEnvReferences, splitCommands, splitProcessEnvReferences, splitShellWords, type ShellCommand } from './shell-words.js';
 
 export interface ParsedCurl {
@@ -402,7 +403,8 @@ function parseCurlWords(input: string[], options: ParseCurlOptions, shell?: Shel
       const colon = credentials.indexOf(':');
       headers.push(['Authorization', colon < 0 ? `Digest ${credentials}` : `Digest ${credentials.slice(0, colon)} ${credentials.slice(colon + 1)}`]);
     } else {
-      headers.push(['Authorization', `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}`]);
+      const colon = credentials.indexOf(':');
+      headers.push(['Authorization', colon < 0 ? basicAuthorization(credentials, '') : basicAuthorization(credentials.slice(0, colon), credentials.slice(colon + 1))]);
     }
   } else if (digest) {
     warnings.push('--digest without -u: nothing to authenticate with; ignored');

@@ -4,7 +4,7 @@
  */
 import { formatRequest } from '../httpfile/print.js';
 import type { RequestDraft } from '../httpfile/types.js';
-import type { ImportedFile } from './output.js';
+import type { ImportedFile } from './import-result.js';
 
 /** One part of a multipart body as imported. */
 export interface DraftPart {

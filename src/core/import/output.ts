@@ -7,30 +7,10 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
 import { DialError } from '../errors.js';
-import { mergeEnvFile, type EnvMerge } from './env-files.js';
+import { mergeEnvFile } from './env-writer.js';
+import type { EnvMerge, ImportedFile, ImportResult } from './import-result.js';
 
-/** One file an import writes. */
-export interface ImportedFile {
-  /** Relative to the output folder, with `/` separators. */
-  path: string;
-  content: string;
-  /** For the summary: "3 requests", "2 environments", "body of create-user". */
-  description: string;
-  /** File mode for a new file (the private env file is 0600). */
-  mode?: number;
-  /** 'env': an env file, merged into an existing one (new variables added, existing kept). */
-  merge?: 'env';
-  /** Set by writeImport when the file existed and the import was merged into it. */
-  merged?: Omit<EnvMerge, 'content'>;
-}
-
-/** Everything an importer produced. */
-export interface ImportResult {
-  files: ImportedFile[];
-  warnings: string[];
-  /** Variables the user must still set (e.g. tokens), with where they would go. */
-  notes?: string[];
-}
+export type { ImportedFile, ImportResult } from './import-result.js';
 
 export interface WriteImportOptions {
   outDir: string;
