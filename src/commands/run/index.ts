@@ -12,59 +12,8 @@
  *   time errors that request); 2 usage; 3 a file fails to parse (nothing runs); 130 interrupted.
  */
 import type { Command } from 'commander';
-import * as z from 'zod/mini';
 import { globalOptions, useColor } from '../globals.js';
-import { addTimeoutFlag, addTransportFlags, addVariableFlags, collect, keyNeedsCert, parseFlags, tlsFlagShape, variablePairs, wholeNumber } from '../flags.js';
-
-/** `dial run`'s flags, checked: the one place their values are validated (exit 2 when wrong). */
-const runFlags = z
-  .object({
-    env: z.optional(z.string()),
-    var: variablePairs,
-    envFile: z.optional(z.string()),
-    grep: z.optional(z.string()),
-    tag: z._default(z.array(z.string()), []),
-    concurrency: z.optional(wholeNumber('--concurrency', 1)),
-    retry: z.optional(wholeNumber('--retry', 0)),
-    retryDelay: z.optional(z.string()),
-    timeout: z.optional(z.string()),
-    bail: z.optional(z.boolean()),
-    shard: z.optional(z.string()),
-    reporter: z._default(z.array(z.string()), []),
-    updateSnapshots: z.optional(z.boolean()),
-    watch: z.optional(z.boolean()),
-    scripts: z._default(z.boolean(), true),
-    outputFailed: z.optional(z.boolean()),
-    follow: z._default(z.boolean(), true),
-    ...tlsFlagShape,
-  })
-  .check(z.superRefine((flags, context) => keyNeedsCert(flags, context.issues)));
-
-/** The typed options `dial run` works from. */
-export function runOptions(flags: unknown) {
-  const checked = parseFlags(runFlags, flags);
-  return {
-    environment: checked.env,
-    cliVariables: checked.var,
-    envFile: checked.envFile,
-    grep: checked.grep,
-    tags: checked.tag,
-    concurrency: checked.concurrency,
-    retry: checked.retry,
-    retryDelay: checked.retryDelay,
-    timeout: checked.timeout,
-    bail: Boolean(checked.bail),
-    shard: checked.shard,
-    reporters: checked.reporter,
-    updateSnapshots: Boolean(checked.updateSnapshots),
-    watch: Boolean(checked.watch),
-    scripts: checked.scripts,
-    outputFailed: Boolean(checked.outputFailed),
-    tls: { verify: !checked.insecure, caFile: checked.cacert, certFile: checked.cert, keyFile: checked.key },
-    proxy: checked.proxy,
-    follow: checked.follow,
-  };
-}
+import { addTimeoutFlag, addTransportFlags, addVariableFlags, collect } from '../flags.js';
 
 export function registerRun(program: Command): void {
   const command = program
@@ -92,8 +41,8 @@ export function registerRun(program: Command): void {
   command
     .addHelpText('after', '\nExit codes: 0 all passed, 1 a request failed or errored, 2 usage, 3 a file failed to parse, 130 interrupted.')
     .action(async (paths: string[], flags: unknown, sub: Command) => {
+      const [{ runOptions }, { runCommand }, { setFlagsFromString }] = await Promise.all([import('./options.js'), import('./run-command.js'), import('node:v8')]);
       const options = runOptions(flags);
-      const [{ runCommand }, { setFlagsFromString }] = await Promise.all([import('./run-command.js'), import('node:v8')]);
       keepHeapFlat(setFlagsFromString);
       const controller = new AbortController();
       // First Ctrl+C cancels in-flight requests and reports; a second one exits at once.

@@ -7,7 +7,7 @@ import { parseDuration } from '../../core/duration.js';
 import { parsePrintSpec, type PrintSpec } from '../../core/format/exchange.js';
 import type { BodyMode } from '../../core/send/build.js';
 import { normaliseProxy } from '../../core/send/url.js';
-import { keyNeedsCert, parseFlags, tlsFlagShape, variablePairs, wholeNumber } from '../flags.js';
+import { keyNeedsCert, parseFlags, tlsFlagShape, variablePairs, wholeNumber } from '../flag-schemas.js';
 
 /** Credentials from `-a/--auth`, with how to send them (`-A/--auth-type`). */
 export type SendAuth =
