@@ -129,18 +129,18 @@ async function prepareRun(options: RunCommandOptions): Promise<RunSetup> {
   const givenPaths = options.paths.length ? options.paths.map((p) => resolve(options.cwd, p)) : [options.cwd];
 
   const runOnce = async (only?: Set<string>): Promise<number> => {
-    let executor: ReturnType<typeof createExecutor> | undefined;
     const session = createSession({
       workspaceRoot: root,
       environment,
       cliVariables,
       sendOptions,
       send: engine.sendRequest,
-      runReference: (file, node) => executor!.runReference(file, node),
+      // The executor is made just below; the session calls back only once a run is under way.
+      runReference: (file, node) => executor.runReference(file, node),
     });
     const envStore = new EnvStore(root);
     const referenced = new Set<string>();
-    executor = createExecutor({
+    const executor = createExecutor({
       referencedNames: referenced,
       session,
       engine,

@@ -365,7 +365,7 @@ async function sendAndPrint(context: SendContext): Promise<void> {
     if (redactor.active && error instanceof DialError) error.message = redactor.text(error.message);
     throw error;
   } finally {
-    await http.closeConnections();
+    http.closeConnections();
   }
   const historyBody = await printResponse(context, exchange, current, routing, http.releaseBody);
   if (routing.savedTo) {

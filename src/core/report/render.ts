@@ -6,7 +6,6 @@ export function renderJson(report: RunReport): string {
   return `${JSON.stringify(report, null, 2)}\n`;
 }
 
-// eslint-disable-next-line no-control-regex
 const XML_INVALID = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 
 /** Escapes text for XML attributes and content (and drops characters XML 1.0 forbids). */
