@@ -142,6 +142,7 @@ export default tseslint.config(
       'src/core/echo/server.ts', // route: being split on wip/split
       'src/core/import/curl.ts', // parseCurlWords: being split on wip/split
       'src/core/import/openapi.ts', // convertOpenApi: being split on wip/split
+      'src/core/import/shell-words.ts', // splitBashWords: split on wip/split
       'src/core/run/execute.ts', // createExecutor: being split on wip/split
       'src/core/httpfile/parse.ts', // parseHttpFile: being split on wip/compat
       'src/core/http/send.ts', // sendRequest: core/http is reworked on wip/safety

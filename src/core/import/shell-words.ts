@@ -155,30 +155,6 @@ function readBacktick(text: string, i: number): Dollar {
   return { value: text.slice(i, close + 1), end: close + 1, kept: shortened(text.slice(i, close + 1)) };
 }
 
-/**
- * A "…" string from its opening quote at `open`: appends its text (backslash escapes read,
- * `$…` and backticks expanded) and answers the index after the closing quote.
- */
-function readDoubleQuoted(text: string, open: number, append: (piece: string) => void, expansion: (at: number) => number): number {
-  let j = open + 1;
-  for (;;) {
-    if (j >= text.length) throw unterminated(text, open, 'double-quoted string');
-    const inner = text[j];
-    if (inner === '"') return j + 1;
-    if (inner === '\\' && j + 1 < text.length && '"\\$`\n'.includes(text[j + 1])) {
-      if (text[j + 1] !== '\n') append(text[j + 1]);
-      j += 2;
-      continue;
-    }
-    if (inner === '$' || inner === '`') {
-      j = expansion(j);
-      continue;
-    }
-    append(inner);
-    j++;
-  }
-}
-
 /** Splits Bash text into words. */
 export function splitBashWords(text: string): ShellWord[] {
   const words: ShellWord[] = [];
@@ -274,7 +250,24 @@ export function splitBashWords(text: string): ShellWord[] {
     }
     if (char === '"') {
       start(i);
-      i = readDoubleQuoted(text, i, (piece) => void (current += piece), expansion);
+      let j = i + 1;
+      for (;;) {
+        if (j >= text.length) throw unterminated(text, i, 'double-quoted string');
+        const inner = text[j];
+        if (inner === '"') break;
+        if (inner === '\\' && j + 1 < text.length && '"\\$`\n'.includes(text[j + 1])) {
+          if (text[j + 1] !== '\n') current += text[j + 1];
+          j += 2;
+          continue;
+        }
+        if (inner === '$' || inner === '`') {
+          j = expansion(j);
+          continue;
+        }
+        current += inner;
+        j++;
+      }
+      i = j + 1;
       continue;
     }
     start(i);
