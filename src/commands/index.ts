@@ -31,7 +31,7 @@ const commands: Record<string, (program: Command) => void> = {
 /**
  * Registers the command named in argv, or all of them when none is (help, completion, an
  * unknown name, `dial` alone). Building every command's flags costs ~5 ms that `dial send`
- * would pay for nothing (start-up budget, DESIGN §9).
+ * would pay for nothing (every millisecond of start-up counts).
  */
 export function registerCommands(program: Command, argv: string[] = []): void {
   // Global flags take no values, so the first word that is not a flag names the command.

@@ -100,7 +100,7 @@ export interface DigestSendOptions {
 /**
  * Sends a request and, when the answer is a 401 with a Digest challenge, sends it once more
  * with the Authorization that answers it, to where any redirects ended (a 303 turned into a GET
- * leaves the body behind). The one digest retry `dial send`, `dial run` and the TUI share.
+ * leaves the body behind). The one digest retry: `dial send` and `Session.execute` use it.
  */
 export async function sendWithDigest(
   send: (request: HttpRequest) => Promise<Exchange>,
