@@ -132,6 +132,19 @@ export default tseslint.config(
           message: 'src/core does no process or terminal work: take a writer or an option from the command (docs/architecture.md)',
         })),
       ],
+      // The environment and the current folder are read only as defaults a caller can override
+      // (`env = process.env`, `options.cwd ?? process.cwd()`), so tests and front ends pass their own.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.name='process'][property.name='env']:not(AssignmentPattern > MemberExpression, LogicalExpression[operator='??'] > MemberExpression.right)",
+          message: 'src/core reads process.env only as an overridable default: take the environment as an option',
+        },
+        {
+          selector: "CallExpression[callee.object.name='process'][callee.property.name='cwd']:not(AssignmentPattern > CallExpression, LogicalExpression[operator='??'] > CallExpression.right)",
+          message: 'src/core reads the current folder only as an overridable default: take `cwd` as an option',
+        },
+      ],
     },
   },
   // TEMPORARY allowlist, for the lead to remove after merging this round's branches: functions

@@ -53,6 +53,28 @@ describe('layer boundaries', () => {
     expect(rules).toEqual(['dial/layers', 'no-console', 'no-restricted-properties']);
   }, 60_000);
 
+  it('lets core read process.env and the current folder only as overridable defaults', async () => {
+    const probe = writeProbe(
+      `src/core/http/lint-probe-env-${process.pid}.ts`,
+      [
+        'export const home = process.env.HOME;',
+        'export const here = process.cwd();',
+        'export function withDefault(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string {',
+        "  return `${env.HOME ?? ''}${cwd}`;",
+        '}',
+        'export function withFallback(options: { env?: NodeJS.ProcessEnv; cwd?: string }): string {',
+        "  return `${(options.env ?? process.env).HOME ?? ''}${options.cwd ?? process.cwd()}`;",
+        '}',
+        '',
+      ].join('\n'),
+    );
+    const messages = await lintMessages(probe);
+    expect(messages.map((message) => [message.ruleId, message.message.split(':')[0]])).toEqual([
+      ['no-restricted-syntax', 'src/core reads process.env only as an overridable default'],
+      ['no-restricted-syntax', 'src/core reads the current folder only as an overridable default'],
+    ]);
+  }, 60_000);
+
   it('fails a UI file that imports a command, and passes one that imports core', async () => {
     const bad = writeProbe(`src/ui/lint-probe-${process.pid}.ts`, "export { registerSend } from '../commands/send/index.js';\n");
     const good = writeProbe(`src/ui/lint-probe-ok-${process.pid}.ts`, "export { DialError } from '../core/errors.js';\n");
