@@ -158,6 +158,10 @@ export default tseslint.config(
       'src/core/import/shell-words.ts', // splitBashWords: split on wip/split
       'src/core/run/execute.ts', // createExecutor: being split on wip/split
       'src/core/httpfile/parse.ts', // parseHttpFile: being split on wip/compat
+      'src/core/httpfile/assertion.ts', // parseAssertion (121+ lines once Prettier wraps it): core/httpfile is wip/compat's
+      'src/core/import/postman.ts', // convertPostman (over 120 once Prettier wraps it): being split on wip/split
+      'src/core/send/build.ts', // buildRequest (over 120 once Prettier wraps it): split on wip/split
+      'src/core/session/index.ts', // prepareInChain (over 120 once Prettier wraps it): being split on wip/split
       'src/core/http/send.ts', // sendRequest: core/http is reworked on wip/safety
       'src/ui/App.tsx', // App: being split on wip/tui
       'src/ui/core-services.ts', // createCoreServices: being split on wip/tui
@@ -167,6 +171,8 @@ export default tseslint.config(
   },
   {
     files: ['src/ui/App.tsx', 'src/ui/core-services.ts'], // being split on wip/tui
+    // Prettier moves App.tsx's one disable comment away from the line it was for.
+    linterOptions: { reportUnusedDisableDirectives: 'off' },
     rules: { 'react-hooks/exhaustive-deps': 'warn', 'prefer-const': 'warn', '@eslint-community/eslint-comments/require-description': 'warn' },
   },
 );
