@@ -1,15 +1,6 @@
 /** `dial echo [--port N] [--host H]`: the local httpbin-compatible server. */
 import type { Command } from 'commander';
-import { DialError } from '../core/errors.js';
 import { globalOptions } from './globals.js';
-
-function parsePort(text: string): number {
-  const port = Number(text);
-  if (!/^\d+$/.test(text) || port > 65_535) {
-    throw new DialError('E_USAGE', `invalid port '${text}'`, { hint: 'a port is a number from 0 to 65535 (0 picks a free one)' });
-  }
-  return port;
-}
 
 /** Registers `dial echo`. */
 export function registerEcho(program: Command): void {
@@ -19,7 +10,14 @@ export function registerEcho(program: Command): void {
     .option('-p, --port <port>', 'port to listen on (0 = any free port)', '4010')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .action(async (options: { port: string; host: string }, command: Command) => {
-      const port = parsePort(options.port);
+      const { parseFlags, wholeNumber } = await import('./flag-schemas.js');
+      const port = parseFlags(
+        wholeNumber('--port', 0, 65_535, {
+          error: (issue) => `invalid port '${String(issue.input)}'`,
+          params: { hint: 'a port is a number from 0 to 65535 (0 picks a free one)' },
+        }),
+        options.port,
+      );
       const { quiet, verbose } = globalOptions(command);
       const { startEchoServer } = await import('../core/echo/server.js');
       const server = await startEchoServer({

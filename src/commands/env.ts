@@ -28,7 +28,7 @@ async function listEnvironments(flags: { json?: boolean }, command: Command): Pr
 
 async function showEnvironment(name: string, flags: { json?: boolean; reveal?: boolean }, command: Command): Promise<void> {
   const [{ cwd, root }, { describeEnvironment }, { createStyle }] = await Promise.all([
-    workspace(), import('../core/env/index.js'), import('../core/style.js'),
+    workspace(), import('../core/vars/describe-environment.js'), import('../core/style.js'),
   ]);
   const described = await describeEnvironment(root, cwd, name, { reveal: flags.reveal });
   if (flags.json) {

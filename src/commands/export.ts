@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { DialError } from '../core/errors.js';
 import { useColor } from './globals.js';
 import { registerExportHar } from './export-har.js';
+import { addVariableFlags } from './flags.js';
 
 interface ExportFlags {
   env?: string;
@@ -12,30 +13,16 @@ interface ExportFlags {
   singleLine?: boolean;
 }
 
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
-
-function parseVars(pairs: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const pair of pairs) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0) throw new DialError('E_USAGE', `--var '${pair}' is not NAME=VALUE`, { hint: 'e.g. --var host=localhost:3000' });
-    out[pair.slice(0, eq)] = pair.slice(eq + 1);
-  }
-  return out;
-}
-
 /** Registers `dial export`. */
 export function registerExport(program: Command): void {
-  const command = program.command('export').description('Export a request, or history as HAR');
+  const command = program.command('export').description('Export a request as curl, files as a k6 script, or history as HAR');
   registerExportHar(command);
-  command
+  const curl = command
     .command('curl')
     .description('print a request of a .http file as a curl command (variables resolved)')
-    .argument('<target>', 'FILE.http#name (or FILE.http when it holds one request, or FILE.http:LINE)')
-    .option('-e, --env <name>', 'environment to resolve variables with')
-    .option('--var <name=value>', 'set a variable (repeatable)', collect, [])
+    .argument('<target>', 'FILE.http#name (or FILE.http when it holds one request, or FILE.http:LINE)');
+  addVariableFlags(curl, { env: 'environment to resolve variables with', var: 'set a variable (repeatable)' });
+  curl
     .option('-k, --insecure', 'add -k (do not verify TLS) to the command')
     .option('--single-line', 'print the command on one line')
     .action(async (argument: string, flags: ExportFlags, sub: Command) => {
@@ -47,7 +34,7 @@ export function registerExport(program: Command): void {
         throw new DialError('E_USAGE', `'${argument}' is not a .http file target`, { hint: 'write FILE.http#name, e.g. dial export curl api.http#login' });
       }
       // Printing a command sends nothing: requests this one references are not run (their {{…}} stays).
-      const prepared = await prepareUnsent({ target, cwd: process.cwd(), environment: flags.env, cliVariables: parseVars(flags.var) });
+      const prepared = await prepareUnsent({ target, cwd: process.cwd(), environment: flags.env, cliVariables: (await import('./flag-schemas.js')).parseVariables(flags.var) });
       const errStyle = createStyle(useColor(sub, process.stderr));
       for (const kept of prepared.kept) process.stderr.write(`${errStyle.warn('warning:')} ${keptReferenceWarning(kept)}\n`);
       const settings = await loadSettings();

@@ -17,15 +17,15 @@ export function registerHistory(program: Command): void {
     .option('--json', 'print entries as JSON lines')
     .option('-n, --limit <n>', 'show at most N entries', '20')
     .action(async (options: { json?: boolean; limit: string }, command: Command) => {
-      const [{ readHistory }, { DialError }, { createStyle, paintStatus }, { formatDuration }] = await Promise.all([
+      const [{ readHistory }, { parseFlags, wholeNumber }, { createStyle, paintStatus }, { formatDuration }] = await Promise.all([
         import('../core/history/index.js'),
-        import('../core/errors.js'),
+        import('./flag-schemas.js'),
         import('../core/style.js'),
         import('../core/duration.js'),
       ]);
-      if (!/^\d+$/.test(options.limit)) throw new DialError('E_USAGE', `-n takes a whole number, got '${options.limit}'`);
+      const limit = parseFlags(wholeNumber('-n'), options.limit);
       const file = await historyFile();
-      const entries = readHistory({ path: file.path, limit: Math.min(Number(options.limit), file.kept) });
+      const entries = readHistory({ path: file.path, limit: Math.min(limit, file.kept) });
       if (options.json) {
         process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
         return;
@@ -45,16 +45,17 @@ export function registerHistory(program: Command): void {
     .argument('<n>', 'which entry, 1 = newest')
     .option('--json', 'print the entry as JSON')
     .action(async (n: string, options: { json?: boolean }, command: Command) => {
-      const [{ readHistory }, { DialError }, { createStyle }, format] = await Promise.all([
+      const [{ readHistory }, { DialError }, { createStyle }, format, { parseFlags, wholeNumber }] = await Promise.all([
         import('../core/history/index.js'),
         import('../core/errors.js'),
         import('../core/style.js'),
         import('../core/format/exchange.js'),
+        import('./flag-schemas.js'),
       ]);
-      if (!/^\d+$/.test(n) || Number(n) < 1) throw new DialError('E_USAGE', `history show takes a number from 1 (newest), got '${n}'`);
+      const which = parseFlags(wholeNumber('history show', 1, undefined, { error: (issue) => `history show takes a number from 1 (newest), got '${String(issue.input)}'` }), n);
       const file = await historyFile();
-      const entries = readHistory({ path: file.path, limit: Math.min(Number(n), file.kept) });
-      const entry = entries[Number(n) - 1];
+      const entries = readHistory({ path: file.path, limit: Math.min(which, file.kept) });
+      const entry = entries[which - 1];
       if (!entry) throw new DialError('E_NOT_FOUND', `no history entry ${n} (${entries.length} recorded)`, { hint: 'list them with `dial history list`' });
       if (options.json) {
         process.stdout.write(`${JSON.stringify(entry, null, 2)}\n`);

@@ -25,9 +25,9 @@ async function finish(command: Command, result: ImportResult, flags: OutputFlags
   const { writeImport, formatImportSummary } = await import('../core/import/output.js');
   const { resolve } = await import('node:path');
   const outDir = resolve(flags.output ?? '.');
-  writeImport(result, { outDir, force: Boolean(flags.force) });
+  writeImport(result, { outDir, force: Boolean(flags.force), cwd: process.cwd() });
   printWarnings(command, result.warnings);
-  if (!globalOptions(command).quiet) process.stdout.write(formatImportSummary(result, outDir));
+  if (!globalOptions(command).quiet) process.stdout.write(formatImportSummary(result, outDir, process.cwd()));
 }
 
 function outputOptions(command: Command): Command {

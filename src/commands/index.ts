@@ -1,7 +1,7 @@
 /** Registers the commands. Each command file defines its flags and imports its core lazily. */
 import type { Command } from 'commander';
-import { registerSend } from './send.js';
-import { registerRun } from './run.js';
+import { registerSend } from './send/index.js';
+import { registerRun } from './run/index.js';
 import { registerReport } from './report.js';
 import { registerOpen } from './open.js';
 import { registerList } from './list.js';
@@ -35,7 +35,7 @@ const commands: Record<string, (program: Command) => void> = {
 /**
  * Registers the command named in argv, or all of them when none is (help, completion, an
  * unknown name, `dial` alone). Building every command's flags costs ~5 ms that `dial send`
- * would pay for nothing (start-up budget).
+ * would pay for nothing (every millisecond of start-up counts).
  */
 export function registerCommands(program: Command, argv: string[] = []): void {
   // Global flags take no values, so the first word that is not a flag names the command.

@@ -5,13 +5,8 @@
 import type { Command } from 'commander';
 import { DialError } from '../core/errors.js';
 import { useColor } from './globals.js';
+import { addVariableFlags } from './flags.js';
 import { importOpenWorkbench, importUiStart } from './ui-modules.js';
-
-function collectVar(value: string, previous: Record<string, string>): Record<string, string> {
-  const eq = value.indexOf('=');
-  if (eq <= 0) throw new DialError('E_USAGE', `--var needs name=value (got '${value}')`);
-  return { ...previous, [value.slice(0, eq)]: value.slice(eq + 1) };
-}
 
 /**
  * Evaluates the UI modules (React, Ink, yoga-layout) with `fetch` hidden. yoga's WebAssembly
@@ -31,14 +26,12 @@ async function loadUiWithoutFetch(): Promise<void> {
   }
 }
 
+/** Registers `dial open`. */
 export function registerOpen(program: Command): void {
-  program
-    .command('open')
-    .description('Open the full-screen workbench')
-    .argument('[dir]', 'workspace folder', '.')
-    .option('-e, --env <name>', 'environment to start with (remembered per workspace)')
-    .option('--var <name=value>', 'set a variable (repeatable)', collectVar, {})
-    .action(async (dir: string, opts: { env?: string; var: Record<string, string> }, command: Command) => {
+  const command = program.command('open').description('Open the full-screen workbench').argument('[dir]', 'workspace folder', '.');
+  addVariableFlags(command, { env: 'environment to start with (remembered per workspace)', var: 'set a variable (repeatable)' });
+  command.action(async (dir: string, opts: { env?: string; var: string[] }, sub: Command) => {
+      const cliVariables = (await import('./flag-schemas.js')).parseVariables(opts.var);
       const interactive = Boolean(process.stdout.isTTY && process.stdin.isTTY) && !process.env.CI;
       if (!interactive) {
         throw new DialError('E_NOT_TTY', '`dial open` needs an interactive terminal', {
@@ -57,6 +50,6 @@ export function registerOpen(program: Command): void {
       if (!isDir) throw new DialError('E_NOT_FOUND', `no such folder: ${dir}`, { hint: 'pass the folder that holds your .http files' });
       await loadUiWithoutFetch();
       const { openWorkbench } = await importOpenWorkbench();
-      process.exitCode = await openWorkbench({ dir: root, environment: opts.env, cliVariables: opts.var, color: useColor(command) });
+      process.exitCode = await openWorkbench({ dir: root, environment: opts.env, cliVariables, color: useColor(sub) });
     });
 }

@@ -8,8 +8,7 @@ import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { DialError, ExitCode } from '../core/errors.js';
 import { useColor } from './globals.js';
-
-const collect = (value: string, previous: string[]) => [...previous, value];
+import { collect } from './flags.js';
 
 export function registerReport(program: Command): void {
   const report = program.command('report').description('Work with run reports');

@@ -26,7 +26,7 @@ import { HelpScreen } from './screens/HelpScreen.js';
 import { HistoryScreen } from './screens/HistoryScreen.js';
 import { maskHistory, maskResult } from './redact.js';
 import { redactText } from '../core/secrets.js';
-import { FileChangedError } from '../core/workspace-io/index.js';
+import { FileChangedError } from '../core/editing/index.js';
 
 export interface AppProps {
   services: WorkbenchServices;

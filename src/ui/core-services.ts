@@ -15,7 +15,7 @@ import { historyPath, rememberEnvironment, rememberLastRequest, settingsTimeoutM
 import { appendHistory, readHistory, toHistoryEntry } from '../core/history/index.js';
 import { discoverHttpFiles } from '../core/workspace/discover.js';
 import { EnvStore } from '../core/env/index.js';
-import { externalCommand, loadHttpFile, readTextFile, rewriteHttpFile, runExternal, saveBodyTo } from '../core/workspace-io/index.js';
+import { externalCommand, loadHttpFile, readTextFile, rewriteHttpFile, runExternal, saveBodyTo } from '../core/editing/index.js';
 import type { ExecuteOptions, ResponseResult, TestOutcome, WorkbenchServices, WorkspaceFileEntry } from './services.js';
 
 export interface CoreServicesOptions {

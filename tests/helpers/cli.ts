@@ -56,6 +56,5 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
 
 /** Strips ANSI escape sequences (colours, cursor moves) from text. */
 export function stripAnsi(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()][A-Z0-9]|\x1b[=>78]/g, '');
 }

@@ -12,7 +12,7 @@ import { App } from '../../src/ui/App.js';
 import { defaultKeymap } from '../../src/ui/keymap.js';
 import { createTheme } from '../../src/ui/theme.js';
 import { insertRequestText, removeRequestText, replaceRequestText } from '../../src/core/httpfile/index.js';
-import { loadHttpFile, rewriteHttpFile } from '../../src/core/workspace-io/index.js';
+import { loadHttpFile, rewriteHttpFile } from '../../src/core/editing/index.js';
 import { tempDir } from '../helpers/cli.js';
 import { fakeServices } from './fake-services.js';
 import { KEY, waitForText } from './helpers.js';

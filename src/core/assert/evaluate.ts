@@ -5,7 +5,6 @@
 import { dirname, resolve as resolvePath } from 'node:path';
 import type { AssertionNode, HttpFile } from '../httpfile/types.js';
 import { isDialError } from '../errors.js';
-import type { ScriptRunner } from '../script/sandbox.js';
 import { queryJsonPath } from './json-path.js';
 import { applyPredicate, parseExpected, showValue } from './predicates.js';
 import type { ResponseView } from './response-view.js';
@@ -27,11 +26,20 @@ export interface AssertionResult {
   diff?: string[];
 }
 
+/**
+ * What assertions need of the script sandbox (core/script's ScriptRunner): a `?? js` expression
+ * evaluated against the response. Declared here so assert does not depend on script, which
+ * depends on assert's ResponseView.
+ */
+export interface ExpressionEvaluator {
+  evaluate(expression: string, view: ResponseView, location: { file: string; line: number }): unknown;
+}
+
 export interface AssertContext {
   file: HttpFile;
   /** Resolves `{{variables}}` in an expected value (session.resolveTemplate). */
   resolve: (template: string) => string | Promise<string>;
-  scripts: ScriptRunner;
+  scripts: ExpressionEvaluator;
   snapshotStore: (httpFilePath: string) => SnapshotStore;
   updateSnapshots: boolean;
   /** Key of this request in the snapshot file (its name, or `#index`). */

@@ -2,7 +2,6 @@
 export {
   EnvStore, parseEnvFile, folderChain, isEnvFileName, ENV_FILE, PRIVATE_ENV_FILE, DOTENV_FILE, SHARED_ENV,
   type EnvFile, type ResolvedEnvironment, type Dotenv,
-} from './env-files.js';
+} from './env-store.js';
 export { parseDotenv } from './dotenv.js';
 export { parseJsonText, lineColAt } from './json-file.js';
-export { describeEnvironment, type EnvironmentDescription, type EnvironmentVariableRow } from './describe.js';

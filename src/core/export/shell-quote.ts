@@ -7,7 +7,6 @@
 // Characters that never need quoting in a Bash word.
 const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
 // Control characters other than newline and tab (those are fine inside single quotes).
-// eslint-disable-next-line no-control-regex
 const NEEDS_ANSI_C = /[\x00-\x08\x0b-\x1f\x7f]/;
 
 /** Quotes a value as one Bash word; `force` quotes even words that are safe bare. */

@@ -15,6 +15,6 @@ export { previewRequest } from './request-head.js';
 export { multipartBoundary } from './body.js';
 export { createCookieJar } from './cookies.js';
 export { closeConnections } from './pool.js';
-export { releaseBody } from './sinks.js';
+export { releaseBody } from './body-sinks.js';
 export { guessContentType } from './mime.js';
 export { proxyFor } from './proxy.js';

@@ -8,6 +8,7 @@ import { VERSION } from '../../version.js';
 import { PREVIEW_LIMIT, bodyPrefix, prepareBody, type PreparedBody } from './body.js';
 import { proxyFor } from './proxy.js';
 import type { HeaderList, HttpRequest, RequestPreview, SendOptions } from './types.js';
+import { basicAuthorization } from './basic-auth.js';
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
@@ -107,8 +108,7 @@ export function normalise(request: HttpRequest): { request: HttpRequest; url: UR
   if (url.username || url.password) {
     // Credentials in the URL become Basic auth (as curl and HTTPie do) and leave the URL.
     const hasAuthorization = request.headers.some(([name]) => name.toLowerCase() === 'authorization');
-    const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
-    if (!hasAuthorization) request.headers = [...request.headers, ['Authorization', `Basic ${Buffer.from(credentials).toString('base64')}`]];
+    if (!hasAuthorization) request.headers = [...request.headers, ['Authorization', basicAuthorization(decodeURIComponent(url.username), decodeURIComponent(url.password))]];
     url = new URL(url.toString());
     url.username = '';
     url.password = '';

@@ -11,7 +11,7 @@ import { decodersFor } from './decode.js';
 import { sendWithNode } from './node-transport.js';
 import { loadUndiciTransport } from './pool.js';
 import { buildHeaders, findHeader, normalise, usesUndici } from './request-head.js';
-import { BufferSink, DEFAULT_MAX_IN_MEMORY, ForwardSink } from './sinks.js';
+import { BufferSink, DEFAULT_MAX_IN_MEMORY, ForwardSink } from './body-sinks.js';
 import { cancelledError, timeoutError, toTransportError } from './transport-errors.js';
 import { Stopper, type HopResponse, type TlsMaterial, type Transport } from './transport.js';
 import type { Exchange, HeaderList, HttpRequest, RedirectHop, ResponseBody, ResponseHead, SendOptions, TlsOptions } from './types.js';

@@ -2,7 +2,7 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { parseCurlCommands, type ParsedCurl } from './curl.js';
 import { renderHttpFile, slugify, uniqueName, type DraftBody, type ImportDraft } from './http-writer.js';
-import type { ImportResult } from './output.js';
+import type { ImportResult } from './import-result.js';
 import { processEnvNames, splitProcessEnvReferences } from './shell-words.js';
 
 export interface ImportCurlOptions {

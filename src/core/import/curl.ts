@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DialError } from '../errors.js';
 import type { HeaderList, HttpRequest, MultipartPart } from '../http/types.js';
+import { basicAuthorization } from '../http/basic-auth.js';
 import { processEnvNames, replaceProcessEnvReferences, splitCommands, splitProcessEnvReferences, splitShellWords, type ShellCommand } from './shell-words.js';
 
 export interface ParsedCurl {
@@ -452,7 +453,8 @@ function userAuthorization(user: string, digest: boolean, warnings: string[]): s
     const colon = credentials.indexOf(':');
     return colon < 0 ? `Digest ${credentials}` : `Digest ${credentials.slice(0, colon)} ${credentials.slice(colon + 1)}`;
   }
-  return `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}`;
+  const colon = credentials.indexOf(':');
+  return basicAuthorization(credentials.slice(0, colon), credentials.slice(colon + 1));
 }
 
 /** Adds the headers that -u, --oauth2-bearer and -b stand for. */

@@ -4,7 +4,7 @@
  */
 import { formatRequest } from '../httpfile/print.js';
 import type { RequestDraft } from '../httpfile/types.js';
-import type { ImportedFile } from './output.js';
+import type { ImportedFile } from './import-result.js';
 
 /** One part of a multipart body as imported. */
 export interface DraftPart {
@@ -76,7 +76,6 @@ export function commentLine(text: string): string {
  */
 export function fitsInline(text: string): boolean {
   if (text === '' || /\r/.test(text) || /^\s/.test(text) || /\s$/.test(text)) return false;
-  // eslint-disable-next-line no-control-regex
   if (/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/.test(text)) return false;
   const lines = text.split('\n');
   if (lines.length === 1 && /^</.test(text)) return false;

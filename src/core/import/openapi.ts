@@ -7,9 +7,9 @@
 import { resolve } from 'node:path';
 import * as z from 'zod/mini';
 import { DialError } from '../errors.js';
-import { EnvFiles, SHARED, referencedVariables } from './env-files.js';
+import { EnvFiles, SHARED, referencedVariables } from './env-writer.js';
 import { renderHttpFile, slugify, uniqueName, type DraftBody, type DraftPart, type ImportDraft } from './http-writer.js';
-import type { ImportedFile, ImportResult } from './output.js';
+import type { ImportedFile, ImportResult } from './import-result.js';
 import { exampleFromSchema } from './schema-example.js';
 import { loadYaml, readSource, validateSource } from './source-file.js';
 

@@ -7,39 +7,21 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
 import { DialError } from '../errors.js';
-import { mergeEnvFile, type EnvMerge } from './env-files.js';
+import { mergeEnvFile } from './env-writer.js';
+import type { EnvMerge, ImportedFile, ImportResult } from './import-result.js';
 
-/** One file an import writes. */
-export interface ImportedFile {
-  /** Relative to the output folder, with `/` separators. */
-  path: string;
-  content: string;
-  /** For the summary: "3 requests", "2 environments", "body of create-user". */
-  description: string;
-  /** File mode for a new file (the private env file is 0600). */
-  mode?: number;
-  /** 'env': an env file, merged into an existing one (new variables added, existing kept). */
-  merge?: 'env';
-  /** Set by writeImport when the file existed and the import was merged into it. */
-  merged?: Omit<EnvMerge, 'content'>;
-}
-
-/** Everything an importer produced. */
-export interface ImportResult {
-  files: ImportedFile[];
-  warnings: string[];
-  /** Variables the user must still set (e.g. tokens), with where they would go. */
-  notes?: string[];
-}
+export type { ImportedFile, ImportResult } from './import-result.js';
 
 export interface WriteImportOptions {
   outDir: string;
   force: boolean;
+  /** Messages show paths relative to this folder (default: the current one). */
+  cwd?: string;
 }
 
-/** A path as messages show it: relative to the current folder when inside it, else absolute. */
-function shown(full: string): string {
-  const rel = relative(process.cwd(), full);
+/** A path as messages show it: relative to `cwd` when inside it, else absolute. */
+function shown(full: string, cwd: string): string {
+  const rel = relative(cwd, full);
   return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : full;
 }
 
@@ -58,6 +40,7 @@ function target(outDir: string, path: string): string {
  * has, with or without `force`; what was added and kept is recorded in the file's `merged`.
  */
 export function writeImport(result: ImportResult, options: WriteImportOptions): string[] {
+  const cwd = options.cwd ?? process.cwd();
   const targets = result.files.map((file) => target(options.outDir, file.path));
   const seen = new Set<string>();
   for (const [index, full] of targets.entries()) {
@@ -73,17 +56,17 @@ export function writeImport(result: ImportResult, options: WriteImportOptions): 
     try {
       text = readFileSync(full, 'utf8');
     } catch (error) {
-      throw new DialError('E_IO', `cannot read ${shown(full)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}; nothing was written`, {
+      throw new DialError('E_IO', `cannot read ${shown(full, cwd)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}; nothing was written`, {
         hint: 'check the file, or choose another folder with -o DIR',
         cause: error,
       });
     }
-    merges.set(index, { ...mergeEnvFile(text, file.content, full, shown(full)), mode: file.mode ?? statSync(full).mode & 0o777 });
+    merges.set(index, { ...mergeEnvFile(text, file.content, full, shown(full, cwd)), mode: file.mode ?? statSync(full).mode & 0o777 });
   });
   if (!options.force) {
     const existing = targets.filter((full, index) => result.files[index].merge !== 'env' && existsSync(full));
     if (existing.length > 0) {
-      const names = existing.map(shown);
+      const names = existing.map((full) => shown(full, cwd));
       throw new DialError('E_EXISTS', `${names[0]} already exists${names.length > 1 ? ` (and ${names.length - 1} more: ${names.slice(1).join(', ')})` : ''}; nothing was written`, {
         hint: 'pass --force to overwrite, or choose another folder with -o DIR',
       });
@@ -97,7 +80,7 @@ export function writeImport(result: ImportResult, options: WriteImportOptions): 
     try {
       writeFileAtomic(targets[index], merge ? merge.content! : file.content, merge ? merge.mode : file.mode);
     } catch (error) {
-      throw new DialError('E_IO', `cannot write ${shown(targets[index])}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
+      throw new DialError('E_IO', `cannot write ${shown(targets[index], cwd)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
         hint: index > 0 ? `${index} file(s) before it were written; check the folder and run again with --force` : 'check that the output folder can be written',
         cause: error,
       });
@@ -115,9 +98,9 @@ function mergeLine(path: string, merged: NonNullable<ImportedFile['merged']>): s
 }
 
 /** The summary printed after an import: one line per file (what a merge added and kept, for env files). */
-export function formatImportSummary(result: ImportResult, outDir: string): string {
+export function formatImportSummary(result: ImportResult, outDir: string, cwd: string = process.cwd()): string {
   const lines = result.files.map((file) => {
-    const path = shown(resolve(outDir, file.path));
+    const path = shown(resolve(outDir, file.path), cwd);
     return file.merged ? mergeLine(path, file.merged) : `wrote ${path} (${file.description})`;
   });
   for (const note of result.notes ?? []) lines.push(note);

@@ -7,9 +7,9 @@ import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, posix, relative, resolve, sep, win32 } from 'node:path';
 import * as z from 'zod/mini';
 import { DialError } from '../errors.js';
-import { EnvFiles, SECRET_NAME, SHARED, referencedVariables } from './env-files.js';
+import { EnvFiles, SECRET_NAME, SHARED, referencedVariables } from './env-writer.js';
 import { renderHttpFile, slugify, uniqueName, type DraftBody, type DraftPart, type ImportDraft } from './http-writer.js';
-import type { ImportedFile, ImportResult } from './output.js';
+import type { ImportedFile, ImportResult } from './import-result.js';
 import { parseJsonSource, readSource, validateSource } from './source-file.js';
 
 // ---- schema (what dial reads; unknown fields are allowed, Postman adds many) ----

@@ -44,7 +44,6 @@ export function renderJson(report: RunReport): string {
   return renderSections(jsonSections(), report);
 }
 
-// eslint-disable-next-line no-control-regex
 const XML_INVALID = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 
 /** Escapes text for XML attributes and content (and drops characters XML 1.0 forbids). */

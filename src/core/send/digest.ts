@@ -3,7 +3,7 @@
  * with MD5 or SHA-256 (and their -sess forms), qop=auth.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { HeaderList } from '../http/types.js';
+import type { Exchange, HeaderList, HttpRequest, ResponseBody } from '../http/types.js';
 
 export interface DigestChallenge {
   realm: string;
@@ -81,4 +81,46 @@ export function digestAuthorization(
   if (useQop) parts.push('qop=auth', `nc=${nc}`, `cnonce=${quote(cnonce)}`);
   if (challenge.opaque !== undefined) parts.push(`opaque=${quote(challenge.opaque)}`);
   return `Digest ${parts.join(', ')}`;
+}
+
+/** Credentials answering a Digest challenge. */
+export interface DigestCredentials {
+  username: string;
+  password: string;
+}
+
+/** What `sendWithDigest` needs besides the request. */
+export interface DigestSendOptions {
+  /** Frees the body of the 401 answer before the second request (engine-owned bodies). */
+  release?: (body: ResponseBody) => void;
+  /** Called just before the second request goes out. */
+  beforeRetry?: () => void;
+}
+
+/**
+ * Sends a request and, when the answer is a 401 with a Digest challenge, sends it once more
+ * with the Authorization that answers it, to where any redirects ended (a 303 turned into a GET
+ * leaves the body behind). The one digest retry: `dial send` and `Session.execute` use it.
+ */
+export async function sendWithDigest(
+  send: (request: HttpRequest) => Promise<Exchange>,
+  request: HttpRequest,
+  credentials: DigestCredentials,
+  options: DigestSendOptions = {},
+): Promise<{ exchange: Exchange; request: HttpRequest }> {
+  const exchange = await send(request);
+  const challenge = exchange.response.status === 401 ? parseDigestChallenge(exchange.response.headers) : undefined;
+  if (!challenge) return { exchange, request };
+  options.release?.(exchange.response.body);
+  options.beforeRetry?.();
+  const redirected = exchange.redirects.length > 0;
+  const method = redirected ? exchange.request.method : request.method;
+  const url = exchange.response.url;
+  const body = redirected && exchange.request.method !== request.method ? { kind: 'none' as const } : request.body;
+  const headers: HeaderList = [
+    ...request.headers.filter(([name]) => name.toLowerCase() !== 'authorization'),
+    ['Authorization', digestAuthorization(challenge, credentials, method, url)],
+  ];
+  const retried: HttpRequest = { ...request, method, url, body, headers };
+  return { exchange: await send(retried), request: retried };
 }

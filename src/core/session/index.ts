@@ -43,6 +43,7 @@ import { VariableResolver } from '../vars/resolver.js';
 import { evaluateReference, type RecordedExchange } from '../vars/references.js';
 import { findPlaceholders } from '../vars/template.js';
 import { lineColAt } from '../env/json-file.js';
+import { basicAuthorization } from '../http/basic-auth.js';
 
 export interface SessionOptions {
   workspaceRoot: string;
@@ -194,15 +195,13 @@ class RequestSession implements Session {
       ...(options.signal ? { signal: options.signal } : {}),
     };
     let request = prepared.request;
-    let exchange = await send(request, sendOptions);
-    if (prepared.digest && exchange.response.status === 401) {
-      const { parseDigestChallenge, digestAuthorization } = await import('../send/digest.js');
-      const challenge = parseDigestChallenge(exchange.response.headers);
-      if (challenge) {
-        if (!this.options.send) (await import('../http/index.js')).releaseBody(exchange.response.body);
-        request = { ...request, headers: [...request.headers, ['Authorization', digestAuthorization(challenge, prepared.digest, request.method, exchange.response.url)]] };
-        exchange = await send(request, sendOptions);
-      }
+    let exchange: Exchange;
+    if (prepared.digest) {
+      const { sendWithDigest } = await import('../send/digest.js');
+      const engine = this.options.send ? undefined : await import('../http/index.js');
+      ({ exchange, request } = await sendWithDigest((outgoing) => send(outgoing, sendOptions), request, prepared.digest, { release: engine?.releaseBody }));
+    } else {
+      exchange = await send(request, sendOptions);
     }
     this.record(file, node, request, exchange);
     return exchange;
@@ -472,8 +471,9 @@ function applyAuthConvention(headers: Array<[string, string]>, secrets: Set<stri
     headers.splice(index, 1);
     return { digest: { username, password } };
   }
-  const encoded = Buffer.from(`${username}:${password}`, 'utf8').toString('base64');
-  headers[index] = [headers[index][0], `Basic ${encoded}`];
+  const basic = basicAuthorization(username, password);
+  const encoded = basic.slice('Basic '.length);
+  headers[index] = [headers[index][0], basic];
   // The encoded form hides the secret from plain-text masking: mask it as a whole.
   if ([...secrets].some((secret) => credentials.includes(secret))) secrets.add(encoded);
   return {};

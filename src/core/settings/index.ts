@@ -9,32 +9,12 @@ import { parseDuration } from '../duration.js';
 import { JsonSyntaxError, parseJson } from '../format/json.js';
 import { settingsPath } from './paths.js';
 import { KEYMAP_EXAMPLE } from './keymap.js';
+import type { Settings, SettingKey } from './types.js';
 
 export { settingsPath, historyPath, configDir, dataDir } from './paths.js';
 export { KEYMAP_ACTIONS, KEYMAP_PRESETS, KEY_NAME, KEYMAP_EXAMPLE, keymapProblem, type KeymapAction, type KeymapProblem } from './keymap.js';
 
-export interface Settings {
-  /** Request timeout: a duration (`30s`, `500ms`) or a number of seconds. */
-  timeout: string | number;
-  /** Unset = each face's own default: `dial send URL` does not follow, `.http` requests do. */
-  followRedirects?: boolean;
-  maxRedirects: number;
-  verifyTls: boolean;
-  /** History entries kept; 0 turns history off. */
-  historyLimit: number;
-  editor?: string;
-  pager?: string;
-  theme?: string;
-  /** Action -> keys overrides for the TUI, and `preset: "vim"` (src/core/settings/keymap.ts). */
-  keymap: Record<string, string | string[]>;
-  proxy?: string;
-  /** Workspace root -> environment name last chosen there. */
-  defaultEnvironment: Record<string, string>;
-  /** Workspace root -> id of the request last opened there. */
-  lastRequest: Record<string, string>;
-}
-
-export type SettingKey = keyof Settings;
+export type { Settings, SettingKey } from './types.js';
 
 /** Every key, in the order `config list` shows them. */
 export const SETTING_KEYS: readonly SettingKey[] = [

@@ -3,7 +3,7 @@
  * value is being set, so `dial send` without a settings file never loads zod.
  */
 import * as z from 'zod/mini';
-import type { SettingKey } from './index.js';
+import type { SettingKey } from './types.js';
 import { keymapProblem } from './keymap.js';
 
 const durationText = /^\s*\d+(?:\.\d+)?\s*(?:ms|s|m|h)?\s*$/;

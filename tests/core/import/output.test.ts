@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EnvFiles } from '../../../src/core/import/env-files.js';
+import { EnvFiles } from '../../../src/core/import/env-writer.js';
 import { formatImportSummary, writeImport, type ImportResult } from '../../../src/core/import/output.js';
 import { isDialError } from '../../../src/core/errors.js';
 import { tempDir } from '../../helpers/cli.js';

@@ -5,7 +5,9 @@
  */
 import { parseJsonText } from '../env/json-file.js';
 import { DialError, isDialError } from '../errors.js';
-import type { ImportedFile } from './output.js';
+import type { EnvMerge, ImportedFile } from './import-result.js';
+
+export type { EnvMerge } from './import-result.js';
 
 /** Variable names that look like secrets go to the private file. */
 export const SECRET_NAME = /token|secret|password|apikey|api_key|key/i;
@@ -85,18 +87,6 @@ export function referencedVariables(text: string): string[] {
     names.add(name);
   }
   return [...names];
-}
-
-/** What merging imported environments into an existing env file did. */
-export interface EnvMerge {
-  /** The merged file's text; undefined when nothing was added (the file stays as it was). */
-  content?: string;
-  /** `env.name` of each variable added. */
-  added: string[];
-  /** `env.name` of each imported variable the file already had: its value was kept. */
-  kept: string[];
-  /** Those of `kept` whose imported value was different. */
-  differing: string[];
 }
 
 type EnvObject = Record<string, Record<string, unknown>>;

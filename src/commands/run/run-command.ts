@@ -7,13 +7,13 @@ import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, resolve } from 'node:path';
 import { statSync } from 'node:fs';
-import { DialError, ExitCode } from '../errors.js';
-import { parseDuration } from '../duration.js';
-import type { SendOptions, TlsOptions } from '../http/types.js';
-import { planRun, parseShard, runPlan, createExecutor, watchForChanges, type Shard } from './index.js';
-import { filesReadBy } from './watch.js';
-import { parseHttpFile } from '../httpfile/index.js';
-import { checkReporterSpecs, createReporters, exchangeLines, parseReporterSpec, type ReporterSpec } from '../report/index.js';
+import { DialError, ExitCode } from '../../core/errors.js';
+import { parseDuration } from '../../core/duration.js';
+import type { SendOptions, TlsOptions } from '../../core/http/types.js';
+import { planRun, parseShard, runPlan, createExecutor, watchForChanges, type RunEvent, type RunSummary, type Shard } from '../../core/run/index.js';
+import { filesReadBy } from '../../core/run/watch.js';
+import { parseHttpFile } from '../../core/httpfile/index.js';
+import { checkReporterSpecs, createReporters, exchangeLines, parseReporterSpec, type ReporterSpec } from '../../core/report/index.js';
 
 export interface RunCommandOptions {
   paths: string[];
@@ -26,7 +26,7 @@ export interface RunCommandOptions {
   /** `--name`: only requests with this `# @name` or title. */
   name?: string;
   /** `api.http:14` / `api.http#login` arguments: per absolute path, the request to run. */
-  positions?: Map<string, import('../workspace/position.js').RequestPosition>;
+  positions?: Map<string, import('../../core/workspace/position.js').RequestPosition>;
   concurrency?: number;
   retry?: number;
   retryDelay?: string;
@@ -56,7 +56,7 @@ async function envFileVariables(path: string, environment: string | undefined): 
   } catch {
     throw new DialError('E_NOT_FOUND', `--env-file not found: ${path}`);
   }
-  const { parseDotenv, parseJsonText } = await import('../env/index.js');
+  const { parseDotenv, parseJsonText } = await import('../../core/env/index.js');
   if (/\.json$/i.test(path)) {
     const data = parseJsonText(text, path) as Record<string, Record<string, unknown>>;
     const out: Record<string, string> = {};
@@ -79,8 +79,30 @@ function isEnvFile(path: string): boolean {
   return name === '.env' || /^http-client(\.private)?\.env\.json$/.test(name);
 }
 
+/** What one run needs, set up once and kept across `--watch` re-runs. */
+interface RunSetup {
+  root: string;
+  givenPaths: string[];
+  engine: typeof import('../../core/http/index.js');
+  discoverHttpFiles: (root: string, paths: string[]) => Promise<string[]>;
+  /** Runs the plan (only these files when given) and answers the exit code. */
+  runOnce: (only?: Set<string>) => Promise<number>;
+}
+
 /** Runs `dial run` to completion (or until interrupted with --watch); answers the exit code. */
 export async function runCommand(options: RunCommandOptions): Promise<number> {
+  const setup = await prepareRun(options);
+  try {
+    const code = await setup.runOnce();
+    if (!options.watch) return code;
+    return await watchAndRerun(setup, options);
+  } finally {
+    setup.engine.closeConnections();
+  }
+}
+
+/** Checks the flags, finds the workspace and its variables, and builds the run-once function. */
+async function prepareRun(options: RunCommandOptions): Promise<RunSetup> {
   // Usage first: nothing is read or sent when a flag is wrong.
   const shard: Shard | undefined = options.shard ? parseShard(options.shard) : undefined;
   const specs: ReporterSpec[] = (options.reporters.length ? options.reporters : ['pretty']).map(parseReporterSpec);
@@ -89,10 +111,10 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   const timeoutMs = options.timeout ? parseDuration(options.timeout, '--timeout') : undefined;
 
   const [{ createSession }, engine, { findWorkspaceRoot, discoverHttpFiles }, { EnvStore }] = await Promise.all([
-    import('../session/index.js'),
-    import('../http/index.js'),
-    import('../workspace/discover.js'),
-    import('../env/index.js'),
+    import('../../core/session/index.js'),
+    import('../../core/http/index.js'),
+    import('../../core/workspace/discover.js'),
+    import('../../core/env/index.js'),
   ]);
   const first = options.paths[0] ? resolve(options.cwd, options.paths[0]) : options.cwd;
   let start = first;
@@ -111,18 +133,18 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   const givenPaths = options.paths.length ? options.paths.map((p) => resolve(options.cwd, p)) : [options.cwd];
 
   const runOnce = async (only?: Set<string>): Promise<number> => {
-    let executor: ReturnType<typeof createExecutor> | undefined;
     const session = createSession({
       workspaceRoot: root,
       environment,
       cliVariables,
       sendOptions,
       send: engine.sendRequest,
-      runReference: (file, node) => executor!.runReference(file, node),
+      // The executor is made just below; the session calls back only once a run is under way.
+      runReference: (file, node) => executor.runReference(file, node),
     });
     const envStore = new EnvStore(root);
     const referenced = new Set<string>();
-    executor = createExecutor({
+    const executor = createExecutor({
       referencedNames: referenced,
       session,
       engine,
@@ -156,80 +178,94 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     if (discovered === 0 && !only) {
       throw new DialError('E_NOT_FOUND', `no .http or .rest files in ${options.paths.join(', ') || options.cwd}`, { hint: 'give .http files or folders that hold them' });
     }
-    const live = specs.some((s) => (s.name === 'pretty' || s.name === 'dot') && !s.path);
-    const reporters = createReporters(specs, { stdout: options.stdout, color: options.color, verbose: options.verbose, outputFailed: options.outputFailed && live, resolvePath: (p) => resolve(options.cwd, p) });
     if (plan.length === 0 && !shard) options.stderr('dial run: no requests matched --grep/--tag\n');
-    let invalidInput = false;
-    const summary = await runPlan(plan, executor, { progressEvents: false, concurrency: options.concurrency ?? availableParallelism(), retry: options.retry, retryDelayMs, bail: options.bail, signal: options.signal, shard }, (event) => {
-      if (event.type === 'request:end' && event.result.error && INVALID_INPUT.has(event.result.error.code)) invalidInput = true;
-      reporters.onEvent(event);
-    });
-    await reporters.finish();
-    if (options.outputFailed && !live) {
-      // No terminal reporter to carry them: the failed exchanges go to stderr.
-      for (const file of reporters.report().files) {
-        for (const request of file.requests) {
-          if (request.exchange) options.stderr(`--- ${file.path}:${request.line} › ${request.name}\n${exchangeLines(request.exchange, '').join('\n')}\n`);
-        }
+    return reportRun(options, specs, (onEvent) =>
+      runPlan(plan, executor, { progressEvents: false, concurrency: options.concurrency ?? availableParallelism(), retry: options.retry, retryDelayMs, bail: options.bail, signal: options.signal, shard }, onEvent),
+    );
+  };
+  return { root, givenPaths, engine, discoverHttpFiles, runOnce };
+}
+
+/** Runs the plan with the reporters listening, and maps the outcome to an exit code. */
+async function reportRun(
+  options: RunCommandOptions,
+  specs: ReporterSpec[],
+  run: (onEvent: (event: RunEvent) => void) => Promise<RunSummary>,
+): Promise<number> {
+  const live = specs.some((s) => (s.name === 'pretty' || s.name === 'dot') && !s.path);
+  const reporters = createReporters(specs, { stdout: options.stdout, color: options.color, verbose: options.verbose, outputFailed: options.outputFailed && live, resolvePath: (p) => resolve(options.cwd, p) });
+  let invalidInput = false;
+  const summary = await run((event) => {
+    if (event.type === 'request:end' && event.result.error && INVALID_INPUT.has(event.result.error.code)) invalidInput = true;
+    reporters.onEvent(event);
+  });
+  await reporters.finish();
+  if (options.outputFailed && !live) {
+    // No terminal reporter to carry them: the failed exchanges go to stderr.
+    for (const file of reporters.report().files) {
+      for (const request of file.requests) {
+        if (request.exchange) options.stderr(`--- ${file.path}:${request.line} › ${request.name}\n${exchangeLines(request.exchange, '').join('\n')}\n`);
       }
     }
-    if (summary.interrupted) return ExitCode.interrupted;
-    if (invalidInput) return ExitCode.invalidInput;
-    return summary.totals.failed + summary.totals.errored > 0 ? ExitCode.failed : ExitCode.ok;
-  };
+  }
+  if (summary.interrupted) return ExitCode.interrupted;
+  if (invalidInput) return ExitCode.invalidInput;
+  return summary.totals.failed + summary.totals.errored > 0 ? ExitCode.failed : ExitCode.ok;
+}
 
-  try {
-    const code = await runOnce();
-    if (!options.watch) return code;
-    return await new Promise<number>((resolvePromise) => {
-      let running = Promise.resolve();
-      let pending: Set<string> | 'all' | undefined;
-      let changedInputs = new Set<string>();
-      // The .http files (of the paths given) that read one of the changed files.
-      const dependents = async (changed: Set<string>): Promise<string[]> => {
-        const found: string[] = [];
-        for (const path of await discoverHttpFiles(root, givenPaths)) {
-          try {
-            if (filesReadBy(parseHttpFile(await readFile(path, 'utf8'), path)).some((read) => changed.has(read))) found.push(path);
-          } catch {
-            // A file that does not parse now is re-run, and reported, when it changes itself.
-          }
+/** `--watch`: re-runs the files a change affects until the signal aborts; answers 130 then. */
+function watchAndRerun(setup: RunSetup, options: RunCommandOptions): Promise<number> {
+  const { root, givenPaths, discoverHttpFiles, runOnce } = setup;
+  return new Promise<number>((resolvePromise) => {
+    let running = Promise.resolve();
+    let pending: Set<string> | 'all' | undefined;
+    let changedInputs = new Set<string>();
+    // The .http files (of the paths given) that read one of the changed files.
+    const dependents = async (changed: Set<string>): Promise<string[]> => {
+      const found: string[] = [];
+      for (const path of await discoverHttpFiles(root, givenPaths)) {
+        try {
+          if (filesReadBy(parseHttpFile(await readFile(path, 'utf8'), path)).some((read) => changed.has(read))) found.push(path);
+        } catch {
+          // A file that does not parse now is re-run, and reported, when it changes itself.
         }
-        return found;
-      };
-      const schedule = (paths: string[]) => {
-        const all = paths.some(isEnvFile);
-        const http = paths.filter((p) => /\.(http|rest)$/i.test(p));
-        const inputs = paths.filter((p) => !isEnvFile(p) && !http.includes(p));
-        if (!all && http.length === 0 && inputs.length === 0) return;
-        for (const input of inputs) changedInputs.add(input);
-        if (all || http.length) pending = all || pending === 'all' ? 'all' : new Set([...(pending ?? []), ...http]);
-        running = running.then(async () => {
-          const inputsNow = changedInputs;
-          changedInputs = new Set();
-          if (inputsNow.size && pending !== 'all') {
-            const affected = await dependents(inputsNow);
-            if (affected.length) pending = new Set([...(pending ?? []), ...affected]);
-          }
-          const target = pending;
-          pending = undefined;
-          if (!target || options.signal.aborted) return;
-          options.stdout(`\n— change detected: re-running ${target === 'all' ? 'all files' : [...target].map((p) => basename(p)).join(', ')}\n`);
-          try {
-            await runOnce(target === 'all' ? undefined : target);
-          } catch (error) {
-            options.stderr(`${error instanceof Error ? error.message : String(error)}\n`);
-          }
-        });
-      };
-      const watcher = watchForChanges(root, schedule);
-      options.stdout('\nWatching for changes (Ctrl+C to stop)…\n');
-      options.signal.addEventListener('abort', () => {
+      }
+      return found;
+    };
+    const schedule = (paths: string[]) => {
+      const all = paths.some(isEnvFile);
+      const http = paths.filter((p) => /\.(http|rest)$/i.test(p));
+      const inputs = paths.filter((p) => !isEnvFile(p) && !http.includes(p));
+      if (!all && http.length === 0 && inputs.length === 0) return;
+      for (const input of inputs) changedInputs.add(input);
+      if (all || http.length) pending = all || pending === 'all' ? 'all' : new Set([...(pending ?? []), ...http]);
+      running = running.then(async () => {
+        const inputsNow = changedInputs;
+        changedInputs = new Set();
+        if (inputsNow.size && pending !== 'all') {
+          const affected = await dependents(inputsNow);
+          if (affected.length) pending = new Set([...(pending ?? []), ...affected]);
+        }
+        const target = pending;
+        pending = undefined;
+        if (!target || options.signal.aborted) return;
+        options.stdout(`\n— change detected: re-running ${target === 'all' ? 'all files' : [...target].map((p) => basename(p)).join(', ')}\n`);
+        try {
+          await runOnce(target === 'all' ? undefined : target);
+        } catch (error) {
+          options.stderr(`${error instanceof Error ? error.message : String(error)}\n`);
+        }
+      });
+    };
+    const watcher = watchForChanges(root, schedule);
+    options.stdout('\nWatching for changes (Ctrl+C to stop)…\n');
+    options.signal.addEventListener(
+      'abort',
+      () => {
         watcher.close();
         void running.then(() => resolvePromise(ExitCode.interrupted));
-      }, { once: true });
-    });
-  } finally {
-    engine.closeConnections();
-  }
+      },
+      { once: true },
+    );
+  });
 }

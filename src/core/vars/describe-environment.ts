@@ -1,8 +1,8 @@
 /** `dial env show NAME`: an environment's variables, resolved, with where each came from. */
 import { relative } from 'node:path';
 import { MASK, redactText } from '../secrets.js';
-import { VariableResolver } from '../vars/resolver.js';
-import { EnvStore } from './env-files.js';
+import { VariableResolver } from './resolver.js';
+import { EnvStore } from '../env/index.js';
 
 export interface EnvironmentVariableRow {
   name: string;

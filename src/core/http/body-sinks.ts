@@ -97,6 +97,7 @@ export class BufferSink extends Writable {
 }
 
 function isStdio(stream: Writable): boolean {
+  // eslint-disable-next-line no-restricted-properties -- an identity check only: the process's own stdout/stderr a caller handed in are never ended
   return stream === (process.stdout as unknown as Writable) || stream === (process.stderr as unknown as Writable);
 }
 

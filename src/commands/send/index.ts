@@ -1,14 +1,15 @@
 /**
- * `dial send [METHOD] URL [ITEMS…]` and `dial send FILE.http[#name]`. Defines flags only;
- * the core (items, engine, printing) is imported inside the action to keep start-up lean.
+ * `dial send [METHOD] URL [ITEMS…]` and `dial send FILE.http[#name]`. Defines the flags, turns
+ * them into typed options (./options.ts) and hands those to ./run-send.ts, which is imported
+ * inside the action, with the core it uses, to keep start-up lean.
  */
 import type { Command } from 'commander';
-import { globalOptions, useColor } from './globals.js';
+import { globalOptions, useColor } from '../globals.js';
+import { addTimeoutFlag, addTransportFlags, addVariableFlags } from '../flags.js';
 
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
-
+/** Registers `dial send`. */
 export function registerSend(program: Command): void {
-  program
+  const command = program
     .command('send')
     .description('Send one request: HTTPie-style items, or a request from a .http file')
     .argument('[request...]', '[METHOD] URL [ITEMS…] — Header:value, name==query, field=value, field:=json, field@file, @file — or FILE.http[#name]')
@@ -24,19 +25,16 @@ export function registerSend(program: Command): void {
     .option('-F, --follow', 'follow redirects')
     .option('--no-follow', 'do not follow redirects')
     .option('--max-redirects <n>', 'most redirects to follow (default 10)')
-    .option('--timeout <duration>', 'time limit for the whole exchange: 500ms, 30s, 2m; 0 = none')
-    .option('--verify <yes|no|CA_FILE>', 'verify the TLS certificate (default yes), or against a CA bundle')
-    .option('-k, --insecure', 'do not verify TLS certificates (prints a warning)')
-    .option('--cacert <file>', 'trust the CA certificates in FILE (PEM)')
-    .option('--cert <file>', 'client certificate (PEM)')
-    .option('--key <file>', 'client certificate key (PEM)')
-    .option('--proxy <url>', 'send through this proxy (default HTTP(S)_PROXY)')
+    .option('--verify <yes|no|CA_FILE>', 'verify the TLS certificate (default yes), or against a CA bundle');
+  addTimeoutFlag(command, 'time limit for the whole exchange: 500ms, 30s, 2m; 0 = none');
+  addTransportFlags(command, { insecure: 'do not verify TLS certificates (prints a warning)', proxy: 'send through this proxy (default HTTP(S)_PROXY)' });
+  command
     .option('--http2', 'use HTTP/2')
     .option('-a, --auth <credentials>', 'USER:PASSWORD (basic, digest) or a token (bearer)')
     .option('-A, --auth-type <type>', 'basic (default), digest or bearer')
-    .option('-I, --ignore-stdin', 'do not read a request body from piped stdin')
-    .option('-e, --env <name>', 'environment for a .http target')
-    .option('--var <name=value>', 'variable for a .http target (repeatable)', collect, [])
+    .option('-I, --ignore-stdin', 'do not read a request body from piped stdin');
+  addVariableFlags(command, { env: 'environment for a .http target', var: 'variable for a .http target (repeatable)' });
+  command
     .option('--name <name>', 'the request of the .http file with this `# @name` or `###` title (as FILE.http#NAME)')
     .addHelpText(
       'after',
@@ -49,18 +47,24 @@ Examples:
   dial send -o out.bin https://example.com/file
   dial send api.http#login -e dev --var user=ann`,
     )
-    .action(async (args: string[], flags: Record<string, unknown>, command: Command) => {
-      const [{ runSend }, { fstatSync }, { VERSION }] = await Promise.all([import('../core/send/index.js'), import('node:fs'), import('../version.js')]);
-      const global = globalOptions(command);
+    .action(async (args: string[], flags: unknown, sub: Command) => {
+      const [{ sendOptions }, { runSend }, { fstatSync }, { VERSION }] = await Promise.all([
+        import('./options.js'),
+        import('./run-send.js'),
+        import('node:fs'),
+        import('../../version.js'),
+      ]);
       // `--name login` is `FILE.http#login`, for editor plugins that pass the name apart.
-      if (typeof flags.name === 'string') {
+      const { name, ...otherFlags } = flags as { name?: string };
+      if (name !== undefined) {
         if (!/\.(?:http|rest)$/i.test(args[0] ?? '')) {
-          const { DialError } = await import('../core/errors.js');
+          const { DialError } = await import('../../core/errors.js');
           throw new DialError('E_USAGE', '--name needs a .http file', { hint: 'dial send api.http --name login' });
         }
-        args = [`${args[0]}#${flags.name}`, ...args.slice(1)];
-        delete flags.name;
+        args = [`${args[0]}#${name}`, ...args.slice(1)];
       }
+      const options = sendOptions(otherFlags);
+      const global = globalOptions(sub);
       // stdin is a body only when it is a pipe, socket or file — never a terminal or /dev/null.
       let stdinStat: import('node:fs').Stats | undefined;
       try {
@@ -72,7 +76,7 @@ Examples:
       // isatty(0), not process.stdin.isTTY: that getter builds a stdin stream (~3 ms) that a send
       // without a body never reads; and node:tty loads only when stdout is a terminal.
       const interactive = Boolean(process.stdout.isTTY) && !process.env.CI && (await import('node:tty')).isatty(0);
-      const pick = interactive ? await import('./pick.js') : undefined;
+      const pick = interactive ? await import('../pick.js') : undefined;
       // Ctrl+C cancels the exchange (E_CANCELLED, exit 130) so a partial download is cleaned up;
       // if nothing is in flight to cancel (e.g. waiting on stdin), exit shortly after anyway.
       const controller = new AbortController();
@@ -81,7 +85,7 @@ Examples:
         setTimeout(() => process.exit(130), 1000).unref();
       };
       process.once('SIGINT', onInterrupt);
-      await runSend(args, flags, {
+      await runSend(args, options, {
         stdout: process.stdout,
         stderr: process.stderr,
         stdin: stdinIsData ? process.stdin : undefined,
@@ -89,8 +93,8 @@ Examples:
         stdoutIsTTY: Boolean(process.stdout.isTTY),
         // No progress meter (carriage returns) under CI, even on a TTY.
         stderrIsTTY: Boolean(process.stderr.isTTY) && !process.env.CI,
-        color: useColor(command, process.stdout),
-        colorErr: useColor(command, process.stderr),
+        color: useColor(sub, process.stdout),
+        colorErr: useColor(sub, process.stderr),
         verbose: global.verbose,
         quiet: global.quiet,
         cwd: process.cwd(),

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseHttpFile } from '../../../src/core/httpfile/index.js';
-import { externalCommand, FileChangedError, loadHttpFile, rewriteHttpFile, runExternal, saveBodyTo } from '../../../src/core/workspace-io/index.js';
+import { externalCommand, FileChangedError, loadHttpFile, rewriteHttpFile, runExternal, saveBodyTo } from '../../../src/core/editing/index.js';
 import { tempDir } from '../../helpers/cli.js';
 
 describe('workspace-io', () => {

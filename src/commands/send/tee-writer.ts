@@ -3,7 +3,7 @@
  * file with backpressure (flat memory for any size), keeping the first 64 KiB for history.
  */
 import { Writable } from 'node:stream';
-import type { StreamRedactor } from './redact.js';
+import type { StreamRedactor } from '../../core/send/redact.js';
 
 /** Bytes kept from a streamed body for history. */
 export const KEEP_BYTES = 64 * 1024;

@@ -1,0 +1,474 @@
+/**
+ * `dial send`: build one request (HTTPie items or a `.http` target), send it through the
+ * engine, print it the way the output calls for (pretty on a terminal, exact bytes in a
+ * pipe, streamed when large), record it in history and map the outcome to an exit code.
+ * The engine and the curl printer are imported only when used (`--curl` loads no engine;
+ * `--offline` loads it to print the head the engine would send, but opens no connection).
+ */
+import { createWriteStream, existsSync, rmSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+import { DialError } from '../../core/errors.js';
+import { createStyle, type Style } from '../../core/style.js';
+import type { Exchange, HeaderList, HttpRequest, RequestBody, ResponseHead, SendOptions, TlsOptions } from '../../core/http/types.js';
+import type { RequestNode } from '../../core/httpfile/types.js';
+import type { CurlCommandOptions } from '../../core/export/from-http.js';
+import { loadSettings, settingsTimeoutMs, historyPath, type Settings } from '../../core/settings/index.js';
+import { appendHistory, toHistoryEntry } from '../../core/history/index.js';
+import { PRETTY_LIMIT, formatBytes, formatMeta, formatResponseHead, headerValue, parsePrintSpec, type PrintSpec } from '../../core/format/exchange.js';
+import { parseSendTarget, prepareFileRequest, type PreparedFileRequest, type SendTarget } from '../../core/workspace/send-target.js';
+import { SENSITIVE_HEADERS } from '../../core/secrets.js';
+import { basicAuthorization } from '../../core/http/basic-auth.js';
+import { parseItem, type RequestItem } from '../../core/send/items.js';
+import { expandUrl, normaliseProxy, splitPositionals } from '../../core/send/url.js';
+import { buildRequest } from '../../core/send/build.js';
+import { collectStream, peekStdinBody } from '../../core/send/stdin.js';
+import { downloadFileName, uniquePath } from '../../core/send/download.js';
+import { Redactor } from '../../core/send/redact.js';
+import type { DigestCredentials } from '../../core/send/digest.js';
+import type { SendCommandOptions } from './options.js';
+import { Printer, Progress, readHead, streamedBody, type Out } from './printer.js';
+import { TeeWriter } from './tee-writer.js';
+
+/** The outside world `runSend` talks to (the command passes process streams). */
+export interface SendIo {
+  stdout: Out;
+  stderr: Out;
+  /** Piped stdin, or undefined when stdin is a terminal / not data. */
+  stdin?: Readable;
+  /** Byte size when stdin is a regular file. */
+  stdinSize?: number;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** Colour on stdout / stderr (NO_COLOR, --no-color decided by the command). */
+  color: boolean;
+  colorErr: boolean;
+  verbose: boolean;
+  quiet: boolean;
+  cwd: string;
+  env: Record<string, string | undefined>;
+  userAgent: string;
+  /** Aborted on Ctrl+C: the exchange stops with E_CANCELLED (exit 130). */
+  signal?: AbortSignal;
+  pick?: (requests: RequestNode[]) => Promise<RequestNode>;
+  prompt?: (name: string, description?: string) => Promise<string>;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** Transport options: the settings, overridden by the command's flags. */
+interface Transport {
+  verify: boolean;
+  verifySource: string;
+  tls: TlsOptions;
+  timeoutMs?: number;
+  maxRedirects: number;
+  proxy?: string;
+}
+
+/** A request ready to go, with what printing and history need to know about it. */
+interface PreparedSend {
+  request: HttpRequest;
+  /** Send options the request's metadata sets (@timeout, @no-redirect…). */
+  overrides: Partial<SendOptions>;
+  /** Values masked in history. */
+  secretValues: string[];
+  /** Secret values the request used (# @secret, private env, .env): masked in everything printed. */
+  printSecrets: string[];
+  /** References left as written (--curl, --offline). */
+  keptTexts: string[];
+  workspace?: string;
+  requestId?: string;
+  digest?: DigestCredentials;
+  /** The .http request the command is printed from (--curl). */
+  source?: CurlCommandOptions['source'];
+  follow: boolean;
+}
+
+/** What printing and sending share once the request is built. */
+interface SendContext {
+  options: SendCommandOptions;
+  io: SendIo;
+  settings: Settings;
+  prepared: PreparedSend;
+  sendOptions: SendOptions;
+  spec: PrintSpec;
+  printer: Printer;
+  redactor: Redactor;
+  errStyle: Style;
+  style: Style;
+  warn: (message: string) => void;
+  /** The request as the engine puts it on the wire, for the H and B parts. */
+  asSent: (shown: HttpRequest) => Promise<{ head: Pick<HttpRequest, 'method' | 'url' | 'headers' | 'httpVersion'>; body: string | Uint8Array | undefined }>;
+}
+
+function looksLikeUrl(argument: string): boolean {
+  return /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(argument) || argument.startsWith(':');
+}
+
+function setHeader(headers: HeaderList, name: string, value: string): HeaderList {
+  const lower = name.toLowerCase();
+  return [...headers.filter(([key]) => key.toLowerCase() !== lower), [name, value]];
+}
+
+/** Runs `dial send`; output goes to io.stdout/io.stderr, failures are DialErrors. */
+export async function runSend(args: string[], options: SendCommandOptions, io: SendIo): Promise<void> {
+  const settings = await loadSettings(io.env);
+  const errStyle = createStyle(io.colorErr);
+  const warn = (message: string): void => {
+    io.stderr.write(`${errStyle.warn('warning:')} ${message}\n`);
+  };
+  const transport = transportOf(options, settings, io.cwd);
+  const target = sendTarget(args, io.cwd);
+  const prepared = target
+    ? await prepareFileTarget(target, args, options, settings, transport, io, warn)
+    : await prepareItemsRequest(args, options, settings, io, warn);
+  if (options.http2) prepared.request.httpVersion = '2';
+  applyAuth(prepared, options);
+
+  const sendOptions: SendOptions = { signal: io.signal, timeoutMs: transport.timeoutMs, followRedirects: prepared.follow, maxRedirects: transport.maxRedirects, tls: transport.tls, proxy: transport.proxy, ...prepared.overrides };
+  // Explicit flags beat a request's own metadata (@timeout, @no-redirect).
+  if (options.timeoutMs !== undefined) sendOptions.timeoutMs = options.timeoutMs;
+  if (options.follow !== undefined) sendOptions.followRedirects = options.follow;
+  if (options.maxRedirects !== undefined) sendOptions.maxRedirects = options.maxRedirects;
+  if (!transport.verify) warn(`TLS certificate verification is off (${transport.verifySource})`);
+
+  const { request } = prepared;
+  if ((options.offline || options.curl || prepared.digest) && request.body.kind === 'stream') {
+    // These need the body bytes more than once (printing, or answering a digest challenge).
+    request.body = { kind: 'bytes', bytes: await collectStream(request.body.stream) };
+  }
+  if (options.curl) return printCurl(request, prepared, options, settings, transport, sendOptions, io);
+
+  const context = await printingContext({ options, io, settings, prepared, sendOptions, errStyle, warn });
+  if (options.offline) {
+    const shown = await context.asSent(request);
+    context.printer.request(shown.head, context.spec, shown.body);
+    return;
+  }
+  await sendAndPrint(context);
+}
+
+/** TLS, timeout, redirects and proxy: the settings, overridden by flags. */
+function transportOf(options: SendCommandOptions, settings: Settings, cwd: string): Transport {
+  const verify = options.verify?.verify ?? settings.verifyTls;
+  const verifySource = options.verify?.source ?? 'the verifyTls setting';
+  const abs = (path: string | undefined) => (path === undefined ? undefined : resolve(cwd, path));
+  const tls = { verify, caFile: abs(options.caFile), certFile: abs(options.certFile), keyFile: abs(options.keyFile) };
+  const proxy = options.proxy ?? (settings.proxy === undefined ? undefined : normaliseProxy(settings.proxy));
+  return { verify, verifySource, tls, timeoutMs: options.timeoutMs ?? settingsTimeoutMs(settings), maxRedirects: options.maxRedirects ?? settings.maxRedirects, proxy };
+}
+
+/** `FILE.http[#name]` as a target, or null when the first argument is a URL. */
+function sendTarget(args: string[], cwd: string): SendTarget | null {
+  const target = args.length > 0 && !looksLikeUrl(args[0]) ? parseSendTarget(args[0]) : null;
+  // `example.com/docs.http` with no such local file is a URL without its scheme.
+  if (target && !existsSync(resolve(cwd, target.path)) && /^[^/]+\.[a-z]{2,}(?::\d+)?\//i.test(args[0])) return null;
+  return target;
+}
+
+/** A request of a .http file, resolved (or, for --curl/--offline, with references kept as written). */
+async function prepareFileTarget(
+  target: SendTarget,
+  args: string[],
+  options: SendCommandOptions,
+  settings: Settings,
+  transport: Transport,
+  io: SendIo,
+  warn: (message: string) => void,
+): Promise<PreparedSend> {
+  if (args.length > 1) {
+    throw new DialError('E_USAGE', `request items cannot be added to a .http target (${args.slice(1).join(' ')})`, {
+      hint: 'edit the request in the file, or pass values with --var NAME=VALUE',
+    });
+  }
+  const follow = options.follow ?? settings.followRedirects ?? true;
+  const common = { target, cwd: io.cwd, environment: options.environment, cliVariables: options.variables, pick: io.pick, prompt: io.prompt };
+  let prepared: Pick<PreparedFileRequest, 'request' | 'file' | 'node' | 'overrides' | 'secretValues' | 'digest'>;
+  let source: CurlCommandOptions['source'];
+  let keptTexts: string[] = [];
+  if (options.curl || options.offline) {
+    // Printing sends nothing: requests this one references are not run (their {{…}} stays).
+    const { prepareUnsent, keptReferenceWarning } = await import('../../core/export/from-http.js');
+    const unsent = await prepareUnsent(common);
+    for (const kept of unsent.kept) warn(keptReferenceWarning(kept));
+    source = unsent;
+    keptTexts = unsent.kept.map((kept) => kept.text);
+    prepared = unsent;
+  } else {
+    const { timeoutMs, maxRedirects, tls, proxy } = transport;
+    prepared = await prepareFileRequest({ ...common, sendOptions: { timeoutMs, followRedirects: follow, maxRedirects, tls, proxy } });
+  }
+  return {
+    request: prepared.request,
+    overrides: prepared.overrides,
+    secretValues: prepared.secretValues,
+    // A copy: credentials added later for history are not secrets to mask on screen.
+    printSecrets: [...prepared.secretValues],
+    keptTexts,
+    workspace: io.cwd,
+    requestId: `${relative(io.cwd, prepared.file.path) || prepared.file.path}#${prepared.node.name ?? prepared.node.index}`,
+    // `Authorization: Digest user password` in the file: answered on the 401 challenge.
+    digest: prepared.digest,
+    source,
+    follow,
+  };
+}
+
+/** A request from HTTPie-style items (`[METHOD] URL name=value Header:value…`), with piped stdin as its body. */
+async function prepareItemsRequest(args: string[], options: SendCommandOptions, settings: Settings, io: SendIo, warn: (message: string) => void): Promise<PreparedSend> {
+  if (options.variablesGiven) warn('--env and --var apply to .http targets; ignored for a URL');
+  const { method, url, items } = splitPositionals(args);
+  const parsed: RequestItem[] = items.map(parseItem);
+  const hasBodyItem = parsed.some((item) => item.kind === 'data' || item.kind === 'json' || item.kind === 'file' || item.kind === 'body-file');
+  let stdinBody: RequestBody | undefined;
+  // Items win over stdin: a pipe that never closes must not hang a request with fields.
+  if (io.stdin && !options.ignoreStdin && !hasBodyItem) {
+    // As HTTPie does: a pipe that stays open without data is usually a mistake; say so.
+    const slow = setTimeout(() => warn('no data on stdin after 10s; pass --ignore-stdin to send without a body'), 10_000);
+    slow.unref();
+    try {
+      stdinBody = await peekStdinBody(io.stdin, io.stdinSize);
+    } finally {
+      clearTimeout(slow);
+    }
+  }
+  const request = buildRequest({
+    method,
+    url: expandUrl(url),
+    items: parsed,
+    mode: options.bodyMode,
+    forceJson: options.forceJson || undefined,
+    stdinBody,
+    cwd: io.cwd,
+    userAgent: io.userAgent,
+    httpVersion: options.http2 ? '2' : undefined,
+  });
+  return { request, overrides: {}, secretValues: [], printSecrets: [], keptTexts: [], follow: options.follow ?? settings.followRedirects ?? false };
+}
+
+/** `-a/--auth`: a Bearer or Basic header, or digest credentials; credentials become history secrets. */
+function applyAuth(prepared: PreparedSend, options: SendCommandOptions): void {
+  const { auth } = options;
+  const { request } = prepared;
+  if (auth?.type === 'bearer') {
+    request.headers = setHeader(request.headers, 'Authorization', `Bearer ${auth.token}`);
+    prepared.secretValues = [...prepared.secretValues, ...auth.token.split(':').filter((part) => part.length >= 3)];
+  } else if (auth) {
+    if (auth.type === 'basic') request.headers = setHeader(request.headers, 'Authorization', basicAuthorization(auth.username, auth.password));
+    else prepared.digest = { username: auth.username, password: auth.password };
+    // The password must not show up in history.
+    prepared.secretValues = [...prepared.secretValues, ...auth.secretParts];
+  }
+  // Credentials also come back in echoed bodies: redact them there, not just in the headers.
+  for (const [name, value] of request.headers) {
+    if (!SENSITIVE_HEADERS.has(name.toLowerCase())) continue;
+    const credential = value.replace(/^(Basic|Bearer|Digest)\s+/i, '');
+    prepared.secretValues.push(credential, ...credential.split(/;\s*/).map((pair) => pair.slice(pair.indexOf('=') + 1)));
+  }
+}
+
+/** `--curl`: the same command as `dial export curl` (and the TUI's copy as curl), with the real values: it is meant to run. */
+async function printCurl(
+  request: HttpRequest,
+  prepared: PreparedSend,
+  options: SendCommandOptions,
+  settings: Settings,
+  transport: Transport,
+  sendOptions: SendOptions,
+  io: SendIo,
+): Promise<void> {
+  // Settings and the request's metadata first (as export curl), then this command's flags.
+  const { curlCommand, curlOptions } = await import('../../core/export/from-http.js');
+  const curl = curlOptions(settings, prepared.overrides);
+  curl.insecure = !transport.verify;
+  if (options.proxy !== undefined) curl.proxy = transport.proxy;
+  if (options.timeoutMs !== undefined) curl.timeoutMs = transport.timeoutMs;
+  if (options.maxRedirects !== undefined) curl.maxRedirects = transport.maxRedirects;
+  const { caFile, certFile, keyFile } = transport.tls;
+  const text = curlCommand(request, { ...curl, caFile, certFile, keyFile, source: prepared.source, cwd: io.cwd, digest: prepared.digest, followRedirects: sendOptions.followRedirects });
+  io.stdout.write(`${text}\n`);
+}
+
+/** The printer, the parts to print and the as-sent view of the request. */
+async function printingContext(base: Pick<SendContext, 'options' | 'io' | 'settings' | 'prepared' | 'sendOptions' | 'errStyle' | 'warn'>): Promise<SendContext> {
+  const { options, io, prepared, sendOptions } = base;
+  // The request head alone (no engine, no node:http) is all `--offline` needs.
+  const [head, { multipartBoundary }] = await Promise.all([import('../../core/http/request-head.js'), import('../../core/http/body.js')]);
+  const { request } = prepared;
+  // One boundary for the multipart body printed and the one sent.
+  if (request.body.kind === 'multipart' && request.body.boundary === undefined) request.body = { ...request.body, boundary: multipartBoundary() };
+  const spec = options.print ?? parsePrintSpec(io.verbose ? 'HBhbm' : options.offline ? 'HB' : io.stdoutIsTTY ? 'hb' : 'b');
+  const style = createStyle(io.color);
+  const redactor = new Redactor(prepared.printSecrets);
+  const printer = new Printer(io.stdout, style, io.stdoutIsTTY, redactor, prepared.keptTexts);
+  // The request as the engine puts it on the wire: its default headers (Host, Accept-Encoding,
+  // Connection, Content-Length…), the boundary, the body bytes. As HTTPie prints it.
+  const asSent: SendContext['asSent'] = async (shown) => {
+    if (!spec.requestHeaders && !spec.requestBody) return { head: shown, body: undefined };
+    try {
+      const preview = await head.previewRequest(shown, sendOptions, PRETTY_LIMIT);
+      return { head: { ...preview, httpVersion: shown.httpVersion }, body: shown.body.kind === 'stream' ? '(piped stdin)' : preview.body };
+    } catch (error) {
+      // A reference kept as written (--offline of a .http request) may not make a URL yet: shown as built.
+      if (prepared.keptTexts.length === 0) throw error;
+      return { head: shown, body: streamedBody(shown.body) };
+    }
+  };
+  return { ...base, spec, style, redactor, printer, asSent };
+}
+
+/** Where a streamed response body goes while the exchange runs: a download file, stdout, or memory. */
+interface BodyRouting {
+  tee?: TeeWriter;
+  savedTo?: string;
+  createdFile?: string;
+  responsePrinted: boolean;
+}
+
+/** Sends the request (answering a digest challenge once), prints the exchange, records history, checks the status. */
+async function sendAndPrint(context: SendContext): Promise<void> {
+  const { options, io, prepared, sendOptions, redactor } = context;
+  const http = await import('../../core/http/index.js');
+  const downloadTo = options.download?.to === 'file' ? resolve(io.cwd, options.download.path) : options.download?.to;
+  // node:crypto costs ~5 ms to load: only digest auth needs it.
+  const digestAuth = prepared.digest ? await import('../../core/send/digest.js') : undefined;
+  let digestPending = digestAuth !== undefined;
+  let current = prepared.request;
+  const routing: BodyRouting = { responsePrinted: false };
+  const progress = downloadTo && io.stderrIsTTY && !io.quiet ? new Progress(io.stderr) : undefined;
+  sendOptions.bodyTarget = {
+    kind: 'stream',
+    open: async (head: ResponseHead) => {
+      // The 401 a digest retry answers is not shown.
+      if (digestPending && head.status === 401 && digestAuth?.parseDigestChallenge(head.headers)) return null;
+      return openBodyTarget(context, head, current, downloadTo, routing, progress);
+    },
+  };
+
+  let exchange: Exchange;
+  try {
+    const send = (outgoing: HttpRequest) => {
+      current = outgoing;
+      return http.sendRequest(outgoing, sendOptions);
+    };
+    if (digestAuth && prepared.digest) {
+      exchange = (await digestAuth.sendWithDigest(send, prepared.request, prepared.digest, { release: http.releaseBody, beforeRetry: () => (digestPending = false) })).exchange;
+    } else {
+      exchange = await send(prepared.request);
+    }
+  } catch (error) {
+    progress?.clear();
+    if (routing.createdFile && downloadTo === 'auto') rmSync(routing.createdFile, { force: true });
+    if (routing.tee?.outputClosed) return; // the reader of our pipe went away (e.g. `| head`): not an error
+    // Transport errors name the URL (and proxies, hosts): no secret value in them either.
+    if (redactor.active && error instanceof DialError) error.message = redactor.text(error.message);
+    throw error;
+  } finally {
+    http.closeConnections();
+  }
+  const historyBody = await printResponse(context, exchange, current, routing, http.releaseBody);
+  if (routing.savedTo) {
+    progress?.clear();
+    const shown = relative(io.cwd, routing.savedTo);
+    if (!io.quiet) io.stderr.write(`Saved ${formatBytes(exchange.response.size)} to ${shown && !shown.startsWith('..') ? shown : routing.savedTo}\n`);
+  }
+  recordHistory(context, exchange, historyBody);
+  checkStatus(context, exchange, downloadTo !== undefined);
+}
+
+/** Opens where a response body streams to, once its head is in; null keeps it in memory (printed when done). */
+async function openBodyTarget(
+  context: SendContext,
+  head: ResponseHead,
+  current: HttpRequest,
+  downloadTo: string | undefined,
+  routing: BodyRouting,
+  progress: Progress | undefined,
+): Promise<TeeWriter | null> {
+  const { io, spec, printer, redactor, errStyle } = context;
+  if (downloadTo) {
+    if (head.status < 200 || head.status >= 300) return null;
+    const path =
+      downloadTo === 'auto'
+        ? uniquePath(io.cwd, downloadFileName(head.url, headerValue(head.headers, 'content-disposition'), headerValue(head.headers, 'content-type')))
+        : downloadTo;
+    // Headers go to stderr so stdout stays clean; the body goes to the file.
+    if (spec.responseHeaders && io.stderrIsTTY) io.stderr.write(`${formatResponseHead({ ...head, headers: redactor.headers(head.headers) }, errStyle)}\n\n`);
+    const file = createWriteStream(path, { flags: downloadTo === 'auto' ? 'wx' : 'w' });
+    routing.createdFile = path;
+    routing.savedTo = path;
+    const total = Number(headerValue(head.headers, 'content-length')) || undefined;
+    routing.tee = new TeeWriter(file, { endTarget: true, onProgress: progress ? (bytes) => progress.update(bytes, total) : undefined });
+    routing.responsePrinted = true;
+    return routing.tee;
+  }
+  const eventStream = /^text\/event-stream/i.test(headerValue(head.headers, 'content-type') ?? '');
+  if (spec.responseBody && io.stdoutIsTTY && !eventStream) return null;
+  // Streamed: the request part is computed as the engine sent it (the exchange is not done yet).
+  const shown = await context.asSent(current);
+  printer.request(shown.head, spec, shown.body);
+  if (spec.responseHeaders) printer.responseHead(head);
+  if (spec.responseBody) printer.startRaw();
+  routing.tee = new TeeWriter(spec.responseBody ? io.stdout : null, { endTarget: false, redact: redactor.active ? redactor.stream() : undefined });
+  routing.responsePrinted = true;
+  return routing.tee;
+}
+
+/** Prints what was not streamed (a buffered exchange) and the metadata; answers the body bytes kept for history. */
+async function printResponse(
+  context: SendContext,
+  exchange: Exchange,
+  current: HttpRequest,
+  routing: BodyRouting,
+  releaseBody: (body: Exchange['response']['body']) => void,
+): Promise<Uint8Array | undefined> {
+  const { spec, printer, style } = context;
+  const { response } = exchange;
+  let historyBody: Uint8Array | undefined = routing.tee?.head();
+  if (!routing.responsePrinted) {
+    // Buffered: show the request as it went on the wire (engine defaults, last redirect hop).
+    printer.request({ ...exchange.request, httpVersion: current.httpVersion }, spec, exchange.request.bodyPreview);
+    if (spec.responseHeaders) printer.responseHead(response);
+    if (response.body.kind === 'memory') {
+      historyBody = response.body.bytes;
+      if (spec.responseBody && response.body.bytes.length > 0) printer.body(response.body.bytes, headerValue(response.headers, 'content-type'));
+    } else if (response.body.kind === 'file') {
+      historyBody = readHead(response.body.path, 64 * 1024);
+      if (spec.responseBody) await printer.fileBody(response.body.path, response.body.size, headerValue(response.headers, 'content-type'));
+      releaseBody(response.body);
+    }
+  }
+  if (spec.meta) printer.block(`${formatMeta({ ...response, timings: exchange.timings, redirects: exchange.redirects.length }, style)}\n`);
+  return historyBody;
+}
+
+/** Appends the exchange to history (secrets masked); a failure to write is a warning, not an error. */
+function recordHistory(context: SendContext, exchange: Exchange, responseBody: Uint8Array | undefined): void {
+  const { settings, prepared, io } = context;
+  if (settings.historyLimit <= 0) return;
+  try {
+    appendHistory(toHistoryEntry(exchange, { responseBody, secretValues: prepared.secretValues, workspace: prepared.workspace, requestId: prepared.requestId }), {
+      path: historyPath(io.env),
+      limit: settings.historyLimit,
+    });
+  } catch (error) {
+    context.warn(`could not record history: ${(error as Error).message}`);
+  }
+}
+
+/** `--check-status` (and downloads): a 4xx/5xx fails the command; an unfollowed redirect is a warning. */
+function checkStatus(context: SendContext, exchange: Exchange, download: boolean): void {
+  const { options, redactor } = context;
+  const { response } = exchange;
+  const statusLine = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+  if ((options.checkStatus || download) && response.status >= 400) {
+    throw new DialError('E_HTTP_STATUS', `${statusLine} (${redactor.text(response.url)})`, {
+      hint: download ? 'nothing was saved; the response body is shown above' : undefined,
+    });
+  }
+  if (options.checkStatus && REDIRECTS.has(response.status)) {
+    const location = headerValue(response.headers, 'location');
+    context.warn(`${statusLine}: redirect${location ? ` to ${redactor.text(location)}` : ''} not followed (add --follow)`);
+  }
+}

@@ -1,0 +1,107 @@
+/** The commands' zod schemas: the one place flag values are checked and their errors worded. */
+import { describe, expect, it } from 'vitest';
+import { sendOptions } from '../../src/commands/send/options.js';
+import { runOptions } from '../../src/commands/run/options.js';
+import { parseVariables } from '../../src/commands/flag-schemas.js';
+import { DialError } from '../../src/core/errors.js';
+
+function usageError(run: () => unknown): DialError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(DialError);
+    expect((error as DialError).code).toBe('E_USAGE');
+    return error as DialError;
+  }
+  throw new Error('expected a usage error');
+}
+
+describe('dial send options', () => {
+  it('turns flags into typed values', () => {
+    const options = sendOptions({
+      form: true,
+      maxRedirects: '3',
+      timeout: '2s',
+      print: 'Hh',
+      verify: 'no',
+      output: 'out.bin',
+      auth: 'ann:secret:x',
+      authType: 'Digest',
+      var: ['host=localhost:3000', 'empty='],
+      proxy: 'http:http://proxy.local:3128',
+    });
+    expect(options).toMatchObject({
+      bodyMode: 'form',
+      forceJson: false,
+      maxRedirects: 3,
+      timeoutMs: 2000,
+      print: { requestHeaders: true, responseHeaders: true, requestBody: false, responseBody: false, meta: false },
+      verify: { verify: false, source: '--verify no' },
+      download: { to: 'file', path: 'out.bin' },
+      auth: { type: 'digest', username: 'ann', password: 'secret:x', secretParts: ['ann', 'secret'] },
+      variables: { host: 'localhost:3000', empty: '' },
+      variablesGiven: true,
+      proxy: 'http://proxy.local:3128',
+    });
+  });
+
+  it('leaves unset flags to the settings', () => {
+    const options = sendOptions({ var: [] });
+    expect(options.verify).toBeUndefined();
+    expect(options.timeoutMs).toBeUndefined();
+    expect(options.maxRedirects).toBeUndefined();
+    expect(options.follow).toBeUndefined();
+    expect(options.variablesGiven).toBe(false);
+  });
+
+  it('--verify PATH is a CA bundle, and --insecure wins over --verify yes', () => {
+    expect(sendOptions({ verify: 'ca.pem' })).toMatchObject({ caFile: 'ca.pem', verify: undefined });
+    expect(sendOptions({ verify: 'yes', insecure: true }).verify).toEqual({ verify: false, source: '--insecure' });
+  });
+
+  it('words each bad flag as a usage error with a hint where one helps', () => {
+    expect(usageError(() => sendOptions({ maxRedirects: 'ten' })).message).toBe("--max-redirects takes a whole number, got 'ten'");
+    expect(usageError(() => sendOptions({ json: true, multipart: true })).message).toBe('--json and --multipart cannot be combined');
+    const keyOnly = usageError(() => sendOptions({ key: 'k.pem' }));
+    expect([keyOnly.message, keyOnly.hint]).toEqual(['--key needs --cert', 'pass the client certificate with --cert FILE and its key with --key FILE']);
+    expect(usageError(() => sendOptions({ authType: 'ntlm', auth: 'a:b' })).message).toBe("unknown --auth-type 'ntlm'");
+    expect(usageError(() => sendOptions({ authType: 'digest' })).message).toBe('--auth-type needs --auth');
+    expect(usageError(() => sendOptions({ auth: 'nopassword' })).message).toBe("--auth 'nopassword' is not USER:PASSWORD");
+    expect(usageError(() => sendOptions({ timeout: 'soon' })).message).toBe("invalid --timeout 'soon'");
+    expect(usageError(() => sendOptions({ print: 'x' })).message).toBe("invalid --print value 'x'");
+  });
+
+  it('a bearer token needs no colon', () => {
+    expect(sendOptions({ auth: 'abc.def', authType: 'bearer' }).auth).toEqual({ type: 'bearer', token: 'abc.def' });
+  });
+});
+
+describe('dial run options', () => {
+  it('turns flags into typed values with the defaults Commander leaves out', () => {
+    const options = runOptions({ concurrency: '4', retry: '0', var: ['a=1'], cert: 'c.pem', key: 'k.pem', insecure: true });
+    expect(options).toMatchObject({
+      concurrency: 4,
+      retry: 0,
+      cliVariables: { a: '1' },
+      tags: [],
+      reporters: [],
+      scripts: true,
+      follow: true,
+      tls: { verify: false, certFile: 'c.pem', keyFile: 'k.pem' },
+    });
+  });
+
+  it('rejects a concurrency under 1 and a bad --var', () => {
+    expect(usageError(() => runOptions({ concurrency: '0' })).message).toBe("--concurrency takes a whole number from 1, got '0'");
+    expect(usageError(() => runOptions({ retry: '-1' })).message).toBe("--retry takes a whole number, got '-1'");
+    expect(usageError(() => runOptions({ var: ['novalue'] })).message).toBe("--var 'novalue' is not NAME=VALUE");
+  });
+});
+
+describe('the shared --var parser', () => {
+  it('keeps everything after the first = and names the bad pair', () => {
+    expect(parseVariables(['url=http://x/?a=b'])).toEqual({ url: 'http://x/?a=b' });
+    const error = usageError(() => parseVariables(['=x']));
+    expect([error.message, error.hint]).toEqual(["--var '=x' is not NAME=VALUE", 'e.g. --var host=localhost:3000']);
+  });
+});
