@@ -12,6 +12,7 @@ import { registerConfig } from './config.js';
 import { registerHistory } from './history.js';
 import { registerEcho } from './echo.js';
 import { registerCompletion } from './completion.js';
+import { registerTrust } from './trust.js';
 
 const commands: Record<string, (program: Command) => void> = {
   send: registerSend,
@@ -26,6 +27,7 @@ const commands: Record<string, (program: Command) => void> = {
   history: registerHistory,
   echo: registerEcho,
   completion: registerCompletion,
+  trust: registerTrust,
 };
 
 /**

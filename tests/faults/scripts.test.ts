@@ -118,4 +118,38 @@ describe('fault: hostile scripts', () => {
       await server.close();
     }
   });
+
+  it('Node access: refused by default, granted by --allow-node, DIAL_ALLOW_NODE=1 or dial trust, never by the repository', async () => {
+    const guard = outsideGuard();
+    const dir = tempDir('dial-fault-');
+    const configDir = tempDir('dial-config-');
+    const server = await startRecordingServer();
+    try {
+      writeFileSync(join(dir, 'secret.txt'), 'from-a-file');
+      writeFileSync(join(dir, 'api.http'), `< {%\n  request.variables.set('v', require('fs').readFileSync(__dirnameOf('secret.txt'), 'utf8'));\n%}\nGET ${server.url}/x?v={{v}}\n`.replace("__dirnameOf('secret.txt')", JSON.stringify(join(dir, 'secret.txt'))));
+      // A repository cannot grant itself trust: a config file or .env inside it changes nothing.
+      writeFileSync(join(dir, '.env'), 'DIAL_ALLOW_NODE=1\n');
+      writeFileSync(join(dir, 'trusted.json'), JSON.stringify({ folders: [dir] }));
+      const refused = await runCli(['run', 'api.http'], { cwd: dir, configDir });
+      expect(refused.code).toBe(1);
+      expect(refused.stdout + refused.stderr).toMatch(/E_SCRIPT.*api\.http:2.*needs Node access \(require\('fs'\)\)/);
+      expect(refused.stdout + refused.stderr).toMatch(/dial trust DIR.*--allow-node/);
+      expect(server.requests).toHaveLength(0);
+
+      const flag = await runCli(['run', '--allow-node', 'api.http'], { cwd: dir, configDir });
+      expect(flag.code, flag.stdout + flag.stderr).toBe(0);
+      const envVar = await runCli(['run', 'api.http'], { cwd: dir, configDir, env: { DIAL_ALLOW_NODE: '1' } });
+      expect(envVar.code).toBe(0);
+      const trust = await runCli(['trust', dir], { configDir });
+      expect(trust.code).toBe(0);
+      const trusted = await runCli(['run', 'api.http'], { cwd: dir, configDir });
+      expect(trusted.code).toBe(0);
+      expect(server.requests.map((r) => r.url)).toEqual(['/x?v=from-a-file', '/x?v=from-a-file', '/x?v=from-a-file']);
+      await runCli(['trust', '--remove', dir], { configDir });
+      expect((await runCli(['run', 'api.http'], { cwd: dir, configDir })).code).toBe(1);
+      guard.assertUntouched();
+    } finally {
+      await server.close();
+    }
+  });
 });
