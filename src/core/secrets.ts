@@ -3,8 +3,23 @@ import type { HeaderList } from './http/types.js';
 
 export const MASK = '••••';
 
-/** Headers masked in history and reports by default. */
-export const SENSITIVE_HEADERS = new Set(['authorization', 'cookie', 'set-cookie', 'proxy-authorization']);
+/** A header whose name says it carries a credential (`X-Api-Key`, `PRIVATE-TOKEN`, `Session-Id`, `Set-Cookie`…). */
+const SENSITIVE_NAME = /auth|token|key|secret|session|cookie|password/i;
+/** Challenges name an auth scheme but carry no credential; they stay readable. */
+const CHALLENGES = new Set(['www-authenticate', 'proxy-authenticate']);
+
+/**
+ * Whether a header carries a credential: masked in history, reports and -v, and dropped on a
+ * redirect to another origin. The one list for the whole program. HTTP/2 pseudo-headers
+ * (`:authority`) are not credentials.
+ */
+export function isSensitiveHeader(name: string): boolean {
+  if (name.startsWith(':')) return false;
+  return SENSITIVE_NAME.test(name) && !CHALLENGES.has(name.toLowerCase());
+}
+
+/** Headers masked in history and reports by default (a `has` view of isSensitiveHeader). */
+export const SENSITIVE_HEADERS: { has(name: string): boolean } = { has: isSensitiveHeader };
 
 /**
  * A secret as it may appear once used: as written, percent-encoded in a URL (path or query,

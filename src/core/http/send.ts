@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Readable, Writable } from 'node:stream';
 import { nowMs } from '../clock.js';
 import { DialError } from '../errors.js';
+import { isSensitiveHeader } from '../secrets.js';
 import { BodyRecorder, prepareBody } from './body.js';
 import { decodersFor } from './decode.js';
 import { sendWithNode } from './node-transport.js';
@@ -17,8 +18,6 @@ import { Stopper, type HopResponse, type TlsMaterial, type Transport } from './t
 import type { Exchange, HeaderList, HttpRequest, RedirectHop, ResponseBody, ResponseHead, SendOptions, TlsOptions } from './types.js';
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-/** Headers that must not follow a redirect to another host (DESIGN §6). */
-const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'host']);
 const BODY_HEADERS = new Set(['content-type', 'content-length', 'transfer-encoding', 'content-encoding']);
 
 const tlsFileCache = new Map<string, Buffer>();
@@ -50,8 +49,14 @@ async function loadTls(options: TlsOptions | undefined): Promise<TlsMaterial> {
   return { rejectUnauthorized: verify, ca, cert, key, poolKey: `${verify}|${options?.caFile ?? ''}|${options?.certFile ?? ''}|${options?.keyFile ?? ''}` };
 }
 
-function hostKey(url: URL): string {
-  return `${url.hostname.toLowerCase()}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
+/** The origin of a URL: scheme, host and port. Credentials never cross from one origin to another. */
+function originKey(url: URL): string {
+  return `${url.protocol}//${url.hostname.toLowerCase()}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
+}
+
+/** Whether a header stays off a request that a redirect sent to another origin: credentials, and Host. */
+function dropsAcrossOrigins(name: string): boolean {
+  return isSensitiveHeader(name) || name.toLowerCase() === 'host';
 }
 
 /** Sends a request and resolves with the whole exchange, or rejects with a DialError. */
@@ -153,8 +158,11 @@ export async function sendRequest(request: HttpRequest, options: SendOptions = {
           body = undefined;
           userHeaders = userHeaders.filter(([name]) => !BODY_HEADERS.has(name.toLowerCase()));
         }
-        if (hostKey(next) !== hostKey(url)) {
-          userHeaders = userHeaders.filter(([name]) => !CREDENTIAL_HEADERS.has(name.toLowerCase()));
+        if (originKey(next) !== originKey(url)) {
+          userHeaders = userHeaders.filter(([name]) => !dropsAcrossOrigins(name));
+        }
+        if (url.protocol === 'https:' && next.protocol === 'http:') {
+          options.onWarning?.(`redirect from https to plain http: ${url.toString()} -> ${next.toString()} (credentials were not sent on)`);
         }
         method = nextMethod;
         url = next;

@@ -109,6 +109,8 @@ export interface SendOptions {
   cookieJar?: CookieJar;
   /** Called for each redirect hop before it is followed. */
   onRedirect?: (hop: RedirectHop) => void;
+  /** Called with a warning the user should see (e.g. a redirect from https down to http); commands print it. */
+  onWarning?: (message: string) => void;
 }
 
 /** A minimal cookie store (RFC 6265 subset) the engine reads and writes. */

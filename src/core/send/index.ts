@@ -9,6 +9,7 @@ import { createReadStream, createWriteStream, existsSync, openSync, readSync, cl
 import { relative, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { DialError } from '../errors.js';
+import { SENSITIVE_HEADERS } from '../secrets.js';
 import { parseDuration } from '../duration.js';
 import { createStyle, type Style } from '../style.js';
 import type { Exchange, HeaderList, HttpRequest, RequestBody, ResponseHead, SendOptions } from '../http/types.js';
@@ -88,7 +89,7 @@ export interface SendIo {
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-const SENSITIVE = new Set(['authorization', 'cookie', 'proxy-authorization']);
+const SENSITIVE = SENSITIVE_HEADERS;
 
 function parseVars(pairs: string[] | undefined): Record<string, string> {
   const vars: Record<string, string> = {};
@@ -251,7 +252,10 @@ export async function runSend(args: string[], flags: SendFlags, io: SendIo): Pro
   for (const [name, value] of request.headers) {
     if (!SENSITIVE.has(name.toLowerCase())) continue;
     const credential = value.replace(/^(Basic|Bearer|Digest)\s+/i, '');
-    secretValues.push(credential, ...credential.split(/;\s*/).map((pair) => pair.slice(pair.indexOf('=') + 1)));
+    const values = [credential, ...credential.split(/;\s*/).map((pair) => pair.slice(pair.indexOf('=') + 1))];
+    secretValues.push(...values);
+    // Masked on screen too (-v, echoed bodies), as in history and reports.
+    printSecrets.push(...values);
   }
 
   const sendOptions: SendOptions = {
