@@ -23,6 +23,7 @@ export const errorCatalogue = {
   E_PARSE: ExitCode.invalidInput,
   E_VAR_UNDEFINED: ExitCode.invalidInput,
   E_VAR_CYCLE: ExitCode.invalidInput,
+  E_VAR_TOO_LARGE: ExitCode.invalidInput,
   E_HEADER_INJECTION: ExitCode.invalidInput,
   E_CONFIG: ExitCode.invalidInput,
   E_ENV: ExitCode.invalidInput,

@@ -82,7 +82,7 @@ describe('fault: file writes', () => {
     const chunks: Buffer[] = [];
     const reader = createReadStream(fifo);
     reader.on('data', (chunk) => chunks.push(chunk as Buffer));
-    const read = new Promise((resolve) => reader.on('close', resolve));
+    const read = new Promise<void>((resolve) => reader.on('close', () => resolve()));
     const result = await runCli(['run', 'api.http', '--reporter', 'dot', '--reporter', `junit:${fifo}`], { cwd: dir });
     await read;
     expect(result.code, result.stderr).toBe(0);
@@ -118,7 +118,7 @@ describe('fault: file writes', () => {
     try {
       const child = spawn(process.execPath, [DIAL_BIN, 'send', `${server.url}/full`], { stdio: ['ignore', full, 'pipe'], env: { ...process.env, DIAL_CONFIG_DIR: tempDir('dial-config-') } });
       let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+      child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
       expect(code).toBe(4);
       expect(stderr).toMatch(/error\[E_IO\]: cannot write to standard output: no space left on the device/);

@@ -68,7 +68,7 @@ async function envFileVariables(path: string, environment: string | undefined): 
  * Errors of a request that mean the input is wrong, not the API (DESIGN §8: exit 3). The run
  * still reports every request; its exit code says the files need fixing.
  */
-const INVALID_INPUT = new Set<string>(['E_VAR_UNDEFINED', 'E_VAR_CYCLE', 'E_ENV', 'E_PARSE', 'E_HEADER_INJECTION']);
+const INVALID_INPUT = new Set<string>(['E_VAR_UNDEFINED', 'E_VAR_CYCLE', 'E_VAR_TOO_LARGE', 'E_ENV', 'E_PARSE', 'E_HEADER_INJECTION']);
 
 function isEnvFile(path: string): boolean {
   const name = basename(path);
