@@ -229,7 +229,7 @@ export async function sendRequest(request: HttpRequest, options: SendOptions = {
     }
   } catch (error) {
     pending?.destroy();
-    if (stopReason === 'timeout') throw Object.assign(timeoutError(url.toString(), timeoutMs), { cause: error });
+    if (stopReason === 'timeout') throw Object.assign(timeoutError(url.toString(), timeoutMs, proxy), { cause: error });
     if (stopReason === 'cancel') throw Object.assign(cancelledError(url.toString()), { cause: error });
     throw toTransportError(error, { url: url.toString(), proxy });
   } finally {
