@@ -12,7 +12,7 @@ import { decodersFor } from './decode.js';
 import { sendWithNode } from './node-transport.js';
 import { loadUndiciTransport } from './pool.js';
 import { buildHeaders, findHeader, normalise, usesUndici } from './request-head.js';
-import { BufferSink, DEFAULT_MAX_IN_MEMORY, ForwardSink } from './sinks.js';
+import { BufferSink, DEFAULT_MAX_IN_MEMORY, EncodedCounter, ForwardSink } from './sinks.js';
 import { cancelledError, timeoutError, toTransportError } from './transport-errors.js';
 import { Stopper, type HopResponse, type TlsMaterial, type Transport } from './transport.js';
 import type { Exchange, HeaderList, HttpRequest, RedirectHop, ResponseBody, ResponseHead, SendOptions, TlsOptions } from './types.js';
@@ -184,14 +184,20 @@ export async function sendRequest(request: HttpRequest, options: SendOptions = {
       let received: { body: ResponseBody; size: number };
       // The common case (small, unencoded body kept in memory) skips stream.pipeline: it costs
       // an AbortController, a DOMException and a dozen listeners per request (~40 µs).
-      const small = target === null && decoders.length === 0 ? await readSmallBody(hop.body, limit, stopper) : undefined;
+      const cap = options.bodyTarget?.kind === 'buffer' ? options.bodyTarget.maxBodyBytes : undefined;
+      // A body past its cap leaves the fast path, so the sink below stops it.
+      const small = target === null && decoders.length === 0 ? await readSmallBody(hop.body, cap !== undefined && cap < limit ? cap : limit, stopper) : undefined;
       if (small && !small.overflow) {
         received = { body: { kind: 'memory', bytes: small.chunks.length === 1 ? small.chunks[0] : Buffer.concat(small.chunks, small.size) }, size: small.size };
       } else {
-        const sink = target !== null ? new ForwardSink(target) : new BufferSink(limit);
+        const maxBodyBytes = cap;
+        const counter = maxBodyBytes !== undefined && decoders.length > 0 ? new EncodedCounter() : undefined;
+        const caps = maxBodyBytes !== undefined ? { maxBytes: maxBodyBytes, encoded: counter, url: url.toString() } : undefined;
+        const sink = target !== null ? new ForwardSink(target) : new BufferSink(limit, caps);
         // Past the limit: what was read goes to the sink first (it spills to a temp file), then the rest.
         if (small && sink instanceof BufferSink) for (const chunk of small.chunks) sink.write(chunk);
-        await (pipeline as unknown as (...streams: unknown[]) => Promise<void>)(hop.body, ...decoders, sink, { signal: stopper.signal });
+        const stages = counter ? [counter, ...decoders] : decoders;
+        await (pipeline as unknown as (...streams: unknown[]) => Promise<void>)(hop.body, ...stages, sink, { signal: stopper.signal });
         received = { body: sink instanceof BufferSink ? sink.result() : { kind: 'streamed', size: sink.size }, size: sink.size };
       }
       pending = undefined;

@@ -80,7 +80,12 @@ export interface ResponseHead {
 /** Where the response body goes. */
 export type BodyTarget =
   /** Keep in memory up to `maxInMemoryBytes` (default 16 MiB), then spill to a temp file. */
-  | { kind: 'buffer'; maxInMemoryBytes?: number }
+  | {
+      kind: 'buffer';
+      maxInMemoryBytes?: number;
+      /** Cap on the decoded body (E_BODY_TOO_LARGE past it, and past a 100:1 compression ratio beyond 64 MiB); default none. */
+      maxBodyBytes?: number;
+    }
   /**
    * Decide when the head is known: return a Writable to stream the (decoded) body into
    * (stdout, a download file) or null to buffer. The engine ends the Writable unless it is

@@ -10,6 +10,7 @@ import { statSync } from 'node:fs';
 import { DialError, ExitCode } from '../errors.js';
 import { parseDuration } from '../duration.js';
 import type { SendOptions, TlsOptions } from '../http/types.js';
+import { removeStaleSpills } from '../http/sinks.js';
 import { planRun, parseShard, runPlan, createExecutor, watchForChanges, type Shard } from './index.js';
 import { filesReadBy } from './watch.js';
 import { parseHttpFile } from '../httpfile/index.js';
@@ -75,6 +76,13 @@ function isEnvFile(path: string): boolean {
   return name === '.env' || /^http-client(\.private)?\.env\.json$/.test(name);
 }
 
+/** The maxBodySize setting in bytes (settings are read only when a settings file exists). */
+async function maxBodySizeSetting(): Promise<number> {
+  const { loadSettings } = await import('../settings/index.js');
+  const { parseSize } = await import('../size.js');
+  return parseSize((await loadSettings()).maxBodySize, 'the maxBodySize setting');
+}
+
 /** Runs `dial run` to completion (or until interrupted with --watch); answers the exit code. */
 export async function runCommand(options: RunCommandOptions): Promise<number> {
   // Usage first: nothing is read or sent when a flag is wrong.
@@ -104,6 +112,9 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   let environment = options.environment;
   if (environment && fromEnvFile?.definesEnvironment && !(await new EnvStore(root).names(root)).includes(environment)) environment = undefined;
   const sendOptions: SendOptions = { tls: options.tls, followRedirects: options.follow, ...(options.proxy ? { proxy: options.proxy } : {}) };
+  const maxBodyBytes = await maxBodySizeSetting();
+  // Spill files of a run that was killed (-9) are removed now, not left in $TMPDIR for good.
+  removeStaleSpills();
   const givenPaths = options.paths.length ? options.paths.map((p) => resolve(options.cwd, p)) : [options.cwd];
 
   const runOnce = async (only?: Set<string>): Promise<number> => {
@@ -126,6 +137,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
       timeoutMs,
       followRedirects: options.follow,
       scripts: options.scripts,
+      maxBodyBytes,
       updateSnapshots: options.updateSnapshots,
       environmentValues: async (dir) => new Map([...(await envStore.resolve(dir, environment)).values, ...Object.entries(cliVariables)]),
     });

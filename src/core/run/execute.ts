@@ -11,6 +11,7 @@ import type { HttpFile, RequestNode } from '../httpfile/types.js';
 import { createSnapshotStores, evaluateAssertion, type AssertionResult, type AssertContext } from '../assert/evaluate.js';
 import { loadResponseView, type ResponseView } from '../assert/response-view.js';
 import { ScriptRunner } from '../script/sandbox.js';
+import { DEFAULT_MAX_BODY_SIZE } from '../http/sinks.js';
 import type { ScriptEnvironment } from '../script/api.js';
 import { DialError, errorCatalogue, isDialError, type ErrorCode } from '../errors.js';
 import { maskHeaders, redactText } from '../secrets.js';
@@ -47,6 +48,8 @@ export interface ExecutorOptions {
   updateSnapshots?: boolean;
   /** Script time limit (ms). */
   scriptTimeoutMs?: number;
+  /** Cap on a decoded response body (the maxBodySize setting; default 1 GiB). */
+  maxBodyBytes?: number;
   /**
    * Names that some planned file references (`{{name.response…}}`); only those exchanges are
    * recorded in the session, so memory stays flat over thousands of requests. Undefined = record all.
@@ -250,7 +253,7 @@ export function createExecutor(
         followRedirects: node.noRedirect ? false : (prepared.overrides?.followRedirects ?? options.followRedirects ?? true),
         cookieJar: node.noCookieJar ? undefined : jar,
         signal,
-        bodyTarget: { kind: 'buffer' },
+        bodyTarget: { kind: 'buffer', maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_SIZE },
       });
       exchange = await engine.sendRequest(request, sendOptions);
       if (!options.referencedNames || (node.name !== undefined && options.referencedNames.has(node.name))) session.record(file, node, request, exchange);
