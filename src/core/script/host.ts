@@ -4,13 +4,7 @@
  * done here with node:crypto on plain strings. Nothing it answers is a host object.
  */
 import { createHash, createHmac, randomUUID } from 'node:crypto';
-import type { ScriptEnvironment, ScriptRecorder } from './api.js';
-
-/** What one script run may see and change. */
-export interface HostState {
-  env: ScriptEnvironment;
-  recorder: ScriptRecorder;
-}
+import type { HostState } from './engine-types.js';
 
 const ALGORITHMS = new Set(['md5', 'sha1', 'sha256', 'sha384', 'sha512']);
 const ENCODINGS = new Set(['utf8', 'hex', 'base64']);
@@ -95,28 +89,4 @@ export function hostCall(state: HostState | undefined, op: string, argsJson: str
   } catch (error) {
     return JSON.stringify({ __hostError: error instanceof Error ? error.message : String(error) });
   }
-}
-
-/** What a script engine reports when a script does not end normally. */
-export class EngineFailure extends Error {
-  constructor(
-    readonly reason: 'timeout' | 'memory' | 'syntax' | 'runtime' | 'stalled',
-    readonly errorName: string,
-    message: string,
-    override readonly stack: string = '',
-  ) {
-    super(message);
-    this.name = 'EngineFailure';
-  }
-}
-
-/** The data a script's `request` and `response` objects are built from, as plain JSON. */
-export function scriptData(env: ScriptEnvironment): string {
-  const view = env.response;
-  return JSON.stringify({
-    request: { method: env.request?.method, url: env.request?.url },
-    response: view
-      ? { status: view.status, statusText: view.statusText, headers: view.headers, mimeType: view.mimeType, charset: view.charset, duration: view.durationMs }
-      : null,
-  });
 }

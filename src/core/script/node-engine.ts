@@ -6,7 +6,8 @@
  */
 import vm from 'node:vm';
 import { createRequire } from 'node:module';
-import { EngineFailure, hostCall, type HostState } from './host.js';
+import { EngineFailure, type HostState } from './engine-types.js';
+import { hostCall } from './host.js';
 import { PRELUDE_SOURCE } from './prelude.js';
 
 interface PreludeApi {

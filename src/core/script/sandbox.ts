@@ -11,10 +11,13 @@ import type { HttpFile, ScriptNode } from '../httpfile/types.js';
 import type { ResponseView } from '../assert/response-view.js';
 import { DialError } from '../errors.js';
 import type { ScriptEnvironment, ScriptRecorder, ScriptTestResult } from './api.js';
-import { EngineFailure, scriptData, type HostState } from './host.js';
-import { loadQuickJs, QuickJsEngine, SCRIPT_MEMORY_BYTES } from './quickjs-engine.js';
-import { NodeEngine } from './node-engine.js';
+import { EngineFailure, scriptData, type HostState } from './engine-types.js';
+import type { QuickJsEngine } from './quickjs-engine.js';
+import type { NodeEngine } from './node-engine.js';
 import { defaultNodeAccess } from './trust.js';
+
+/** Default heap limit of the sandbox (128 MiB). */
+export const SCRIPT_MEMORY_BYTES = 128 * 1024 * 1024;
 
 /** A script may run this long (synchronous code, microtasks and timers alike). */
 export const SCRIPT_TIMEOUT_MS = 5000;
@@ -78,10 +81,21 @@ export class ScriptRunner {
     this.sandbox = undefined;
   }
 
+  /** The engine for a script file; both load on first use (QuickJS, node:crypto and node:vm cost start-up time). */
   private async engineFor(path: string): Promise<QuickJsEngine | NodeEngine> {
-    if (this.allowNode(path)) return (this.nodeEngine ??= new NodeEngine(this.timeoutMs));
+    if (this.allowNode(path)) {
+      if (!this.nodeEngine) {
+        const { NodeEngine } = await import('./node-engine.js');
+        this.nodeEngine ??= new NodeEngine(this.timeoutMs);
+      }
+      return this.nodeEngine;
+    }
     if (this.sandbox?.spent) this.sandbox = undefined;
-    this.sandbox ??= new QuickJsEngine(await loadQuickJs(), this.timeoutMs, this.options.memoryBytes ?? SCRIPT_MEMORY_BYTES);
+    if (!this.sandbox) {
+      const { loadQuickJs, QuickJsEngine } = await import('./quickjs-engine.js');
+      const module = await loadQuickJs();
+      this.sandbox ??= new QuickJsEngine(module, this.timeoutMs, this.options.memoryBytes ?? SCRIPT_MEMORY_BYTES);
+    }
     return this.sandbox;
   }
 
