@@ -69,3 +69,17 @@ export function maskHeaders(headers: HeaderList, secretValues: Iterable<string> 
     return [name, redactText(value, secrets)];
   });
 }
+
+/**
+ * The secret values inside a request's credential headers (the token without its `Bearer `,
+ * each cookie value), so that a server echoing them back is masked too.
+ */
+export function credentialValues(headers: HeaderList): string[] {
+  const values: string[] = [];
+  for (const [name, value] of headers) {
+    if (!isSensitiveHeader(name)) continue;
+    const credential = value.replace(/^(Basic|Bearer|Digest)\s+/i, '');
+    values.push(credential, ...credential.split(/;\s*/).map((pair) => pair.slice(pair.indexOf('=') + 1)));
+  }
+  return values;
+}

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { sendRequest } from '../../src/core/http/index.js';
@@ -127,5 +127,22 @@ describe('fault: credentials by pattern', () => {
     }
     expect(history).toMatch(/X-Api-Key/);
     guard.assertUntouched();
+  });
+
+  it('dial run: reports of a failed request mask every credential header', async () => {
+    const server = await startRecordingServer();
+    closers.push(() => server.close());
+    const dir = tempDir('dial-fault-');
+    writeFileSync(join(dir, 'api.http'), [`### creds`, `GET ${server.url}/creds`, ...CREDENTIALS.map(([name, value]) => `${name}: ${value}`), '', '?? status == 201', ''].join('\n'));
+    const result = await runCli(['run', 'api.http', '--reporter', 'pretty', '--reporter', 'json:report.json', '--reporter', 'junit:junit.xml', '--output-failed', '-v'], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(server.requests[0].headers['private-token']).toBe('privtoken-7890');
+    const report = readFileSync(join(dir, 'report.json'), 'utf8') + readFileSync(join(dir, 'junit.xml'), 'utf8');
+    expect(report).toMatch(/PRIVATE-TOKEN/i);
+    for (const [name, value] of CREDENTIALS) {
+      const secret = value.replace(/^Bearer |^sid=/, '');
+      expect(report, name).not.toContain(secret);
+      expect(result.stdout + result.stderr, name).not.toContain(secret);
+    }
   });
 });

@@ -14,7 +14,7 @@ import { ScriptRunner } from '../script/sandbox.js';
 import { DEFAULT_MAX_BODY_SIZE } from '../http/sinks.js';
 import type { ScriptEnvironment } from '../script/api.js';
 import { DialError, errorCatalogue, isDialError, type ErrorCode } from '../errors.js';
-import { maskHeaders, redactText } from '../secrets.js';
+import { credentialValues, maskHeaders, redactText } from '../secrets.js';
 import { writeFileAtomic } from '../atomic-write.js';
 import type { AttemptContext, AttemptOutcome, RequestExecutor } from './runner.js';
 import type { FailedExchange, RequestError } from './types.js';
@@ -194,6 +194,11 @@ export function createExecutor(
     const outcome = (status: AttemptOutcome['status'], error?: unknown): AttemptOutcome => {
       const values = session.secretValues();
       secrets = Array.isArray(values) ? values : [...values];
+      // Credential headers are masked by name; their values also wherever the server echoes them.
+      if (request && request.headers.length) {
+        const credentials = credentialValues(request.headers);
+        if (credentials.length) secrets = [...secrets, ...credentials];
+      }
       const result: AttemptOutcome = {
         status,
         durationMs: exchange ? exchange.timings.total : performance.now() - started,
