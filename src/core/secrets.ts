@@ -57,15 +57,17 @@ export function redactText(text: string, secretValues: Iterable<string>): string
   return maskForms(text, maskedForms(secretValues));
 }
 
+/** The masked form of a credential header's value: the scheme of Authorization stays readable (`Bearer ••••`). */
+export function maskCredential(value: string): string {
+  const scheme = /^(Basic|Bearer|Digest)\s/i.exec(value)?.[1];
+  return scheme ? `${scheme} ${MASK}` : MASK;
+}
+
 /** Masks sensitive header values, and secret values inside any header. */
 export function maskHeaders(headers: HeaderList, secretValues: Iterable<string> = []): HeaderList {
   const secrets = [...secretValues];
   return headers.map(([name, value]) => {
-    if (SENSITIVE_HEADERS.has(name.toLowerCase())) {
-      // Keep the scheme of Authorization (e.g. "Bearer ••••") so it stays readable.
-      const scheme = /^(Basic|Bearer|Digest)\s/i.exec(value)?.[1];
-      return [name, scheme ? `${scheme} ${MASK}` : MASK];
-    }
+    if (SENSITIVE_HEADERS.has(name.toLowerCase())) return [name, maskCredential(value)];
     return [name, redactText(value, secrets)];
   });
 }

@@ -120,10 +120,15 @@ describe('fault: credentials by pattern', () => {
     expect(result.code).toBe(0);
     expect(server.requests[0].headers['x-api-key']).toBe('xapikey-5678');
     const history = readFileSync(join(configDir, 'history.jsonl'), 'utf8');
+    // -v prints the request and response heads first; the body after them is the server's echo, printed as received.
+    const heads = result.stdout.slice(0, result.stdout.indexOf('\n{'));
+    expect(heads).toMatch(/X-Api-Key: ••••/);
+    expect(heads).toMatch(/Authorization: Bearer ••••/);
     for (const [name, value] of CREDENTIALS) {
       const secret = value.replace(/^Bearer |^sid=/, '');
       expect(history, name).not.toContain(secret);
-      expect(result.stdout + result.stderr, name).not.toContain(secret);
+      expect(heads, name).not.toContain(secret);
+      expect(result.stderr, name).not.toContain(secret);
     }
     expect(history).toMatch(/X-Api-Key/);
     guard.assertUntouched();

@@ -252,10 +252,7 @@ export async function runSend(args: string[], flags: SendFlags, io: SendIo): Pro
   for (const [name, value] of request.headers) {
     if (!SENSITIVE.has(name.toLowerCase())) continue;
     const credential = value.replace(/^(Basic|Bearer|Digest)\s+/i, '');
-    const values = [credential, ...credential.split(/;\s*/).map((pair) => pair.slice(pair.indexOf('=') + 1))];
-    secretValues.push(...values);
-    // Masked on screen too (-v, echoed bodies), as in history and reports.
-    printSecrets.push(...values);
+    secretValues.push(credential, ...credential.split(/;\s*/).map((pair) => pair.slice(pair.indexOf('=') + 1)));
   }
 
   const sendOptions: SendOptions = {
