@@ -150,4 +150,16 @@ describe('fault: credentials by pattern', () => {
       expect(result.stdout + result.stderr, name).not.toContain(secret);
     }
   });
+
+  it('dial run: an https -> http redirect warns on stderr and sends no credential in clear', async () => {
+    const { port, plain } = await dualServer();
+    const dir = tempDir('dial-fault-');
+    writeFileSync(join(dir, 'api.http'), `GET https://127.0.0.1:${port}/start\nAuthorization: Bearer tok-auth-1234\nX-Api-Key: xapikey-5678\n\n?? status == 200\n`);
+    const result = await runCli(['run', '-k', 'api.http'], { cwd: dir });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/warning: redirect from https to plain http: https:\/\/127\.0\.0\.1:\d+\/start -> http:\/\/127\.0\.0\.1:\d+\/landed/);
+    expect(plain).toHaveLength(1);
+    expect(plain[0].headers.authorization).toBeUndefined();
+    expect(plain[0].headers['x-api-key']).toBeUndefined();
+  });
 });

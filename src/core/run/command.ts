@@ -111,7 +111,13 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   // `-e ci` may name an environment only the --env-file defines: then the workspace's env files give $shared only.
   let environment = options.environment;
   if (environment && fromEnvFile?.definesEnvironment && !(await new EnvStore(root).names(root)).includes(environment)) environment = undefined;
-  const sendOptions: SendOptions = { tls: options.tls, followRedirects: options.follow, ...(options.proxy ? { proxy: options.proxy } : {}) };
+  const sendOptions: SendOptions = {
+    tls: options.tls,
+    followRedirects: options.follow,
+    ...(options.proxy ? { proxy: options.proxy } : {}),
+    // An https -> http redirect is followed (credentials dropped) but never silently.
+    onWarning: (message) => options.stderr(`warning: ${message}\n`),
+  };
   const maxBodyBytes = await maxBodySizeSetting();
   // Spill files of a run that was killed (-9) are removed now, not left in $TMPDIR for good.
   removeStaleSpills();
