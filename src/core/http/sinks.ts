@@ -17,6 +17,7 @@ export const DEFAULT_MAX_IN_MEMORY = 16 * 1024 * 1024;
 export const DEFAULT_MAX_BODY_SIZE = 1024 ** 3;
 /** Past this many decoded bytes, a body that grew more than RATIO_LIMIT times its encoded size is a compression bomb. */
 export const RATIO_FLOOR = 64 * 1024 * 1024;
+/** The largest decoded/encoded ratio accepted past RATIO_FLOOR. */
 export const RATIO_LIMIT = 100;
 
 const spilledFiles = new Set<string>();
