@@ -36,6 +36,9 @@ const libraries = {
   'jsonpath-plus': "module.exports = require('jsonpath-plus');",
   '@apidevtools/swagger-parser': "module.exports = require('@apidevtools/swagger-parser');",
   conf: "module.exports = require('conf').default;",
+  // The script sandbox (QuickJS in WebAssembly), loaded on the first script only.
+  'quickjs-emscripten-core': "module.exports = require('quickjs-emscripten-core');",
+  '@jitl/quickjs-singlefile-cjs-release-sync': "module.exports = require('@jitl/quickjs-singlefile-cjs-release-sync');",
 };
 const libraryFile = (name) => `lib/${name.split('/').pop()}`;
 

@@ -16,6 +16,8 @@ export function buildProgram(argv: string[]): Command {
     .option('--no-color', 'disable colours (also NO_COLOR)')
     .option('-q, --quiet', 'print less')
     .option('-v, --verbose', 'print more, including error causes')
+    .option('--allow-node', 'let .http scripts use Node (require, process, files) for this run; also DIAL_ALLOW_NODE=1')
+    .hook('preAction', (root) => void (root.opts<{ allowNode?: boolean }>().allowNode && (process.env.DIAL_ALLOW_NODE = '1')))
     .showHelpAfterError('hint: run `dial --help` (or `dial COMMAND --help`) for usage')
     .helpCommand(true)
     .exitOverride()

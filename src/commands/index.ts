@@ -14,6 +14,7 @@ import { registerEcho } from './echo.js';
 import { registerCompletion } from './completion.js';
 import { registerFmt } from './fmt.js';
 import { registerCheck } from './check.js';
+import { registerTrust } from './trust.js';
 
 const commands: Record<string, (program: Command) => void> = {
   send: registerSend,
@@ -30,6 +31,7 @@ const commands: Record<string, (program: Command) => void> = {
   completion: registerCompletion,
   fmt: registerFmt,
   check: registerCheck,
+  trust: registerTrust,
 };
 
 /**

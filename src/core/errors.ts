@@ -33,6 +33,7 @@ export const errorCatalogue = {
   E_PARSE: ExitCode.invalidInput,
   E_VAR_UNDEFINED: ExitCode.invalidInput,
   E_VAR_CYCLE: ExitCode.invalidInput,
+  E_VAR_TOO_LARGE: ExitCode.invalidInput,
   E_HEADER_INJECTION: ExitCode.invalidInput,
   E_CONFIG: ExitCode.invalidInput,
   E_ENV: ExitCode.invalidInput,
@@ -52,6 +53,7 @@ export const errorCatalogue = {
   E_PROXY: ExitCode.transport,
   E_NETWORK: ExitCode.transport,
   E_IO: ExitCode.transport,
+  E_BODY_TOO_LARGE: ExitCode.transport,
   // outcomes (1)
   E_HTTP_STATUS: ExitCode.failed,
   E_TEST_FAILED: ExitCode.failed,

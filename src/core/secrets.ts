@@ -3,8 +3,23 @@ import type { HeaderList } from './http/types.js';
 
 export const MASK = '••••';
 
-/** Headers masked in history and reports by default. */
-export const SENSITIVE_HEADERS = new Set(['authorization', 'cookie', 'set-cookie', 'proxy-authorization']);
+/** A header whose name says it carries a credential (`X-Api-Key`, `PRIVATE-TOKEN`, `Session-Id`, `Set-Cookie`…). */
+const SENSITIVE_NAME = /auth|token|key|secret|session|cookie|password/i;
+/** Challenges name an auth scheme but carry no credential; they stay readable. */
+const CHALLENGES = new Set(['www-authenticate', 'proxy-authenticate']);
+
+/**
+ * Whether a header carries a credential: masked in history, reports and -v, and dropped on a
+ * redirect to another origin. The one list for the whole program. HTTP/2 pseudo-headers
+ * (`:authority`) are not credentials.
+ */
+export function isSensitiveHeader(name: string): boolean {
+  if (name.startsWith(':')) return false;
+  return SENSITIVE_NAME.test(name) && !CHALLENGES.has(name.toLowerCase());
+}
+
+/** Headers masked in history and reports by default (a `has` view of isSensitiveHeader). */
+export const SENSITIVE_HEADERS: { has(name: string): boolean } = { has: isSensitiveHeader };
 
 /**
  * A secret as it may appear once used: as written, percent-encoded in a URL (path or query,
@@ -42,15 +57,31 @@ export function redactText(text: string, secretValues: Iterable<string>): string
   return maskForms(text, maskedForms(secretValues));
 }
 
+/** The masked form of a credential header's value: the scheme of Authorization stays readable (`Bearer ••••`). */
+export function maskCredential(value: string): string {
+  const scheme = /^(Basic|Bearer|Digest)\s/i.exec(value)?.[1];
+  return scheme ? `${scheme} ${MASK}` : MASK;
+}
+
 /** Masks sensitive header values, and secret values inside any header. */
 export function maskHeaders(headers: HeaderList, secretValues: Iterable<string> = []): HeaderList {
   const secrets = [...secretValues];
   return headers.map(([name, value]) => {
-    if (SENSITIVE_HEADERS.has(name.toLowerCase())) {
-      // Keep the scheme of Authorization (e.g. "Bearer ••••") so it stays readable.
-      const scheme = /^(Basic|Bearer|Digest)\s/i.exec(value)?.[1];
-      return [name, scheme ? `${scheme} ${MASK}` : MASK];
-    }
+    if (SENSITIVE_HEADERS.has(name.toLowerCase())) return [name, maskCredential(value)];
     return [name, redactText(value, secrets)];
   });
+}
+
+/**
+ * The secret values inside a request's credential headers (the token without its `Bearer `,
+ * each cookie value), so that a server echoing them back is masked too.
+ */
+export function credentialValues(headers: HeaderList): string[] {
+  const values: string[] = [];
+  for (const [name, value] of headers) {
+    if (!isSensitiveHeader(name)) continue;
+    const credential = value.replace(/^(Basic|Bearer|Digest)\s+/i, '');
+    values.push(credential, ...credential.split(/;\s*/).map((pair) => pair.slice(pair.indexOf('=') + 1)));
+  }
+  return values;
 }

@@ -268,12 +268,14 @@ describe('dial run: scripts', () => {
     expect((await run(['script.http', '--no-scripts'], dir)).code).toBe(0);
   });
 
-  it('unsupported JetBrains APIs fail with a clear E_SCRIPT message', async () => {
+  it('unsupported JetBrains APIs fail with a clear E_SCRIPT message; crypto works', async () => {
     const dir = workspace();
-    writeFileSync(join(dir, 'crypto.http'), 'GET {{host}}/ok\n\n> {%\n  crypto.hmac.sha256();\n%}\n');
-    const result = await run(['crypto.http'], dir);
+    writeFileSync(join(dir, 'oauth.http'), 'GET {{host}}/ok\n\n> {%\n  client.oauth2.token();\n%}\n');
+    const result = await run(['oauth.http'], dir);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain("'crypto' is not supported in dial scripts");
+    expect(result.stdout).toContain("'client.oauth2' is not supported in dial scripts");
+    writeFileSync(join(dir, 'crypto.http'), 'GET {{host}}/ok\n\n> {%\n  client.test("hmac", () => client.assert(crypto.hmac.sha256().withTextSecret("k").updateWithText("m").digest().toHex().length === 64));\n%}\n');
+    expect((await run(['crypto.http'], dir)).code).toBe(0);
   });
 
   it('cookies persist within a file, not across files, and not with @no-cookie-jar', async () => {

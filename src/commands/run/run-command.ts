@@ -14,6 +14,7 @@ import { planRun, parseShard, runPlan, createExecutor, watchForChanges, type Run
 import { filesReadBy } from '../../core/run/watch.js';
 import { parseHttpFile } from '../../core/httpfile/index.js';
 import { checkReporterSpecs, createReporters, exchangeLines, parseReporterSpec, type ReporterSpec } from '../../core/report/index.js';
+import { removeStaleSpills } from '../../core/http/body-sinks.js';
 
 export interface RunCommandOptions {
   paths: string[];
@@ -72,7 +73,7 @@ async function envFileVariables(path: string, environment: string | undefined): 
  * Errors of a request that mean the input is wrong, not the API (exit 3, docs/cli.md). The run
  * still reports every request; its exit code says the files need fixing.
  */
-const INVALID_INPUT = new Set<string>(['E_VAR_UNDEFINED', 'E_VAR_CYCLE', 'E_ENV', 'E_PARSE', 'E_HEADER_INJECTION']);
+const INVALID_INPUT = new Set<string>(['E_VAR_UNDEFINED', 'E_VAR_CYCLE', 'E_VAR_TOO_LARGE', 'E_ENV', 'E_PARSE', 'E_HEADER_INJECTION']);
 
 function isEnvFile(path: string): boolean {
   const name = basename(path);
@@ -87,6 +88,13 @@ interface RunSetup {
   discoverHttpFiles: (root: string, paths: string[]) => Promise<string[]>;
   /** Runs the plan (only these files when given) and answers the exit code. */
   runOnce: (only?: Set<string>) => Promise<number>;
+}
+
+/** The maxBodySize setting in bytes (settings are read only when a settings file exists). */
+async function maxBodySizeSetting(): Promise<number> {
+  const { loadSettings } = await import('../../core/settings/index.js');
+  const { parseSize } = await import('../../core/size.js');
+  return parseSize((await loadSettings()).maxBodySize, 'the maxBodySize setting');
 }
 
 /** Runs `dial run` to completion (or until interrupted with --watch); answers the exit code. */
@@ -129,7 +137,16 @@ async function prepareRun(options: RunCommandOptions): Promise<RunSetup> {
   // `-e ci` may name an environment only the --env-file defines: then the workspace's env files give $shared only.
   let environment = options.environment;
   if (environment && fromEnvFile?.definesEnvironment && !(await new EnvStore(root).names(root)).includes(environment)) environment = undefined;
-  const sendOptions: SendOptions = { tls: options.tls, followRedirects: options.follow, ...(options.proxy ? { proxy: options.proxy } : {}) };
+  const sendOptions: SendOptions = {
+    tls: options.tls,
+    followRedirects: options.follow,
+    ...(options.proxy ? { proxy: options.proxy } : {}),
+    // An https -> http redirect is followed (credentials dropped) but never silently.
+    onWarning: (message) => options.stderr(`warning: ${message}\n`),
+  };
+  const maxBodyBytes = await maxBodySizeSetting();
+  // Spill files of a run that was killed (-9) are removed now, not left in $TMPDIR for good.
+  removeStaleSpills();
   const givenPaths = options.paths.length ? options.paths.map((p) => resolve(options.cwd, p)) : [options.cwd];
 
   const runOnce = async (only?: Set<string>): Promise<number> => {
@@ -152,6 +169,7 @@ async function prepareRun(options: RunCommandOptions): Promise<RunSetup> {
       timeoutMs,
       followRedirects: options.follow,
       scripts: options.scripts,
+      maxBodyBytes,
       updateSnapshots: options.updateSnapshots,
       environmentValues: async (dir) => new Map([...(await envStore.resolve(dir, environment)).values, ...Object.entries(cliVariables)]),
     });

@@ -60,7 +60,7 @@ async function findEnvFiles(dir: string): Promise<string[]> {
 
 /** Env files that parse badly (errors) or that apply to none of the workspace's .http files (warnings). */
 async function checkEnvFiles(root: string, httpDirs: string[], cwd: string, findings: Finding[]): Promise<Set<string>> {
-  const { parseEnvFile } = await import('../env/env-files.js');
+  const { parseEnvFile } = await import('../env/env-store.js');
   const broken = new Set<string>();
   for (const path of await findEnvFiles(root)) {
     try {
@@ -80,7 +80,7 @@ async function checkEnvFiles(root: string, httpDirs: string[], cwd: string, find
 }
 
 /** The environments to check a folder against. */
-async function environmentsFor(store: import('../env/env-files.js').EnvStore, dir: string, only: string | undefined): Promise<EnvironmentValues[]> {
+async function environmentsFor(store: import('../env/env-store.js').EnvStore, dir: string, only: string | undefined): Promise<EnvironmentValues[]> {
   const names = only !== undefined ? [only] : await store.names(dir);
   if (names.length === 0) return [{ values: (await store.resolve(dir)).values }];
   return Promise.all(names.map(async (name) => ({ name, values: (await store.resolve(dir, name)).values })));
@@ -89,7 +89,7 @@ async function environmentsFor(store: import('../env/env-files.js').EnvStore, di
 /** Runs every check over the files under the given paths. */
 export async function checkFiles(options: CheckOptions): Promise<CheckResult> {
   const [{ findWorkspaceRoot, discoverHttpFiles }, { EnvStore }, { parseHttpFile }] = await Promise.all([
-    import('../workspace/discover.js'), import('../env/env-files.js'), import('../httpfile/index.js'),
+    import('../workspace/discover.js'), import('../env/env-store.js'), import('../httpfile/index.js'),
   ]);
   const given = options.paths.length ? options.paths.map((p) => resolve(options.cwd, p)) : [options.cwd];
   let start = given[0];

@@ -9,7 +9,7 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { dirname } from 'node:path';
-import { writeFileAtomic } from '../atomic-write.js';
+import { writeError, writeFileAtomic } from '../atomic-write.js';
 import { maskHeaders, redactText } from '../secrets.js';
 import type { Exchange, HeaderList, RedirectHop, Timings } from '../http/types.js';
 
@@ -128,19 +128,23 @@ export function toHistoryEntry(
 export function appendHistory(entry: HistoryEntry, options: HistoryOptions): void {
   if (options.limit <= 0) return;
   const line = `${JSON.stringify(entry)}\n`;
-  mkdirSync(dirname(options.path), { recursive: true, mode: 0o700 });
-  const fd = openSync(options.path, 'a', 0o600);
-  let before: number;
-  let after: number;
+  let before = 0;
+  let after = 0;
   try {
-    before = fstatSync(fd).size;
-    const bytes = Buffer.from(line, 'utf8');
-    // A torn earlier line (a crash mid-write) must not swallow this one: start on a fresh line.
-    const prefix = before > 0 && lastByte(options.path, before) !== 0x0a ? Buffer.from('\n') : undefined;
-    writeSync(fd, prefix ? Buffer.concat([prefix, bytes]) : bytes);
-    after = before + bytes.length + (prefix ? 1 : 0);
-  } finally {
-    closeSync(fd);
+    mkdirSync(dirname(options.path), { recursive: true, mode: 0o700 });
+    const fd = openSync(options.path, 'a', 0o600);
+    try {
+      before = fstatSync(fd).size;
+      const bytes = Buffer.from(line, 'utf8');
+      // A torn earlier line (a crash mid-write) must not swallow this one: start on a fresh line.
+      const prefix = before > 0 && lastByte(options.path, before) !== 0x0a ? Buffer.from('\n') : undefined;
+      writeSync(fd, prefix ? Buffer.concat([prefix, bytes]) : bytes);
+      after = before + bytes.length + (prefix ? 1 : 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    throw writeError(options.path, error, 'history');
   }
   // The step grows with the file (1/8 of its size class), so a big history is re-read about
   // once per eighth of its size appended, never on every send.

@@ -2,18 +2,64 @@
  * Where a response body ends up: memory with a spill to a temp file past a limit, or a
  * caller's Writable (stdout, a download) with backpressure. Both count decoded bytes.
  */
-import { createWriteStream, unlinkSync, type WriteStream } from 'node:fs';
+import { createWriteStream, readdirSync, unlinkSync, type WriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
+import { Transform, Writable } from 'node:stream';
+import { DialError } from '../errors.js';
 import { randomHex } from './body.js';
 import type { ResponseBody } from './types.js';
 
 /** Bodies up to 16 MiB stay in memory. */
 export const DEFAULT_MAX_IN_MEMORY = 16 * 1024 * 1024;
 
+/** Default cap on a decoded body kept by `dial run` (the `maxBodySize` setting). */
+export const DEFAULT_MAX_BODY_SIZE = 1024 ** 3;
+/** Past this many decoded bytes, a body that grew more than RATIO_LIMIT times its encoded size is a compression bomb. */
+export const RATIO_FLOOR = 64 * 1024 * 1024;
+/** The largest decoded/encoded ratio accepted past RATIO_FLOOR. */
+export const RATIO_LIMIT = 100;
+
 const spilledFiles = new Set<string>();
 let exitHookInstalled = false;
+let staleSwept = false;
+const SPILL_NAME = /^dial-body-(\d+)-[0-9a-f]+$/;
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes spill files left by a dial process that no longer runs (killed with -9, so its exit
+ * hook never ran). Runs once per process; answers how many files it removed.
+ */
+export function removeStaleSpills(dir = tmpdir()): number {
+  if (staleSwept && dir === tmpdir()) return 0;
+  if (dir === tmpdir()) staleSwept = true;
+  let removed = 0;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    const match = SPILL_NAME.exec(name);
+    if (!match || Number(match[1]) === process.pid || isAlive(Number(match[1]))) continue;
+    try {
+      unlinkSync(join(dir, name));
+      removed++;
+    } catch {
+      // another process got there first
+    }
+  }
+  return removed;
+}
 
 /** Temp files are the caller's while the process runs; none outlives it. */
 function trackSpill(path: string): void {
@@ -42,24 +88,73 @@ export function releaseBody(body: ResponseBody): void {
   }
 }
 
-/** Keeps a body in memory up to `limit` bytes, then moves it to a temp file. */
+/** Counts the encoded bytes of a body on their way to the decoders (for the compression-ratio guard). */
+export class EncodedCounter extends Transform {
+  size = 0;
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null, data?: Buffer) => void): void {
+    this.size += chunk.length;
+    callback(null, chunk);
+  }
+}
+
+/** Caps on a decoded body: its size, and its growth over the encoded bytes. */
+export interface BodyCaps {
+  maxBytes: number;
+  /** Encoded bytes read so far (when the body is decoded). */
+  encoded?: EncodedCounter;
+  url: string;
+}
+
+function tooLarge(caps: BodyCaps, size: number): DialError | undefined {
+  if (size > caps.maxBytes) {
+    return new DialError('E_BODY_TOO_LARGE', `the response body of ${caps.url} is larger than ${formatBytes(caps.maxBytes)} (the maxBodySize setting)`, {
+      hint: 'raise it with `dial config set maxBodySize 4GiB` if this body is expected',
+    });
+  }
+  const encoded = caps.encoded?.size ?? 0;
+  if (encoded > 0 && size > RATIO_FLOOR && size / encoded > RATIO_LIMIT) {
+    return new DialError('E_BODY_TOO_LARGE', `the response body of ${caps.url} decodes to over ${RATIO_LIMIT} times its compressed size (${formatBytes(encoded)} -> ${formatBytes(size)} so far): a compression bomb`, {
+      hint: 'dial stops decoding such bodies; fetch it with `dial send --download` if you really want it',
+    });
+  }
+  return undefined;
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 ** 3) return `${+(bytes / 1024 ** 3).toFixed(1)} GiB`;
+  if (bytes >= 1024 ** 2) return `${+(bytes / 1024 ** 2).toFixed(1)} MiB`;
+  return `${bytes} bytes`;
+}
+
+/** Keeps a body in memory up to `limit` bytes, then moves it to a temp file; with `caps`, stops past them. */
 export class BufferSink extends Writable {
   private chunks: Buffer[] = [];
   private file?: { path: string; stream: WriteStream };
   size = 0;
 
-  constructor(private readonly limit: number) {
+  constructor(
+    private readonly limit: number,
+    private readonly caps?: BodyCaps,
+  ) {
     super();
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
     this.size += chunk.length;
+    // Checked only past the smaller threshold: the common body never pays for it.
+    const over = this.caps && this.size > Math.min(this.caps.maxBytes, RATIO_FLOOR) ? tooLarge(this.caps, this.size) : undefined;
+    if (over) {
+      callback(over);
+      return;
+    }
     if (!this.file && this.size <= this.limit) {
       this.chunks.push(chunk);
       callback();
       return;
     }
     if (!this.file) {
+      removeStaleSpills();
       const path = join(tmpdir(), `dial-body-${process.pid}-${randomHex(12)}`);
       const stream = createWriteStream(path, { flags: 'wx', mode: 0o600 });
       stream.on('error', (error) => this.destroy(error));

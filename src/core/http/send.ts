@@ -6,19 +6,18 @@ import { pipeline } from 'node:stream/promises';
 import type { Readable, Writable } from 'node:stream';
 import { nowMs } from '../clock.js';
 import { DialError } from '../errors.js';
+import { isSensitiveHeader } from '../secrets.js';
 import { BodyRecorder, prepareBody } from './body.js';
 import { decodersFor } from './decode.js';
 import { sendWithNode } from './node-transport.js';
 import { loadUndiciTransport } from './pool.js';
 import { buildHeaders, findHeader, normalise, usesUndici } from './request-head.js';
-import { BufferSink, DEFAULT_MAX_IN_MEMORY, ForwardSink } from './body-sinks.js';
+import { BufferSink, DEFAULT_MAX_IN_MEMORY, EncodedCounter, ForwardSink } from './body-sinks.js';
 import { cancelledError, timeoutError, toTransportError } from './transport-errors.js';
 import { Stopper, type HopResponse, type TlsMaterial, type Transport } from './transport.js';
 import type { Exchange, HeaderList, HttpRequest, RedirectHop, ResponseBody, ResponseHead, SendOptions, TlsOptions } from './types.js';
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-/** Headers that must not follow a redirect to another host (they carry credentials). */
-const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'host']);
 const BODY_HEADERS = new Set(['content-type', 'content-length', 'transfer-encoding', 'content-encoding']);
 
 const tlsFileCache = new Map<string, Buffer>();
@@ -50,8 +49,14 @@ async function loadTls(options: TlsOptions | undefined): Promise<TlsMaterial> {
   return { rejectUnauthorized: verify, ca, cert, key, poolKey: `${verify}|${options?.caFile ?? ''}|${options?.certFile ?? ''}|${options?.keyFile ?? ''}` };
 }
 
-function hostKey(url: URL): string {
-  return `${url.hostname.toLowerCase()}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
+/** The origin of a URL: scheme, host and port. Credentials never cross from one origin to another. */
+function originKey(url: URL): string {
+  return `${url.protocol}//${url.hostname.toLowerCase()}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
+}
+
+/** Whether a header stays off a request that a redirect sent to another origin: credentials, and Host. */
+function dropsAcrossOrigins(name: string): boolean {
+  return isSensitiveHeader(name) || name.toLowerCase() === 'host';
 }
 
 /** Sends a request and resolves with the whole exchange, or rejects with a DialError. */
@@ -153,8 +158,11 @@ export async function sendRequest(request: HttpRequest, options: SendOptions = {
           body = undefined;
           userHeaders = userHeaders.filter(([name]) => !BODY_HEADERS.has(name.toLowerCase()));
         }
-        if (hostKey(next) !== hostKey(url)) {
-          userHeaders = userHeaders.filter(([name]) => !CREDENTIAL_HEADERS.has(name.toLowerCase()));
+        if (originKey(next) !== originKey(url)) {
+          userHeaders = userHeaders.filter(([name]) => !dropsAcrossOrigins(name));
+        }
+        if (url.protocol === 'https:' && next.protocol === 'http:') {
+          options.onWarning?.(`redirect from https to plain http: ${url.toString()} -> ${next.toString()} (credentials were not sent on)`);
         }
         method = nextMethod;
         url = next;
@@ -176,14 +184,20 @@ export async function sendRequest(request: HttpRequest, options: SendOptions = {
       let received: { body: ResponseBody; size: number };
       // The common case (small, unencoded body kept in memory) skips stream.pipeline: it costs
       // an AbortController, a DOMException and a dozen listeners per request (~40 µs).
-      const small = target === null && decoders.length === 0 ? await readSmallBody(hop.body, limit, stopper) : undefined;
+      const cap = options.bodyTarget?.kind === 'buffer' ? options.bodyTarget.maxBodyBytes : undefined;
+      // A body past its cap leaves the fast path, so the sink below stops it.
+      const small = target === null && decoders.length === 0 ? await readSmallBody(hop.body, cap !== undefined && cap < limit ? cap : limit, stopper) : undefined;
       if (small && !small.overflow) {
         received = { body: { kind: 'memory', bytes: small.chunks.length === 1 ? small.chunks[0] : Buffer.concat(small.chunks, small.size) }, size: small.size };
       } else {
-        const sink = target !== null ? new ForwardSink(target) : new BufferSink(limit);
+        const maxBodyBytes = cap;
+        const counter = maxBodyBytes !== undefined && decoders.length > 0 ? new EncodedCounter() : undefined;
+        const caps = maxBodyBytes !== undefined ? { maxBytes: maxBodyBytes, encoded: counter, url: url.toString() } : undefined;
+        const sink = target !== null ? new ForwardSink(target) : new BufferSink(limit, caps);
         // Past the limit: what was read goes to the sink first (it spills to a temp file), then the rest.
         if (small && sink instanceof BufferSink) for (const chunk of small.chunks) sink.write(chunk);
-        await (pipeline as unknown as (...streams: unknown[]) => Promise<void>)(hop.body, ...decoders, sink, { signal: stopper.signal });
+        const stages = counter ? [counter, ...decoders] : decoders;
+        await (pipeline as unknown as (...streams: unknown[]) => Promise<void>)(hop.body, ...stages, sink, { signal: stopper.signal });
         received = { body: sink instanceof BufferSink ? sink.result() : { kind: 'streamed', size: sink.size }, size: sink.size };
       }
       pending = undefined;
@@ -221,7 +235,7 @@ export async function sendRequest(request: HttpRequest, options: SendOptions = {
     }
   } catch (error) {
     pending?.destroy();
-    if (stopReason === 'timeout') throw Object.assign(timeoutError(url.toString(), timeoutMs), { cause: error });
+    if (stopReason === 'timeout') throw Object.assign(timeoutError(url.toString(), timeoutMs, proxy), { cause: error });
     if (stopReason === 'cancel') throw Object.assign(cancelledError(url.toString()), { cause: error });
     throw toTransportError(error, { url: url.toString(), proxy });
   } finally {

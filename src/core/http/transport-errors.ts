@@ -172,8 +172,8 @@ export function redactProxy(proxy: string): string {
 }
 
 /** The error for the total time limit. */
-export function timeoutError(url: string, timeoutMs: number): DialError {
-  return new DialError('E_TIMEOUT', `request timed out after ${formatDuration(timeoutMs)} (${url})`, {
+export function timeoutError(url: string, timeoutMs: number, proxy?: string): DialError {
+  return new DialError('E_TIMEOUT', `request timed out after ${formatDuration(timeoutMs)} (${url}${proxy ? ` via proxy ${redactProxy(proxy)}` : ''})`, {
     hint: 'raise the limit with --timeout (e.g. --timeout 60s), or --timeout 0 for none',
   });
 }

@@ -80,7 +80,12 @@ export interface ResponseHead {
 /** Where the response body goes. */
 export type BodyTarget =
   /** Keep in memory up to `maxInMemoryBytes` (default 16 MiB), then spill to a temp file. */
-  | { kind: 'buffer'; maxInMemoryBytes?: number }
+  | {
+      kind: 'buffer';
+      maxInMemoryBytes?: number;
+      /** Cap on the decoded body (E_BODY_TOO_LARGE past it, and past a 100:1 compression ratio beyond 64 MiB); default none. */
+      maxBodyBytes?: number;
+    }
   /**
    * Decide when the head is known: return a Writable to stream the (decoded) body into
    * (stdout, a download file) or null to buffer. The engine ends the Writable unless it is
@@ -109,6 +114,8 @@ export interface SendOptions {
   cookieJar?: CookieJar;
   /** Called for each redirect hop before it is followed. */
   onRedirect?: (hop: RedirectHop) => void;
+  /** Called with a warning the user should see (e.g. a redirect from https down to http); commands print it. */
+  onWarning?: (message: string) => void;
 }
 
 /** A minimal cookie store (RFC 6265 subset) the engine reads and writes. */

@@ -105,6 +105,25 @@ function timedConnector(tls: TlsMaterial, allowH2: boolean, timeoutMs: number): 
   };
 }
 
+/**
+ * The client to the proxy, whose CONNECT failures end the request. undici retries a connection
+ * that failed with a socket error (UND_ERR_SOCKET) as long as requests wait, so a proxy that
+ * hangs up on every CONNECT made it reconnect thousands of times a second until the timeout.
+ */
+function tunnelClient(undici: typeof import('undici'), origin: URL, options: object): Dispatcher {
+  const pool = new undici.Pool(origin, options);
+  const connect = pool.connect.bind(pool) as (options: Dispatcher.ConnectOptions) => Promise<Dispatcher.ConnectData>;
+  const guarded = async (connectOptions: Dispatcher.ConnectOptions): Promise<Dispatcher.ConnectData> => {
+    try {
+      return await connect(connectOptions);
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'UND_ERR_SOCKET') throw error;
+      throw Object.assign(new Error(`the proxy closed the connection during CONNECT (${(error as Error).message})`), { code: 'DIAL_PROXY_CLOSED', cause: error });
+    }
+  };
+  return Object.assign(pool, { connect: guarded });
+}
+
 async function dispatcherFor(context: HopContext): Promise<Dispatcher> {
   const allowH2 = context.httpVersion === '2';
   const key = `${context.proxy ?? 'direct'}|${allowH2 ? 'h2' : 'h1'}|${context.connectTimeoutMs}|${context.tls.poolKey}`;
@@ -125,6 +144,10 @@ async function dispatcherFor(context: HopContext): Promise<Dispatcher> {
     dispatcher = new undici.ProxyAgent({
       uri: proxyUrl.toString(),
       token,
+      // An http:// target goes to the proxy as `GET http://host/path` (absolute form), as curl and
+      // every corporate proxy expect; CONNECT tunnels are for https:// targets only.
+      proxyTunnel: false,
+      clientFactory: (origin: URL, options: object) => tunnelClient(undici, origin, options),
       allowH2,
       connectTimeout: context.connectTimeoutMs || undefined,
       requestTls: { rejectUnauthorized: context.tls.rejectUnauthorized, ca: context.tls.ca, cert: context.tls.cert, key: context.tls.key },
@@ -151,6 +174,33 @@ function toList(headers: Record<string, string | string[] | undefined>): HeaderL
   return list;
 }
 
+/**
+ * Rejects when the stopper stops (timeout, Ctrl+C), even if undici is still waiting: a proxy
+ * that accepts the connection but never answers CONNECT leaves the request queued, and undici
+ * does not abort a request that has no connection yet. The dispatcher is dropped (its stuck
+ * connection with it), so the next request starts clean and the process can exit.
+ */
+function untilStopped<T>(work: Promise<T>, context: HopContext, dispatcher: Dispatcher): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onStop = (): void => {
+      for (const [key, value] of dispatchers) if (value === dispatcher) dispatchers.delete(key);
+      void dispatcher.destroy().catch(() => {});
+      reject(new Error('aborted'));
+    };
+    context.stopper.onStop(onStop);
+    work.then(
+      (value) => {
+        context.stopper.offStop(onStop);
+        resolve(value);
+      },
+      (error: unknown) => {
+        context.stopper.offStop(onStop);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
 /** Sends one request through undici (HTTP/2 or a proxy). */
 export async function sendWithUndici(hop: HopRequest, context: HopContext): Promise<HopResponse> {
   const dispatcher = await dispatcherFor(context);
@@ -164,7 +214,7 @@ export async function sendWithUndici(hop: HopRequest, context: HopContext): Prom
     const source = hop.recorder.wrap(hop.body.open());
     body = Buffer.isBuffer(source) ? source : Readable.from(source, { objectMode: false });
   }
-  const response = await dispatcher.request({
+  const response = await untilStopped(dispatcher.request({
     origin: hop.url.origin,
     path: (hop.url.pathname || '/') + hop.url.search,
     method: hop.method as Dispatcher.HttpMethod,
@@ -173,7 +223,7 @@ export async function sendWithUndici(hop: HopRequest, context: HopContext): Prom
     signal: context.stopper.signal,
     headersTimeout: 0,
     bodyTimeout: 0,
-  });
+  }), context, dispatcher);
   const now = nowMs();
   const info = connections.get(
     originKey(hop.url.protocol, hop.url.hostname.replace(/^\[|\]$/g, ''), Number(hop.url.port) || (hop.url.protocol === 'https:' ? 443 : 80)),

@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { DialError } from '../errors.js';
-import { EnvFiles, SHARED } from './env-files.js';
+import { EnvFiles, SHARED } from './env-writer.js';
 import type { DraftBody, DraftPart, ImportDraft } from './http-writer.js';
 import type { ImportResult } from './output.js';
 import { parseJsonLocated, renderTree, requestName, withQuery, type TreeFolder } from './collection-tree.js';

@@ -4,7 +4,7 @@
  * things that could not be translated listed in the report.
  */
 import { renderHttpFile, slugify, uniqueName, type ImportDraft } from './http-writer.js';
-import { EnvFiles } from './env-files.js';
+import { EnvFiles } from './env-writer.js';
 import type { ImportedFile, ImportResult } from './output.js';
 import { DialError } from '../errors.js';
 import { lineColAt } from '../env/json-file.js';

@@ -6,7 +6,7 @@
  */
 import { basename } from 'node:path';
 import * as z from 'zod/mini';
-import { EnvFiles, SHARED } from './env-files.js';
+import { EnvFiles, SHARED } from './env-writer.js';
 import { renderHttpFile, slugify, uniqueName, type DraftBody, type ImportDraft } from './http-writer.js';
 import { nameFromUrl } from './curl-import.js';
 import { parseJsonLocated } from './collection-tree.js';

@@ -8,7 +8,7 @@
 import { basename } from 'node:path';
 import * as z from 'zod/mini';
 import { DialError } from '../errors.js';
-import { EnvFiles, SHARED } from './env-files.js';
+import { EnvFiles, SHARED } from './env-writer.js';
 import type { DraftBody, ImportDraft } from './http-writer.js';
 import type { ImportResult } from './output.js';
 import { flattenValues, parseJsonLocated, renderTree, requestName, withQuery, type TreeFolder } from './collection-tree.js';

@@ -58,16 +58,9 @@ export function checkReporterSpecs(specs: ReporterSpec[]): void {
   }
 }
 
-/** Writes a report file, as a typed error when the place cannot be written. */
+/** Writes a report file: atomically over a regular file, in place into a FIFO or device; E_IO with the path on failure. */
 function writeReportFile(path: string, text: string): void {
-  try {
-    writeFileAtomic(path, text);
-  } catch (error) {
-    throw new DialError('E_IO', `cannot write the report ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
-      cause: error,
-      hint: 'give a path in a folder you can write to',
-    });
-  }
+  writeFileAtomic(path, text, undefined, 'report');
 }
 
 export interface ReporterOptions {

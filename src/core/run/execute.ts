@@ -11,9 +11,10 @@ import type { HttpFile, RequestNode } from '../httpfile/types.js';
 import { createSnapshotStores, evaluateAssertion, type AssertionResult, type AssertContext } from '../assert/evaluate.js';
 import { loadResponseView, type ResponseView } from '../assert/response-view.js';
 import { ScriptRunner } from '../script/sandbox.js';
+import { DEFAULT_MAX_BODY_SIZE } from '../http/body-sinks.js';
 import type { ScriptEnvironment } from '../script/api.js';
 import { DialError, errorCatalogue, isDialError, type ErrorCode } from '../errors.js';
-import { maskHeaders, redactText } from '../secrets.js';
+import { credentialValues, maskHeaders, redactText } from '../secrets.js';
 import { writeFileAtomic } from '../atomic-write.js';
 import type { AttemptContext, AttemptOutcome, RequestExecutor } from './runner.js';
 import type { FailedExchange, RequestError } from './types.js';
@@ -47,6 +48,8 @@ export interface ExecutorOptions {
   updateSnapshots?: boolean;
   /** Script time limit (ms). */
   scriptTimeoutMs?: number;
+  /** Cap on a decoded response body (the maxBodySize setting; default 1 GiB). */
+  maxBodyBytes?: number;
   /**
    * Names that some planned file references (`{{name.response…}}`); only those exchanges are
    * recorded in the session, so memory stays flat over thousands of requests. Undefined = record all.
@@ -200,7 +203,12 @@ function snapshotKeyOf(shared: ExecutorShared, node: RequestNode): string {
 function attemptOutcome(shared: ExecutorShared, attempt: Attempt, status: AttemptOutcome['status'], error?: unknown): AttemptOutcome {
   const { assertions, logs, exchange } = attempt;
   const values = shared.options.session.secretValues();
-  const secrets = Array.isArray(values) ? values : [...values];
+  let secrets = Array.isArray(values) ? values : [...values];
+  // Credential headers are masked by name; their values also wherever the server echoes them.
+  if (attempt.request?.headers.length) {
+    const credentials = credentialValues(attempt.request.headers);
+    if (credentials.length) secrets = [...secrets, ...credentials];
+  }
   const result: AttemptOutcome = {
     status,
     durationMs: exchange ? exchange.timings.total : performance.now() - attempt.started,
@@ -266,7 +274,7 @@ export function requestSendOptions(
     followRedirects: node.noRedirect ? false : (overrides?.followRedirects ?? options.followRedirects ?? true),
     cookieJar,
     signal,
-    bodyTarget: { kind: 'buffer' },
+    bodyTarget: { kind: 'buffer', maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_SIZE },
   });
 }
 

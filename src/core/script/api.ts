@@ -1,16 +1,8 @@
 /**
- * The JetBrains HTTP Client script API subset (docs/http-format.md, scripts): `client`,
- * `request` and `response` objects handed to a script. Host objects, built per call.
+ * Types of the script API and the host-side `response` object. The objects scripts see are
+ * built inside the engine by prelude.ts; this file keeps what the rest of dial shares with it.
  */
 import type { ResponseView } from '../assert/response-view.js';
-
-/** A failed `client.assert`: inside `client.test` it fails that test, outside it fails a check named by its message. */
-export class ScriptAssertionError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ScriptAssertionError';
-  }
-}
 
 /** Thrown when a script touches an API dial does not provide. */
 export class UnsupportedApiError extends Error {
@@ -45,20 +37,6 @@ export interface ScriptRecorder {
   pending: Array<Promise<void>>;
 }
 
-function format(value: unknown): string {
-  if (typeof value === 'string') return value;
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
-
-function errorMessage(error: unknown): string {
-  if (error && typeof error === 'object' && 'message' in error) return String((error as { message: unknown }).message);
-  return String(error);
-}
-
 /** The `response` object of handler scripts and `?? js` assertions. */
 export function createResponseApi(view: ResponseView): Record<string, unknown> {
   const api = {
@@ -81,83 +59,11 @@ export function createResponseApi(view: ResponseView): Record<string, unknown> {
 
 // Shared getters (the view found through a WeakMap): a getter closure per object would give
 // every response object its own hidden class, which keeps the object (and its view and body)
-// alive until a full GC. The same holds for the unsupported-API getters below.
+// alive until a full GC.
 const responseViews = new WeakMap<object, ResponseView>();
 function responseBody(this: object): unknown {
   return responseViews.get(this)?.body();
 }
 function responseJson(this: object): unknown {
   return responseViews.get(this)?.json();
-}
-const unsupportedGetters = new Map<string, () => never>();
-function unsupportedGetter(api: string): () => never {
-  let getter = unsupportedGetters.get(api);
-  if (!getter) {
-    getter = () => {
-      throw new UnsupportedApiError(api);
-    };
-    unsupportedGetters.set(api, getter);
-  }
-  return getter;
-}
-
-/** Builds the `client` and `request` objects of one script run. */
-export function createScriptApi(env: ScriptEnvironment, recorder: ScriptRecorder): { client: Record<string, unknown>; request: Record<string, unknown> } {
-  const log = (...args: unknown[]) => {
-    if (recorder.logs.length < 200) recorder.logs.push(args.map(format).join(' ').slice(0, 2000));
-  };
-  const client: Record<string, unknown> = {
-    test(name: unknown, fn: unknown) {
-      const testName = String(name);
-      if (typeof fn !== 'function') {
-        recorder.tests.push({ name: testName, passed: false, message: 'client.test needs a function' });
-        return;
-      }
-      try {
-        const result = (fn as () => unknown)();
-        if (result && typeof (result as Promise<unknown>).then === 'function') {
-          recorder.pending.push(
-            (result as Promise<unknown>).then(
-              () => void recorder.tests.push({ name: testName, passed: true }),
-              (error: unknown) => void recorder.tests.push({ name: testName, passed: false, message: errorMessage(error) }),
-            ),
-          );
-          return;
-        }
-        recorder.tests.push({ name: testName, passed: true });
-      } catch (error) {
-        if (error instanceof UnsupportedApiError) throw error;
-        recorder.tests.push({ name: testName, passed: false, message: errorMessage(error) });
-      }
-    },
-    assert(condition: unknown, message?: unknown) {
-      if (!condition) throw new ScriptAssertionError(message === undefined ? 'assertion failed' : String(message));
-    },
-    log,
-    global: {
-      set: (name: unknown, value: unknown) => void env.globals.set(String(name), value),
-      get: (name: unknown) => env.globals.get(String(name)) ?? null,
-      clear: (name: unknown) => void env.globals.delete(String(name)),
-      clearAll: () => env.globals.clear(),
-      isEmpty: () => env.globals.size === 0,
-    },
-    exit: () => {
-      throw new UnsupportedApiError('client.exit');
-    },
-  };
-  for (const name of ['websocket', 'oauth2']) {
-    Object.defineProperty(client, name, { get: unsupportedGetter(`client.${name}`) });
-  }
-  const request: Record<string, unknown> = {
-    method: env.request?.method,
-    url: env.request?.url,
-    variables: {
-      set: (name: unknown, value: unknown) => void env.requestVariables.set(String(name), typeof value === 'string' ? value : format(value)),
-      get: (name: unknown) => env.requestVariables.get(String(name)) ?? null,
-    },
-    environment: {
-      get: (name: unknown) => env.environment(String(name)) ?? null,
-    },
-  };
-  return { client, request };
 }

@@ -1,18 +1,25 @@
 /**
- * Runs `.http` scripts in one `node:vm` context per run, with a time limit (vm `timeout` for
- * synchronous code, a timer for promises). Compiled scripts are cached, so a handler costs
- * one call per request. Errors point at the `.http` line (the vm line offset is the line the
- * code starts on), and unsupported JetBrains APIs fail with a clear E_SCRIPT message.
+ * Runs `.http` scripts. By default in the QuickJS sandbox (quickjs-engine.ts), which holds no
+ * host object, with a time and a memory limit; with Node access granted by the user (trust.ts)
+ * in node:vm with `require` (node-engine.ts). Errors point at the `.http` line (the code is
+ * compiled with its first line where it stands in the file). A script that needs Node without
+ * the user's consent is refused with file:line and the way to allow it.
  */
-import vm from 'node:vm';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { HttpFile, ScriptNode } from '../httpfile/types.js';
 import type { ResponseView } from '../assert/response-view.js';
 import { DialError } from '../errors.js';
-import { createResponseApi, createScriptApi, ScriptAssertionError, UnsupportedApiError, type ScriptEnvironment, type ScriptRecorder, type ScriptTestResult } from './api.js';
+import type { ScriptEnvironment, ScriptRecorder, ScriptTestResult } from './api.js';
+import { EngineFailure, scriptData, type HostState } from './engine-types.js';
+import type { QuickJsEngine } from './quickjs-engine.js';
+import type { NodeEngine } from './node-engine.js';
+import { defaultNodeAccess } from './trust.js';
 
-/** A script may run this long (sync code via vm timeout, promises via a timer). */
+/** Default heap limit of the sandbox (128 MiB). */
+export const SCRIPT_MEMORY_BYTES = 128 * 1024 * 1024;
+
+/** A script may run this long (synchronous code, microtasks and timers alike). */
 export const SCRIPT_TIMEOUT_MS = 5000;
 
 /** The outcome of one script. A thrown DialError (E_SCRIPT) means the script itself broke. */
@@ -21,14 +28,15 @@ export interface ScriptOutcome {
   logs: string[];
 }
 
-interface Compiled {
-  script: vm.Script;
-  filename: string;
-  lineOffset: number;
+/** How a ScriptRunner runs scripts. */
+export interface ScriptRunnerOptions {
+  /** Whether scripts of this file may use Node (default: DIAL_ALLOW_NODE=1 or a `dial trust`ed folder). */
+  allowNode?: boolean | ((path: string) => boolean);
+  /** Heap limit of the sandbox (default 128 MiB). */
+  memoryBytes?: number;
 }
 
-const ARGS = '__dialArgs';
-const UNSUPPORTED_GLOBALS = ['crypto', '$random', 'WebSocket', 'websocket', 'require', 'process', 'fetch'];
+const ALLOW_HINT = 'scripts run sandboxed; to give this workspace Node access run `dial trust DIR`, or pass --allow-node (DIAL_ALLOW_NODE=1 in CI)';
 
 function lineAt(text: string, offset: number): number {
   let line = 1;
@@ -36,75 +44,66 @@ function lineAt(text: string, offset: number): number {
   return line;
 }
 
-function isTimeout(error: unknown): boolean {
-  return Boolean(error && typeof error === 'object' && (error as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT');
-}
-
-function messageOf(error: unknown): string {
-  if (error && typeof error === 'object' && 'message' in error) {
-    const name = (error as { name?: unknown }).name;
-    const message = String((error as { message: unknown }).message);
-    return typeof name === 'string' && name !== 'Error' && name !== 'UnsupportedApiError' ? `${name}: ${message}` : message;
-  }
-  return String(error);
-}
-
-/** The line in `filename` a vm error points at (first stack frame or syntax error header). */
-function errorLine(error: unknown, filename: string): number | undefined {
-  const stack = error && typeof error === 'object' ? String((error as { stack?: unknown }).stack ?? '') : '';
+/** The line in `filename` an error points at (its first stack frame there). */
+function errorLine(stack: string, filename: string): number | undefined {
   const escaped = filename.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const match = new RegExp(`${escaped}:(\\d+)`).exec(stack);
   return match ? Number(match[1]) : undefined;
 }
 
+function describe(failure: EngineFailure): string {
+  return failure.errorName !== 'Error' && failure.errorName !== 'UnsupportedApiError' ? `${failure.errorName}: ${failure.message}` : failure.message;
+}
+
+interface LoadedScript {
+  code: string;
+  filename: string;
+  lineOffset: number;
+}
+
 /** Runs scripts and `?? js` expressions for one run. */
 export class ScriptRunner {
-  private contextCache: vm.Context | undefined;
-  private readonly cache = new Map<string, Compiled>();
-  private readonly expressions = new Map<string, vm.Script>();
+  private sandbox: QuickJsEngine | undefined;
+  private nodeEngine: NodeEngine | undefined;
   private readonly fileCode = new Map<string, Promise<string>>();
+  private readonly allowNode: (path: string) => boolean;
 
-  constructor(private readonly timeoutMs = SCRIPT_TIMEOUT_MS) {}
-
-  /** The vm context, made on first use: runs without scripts never pay for it. */
-  private get context(): vm.Context {
-    if (this.contextCache) return this.contextCache;
-    const sandbox: Record<string, unknown> = {};
-    for (const name of UNSUPPORTED_GLOBALS) {
-      Object.defineProperty(sandbox, name, {
-        get: () => {
-          throw new UnsupportedApiError(name);
-        },
-      });
-    }
-    this.contextCache = vm.createContext(sandbox, { codeGeneration: { strings: false, wasm: false } });
-    return this.contextCache;
+  constructor(
+    private readonly timeoutMs = SCRIPT_TIMEOUT_MS,
+    private readonly options: ScriptRunnerOptions = {},
+  ) {
+    const allow = options.allowNode;
+    this.allowNode = typeof allow === 'function' ? allow : allow === undefined ? defaultNodeAccess() : () => allow;
   }
 
-  private compile(code: string, filename: string, lineOffset: number): Compiled {
-    const key = `${filename}\0${lineOffset}\0${code}`;
-    let compiled = this.cache.get(key);
-    if (!compiled) {
-      // The wrapper sits on the code's first line, so vm line numbers are .http line numbers.
-      const source = `(async function (client, request, response, console) {${code}\n})(${ARGS}.client, ${ARGS}.request, ${ARGS}.response, ${ARGS}.console)`;
-      let script: vm.Script;
-      try {
-        script = new vm.Script(source, { filename, lineOffset });
-      } catch (error) {
-        const line = errorLine(error, filename);
-        throw new DialError('E_SCRIPT', `script syntax error: ${messageOf(error)}`, { location: { file: filename, line: line ?? lineOffset + 1 } });
+  /** Lets the sandbox's memory go (the runner makes a new one if used again). */
+  dispose(): void {
+    this.sandbox = undefined;
+  }
+
+  /** The engine for a script file; both load on first use (QuickJS, node:crypto and node:vm cost start-up time). */
+  private async engineFor(path: string): Promise<QuickJsEngine | NodeEngine> {
+    if (this.allowNode(path)) {
+      if (!this.nodeEngine) {
+        const { NodeEngine } = await import('./node-engine.js');
+        this.nodeEngine ??= new NodeEngine(this.timeoutMs);
       }
-      compiled = { script, filename, lineOffset };
-      this.cache.set(key, compiled);
+      return this.nodeEngine;
     }
-    return compiled;
+    if (this.sandbox?.spent) this.sandbox = undefined;
+    if (!this.sandbox) {
+      const { loadQuickJs, QuickJsEngine } = await import('./quickjs-engine.js');
+      const module = await loadQuickJs();
+      this.sandbox ??= new QuickJsEngine(module, this.timeoutMs, this.options.memoryBytes ?? SCRIPT_MEMORY_BYTES);
+    }
+    return this.sandbox;
   }
 
-  private async load(node: ScriptNode, file: HttpFile): Promise<Compiled> {
+  private async load(node: ScriptNode, file: HttpFile): Promise<LoadedScript> {
     if (node.kind === 'inline') {
       let at = file.text.indexOf(node.code, node.span.start);
       if (at < 0) at = node.span.start;
-      return this.compile(node.code, file.path || '<script>', lineAt(file.text, at) - 1);
+      return { code: node.code, filename: file.path || '<script>', lineOffset: lineAt(file.text, at) - 1 };
     }
     const path = resolve(dirname(file.path), node.path);
     let code = this.fileCode.get(path);
@@ -113,69 +112,63 @@ export class ScriptRunner {
       this.fileCode.set(path, code);
     }
     try {
-      return this.compile(await code, path, 0);
-    } catch (error) {
-      if (error instanceof DialError) throw error;
+      return { code: await code, filename: path, lineOffset: 0 };
+    } catch {
       this.fileCode.delete(path);
       throw new DialError('E_NOT_FOUND', `script file not found: ${node.path}`, { location: { file: file.path, line: node.span.line }, hint: 'script paths are relative to the .http file' });
     }
   }
 
-  /** Runs one pre-request or handler script. Throws DialError E_SCRIPT when the script breaks or times out. */
+  private toDialError(failure: EngineFailure, filename: string, fallbackLine: number, what: 'script' | 'js expression'): DialError {
+    const location = { file: filename, line: errorLine(failure.stack, filename) ?? fallbackLine };
+    switch (failure.reason) {
+      case 'timeout':
+        return new DialError('E_SCRIPT', `${what} timed out after ${this.timeoutMs / 1000} s`, { location });
+      case 'memory':
+        return new DialError('E_SCRIPT', `${what} ran out of memory (${failure.message}; the sandbox allows ${Math.round((this.options.memoryBytes ?? SCRIPT_MEMORY_BYTES) / 1048576)} MiB)`, { location });
+      case 'stalled':
+        return new DialError('E_SCRIPT', `${what} never finished: ${failure.message}`, { location });
+      case 'syntax':
+        return new DialError('E_SCRIPT', `${what === 'script' ? 'script syntax error' : 'invalid js expression'}: ${describe(failure)}`, { location });
+      case 'runtime':
+        break;
+    }
+    if (failure.errorName === 'NodeAccessRequired') return new DialError('E_SCRIPT', `script needs Node access (${failure.message}), which this workspace has not been given`, { location, hint: ALLOW_HINT });
+    if (failure.errorName === 'UnsupportedApiError') return new DialError('E_SCRIPT', `${failure.message} (supported: client, request, response, crypto, $random, assert, require of assert/chai/crypto)`, { location, hint: 'remove that call or run with --no-scripts' });
+    return new DialError('E_SCRIPT', `${what === 'script' ? 'script error' : 'js expression failed'}: ${describe(failure)}`, { location });
+  }
+
+  /** Runs one pre-request or handler script. Throws DialError E_SCRIPT when the script breaks or hits a limit. */
   async run(node: ScriptNode, file: HttpFile, env: ScriptEnvironment): Promise<ScriptOutcome> {
-    const compiled = await this.load(node, file);
+    const script = await this.load(node, file);
+    const engine = await this.engineFor(script.filename);
     const recorder: ScriptRecorder = { tests: [], logs: [], pending: [] };
-    const { client, request } = createScriptApi(env, recorder);
-    const response = env.response ? createResponseApi(env.response) : undefined;
-    const log = (client as { log: (...args: unknown[]) => void }).log;
-    (this.context as Record<string, unknown>)[ARGS] = { client, request, response, console: { log, info: log, warn: log, error: log } };
-    const fail = (error: unknown): never => {
-      const line = errorLine(error, compiled.filename) ?? node.span.line;
-      const where = { file: compiled.filename, line };
-      if (isTimeout(error)) throw new DialError('E_SCRIPT', `script timed out after ${this.timeoutMs / 1000} s`, { location: where });
-      if (error instanceof UnsupportedApiError) throw new DialError('E_SCRIPT', error.message, { location: where, hint: 'remove that call or run with --no-scripts' });
-      throw new DialError('E_SCRIPT', `script error: ${messageOf(error)}`, { location: where });
-    };
-    let timer: NodeJS.Timeout | undefined;
+    const state: HostState = { env, recorder };
+    // The wrapper sits on the code's first line, so engine line numbers are .http line numbers.
+    const source = `(async function (client, request, response, console) {${script.code}\n})`;
     try {
-      const promise = compiled.script.runInContext(this.context, { timeout: this.timeoutMs }) as Promise<unknown>;
-      (this.context as Record<string, unknown>)[ARGS] = undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(Object.assign(new Error('timed out'), { code: 'ERR_SCRIPT_EXECUTION_TIMEOUT' })), this.timeoutMs);
-      });
-      await Promise.race([promise, timeout]);
-      if (recorder.pending.length) await Promise.race([Promise.all(recorder.pending), timeout]);
+      await engine.run(source, script.filename, script.lineOffset, scriptData(env), state);
     } catch (error) {
-      if (error instanceof ScriptAssertionError || (error && (error as { name?: unknown }).name === 'ScriptAssertionError')) {
-        const message = String((error as { message?: unknown }).message);
-        recorder.tests.push({ name: message, passed: false, message });
-      } else fail(error);
-    } finally {
-      if (timer) clearTimeout(timer);
-      (this.context as Record<string, unknown>)[ARGS] = undefined;
+      if (!(error instanceof EngineFailure)) throw error;
+      if (error.reason === 'runtime' && error.errorName === 'ScriptAssertionError') {
+        recorder.tests.push({ name: error.message, passed: false, message: error.message });
+      } else throw this.toDialError(error, script.filename, node.span.line, 'script');
     }
     return { tests: recorder.tests, logs: recorder.logs };
   }
 
-  /** Evaluates a `?? js` expression over `response`; throws DialError E_SCRIPT on errors. */
-  evaluate(expression: string, view: ResponseView, location: { file: string; line: number }): unknown {
-    let script = this.expressions.get(expression);
-    if (!script) {
-      try {
-        script = new vm.Script(`(${expression}\n)`, { filename: location.file || '<js>', lineOffset: location.line - 1 });
-      } catch (error) {
-        throw new DialError('E_SCRIPT', `invalid js expression: ${messageOf(error)}`, { location });
-      }
-      this.expressions.set(expression, script);
-    }
-    (this.context as Record<string, unknown>).response = createResponseApi(view);
+  /** Evaluates a `?? js` expression over `response`; resolves to its value (plain data), rejects with DialError E_SCRIPT. */
+  async evaluate(expression: string, view: ResponseView, location: { file: string; line: number }): Promise<unknown> {
+    const filename = location.file || '<js>';
+    const engine = await this.engineFor(filename);
+    const env: ScriptEnvironment = { globals: new Map(), requestVariables: new Map(), environment: () => undefined, response: view };
+    const state: HostState = { env, recorder: { tests: [], logs: [], pending: [] } };
     try {
-      return script.runInContext(this.context, { timeout: this.timeoutMs });
+      return engine.evaluate(`(function (response) { return (${expression}\n); })`, filename, location.line - 1, scriptData(env), state);
     } catch (error) {
-      if (isTimeout(error)) throw new DialError('E_SCRIPT', `js expression timed out after ${this.timeoutMs / 1000} s`, { location });
-      throw new DialError('E_SCRIPT', `js expression failed: ${messageOf(error)}`, { location });
-    } finally {
-      (this.context as Record<string, unknown>).response = undefined;
+      if (!(error instanceof EngineFailure)) throw error;
+      const dialError = this.toDialError(error, filename, location.line, 'js expression');
+      throw new DialError('E_SCRIPT', dialError.message, { location });
     }
   }
 }

@@ -6,7 +6,7 @@
  * `-o` keep the real values.
  */
 import type { HeaderList } from '../http/types.js';
-import { MASK, maskForms, maskedForms } from '../secrets.js';
+import { isSensitiveHeader, maskCredential, MASK, maskForms, maskedForms } from '../secrets.js';
 
 const MASK_BYTES = Buffer.from(MASK, 'utf8');
 
@@ -30,9 +30,16 @@ export class Redactor {
     return this.active ? maskForms(text, this.values) : text;
   }
 
-  /** Secret values inside header values (the headers themselves stay, so `-v` output keeps its shape). */
+  /**
+   * Headers as printed: credential headers (by name, secrets.ts) masked, and secret values
+   * inside the others; the headers themselves stay, so `-v` output keeps its shape. A value
+   * still holding a `{{…}}` (--offline keeps references as written) is no credential yet.
+   */
   headers(headers: HeaderList): HeaderList {
-    return this.active ? headers.map(([name, value]): [string, string] => [name, maskForms(value, this.values)]) : headers;
+    return headers.map(([name, value]): [string, string] => {
+      if (isSensitiveHeader(name) && !value.includes('{{')) return [name, maskCredential(value)];
+      return [name, this.active ? maskForms(value, this.values) : value];
+    });
   }
 
   bytes(bytes: Uint8Array): Buffer {

@@ -62,7 +62,21 @@ export interface SessionOptions {
    * of each (`dial export curl`, `send --curl`, `send --offline`: printing must send nothing).
    */
   keepReference?: (kept: KeptReference) => void;
+  /**
+   * Told about every request the session runs because another one references it (only when
+   * it runs them itself, i.e. without runReference): before it is sent and after, so a command
+   * can announce it and record it in history. Nothing a session sends goes unseen.
+   */
+  onDependency?: (event: DependencyEvent) => void;
+  /** Set: a reference to a request that has not run is an E_INPUT naming both (`send --no-deps`). */
+  refuseDependencies?: boolean;
 }
+
+/** A referenced request the session runs on its own (SessionOptions.onDependency). */
+export type DependencyEvent =
+  | { phase: 'send'; name: string; neededBy: string; request: HttpRequest; environment?: string }
+  | { phase: 'done'; name: string; neededBy: string; request: HttpRequest; exchange: Exchange; environment?: string }
+  | { phase: 'failed'; name: string; neededBy: string; error: unknown; environment?: string };
 
 /** A reference left as written because the session does not run requests (keepReference). */
 export interface KeptReference {
@@ -185,8 +199,9 @@ class RequestSession implements Session {
     if (node.name) this.recordedByName.set(node.name, entry);
   }
 
-  async execute(file: HttpFile, node: RequestNode, options: { signal?: AbortSignal; sendOptions?: Partial<SendOptions> } = {}): Promise<Exchange> {
+  async execute(file: HttpFile, node: RequestNode, options: { signal?: AbortSignal; sendOptions?: Partial<SendOptions>; onSend?: (request: HttpRequest) => void } = {}): Promise<Exchange> {
     const prepared = await this.prepare(file, node);
+    options.onSend?.(prepared.request);
     const send = this.options.send ?? (await import('../http/index.js')).sendRequest;
     const sendOptions: SendOptions = {
       ...this.options.sendOptions,
@@ -324,10 +339,7 @@ class RequestSession implements Session {
       }
       let running = this.running.get(key);
       if (!running) {
-        const runTarget = () =>
-          this.options.runReference
-            ? this.options.runReference(file, target)
-            : this.execute(file, target, { sendOptions: { bodyTarget: { kind: 'buffer' } } }).then(() => undefined);
+        const runTarget = () => (this.options.runReference ? this.options.runReference(file, target) : this.runDependency(file, target, from));
         running = this.chain.run([...chain, key], runTarget);
         this.running.set(key, running);
         // A run that failed or was cancelled is forgotten, so the next request that needs it tries again.
@@ -341,6 +353,34 @@ class RequestSession implements Session {
       if (!recorded) throw new DialError('E_VAR_UNDEFINED', `{{${raw}}}: request '${name}' did not produce a response (${where})`);
     }
     return evaluate(recorded);
+  }
+
+  /** Runs a referenced request itself (no runReference), telling onDependency before and after; refused with refuseDependencies. */
+  private async runDependency(file: HttpFile, target: RequestNode, from: RequestNode | undefined): Promise<void> {
+    const name = displayName(target);
+    const neededBy = from ? displayName(from) : 'this request';
+    const environment = this.options.environment;
+    if (this.options.refuseDependencies) {
+      throw new DialError('E_INPUT', `'${neededBy}' needs request '${name}' to run first, and dependencies are turned off`, {
+        location: { file: file.path || '<text>', line: target.requestLineSpan.line },
+        hint: `send '${name}' yourself, or leave out --no-deps to let dial run it (it is announced)`,
+      });
+    }
+    const tell = this.options.onDependency;
+    let sent: HttpRequest | undefined;
+    try {
+      const exchange = await this.execute(file, target, {
+        sendOptions: { bodyTarget: { kind: 'buffer' } },
+        onSend: (request) => {
+          sent = request;
+          tell?.({ phase: 'send', name, neededBy, request, environment });
+        },
+      });
+      if (sent) tell?.({ phase: 'done', name, neededBy, request: sent, exchange, environment });
+    } catch (error) {
+      tell?.({ phase: 'failed', name, neededBy, error, environment });
+      throw error;
+    }
   }
 
   private async prepareInChain(file: HttpFile, node: RequestNode, extra: { requestVariables?: Map<string, string>; promptAgain?: boolean }): Promise<PreparedRequest> {

@@ -19,7 +19,7 @@ export type { Settings, SettingKey } from './types.js';
 /** Every key, in the order `config list` shows them. */
 export const SETTING_KEYS: readonly SettingKey[] = [
   'timeout', 'followRedirects', 'maxRedirects', 'verifyTls', 'historyLimit', 'editor', 'pager',
-  'theme', 'keymap', 'proxy', 'defaultEnvironment', 'lastRequest',
+  'theme', 'keymap', 'proxy', 'maxBodySize', 'defaultEnvironment', 'lastRequest',
 ];
 
 /** What each key means, for `config list` and error hints. */
@@ -34,13 +34,14 @@ export const SETTING_HELP: Record<SettingKey, string> = {
   theme: 'TUI colour theme',
   keymap: `TUI key overrides as JSON, e.g. ${KEYMAP_EXAMPLE}`,
   proxy: 'proxy URL for every request (default HTTP(S)_PROXY)',
+  maxBodySize: 'largest decoded response body dial run keeps: 1GiB, 512MiB or bytes (compression bombs stop sooner)',
   defaultEnvironment: 'environment last chosen per workspace (JSON object)',
   lastRequest: 'request last opened per workspace (JSON object)',
 };
 
 /** The defaults (docs/cli.md, config). */
 export function defaultSettings(): Settings {
-  return { timeout: '30s', maxRedirects: 10, verifyTls: true, historyLimit: 500, keymap: {}, defaultEnvironment: {}, lastRequest: {} };
+  return { timeout: '30s', maxRedirects: 10, verifyTls: true, historyLimit: 500, keymap: {}, maxBodySize: '1GiB', defaultEnvironment: {}, lastRequest: {} };
 }
 
 type Env = Record<string, string | undefined>;

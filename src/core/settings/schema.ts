@@ -27,6 +27,13 @@ const proxy = z.string({ error: 'expected a proxy URL' }).check(
     }
   }, { error: 'expected a proxy URL such as http://proxy.local:3128' }),
 );
+const size = z.union(
+  [
+    z.int({ error: 'expected a number of bytes' }).check(z.positive({ error: 'expected more than 0 bytes' })),
+    z.string().check(z.refine((value) => /^\s*\d+(?:\.\d+)?\s*(?:b|k|kb|kib|m|mb|mib|g|gb|gib)?\s*$/i.test(value), { error: 'expected a size such as 1GiB, 512MiB or a number of bytes' })),
+  ],
+  { error: 'expected a size such as 1GiB, 512MiB or a number of bytes' },
+);
 const byWorkspace = z.record(z.string(), z.string({ error: 'expected text' }), { error: 'expected an object of workspace folder -> name' });
 
 /** One schema per key, so `config set` validates just the key it changes. */
@@ -42,6 +49,7 @@ export const keySchemas: Record<SettingKey, z.ZodMiniType> = {
   // Checked by keymapProblem (checkValue): the same rules as the TUI's keymap resolver.
   keymap: z.custom<Record<string, string | string[]>>((value) => keymapProblem(value) === undefined),
   proxy,
+  maxBodySize: size,
   defaultEnvironment: byWorkspace,
   lastRequest: byWorkspace,
 };

@@ -15,6 +15,8 @@ export interface Settings {
   /** Action -> keys overrides for the TUI, and `preset: "vim"` (src/core/settings/keymap.ts). */
   keymap: Record<string, string | string[]>;
   proxy?: string;
+  /** Largest decoded response body `dial run` keeps (bytes, or text such as `1GiB`). */
+  maxBodySize: string | number;
   /** Workspace root -> environment name last chosen there. */
   defaultEnvironment: Record<string, string>;
   /** Workspace root -> id of the request last opened there. */

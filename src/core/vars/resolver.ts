@@ -18,6 +18,9 @@ import { evaluateDynamic } from './dynamic.js';
 import { parseReference, type ReferenceExpression } from './references.js';
 import { valueToText } from './jsonpath.js';
 
+/** The longest text one expansion may produce (16 Mi characters). */
+export const MAX_EXPANDED_LENGTH = 16 * 1024 * 1024;
+
 export interface ResolverOptions {
   cliVariables: Record<string, string>;
   /** Values answered at `# @prompt` (level 1). */
@@ -63,8 +66,20 @@ export class VariableResolver {
     return this.expression(name, []);
   }
 
-  private template(text: string, chain: string[]): Promise<string> {
-    return substitute(text, (expression) => this.expression(expression, chain));
+  private async template(text: string, chain: string[]): Promise<string> {
+    const value = await substitute(text, (expression) => this.expression(expression, chain));
+    // Checked at every level, so `@a1={{a0}}{{a0}}` thirty deep stops at the limit, not at V8's string size.
+    if (value.length > MAX_EXPANDED_LENGTH) throw this.tooLarge(chain, value.length);
+    return value;
+  }
+
+  private tooLarge(chain: string[], length: number): DialError {
+    const o = this.options;
+    const what = chain.length ? `variable '${chain[chain.length - 1]}'` : 'the text';
+    return new DialError('E_VAR_TOO_LARGE', `${what} expands to more than ${MAX_EXPANDED_LENGTH / 1048576} Mi characters (${Math.round(length / 1048576)} Mi) in ${o.where}`, {
+      location: (chain.length ? o.locate?.(chain[0]) : undefined) ?? o.location,
+      hint: 'a variable that repeats others grows exponentially; check the chain' + (chain.length > 1 ? ` ${chain.join(' -> ')}` : ''),
+    });
   }
 
   private secret(value: string): void {

@@ -1,0 +1,35 @@
+/**
+ * What the script engines and the runner share, kept apart from the engines so that loading
+ * the runner (every `dial run`) loads neither QuickJS nor node:crypto.
+ */
+import type { ScriptEnvironment, ScriptRecorder } from './api.js';
+
+/** What one script run may see and change. */
+export interface HostState {
+  env: ScriptEnvironment;
+  recorder: ScriptRecorder;
+}
+
+/** What a script engine reports when a script does not end normally. */
+export class EngineFailure extends Error {
+  constructor(
+    readonly reason: 'timeout' | 'memory' | 'syntax' | 'runtime' | 'stalled',
+    readonly errorName: string,
+    message: string,
+    override readonly stack: string = '',
+  ) {
+    super(message);
+    this.name = 'EngineFailure';
+  }
+}
+
+/** The data a script's `request` and `response` objects are built from, as plain JSON. */
+export function scriptData(env: ScriptEnvironment): string {
+  const view = env.response;
+  return JSON.stringify({
+    request: { method: env.request?.method, url: env.request?.url },
+    response: view
+      ? { status: view.status, statusText: view.statusText, headers: view.headers, mimeType: view.mimeType, charset: view.charset, duration: view.durationMs }
+      : null,
+  });
+}

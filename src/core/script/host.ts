@@ -1,0 +1,92 @@
+/**
+ * The one door between a script and dial: `host(op, argsJson)` answers JSON text. It reads and
+ * writes only the run's variables, the response being checked and the test record; hashing is
+ * done here with node:crypto on plain strings. Nothing it answers is a host object.
+ */
+import { createHash, createHmac, randomUUID } from 'node:crypto';
+import type { HostState } from './engine-types.js';
+
+const ALGORITHMS = new Set(['md5', 'sha1', 'sha256', 'sha384', 'sha512']);
+const ENCODINGS = new Set(['utf8', 'hex', 'base64']);
+const MAX_LOGS = 200;
+const MAX_LOG_LENGTH = 2000;
+
+interface DigestParts {
+  algorithm: string;
+  data: Array<[string, string]>;
+  key: [string, string] | null;
+}
+
+function bytes(part: [string, string]): Buffer {
+  const [encoding, text] = part;
+  if (!ENCODINGS.has(encoding)) throw new Error(`unknown encoding '${encoding}' (use utf8, hex or base64)`);
+  return Buffer.from(String(text), encoding as BufferEncoding);
+}
+
+function digest(parts: DigestParts): { hex: string; base64: string; base64url: string } {
+  const algorithm = String(parts.algorithm).toLowerCase();
+  if (!ALGORITHMS.has(algorithm)) throw new Error(`unknown hash '${parts.algorithm}' (supported: ${[...ALGORITHMS].join(', ')})`);
+  const hash = parts.key ? createHmac(algorithm, bytes(parts.key)) : createHash(algorithm);
+  for (const part of parts.data) hash.update(bytes(part));
+  const out = hash.digest();
+  return { hex: out.toString('hex'), base64: out.toString('base64'), base64url: out.toString('base64url') };
+}
+
+/** Parses a JSON value the script handed over; a value that was not JSON comes back as text. */
+function jsonSafe(value: unknown): unknown {
+  return value === undefined ? null : value;
+}
+
+function answer(state: HostState, op: string, args: unknown[]): unknown {
+  const { env, recorder } = state;
+  const name = String(args[0]);
+  switch (op) {
+    case 'log':
+      if (recorder.logs.length < MAX_LOGS) recorder.logs.push(String(args[0]).slice(0, MAX_LOG_LENGTH));
+      return null;
+    case 'test':
+      recorder.tests.push(args[2] === null || args[2] === undefined ? { name, passed: Boolean(args[1]) } : { name, passed: Boolean(args[1]), message: String(args[2]) });
+      return null;
+    case 'globalSet':
+      env.globals.set(name, args[1]);
+      return null;
+    case 'globalGet':
+      return jsonSafe(env.globals.get(name));
+    case 'globalClear':
+      env.globals.delete(name);
+      return null;
+    case 'globalClearAll':
+      env.globals.clear();
+      return null;
+    case 'globalIsEmpty':
+      return env.globals.size === 0;
+    case 'varSet':
+      env.requestVariables.set(name, String(args[1]));
+      return null;
+    case 'varGet':
+      return jsonSafe(env.requestVariables.get(name));
+    case 'envGet':
+      return jsonSafe(env.environment(name));
+    case 'body':
+      return jsonSafe(env.response?.body());
+    case 'json':
+      return jsonSafe(env.response?.json());
+    case 'digest':
+      return digest(args[0] as DigestParts);
+    case 'uuid':
+      return randomUUID();
+    default:
+      throw new Error(`unknown host call '${op}'`);
+  }
+}
+
+/** Answers one call from the script: `{"value": …}`, or `{"__hostError": message}` (the prelude throws it). */
+export function hostCall(state: HostState | undefined, op: string, argsJson: string): string {
+  if (!state) return JSON.stringify({ __hostError: 'no script is running' });
+  try {
+    const args = JSON.parse(argsJson) as unknown[];
+    return JSON.stringify({ value: answer(state, op, Array.isArray(args) ? args : []) }) ?? '{"value":null}';
+  } catch (error) {
+    return JSON.stringify({ __hostError: error instanceof Error ? error.message : String(error) });
+  }
+}

@@ -1,0 +1,306 @@
+/**
+ * The script API as JavaScript source, evaluated inside the script engine (the QuickJS sandbox,
+ * or node:vm for a trusted workspace). It talks to dial through one function, `host(op, json)`,
+ * that takes and answers JSON text only: no object of the host program ever enters the sandbox,
+ * so nothing in it leads back to `process`, the file system or the network.
+ *
+ * The source is a plain string, not a compiled function, so that no bundler or transpiler
+ * helper can slip into it. It defines the globals (`crypto`, `$random`, `assert`, `require`,
+ * timers) and answers `{ run, evaluate }`.
+ */
+export const PRELUDE_SOURCE = String.raw`(function (host, node) {
+  'use strict';
+  var G = globalThis;
+  function call(op) {
+    var args = [];
+    for (var i = 1; i < arguments.length; i++) args.push(arguments[i] === undefined ? null : arguments[i]);
+    var out = host(op, JSON.stringify(args));
+    if (out === undefined || out === null) return undefined;
+    var parsed = JSON.parse(out);
+    if (parsed && parsed.__hostError) throw new Error(parsed.__hostError);
+    return parsed.value;
+  }
+  function fmt(v) {
+    if (typeof v === 'string') return v;
+    try { var s = JSON.stringify(v); return s === undefined ? String(v) : s; } catch (e) { return String(v); }
+  }
+  function typed(name, message, extra) {
+    var e = new Error(message);
+    e.name = name;
+    if (extra) for (var k in extra) e[k] = extra[k];
+    return e;
+  }
+  function unsupported(api) {
+    throw typed('UnsupportedApiError', "'" + api + "' is not supported in dial scripts yet", { api: api });
+  }
+  function needsNode(what) {
+    throw typed('NodeAccessRequired', what, { what: what });
+  }
+  function messageOf(e) { return e && typeof e === 'object' && 'message' in e ? String(e.message) : String(e); }
+
+  // ---- client -------------------------------------------------------------------------
+  var pending = [];
+  function log() {
+    var parts = [];
+    for (var i = 0; i < arguments.length; i++) parts.push(fmt(arguments[i]));
+    call('log', parts.join(' '));
+  }
+  function test(name, fn) {
+    var testName = String(name);
+    if (typeof fn !== 'function') { call('test', testName, false, 'client.test needs a function'); return; }
+    try {
+      var result = fn();
+      if (result && typeof result.then === 'function') {
+        pending.push(result.then(function () { call('test', testName, true); },
+          function (e) { if (e && e.name === 'UnsupportedApiError') throw e; call('test', testName, false, messageOf(e)); }));
+        return;
+      }
+      call('test', testName, true);
+    } catch (e) {
+      if (e && (e.name === 'UnsupportedApiError' || e.name === 'NodeAccessRequired')) throw e;
+      call('test', testName, false, messageOf(e));
+    }
+  }
+  function clientAssert(condition, message) {
+    if (!condition) throw typed('ScriptAssertionError', message === undefined ? 'assertion failed' : String(message));
+  }
+  var client = {
+    test: test,
+    assert: clientAssert,
+    log: log,
+    global: {
+      set: function (name, value) { call('globalSet', String(name), value === undefined ? null : value); },
+      get: function (name) { var v = call('globalGet', String(name)); return v === undefined ? null : v; },
+      clear: function (name) { call('globalClear', String(name)); },
+      clearAll: function () { call('globalClearAll'); },
+      isEmpty: function () { return call('globalIsEmpty'); }
+    },
+    exit: function () { unsupported('client.exit'); }
+  };
+  Object.defineProperty(client, 'websocket', { get: function () { unsupported('client.websocket'); } });
+  Object.defineProperty(client, 'oauth2', { get: function () { unsupported('client.oauth2'); } });
+
+  function makeRequest(data) {
+    return {
+      method: data.method,
+      url: data.url,
+      variables: {
+        set: function (name, value) { call('varSet', String(name), typeof value === 'string' ? value : fmt(value)); },
+        get: function (name) { var v = call('varGet', String(name)); return v === undefined ? null : v; }
+      },
+      environment: { get: function (name) { var v = call('envGet', String(name)); return v === undefined ? null : v; } }
+    };
+  }
+  function makeResponse(data) {
+    var lower = data.headers.map(function (h) { return [String(h[0]).toLowerCase(), h[1]]; });
+    function valuesOf(name) {
+      var n = String(name).toLowerCase(), out = [];
+      for (var i = 0; i < lower.length; i++) if (lower[i][0] === n) out.push(lower[i][1]);
+      return out;
+    }
+    var bodyState = 0, bodyValue;
+    function body() { if (!bodyState) { bodyValue = call('body'); bodyState = 1; } return bodyValue; }
+    var response = {
+      status: data.status,
+      statusCode: data.status,
+      statusText: data.statusText,
+      headers: { valueOf: function (name) { var v = valuesOf(name); return v.length ? v[0] : null; }, valuesOf: valuesOf },
+      contentType: { mimeType: data.mimeType, charset: data.charset || 'UTF-8' },
+      duration: data.duration
+    };
+    Object.defineProperty(response, 'body', { enumerable: true, get: body });
+    Object.defineProperty(response, 'parsedBody', { enumerable: false, get: function () { return call('json'); } });
+    return response;
+  }
+
+  // ---- crypto: JetBrains builders and the hashing part of Node's crypto ------------------
+  var ALGORITHMS = ['md5', 'sha1', 'sha256', 'sha384', 'sha512'];
+  function digestOf(parts) {
+    var hex = call('digest', parts);
+    return { toHex: function () { return hex.hex; }, toBase64: function () { return hex.base64; }, toUrlSafeBase64: function () { return hex.base64url; } };
+  }
+  function builder(algorithm, hmac) {
+    var parts = { algorithm: algorithm, data: [], key: null };
+    var b = {
+      updateWithText: function (t) { parts.data.push(['utf8', String(t)]); return b; },
+      updateWithHex: function (t) { parts.data.push(['hex', String(t)]); return b; },
+      updateWithBase64: function (t) { parts.data.push(['base64', String(t)]); return b; },
+      digest: function () { return digestOf(parts); }
+    };
+    if (hmac) {
+      b.withTextSecret = function (s) { parts.key = ['utf8', String(s)]; return b; };
+      b.withHexSecret = function (s) { parts.key = ['hex', String(s)]; return b; };
+      b.withBase64Secret = function (s) { parts.key = ['base64', String(s)]; return b; };
+    }
+    return b;
+  }
+  var jetbrainsCrypto = { hmac: {} };
+  ALGORITHMS.forEach(function (a) {
+    jetbrainsCrypto[a] = function () { return builder(a, false); };
+    jetbrainsCrypto.hmac[a] = function () { return builder(a, true); };
+  });
+  function nodeHash(algorithm, key) {
+    var parts = { algorithm: String(algorithm).toLowerCase().replace('-', ''), data: [], key: key === undefined ? null : ['utf8', String(key)] };
+    var h = {
+      update: function (data, encoding) { parts.data.push([encoding || 'utf8', String(data)]); return h; },
+      digest: function (encoding) {
+        var d = call('digest', parts);
+        if (encoding === 'hex') return d.hex;
+        if (encoding === 'base64') return d.base64;
+        if (encoding === 'base64url') return d.base64url;
+        unsupported("crypto digest('" + encoding + "') (use 'hex' or 'base64')");
+      }
+    };
+    return h;
+  }
+  var nodeCrypto = {
+    createHash: function (a) { return nodeHash(a); },
+    createHmac: function (a, key) { return nodeHash(a, key); },
+    randomUUID: function () { return call('uuid'); }
+  };
+  Object.keys(jetbrainsCrypto).forEach(function (k) { nodeCrypto[k] = jetbrainsCrypto[k]; });
+
+  // ---- $random ----------------------------------------------------------------------------
+  function pick(alphabet, n) { var s = ''; for (var i = 0; i < (n || 10); i++) s += alphabet[Math.floor(Math.random() * alphabet.length)]; return s; }
+  var LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  var random = {
+    integer: function (from, to) { var lo = from === undefined ? 0 : Number(from), hi = to === undefined ? 1000 : Number(to); return Math.floor(lo + Math.random() * (hi - lo)); },
+    float: function (from, to) { var lo = from === undefined ? 0 : Number(from), hi = to === undefined ? 1000 : Number(to); return lo + Math.random() * (hi - lo); },
+    alphabetic: function (n) { return pick(LETTERS, n); },
+    alphanumeric: function (n) { return pick(LETTERS + '0123456789_', n); },
+    hexadecimal: function (n) { return pick('0123456789abcdef', n); }
+  };
+  Object.defineProperty(random, 'uuid', { enumerable: true, get: function () { return call('uuid'); } });
+  Object.defineProperty(random, 'email', { enumerable: true, get: function () { return pick(LETTERS, 8).toLowerCase() + '@example.com'; } });
+
+  // ---- assertions: Node's assert, a small chai-style expect, kulala's assert ---------------
+  function same(a, b) {
+    if (a === b) return true;
+    if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return a !== a && b !== b;
+    if (Array.isArray(a) !== Array.isArray(b)) return false;
+    var ka = Object.keys(a), kb = Object.keys(b);
+    if (ka.length !== kb.length) return false;
+    for (var i = 0; i < ka.length; i++) if (!Object.prototype.hasOwnProperty.call(b, ka[i]) || !same(a[ka[i]], b[ka[i]])) return false;
+    return true;
+  }
+  function fail(message, fallback) { throw typed('AssertionError', message === undefined ? fallback : String(message)); }
+  function nodeAssert(v, m) { if (!v) fail(m, 'expected a truthy value, got ' + fmt(v)); }
+  nodeAssert.ok = nodeAssert;
+  nodeAssert.equal = function (a, b, m) { if (a != b) fail(m, fmt(a) + ' == ' + fmt(b)); };
+  nodeAssert.notEqual = function (a, b, m) { if (a == b) fail(m, fmt(a) + ' != ' + fmt(b)); };
+  nodeAssert.strictEqual = function (a, b, m) { if (a !== b) fail(m, fmt(a) + ' === ' + fmt(b)); };
+  nodeAssert.notStrictEqual = function (a, b, m) { if (a === b) fail(m, fmt(a) + ' !== ' + fmt(b)); };
+  nodeAssert.deepEqual = nodeAssert.deepStrictEqual = function (a, b, m) { if (!same(a, b)) fail(m, fmt(a) + ' deep-equals ' + fmt(b)); };
+  nodeAssert.notDeepEqual = nodeAssert.notDeepStrictEqual = function (a, b, m) { if (same(a, b)) fail(m, fmt(a) + ' differs from ' + fmt(b)); };
+  nodeAssert.match = function (s, re, m) { if (!re.test(s)) fail(m, fmt(s) + ' matches ' + String(re)); };
+  nodeAssert.fail = function (m) { fail(m, 'failed'); };
+  nodeAssert.throws = function (fn, m) { try { fn(); } catch (e) { return; } fail(typeof m === 'string' ? m : undefined, 'expected the function to throw'); };
+
+  function expect(actual) {
+    var negate = false;
+    var check = function (ok, message) { if (ok === negate) fail(undefined, 'expected ' + fmt(actual) + (negate ? ' not ' : ' ') + message); return chain; };
+    var chain = {
+      equal: function (v) { return check(actual === v, 'to equal ' + fmt(v)); },
+      eql: function (v) { return check(same(actual, v), 'to deeply equal ' + fmt(v)); },
+      include: function (v) { return check(actual != null && (typeof actual === 'string' || Array.isArray(actual) ? actual.indexOf(v) >= 0 : Object.prototype.hasOwnProperty.call(actual, v)), 'to include ' + fmt(v)); },
+      property: function (name, v) { var has = actual != null && Object.prototype.hasOwnProperty.call(Object(actual), name); return check(arguments.length > 1 ? has && same(actual[name], v) : has, 'to have property ' + fmt(name)); },
+      lengthOf: function (n) { return check(actual != null && actual.length === n, 'to have length ' + n); },
+      a: function (type) { var t = Array.isArray(actual) ? 'array' : actual === null ? 'null' : typeof actual; return check(t === String(type).toLowerCase(), 'to be a ' + type); },
+      above: function (n) { return check(actual > n, 'to be above ' + n); },
+      below: function (n) { return check(actual < n, 'to be below ' + n); },
+      match: function (re) { return check(re.test(actual), 'to match ' + String(re)); }
+    };
+    chain.equals = chain.eq = chain.equal;
+    chain.an = chain.a;
+    chain.contain = chain.includes = chain.include;
+    chain.greaterThan = chain.gt = chain.above;
+    chain.lessThan = chain.lt = chain.below;
+    ['to', 'be', 'been', 'is', 'that', 'which', 'and', 'has', 'have', 'with', 'deep', 'does'].forEach(function (w) { Object.defineProperty(chain, w, { get: function () { return chain; } }); });
+    Object.defineProperty(chain, 'not', { get: function () { negate = !negate; return chain; } });
+    Object.defineProperty(chain, 'ok', { get: function () { return check(Boolean(actual), 'to be truthy'); } });
+    Object.defineProperty(chain, 'true', { get: function () { return check(actual === true, 'to be true'); } });
+    Object.defineProperty(chain, 'false', { get: function () { return check(actual === false, 'to be false'); } });
+    Object.defineProperty(chain, 'null', { get: function () { return check(actual === null, 'to be null'); } });
+    Object.defineProperty(chain, 'undefined', { get: function () { return check(actual === undefined, 'to be undefined'); } });
+    Object.defineProperty(chain, 'empty', { get: function () { return check(actual != null && (actual.length === 0 || (typeof actual === 'object' && Object.keys(actual).length === 0)), 'to be empty'); } });
+    Object.defineProperty(chain, 'exist', { get: function () { return check(actual != null, 'to exist'); } });
+    return chain;
+  }
+  var chai = { expect: expect, assert: nodeAssert };
+
+  var currentResponse;
+  function kulalaAssert(v, m) { nodeAssert(v, m); }
+  kulalaAssert.true = function (v, m) { nodeAssert.strictEqual(v, true, m); };
+  kulalaAssert.false = function (v, m) { nodeAssert.strictEqual(v, false, m); };
+  kulalaAssert.same = function (a, b, m) { nodeAssert.deepEqual(a, b, m); };
+  kulalaAssert.hasString = function (s, sub, m) { nodeAssert(String(s).indexOf(sub) >= 0, m === undefined ? fmt(s) + ' contains ' + fmt(sub) : m); };
+  kulalaAssert.responseHas = function (key, value, m) { nodeAssert(currentResponse && same(currentResponse[key], value), m === undefined ? 'response.' + key + ' is ' + fmt(value) : m); };
+  kulalaAssert.headersHas = function (name, value, m) { var v = currentResponse && currentResponse.headers.valueOf(name); nodeAssert(v === value, m === undefined ? 'header ' + name + ' is ' + fmt(value) : m); };
+  kulalaAssert.bodyHas = function (sub, m) { var b = currentResponse && currentResponse.body; nodeAssert((typeof b === 'string' ? b : fmt(b)).indexOf(sub) >= 0, m === undefined ? 'body contains ' + fmt(sub) : m); };
+  kulalaAssert.jsonHas = function (key, value, m) { var b = currentResponse && currentResponse.body, cur = b; String(key).split('.').forEach(function (p) { cur = cur == null ? undefined : cur[p]; }); nodeAssert(same(cur, value), m === undefined ? 'json ' + key + ' is ' + fmt(value) : m); };
+
+  var PURE = { assert: nodeAssert, 'node:assert': nodeAssert, 'assert/strict': nodeAssert, 'node:assert/strict': nodeAssert, chai: chai, crypto: nodeCrypto, 'node:crypto': nodeCrypto };
+  function sandboxRequire(name) {
+    if (Object.prototype.hasOwnProperty.call(PURE, name)) return PURE[name];
+    if (node) return node.require(name);
+    needsNode("require('" + String(name) + "')");
+  }
+
+  // ---- timers: run in order of due time, inside the script's time limit --------------------
+  var timers = [], timerSeq = 0, virtualNow = 0;
+  function addTimer(fn, ms, repeat) {
+    if (typeof fn !== 'function') unsupported('setTimeout with a string');
+    var t = { id: ++timerSeq, fn: fn, at: virtualNow + Math.max(0, Number(ms) || 0), every: repeat ? Math.max(1, Number(ms) || 0) : 0 };
+    timers.push(t);
+    return t.id;
+  }
+  function clearTimer(id) { timers = timers.filter(function (t) { return t.id !== id; }); }
+  function tick() {
+    if (!timers.length) return false;
+    timers.sort(function (a, b) { return a.at - b.at || a.id - b.id; });
+    var t = timers.shift();
+    virtualNow = t.at;
+    if (t.every) { t.at = virtualNow + t.every; timers.push(t); }
+    t.fn();
+    return true;
+  }
+
+  G.crypto = nodeCrypto;
+  G.$random = random;
+  G.assert = kulalaAssert;
+  G.expect = expect;
+  G.require = sandboxRequire;
+  if (!node) {
+    G.setTimeout = function (fn, ms) { return addTimer(fn, ms, false); };
+    G.setInterval = function (fn, ms) { return addTimer(fn, ms, true); };
+    G.clearTimeout = G.clearInterval = clearTimer;
+    G.setImmediate = function (fn) { return addTimer(fn, 0, false); };
+    G.queueMicrotask = function (fn) { Promise.resolve().then(fn); };
+    Object.defineProperty(G, 'process', { get: function () { needsNode('process'); } });
+    Object.defineProperty(G, 'Buffer', { get: function () { needsNode('Buffer'); } });
+    ['fetch', 'WebSocket', 'websocket', 'XMLHttpRequest'].forEach(function (name) {
+      Object.defineProperty(G, name, { get: function () { unsupported(name); } });
+    });
+  }
+
+  function consoleOf() { return { log: log, info: log, warn: log, error: log, debug: log }; }
+  return {
+    run: function (fn, dataJson) {
+      var data = JSON.parse(dataJson);
+      pending = [];
+      timers = [];
+      var response = data.response ? makeResponse(data.response) : undefined;
+      currentResponse = response;
+      var promise = fn(client, makeRequest(data.request), response, consoleOf());
+      return promise.then(function () { return Promise.all(pending); }).then(function () { return null; });
+    },
+    evaluate: function (fn, dataJson) {
+      var data = JSON.parse(dataJson);
+      var response = makeResponse(data.response);
+      currentResponse = response;
+      var value = fn(response);
+      return value === undefined ? 'undefined' : JSON.stringify({ value: value });
+    },
+    tick: tick
+  };
+})`;
