@@ -133,7 +133,7 @@ export interface OutputFile {
  * Opens `path` for a streamed write with the same rules as writeFileAtomic. `exclusive` refuses
  * an existing file (E_IO, EEXIST). Errors of the stream itself are turned into E_IO by `finish`.
  */
-export function openOutputFile(path: string, options: { exclusive?: boolean; mode?: number } = {}): OutputFile {
+export function openOutputFile(path: string, options: { exclusive?: boolean; mode?: number; what?: string } = {}): OutputFile {
   let target: WriteTarget;
   try {
     target = resolveWriteTarget(path);
@@ -141,7 +141,7 @@ export function openOutputFile(path: string, options: { exclusive?: boolean; mod
     if (options.exclusive && target.kind !== 'new') throw errno('EEXIST', 'file exists');
     if (target.kind !== 'in-place') mkdirSync(dirname(target.path), { recursive: true });
   } catch (error) {
-    throw writeError(path, error);
+    throw writeError(path, error, options.what);
   }
   const finalTarget = target;
   const temp = finalTarget.kind === 'in-place' ? undefined : tempPathFor(finalTarget.path);
@@ -165,7 +165,7 @@ export function openOutputFile(path: string, options: { exclusive?: boolean; mod
         }
       } catch (error) {
         if (temp) rmSync(temp, { force: true });
-        throw writeError(path, error);
+        throw writeError(path, error, options.what);
       }
     },
     abort() {

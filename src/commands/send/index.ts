@@ -32,7 +32,9 @@ export function registerSend(program: Command): void {
     .option('--http2', 'use HTTP/2')
     .option('-a, --auth <credentials>', 'USER:PASSWORD (basic, digest) or a token (bearer)')
     .option('-A, --auth-type <type>', 'basic (default), digest or bearer')
-    .option('-I, --ignore-stdin', 'do not read a request body from piped stdin');
+    .option('-I, --ignore-stdin', 'do not read a request body from piped stdin (stdin is waited on for --timeout at most)')
+    .option('--no-deps', 'refuse to send the requests a .http request references (they are announced on stderr otherwise)')
+    .option('--no-mask', 'print secrets and credential headers as they are (history still masks them)');
   addVariableFlags(command, { env: 'environment for a .http target', var: 'variable for a .http target (repeatable)' });
   command
     .option('--name <name>', 'the request of the .http file with this `# @name` or `###` title (as FILE.http#NAME)')

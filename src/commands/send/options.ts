@@ -37,6 +37,10 @@ export interface SendCommandOptions {
   http2: boolean;
   auth?: SendAuth;
   ignoreStdin: boolean;
+  /** `--no-deps`: a reference to a request that has not run is an error instead of running it. */
+  refuseDependencies: boolean;
+  /** `--no-mask`: print secrets and credential headers as they are (history still masks them). */
+  mask: boolean;
   environment?: string;
   variables: Record<string, string>;
   /** `--env` or `--var` was given (they apply to .http targets only). */
@@ -72,6 +76,8 @@ const sendFlags = z
       ).check(z.refine((value: string) => ['basic', 'digest', 'bearer'].includes(value), { error: (issue) => `unknown --auth-type '${String(issue.input)}'`, params: { hint: 'use basic, digest or bearer' } })),
     ),
     ignoreStdin: flag,
+    deps: z._default(z.boolean(), true),
+    mask: z._default(z.boolean(), true),
     env: text,
     var: variablePairs,
   })
@@ -135,6 +141,8 @@ export function sendOptions(flags: unknown): SendCommandOptions {
     http2: Boolean(checked.http2),
     auth: authOf(checked.auth, checked.authType),
     ignoreStdin: Boolean(checked.ignoreStdin),
+    refuseDependencies: !checked.deps,
+    mask: checked.mask,
     environment: checked.env,
     variables: checked.var,
     variablesGiven: checked.env !== undefined || Object.keys(checked.var).length > 0,

@@ -5,7 +5,8 @@
  * The engine and the curl printer are imported only when used (`--curl` loads no engine;
  * `--offline` loads it to print the head the engine would send, but opens no connection).
  */
-import { createWriteStream, existsSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { openOutputFile, type OutputFile } from '../../core/atomic-write.js';
 import { relative, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { DialError } from '../../core/errors.js';
@@ -17,6 +18,7 @@ import { loadSettings, settingsTimeoutMs, historyPath, type Settings } from '../
 import { appendHistory, toHistoryEntry } from '../../core/history/index.js';
 import { PRETTY_LIMIT, formatBytes, formatMeta, formatResponseHead, headerValue, parsePrintSpec, type PrintSpec } from '../../core/format/exchange.js';
 import { parseSendTarget, prepareFileRequest, type PreparedFileRequest, type SendTarget } from '../../core/workspace/send-target.js';
+import type { DependencyEvent } from '../../core/session/index.js';
 import { SENSITIVE_HEADERS } from '../../core/secrets.js';
 import { basicAuthorization } from '../../core/http/basic-auth.js';
 import { parseItem, type RequestItem } from '../../core/send/items.js';
@@ -126,7 +128,17 @@ export async function runSend(args: string[], options: SendCommandOptions, io: S
   if (options.http2) prepared.request.httpVersion = '2';
   applyAuth(prepared, options);
 
-  const sendOptions: SendOptions = { signal: io.signal, timeoutMs: transport.timeoutMs, followRedirects: prepared.follow, maxRedirects: transport.maxRedirects, tls: transport.tls, proxy: transport.proxy, ...prepared.overrides };
+  const sendOptions: SendOptions = {
+    signal: io.signal,
+    timeoutMs: transport.timeoutMs,
+    followRedirects: prepared.follow,
+    maxRedirects: transport.maxRedirects,
+    tls: transport.tls,
+    proxy: transport.proxy,
+    // An https -> http redirect is followed (credentials dropped) but never silently.
+    onWarning: warn,
+    ...prepared.overrides,
+  };
   // Explicit flags beat a request's own metadata (@timeout, @no-redirect).
   if (options.timeoutMs !== undefined) sendOptions.timeoutMs = options.timeoutMs;
   if (options.follow !== undefined) sendOptions.followRedirects = options.follow;
@@ -197,7 +209,12 @@ async function prepareFileTarget(
     prepared = unsent;
   } else {
     const { timeoutMs, maxRedirects, tls, proxy } = transport;
-    prepared = await prepareFileRequest({ ...common, sendOptions: { timeoutMs, followRedirects: follow, maxRedirects, tls, proxy } });
+    prepared = await prepareFileRequest({
+      ...common,
+      sendOptions: { timeoutMs, followRedirects: follow, maxRedirects, tls, proxy, onWarning: warn },
+      refuseDependencies: options.refuseDependencies,
+      onDependency: announceDependency(options, settings, io, warn),
+    });
   }
   return {
     request: prepared.request,
@@ -228,7 +245,7 @@ async function prepareItemsRequest(args: string[], options: SendCommandOptions, 
     const slow = setTimeout(() => warn('no data on stdin after 10s; pass --ignore-stdin to send without a body'), 10_000);
     slow.unref();
     try {
-      stdinBody = await peekStdinBody(io.stdin, io.stdinSize);
+      stdinBody = await stdinWithin(io.stdin, io.stdinSize, options.timeoutMs ?? settingsTimeoutMs(settings));
     } finally {
       clearTimeout(slow);
     }
@@ -245,6 +262,59 @@ async function prepareItemsRequest(args: string[], options: SendCommandOptions, 
     httpVersion: options.http2 ? '2' : undefined,
   });
   return { request, overrides: {}, secretValues: [], printSecrets: [], keptTexts: [], follow: options.follow ?? settings.followRedirects ?? false };
+}
+
+/**
+ * Piped stdin as the body, waited on for the timeout at most: a pipe that stays open without
+ * data (CI runners, ssh, spawn) must not hang the command. 0 or undefined waits as long as it takes.
+ */
+async function stdinWithin(stdin: Readable, size: number | undefined, timeoutMs: number | undefined): Promise<RequestBody | undefined> {
+  if (!timeoutMs) return peekStdinBody(stdin, size);
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      stdin.destroy();
+      reject(
+        new DialError('E_TIMEOUT', `no data on stdin within ${timeoutMs / 1000}s`, {
+          hint: 'pass --ignore-stdin (-I) to send without a body, close stdin (< /dev/null), or raise --timeout',
+        }),
+      );
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([peekStdinBody(stdin, size), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * What `dial send` says about a request it sends because this one references it (`{{login.
+ * response.body.$.token}}`): one line on stderr before it goes (name, method, URL, environment),
+ * one with its status after, and a history entry, so nothing is sent unseen.
+ */
+function announceDependency(options: SendCommandOptions, settings: Settings, io: SendIo, warn: (message: string) => void) {
+  return (event: DependencyEvent, secretValues: string[]): void => {
+    const redactor = new Redactor(options.mask ? secretValues : []);
+    const env = event.environment ? ` (environment ${event.environment})` : '';
+    if (event.phase === 'send') {
+      io.stderr.write(`dial: first sending '${event.name}', which '${event.neededBy}' references: ${event.request.method} ${redactor.text(event.request.url)}${env}\n`);
+      return;
+    }
+    if (event.phase === 'failed') {
+      io.stderr.write(`dial: '${event.name}' failed; '${event.neededBy}' is not sent\n`);
+      return;
+    }
+    const { response } = event.exchange;
+    io.stderr.write(`dial: '${event.name}' answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}\n`);
+    if (settings.historyLimit <= 0) return;
+    try {
+      const body = response.body.kind === 'memory' ? response.body.bytes : undefined;
+      appendHistory(toHistoryEntry(event.exchange, { responseBody: body, secretValues, workspace: io.cwd, requestId: event.name }), { path: historyPath(io.env), limit: settings.historyLimit });
+    } catch (error) {
+      warn(`could not record history: ${(error as Error).message}`);
+    }
+  };
 }
 
 /** `-a/--auth`: a Bearer or Basic header, or digest credentials; credentials become history secrets. */
@@ -300,7 +370,7 @@ async function printingContext(base: Pick<SendContext, 'options' | 'io' | 'setti
   if (request.body.kind === 'multipart' && request.body.boundary === undefined) request.body = { ...request.body, boundary: multipartBoundary() };
   const spec = options.print ?? parsePrintSpec(io.verbose ? 'HBhbm' : options.offline ? 'HB' : io.stdoutIsTTY ? 'hb' : 'b');
   const style = createStyle(io.color);
-  const redactor = new Redactor(prepared.printSecrets);
+  const redactor = options.mask ? new Redactor(prepared.printSecrets) : new Redactor([], false);
   const printer = new Printer(io.stdout, style, io.stdoutIsTTY, redactor, prepared.keptTexts);
   // The request as the engine puts it on the wire: its default headers (Host, Accept-Encoding,
   // Connection, Content-Length…), the boundary, the body bytes. As HTTPie prints it.
@@ -322,7 +392,8 @@ async function printingContext(base: Pick<SendContext, 'options' | 'io' | 'setti
 interface BodyRouting {
   tee?: TeeWriter;
   savedTo?: string;
-  createdFile?: string;
+  /** The download file being written (in place only once complete: see openOutputFile). */
+  output?: OutputFile;
   responsePrinted: boolean;
 }
 
@@ -359,7 +430,8 @@ async function sendAndPrint(context: SendContext): Promise<void> {
     }
   } catch (error) {
     progress?.clear();
-    if (routing.createdFile && downloadTo === 'auto') rmSync(routing.createdFile, { force: true });
+    // A failed download leaves no half file, and `-o FILE` keeps what FILE held.
+    routing.output?.abort();
     if (routing.tee?.outputClosed) return; // the reader of our pipe went away (e.g. `| head`): not an error
     // Transport errors name the URL (and proxies, hosts): no secret value in them either.
     if (redactor.active && error instanceof DialError) error.message = redactor.text(error.message);
@@ -367,6 +439,7 @@ async function sendAndPrint(context: SendContext): Promise<void> {
   } finally {
     http.closeConnections();
   }
+  await routing.output?.finish();
   const historyBody = await printResponse(context, exchange, current, routing, http.releaseBody);
   if (routing.savedTo) {
     progress?.clear();
@@ -395,8 +468,9 @@ async function openBodyTarget(
         : downloadTo;
     // Headers go to stderr so stdout stays clean; the body goes to the file.
     if (spec.responseHeaders && io.stderrIsTTY) io.stderr.write(`${formatResponseHead({ ...head, headers: redactor.headers(head.headers) }, errStyle)}\n\n`);
-    const file = createWriteStream(path, { flags: downloadTo === 'auto' ? 'wx' : 'w' });
-    routing.createdFile = path;
+    // A regular file is replaced atomically when complete; a FIFO or device is written in place.
+    routing.output = openOutputFile(path, { exclusive: downloadTo === 'auto' });
+    const file = routing.output.stream;
     routing.savedTo = path;
     const total = Number(headerValue(head.headers, 'content-length')) || undefined;
     routing.tee = new TeeWriter(file, { endTarget: true, onProgress: progress ? (bytes) => progress.update(bytes, total) : undefined });
@@ -462,6 +536,10 @@ function checkStatus(context: SendContext, exchange: Exchange, download: boolean
   const { options, redactor } = context;
   const { response } = exchange;
   const statusLine = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+  // In a pipe only the body is written: an error status must still be seen (and --check-status fails on it).
+  if (response.status >= 400 && !context.io.stdoutIsTTY && !context.io.quiet && !options.checkStatus && !download) {
+    context.io.stderr.write(`${statusLine}\n`);
+  }
   if ((options.checkStatus || download) && response.status >= 400) {
     throw new DialError('E_HTTP_STATUS', `${statusLine} (${redactor.text(response.url)})`, {
       hint: download ? 'nothing was saved; the response body is shown above' : undefined,

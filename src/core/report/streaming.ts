@@ -4,10 +4,10 @@
  * is assembled from the spill, one file's results in memory at a time, sorted by path as before.
  * So a run of a million requests writes its JSON or JUnit report with the memory of one file.
  */
-import { closeSync, mkdirSync, mkdtempSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
-import { DialError } from '../errors.js';
+import { join } from 'node:path';
+import { openOutputFile } from '../atomic-write.js';
 import type { FileReport } from './json-schema.js';
 import type { ReportSections, ReportSummary } from './render.js';
 
@@ -83,39 +83,28 @@ export async function writeSpilledReport(sections: ReportSections, summary: Repo
   await sink.finish();
 }
 
-/** A report file written to a temp file beside it and renamed into place when complete. */
+/**
+ * A report file, written as safely as every file dial writes (src/core/atomic-write.ts): a
+ * regular file is replaced when complete, a symlink's target is written, a FIFO or device is
+ * written in place; every failure is E_IO naming the path.
+ */
 export function reportFileSink(path: string): ReportSink {
-  const fail = (error: unknown): DialError =>
-    new DialError('E_IO', `cannot write the report ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error, hint: 'give a path in a folder you can write to' });
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
-  let fd: number;
-  try {
-    mkdirSync(dirname(path), { recursive: true });
-    fd = openSync(temp, 'wx', 0o666);
-  } catch (error) {
-    throw fail(error);
-  }
-  const close = () => closeSync(fd);
+  const output = openOutputFile(path, { what: 'report' });
   return {
-    write(text) {
-      try {
-        writeSync(fd, text);
-      } catch (error) {
-        throw fail(error);
-      }
-    },
-    async finish() {
-      close();
-      try {
-        renameSync(temp, path);
-      } catch (error) {
-        rmSync(temp, { force: true });
-        throw fail(error);
-      }
-    },
-    abort() {
-      close();
-      rmSync(temp, { force: true });
-    },
+    write: (text) =>
+      new Promise<void>((resolveWrite) => {
+        // Back-pressure: wait for the disk when the stream's buffer is full. A failed stream
+        // closes instead of draining; finish() then reports its error.
+        if (output.stream.write(text)) return resolveWrite();
+        const done = () => {
+          output.stream.off('drain', done);
+          output.stream.off('close', done);
+          resolveWrite();
+        };
+        output.stream.once('drain', done);
+        output.stream.once('close', done);
+      }),
+    finish: () => output.finish(),
+    abort: () => output.abort(),
   };
 }

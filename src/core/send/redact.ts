@@ -16,7 +16,11 @@ export class Redactor {
   private readonly values: string[];
   private readonly byteValues: Buffer[];
 
-  constructor(secretValues: Iterable<string>) {
+  /** `maskCredentialHeaders: false` (`send --no-mask`) shows credential headers as they are. */
+  constructor(
+    secretValues: Iterable<string>,
+    private readonly maskCredentialHeaders = true,
+  ) {
     this.values = maskedForms(secretValues);
     this.byteValues = this.values.map((value) => Buffer.from(value, 'utf8'));
   }
@@ -37,7 +41,7 @@ export class Redactor {
    */
   headers(headers: HeaderList): HeaderList {
     return headers.map(([name, value]): [string, string] => {
-      if (isSensitiveHeader(name) && !value.includes('{{')) return [name, maskCredential(value)];
+      if (this.maskCredentialHeaders && isSensitiveHeader(name) && !value.includes('{{')) return [name, maskCredential(value)];
       return [name, this.active ? maskForms(value, this.values) : value];
     });
   }

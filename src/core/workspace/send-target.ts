@@ -7,7 +7,7 @@
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { HttpRequest, SendOptions } from '../http/types.js';
 import type { HttpFile, RequestNode } from '../httpfile/types.js';
-import type { KeptReference } from '../session/index.js';
+import type { DependencyEvent, KeptReference } from '../session/index.js';
 import { DialError } from '../errors.js';
 
 export interface SendTarget {
@@ -41,6 +41,10 @@ export interface PrepareFileRequestOptions {
   pick?: (requests: RequestNode[]) => Promise<RequestNode>;
   /** Asked for `# @prompt` variables; undefined = error unless --var gives them. */
   prompt?: (name: string, description?: string) => Promise<string>;
+  /** Told before and after each referenced request runs, with the secrets known then (to mask what is shown). */
+  onDependency?: (event: DependencyEvent, secretValues: string[]) => void;
+  /** A reference to a request that has not run is an E_INPUT instead (`send --no-deps`). */
+  refuseDependencies?: boolean;
 }
 
 export interface PreparedFileRequest {
@@ -126,6 +130,8 @@ export async function prepareFileRequest(options: PrepareFileRequestOptions): Pr
           },
         }
       : { sendOptions: options.sendOptions }),
+    ...(options.onDependency && { onDependency: (event: DependencyEvent) => options.onDependency!(event, [...session.secretValues()]) }),
+    refuseDependencies: options.refuseDependencies,
   });
   const file = await session.loadFile(path);
   const node = await selectRequest(file, { ...options.target, path: relative(options.cwd, path) || path }, options.pick);
