@@ -45,9 +45,11 @@ export const actionDescriptions = {
   editHeaders: 'Edit the headers',
   editBody: 'Edit the body in $EDITOR',
   editRequest: 'Edit the whole request in $EDITOR',
-  newRequest: 'New request',
+  newRequest: 'New request (METHOD URL)',
   duplicate: 'Duplicate the request',
+  rename: 'Rename the request (its ### title)',
   delete: 'Delete the request',
+  importRequests: 'Import requests (curl, Postman, OpenAPI)',
   toggleSecrets: 'Reveal / hide secret values (masked ••••)',
 } as const;
 
@@ -99,9 +101,11 @@ export const defaultKeymap: Keymap = {
   editHeaders: ['h'],
   editBody: ['b'],
   editRequest: ['e'],
-  newRequest: ['a'],
+  newRequest: ['ctrl+n', 'a'],
   duplicate: ['D'],
+  rename: ['r'],
   delete: ['x'],
+  importRequests: ['i'],
   toggleSecrets: ['ctrl+r'],
 };
 

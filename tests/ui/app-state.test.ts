@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseHttpFile } from '../../src/core/httpfile/index.js';
 import { defaultKeymap } from '../../src/ui/keymap.js';
-import { appReducer, initialAppState, selectedRequest, treeRows, type AppAction, type AppState, type Effect } from '../../src/ui/state/app-state.js';
+import { appReducer } from '../../src/ui/state/reducer.js';
+import { initialAppState, selectedRequest, treeRows, type AppAction, type AppState, type Effect } from '../../src/ui/state/app-state.js';
 
 const fileA = parseHttpFile('### list\n# @name listUsers\nGET http://x/users\n\n### create\n# @name createUser\nPOST http://x/users\n', '/ws/a.http');
 const fileB = parseHttpFile('GET http://x/health\n', '/ws/b.http');

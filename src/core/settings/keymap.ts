@@ -11,7 +11,7 @@ export const KEYMAP_ACTIONS = [
   'reload', 'up', 'down', 'pageUp', 'pageDown', 'top', 'bottom', 'filterTree', 'nextTab', 'prevTab',
   'toggleFold', 'foldAll', 'unfoldAll', 'scrollLeft', 'scrollRight', 'jsonPath', 'search', 'searchNext', 'searchPrev',
   'copyBody', 'copyCurl', 'saveBody', 'pager', 'editMethod', 'editUrl', 'editHeaders', 'editBody', 'editRequest',
-  'newRequest', 'duplicate', 'delete', 'toggleSecrets',
+  'newRequest', 'duplicate', 'rename', 'delete', 'importRequests', 'toggleSecrets',
 ] as const;
 
 export type KeymapAction = (typeof KEYMAP_ACTIONS)[number];

@@ -12,6 +12,8 @@ export interface StatusBarProps {
   hints: string;
   toast?: string;
   width: number;
+  /** Rows it may take: a message wraps onto them instead of being cut. */
+  rows?: number;
   theme: Theme;
 }
 
@@ -23,10 +25,10 @@ function stateColor(theme: Theme, state: RequestState): string | undefined {
   return theme.status.pending;
 }
 
-export function StatusBar({ environment, requestState, secretsShown = false, hints, toast, width, theme }: StatusBarProps): React.ReactElement {
+export function StatusBar({ environment, requestState, secretsShown = false, hints, toast, width, rows = 1, theme }: StatusBarProps): React.ReactElement {
   return (
-    <Box width={width} height={1} overflow="hidden">
-      <Text wrap="truncate-end">
+    <Box width={width} height={rows} overflow="hidden">
+      <Text wrap={toast ? 'wrap' : 'truncate-end'}>
         <Text inverse>{` env: ${environment ?? '(none)'} `}</Text>{' '}
         <Text color={stateColor(theme, requestState)}>{requestState}</Text>
         {'  '}

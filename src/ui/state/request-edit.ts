@@ -105,3 +105,17 @@ export function blockWithCopy(file: HttpFile, node: RequestNode, newName: string
   const copyText = newline === '\r\n' ? copy.replace(/(?<!\r)\n/g, '\r\n') : copy;
   return block.slice(0, block.length - gap.length) + (gap || newline) + copyText + gap;
 }
+
+/** A new request block for `METHOD URL`, with an untitled `###` separator. */
+export function requestLineBlock(method: string, url: string): string {
+  return `###\n${method} ${url}\n`;
+}
+
+/** The block with its `###` title set (the separator line replaced, or one added when the block has none). */
+export function renamedBlock(file: HttpFile, node: RequestNode, title: string): string {
+  const block = blockText(file, node);
+  const clean = title.replace(/[\r\n]+/g, ' ').trim();
+  if (/^###/.test(block)) return block.replace(/^###[^\r\n]*/, `### ${clean}`);
+  const newline = block.includes('\r\n') ? '\r\n' : '\n';
+  return `### ${clean}${newline}${block}`;
+}
