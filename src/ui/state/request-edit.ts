@@ -83,6 +83,8 @@ export function duplicateBlock(file: HttpFile, node: RequestNode, newName: strin
     const renamed = block.replace(/^([ \t]*(?:#|\/\/)[ \t]*@name[ \t]+)\S+/m, `$1${newName}`);
     // No `# @name`: the name is the `###` separator's title, so the copy gets a title of its own.
     block = renamed !== block ? renamed : block.replace(/^###[^\r\n]*/, `### ${newName}`);
+    // The title is what the tree shows: the copy's says it is one.
+    if (renamed !== blockText(file, node) && node.title) block = block.replace(/^###[^\r\n]*/, `### ${node.title} copy`);
   }
   if (!/^###/.test(block)) block = `### ${newName}\n${block}`;
   return block.endsWith('\n') ? block : block + '\n';
