@@ -13,6 +13,7 @@ import { blockText, initialAppState, isWelcome, selectedOutcome, selectedRequest
 import { appReducer } from './state/reducer.js';
 import { buildLineModel, buildTextModel, type LineModel } from './viewer/line-model.js';
 import { maskHistory, maskResult } from './redact.js';
+import { displayName } from '../core/request-name.js';
 import { rawText } from './raw-text.js';
 import { EffectRunner, type EffectContext } from './effects.js';
 import { usePreview, useSpinner, useTerminalSize, useWorkspaceLoad } from './hooks.js';
@@ -51,11 +52,21 @@ function useLineModel(result: ResponseResult | undefined, tab: AppState['tab'], 
   }, [result, kind, width]);
 }
 
-/** History entries with every secret seen in this session masked (unless revealed). */
-function useShownHistory(state: AppState, knownSecrets: Set<string>): HistoryItem[] | undefined {
+/** History entries under their requests' display names, with every secret seen in this session masked (unless revealed). */
+function useShownHistory(state: AppState, knownSecrets: Set<string>, services: WorkbenchServices): HistoryItem[] | undefined {
   const historyScreen = state.screens.filter((s) => s.kind === 'history').pop();
   const items = historyScreen?.kind === 'history' ? historyScreen.items : undefined;
-  return useMemo(() => (items ? maskHistory(items, knownSecrets, state.revealSecrets) : undefined), [items, knownSecrets, state.revealSecrets]);
+  const files = state.files;
+  return useMemo(() => {
+    if (!items) return undefined;
+    const names = new Map<string, string>();
+    for (const entry of files) for (const node of entry.file?.requests ?? []) if (entry.file) names.set(services.requestKey(entry.file, node), displayName(node));
+    const named = items.map((item) => {
+      const name = names.get(item.requestKey);
+      return name && item.requestLine ? { ...item, label: `${name}  ${item.requestLine}` } : item;
+    });
+    return maskHistory(named, knownSecrets, state.revealSecrets);
+  }, [items, files, services, knownSecrets, state.revealSecrets]);
 }
 
 export function App({ services, keymap, theme, environment, onExit, size: fixedSize }: AppProps): React.ReactElement {
@@ -72,7 +83,7 @@ export function App({ services, keymap, theme, environment, onExit, size: fixedS
   const knownSecrets = useRef(new Set<string>()).current;
   for (const item of Object.values(state.outcomes)) for (const secret of item.result?.secrets ?? []) knownSecrets.add(secret);
   const model = useLineModel(result, state.tab, dims.viewerWidth);
-  const shownHistory = useShownHistory(state, knownSecrets);
+  const shownHistory = useShownHistory(state, knownSecrets, services);
   const selected = selectedRequest(state);
   const previewTarget = selected?.entry.file && !outcome ? { file: selected.entry.file, node: selected.node, block: blockText(selected.entry.file, selected.node) } : undefined;
   const preview = usePreview(services, previewTarget, state.environment);
@@ -120,7 +131,7 @@ export function App({ services, keymap, theme, environment, onExit, size: fixedS
   if (isOverlay(screen)) {
     return <Overlay screen={screen} state={state} keymap={keymap} describe={describe} history={shownHistory} width={dims.width} height={dims.height} theme={theme} />;
   }
-  const bottom = <BottomLine state={state} requestState={outcome?.state ?? 'idle'} keymap={keymap} theme={theme} width={dims.width} rows={dims.height - dims.mainHeight} />;
+  const bottom = <BottomLine state={state} request={selected ? displayName(selected.node) : undefined} requestState={outcome?.state ?? 'idle'} keymap={keymap} theme={theme} width={dims.width} rows={dims.height - dims.mainHeight} />;
   if (isWelcome(state)) {
     return (
       <Box flexDirection="column" width={dims.width} height={dims.height}>

@@ -39,6 +39,7 @@ function historyItems(root: string, env: Record<string, string | undefined>): Hi
       time: entry.time.replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
       requestKey: entry.requestId ?? `${entry.exchange.request.method} ${entry.exchange.request.url}`,
       label: `${entry.requestId ?? ''}  ${entry.exchange.request.method} ${entry.exchange.request.url}`.trim(),
+      requestLine: `${entry.exchange.request.method} ${entry.exchange.request.url}`,
       status: entry.exchange.response.status,
       durationMs: entry.exchange.timings.total,
       body: entry.exchange.response.bodyEncoding === 'base64' ? '(binary body)' : (entry.exchange.response.body ?? ''),

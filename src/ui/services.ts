@@ -57,6 +57,8 @@ export interface HistoryItem {
   /** Identifies the request across runs (file + name or index). */
   requestKey: string;
   label: string;
+  /** `METHOD URL` as sent (the label is this with the request's id in front). */
+  requestLine?: string;
   status?: number;
   durationMs?: number;
   body: string;

@@ -119,6 +119,42 @@ function StaticLines({ lines, height }: { lines: React.ReactElement[]; height: n
   );
 }
 
+/** Each phase of the exchange (download = what is left of the total), the redirects followed and the cookies set. */
+export function timingRows(exchange: ResponseResult['exchange']): Array<[string, number]> {
+  const t = exchange.timings;
+  const download = Math.max(0, t.total - t.dns - t.connect - t.tls - t.firstByte);
+  return [
+    ['DNS', t.dns],
+    ['Connect', t.connect],
+    ['TLS', t.tls],
+    ['First byte', t.firstByte],
+    ['Download', download],
+    ['Total', t.total],
+  ];
+}
+
+function timingLines(exchange: ResponseResult['exchange'], theme: Theme): React.ReactElement[] {
+  const total = Math.max(1, exchange.timings.total);
+  const lines = timingRows(exchange).map(([label, ms]) => (
+    <Text key={label} wrap="truncate-end">
+      {label.padEnd(12)}
+      {formatMs(ms).padStart(10)}
+      <Text color={theme.accent}>{`  ${'█'.repeat(label === 'Total' ? 0 : Math.round((ms / total) * 30))}`}</Text>
+    </Text>
+  ));
+  if (exchange.redirects.length > 0) {
+    lines.push(<Text key="redirects" bold>{`Redirects (${exchange.redirects.length})`}</Text>);
+    exchange.redirects.forEach((hop, i) => lines.push(<Text key={`r${i}`} wrap="truncate-end">{`  ${hop.status} ${hop.method} ${hop.from} → ${hop.to}`}</Text>));
+  }
+  const cookies = exchange.response.headers.filter(([name]) => name.toLowerCase() === 'set-cookie').map(([, value]) => value);
+  if (cookies.length > 0) {
+    lines.push(<Text key="cookies" bold>{`Cookies set (${cookies.length})`}</Text>);
+    cookies.forEach((cookie, i) => lines.push(<Text key={`c${i}`} wrap="truncate-end">{`  ${cookie}`}</Text>));
+  }
+  if (exchange.response.remoteAddress) lines.push(<Text key="remote" color={theme.muted}>{`Remote ${exchange.response.remoteAddress}:${exchange.response.remotePort ?? ''}`}</Text>);
+  return lines;
+}
+
 function staticLines(tab: Tab, result: ResponseResult, node: RequestNode | undefined, theme: Theme): React.ReactElement[] {
   const { exchange } = result;
   if (tab === 'headers') {
@@ -128,25 +164,7 @@ function staticLines(tab: Tab, result: ResponseResult, node: RequestNode | undef
       </Text>
     ));
   }
-  if (tab === 'timings') {
-    const t = exchange.timings;
-    const rows: Array<[string, number]> = [
-      ['DNS', t.dns],
-      ['Connect', t.connect],
-      ['TLS', t.tls],
-      ['First byte', t.firstByte],
-      ['Total', t.total],
-    ];
-    const lines = rows.map(([label, ms]) => (
-      <Text key={label}>
-        {label.padEnd(12)}
-        {formatMs(ms).padStart(10)}
-      </Text>
-    ));
-    if (exchange.redirects.length > 0) lines.push(<Text key="redirects" color={theme.muted}>{`${exchange.redirects.length} redirect(s) followed`}</Text>);
-    if (exchange.response.remoteAddress) lines.push(<Text key="remote" color={theme.muted}>{`Remote ${exchange.response.remoteAddress}:${exchange.response.remotePort ?? ''}`}</Text>);
-    return lines;
-  }
+  if (tab === 'timings') return timingLines(exchange, theme);
   // tests
   if (result.tests) {
     if (result.tests.length === 0) return [<Text key="none" color={theme.muted}>No assertions in this request.</Text>];

@@ -44,7 +44,7 @@ function highlight(segments: Segment[], query: string | undefined): Array<Segmen
 }
 
 // Control bytes (a binary body, a stray ESC) would move the cursor or change colours: show them as '·'.
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- matching control bytes is the point: they are replaced before printing
 const controls = /[\x00-\x08\x0a-\x1f\x7f-\x9f]/g;
 
 /** Makes text safe to print: tabs become a space and control characters a middle dot. */

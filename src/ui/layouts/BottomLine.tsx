@@ -42,6 +42,8 @@ export function bottomRows(state: AppState, width: number): number {
 
 export interface BottomLineProps {
   state: AppState;
+  /** The selected request's display name. */
+  request?: string;
   requestState: RequestState;
   keymap: Keymap;
   theme: Theme;
@@ -49,7 +51,7 @@ export interface BottomLineProps {
   rows: number;
 }
 
-export function BottomLine({ state, requestState, keymap, theme, width, rows }: BottomLineProps): React.ReactElement {
+export function BottomLine({ state, request, requestState, keymap, theme, width, rows }: BottomLineProps): React.ReactElement {
   const field = fieldLine(state);
   if (field) {
     return (
@@ -60,5 +62,5 @@ export function BottomLine({ state, requestState, keymap, theme, width, rows }: 
       </Box>
     );
   }
-  return <StatusBar environment={state.environment} requestState={requestState} secretsShown={state.revealSecrets} hints={footerHints(state, keymap)} toast={state.toast} width={width} rows={rows} theme={theme} />;
+  return <StatusBar environment={state.environment} request={request} requestState={requestState} secretsShown={state.revealSecrets} hints={footerHints(state, keymap)} toast={state.toast} width={width} rows={rows} theme={theme} />;
 }
