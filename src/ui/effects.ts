@@ -78,6 +78,7 @@ export class EffectRunner {
       case 'import':
         return this.workspaceEffect(effect);
       case 'saveInline':
+      case 'saveBodyText':
       case 'editBody':
       case 'editRequest':
       case 'createRequest':
@@ -274,7 +275,7 @@ export class EffectRunner {
     );
   }
 
-  private fileEffect(effect: Extract<Effect, { type: 'saveInline' | 'editBody' | 'editRequest' | 'createRequest' | 'rename' | 'duplicate' | 'delete' }>): void {
+  private fileEffect(effect: Extract<Effect, { type: 'saveInline' | 'saveBodyText' | 'editBody' | 'editRequest' | 'createRequest' | 'rename' | 'duplicate' | 'delete' }>): void {
     const { services, state } = this.live();
     if (effect.type === 'createRequest') return this.createRequest(effect.method, effect.url);
     const selected = selectedRequest(state());
@@ -287,6 +288,8 @@ export class EffectRunner {
         return void this.save(selected.fileIndex, () => replace(editRequestBlock(file, node, effect.field, effect.value)));
       case 'rename':
         return void this.save(selected.fileIndex, () => replace(renamedBlock(file, node, effect.title)));
+      case 'saveBodyText':
+        return void this.save(selected.fileIndex, () => replace(replaceBody(file, node, effect.text)));
       case 'editRequest':
         return void this.save(selected.fileIndex, async () => replace(await services.external('editor', blockText(file, node), '.http')));
       case 'editBody':

@@ -204,7 +204,7 @@ describe('editor and viewer', () => {
     services.editorReply = '{"a": 2}\n';
     const { app, type } = mount(services);
     await waitForText(app, 'listUsers');
-    await type(KEY.down, KEY.down, 'b');
+    await type(KEY.down, KEY.down, 'B');
     await waitForText(app, '{"a": 2}', 'saved users.http');
     expect(services.saved.get('/ws/users.http')).toBe(files['users.http'].replace('{"a": 1}', '{"a": 2}'));
   });

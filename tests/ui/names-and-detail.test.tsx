@@ -1,6 +1,5 @@
 /** Display names in history and the status bar; the Timings tab's phases, redirect chain and cookies. */
 import { afterEach, describe, expect, it } from 'vitest';
-import React from 'react';
 import { cleanup, render } from 'ink-testing-library';
 import { App } from '../../src/ui/App.js';
 import { ResponsePane, timingRows } from '../../src/ui/components/ResponsePane.js';

@@ -10,7 +10,7 @@ export const KEYMAP_ACTIONS = [
   'quit', 'palette', 'environments', 'history', 'help', 'focusNext', 'focusPrev', 'back', 'send', 'cancel',
   'reload', 'up', 'down', 'pageUp', 'pageDown', 'top', 'bottom', 'filterTree', 'nextTab', 'prevTab',
   'toggleFold', 'foldAll', 'unfoldAll', 'scrollLeft', 'scrollRight', 'jsonPath', 'search', 'searchNext', 'searchPrev',
-  'copyBody', 'copyCurl', 'saveBody', 'pager', 'editMethod', 'editUrl', 'editHeaders', 'editBody', 'editRequest',
+  'copyBody', 'copyCurl', 'saveBody', 'pager', 'editMethod', 'editUrl', 'editQuery', 'editHeaders', 'editBody', 'editBodyExternal', 'editRequest',
   'newRequest', 'duplicate', 'rename', 'delete', 'importRequests', 'toggleSecrets',
 ] as const;
 

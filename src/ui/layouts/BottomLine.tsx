@@ -28,7 +28,7 @@ export function fieldLine(state: AppState): { text: string; kind: 'field' | 'con
   if (screen?.kind === 'confirm') return { kind: 'confirm', text: screen.message };
   if (screen?.kind === 'input') return { kind: 'field', text: `${screen.label}: ${screen.value}▏ (enter accepts, esc cancels)` };
   if (screen?.kind === 'edit') {
-    const label = screen.field === 'headers' ? 'Headers (Name: value; …)' : screen.field === 'url' ? 'URL' : 'Method';
+    const label = { headers: 'Headers (Name: value; …)', url: 'URL', query: 'Query (a=1&b=2)', method: 'Method' }[screen.field];
     return { kind: 'field', text: `${label}: ${screen.value}▏ (enter saves, esc cancels)` };
   }
   return undefined;

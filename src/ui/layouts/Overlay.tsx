@@ -8,12 +8,13 @@ import { filteredPalette, type AppState, type Screen } from '../state/app-state.
 import { ListScreen } from '../screens/ListScreen.js';
 import { HelpScreen } from '../screens/HelpScreen.js';
 import { HistoryScreen } from '../screens/HistoryScreen.js';
+import { BodyEditorScreen } from '../screens/BodyEditorScreen.js';
 
-export type OverlayScreen = Extract<Screen, { kind: 'palette' | 'environments' | 'history' | 'help' }>;
+export type OverlayScreen = Extract<Screen, { kind: 'palette' | 'environments' | 'history' | 'help' | 'body' }>;
 
 /** Whether a screen covers the workbench (the others are one line at the bottom). */
 export function isOverlay(screen: Screen | undefined): screen is OverlayScreen {
-  return screen?.kind === 'palette' || screen?.kind === 'environments' || screen?.kind === 'history' || screen?.kind === 'help';
+  return screen?.kind === 'palette' || screen?.kind === 'environments' || screen?.kind === 'history' || screen?.kind === 'help' || screen?.kind === 'body';
 }
 
 export interface OverlayProps {
@@ -45,6 +46,9 @@ export function Overlay({ screen, state, keymap, describe, history, width, heigh
     }
     case 'history':
       body = <HistoryScreen items={history ?? screen.items} cursor={screen.cursor} diff={screen.diff} diffScroll={screen.diffScroll} width={width} height={height} theme={theme} />;
+      break;
+    case 'body':
+      body = <BodyEditorScreen editor={screen.editor} json={screen.json} message={state.toast} width={width} height={height} theme={theme} />;
       break;
     case 'help':
       body = <HelpScreen keymap={keymap} scroll={screen.scroll} width={width} height={height} theme={theme} />;

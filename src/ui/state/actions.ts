@@ -1,11 +1,32 @@
 /** Named actions (from a key or the palette) as pure steps: a new state and the effects to run. */
 import type { ActionName } from '../keymap.js';
+import type { RequestNode } from '../../core/httpfile/types.js';
+import { openBodyEditor } from './body-editor.js';
+import { isJsonBody } from './body-edit.js';
 import type { ViewerAction } from '../viewer/viewer-reducer.js';
-import { clampTree, none, panes, push, requestLabel, selectedRequest, shownResult, tabs, type AppState, type Effect, type Step } from './app-state.js';
+import { clampTree, none, panes, push, requestLabel, selectedRequest, shownResult, tabs, type AppState, type EditField, type Effect, type Step } from './app-state.js';
 
 const effect = (state: AppState, e: Effect): Step => ({ state, effects: [e] });
 const viewer = (state: AppState, action: ViewerAction): Step => ({ state, effects: [{ type: 'viewer', action }] });
 const toast = (state: AppState, message: string): Step => none({ ...state, toast: message });
+
+const editFields = { editMethod: 'method', editUrl: 'url', editQuery: 'query', editHeaders: 'headers' } as const;
+
+/** A field's current text in its inline editor. */
+export function fieldValue(node: RequestNode, field: EditField): string {
+  switch (field) {
+    case 'method':
+      return node.method;
+    case 'url':
+      return node.url;
+    case 'query': {
+      const at = node.url.indexOf('?');
+      return at === -1 ? '' : node.url.slice(at + 1);
+    }
+    case 'headers':
+      return node.headers.map((h) => `${h.name}: ${h.value}`).join('; ');
+  }
+}
 
 /** Opening screens and moving between panes. */
 function screenAction(state: AppState, action: ActionName): Step | undefined {
@@ -108,14 +129,20 @@ function requestAction(state: AppState, action: ActionName): Step | undefined {
       return needsRequest(() => effect(state, { type: 'send' }));
     case 'editMethod':
     case 'editUrl':
+    case 'editQuery':
     case 'editHeaders':
       return needsRequest(() => {
-        const node = selected!.node;
-        const field = action === 'editMethod' ? 'method' : action === 'editUrl' ? 'url' : 'headers';
-        const value = field === 'method' ? node.method : field === 'url' ? node.url : node.headers.map((h) => `${h.name}: ${h.value}`).join('; ');
-        return none(push(state, { kind: 'edit', field, value }));
+        const field = editFields[action];
+        return none(push(state, { kind: 'edit', field, value: fieldValue(selected!.node, field) }));
       });
     case 'editBody':
+      return needsRequest(() => {
+        const node = selected!.node;
+        if (node.body?.kind === 'file') return toast(state, `the body comes from ${node.body.path}: edit that file, or the whole request with e`);
+        return none(push(state, { kind: 'body', editor: openBodyEditor(node.body?.text ?? ''), json: isJsonBody(node.headers) }));
+      });
+    case 'editBodyExternal':
+      return needsRequest(() => effect(state, { type: 'editBody' }));
     case 'editRequest':
     case 'duplicate':
       return needsRequest(() => effect(state, { type: action }));

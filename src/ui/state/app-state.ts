@@ -8,6 +8,7 @@ import { displayName } from '../../core/request-name.js';
 import type { ActionName, Keymap } from '../keymap.js';
 import { fuzzyFilter } from '../fuzzy.js';
 import type { HistoryItem, RequestState, ResponseResult, WorkspaceFileEntry } from '../services.js';
+import type { BodyEditor } from './body-editor.js';
 import { initialViewerState, type ViewerAction, type ViewerState } from '../viewer/viewer-reducer.js';
 
 export { initialViewerState };
@@ -41,8 +42,12 @@ export type Screen =
   | { kind: 'prompt'; name: string; description?: string; value: string }
   | { kind: 'confirm'; message: string; effect: Effect }
   | { kind: 'input'; purpose: InputPurpose; label: string; value: string }
-  /** An inline edit of the selected request (method, URL or headers as `Name: value; …` lines). */
-  | { kind: 'edit'; field: 'method' | 'url' | 'headers'; value: string };
+  /** An inline edit of the selected request (method, URL, query as `a=1&b=2`, or headers as `Name: value; …`). */
+  | { kind: 'edit'; field: EditField; value: string }
+  /** The multi-line body editor; `json`: the body is checked as JSON before it is saved. */
+  | { kind: 'body'; editor: BodyEditor; json: boolean };
+
+export type EditField = 'method' | 'url' | 'query' | 'headers';
 
 /** What happened to one request's last send; kept per request so a request only ever shows its own response. */
 export interface RequestOutcome {
@@ -97,7 +102,8 @@ export type Effect =
   | { type: 'pager' }
   | { type: 'editBody' }
   | { type: 'editRequest' }
-  | { type: 'saveInline'; field: 'method' | 'url' | 'headers'; value: string }
+  | { type: 'saveInline'; field: EditField; value: string }
+  | { type: 'saveBodyText'; text: string }
   | { type: 'createRequest'; method: string; url: string }
   | { type: 'rename'; title: string }
   /** A curl command, or the path of a Postman collection or OpenAPI file. */
@@ -235,7 +241,7 @@ export function filteredPalette(state: AppState, query: string, keymap: Keymap, 
 
 const paletteActions = new Set<ActionName>([
   'send', 'environments', 'history', 'help', 'quit', 'copyBody', 'copyCurl', 'saveBody', 'pager', 'foldAll', 'unfoldAll',
-  'jsonPath', 'search', 'reload', 'editMethod', 'editUrl', 'editHeaders', 'editBody', 'editRequest', 'newRequest', 'duplicate',
+  'jsonPath', 'search', 'reload', 'editMethod', 'editUrl', 'editQuery', 'editHeaders', 'editBody', 'editBodyExternal', 'editRequest', 'newRequest', 'duplicate',
   'rename', 'delete', 'importRequests', 'toggleSecrets',
 ]);
 

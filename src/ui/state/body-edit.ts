@@ -26,13 +26,18 @@ export function replaceBody(file: HttpFile, node: RequestNode, body: string): st
   return `${block.slice(0, at)}${prefix}\n${text}\n${block.slice(at)}`;
 }
 
-/** Why a body that says it is JSON does not parse, or undefined when it does (or is not JSON). */
-export function jsonProblem(headers: Array<{ name: string; value: string }>, body: string): string | undefined {
-  if (bodySuffix(headers) !== '.json' || !body.trim() || /\{\{/.test(body)) return undefined;
+/** Whether a request's body is JSON (its Content-Type says so). */
+export function isJsonBody(headers: Array<{ name: string; value: string }>): boolean {
+  return bodySuffix(headers) === '.json';
+}
+
+/** Why a JSON body does not parse, or undefined when it does. `{{variables}}` count as values, so a template checks too. */
+export function jsonSyntaxProblem(body: string): string | undefined {
+  if (!body.trim()) return undefined;
   try {
-    JSON.parse(body);
+    JSON.parse(body.replace(/"?\{\{[^{}]*\}\}"?/g, '0'));
     return undefined;
   } catch (error) {
-    return `the body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`;
+    return `the body is not valid JSON (${error instanceof Error ? error.message : String(error)})`;
   }
 }

@@ -7,6 +7,13 @@ import { actionsFor, type ActionName, type Keymap } from '../keymap.js';
 import { cachedDiff, historyDiffRows } from '../diff.js';
 import { editText, filteredPalette, none, pop, previousOf, replaceTop, clampTree, treeRows, top, type AppState, type Effect, type Pane, type Screen, type Step } from './app-state.js';
 import { runAction } from './actions.js';
+import { bodyEditorKey, bodyEditorText } from './body-editor.js';
+import { jsonSyntaxProblem } from './body-edit.js';
+
+/** Rows of text the body editor shows on a screen of `rows` rows. */
+export function bodyEditorRows(rows: number): number {
+  return Math.max(1, rows - 4);
+}
 
 type Describe = (a: ActionName) => string;
 type ScreenOf<K extends Screen['kind']> = Extract<Screen, { kind: K }>;
@@ -21,7 +28,7 @@ export const paneActions: Record<Pane, ActionName[]> = {
 /** Actions that work whatever pane has the focus. */
 export const globalActions: ActionName[] = [
   'quit', 'palette', 'environments', 'history', 'help', 'focusNext', 'focusPrev', 'cancel', 'send', 'back', 'toggleSecrets', 'reload',
-  'editMethod', 'editUrl', 'editHeaders', 'editBody', 'editRequest', 'newRequest', 'duplicate', 'rename', 'delete', 'importRequests',
+  'editMethod', 'editUrl', 'editQuery', 'editHeaders', 'editBody', 'editBodyExternal', 'editRequest', 'newRequest', 'duplicate', 'rename', 'delete', 'importRequests',
 ];
 
 /** `METHOD URL` (or a bare URL, sent with GET) from the new-request prompt. */
@@ -137,6 +144,19 @@ function helpKey(state: AppState, screen: ScreenOf<'help'>, name: string | undef
   return none(state);
 }
 
+function bodyKey(state: AppState, screen: ScreenOf<'body'>, name: string | undefined, input: string): Step {
+  const { editor, done } = bodyEditorKey(screen.editor, name, input, bodyEditorRows(state.screenRows));
+  if (done === 'cancel') return none(pop(state));
+  if (done === 'save') {
+    const text = bodyEditorText(editor);
+    const problem = screen.json ? jsonSyntaxProblem(text) : undefined;
+    // An invalid JSON body is not saved: the editor stays open with it, and says where it breaks.
+    if (problem) return none({ ...state, toast: `not saved: ${problem}` });
+    return { state: pop(state), effects: [{ type: 'saveBodyText', text }] };
+  }
+  return none(replaceTop(state, { ...screen, editor }));
+}
+
 function screenKey(state: AppState, screen: Screen, name: string | undefined, input: string, keymap: Keymap, describe: Describe): Step {
   const has = (action: ActionName): boolean => name !== undefined && keymap[action].includes(name);
   switch (screen.kind) {
@@ -148,6 +168,8 @@ function screenKey(state: AppState, screen: Screen, name: string | undefined, in
       if (name === 'y' || name === 'Y' || name === 'enter') return { state: pop(state), effects: [screen.effect] };
       if (name === 'n' || name === 'N' || name === 'esc' || name === 'ctrl+c' || name === 'q') return none(pop(state));
       return none(state);
+    case 'body':
+      return bodyKey(state, screen, name, input);
     case 'palette':
       return paletteKey(state, screen, name, input, keymap, describe);
     case 'environments':

@@ -30,10 +30,11 @@ export function parseHeaderLine(value: string): Array<{ name: string; value: str
     });
 }
 
-/** The block text after changing the method, the URL or the headers. */
-export function editRequestBlock(file: HttpFile, node: RequestNode, field: 'method' | 'url' | 'headers', value: string): string {
+/** The block text after changing the method, the URL, the query or the headers. */
+export function editRequestBlock(file: HttpFile, node: RequestNode, field: 'method' | 'url' | 'query' | 'headers', value: string): string {
   const block = blockText(file, node);
   const base = node.span.start;
+  if (field === 'query') return editRequestBlock(file, node, 'url', withQuery(node.url, value));
   if (field === 'method' || field === 'url') {
     const method = field === 'method' ? value.trim().toUpperCase() : node.method;
     const url = field === 'url' ? value.trim() : node.url;
@@ -120,4 +121,12 @@ export function renamedBlock(file: HttpFile, node: RequestNode, title: string): 
   if (/^###/.test(block)) return block.replace(/^###[^\r\n]*/, `### ${clean}`);
   const newline = block.includes('\r\n') ? '\r\n' : '\n';
   return `### ${clean}${newline}${block}`;
+}
+
+/** A URL with its query replaced by `query` (`a=1&b=2`; `;` or spaces between parameters work too; empty removes it). */
+export function withQuery(url: string, query: string): string {
+  const at = url.indexOf('?');
+  const base = at === -1 ? url : url.slice(0, at);
+  const params = query.trim().replace(/^\?/, '').split(/[&;\s]+/).filter(Boolean).join('&');
+  return params ? `${base}?${params}` : base;
 }
