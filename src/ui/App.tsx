@@ -114,6 +114,8 @@ export function App({ services, keymap, theme, environment, onExit, size: fixedS
   const currentState = useCallback(() => stateRef.current, []);
   useWorkspaceLoad(services, dispatch, currentState);
   useEffect(() => () => runner.dispose(), [runner]);
+  // Files changed by an editor or git show as they are on disk.
+  useEffect(() => services.watch?.((kind) => runner.changedOnDisk(kind)), [services, runner]);
   // The reducer pages and bounds scrolling by the rows the screens get.
   useEffect(() => dispatch({ type: 'screenRows', rows: dims.height }), [dims.height, dispatch]);
   const spin = useSpinner(state.inFlight, spinnerFrames.length);

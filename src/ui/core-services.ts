@@ -16,6 +16,7 @@ import { createRunners, type Current, type Prepared } from './backend/runner.js'
 import { createExecute } from './backend/execute.js';
 import { createPreview } from './backend/preview.js';
 import { createRequest, importRequests, loadWorkspace } from './backend/files.js';
+import { watchWorkspace } from './backend/watch.js';
 
 export { ExecuteError, bodyTextOf } from './backend/execute.js';
 
@@ -69,9 +70,15 @@ export function createCoreServices(options: CoreServicesOptions): WorkbenchServi
   // The request being executed now: its prompt dialog, its state callback, its prepared request and its exchange once recorded.
   let current: Current | undefined;
   const preparedOf = new WeakMap<Exchange, Prepared>();
-  // Env files of the workspace, read once (as `dial run` does): script environments and private values to mask.
-  const envStore = new EnvStore(root);
-  const runnerFor = createRunners({ root, cliVariables: options.cliVariables, sendOptions, timeoutMs, followRedirects: settings.followRedirects ?? true, envStore, current: () => current });
+  // Env files of the workspace, read once (as `dial run` does) and again when they change on disk:
+  // script environments and private values to mask; sessions (variables, cookies) start afresh then.
+  const build = () => {
+    const envStore = new EnvStore(root);
+    return { envStore, runnerFor: createRunners({ root, cliVariables: options.cliVariables, sendOptions, timeoutMs, followRedirects: settings.followRedirects ?? true, envStore, current: () => current }) };
+  };
+  let live = build();
+  const envStore = () => live.envStore;
+  const runnerFor = (environment: string | undefined) => live.runnerFor(environment);
   const requestId = (file: HttpFile, node: RequestNode): string => `${relative(root, file.path).split('\\').join('/')}#${node.name ?? node.index + 1}`;
   const execute = createExecute({ root, env, settings, envStore, runnerFor, setCurrent: (next) => (current = next), preparedOf, requestId });
   return {
@@ -86,6 +93,11 @@ export function createCoreServices(options: CoreServicesOptions): WorkbenchServi
     importRequests: (text) => importRequests(dir, text),
     deleteRequest: (file, index) => rewriteHttpFile(file, removeRequestText(file, index)),
     history: async () => historyItems(root, env),
+    watch: (onChange) =>
+      watchWorkspace(dir, (kind) => {
+        if (kind === 'env') live = build();
+        onChange(kind);
+      }),
     rememberEnvironment: (name) => rememberEnvironment(root, name, env),
     curl: (result) => curlFor(result, preparedOf.get(result.exchange), settings),
     saveBody: (result, path) => saveBodyTo(result.exchange.response.body, path),

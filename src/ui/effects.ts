@@ -89,6 +89,28 @@ export class EffectRunner {
     }
   }
 
+  /** A request or env file changed on disk: reload and keep the selection, unless an edit is open (its save then meets the conflict). */
+  changedOnDisk(kind: 'http' | 'env'): void {
+    const { services, state, dispatch } = this.live();
+    const open = state().screens.find((screen) => screen.kind === 'edit' || screen.kind === 'body' || (screen.kind === 'input' && screen.purpose === 'rename'));
+    if (open) {
+      this.toast(`files changed on disk while you edit: your edit stays open; saving checks it against the file, and keeps your version if they conflict`);
+      return;
+    }
+    const environments = kind === 'env' ? services.environments() : Promise.resolve(state().environments);
+    Promise.all([services.loadWorkspace(), environments]).then(
+      ([files, names]) => {
+        const now = state();
+        // Our own saves are seen too: nothing to do when the files are as the workbench has them.
+        const same = files.length === now.files.length && files.every((entry, i) => entry.path === now.files[i].path && entry.file?.text === now.files[i].file?.text && entry.error === now.files[i].error);
+        if (kind === 'http' && same) return;
+        dispatch({ type: 'loaded', files, environments: names, environment: now.environment });
+        this.toast(kind === 'env' ? 'env files changed on disk: reloaded' : 'request files changed on disk: reloaded');
+      },
+      (error: unknown) => this.toast(`cannot reload the workspace: ${failure(error)}`),
+    );
+  }
+
   /** Aborts whatever is in flight (on unmount). */
   dispose(): void {
     this.abort?.abort();

@@ -86,6 +86,8 @@ export interface WorkbenchServices {
   /** Removes a request block; returns the re-parsed file. */
   deleteRequest(file: HttpFile, index: number): Promise<HttpFile>;
   history(): Promise<HistoryItem[]>;
+  /** Calls `onChange` when a `.http` file or an env file changes on disk (an editor, git pull); returns the stop function. */
+  watch?(onChange: (kind: 'http' | 'env') => void): () => void;
   rememberEnvironment(name: string | undefined): Promise<void>;
   /** The request as a curl command. */
   curl(result: ResponseResult): string;

@@ -44,7 +44,8 @@ export interface ExecuteContext {
   root: string;
   env: Record<string, string | undefined>;
   settings: Settings;
-  envStore: EnvStore;
+  /** The env files as read now (read again after they change on disk). */
+  envStore: () => EnvStore;
   runnerFor: (environment: string | undefined) => Runner;
   /** Sets (or clears) the request being executed now. */
   setCurrent: (current: Current | undefined) => void;
@@ -87,7 +88,7 @@ export function createExecute(context: ExecuteContext): (file: HttpFile, node: R
       if (previousExchange && previousExchange !== exchange) releaseBody(previousExchange.response.body);
       previousExchange = exchange;
       if (current.prepared) context.preparedOf.set(exchange, current.prepared);
-      const secretValues = [...new Set([...session.secretValues(), ...(await privateValues(context.envStore, dirname(file.path), executeOptions.environment))])];
+      const secretValues = [...new Set([...session.secretValues(), ...(await privateValues(context.envStore(), dirname(file.path), executeOptions.environment))])];
       const bytes = exchange.response.body.kind === 'memory' ? exchange.response.body.bytes : undefined;
       try {
         const entry = toHistoryEntry(exchange, { responseBody: bytes, secretValues, workspace: context.root, requestId: context.requestId(file, node) });

@@ -17,7 +17,8 @@ export interface PreviewContext {
   root: string;
   cliVariables: Record<string, string>;
   sendOptions: SendOptions;
-  envStore: EnvStore;
+  /** The env files as read now (read again after they change on disk). */
+  envStore: () => EnvStore;
 }
 
 /** The first bytes of a body as text lines, or a note for binary bytes. */
@@ -45,7 +46,7 @@ export function createPreview(context: PreviewContext): (file: HttpFile, node: R
     try {
       const prepared = await session.prepare(file, node);
       const preview = await previewRequest(prepared.request, { ...context.sendOptions, ...prepared.overrides }, 64 * 1024);
-      const secrets = [...prepared.secretValues, ...session.secretValues(), ...(await privateValues(context.envStore, dirname(file.path), environment))];
+      const secrets = [...prepared.secretValues, ...session.secretValues(), ...(await privateValues(context.envStore(), dirname(file.path), environment))];
       const text = [`${preview.method} ${preview.url}`, ...preview.headers.map(([name, value]) => `${name}: ${value}`), ...(preview.body?.length ? ['', ...bodyLines(preview.body, preview.bodySize)] : [])].join('\n');
       return { lines: redactText(text, secrets).split('\n') };
     } catch (error) {

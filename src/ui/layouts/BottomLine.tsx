@@ -36,8 +36,11 @@ export function fieldLine(state: AppState): { text: string; kind: 'field' | 'con
 
 /** Rows the bottom needs at `width`: a message wraps (up to 4 rows) instead of being cut. */
 export function bottomRows(state: AppState, width: number): number {
-  const text = fieldLine(state)?.text ?? (state.toast ? `${' '.repeat(36)}${state.toast}` : '');
-  return Math.min(4, Math.max(1, Math.ceil(text.length / Math.max(1, width))));
+  const rowsOf = (text: string): number => Math.max(1, Math.ceil(text.length / Math.max(1, width)));
+  const field = fieldLine(state);
+  // With a field open, a message (why a value was refused, a change on disk) shows above it.
+  if (field) return Math.min(5, rowsOf(field.text) + (state.toast ? rowsOf(state.toast) : 0));
+  return Math.min(4, rowsOf(state.toast ? `${' '.repeat(36)}${state.toast}` : ''));
 }
 
 export interface BottomLineProps {
@@ -55,7 +58,12 @@ export function BottomLine({ state, request, requestState, keymap, theme, width,
   const field = fieldLine(state);
   if (field) {
     return (
-      <Box width={width} height={rows} overflow="hidden">
+      <Box width={width} height={rows} overflow="hidden" flexDirection="column">
+        {state.toast ? (
+          <Text wrap="wrap" color={theme.warn}>
+            {state.toast}
+          </Text>
+        ) : null}
         <Text wrap="wrap" color={field.kind === 'confirm' ? theme.warn : theme.accent}>
           {field.text}
         </Text>

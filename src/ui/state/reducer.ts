@@ -2,8 +2,9 @@
 import type { ActionName, Keymap } from '../keymap.js';
 import type { RequestState } from '../services.js';
 import { initialViewerState } from '../viewer/viewer-reducer.js';
-import { clampTree, none, outcomeKey, pop, treeRows, type AppAction, type AppState, type RequestOutcome, type Step } from './app-state.js';
+import { clampTree, none, outcomeKey, pop, selectedRequest, treeRows, type AppAction, type AppState, type RequestOutcome, type Step } from './app-state.js';
 import { handleKey } from './keys.js';
+import { displayName } from '../../core/request-name.js';
 
 const inFlightStates = new Set<RequestState>(['resolving', 'sending', 'receiving']);
 
@@ -60,6 +61,19 @@ function responded(state: AppState, action: Extract<AppAction, { type: 'response
   return { ...base, outcomes: { ...state.outcomes, [key]: { ...outcome, state: 'done', error: undefined, result: action.result, elapsedMs } } };
 }
 
+/** The workspace read (again): the same request stays selected (by file and title, else by position) when it is still there. */
+function reloaded(state: AppState, action: Extract<AppAction, { type: 'loaded' }>): AppState {
+  const before = selectedRequest(state);
+  const next: AppState = { ...state, loaded: true, files: action.files, environments: action.environments, environment: action.environment };
+  if (!before) return clampTree(next, state.treeCursor);
+  const rows = treeRows(next);
+  const sameFile = (r: (typeof rows)[number]): boolean => r.kind === 'request' && next.files[r.fileIndex]?.path === before.entry.path;
+  const label = displayName(before.node);
+  let at = rows.findIndex((r) => sameFile(r) && r.label === label);
+  if (at === -1) at = rows.findIndex((r) => sameFile(r) && r.kind === 'request' && r.requestIndex === before.node.index);
+  return at === -1 ? clampTree(next, state.treeCursor) : { ...next, treeCursor: at };
+}
+
 function selectRow(state: AppState, at: number): AppState {
   return at === -1 ? state : { ...state, treeFilter: '', treeFiltering: false, treeCursor: at };
 }
@@ -78,7 +92,7 @@ export function appReducer(state: AppState, action: AppAction, keymap: Keymap, d
     case 'key':
       return keyStep(state, handleKey(state, action.name, action.input, keymap, describe));
     case 'loaded':
-      return none(clampTree({ ...state, loaded: true, files: action.files, environments: action.environments, environment: action.environment }, state.treeCursor));
+      return none(reloaded(state, action));
     case 'fileChanged':
       return none(fileChanged(state, action));
     case 'sendStarted': {
