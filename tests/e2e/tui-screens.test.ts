@@ -108,6 +108,8 @@ describe.each(sizes)('golden screens at $cols×$rows', (size) => {
     expectScreen('welcome', size, await settled(tty, has('Welcome to dial'), 'the welcome screen'));
     tty.press('\x0e');
     expectScreen('new-request', size, await settled(tty, has('New request (METHOD URL):'), 'the new-request prompt'));
+    await keys(tty, KEY.escape, 'i');
+    expectScreen('import', size, await settled(tty, has('Import (a curl command'), 'the import prompt'));
     await keys(tty, KEY.escape, 'q');
     expect(await tty.exit()).toBe(0);
   });
@@ -136,6 +138,12 @@ describe.each(sizes)('golden screens at $cols×$rows', (size) => {
     await settled(tty, has('> create user'), 'the palette query');
     await keys(tty, KEY.enter, 'b');
     expectScreen('body-editor', size, await settled(tty, has('valid JSON', 'ctrl+s save'), 'the body editor'));
+    await keys(tty, KEY.escape, 'x');
+    expectScreen('confirm-delete', size, await settled(tty, has('Delete create user? (y/n)'), 'the delete confirmation'));
+    await keys(tty, 'n', 'u');
+    expectScreen('edit-url', size, await settled(tty, has('URL: {{host}}/post'), 'the URL editor'));
+    await keys(tty, KEY.escape, 'r');
+    expectScreen('rename', size, await settled(tty, has('Title: create user'), 'the rename prompt'));
     await keys(tty, KEY.escape, 'q');
     expect(await tty.exit()).toBe(0);
   });

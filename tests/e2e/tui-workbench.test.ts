@@ -78,4 +78,22 @@ describe('dial open: the workbench from a user’s first steps', () => {
     tty.press('q');
     expect(await tty.exit()).toBe(0);
   });
+
+  it('in an empty folder, import a curl command: the file is written and its request selected, ready to send', async () => {
+    const dir = tempDir('dial-tui-import-');
+    const tty = open(dir);
+    await tty.waitForText('Welcome to dial', 'Import');
+    tty.press('i');
+    await tty.waitForText('Import (a curl command, or a Postman / OpenAPI file path):');
+    tty.press(`curl -H 'X-Team: core' ${echo.url}/anything/team`);
+    await tty.waitForText(`${echo.url}/anything/team`);
+    tty.press(KEY.enter);
+    await tty.waitForText('imported into', 'X-Team: core');
+    const written = readFileSync(join(dir, 'team.http'), 'utf8');
+    expect(written).toContain(`GET ${echo.url}/anything/team`);
+    tty.press(KEY.enter);
+    await tty.waitForText('200 OK', '"X-Team": "core"');
+    tty.press('q');
+    expect(await tty.exit()).toBe(0);
+  });
 });
