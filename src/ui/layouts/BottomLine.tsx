@@ -3,7 +3,7 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import type { ActionName, Keymap } from '../keymap.js';
 import type { Theme } from '../theme.js';
-import type { Pane, AppState } from '../state/app-state.js';
+import { isWelcome, type Pane, type AppState } from '../state/app-state.js';
 import { StatusBar } from '../components/StatusBar.js';
 import type { RequestState } from '../services.js';
 
@@ -14,11 +14,14 @@ export const footerKeys: Record<Pane, Array<[ActionName, string]>> = {
   response: [['nextTab', 'tab'], ['toggleFold', 'fold'], ['jsonPath', 'JSONPath'], ['search', 'search'], ['copyBody', 'copy'], ['saveBody', 'save'], ['pager', '$PAGER'], ['send', 'send'], ['focusNext', 'pane'], ['help', 'keys'], ['quit', 'quit']],
 };
 
+/** The welcome screen's keys (no request yet, so nothing to send or edit). */
+export const welcomeKeys: Array<[ActionName, string]> = [['newRequest', 'new request'], ['importRequests', 'import'], ['palette', 'palette'], ['help', 'keys'], ['quit', 'quit']];
+
 /** The footer's key hints for the focused pane (or how to cancel while a request is in flight). */
-export function footerHints(state: Pick<AppState, 'focus' | 'inFlight'>, keymap: Keymap): string {
+export function footerHints(state: AppState, keymap: Keymap): string {
   const k = (action: ActionName): string => keymap[action][0] ?? '?';
   if (state.inFlight) return `${k('back')}/${k('cancel')} cancel`;
-  return footerKeys[state.focus].map(([action, label]) => `${k(action)} ${label}`).join(' · ');
+  return (isWelcome(state) ? welcomeKeys : footerKeys[state.focus]).map(([action, label]) => `${k(action)} ${label}`).join(' · ');
 }
 
 /** The text of an open one-line field, or undefined when none is open. */
