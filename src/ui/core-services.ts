@@ -16,7 +16,7 @@ import { createRunners, type Current, type Prepared } from './backend/runner.js'
 import { createExecute } from './backend/execute.js';
 import { createPreview } from './backend/preview.js';
 import { createRequest, importRequests, loadWorkspace } from './backend/files.js';
-import { watchWorkspace } from './backend/watch.js';
+import { watchWorkspace } from '../core/workspace/watch.js';
 
 export { ExecuteError, bodyTextOf } from './backend/execute.js';
 

@@ -12,7 +12,7 @@ import { defaultKeymap } from '../../src/ui/keymap.js';
 import { createTheme } from '../../src/ui/theme.js';
 import { removeRequestText, replaceRequestText, insertRequestText } from '../../src/core/httpfile/index.js';
 import { loadHttpFile, rewriteHttpFile } from '../../src/core/workspace-io/index.js';
-import { changedKind, watchWorkspace } from '../../src/ui/backend/watch.js';
+import { changedKind, watchWorkspace } from '../../src/core/workspace/watch.js';
 import { tempDir } from '../helpers/cli.js';
 import { fakeServices } from './fake-services.js';
 import { KEY, waitForText } from './helpers.js';
