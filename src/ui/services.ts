@@ -44,11 +44,21 @@ export interface ExecuteOptions {
   onState: (state: RequestState) => void;
 }
 
+/** An unsent request as it would go out: variables filled in, secrets masked. */
+export interface RequestPreviewText {
+  /** `METHOD URL`, the headers, a blank line and the body, one string per line. */
+  lines: string[];
+  /** Why it cannot be resolved yet (an unset variable, a prompt), shown instead of failing. */
+  problem?: string;
+}
+
 export interface HistoryItem {
   time: string;
   /** Identifies the request across runs (file + name or index). */
   requestKey: string;
   label: string;
+  /** `METHOD URL` as sent (the label is this with the request's id in front). */
+  requestLine?: string;
   status?: number;
   durationMs?: number;
   body: string;
@@ -64,9 +74,20 @@ export interface WorkbenchServices {
   saveRequest(file: HttpFile, index: number, blockText: string): Promise<HttpFile>;
   /** Appends a request block at the end of a file; returns the re-parsed file. */
   appendRequest(file: HttpFile, blockText: string): Promise<HttpFile>;
+  /**
+   * Adds a request block at the end of `file`, or, with no file, creates `requests.http` in the
+   * opened folder holding it (never over an existing file). Returns the parsed file.
+   */
+  createRequest(file: HttpFile | undefined, blockText: string): Promise<HttpFile>;
+  /** Imports a curl command, or a Postman collection or OpenAPI file (a path), into the opened folder; returns the `.http` files written. */
+  importRequests(text: string): Promise<string[]>;
+  /** The request as it would be sent now (nothing is sent, referenced requests are not run). */
+  preview(file: HttpFile, node: RequestNode, environment: string | undefined): Promise<RequestPreviewText>;
   /** Removes a request block; returns the re-parsed file. */
   deleteRequest(file: HttpFile, index: number): Promise<HttpFile>;
   history(): Promise<HistoryItem[]>;
+  /** Calls `onChange` when a `.http` file or an env file changes on disk (an editor, git pull); returns the stop function. */
+  watch?(onChange: (kind: 'http' | 'env') => void): () => void;
   rememberEnvironment(name: string | undefined): Promise<void>;
   /** The request as a curl command. */
   curl(result: ResponseResult): string;

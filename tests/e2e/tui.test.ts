@@ -57,8 +57,9 @@ describe('dial open in a real terminal', () => {
     screen = await tty.waitForText('"json": { … } 1 item');
 
     tty.press('$');
-    await tty.waitForText('JSONPath: $');
-    tty.press(KEY.ctrlU, '$.headers', KEY.enter);
+    // The prompt starts empty: typing `$.headers` gives `$.headers`, not `$$.headers`.
+    await tty.waitFor((s) => /JSONPath: ▏/.test(s), 'an empty JSONPath prompt');
+    tty.press('$.headers', KEY.enter);
     screen = await tty.waitForText('1 match for $.headers');
     expect(screen).toMatch(/"Content-Type": "application\/json"/i);
     expect(screen).not.toContain('"json"');

@@ -31,17 +31,19 @@ afterEach(() => cleanup());
 describe('workspace screen', () => {
   it('shows the tree, the request pane and the status bar', async () => {
     const { app } = mount(undefined, 'local');
-    const frame = await waitForText(app, 'users.http', 'listUsers', 'createUser', 'misc.http');
+    // The tree shows each request's ### title (the name is in the request pane).
+    const frame = await waitForText(app, 'users.http', 'list', 'create', 'misc.http', '@listUsers');
     expect(frame).toContain('GET http://x/users');
     expect(frame).toContain('Accept: application/json');
     expect(frame).toContain('env: local');
     expect(frame).toContain('idle');
-    expect(frame).toContain('No response yet');
+    // Never sent: what it would send, and no one else's response.
+    expect(frame).toContain('Not sent yet: press enter to send.');
   });
 
   it('filters the tree with / and sends with enter', async () => {
     const { app, type, services } = mount();
-    await waitForText(app, 'createUser');
+    await waitForText(app, 'create');
     await type('/', 'c', 'r', 'e');
     let frame = await waitForText(app, '/cre');
     expect(frame).not.toContain('listUsers');
@@ -64,7 +66,7 @@ describe('workspace screen', () => {
     await waitForText(app, '"headers": { … } 2 items');
     await type('U');
     await waitForText(app, '"Accept": "*/*"');
-    await type('$', KEY.ctrlU, ...'$.args'.split(''), KEY.enter);
+    await type('$', ...'.args'.split(''), KEY.enter);
     let frame = await waitForText(app, '1 match for $.args', '"page": "1"');
     expect(frame).not.toContain('"Host"');
     await type(KEY.esc);
@@ -202,7 +204,7 @@ describe('editor and viewer', () => {
     services.editorReply = '{"a": 2}\n';
     const { app, type } = mount(services);
     await waitForText(app, 'listUsers');
-    await type(KEY.down, KEY.down, 'b');
+    await type(KEY.down, KEY.down, 'B');
     await waitForText(app, '{"a": 2}', 'saved users.http');
     expect(services.saved.get('/ws/users.http')).toBe(files['users.http'].replace('{"a": 1}', '{"a": 2}'));
   });
@@ -388,7 +390,7 @@ describe('screens', () => {
     expect(withCopy.indexOf('listUsers-copy')).toBeLessThan(withCopy.indexOf('createUser'));
     // The copy is selected; deleting it gives the file back byte for byte.
     await type('x');
-    await waitForText(app, 'Delete listUsers-copy? (y/n)');
+    await waitForText(app, 'Delete list copy? (y/n)');
     await type('y');
     await waitForFrame(app, (f) => f.includes('saved users.http') && !f.includes('listUsers-copy'));
     expect(services.saved.get('/ws/users.http')).toBe(beforeCopy);
@@ -398,14 +400,16 @@ describe('screens', () => {
     const { app, type, services } = mount();
     await waitForText(app, 'listUsers');
     await type(KEY.down, KEY.down, 'x');
-    await waitForText(app, 'Delete createUser? (y/n)');
+    await waitForText(app, 'Delete create? (y/n)');
     await type('y');
     await waitForFrame(app, (f) => f.includes('saved users.http') && !f.includes('createUser'));
     expect(services.saved.get('/ws/users.http')).not.toContain('createUser');
-    // The cursor stays on its row (now misc.http): the new request goes to that file.
+    // The cursor stays on its row (now misc.http): the new request goes to that file, asked as METHOD URL.
     await type('a');
-    await waitForText(app, '@request-3  misc.http', 'GET https://example.com');
-    expect(services.saved.get('/ws/misc.http')).toMatch(/### request-3\nGET https:\/\/example.com\n$/);
+    await waitForText(app, 'New request (METHOD URL):');
+    await type(...'post https://example.com/new'.split(''), KEY.enter);
+    await waitForText(app, 'POST /new', 'POST https://example.com/new', 'saved misc.http');
+    expect(services.saved.get('/ws/misc.http')).toMatch(/\n\n###\nPOST https:\/\/example.com\/new\n$/);
   });
 
   it('saves the body to a file and copies via OSC 52', async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseHttpFile } from '../../src/core/httpfile/index.js';
 import { defaultKeymap } from '../../src/ui/keymap.js';
-import { appReducer, initialAppState, selectedRequest, treeRows, type AppAction, type AppState, type Effect } from '../../src/ui/state/app-state.js';
+import { appReducer } from '../../src/ui/state/reducer.js';
+import { initialAppState, selectedRequest, treeRows, type AppAction, type AppState, type Effect } from '../../src/ui/state/app-state.js';
 
 const fileA = parseHttpFile('### list\n# @name listUsers\nGET http://x/users\n\n### create\n# @name createUser\nPOST http://x/users\n', '/ws/a.http');
 const fileB = parseHttpFile('GET http://x/health\n', '/ws/b.http');
@@ -31,7 +32,8 @@ function keys(state: AppState, ...names: string[]): { state: AppState; effects: 
 describe('tree', () => {
   it('lists files and requests and moves the cursor', () => {
     const state = loaded();
-    expect(treeRows(state).map((r) => r.label)).toEqual(['a.http', 'listUsers', 'createUser', 'b.http', 'GET http://x/health']);
+    // A ### title wins over # @name; with neither, METHOD and the URL's path.
+    expect(treeRows(state).map((r) => r.label)).toEqual(['a.http', 'list', 'create', 'b.http', 'GET /health']);
     expect(selectedRequest(state)?.node.name).toBe('listUsers');
     const moved = keys(state, 'down', 'down').state;
     expect(selectedRequest(moved)?.node.name).toBe('createUser');
@@ -42,7 +44,7 @@ describe('tree', () => {
     const { state, effects } = keys(loaded(), '/', 'q', 'backspace', 'c', 'r', 'e');
     expect(effects).toEqual([]);
     expect(state.treeFilter).toBe('cre');
-    expect(treeRows(state).map((r) => r.label)).toEqual(['a.http', 'createUser']);
+    expect(treeRows(state).map((r) => r.label)).toEqual(['a.http', 'create']);
     const done = keys(state, 'enter').state;
     expect(done.treeFiltering).toBe(false);
     expect(selectedRequest(done)?.node.name).toBe('createUser');

@@ -67,6 +67,19 @@ export function fakeServices(files: Record<string, string>, body = JSON.stringif
     },
     saveRequest: async (file, index, block) => save(file, replaceRequestText(file, index, block)),
     appendRequest: async (file, block) => save(file, insertRequestText(file, block)),
+    createRequest: async (file, block) => {
+      if (file) return save(file, insertRequestText(file, block));
+      // A first file in an empty workspace: it joins the workspace, as on disk.
+      const created = parseHttpFile(block, '/ws/requests.http');
+      services.saved.set(created.path, block);
+      entries.push({ path: created.path, relativePath: 'requests.http', file: created });
+      return created;
+    },
+    importRequests: async () => {
+      throw new Error('the fake services import nothing');
+    },
+    // What the real preview shows without variables: the request line and headers as written.
+    preview: async (_file, node) => ({ lines: [`${node.method} ${node.url}`, ...node.headers.map((h) => `${h.name}: ${h.value}`)] }),
     deleteRequest: async (file, index) => save(file, removeRequestText(file, index)),
     history: async () => services.historyItems,
     rememberEnvironment: async (name) => {

@@ -61,3 +61,24 @@ describe('viewerReducer', () => {
     expect(viewerReducer(initialViewerState, { type: 'startInput', kind: 'jsonPath' }, { base: text, height: 5 }).input).toBeUndefined();
   });
 });
+
+describe('the JSONPath prompt', () => {
+  it('starts empty and reads $.a, .a and a.b from the root', async () => {
+    const { normaliseJsonPath, viewerReducer, initialViewerState } = await import('../../src/ui/viewer/viewer-reducer.js');
+    const { buildLineModel } = await import('../../src/ui/viewer/line-model.js');
+    expect(normaliseJsonPath('$.a')).toBe('$.a');
+    expect(normaliseJsonPath('.a')).toBe('$.a');
+    expect(normaliseJsonPath('a.b')).toBe('$.a.b');
+    expect(normaliseJsonPath('[0]')).toBe('$[0]');
+    const base = buildLineModel(JSON.stringify({ a: { b: 7 } }), { width: 80, contentType: 'application/json' });
+    const context = { base, height: 10 };
+    const opened = viewerReducer(initialViewerState, { type: 'startInput', kind: 'jsonPath' }, context);
+    expect(opened.input).toEqual({ kind: 'jsonPath', value: '' });
+    for (const typed of ['$.a.b', '.a.b', 'a.b']) {
+      const withText = viewerReducer(opened, { type: 'inputChange', value: typed }, context);
+      const done = viewerReducer(withText, { type: 'inputSubmit' }, context);
+      expect(done.jsonPath).toBe('$.a.b');
+      expect(done.message).toBe('1 match for $.a.b');
+    }
+  });
+});

@@ -10,8 +10,8 @@ export const KEYMAP_ACTIONS = [
   'quit', 'palette', 'environments', 'history', 'help', 'focusNext', 'focusPrev', 'back', 'send', 'cancel',
   'reload', 'up', 'down', 'pageUp', 'pageDown', 'top', 'bottom', 'filterTree', 'nextTab', 'prevTab',
   'toggleFold', 'foldAll', 'unfoldAll', 'scrollLeft', 'scrollRight', 'jsonPath', 'search', 'searchNext', 'searchPrev',
-  'copyBody', 'copyCurl', 'saveBody', 'pager', 'editMethod', 'editUrl', 'editHeaders', 'editBody', 'editRequest',
-  'newRequest', 'duplicate', 'delete', 'toggleSecrets',
+  'copyBody', 'copyCurl', 'saveBody', 'pager', 'editMethod', 'editUrl', 'editQuery', 'editHeaders', 'editBody', 'editBodyExternal', 'editRequest',
+  'newRequest', 'duplicate', 'rename', 'delete', 'importRequests', 'toggleSecrets',
 ] as const;
 
 export type KeymapAction = (typeof KEYMAP_ACTIONS)[number];

@@ -39,7 +39,7 @@ export function RequestPane({ node, fileLabel, error, height, width, theme }: Re
       </Text>{' '}
       <Text color={theme.url}>{node.url}</Text>
       {node.httpVersion ? <Text color={theme.muted}> {node.httpVersion}</Text> : null}
-      <Text color={theme.muted}>{`  ${node.name ? `@${node.name}  ` : ''}${fileLabel ?? ''}`}</Text>
+      <Text color={theme.muted}>{`  ${node.title ? `### ${node.title}  ` : ''}${node.name && node.name !== node.title ? `@${node.name}  ` : ''}${fileLabel ?? ''}`}</Text>
     </Text>,
   );
   for (const [i, header] of node.headers.entries()) {

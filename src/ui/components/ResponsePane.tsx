@@ -2,7 +2,7 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import type { RequestNode } from '../../core/httpfile/types.js';
-import type { RequestState, ResponseResult } from '../services.js';
+import type { RequestPreviewText, RequestState, ResponseResult } from '../services.js';
 import { statusColor, type Theme } from '../theme.js';
 import { tabs, type Tab } from '../state/app-state.js';
 import type { LineModel } from '../viewer/line-model.js';
@@ -15,6 +15,12 @@ export interface ResponsePaneProps {
   node?: RequestNode;
   requestState: RequestState;
   requestError?: string;
+  /** How long the last send ran (for "cancelled after N ms"). */
+  elapsedMs?: number;
+  /** The request changed in its file since this response came. */
+  stale?: boolean;
+  /** For a request never sent: what it would send. */
+  preview?: RequestPreviewText;
   spinner: string;
   tab: Tab;
   model?: LineModel;
@@ -33,27 +39,9 @@ export function viewerHeight(height: number): number {
 }
 
 export function ResponsePane(props: ResponsePaneProps): React.ReactElement {
-  const { result, requestState, requestError, spinner, tab, model, viewer, height, width, focused, theme } = props;
+  const { result, requestState, tab, model, viewer, height, width, focused, theme } = props;
   const inFlight = requestState === 'resolving' || requestState === 'sending' || requestState === 'receiving';
-  const response = result?.exchange.response;
-  const head = (
-    <Text wrap="truncate-end">
-      {inFlight ? <Text color={theme.status.pending}>{`${spinner} ${requestState}…  `}</Text> : null}
-      {response ? (
-        <>
-          <Text bold color={statusColor(theme, response.status)}>{`${response.status} ${response.statusText}`}</Text>
-          <Text color={theme.muted}>{`  ${formatMs(result.exchange.timings.total)}  ${formatBytes(response.size)}  HTTP/${response.httpVersion}`}</Text>
-        </>
-      ) : !inFlight ? (
-        <Text color={requestError || requestState !== 'idle' ? theme.error : theme.muted}>
-          {requestError ? `${requestState}: ${requestError}` : requestState === 'idle' ? 'No response yet: press enter to send.' : `${requestState}: press enter to send again.`}
-        </Text>
-      ) : null}
-      {response && !inFlight && requestState !== 'done' && requestState !== 'idle' ? (
-        <Text color={theme.error}>{`  (${requestState}${requestError ? `: ${requestError}` : ''})`}</Text>
-      ) : null}
-    </Text>
-  );
+  const head = <HeadLine {...props} inFlight={inFlight} />;
   const tabBar = (
     <Text wrap="truncate-end">
       {tabs.map((t) => (
@@ -67,7 +55,7 @@ export function ResponsePane(props: ResponsePaneProps): React.ReactElement {
   const bodyHeight = viewerHeight(height);
   let content: React.ReactElement;
   if (!result) {
-    content = <Box height={bodyHeight} />;
+    content = <StaticLines lines={requestState === 'idle' && props.preview ? previewLines(props.preview, theme) : []} height={bodyHeight} />;
   } else if ((tab === 'body' || tab === 'raw' || tab === 'headers') && model) {
     content = <ResponseViewer base={model} state={viewer} height={bodyHeight} width={width} theme={theme} focused={focused} />;
   } else {
@@ -92,12 +80,79 @@ export function ResponsePane(props: ResponsePaneProps): React.ReactElement {
   );
 }
 
+/** The first line: the state of the send, the status and size of the response, or "not sent yet". */
+function HeadLine(props: ResponsePaneProps & { inFlight: boolean }): React.ReactElement {
+  const { result, requestState, requestError, spinner, theme, inFlight, elapsedMs, stale } = props;
+  const response = result?.exchange.response;
+  if (inFlight) return <Text wrap="truncate-end" color={theme.status.pending}>{`${spinner} ${requestState}…`}</Text>;
+  if (requestState === 'cancelled') return <Text wrap="truncate-end" color={theme.warn}>{`cancelled after ${formatMs(elapsedMs ?? 0)}: press enter to send again.`}</Text>;
+  if (!response) {
+    if (requestState === 'idle') return <Text wrap="truncate-end" color={theme.muted}>Not sent yet: press enter to send. What it would send:</Text>;
+    return <Text wrap="truncate-end" color={theme.error}>{`${requestState}${requestError ? `: ${requestError}` : ''}: press enter to send again.`}</Text>;
+  }
+  return (
+    <Text wrap="truncate-end">
+      <Text bold color={statusColor(theme, response.status)}>{`${response.status} ${response.statusText}`}</Text>
+      <Text color={theme.muted}>{`  ${formatMs(result.exchange.timings.total)}  ${formatBytes(response.size)}  HTTP/${response.httpVersion}`}</Text>
+      {stale ? <Text color={theme.warn}>{'  (stale: the request changed since)'}</Text> : null}
+      {requestState !== 'done' ? <Text color={theme.error}>{`  (${requestState}${requestError ? `: ${requestError}` : ''})`}</Text> : null}
+    </Text>
+  );
+}
+
+/** An unsent request's preview: request line, headers, body; why it cannot be resolved yet, if so. */
+function previewLines(preview: RequestPreviewText, theme: Theme): React.ReactElement[] {
+  const lines = preview.lines.map((line, i) => (
+    <Text key={i} wrap="truncate-end" color={i === 0 ? theme.url : undefined}>
+      {line || ' '}
+    </Text>
+  ));
+  if (preview.problem) lines.unshift(<Text key="problem" wrap="truncate-end" color={theme.warn}>{`cannot resolve it yet: ${preview.problem}`}</Text>);
+  return lines;
+}
+
 function StaticLines({ lines, height }: { lines: React.ReactElement[]; height: number }): React.ReactElement {
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
       {lines.slice(0, height)}
     </Box>
   );
+}
+
+/** Each phase of the exchange (download = what is left of the total), the redirects followed and the cookies set. */
+export function timingRows(exchange: ResponseResult['exchange']): Array<[string, number]> {
+  const t = exchange.timings;
+  const download = Math.max(0, t.total - t.dns - t.connect - t.tls - t.firstByte);
+  return [
+    ['DNS', t.dns],
+    ['Connect', t.connect],
+    ['TLS', t.tls],
+    ['First byte', t.firstByte],
+    ['Download', download],
+    ['Total', t.total],
+  ];
+}
+
+function timingLines(exchange: ResponseResult['exchange'], theme: Theme): React.ReactElement[] {
+  const total = Math.max(1, exchange.timings.total);
+  const lines = timingRows(exchange).map(([label, ms]) => (
+    <Text key={label} wrap="truncate-end">
+      {label.padEnd(12)}
+      {formatMs(ms).padStart(10)}
+      <Text color={theme.accent}>{`  ${'█'.repeat(label === 'Total' ? 0 : Math.round((ms / total) * 30))}`}</Text>
+    </Text>
+  ));
+  if (exchange.redirects.length > 0) {
+    lines.push(<Text key="redirects" bold>{`Redirects (${exchange.redirects.length})`}</Text>);
+    exchange.redirects.forEach((hop, i) => lines.push(<Text key={`r${i}`} wrap="truncate-end">{`  ${hop.status} ${hop.method} ${hop.from} → ${hop.to}`}</Text>));
+  }
+  const cookies = exchange.response.headers.filter(([name]) => name.toLowerCase() === 'set-cookie').map(([, value]) => value);
+  if (cookies.length > 0) {
+    lines.push(<Text key="cookies" bold>{`Cookies set (${cookies.length})`}</Text>);
+    cookies.forEach((cookie, i) => lines.push(<Text key={`c${i}`} wrap="truncate-end">{`  ${cookie}`}</Text>));
+  }
+  if (exchange.response.remoteAddress) lines.push(<Text key="remote" color={theme.muted}>{`Remote ${exchange.response.remoteAddress}:${exchange.response.remotePort ?? ''}`}</Text>);
+  return lines;
 }
 
 function staticLines(tab: Tab, result: ResponseResult, node: RequestNode | undefined, theme: Theme): React.ReactElement[] {
@@ -109,25 +164,7 @@ function staticLines(tab: Tab, result: ResponseResult, node: RequestNode | undef
       </Text>
     ));
   }
-  if (tab === 'timings') {
-    const t = exchange.timings;
-    const rows: Array<[string, number]> = [
-      ['DNS', t.dns],
-      ['Connect', t.connect],
-      ['TLS', t.tls],
-      ['First byte', t.firstByte],
-      ['Total', t.total],
-    ];
-    const lines = rows.map(([label, ms]) => (
-      <Text key={label}>
-        {label.padEnd(12)}
-        {formatMs(ms).padStart(10)}
-      </Text>
-    ));
-    if (exchange.redirects.length > 0) lines.push(<Text key="redirects" color={theme.muted}>{`${exchange.redirects.length} redirect(s) followed`}</Text>);
-    if (exchange.response.remoteAddress) lines.push(<Text key="remote" color={theme.muted}>{`Remote ${exchange.response.remoteAddress}:${exchange.response.remotePort ?? ''}`}</Text>);
-    return lines;
-  }
+  if (tab === 'timings') return timingLines(exchange, theme);
   // tests
   if (result.tests) {
     if (result.tests.length === 0) return [<Text key="none" color={theme.muted}>No assertions in this request.</Text>];

@@ -6,12 +6,16 @@ import type { Theme } from '../theme.js';
 
 export interface StatusBarProps {
   environment?: string;
+  /** The selected request's display name. */
+  request?: string;
   requestState: RequestState;
   /** Secret values revealed (ctrl+r) rather than masked. */
   secretsShown?: boolean;
   hints: string;
   toast?: string;
   width: number;
+  /** Rows it may take: a message wraps onto them instead of being cut. */
+  rows?: number;
   theme: Theme;
 }
 
@@ -23,11 +27,12 @@ function stateColor(theme: Theme, state: RequestState): string | undefined {
   return theme.status.pending;
 }
 
-export function StatusBar({ environment, requestState, secretsShown = false, hints, toast, width, theme }: StatusBarProps): React.ReactElement {
+export function StatusBar({ environment, request, requestState, secretsShown = false, hints, toast, width, rows = 1, theme }: StatusBarProps): React.ReactElement {
   return (
-    <Box width={width} height={1} overflow="hidden">
-      <Text wrap="truncate-end">
+    <Box width={width} height={rows} overflow="hidden">
+      <Text wrap={toast ? 'wrap' : 'truncate-end'}>
         <Text inverse>{` env: ${environment ?? '(none)'} `}</Text>{' '}
+        {request ? <Text bold>{`${request.length > 32 ? `${request.slice(0, 31)}…` : request} `}</Text> : null}
         <Text color={stateColor(theme, requestState)}>{requestState}</Text>
         {'  '}
         {secretsShown ? <Text color={theme.warn} bold>secrets SHOWN</Text> : <Text color={theme.muted}>secrets hidden</Text>}

@@ -1,15 +1,17 @@
 /**
- * Workbench state as a pure reducer, plus the ONE key dispatcher: a key goes to the top
- * screen of the stack first, then to an active text field, then to global actions, then to
- * the focused pane. Side effects (sending, clipboard, files) come back as `Effect`s that
- * the App component runs, so everything here is testable without rendering.
+ * Workbench state and its selectors. The reducer (state/reducer.ts) changes it; keys reach it
+ * through the ONE dispatcher (state/keys.ts). Side effects (sending, clipboard, files) come back
+ * as `Effect`s that the App runs (ui/effects.ts), so everything here is testable without rendering.
  */
 import type { HttpFile, RequestNode } from '../../core/httpfile/types.js';
-import { actionsFor, type ActionName, type Keymap } from '../keymap.js';
+import { displayName } from '../../core/request-name.js';
+import type { ActionName, Keymap } from '../keymap.js';
 import { fuzzyFilter } from '../fuzzy.js';
-import { cachedDiff, historyDiffRows } from '../diff.js';
 import type { HistoryItem, RequestState, ResponseResult, WorkspaceFileEntry } from '../services.js';
+import type { BodyEditor } from './body-editor.js';
 import { initialViewerState, type ViewerAction, type ViewerState } from '../viewer/viewer-reducer.js';
+
+export { initialViewerState };
 
 export type Pane = 'tree' | 'request' | 'response';
 export const panes: Pane[] = ['tree', 'request', 'response'];
@@ -19,12 +21,17 @@ export const tabs: Tab[] = ['body', 'headers', 'timings', 'tests', 'raw'];
 export interface PaletteItem {
   id: string;
   label: string;
+  /** What the query is matched against (a request's title, name, method, URL and file). */
+  match: string;
   kind: 'request' | 'action';
   /** For requests: the position in the tree. */
   fileIndex?: number;
   requestIndex?: number;
   action?: ActionName;
 }
+
+/** What a one-line input asks for: each purpose has its own effect on enter. */
+export type InputPurpose = 'saveBody' | 'newRequest' | 'rename' | 'import';
 
 export type Screen =
   | { kind: 'palette'; query: string; cursor: number }
@@ -34,23 +41,43 @@ export type Screen =
   | { kind: 'help'; scroll: number }
   | { kind: 'prompt'; name: string; description?: string; value: string }
   | { kind: 'confirm'; message: string; effect: Effect }
-  | { kind: 'input'; purpose: 'saveBody'; label: string; value: string }
-  /** An inline edit of the selected request (method, URL or headers as `Name: value; …` lines). */
-  | { kind: 'edit'; field: 'method' | 'url' | 'headers'; value: string };
+  | { kind: 'input'; purpose: InputPurpose; label: string; value: string }
+  /** An inline edit of the selected request (method, URL, query as `a=1&b=2`, or headers as `Name: value; …`). */
+  | { kind: 'edit'; field: EditField; value: string }
+  /** The multi-line body editor; `json`: the body is checked as JSON before it is saved. */
+  | { kind: 'body'; editor: BodyEditor; json: boolean };
+
+export type EditField = 'method' | 'url' | 'query' | 'headers';
+
+/** What happened to one request's last send; kept per request so a request only ever shows its own response. */
+export interface RequestOutcome {
+  state: RequestState;
+  error?: string;
+  result?: ResponseResult;
+  /** Date.now() when the send started. */
+  startedAt: number;
+  /** How long the send ran, once it ended. */
+  elapsedMs?: number;
+  /** The request's block text when it was sent: another text now means the response is stale. */
+  sentBlock: string;
+}
 
 export interface AppState {
   screens: Screen[];
   focus: Pane;
+  /** False until the workspace has been read once (the welcome screen waits for it). */
+  loaded: boolean;
   files: WorkspaceFileEntry[];
   treeFilter: string;
   treeFiltering: boolean;
   treeCursor: number;
   environment?: string;
   environments: string[];
-  requestState: RequestState;
-  requestError?: string;
+  /** Per request (outcomeKey): its last send. */
+  outcomes: Record<string, RequestOutcome>;
+  /** The outcomeKey of the request in flight. */
+  sending?: string;
   inFlight: boolean;
-  result?: ResponseResult;
   tab: Tab;
   viewer: ViewerState;
   toast?: string;
@@ -75,8 +102,12 @@ export type Effect =
   | { type: 'pager' }
   | { type: 'editBody' }
   | { type: 'editRequest' }
-  | { type: 'saveInline'; field: 'method' | 'url' | 'headers'; value: string }
-  | { type: 'newRequest' }
+  | { type: 'saveInline'; field: EditField; value: string }
+  | { type: 'saveBodyText'; text: string }
+  | { type: 'createRequest'; method: string; url: string }
+  | { type: 'rename'; title: string }
+  /** A curl command, or the path of a Postman collection or OpenAPI file. */
+  | { type: 'import'; text: string }
   | { type: 'duplicate' }
   | { type: 'delete' }
   | { type: 'openHistory' }
@@ -87,27 +118,32 @@ export type Effect =
 export type AppAction =
   | { type: 'key'; name: string | undefined; input: string }
   | { type: 'loaded'; files: WorkspaceFileEntry[]; environments: string[]; environment?: string }
-  | { type: 'fileChanged'; fileIndex: number; file: HttpFile; select?: number }
-  | { type: 'requestState'; state: RequestState; error?: string }
-  | { type: 'response'; result: ResponseResult }
+  /** `removed` / `inserted`: a request left or joined the file at that index (later requests' outcomes follow them). */
+  | { type: 'fileChanged'; fileIndex: number; file: HttpFile; select?: number; removed?: number; inserted?: number }
+  | { type: 'sendStarted'; key: string; sentBlock: string; at: number }
+  | { type: 'requestState'; state: RequestState; error?: string; at?: number }
+  | { type: 'response'; result: ResponseResult; at?: number }
   | { type: 'pushScreen'; screen: Screen }
   | { type: 'popScreen' }
   | { type: 'toast'; message: string | undefined }
   | { type: 'setEnvironment'; name: string | undefined }
   | { type: 'selectRequest'; fileIndex: number; requestIndex: number }
-  | { type: 'screenRows'; rows: number };
+  | { type: 'selectPath'; path: string; requestIndex: number }
+  | { type: 'screenRows'; rows: number }
+  | { type: 'viewer'; viewer: ViewerState };
 
 /** The starting state. */
 export function initialAppState(): AppState {
   return {
     screens: [],
     focus: 'tree',
+    loaded: false,
     files: [],
     treeFilter: '',
     treeFiltering: false,
     treeCursor: 0,
     environments: [],
-    requestState: 'idle',
+    outcomes: {},
     inFlight: false,
     tab: 'body',
     viewer: initialViewerState,
@@ -116,9 +152,19 @@ export function initialAppState(): AppState {
   };
 }
 
-/** A request's display label: its name, else `METHOD url`. */
+/** A request's display label: its `### title`, else `# @name`, else `METHOD path`. */
 export function requestLabel(node: RequestNode): string {
-  return node.name ?? `${node.method} ${node.url}`;
+  return displayName(node);
+}
+
+/** The key outcomes are stored under: the file and the request's position in it. */
+export function outcomeKey(path: string, index: number): string {
+  return `${path}#${index}`;
+}
+
+/** The source text of a request block. */
+export function blockText(file: HttpFile, node: RequestNode): string {
+  return file.text.slice(node.span.start, node.span.end);
 }
 
 /** The rows of the tree, with the filter applied (files are shown when any request matches). */
@@ -131,11 +177,12 @@ export function treeRows(state: Pick<AppState, 'files' | 'treeFilter'>): TreeRow
       requestIndex: node.index,
       label: requestLabel(node),
       method: node.method,
+      match: `${requestLabel(node)} ${node.name ?? ''} ${node.method} ${node.url} ${entry.relativePath}`,
     }));
-    const shown = state.treeFilter ? fuzzyFilter(requests, state.treeFilter, (r) => `${r.label} ${r.method} ${entry.relativePath}`) : requests;
+    const shown = state.treeFilter ? fuzzyFilter(requests, state.treeFilter, (r) => r.match) : requests;
     if (state.treeFilter && shown.length === 0) return;
     rows.push({ kind: 'file', fileIndex, label: entry.relativePath + (entry.error ? ' (error)' : '') });
-    rows.push(...shown);
+    rows.push(...shown.map(({ match: _match, ...row }) => row));
   });
   return rows;
 }
@@ -150,23 +197,52 @@ export function selectedRequest(state: AppState): { entry: WorkspaceFileEntry; f
   return node ? { entry, fileIndex: row.fileIndex, node } : undefined;
 }
 
+/** The selected request's own last send (never another request's), and whether its file changed since. */
+export function selectedOutcome(state: AppState): (RequestOutcome & { stale: boolean }) | undefined {
+  const selected = selectedRequest(state);
+  if (!selected?.entry.file) return undefined;
+  const outcome = state.outcomes[outcomeKey(selected.entry.path, selected.node.index)];
+  if (!outcome) return undefined;
+  return { ...outcome, stale: outcome.sentBlock !== blockText(selected.entry.file, selected.node) };
+}
+
+/** The response the selected request shows, if it has one. */
+export function shownResult(state: AppState): ResponseResult | undefined {
+  return selectedOutcome(state)?.result;
+}
+
+/** Whether the workspace has been read and holds no `.http` file: the welcome screen. */
+export function isWelcome(state: AppState): boolean {
+  return state.loaded && state.files.length === 0;
+}
+
 /** Palette entries: every request, then every action. */
 export function paletteItems(state: AppState, keymap: Keymap, describe: (action: ActionName) => string): PaletteItem[] {
   const items: PaletteItem[] = [];
   state.files.forEach((entry, fileIndex) =>
-    entry.file?.requests.forEach((node) =>
-      items.push({ id: `r:${fileIndex}:${node.index}`, kind: 'request', label: `${requestLabel(node)}  ${entry.relativePath}`, fileIndex, requestIndex: node.index }),
-    ),
+    entry.file?.requests.forEach((node) => {
+      const label = `${requestLabel(node)}  ${entry.relativePath}`;
+      const match = `${requestLabel(node)} ${node.name ?? ''} ${node.method} ${node.url} ${entry.relativePath}`;
+      items.push({ id: `r:${fileIndex}:${node.index}`, kind: 'request', label, match, fileIndex, requestIndex: node.index });
+    }),
   );
   for (const action of Object.keys(keymap) as ActionName[]) {
-    if (paletteActions.has(action)) items.push({ id: `a:${action}`, kind: 'action', label: `${describe(action)}  (${keymap[action][0] ?? ''})`, action });
+    if (!paletteActions.has(action)) continue;
+    const label = `${describe(action)}  (${keymap[action][0] ?? ''})`;
+    items.push({ id: `a:${action}`, kind: 'action', label, match: describe(action), action });
   }
   return items;
 }
 
+/** The palette entries the query keeps, best first. */
+export function filteredPalette(state: AppState, query: string, keymap: Keymap, describe: (action: ActionName) => string): PaletteItem[] {
+  return fuzzyFilter(paletteItems(state, keymap, describe), query, (item) => item.match);
+}
+
 const paletteActions = new Set<ActionName>([
   'send', 'environments', 'history', 'help', 'quit', 'copyBody', 'copyCurl', 'saveBody', 'pager', 'foldAll', 'unfoldAll',
-  'jsonPath', 'search', 'reload', 'editMethod', 'editUrl', 'editHeaders', 'editBody', 'editRequest', 'newRequest', 'duplicate', 'delete', 'toggleSecrets',
+  'jsonPath', 'search', 'reload', 'editMethod', 'editUrl', 'editQuery', 'editHeaders', 'editBody', 'editBodyExternal', 'editRequest', 'newRequest', 'duplicate',
+  'rename', 'delete', 'importRequests', 'toggleSecrets',
 ]);
 
 /** Line-editing of a single text field; returns the new value, or a submit/cancel outcome. */
@@ -179,6 +255,7 @@ export function editText(value: string, name: string | undefined, input: string)
   if (name === 'space') return { value: value + ' ' };
   // Printable single keys and pasted text; control keys are ignored.
   if (name === undefined || name.length === 1) {
+    // eslint-disable-next-line no-control-regex -- the point is to drop control characters from typed text
     const text = input.replace(/[\x00-\x1f\x7f]/g, '');
     return { value: value + text };
   }
@@ -193,21 +270,30 @@ export function previousOf(items: HistoryItem[], index: number): HistoryItem | u
   return undefined;
 }
 
-function clampTree(state: AppState, cursor: number): AppState {
+/** The state with the tree cursor kept on a row. */
+export function clampTree(state: AppState, cursor: number): AppState {
   const count = treeRows(state).length;
   return { ...state, treeCursor: Math.min(Math.max(0, cursor), Math.max(0, count - 1)) };
 }
 
-function top(state: AppState): Screen | undefined {
+/** The top screen of the stack. */
+export function top(state: AppState): Screen | undefined {
   return state.screens[state.screens.length - 1];
 }
 
-function replaceTop(state: AppState, screen: Screen): AppState {
+/** The state with its top screen replaced. */
+export function replaceTop(state: AppState, screen: Screen): AppState {
   return { ...state, screens: [...state.screens.slice(0, -1), screen] };
 }
 
-function pop(state: AppState): AppState {
+/** The state with its top screen closed. */
+export function pop(state: AppState): AppState {
   return { ...state, screens: state.screens.slice(0, -1) };
+}
+
+/** The state with a screen opened on top. */
+export function push(state: AppState, screen: Screen): AppState {
+  return { ...state, screens: [...state.screens, screen] };
 }
 
 export interface Step {
@@ -215,293 +301,5 @@ export interface Step {
   effects: Effect[];
 }
 
-/** Reduces one action; keys may produce effects for the component to run. */
-export function appReducer(state: AppState, action: AppAction, keymap: Keymap, describe: (a: ActionName) => string = (a) => a): Step {
-  switch (action.type) {
-    case 'key':
-      return handleKey(state, action.name, action.input, keymap, describe);
-    case 'loaded':
-      return { state: clampTree({ ...state, files: action.files, environments: action.environments, environment: action.environment }, state.treeCursor), effects: [] };
-    case 'fileChanged': {
-      const files = state.files.map((entry, i) => (i === action.fileIndex ? { ...entry, file: action.file, error: undefined } : entry));
-      let next: AppState = { ...state, files };
-      if (action.select !== undefined) {
-        const rows = treeRows({ files, treeFilter: '' });
-        const at = rows.findIndex((r) => r.kind === 'request' && r.fileIndex === action.fileIndex && r.requestIndex === action.select);
-        next = { ...next, treeFilter: '', treeCursor: at === -1 ? state.treeCursor : at };
-      }
-      return { state: clampTree(next, next.treeCursor), effects: [] };
-    }
-    case 'requestState':
-      return {
-        state: {
-          ...state,
-          requestState: action.state,
-          requestError: action.error,
-          inFlight: action.state === 'resolving' || action.state === 'sending' || action.state === 'receiving',
-        },
-        effects: [],
-      };
-    case 'response':
-      return { state: { ...state, result: action.result, viewer: initialViewerState, requestState: 'done', inFlight: false, requestError: undefined }, effects: [] };
-    case 'pushScreen':
-      return { state: { ...state, screens: [...state.screens, action.screen] }, effects: [] };
-    case 'popScreen':
-      return { state: pop(state), effects: [] };
-    case 'toast':
-      return { state: { ...state, toast: action.message }, effects: [] };
-    case 'setEnvironment':
-      return { state: { ...state, environment: action.name }, effects: [] };
-    case 'screenRows':
-      return { state: state.screenRows === action.rows ? state : { ...state, screenRows: action.rows }, effects: [] };
-    case 'selectRequest': {
-      const next = { ...state, treeFilter: '', treeFiltering: false };
-      const at = treeRows(next).findIndex((r) => r.kind === 'request' && r.fileIndex === action.fileIndex && r.requestIndex === action.requestIndex);
-      return { state: at === -1 ? state : { ...next, treeCursor: at }, effects: [] };
-    }
-  }
-}
-
-function handleKey(state0: AppState, name: string | undefined, input: string, keymap: Keymap, describe: (a: ActionName) => string): Step {
-  // Any key clears a transient message.
-  const state = state0.toast ? { ...state0, toast: undefined } : state0;
-  const none = (s: AppState): Step => ({ state: s, effects: [] });
-  const has = (action: ActionName): boolean => name !== undefined && keymap[action].includes(name);
-  const screen = top(state);
-
-  // 1. The top screen takes every key.
-  if (screen) {
-    switch (screen.kind) {
-      case 'prompt': {
-        const edited = editText(screen.value, name, input);
-        if (edited.done === 'submit') return { state: pop(state), effects: [{ type: 'promptAnswer', value: edited.value }] };
-        if (edited.done === 'cancel' || name === 'ctrl+c') return { state: pop(state), effects: [{ type: 'promptAnswer', value: undefined }] };
-        return none(replaceTop(state, { ...screen, value: edited.value }));
-      }
-      case 'input':
-      case 'edit': {
-        const edited = editText(screen.value, name, input);
-        if (edited.done === 'cancel' || name === 'ctrl+c') return none(pop(state));
-        if (edited.done === 'submit') {
-          if (screen.kind === 'input') return { state: pop(state), effects: edited.value.trim() ? [{ type: 'saveBody', path: edited.value.trim() }] : [] };
-          return { state: pop(state), effects: [{ type: 'saveInline', field: screen.field, value: edited.value }] };
-        }
-        return none(replaceTop(state, { ...screen, value: edited.value }));
-      }
-      case 'confirm':
-        if (name === 'y' || name === 'Y' || name === 'enter') return { state: pop(state), effects: [screen.effect] };
-        if (name === 'n' || name === 'N' || name === 'esc' || name === 'ctrl+c' || name === 'q') return none(pop(state));
-        return none(state);
-      case 'palette': {
-        const items = fuzzyFilter(paletteItems(state, keymap, describe), screen.query, (i) => i.label);
-        if (name === 'esc' || name === 'ctrl+c') return none(pop(state));
-        if (name === 'up' || name === 'ctrl+k') return none(replaceTop(state, { ...screen, cursor: Math.max(0, screen.cursor - 1) }));
-        if (name === 'down' || name === 'ctrl+j') return none(replaceTop(state, { ...screen, cursor: Math.min(items.length - 1, screen.cursor + 1) }));
-        if (name === 'enter') {
-          const item = items[screen.cursor];
-          const closed = pop(state);
-          if (!item) return none(closed);
-          if (item.kind === 'request') {
-            return appReducer(closed, { type: 'selectRequest', fileIndex: item.fileIndex!, requestIndex: item.requestIndex! }, keymap, describe);
-          }
-          return runAction(closed, item.action!);
-        }
-        const edited = editText(screen.query, name, input);
-        return none(replaceTop(state, { ...screen, query: edited.value, cursor: 0 }));
-      }
-      case 'environments': {
-        const options = [undefined, ...state.environments];
-        if (name === 'esc' || name === 'ctrl+c' || name === 'q' || has('environments')) return none(pop(state));
-        if (has('up')) return none(replaceTop(state, { ...screen, cursor: Math.max(0, screen.cursor - 1) }));
-        if (has('down')) return none(replaceTop(state, { ...screen, cursor: Math.min(options.length - 1, screen.cursor + 1) }));
-        if (name === 'enter') {
-          const picked = options[screen.cursor];
-          return { state: { ...pop(state), environment: picked }, effects: [{ type: 'pickEnvironment', name: picked }] };
-        }
-        return none(state);
-      }
-      case 'history': {
-        if (name === 'esc' || name === 'ctrl+c' || name === 'q' || has('history')) {
-          return none(screen.diff ? replaceTop(state, { ...screen, diff: false }) : pop(state));
-        }
-        if (has('toggleSecrets')) return none({ ...state, revealSecrets: !state.revealSecrets });
-        if (name === 'enter' || name === 'd') return none(replaceTop(state, { ...screen, diff: !screen.diff, diffScroll: 0 }));
-        if (screen.diff) {
-          // The open diff scrolls; the cursor stays on its entry.
-          const rows = historyDiffRows(state.screenRows);
-          const item = screen.items[screen.cursor];
-          const previous = previousOf(screen.items, screen.cursor);
-          const total = item && previous ? cachedDiff(previous, item).length : 0;
-          const max = Math.max(0, total - rows);
-          const at = screen.diffScroll ?? 0;
-          const to = (scroll: number): Step => none(replaceTop(state, { ...screen, diffScroll: Math.min(max, Math.max(0, scroll)) }));
-          if (has('up')) return to(at - 1);
-          if (has('down')) return to(at + 1);
-          if (has('pageUp')) return to(at - rows);
-          if (has('pageDown')) return to(at + rows);
-          if (has('top')) return to(0);
-          if (has('bottom')) return to(max);
-          return none(state);
-        }
-        if (has('up')) return none(replaceTop(state, { ...screen, cursor: Math.max(0, screen.cursor - 1) }));
-        if (has('down')) return none(replaceTop(state, { ...screen, cursor: Math.min(screen.items.length - 1, screen.cursor + 1) }));
-        return none(state);
-      }
-      case 'help':
-        if (name === 'esc' || name === 'q' || name === 'ctrl+c' || has('help')) return none(pop(state));
-        if (has('up')) return none(replaceTop(state, { ...screen, scroll: Math.max(0, screen.scroll - 1) }));
-        if (has('down')) return none(replaceTop(state, { ...screen, scroll: screen.scroll + 1 }));
-        if (has('pageDown')) return none(replaceTop(state, { ...screen, scroll: screen.scroll + 10 }));
-        if (has('pageUp')) return none(replaceTop(state, { ...screen, scroll: Math.max(0, screen.scroll - 10) }));
-        return none(state);
-    }
-  }
-
-  // 2. Text fields of the workspace.
-  if (state.treeFiltering) {
-    const edited = editText(state.treeFilter, name, input);
-    if (edited.done === 'cancel') return none({ ...state, treeFiltering: false, treeFilter: '', treeCursor: 0 });
-    if (edited.done === 'submit') {
-      // Enter leaves the filter with the first matching request selected.
-      const rows = treeRows(state);
-      const first = rows.findIndex((r) => r.kind === 'request');
-      return none({ ...state, treeFiltering: false, treeCursor: first === -1 ? 0 : first });
-    }
-    if (name === 'up' || name === 'down') {
-      return none(clampTree(state, state.treeCursor + (name === 'up' ? -1 : 1)));
-    }
-    const next = { ...state, treeFilter: edited.value };
-    const rows = treeRows(next);
-    const first = rows.findIndex((r) => r.kind === 'request');
-    return none({ ...next, treeCursor: first === -1 ? 0 : first });
-  }
-  if (state.viewer.input) {
-    const edited = editText(state.viewer.input.value, name, input);
-    if (edited.done === 'submit') return { state, effects: [{ type: 'viewer', action: { type: 'inputSubmit' } }] };
-    if (edited.done === 'cancel' || name === 'ctrl+c') return { state, effects: [{ type: 'viewer', action: { type: 'inputCancel' } }] };
-    return { state, effects: [{ type: 'viewer', action: { type: 'inputChange', value: edited.value } }] };
-  }
-
-  if (name === undefined) return none(state);
-  const candidates = actionsFor(keymap, name);
-
-  // 3. Cancel beats everything while a request is in flight: Esc / Ctrl+C never quit then.
-  if (state.inFlight && (has('cancel') || has('back'))) return { state, effects: [{ type: 'cancel' }] };
-
-  // 4. Global actions, then the focused pane's.
-  const globalActions: ActionName[] = ['quit', 'palette', 'environments', 'history', 'help', 'focusNext', 'focusPrev', 'cancel', 'send', 'back', 'toggleSecrets', 'reload'];
-  const paneActions: Record<Pane, ActionName[]> = {
-    tree: ['up', 'down', 'pageUp', 'pageDown', 'top', 'bottom', 'filterTree', 'editMethod', 'editUrl', 'editHeaders', 'editBody', 'editRequest', 'newRequest', 'duplicate', 'delete'],
-    request: ['up', 'down', 'editMethod', 'editUrl', 'editHeaders', 'editBody', 'editRequest', 'newRequest', 'duplicate', 'delete'],
-    response: ['up', 'down', 'pageUp', 'pageDown', 'top', 'bottom', 'scrollLeft', 'scrollRight', 'nextTab', 'prevTab', 'toggleFold', 'foldAll', 'unfoldAll', 'jsonPath', 'search', 'searchNext', 'searchPrev', 'copyBody', 'copyCurl', 'saveBody', 'pager'],
-  };
-  const focused = paneActions[state.focus];
-  const chosen = candidates.find((a) => focused.includes(a)) ?? candidates.find((a) => globalActions.includes(a));
-  if (!chosen) return none(state);
-  return runAction(state, chosen);
-}
-
-/** Runs one named action (from a key or the palette). */
-export function runAction(state: AppState, action: ActionName): Step {
-  const none = (s: AppState): Step => ({ state: s, effects: [] });
-  const effect = (e: Effect): Step => ({ state, effects: [e] });
-  const selected = selectedRequest(state);
-  const viewer = (a: ViewerAction): Step => ({ state, effects: [{ type: 'viewer', action: a }] });
-  switch (action) {
-    case 'quit':
-      return effect({ type: 'quit' });
-    case 'cancel':
-      return state.inFlight ? effect({ type: 'cancel' }) : effect({ type: 'quit' });
-    case 'back':
-      if (state.inFlight) return effect({ type: 'cancel' });
-      if (state.viewer.jsonPath) return viewer({ type: 'clearFilter' });
-      if (state.treeFilter) return none({ ...state, treeFilter: '', treeCursor: 0 });
-      return none(state);
-    case 'palette':
-      return none({ ...state, screens: [...state.screens, { kind: 'palette', query: '', cursor: 0 }] });
-    case 'environments': {
-      const cursor = state.environment ? state.environments.indexOf(state.environment) + 1 : 0;
-      return none({ ...state, screens: [...state.screens, { kind: 'environments', cursor }] });
-    }
-    case 'history':
-      return effect({ type: 'openHistory' });
-    case 'reload':
-      return effect({ type: 'reload' });
-    case 'help':
-      return none({ ...state, screens: [...state.screens, { kind: 'help', scroll: 0 }] });
-    case 'focusNext':
-    case 'focusPrev': {
-      const at = panes.indexOf(state.focus);
-      const next = panes[(at + (action === 'focusNext' ? 1 : panes.length - 1)) % panes.length];
-      return none({ ...state, focus: next });
-    }
-    case 'send':
-      if (state.inFlight) return none({ ...state, toast: 'a request is already in flight (esc cancels it)' });
-      return selected ? effect({ type: 'send' }) : none({ ...state, toast: 'no request selected' });
-    case 'up':
-    case 'down':
-    case 'pageUp':
-    case 'pageDown':
-    case 'top':
-    case 'bottom': {
-      if (state.focus === 'response') {
-        if (action === 'up' || action === 'down') return viewer({ type: 'move', by: action === 'up' ? -1 : 1 });
-        if (action === 'pageUp' || action === 'pageDown') return viewer({ type: 'page', direction: action === 'pageUp' ? -1 : 1 });
-        return viewer({ type: action === 'top' ? 'top' : 'bottom' });
-      }
-      const delta = { up: -1, down: 1, pageUp: -10, pageDown: 10, top: -1e9, bottom: 1e9 }[action];
-      return none(clampTree(state, state.treeCursor + delta));
-    }
-    case 'filterTree':
-      return none({ ...state, treeFiltering: true, focus: 'tree' });
-    case 'nextTab':
-    case 'prevTab': {
-      const at = tabs.indexOf(state.tab);
-      return none({ ...state, tab: tabs[(at + (action === 'nextTab' ? 1 : tabs.length - 1)) % tabs.length] });
-    }
-    case 'scrollLeft':
-    case 'scrollRight':
-      return viewer({ type: 'scrollX', by: action === 'scrollLeft' ? -20 : 20 });
-    case 'toggleFold':
-      return viewer({ type: 'toggleFold' });
-    case 'foldAll':
-      return viewer({ type: 'foldAll' });
-    case 'unfoldAll':
-      return viewer({ type: 'unfoldAll' });
-    case 'jsonPath':
-      return { state: { ...state, focus: 'response', tab: 'body' }, effects: [{ type: 'viewer', action: { type: 'startInput', kind: 'jsonPath' } }] };
-    case 'search':
-      return { state: { ...state, focus: 'response', tab: 'body' }, effects: [{ type: 'viewer', action: { type: 'startInput', kind: 'search' } }] };
-    case 'searchNext':
-    case 'searchPrev':
-      return viewer({ type: 'findNext', direction: action === 'searchNext' ? 1 : -1 });
-    case 'copyBody':
-    case 'copyCurl':
-    case 'pager':
-      if (!state.result) return none({ ...state, toast: 'no response yet' });
-      return effect({ type: action });
-    case 'saveBody':
-      if (!state.result) return none({ ...state, toast: 'no response yet' });
-      return none({ ...state, screens: [...state.screens, { kind: 'input', purpose: 'saveBody', label: 'Save body to', value: '' }] });
-    case 'editMethod':
-    case 'editUrl':
-    case 'editHeaders': {
-      if (!selected) return none({ ...state, toast: 'no request selected' });
-      const node = selected.node;
-      const field = action === 'editMethod' ? 'method' : action === 'editUrl' ? 'url' : 'headers';
-      const value = field === 'method' ? node.method : field === 'url' ? node.url : node.headers.map((h) => `${h.name}: ${h.value}`).join('; ');
-      return none({ ...state, screens: [...state.screens, { kind: 'edit', field, value }] });
-    }
-    case 'editBody':
-    case 'editRequest':
-    case 'duplicate':
-      return selected ? effect({ type: action }) : none({ ...state, toast: 'no request selected' });
-    case 'newRequest':
-      return state.files.some((f) => f.file) ? effect({ type: 'newRequest' }) : none({ ...state, toast: 'no .http file in this workspace' });
-    case 'toggleSecrets':
-      return none({ ...state, revealSecrets: !state.revealSecrets });
-    case 'delete':
-      if (!selected) return none({ ...state, toast: 'no request selected' });
-      return none({ ...state, screens: [...state.screens, { kind: 'confirm', message: `Delete ${requestLabel(selected.node)}? (y/n)`, effect: { type: 'delete' } }] });
-  }
-}
+/** A step with no effect. */
+export const none = (state: AppState): Step => ({ state, effects: [] });

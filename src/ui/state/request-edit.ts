@@ -30,10 +30,11 @@ export function parseHeaderLine(value: string): Array<{ name: string; value: str
     });
 }
 
-/** The block text after changing the method, the URL or the headers. */
-export function editRequestBlock(file: HttpFile, node: RequestNode, field: 'method' | 'url' | 'headers', value: string): string {
+/** The block text after changing the method, the URL, the query or the headers. */
+export function editRequestBlock(file: HttpFile, node: RequestNode, field: 'method' | 'url' | 'query' | 'headers', value: string): string {
   const block = blockText(file, node);
   const base = node.span.start;
+  if (field === 'query') return editRequestBlock(file, node, 'url', withQuery(node.url, value));
   if (field === 'method' || field === 'url') {
     const method = field === 'method' ? value.trim().toUpperCase() : node.method;
     const url = field === 'url' ? value.trim() : node.url;
@@ -83,6 +84,8 @@ export function duplicateBlock(file: HttpFile, node: RequestNode, newName: strin
     const renamed = block.replace(/^([ \t]*(?:#|\/\/)[ \t]*@name[ \t]+)\S+/m, `$1${newName}`);
     // No `# @name`: the name is the `###` separator's title, so the copy gets a title of its own.
     block = renamed !== block ? renamed : block.replace(/^###[^\r\n]*/, `### ${newName}`);
+    // The title is what the tree shows: the copy's says it is one.
+    if (renamed !== blockText(file, node) && node.title) block = block.replace(/^###[^\r\n]*/, `### ${node.title} copy`);
   }
   if (!/^###/.test(block)) block = `### ${newName}\n${block}`;
   return block.endsWith('\n') ? block : block + '\n';
@@ -104,4 +107,26 @@ export function blockWithCopy(file: HttpFile, node: RequestNode, newName: string
   const copy = duplicateBlock(file, node, newName).replace(TRAILING_GAP, '');
   const copyText = newline === '\r\n' ? copy.replace(/(?<!\r)\n/g, '\r\n') : copy;
   return block.slice(0, block.length - gap.length) + (gap || newline) + copyText + gap;
+}
+
+/** A new request block for `METHOD URL`, with an untitled `###` separator. */
+export function requestLineBlock(method: string, url: string): string {
+  return `###\n${method} ${url}\n`;
+}
+
+/** The block with its `###` title set (the separator line replaced, or one added when the block has none). */
+export function renamedBlock(file: HttpFile, node: RequestNode, title: string): string {
+  const block = blockText(file, node);
+  const clean = title.replace(/[\r\n]+/g, ' ').trim();
+  if (/^###/.test(block)) return block.replace(/^###[^\r\n]*/, `### ${clean}`);
+  const newline = block.includes('\r\n') ? '\r\n' : '\n';
+  return `### ${clean}${newline}${block}`;
+}
+
+/** A URL with its query replaced by `query` (`a=1&b=2`; `;` or spaces between parameters work too; empty removes it). */
+export function withQuery(url: string, query: string): string {
+  const at = url.indexOf('?');
+  const base = at === -1 ? url : url.slice(0, at);
+  const params = query.trim().replace(/^\?/, '').split(/[&;\s]+/).filter(Boolean).join('&');
+  return params ? `${base}?${params}` : base;
 }

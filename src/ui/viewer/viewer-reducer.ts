@@ -51,6 +51,14 @@ const emptyFolds: ReadonlySet<number> = new Set();
 
 export const initialViewerState: ViewerState = { cursor: 0, scroll: 0, folded: emptyFolds };
 
+/** A JSONPath as people type it: `$.a`, `.a`, `a.b` and `[0]` all start at the root (`$`). */
+export function normaliseJsonPath(text: string): string {
+  const path = text.trim();
+  if (path.startsWith('$')) return path;
+  if (path.startsWith('.') || path.startsWith('[')) return `$${path}`;
+  return `$.${path}`;
+}
+
 /** The model the viewer shows: the base, or the JSONPath matches as a JSON array (memoised). */
 export function viewerModel(base: LineModel, jsonPath: string | undefined): LineModel {
   if (!jsonPath || base.kind !== 'json') return base;
@@ -117,7 +125,7 @@ export function viewerReducer(state: ViewerState, action: ViewerAction, context:
       if (action.kind === 'jsonPath' && context.base.kind !== 'json') {
         return { ...state, message: 'JSONPath filters need a JSON body up to 2 MiB' };
       }
-      return { ...state, input: { kind: action.kind, value: action.kind === 'jsonPath' ? (state.jsonPath ?? '$') : '' }, message: undefined };
+      return { ...state, input: { kind: action.kind, value: action.kind === 'jsonPath' ? (state.jsonPath ?? '') : '' }, message: undefined };
     case 'inputChange':
       return state.input ? { ...state, input: { ...state.input, value: action.value } } : state;
     case 'inputCancel':
@@ -133,9 +141,10 @@ export function viewerReducer(state: ViewerState, action: ViewerAction, context:
       }
       if (!value || value === '$') return { ...state, input: undefined, jsonPath: undefined, folded: emptyFolds, cursor: 0, scroll: 0, message: undefined };
       try {
-        const filtered = viewerModel(context.base, value);
+        const path = normaliseJsonPath(value);
+        const filtered = viewerModel(context.base, path);
         const matches = filtered.kind === 'json' && Array.isArray(filtered.value) ? filtered.value.length : 0;
-        return { ...state, input: undefined, jsonPath: value, folded: emptyFolds, cursor: 0, scroll: 0, message: `${matches} ${matches === 1 ? 'match' : 'matches'} for ${value}` };
+        return { ...state, input: undefined, jsonPath: path, folded: emptyFolds, cursor: 0, scroll: 0, message: `${matches} ${matches === 1 ? 'match' : 'matches'} for ${path}` };
       } catch (error) {
         return { ...state, input: undefined, message: `invalid JSONPath: ${error instanceof Error ? error.message : String(error)}` };
       }

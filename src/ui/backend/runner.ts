@@ -1,0 +1,121 @@
+/**
+ * One session and executor per environment, as `dial run` builds them: variables, cookies and
+ * referenced responses belong to an environment. The request being executed now (`Current`)
+ * gets its prompts, its state changes and its prepared request and exchange through here.
+ */
+import { DialError } from '../../core/errors.js';
+import type { Exchange, SendOptions } from '../../core/http/types.js';
+import type { HttpFile, RequestNode } from '../../core/httpfile/types.js';
+import { createCookieJar, sendRequest } from '../../core/http/index.js';
+import { createSession, type PreparedRequest, type Session } from '../../core/session/index.js';
+import { createExecutor, type RunSession } from '../../core/run/index.js';
+import type { EnvStore } from '../../core/env/index.js';
+import type { ExecuteOptions } from '../services.js';
+
+/** A request as the session prepared it, with where it came from (for copy as curl). */
+export type Prepared = PreparedRequest & { file: HttpFile; node: RequestNode };
+
+/** The request being executed now. */
+export interface Current {
+  node: RequestNode;
+  options: ExecuteOptions;
+  prepared?: Prepared;
+  exchange?: Exchange;
+}
+
+export interface Runner {
+  session: Session;
+  run: ReturnType<typeof createExecutor>;
+}
+
+export interface RunnerContext {
+  root: string;
+  cliVariables: Record<string, string>;
+  sendOptions: SendOptions;
+  timeoutMs: number | undefined;
+  followRedirects: boolean;
+  envStore: EnvStore;
+  /** The request being executed now, if any. */
+  current: () => Current | undefined;
+}
+
+/** The engine the executor sends through: the real one, telling the current request when it sends and when the head arrives. */
+function engineFor(context: RunnerContext) {
+  return {
+    sendRequest: (request: Parameters<typeof sendRequest>[0], sendOpts: Parameters<typeof sendRequest>[1]) => {
+      const active = context.current();
+      active?.options.onState('sending');
+      const target = sendOpts?.bodyTarget;
+      if (!active || (target && (target.kind !== 'buffer' || target.maxInMemoryBytes !== undefined))) return sendRequest(request, sendOpts);
+      // The same default buffering (a stream target that answers null buffers), plus a signal when the head arrives.
+      return sendRequest(request, {
+        ...sendOpts,
+        bodyTarget: {
+          kind: 'stream',
+          open: () => {
+            if (context.current() === active) active.options.onState('receiving');
+            return null;
+          },
+        },
+      });
+    },
+    createCookieJar,
+    // Bodies stay until the next response replaces them (the viewer reads them).
+    releaseBody: () => undefined,
+  };
+}
+
+/** The session wrapped so the current request's prepared request and exchange are kept. */
+function recordingSession(session: Session, context: RunnerContext): RunSession {
+  return {
+    globals: session.globals,
+    prepare: async (file, node, extra) => {
+      const prepared = await session.prepare(file, node, extra);
+      const current = context.current();
+      if (current && node === current.node) current.prepared = { ...prepared, file, node };
+      return prepared;
+    },
+    record: (file, node, request, exchange) => {
+      session.record(file, node, request, exchange);
+      const current = context.current();
+      if (current && node === current.node) current.exchange = exchange;
+    },
+    resolveTemplate: (text, file, node) => session.resolveTemplate(text, file, node),
+    secretValues: () => session.secretValues(),
+  };
+}
+
+/** Returns the runner of an environment, building it on first use. */
+export function createRunners(context: RunnerContext): (environment: string | undefined) => Runner {
+  const runners = new Map<string, Runner>();
+  return (environment) => {
+    const key = environment ?? '';
+    const existing = runners.get(key);
+    if (existing) return existing;
+    let executor: ReturnType<typeof createExecutor> | undefined;
+    const session = createSession({
+      workspaceRoot: context.root,
+      environment,
+      cliVariables: context.cliVariables,
+      sendOptions: context.sendOptions,
+      prompt: (name, description) => {
+        const current = context.current();
+        if (!current) throw new DialError('E_VAR_UNDEFINED', `no value for @prompt variable '${name}'`);
+        return current.options.prompt(name, description);
+      },
+      runReference: (file, node) => executor!.runReference(file, node),
+    });
+    executor = createExecutor({
+      session: recordingSession(session, context),
+      engine: engineFor(context),
+      sendOptions: context.sendOptions,
+      timeoutMs: context.timeoutMs,
+      followRedirects: context.followRedirects,
+      // `request.environment.get(name)` in scripts: the selected environment's values, with --var on top (as `dial run`).
+      environmentValues: async (dir) => new Map([...(await context.envStore.resolve(dir, environment)).values, ...Object.entries(context.cliVariables)]),
+    });
+    const runner = { session, run: executor };
+    runners.set(key, runner);
+    return runner;
+  };
+}
