@@ -1,6 +1,6 @@
 /**
  * The real WorkbenchServices: the TUI's only road to core. Everything here delegates to
- * src/core (httpfile, workspace-io, http, export, session, run); the pieces live in ui/backend/.
+ * src/core (httpfile, editing, http, export, session, run); the pieces live in ui/backend/.
  */
 import { relative } from 'node:path';
 import type { Exchange, SendOptions } from '../core/http/types.js';

@@ -2,7 +2,7 @@
  * Saving from the TUI never overwrites a change made to the file by another program: the save is
  * refused with the reason and the key that reloads it in the status bar, the file keeps the outside
  * change, and after a reload (ctrl+l) the edit is saved on top of it. Real files, real
- * workspace-io (the fake services only stand in for the network).
+ * editing (the fake services only stand in for the network).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

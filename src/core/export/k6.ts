@@ -16,6 +16,7 @@ import { findPlaceholders } from '../vars/template.js';
 import { parseReference } from '../vars/references.js';
 import { multipartBoundary } from '../httpfile/multipart.js';
 import { K6_RUNTIME } from './k6-runtime.js';
+import { displayName } from '../request-name.js';
 import { parseHttpFile } from '../httpfile/index.js';
 import { EnvStore } from '../env/index.js';
 import { discoverHttpFiles, findWorkspaceRoot } from '../workspace/index.js';
@@ -88,10 +89,7 @@ class Refusals {
   }
 }
 
-/** The display label of a request: `### title`, else `@name`, else `METHOD url`. */
-function labelOf(node: RequestNode): string {
-  return node.title?.trim() || node.name || `${node.method} ${node.url}`;
-}
+const labelOf = displayName;
 
 function checkTemplate(text: string, span: Span, refusals: Refusals, earlier: Set<string>, allNames: Set<string>): void {
   for (const { expression } of findPlaceholders(text)) {

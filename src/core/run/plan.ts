@@ -8,6 +8,7 @@ import type { HttpFile, RequestNode } from '../httpfile/types.js';
 import { parseHttpFile } from '../httpfile/index.js';
 import { DialError } from '../errors.js';
 import type { FileInfo, RequestInfo } from './types.js';
+import { displayName } from '../request-name.js';
 import { requestHasName, requestsAtPosition, type RequestPosition } from '../workspace/position.js';
 
 export interface Shard {
@@ -78,7 +79,7 @@ export function reportPath(path: string, cwd: string): string {
 export function requestInfo(node: RequestNode): RequestInfo {
   return {
     index: node.index,
-    name: node.name ?? node.title ?? `${node.method} ${node.url}`,
+    name: displayName(node),
     line: node.requestLineSpan.line,
     method: node.method,
     url: node.url,
@@ -115,7 +116,7 @@ export function createRequestFilter(filter: RequestFilter): (node: RequestNode) 
   return (node) => {
     if (matchName) {
       const info = requestInfo(node);
-      if (!matchName(info.name) && !(node.title && matchName(node.title))) return false;
+      if (!matchName(info.name) && !(node.name && matchName(node.name)) && !(node.title && matchName(node.title))) return false;
     }
     if (tags?.length && !node.tags.some((tag) => tags.includes(tag))) return false;
     if (filter.name !== undefined && !requestHasName(node, filter.name)) return false;

@@ -127,8 +127,8 @@ function keyOf(file: HttpFile, node: RequestNode): string {
   return `${file.path}#${node.name ?? `@${node.index}`}`;
 }
 
-/** What a request is called in messages (names may contain '#', so never parsed back from a key). */
-function displayName(node: RequestNode): string {
+/** What a request is called in messages about references (names may contain '#', so never parsed back from a key). */
+function referenceName(node: RequestNode): string {
   return node.name ?? `#${node.index + 1}`;
 }
 
@@ -327,10 +327,10 @@ class RequestSession implements Session {
       let chain = this.chain.getStore() ?? [];
       if (from) {
         const fromKey = keyOf(file, from);
-        this.names.set(fromKey, displayName(from));
+        this.names.set(fromKey, referenceName(from));
         if (chain[chain.length - 1] !== fromKey) chain = [...chain, fromKey];
       }
-      this.names.set(key, displayName(target));
+      this.names.set(key, referenceName(target));
       if (chain.includes(key)) {
         const names = [...chain.slice(chain.indexOf(key)), key].map((k) => this.names.get(k) ?? k);
         throw new DialError('E_VAR_CYCLE', `request reference cycle: ${names.join(' -> ')} (${where})`, {
@@ -357,8 +357,8 @@ class RequestSession implements Session {
 
   /** Runs a referenced request itself (no runReference), telling onDependency before and after; refused with refuseDependencies. */
   private async runDependency(file: HttpFile, target: RequestNode, from: RequestNode | undefined): Promise<void> {
-    const name = displayName(target);
-    const neededBy = from ? displayName(from) : 'this request';
+    const name = referenceName(target);
+    const neededBy = from ? referenceName(from) : 'this request';
     const environment = this.options.environment;
     if (this.options.refuseDependencies) {
       throw new DialError('E_INPUT', `'${neededBy}' needs request '${name}' to run first, and dependencies are turned off`, {

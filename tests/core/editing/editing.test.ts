@@ -5,7 +5,7 @@ import { parseHttpFile } from '../../../src/core/httpfile/index.js';
 import { externalCommand, FileChangedError, loadHttpFile, rewriteHttpFile, runExternal, saveBodyTo } from '../../../src/core/editing/index.js';
 import { tempDir } from '../../helpers/cli.js';
 
-describe('workspace-io', () => {
+describe('editing', () => {
   it('rewrites a .http file atomically and returns it parsed', async () => {
     const dir = tempDir();
     const path = join(dir, 'a.http');
