@@ -213,7 +213,7 @@ async function prepareFileTarget(
       ...common,
       sendOptions: { timeoutMs, followRedirects: follow, maxRedirects, tls, proxy, onWarning: warn },
       refuseDependencies: options.refuseDependencies,
-      onDependency: announceDependency(options, settings, io, warn),
+      onDependency: announceDependency(options, settings, io, warn, relative(io.cwd, resolve(io.cwd, target.path)) || target.path),
     });
   }
   return {
@@ -293,7 +293,7 @@ async function stdinWithin(stdin: Readable, size: number | undefined, timeoutMs:
  * response.body.$.token}}`): one line on stderr before it goes (name, method, URL, environment),
  * one with its status after, and a history entry, so nothing is sent unseen.
  */
-function announceDependency(options: SendCommandOptions, settings: Settings, io: SendIo, warn: (message: string) => void) {
+function announceDependency(options: SendCommandOptions, settings: Settings, io: SendIo, warn: (message: string) => void, fileLabel: string) {
   return (event: DependencyEvent, secretValues: string[]): void => {
     const redactor = new Redactor(options.mask ? secretValues : []);
     const env = event.environment ? ` (environment ${event.environment})` : '';
@@ -310,7 +310,7 @@ function announceDependency(options: SendCommandOptions, settings: Settings, io:
     if (settings.historyLimit <= 0) return;
     try {
       const body = response.body.kind === 'memory' ? response.body.bytes : undefined;
-      appendHistory(toHistoryEntry(event.exchange, { responseBody: body, secretValues, workspace: io.cwd, requestId: event.name }), { path: historyPath(io.env), limit: settings.historyLimit });
+      appendHistory(toHistoryEntry(event.exchange, { responseBody: body, secretValues, workspace: io.cwd, requestId: `${fileLabel}#${event.name}` }), { path: historyPath(io.env), limit: settings.historyLimit });
     } catch (error) {
       warn(`could not record history: ${(error as Error).message}`);
     }
