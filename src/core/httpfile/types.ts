@@ -122,6 +122,15 @@ export interface RequestNode {
   variables: FileVariable[];
 }
 
+/** Something dial read one way while another tool may read it another: shown, never fatal. */
+export interface ParseWarning {
+  message: string;
+  hint?: string;
+  file: string;
+  /** 1-based. */
+  line: number;
+}
+
 export interface HttpFile {
   /** Absolute path ('' for text not from disk). */
   path: string;
@@ -130,6 +139,10 @@ export interface HttpFile {
   /** All file variables in source order (including those inside request blocks). */
   variables: FileVariable[];
   requests: RequestNode[];
+  /** The tool whose meaning the file was read with (see dialect.ts). */
+  dialect?: import('./dialect.js').Dialect;
+  /** Ambiguities worth telling the user about (absent when there are none). */
+  warnings?: ParseWarning[];
 }
 
 /**
