@@ -11,6 +11,7 @@
  *   time errors that request); 2 usage; 3 a file fails to parse (nothing runs); 130 interrupted.
  */
 import type { Command } from 'commander';
+import { applyDialectFlag, dialectOption } from './dialect-flag.js';
 import { DialError } from '../core/errors.js';
 import { globalOptions, useColor } from './globals.js';
 
@@ -60,6 +61,8 @@ function parseVars(pairs: string[]): Record<string, string> {
 export function registerRun(program: Command): void {
   program
     .command('run')
+    .option(...dialectOption)
+    .hook('preAction', applyDialectFlag)
     .description('Run .http files as tests (assertions, scripts, retries, shards, CI reporters)')
     .argument('[paths...]', '.http files or folders (default: the current folder)')
     .option('-e, --env <name>', 'environment from http-client.env.json')

@@ -3,6 +3,7 @@
  * the core (items, engine, printing) is imported inside the action to keep start-up lean.
  */
 import type { Command } from 'commander';
+import { applyDialectFlag, dialectOption } from './dialect-flag.js';
 import { globalOptions, useColor } from './globals.js';
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -10,6 +11,8 @@ const collect = (value: string, previous: string[]): string[] => [...previous, v
 export function registerSend(program: Command): void {
   program
     .command('send')
+    .option(...dialectOption)
+    .hook('preAction', applyDialectFlag)
     .description('Send one request: HTTPie-style items, or a request from a .http file')
     .argument('[request...]', '[METHOD] URL [ITEMS…] — Header:value, name==query, field=value, field:=json, field@file, @file — or FILE.http[#name]')
     .option('-j, --json', 'send data fields as JSON (the default)')

@@ -35,6 +35,7 @@ import { chooseDialect, type Dialect } from './dialect.js';
 import { applyMetadata, refusedMetadata } from './metadata.js';
 import { isKnownMethod, KNOWN_METHODS, PROTOCOL_KEYWORDS } from './methods.js';
 import { fileBodyEncoding, inlineScriptRefusal, scriptFileRefusal } from './scripts.js';
+import { reportParseWarnings } from './warnings.js';
 import type { AssertionNode, BodyNode, FileVariable, HttpFile, ParseWarning, RequestNode, ScriptNode, Span } from './types.js';
 
 const METHOD_RE = /^[A-Z][A-Z0-9_-]*$/;
@@ -133,7 +134,10 @@ class HttpFileParser {
     this.finish(this.text.length);
     if (this.variablesOutOfOrder) this.variables.sort((a, b) => a.span.start - b.span.start);
     const file: HttpFile = { path: this.path, text: this.text, variables: this.variables, requests: this.requests, dialect: this.dialect };
-    if (this.warnings.length > 0) file.warnings = this.warnings;
+    if (this.warnings.length > 0) {
+      file.warnings = this.warnings;
+      reportParseWarnings(this.warnings);
+    }
     return file;
   }
 
