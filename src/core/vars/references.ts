@@ -18,9 +18,15 @@ export interface ReferenceExpression {
 
 /** Recognises `name.(request|response).(body|headers)[.path]`; undefined for anything else. */
 export function parseReference(expression: string): ReferenceExpression | undefined {
-  const match = /^([^.\s{}]+)\.(request|response)\.(body|headers)(?:\.(.+))?$/.exec(expression);
+  const match = /^([^.\s{}]+)\.(request|response)\.(body|headers)(?:\.(.+)|(\[.+\]))?$/.exec(expression);
   if (!match) return undefined;
-  return { name: match[1], part: match[2] as 'request' | 'response', section: match[3] as 'body' | 'headers', path: match[4] ?? '*' };
+  const section = match[3] as 'body' | 'headers';
+  // kulala/JetBrains-style `headers['X-Id']` / `headers["X-Id"]` name the header in brackets.
+  const bracketed = match[5] ?? (section === 'headers' && match[4]?.startsWith('[') ? match[4] : undefined);
+  const quoted = bracketed === undefined ? undefined : /^\[\s*(['"])(.+)\1\s*\]$/.exec(bracketed);
+  if (bracketed !== undefined && !quoted && section === 'headers') return undefined;
+  const path = quoted ? (section === 'headers' ? quoted[2] : `$[${quoted[1]}${quoted[2]}${quoted[1]}]`) : (match[4] ?? '*');
+  return { name: match[1], part: match[2] as 'request' | 'response', section, path };
 }
 
 /** What a session remembers of a request that ran. */
@@ -61,14 +67,15 @@ export async function evaluateReference(reference: ReferenceExpression, recorded
   const text = await bodyText(recorded, reference.part);
   if (reference.path === '*') return text;
   if (reference.path.startsWith('//')) missing('XPath references are not supported', 'use a JSONPath ($.a.b) on JSON bodies, or * for the whole body');
-  if (!reference.path.startsWith('$')) missing(`'${reference.path}' is not a JSONPath`, 'write $.field, or * for the whole body');
+  // kulala and JetBrains also read a bare path (`body.token`, `body.items[0].id`) as JSONPath from the root.
+  const path = reference.path.startsWith('$') ? reference.path : `$.${reference.path}`;
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
     missing(`the ${reference.part} body of '${reference.name}' is not JSON`, 'use * for the whole body');
   }
-  const matches = await queryJsonPath(json, reference.path);
-  if (matches.length === 0) missing(`${reference.path} matched nothing in the ${reference.part} body of '${reference.name}'`);
+  const matches = await queryJsonPath(json, path);
+  if (matches.length === 0) missing(`${path} matched nothing in the ${reference.part} body of '${reference.name}'`);
   return valueToText(matches.length === 1 ? matches[0] : matches);
 }
