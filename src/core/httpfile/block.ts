@@ -1,7 +1,8 @@
 /** The parser's working state for one request block (internal to the parser). */
 import type { AssertionNode, HeaderNode, OutputRedirectNode, RequestNode, ScriptNode, Span } from './types.js';
 
-export type BlockState = 'pre' | 'headers' | 'body' | 'post';
+/** `response`: httpyac's saved response (`HTTP/1.1 200 OK` and what follows), read as comment text. */
+export type BlockState = 'pre' | 'headers' | 'body' | 'post' | 'response';
 
 /** The metadata views a block collects, exactly as RequestNode holds them. */
 export type BlockMetadata = Pick<

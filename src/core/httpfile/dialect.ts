@@ -87,7 +87,7 @@ export function detectWorkspaceDialect(filePath: string): Dialect | undefined {
 
 const DIALECT_LINE_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@dialect[ \t]+(\S+)/m;
 // Metadata only httpyac has; kulala's env-from-command keys; rest.nvim's Lua handlers.
-const HTTPYAC_ONLY_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@(?:ref|forceRef|import|loop|jwt|keepStreaming|note|sleep|verbose|debug|injectVariables|ratelimit|save|openWith)\b|\{\{[@+]/m;
+const HTTPYAC_ONLY_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@(?:ref|forceRef|import|loop|jwt|keepStreaming|note|sleep|verbose|debug|injectVariables|ratelimit|save|openWith)\b|\{\{[@+]|^\/\*|^HTTP\/\d(?:\.\d)?[ \t]+\d{3}\b/m;
 const KULALA_ONLY_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@(?:env-stdin-cmd|env-json-key|curl-|grpc-|graphql)/m;
 const RESTNVIM_ONLY_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@lang[ \t]*=?[ \t]*lua|^[ \t]*>[ \t]*\S+\.lua[ \t]*$/m;
 

@@ -47,6 +47,11 @@ const HEADER_LINE_RE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+[ \t]*:/;
 /** A line that is unmistakably a request line: known method, then an absolute, rooted or templated target. */
 const STRICT_REQUEST_LINE_RE = /^([A-Z][A-Z-]*)[ \t]+(?:https?:\/\/|\/|\{\{)\S*(?:[ \t]+HTTP\/\d(?:\.\d)?)?[ \t]*$/;
 const GRAPHQL_OPERATION_RE = /^(?:fragment|query|mutation|subscription)\b[^:]*\{?\s*$/;
+/** httpyac keeps responses in the file after the request: `HTTP/1.1 200 - OK`. */
+/** What `{{ … }}` may hold: a variable name, a request reference, or a `$dynamic` variable with arguments. */
+const PLACEHOLDER_RE = /\{\{([^{}]*)\}\}/g;
+const PLAIN_PLACEHOLDER_RE = /^\s*(?:\$.*|[\w$.\-[\]'"*/%]+)\s*$/s;
+const SAVED_RESPONSE_RE = /^HTTP\/\d(?:\.\d)?[ \t]+\d{3}\b/;
 
 export interface ParseOptions {
   /** Read the file with this tool's meaning (a `# @dialect` line in the file still wins). */
@@ -186,6 +191,8 @@ class HttpFileParser {
         return this.headerLine(i, line, t);
       case 'post':
         return isBlank(line) ? i : this.afterBodyLine(i, line, t);
+      case 'response':
+        return i;
     }
   }
 
@@ -227,8 +234,24 @@ class HttpFileParser {
       this.metadataLine(i, t);
       return i;
     }
+    if (t.startsWith('/*')) return this.blockComment(i);
+    if (t.startsWith('{{') && !maskTemplates(t).trim().includes(' ') && !t.includes('}}')) this.refuseScriptBlock(i);
     if (t.charCodeAt(0) === 60 /* < */) return this.preScriptLine(i, line, t);
     return this.requestLine(i, line);
+  }
+
+  /** httpyac's `/* … *\/` comment (also before a request in other files): skipped up to its closing line. */
+  private blockComment(i: number): number {
+    const close = this.text.indexOf('*/', this.starts[i] + this.lineText(i).indexOf('/*') + 2);
+    if (close < 0) this.fail('unterminated comment: `/*` without `*/`', i, 1, 'close the comment with `*/`');
+    let last = i;
+    while (last < this.starts.length - 1 && this.nexts[last] <= close) last++;
+    return last;
+  }
+
+  /** httpyac's multi-line `{{ … }}` JavaScript block: refused until dial runs it in its script sandbox. */
+  private refuseScriptBlock(i: number): never {
+    return this.fail('httpyac `{{ … }}` script blocks are not supported yet', i, 1, 'set the values with `@name = value` lines or a JetBrains `< {% request.variables.set(…) %}` pre-request script');
   }
 
   /** `# @key value` / `// @key value` (plain comments are skipped). */
@@ -294,6 +317,9 @@ class HttpFileParser {
     this.refuseForeignLine(i, rest);
     const space = rest.search(/\s/);
     const word = space > 0 ? rest.slice(0, space) : '';
+    if (word.toUpperCase() === 'CONNECT') {
+      this.fail('CONNECT requests are not supported', i, 1, 'CONNECT opens a proxy tunnel; to go through a proxy, use --proxy with the real request');
+    }
     if (word && isKnownMethod(word)) {
       block.method = word.toUpperCase();
       block.methodExplicit = true;
@@ -414,8 +440,15 @@ class HttpFileParser {
         return last;
       }
     }
-    if (block.bodyFirst < 0) block.bodyFirst = i;
-    else if (isStrictRequestLine(t)) this.warnRequestLineInBody(i, t);
+    if (this.dialect === 'httpyac' && t.startsWith('{{') && !t.includes('}}')) this.refuseScriptBlock(i);
+    if (this.dialect === 'httpyac' && SAVED_RESPONSE_RE.test(t)) {
+      block.state = 'response';
+      return i;
+    }
+    if (block.bodyFirst < 0) {
+      block.bodyFirst = i;
+      this.refuseGraphqlBody(i, t);
+    } else if (isStrictRequestLine(t)) this.warnRequestLineInBody(i, t);
     if (block.bodyFirst === i && fileBodyEncoding(t) !== undefined) this.fileBodyLine(i, t);
     block.bodyLast = i;
     if (!block.bodyHasContent && !isComment(t)) {
@@ -423,6 +456,14 @@ class HttpFileParser {
       else block.bodyHasContent = true;
     }
     return i;
+  }
+
+  /** httpyac turns a body that starts with a GraphQL operation (or `gql name < file`) into a GraphQL JSON request. */
+  private refuseGraphqlBody(i: number, t: string): void {
+    const graphqlHeader = this.block.headers.some((h) => h.name.toLowerCase() === 'x-request-type' && h.value.toLowerCase() === 'graphql');
+    if (graphqlHeader || (this.dialect === 'httpyac' && (GRAPHQL_OPERATION_RE.test(t) || /^gql[ \t]/.test(t)))) {
+      this.fail('GraphQL bodies are not supported yet', i, 1, 'send the query as JSON: {"query": "…", "variables": {…}} with Content-Type: application/json');
+    }
   }
 
   private warnRequestLineInBody(i: number, t: string): void {
@@ -515,6 +556,19 @@ class HttpFileParser {
     return host ? `http://${host.value}${block.url}` : block.url;
   }
 
+  /** httpyac and kulala evaluate `{{ JavaScript }}`; dial does not yet, so such a request is refused at its line. */
+  private refuseScriptPlaceholders(block: Block): void {
+    const from = block.requestLineSpan!.start;
+    const to = block.bodyFirst >= 0 && block.bodyHasContent ? this.ends[block.bodyLast] : (block.headers.at(-1)?.span.end ?? block.requestLineSpan!.end);
+    const region = this.text.slice(from, to);
+    for (const match of region.matchAll(PLACEHOLDER_RE)) {
+      if (PLAIN_PLACEHOLDER_RE.test(match[1])) continue;
+      const offset = from + match.index;
+      const i = this.starts.findLastIndex((start) => start <= offset);
+      this.fail(`JavaScript in {{ }} is not supported yet: ${match[0]}`, i, offset - this.starts[i] + 1, 'compute the value in a `< {% request.variables.set(…) %}` pre-request script and write {{name}}');
+    }
+  }
+
   private finish(end: number): void {
     const block = this.block;
     if (!block.hasRequest) return;
@@ -526,6 +580,7 @@ class HttpFileParser {
         this.variablesOutOfOrder = true;
       }
     }
+    this.refuseScriptPlaceholders(block);
     const start = block.separator ? block.start : (block.contentStart ?? block.requestLineSpan!.start);
     const line = block.separator ? block.line : (block.contentLine ?? block.requestLineSpan!.line);
     this.requests.push({
