@@ -122,5 +122,7 @@ export function chooseDialect(text: string, file: string, explicit?: Dialect): D
   if (workspace) return { dialect: workspace, source: 'workspace' };
   const constructs = dialectFromConstructs(text);
   if (constructs) return { dialect: constructs, source: 'constructs' };
+  // `.rest` is REST Client's own extension.
+  if (file.toLowerCase().endsWith('.rest')) return { dialect: 'rest-client', source: 'workspace' };
   return { dialect: 'jetbrains', source: 'default' };
 }

@@ -11,3 +11,4 @@ export { DIALECTS, chooseDialect, detectWorkspaceDialect, dialectFromName, requi
 export { KNOWN_METHODS, PROTOCOL_KEYWORDS, isKnownMethod } from './methods.js';
 export { onParseWarning } from './warnings.js';
 export type { ParseOptions } from './parse.js';
+export { decodeFileBody } from './scripts.js';

@@ -34,7 +34,7 @@ import { newBlock, type Block } from './block.js';
 import { chooseDialect, type Dialect } from './dialect.js';
 import { applyMetadata, refusedMetadata } from './metadata.js';
 import { isKnownMethod, KNOWN_METHODS, PROTOCOL_KEYWORDS } from './methods.js';
-import { fileBodyEncoding, inlineScriptRefusal, scriptFileRefusal } from './scripts.js';
+import { fileBodyEncoding, inlineScriptRefusal, isSupportedEncoding, scriptFileRefusal } from './scripts.js';
 import { reportParseWarnings } from './warnings.js';
 import type { AssertionNode, BodyNode, FileVariable, HttpFile, ParseWarning, RequestNode, ScriptNode, Span } from './types.js';
 
@@ -50,7 +50,7 @@ const GRAPHQL_OPERATION_RE = /^(?:fragment|query|mutation|subscription)\b[^:]*\{
 /** httpyac keeps responses in the file after the request: `HTTP/1.1 200 - OK`. */
 /** What `{{ … }}` may hold: a variable name, a request reference, or a `$dynamic` variable with arguments. */
 const PLACEHOLDER_RE = /\{\{([^{}]*)\}\}/g;
-const PLAIN_PLACEHOLDER_RE = /^\s*(?:\$.*|[\w$.\-[\]'"*/%]+)\s*$/s;
+const PLAIN_PLACEHOLDER_RE = /^\s*(?:\$.*|[\w$.\-[\]'"*/%]*)\s*$/s;
 const SAVED_RESPONSE_RE = /^HTTP\/\d(?:\.\d)?[ \t]+\d{3}\b/;
 
 export interface ParseOptions {
@@ -95,6 +95,31 @@ function isStrictRequestLine(t: string): boolean {
 /** Replaces `{{ … }}` spans by same-length filler so whitespace searches skip them. */
 function maskTemplates(url: string): string {
   return url.replace(/\{\{[^{}]*\}\}/g, (braces) => 'x'.repeat(braces.length));
+}
+
+function headerValue(block: Block, name: string): string | undefined {
+  return block.headers.find((header) => header.name.toLowerCase() === name)?.value;
+}
+
+/**
+ * The body text to send, where the tools rewrite what is written: REST Client's
+ * `X-Request-Type: GraphQL` (query, blank line, variables → a GraphQL JSON payload; the marker
+ * header is not sent) and form bodies split over lines that start with `&` (joined).
+ */
+function inlineBodyText(block: Block, text: string): string {
+  if (headerValue(block, 'x-request-type')?.toLowerCase() === 'graphql') {
+    block.headers = block.headers.filter((header) => header.name.toLowerCase() !== 'x-request-type');
+    const lines = text.split(/\r?\n/);
+    const blank = lines.findIndex((line) => line.trim() === '');
+    const query = (blank < 0 ? lines : lines.slice(0, blank)).join('\n');
+    const variables = blank < 0 ? '' : lines.slice(blank + 1).join('\n').trim();
+    const operationName = /^\s*query\s+([^@{(\s]+)/i.exec(query)?.[1];
+    // Variables stay a template: spliced in as written so their {{…}} are resolved at send time.
+    const head = JSON.stringify({ query, operationName });
+    return `${head.slice(0, -1)},"variables":${variables || '{}'}}`;
+  }
+  if (/^application\/x-www-form-urlencoded\b/i.test(headerValue(block, 'content-type') ?? '')) return text.replace(/\r?\n(?=&)/g, '');
+  return text;
 }
 
 /** Parses `.http` / `.rest` text. Throws DialError E_PARSE with file:line:col and a hint. */
@@ -362,7 +387,7 @@ class HttpFileParser {
     return !HEADER_LINE_RE.test(trimmed) && !isComment(trimmed) && !mayEndBody(trimmed) && !trimmed.startsWith('<') && !trimmed.startsWith('{');
   }
 
-  /** The URL as dial will send it: spaces after an explicit method are encoded, `*` is refused, httpyac's `host` prefix. */
+  /** The URL as dial will send it: spaces after an explicit method are encoded, `*` is refused. */
   private checkedUrl(url: string, i: number, line: string): string {
     if (!url) this.fail('request line without a URL', i, 1, 'write `GET https://example.com/path`');
     const stray = maskTemplates(url).search(/\s/);
@@ -379,7 +404,6 @@ class HttpFileParser {
     if (url === '*') {
       this.fail('asterisk-form targets (`OPTIONS *`) are not supported yet', i, 1, 'write the server origin instead: `OPTIONS https://example.com/`');
     }
-    if (this.dialect === 'httpyac' && url.startsWith('/')) return `{{host}}${url}`;
     return url;
   }
 
@@ -422,8 +446,8 @@ class HttpFileParser {
   /** True for `< path` / `<@ path`; `<@enc path` is refused unless the encoding is UTF-8. */
   private fileBodyLine(i: number, t: string): boolean {
     const encoding = fileBodyEncoding(t);
-    if (encoding !== undefined && !/^utf-?8$/i.test(encoding)) {
-      this.fail(`file bodies in the '${encoding}' encoding are not supported yet`, i, 1, 'convert the file to UTF-8 and write `<@ ./file`, or send it unchanged with `< ./file`');
+    if (encoding !== undefined && !isSupportedEncoding(encoding)) {
+      this.fail(`unknown file encoding '${encoding}'`, i, 1, 'use an encoding Node knows (latin1, utf16le, windows-1252, shift_jis, …), or `<@ ./file` for UTF-8');
     }
     return encoding !== undefined || isFileBodyLine(t);
   }
@@ -460,8 +484,8 @@ class HttpFileParser {
 
   /** httpyac turns a body that starts with a GraphQL operation (or `gql name < file`) into a GraphQL JSON request. */
   private refuseGraphqlBody(i: number, t: string): void {
-    const graphqlHeader = this.block.headers.some((h) => h.name.toLowerCase() === 'x-request-type' && h.value.toLowerCase() === 'graphql');
-    if (graphqlHeader || (this.dialect === 'httpyac' && (GRAPHQL_OPERATION_RE.test(t) || /^gql[ \t]/.test(t)))) {
+    const graphqlHeader = headerValue(this.block, 'x-request-type')?.toLowerCase() === 'graphql';
+    if (!graphqlHeader && this.dialect === 'httpyac' && (GRAPHQL_OPERATION_RE.test(t) || /^gql[ \t]/.test(t))) {
       this.fail('GraphQL bodies are not supported yet', i, 1, 'send the query as JSON: {"query": "…", "variables": {…}} with Content-Type: application/json');
     }
   }
@@ -543,17 +567,17 @@ class HttpFileParser {
     const span: Span = { start: this.starts[block.bodyFirst], end: this.ends[block.bodyLast], line: block.bodyFirst + 1, col: 1 };
     if (block.bodyFirst === block.bodyLast && (isFileBodyLine(first) || fileBodyEncoding(first) !== undefined)) {
       const substitute = first.charCodeAt(1) === 64; /* @ */
+      const encoding = fileBodyEncoding(first);
       const path = first.slice(substitute ? 2 : 1).replace(/^[\w-]+(?=[ \t])/, '').trim();
-      return { kind: 'file', path, substitute, span };
+      return encoding === undefined || /^utf-?8$/i.test(encoding) ? { kind: 'file', path, substitute, span } : { kind: 'file', path, substitute, encoding, span };
     }
-    return { kind: 'inline', text: this.text.slice(span.start, span.end), span };
+    return { kind: 'inline', text: inlineBodyText(block, this.text.slice(span.start, span.end)), span };
   }
 
-  /** A relative target with a `Host` header (origin-form, as JetBrains reads it) becomes an absolute URL. */
+  /** httpyac resolves a rooted target against the `host` variable (unless a `Host` header names the server). */
   private urlOf(block: Block): string {
-    if (!block.url.startsWith('/')) return block.url;
-    const host = block.headers.find((header) => header.name.toLowerCase() === 'host');
-    return host ? `http://${host.value}${block.url}` : block.url;
+    if (this.dialect !== 'httpyac' || !block.url.startsWith('/')) return block.url;
+    return block.headers.some((header) => header.name.toLowerCase() === 'host') ? block.url : `{{host}}${block.url}`;
   }
 
   /** httpyac and kulala evaluate `{{ JavaScript }}`; dial does not yet, so such a request is refused at its line. */
@@ -581,6 +605,8 @@ class HttpFileParser {
       }
     }
     this.refuseScriptPlaceholders(block);
+    // Before the headers are read: a GraphQL body drops its marker header.
+    const body = this.bodyOf(block);
     const start = block.separator ? block.start : (block.contentStart ?? block.requestLineSpan!.start);
     const line = block.separator ? block.line : (block.contentLine ?? block.requestLineSpan!.line);
     this.requests.push({
@@ -594,7 +620,7 @@ class HttpFileParser {
       url: this.urlOf(block),
       httpVersion: block.httpVersion,
       headers: block.headers,
-      body: this.bodyOf(block),
+      body,
       metadata: block.metadata,
       tags: block.tags,
       timeoutMs: block.timeoutMs,

@@ -27,3 +27,20 @@ export function fileBodyEncoding(line: string): string | undefined {
   const match = /^<@([A-Za-z][\w-]*)[ \t]+\S/.exec(line);
   return match ? match[1] : undefined;
 }
+
+/** True when Node can decode a file in this encoding (Buffer encodings, then the WHATWG labels of TextDecoder). */
+export function isSupportedEncoding(encoding: string): boolean {
+  if (Buffer.isEncoding(encoding)) return true;
+  try {
+    new TextDecoder(encoding);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Decodes file bytes as REST Client's `<@encoding ./file` does. */
+export function decodeFileBody(bytes: Buffer, encoding: string | undefined): string {
+  if (!encoding) return bytes.toString('utf8');
+  return Buffer.isEncoding(encoding) ? bytes.toString(encoding) : new TextDecoder(encoding).decode(bytes);
+}

@@ -36,7 +36,7 @@ export type BodyNode =
   /** Inline text (variables substituted at send time). Multipart bodies are inline text whose parts may pull in files. */
   | { kind: 'inline'; text: string; span: Span }
   /** `< ./file` sent as is, or `<@ ./file` with variables substituted. Path relative to the .http file. */
-  | { kind: 'file'; path: string; substitute: boolean; span: Span };
+  | { kind: 'file'; path: string; substitute: boolean; span: Span; /** REST Client `<@latin1 ./file`: the file's text encoding (absent = UTF-8). */ encoding?: string };
 
 export type ScriptNode =
   | { kind: 'inline'; code: string; span: Span }

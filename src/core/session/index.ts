@@ -36,6 +36,7 @@ import { dirname, relative, resolve } from 'node:path';
 import type { Exchange, HttpRequest, RequestBody, SendOptions } from '../http/types.js';
 import type { HttpFile, RequestNode } from '../httpfile/types.js';
 import { parseHttpFile } from '../httpfile/parse.js';
+import { decodeFileBody } from '../httpfile/scripts.js';
 import { expandMultipartBody, multipartBoundary } from '../httpfile/multipart.js';
 import { DialError } from '../errors.js';
 import { EnvStore, type Dotenv, type ResolvedEnvironment } from '../env/index.js';
@@ -425,7 +426,7 @@ class RequestSession implements Session {
       } catch {
         throw new DialError('E_NOT_FOUND', `body file not found: ${path}`, { location, hint: 'paths in `< ./file` are relative to the .http file' });
       }
-      body = node.body.substitute ? { kind: 'text', text: await resolver.resolve(await readFile(path, 'utf8')) } : { kind: 'file', path };
+      body = node.body.substitute ? { kind: 'text', text: await resolver.resolve(decodeFileBody(await readFile(path), node.body.encoding)) } : { kind: 'file', path };
     }
 
     const overrides: Partial<SendOptions> = {};

@@ -11,13 +11,16 @@ import { queryJsonPath, valueToText } from './jsonpath.js';
 export interface ReferenceExpression {
   name: string;
   part: 'request' | 'response';
-  section: 'body' | 'headers';
+  section: 'body' | 'headers' | 'cookies';
   /** `*`, a JSONPath (`$…`), an XPath (`//…`) or a header name. */
   path: string;
 }
 
 /** Recognises `name.(request|response).(body|headers)[.path]`; undefined for anything else. */
 export function parseReference(expression: string): ReferenceExpression | undefined {
+  const cookie = /^([^.\s{}]+)\.response\.cookies\.([^.\s]+)(?:\.value)?$/.exec(expression);
+  // kulala: `{{login.response.cookies.session.value}}`, the value of a cookie the response set.
+  if (cookie) return { name: cookie[1], part: 'response', section: 'cookies', path: cookie[2] };
   const match = /^([^.\s{}]+)\.(request|response)\.(body|headers)(?:\.(.+)|(\[.+\]))?$/.exec(expression);
   if (!match) return undefined;
   const section = match[3] as 'body' | 'headers';
@@ -57,6 +60,15 @@ export async function evaluateReference(reference: ReferenceExpression, recorded
   const missing = (why: string, hint?: string): never => {
     throw new DialError('E_VAR_UNDEFINED', `{{${raw}}}: ${why} (${where})`, { hint });
   };
+  if (reference.section === 'cookies') {
+    for (const [name, value] of recorded.exchange.response.headers) {
+      if (name.toLowerCase() !== 'set-cookie') continue;
+      const pair = value.split(';')[0];
+      const equals = pair.indexOf('=');
+      if (equals > 0 && pair.slice(0, equals).trim() === reference.path) return pair.slice(equals + 1).trim();
+    }
+    return missing(`the response of '${reference.name}' set no cookie '${reference.path}'`);
+  }
   if (reference.section === 'headers') {
     const headers = reference.part === 'response' ? recorded.exchange.response.headers : recorded.request.headers;
     const wanted = reference.path.toLowerCase();

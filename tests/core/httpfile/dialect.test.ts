@@ -38,11 +38,17 @@ describe('refusals (never silently wrong)', () => {
     expect(refusal('GET http://x\n\n> ./check.lua\n').message).toContain('Lua');
     expect(refusal('GET http://x\n# @lang=lua\n> {%\nlocal a = 1\n%}\n').message).toContain("'lua'");
   });
-  it('refuses <@latin1 bodies, accepts <@utf8', () => {
-    const r = refusal('POST http://x\n\n<@latin1 ./body.txt\n');
-    expect(r.message).toContain('latin1');
+  it('keeps the encoding of <@latin1 bodies, refuses unknown encodings', () => {
+    expect(parseHttpFile('POST http://x\n\n<@latin1 ./body.txt\n', '').requests[0].body).toMatchObject({ kind: 'file', path: './body.txt', substitute: true, encoding: 'latin1' });
+    expect(parseHttpFile('POST http://x\n\n<@utf8 ./body.txt\n', '').requests[0].body).toEqual(expect.not.objectContaining({ encoding: expect.anything() }));
+    const r = refusal('POST http://x\n\n<@klingon ./body.txt\n');
+    expect(r.message).toContain("unknown file encoding 'klingon'");
     expect(r.line).toBe(3);
-    expect(parseHttpFile('POST http://x\n\n<@utf8 ./body.txt\n', '').requests[0].body).toMatchObject({ kind: 'file', path: './body.txt', substitute: true });
+  });
+  it('refuses JavaScript in {{ }} and httpyac script blocks', () => {
+    expect(refusal('POST http://x\n\n{"a": "{{Date.now()}}"}\n').line).toBe(3);
+    expect(refusal('{{\n  exports.a = 1;\n}}\nGET http://x\n').message).toContain('script blocks');
+    expect(refusal('# @dialect httpyac\nGET /a\n\n{{\n  console.log(response);\n}}\n').line).toBe(4);
   });
   it('refuses kulala env-from-command metadata and httpyac loops', () => {
     expect(refusal('# @env-stdin-cmd token echo 1\nGET http://x\n').message).toContain('@env-stdin-cmd');
@@ -62,8 +68,22 @@ describe('corner cases of the request line', () => {
     expect(node.url).toBe('http://x/api/items?a=1&b=2');
     expect(node.headers).toHaveLength(1);
   });
-  it('completes an origin-form target from the Host header', () => {
-    expect(parseHttpFile('GET /path?a=1\nHost: example.com:8080\n', '').requests[0].url).toBe('http://example.com:8080/path?a=1');
+  it('leaves an origin-form target for the Host header to complete (also in httpyac)', () => {
+    expect(parseHttpFile('GET /path?a=1\nHost: example.com:8080\n', '').requests[0].url).toBe('/path?a=1');
+    expect(parseHttpFile('# @dialect httpyac\nGET /path\nHost: example.com\n', '').requests[0].url).toBe('/path');
+  });
+});
+
+describe('bodies the tools rewrite', () => {
+  it('REST Client GraphQL: query + variables become a JSON payload without the marker header', () => {
+    const node = parseHttpFile('POST http://x/graphql\nX-REQUEST-TYPE: GraphQL\n\nquery Repo($n: String!) {\n  repo(name: $n) { id }\n}\n\n{"n": "{{name}}"}\n', '').requests[0];
+    expect(node.headers).toEqual([]);
+    const text = node.body?.kind === 'inline' ? node.body.text : '';
+    expect(JSON.parse(text.replace('{{name}}', 'dial'))).toEqual({ query: 'query Repo($n: String!) {\n  repo(name: $n) { id }\n}', operationName: 'Repo', variables: { n: 'dial' } });
+  });
+  it('form bodies: lines starting with & continue the previous one', () => {
+    const node = parseHttpFile('POST http://x\nContent-Type: application/x-www-form-urlencoded\n\nname=foo\n&password=bar\n', '').requests[0];
+    expect(node.body).toMatchObject({ kind: 'inline', text: 'name=foo&password=bar' });
   });
 });
 
