@@ -50,7 +50,9 @@ const GRAPHQL_OPERATION_RE = /^(?:fragment|query|mutation|subscription)\b[^:]*\{
 /** httpyac keeps responses in the file after the request: `HTTP/1.1 200 - OK`. */
 /** What `{{ … }}` may hold: a variable name, a request reference, or a `$dynamic` variable with arguments. */
 const PLACEHOLDER_RE = /\{\{([^{}]*)\}\}/g;
-const PLAIN_PLACEHOLDER_RE = /^\s*(?:\$.*|[\w$.\-[\]'"*/%]*)\s*$/s;
+const PLAIN_PLACEHOLDER_RE = /^\s*(?:\$.*|[\w$.\-[\]'"*/%@]*)\s*$/s;
+/** REST Client's XPath references (`{{name.response.body.//a/@id}}`): not evaluated by dial. */
+const XPATH_REFERENCE_RE = /\.(?:request|response)\.body\.\/\//;
 const SAVED_RESPONSE_RE = /^HTTP\/\d(?:\.\d)?[ \t]+\d{3}\b/;
 
 export interface ParseOptions {
@@ -465,6 +467,9 @@ class HttpFileParser {
       }
     }
     if (this.dialect === 'httpyac' && t.startsWith('{{') && !t.includes('}}')) this.refuseScriptBlock(i);
+    if (t.startsWith('{%')) {
+      this.fail('a `{% … %}` script inside a body is not supported', i, 1, 'rest.nvim 0.x ran these as Lua; dial runs JavaScript response handlers written `> {% … %}` (JetBrains API)');
+    }
     if (this.dialect === 'httpyac' && SAVED_RESPONSE_RE.test(t)) {
       block.state = 'response';
       return i;
@@ -586,9 +591,12 @@ class HttpFileParser {
     const to = block.bodyFirst >= 0 && block.bodyHasContent ? this.ends[block.bodyLast] : (block.headers.at(-1)?.span.end ?? block.requestLineSpan!.end);
     const region = this.text.slice(from, to);
     for (const match of region.matchAll(PLACEHOLDER_RE)) {
-      if (PLAIN_PLACEHOLDER_RE.test(match[1])) continue;
       const offset = from + match.index;
       const i = this.starts.findLastIndex((start) => start <= offset);
+      if (XPATH_REFERENCE_RE.test(match[1])) {
+        this.fail(`XPath references are not supported yet: ${match[0]}`, i, offset - this.starts[i] + 1, 'ask for JSON and use a JSONPath ($.a.b), or set the value in a `> {% client.global.set(…) %}` handler');
+      }
+      if (PLAIN_PLACEHOLDER_RE.test(match[1])) continue;
       this.fail(`JavaScript in {{ }} is not supported yet: ${match[0]}`, i, offset - this.starts[i] + 1, 'compute the value in a `< {% request.variables.set(…) %}` pre-request script and write {{name}}');
     }
   }

@@ -504,6 +504,8 @@ function locatePlaceholder(file: HttpFile, node: RequestNode, name: string): { f
 function completeUrl(url: string, headers: Array<[string, string]>): string {
   if (url.startsWith('/')) {
     const host = headers.find(([name]) => name.toLowerCase() === 'host')?.[1];
+    // rest.nvim and the JetBrains spec also write the scheme in the Host header (`Host: https://example.com`).
+    if (host && /^https?:\/\//i.test(host)) return `${host.replace(/\/+$/, '')}${url}`;
     if (host) return `${/:443$/.test(host) ? 'https' : 'http'}://${host}${url}`;
     return url;
   }
