@@ -37,6 +37,7 @@ import type { Exchange, HttpRequest, RequestBody, SendOptions } from '../http/ty
 import type { HttpFile, RequestNode } from '../httpfile/types.js';
 import { parseHttpFile } from '../httpfile/parse.js';
 import { decodeFileBody } from '../httpfile/scripts.js';
+import { withHttpyacEnvironment } from '../vars/httpyac-env.js';
 import { expandMultipartBody, multipartBoundary } from '../httpfile/multipart.js';
 import { DialError } from '../errors.js';
 import { EnvStore, type Dotenv, type ResolvedEnvironment } from '../env/index.js';
@@ -258,7 +259,9 @@ class RequestSession implements Session {
   /** `preparing`: the resolver serves prepare(node), so references it runs chain from node (cycle detection). */
   private async resolver(file: HttpFile, node: RequestNode, extra: { requestVariables?: Map<string, string> }, preparing: boolean): Promise<VariableResolver> {
     const dir = file.path ? dirname(file.path) : this.workspaceRoot;
-    const [environment, dotenv] = await this.environmentFor(dir);
+    const [jetbrainsEnvironment, dotenv] = await this.environmentFor(dir);
+    // httpyac files also read httpyac's `env/*.env` files (under the JetBrains env files).
+    const environment = file.dialect === 'httpyac' ? await withHttpyacEnvironment(jetbrainsEnvironment, dir, this.environment) : jetbrainsEnvironment;
     const fileVariables = new Map<string, string>();
     for (const variable of file.variables) if (variable.span.start < node.requestLineSpan.start) fileVariables.set(variable.name, variable.value);
     const where = this.where(file, node);
