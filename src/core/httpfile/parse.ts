@@ -311,7 +311,13 @@ class HttpFileParser {
     while (last < this.starts.length - 1 && this.nexts[last] <= close) last++;
     const code = this.text.slice(open + 2, close);
     const refusal = inlineScriptRefusal(code, this.block.scriptLanguage);
-    if (refusal) this.fail(`unsupported script: ${refusal}`, i, 1, 'rewrite the script with the JetBrains client/request/response API, or remove it');
+    if (refusal) {
+      // E_SCRIPT (exit 3) like the sandbox's own refusals, but raised before anything is sent.
+      throw new DialError('E_SCRIPT', `unsupported script: ${refusal}`, {
+        hint: 'rewrite the script with the JetBrains client/request/response API, or remove it',
+        location: { file: this.fileLabel, line: i + 1, col: 1, excerpt: this.lineText(i) },
+      });
+    }
     into.push({ kind: 'inline', code, span: { start: this.starts[i], end: this.ends[last], line: i + 1, col: 1 } });
     return last;
   }
@@ -467,7 +473,7 @@ class HttpFileParser {
       }
     }
     if (this.dialect === 'httpyac' && t.startsWith('{{') && !t.includes('}}')) this.refuseScriptBlock(i);
-    if (t.startsWith('{%')) {
+    if (/^\{%\s*$/.test(t) && block.bodyFirst < 0 && this.closesScriptBeforeNextRequest(i)) {
       this.fail('a `{% … %}` script inside a body is not supported', i, 1, 'rest.nvim 0.x ran these as Lua; dial runs JavaScript response handlers written `> {% … %}` (JetBrains API)');
     }
     if (this.dialect === 'httpyac' && SAVED_RESPONSE_RE.test(t)) {
@@ -485,6 +491,16 @@ class HttpFileParser {
       else block.bodyHasContent = true;
     }
     return i;
+  }
+
+  /** rest.nvim 0.x: a `{%` line right after the headers whose `%}` comes before the next `###`: a Lua script. */
+  private closesScriptBeforeNextRequest(i: number): boolean {
+    for (let k = i + 1; k < this.starts.length; k++) {
+      const line = this.lineText(k);
+      if (line.startsWith('###')) return false;
+      if (/^\s*%\}\s*$/.test(line)) return true;
+    }
+    return false;
   }
 
   /** httpyac turns a body that starts with a GraphQL operation (or `gql name < file`) into a GraphQL JSON request. */
@@ -585,6 +601,18 @@ class HttpFileParser {
     return block.headers.some((header) => header.name.toLowerCase() === 'host') ? block.url : `{{host}}${block.url}`;
   }
 
+  /** The 0-based line holding `offset`, searching forward from line `from` (binary search: files can be long). */
+  private lineIndexAt(offset: number, from: number): number {
+    let low = from;
+    let high = this.starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (this.starts[mid] <= offset) low = mid;
+      else high = mid - 1;
+    }
+    return low;
+  }
+
   /** httpyac and kulala evaluate `{{ JavaScript }}`; dial does not yet, so such a request is refused at its line. */
   private refuseScriptPlaceholders(block: Block): void {
     const from = block.requestLineSpan!.start;
@@ -592,7 +620,7 @@ class HttpFileParser {
     const region = this.text.slice(from, to);
     for (const match of region.matchAll(PLACEHOLDER_RE)) {
       const offset = from + match.index;
-      const i = this.starts.findLastIndex((start) => start <= offset);
+      const i = this.lineIndexAt(offset, block.requestLineSpan!.line - 1);
       if (XPATH_REFERENCE_RE.test(match[1])) {
         this.fail(`XPath references are not supported yet: ${match[0]}`, i, offset - this.starts[i] + 1, 'ask for JSON and use a JSONPath ($.a.b), or set the value in a `> {% client.global.set(…) %}` handler');
       }

@@ -9,7 +9,7 @@ export function inlineScriptRefusal(code: string, language: string | undefined):
   }
   const module = REQUIRE_RE.exec(code);
   if (module) {
-    return `the script loads the module '${module[1] ?? module[2] ?? module[3]}', which dial's script sandbox does not provide`;
+    return `loading the module '${module[1] ?? module[2] ?? module[3]}' is not supported in dial scripts (the sandbox provides no modules)`;
   }
   return undefined;
 }

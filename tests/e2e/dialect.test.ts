@@ -1,0 +1,49 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../helpers/cli.js';
+
+function workspace(files: Record<string, string>): string {
+  const dir = tempDir('dial-dialect-');
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
+
+describe('dialects and refusals from the command line', () => {
+  const ambiguous = 'POST http://127.0.0.1:9/a\nContent-Type: text/plain\n\nhello\nGET http://127.0.0.1:9/b\n';
+
+  it('warns about a request line inside a body, and --dialect httpyac splits it', async () => {
+    const cwd = workspace({ 'a.http': ambiguous });
+    const plain = await runCli(['list', 'a.http'], { cwd });
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).toContain('a.http:5');
+    expect(plain.stderr).toContain('# @dialect httpyac');
+    expect(plain.stdout.trim().split('\n')).toHaveLength(1);
+    const httpyac = await runCli(['list', '--dialect', 'httpyac', 'a.http'], { cwd });
+    expect(httpyac.stdout.trim().split('\n')).toHaveLength(2);
+    expect(httpyac.stderr).toBe('');
+  });
+
+  it('rejects an unknown --dialect as a usage error', async () => {
+    const result = await runCli(['list', '--dialect', 'nope', 'a.http'], { cwd: workspace({ 'a.http': 'GET http://x\n' }) });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("unknown dialect 'nope'");
+  });
+
+  it('refuses a protocol request with file:line before sending, exit 3', async () => {
+    const cwd = workspace({ 'g.http': 'GET http://127.0.0.1:9/first\n\n###\nGRAPHQL http://127.0.0.1:9/q\n\nquery { a }\n' });
+    const result = await runCli(['run', 'g.http'], { cwd });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/g\.http:4:1: GraphQL requests \(GRAPHQL\) are not supported yet/);
+  });
+
+  it('never sends a # @disabled request', async () => {
+    const cwd = workspace({ 'd.http': '# @disabled\nGET http://127.0.0.1:9/a\n' });
+    const send = await runCli(['send', 'd.http'], { cwd });
+    expect(send.code).toBe(3);
+    expect(send.stderr).toContain('d.http:1');
+    const run = await runCli(['run', 'd.http'], { cwd });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('skipped: disabled');
+  });
+});
