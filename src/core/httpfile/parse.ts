@@ -153,7 +153,8 @@ class HttpFileParser {
       const next = nl < 0 ? len : nl + 1;
       if (nl < 0) nl = len;
       const end = nl > pos && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-      this.starts.push(pos);
+      // A byte-order mark (files saved by Visual Studio) is not part of the first line; it stays in the text.
+      this.starts.push(pos === 0 && text.charCodeAt(0) === 0xfeff ? 1 : pos);
       this.ends.push(end);
       this.nexts.push(next);
       pos = next;
@@ -621,6 +622,9 @@ class HttpFileParser {
     for (const match of region.matchAll(PLACEHOLDER_RE)) {
       const offset = from + match.index;
       const i = this.lineIndexAt(offset, block.requestLineSpan!.line - 1);
+      if (/^\s*\$(?:aadToken|aadV2Token|oidcAccessToken)\b/.test(match[1])) {
+        this.fail(`REST Client's sign-in tokens are not supported: ${match[0]}`, i, offset - this.starts[i] + 1, 'get a token yourself (for Azure: `az account get-access-token`) and pass it with --var token=… as {{token}}');
+      }
       if (XPATH_REFERENCE_RE.test(match[1])) {
         this.fail(`XPath references are not supported yet: ${match[0]}`, i, offset - this.starts[i] + 1, 'ask for JSON and use a JSONPath ($.a.b), or set the value in a `> {% client.global.set(…) %}` handler');
       }
