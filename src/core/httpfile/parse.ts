@@ -359,7 +359,7 @@ class HttpFileParser {
       block.methodExplicit = true;
       rest = rest.slice(space).trimStart();
     } else if (word && Object.hasOwn(PROTOCOL_KEYWORDS, word.toUpperCase())) {
-      this.fail(`${PROTOCOL_KEYWORDS[word.toUpperCase()]} requests (${word}) are not supported yet`, i, 1, 'dial sends HTTP requests only; keep this request for the tool that wrote it, or skip it with `# @skip`');
+      this.fail(`${PROTOCOL_KEYWORDS[word.toUpperCase()]} requests (${word}) are not supported yet`, i, 1, 'dial sends plain HTTP requests only for now; keep this request in a file run by the tool that wrote it');
     } else if (METHOD_RE.test(word)) {
       this.fail(`unknown method '${word}'`, i, 1, `use a standard or WebDAV method (GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, PROPFIND, …)`);
     }
