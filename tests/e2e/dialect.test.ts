@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
+import { startRecordingServer } from '../helpers/servers.js';
 
 function workspace(files: Record<string, string>): string {
   const dir = tempDir('dial-dialect-');
@@ -45,5 +46,24 @@ describe('dialects and refusals from the command line', () => {
     const run = await runCli(['run', 'd.http'], { cwd });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('skipped: disabled');
+  });
+
+  it("reads httpyac's host from env/.env and a named response as a variable", async () => {
+    const server = await startRecordingServer((request, response) => {
+      response.setHeader('content-type', 'application/json');
+      response.end(request.url === '/login' ? '{"token": "t-1", "user": {"id": 7}}' : '{}');
+    });
+    try {
+      const cwd = workspace({ 'api.http': '# @name login\nPOST /login\n\nGET /users/{{login.user.id}}\nAuthorization: Bearer {{login.token}}\n' });
+      const { mkdirSync } = await import('node:fs');
+      mkdirSync(join(cwd, 'env'));
+      writeFileSync(join(cwd, 'env', '.env'), `host=${server.url}\n`);
+      mkdirSync(join(cwd, '.git'));
+      const result = await runCli(['run', 'api.http'], { cwd });
+      expect(result.code, result.stderr).toBe(0);
+      expect(server.requests.map((r) => `${r.method} ${r.url} ${r.headers.authorization ?? ''}`.trim())).toEqual(['POST /login', 'GET /users/7 Bearer t-1']);
+    } finally {
+      await server.close();
+    }
   });
 });

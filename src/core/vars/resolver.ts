@@ -116,9 +116,21 @@ export class VariableResolver {
       value = o.dotenv.values.get(name)!;
       this.secret(value);
     }
+    if (value === undefined) value = await this.namedResponse(expression);
     if (value === undefined) throw await this.undefinedError(name);
     this.cache.set(name, markSecret(value));
     return value;
+  }
+
+  /**
+   * httpyac: a named request's response body is a variable of that name (`{{login}}`,
+   * `{{login.token}}`, `{{login.items[0].id}}`). Tried only for names defined nowhere else.
+   */
+  private async namedResponse(expression: string): Promise<string | undefined> {
+    const match = /^([\w-]+)(?:\.(.+))?$/.exec(expression);
+    if (!match || !this.options.reference) return undefined;
+    const reference: ReferenceExpression = { name: match[1], part: 'response', section: 'body', path: match[2] === undefined ? '*' : `$.${match[2]}` };
+    return this.options.reference(reference, expression);
   }
 
   private async undefinedError(name: string): Promise<DialError> {
