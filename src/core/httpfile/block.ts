@@ -34,6 +34,8 @@ export interface Block extends BlockMetadata {
   assertions: AssertionNode[];
   handlers: ScriptNode[];
   outputRedirect?: OutputRedirectNode;
+  /** httpyac: the body is a GraphQL query (`query`/`mutation` first line); the operation name if any. */
+  graphql?: { operationName?: string };
   /** `# @lang lua` (rest.nvim): scripts of this block are not JavaScript. */
   scriptLanguage?: string;
 }

@@ -53,6 +53,8 @@ const PLACEHOLDER_RE = /\{\{([^{}]*)\}\}/g;
 const PLAIN_PLACEHOLDER_RE = /^\s*(?:\$.*|[\w$.\-[\]'"*/%@]*)\s*$/s;
 /** REST Client's XPath references (`{{name.response.body.//a/@id}}`): not evaluated by dial. */
 const XPATH_REFERENCE_RE = /\.(?:request|response)\.body\.\/\//;
+const HTTPYAC_FRAGMENT_RE = /^\s*fragment\s+([^\s({]+)\s+on\s+/;
+const HTTPYAC_QUERY_RE = /^\s*(?:query|mutation)(?:\s+([^\s({]+))?/;
 const SAVED_RESPONSE_RE = /^HTTP\/\d(?:\.\d)?[ \t]+\d{3}\b/;
 
 export interface ParseOptions {
@@ -139,6 +141,8 @@ class HttpFileParser {
   private readonly warnings: ParseWarning[] = [];
   private readonly fileLabel: string;
   private variablesOutOfOrder = false;
+  /** httpyac GraphQL fragments by name, appended to the queries that spread them. */
+  private readonly fragments = new Map<string, string>();
   private block: Block = newBlock(0, 1, false);
 
   constructor(
@@ -265,7 +269,16 @@ class HttpFileParser {
     if (t.startsWith('/*')) return this.blockComment(i);
     if (t.startsWith('{{') && !maskTemplates(t).trim().includes(' ') && !t.includes('}}')) this.refuseScriptBlock(i);
     if (t.charCodeAt(0) === 60 /* < */) return this.preScriptLine(i, line, t);
+    if (this.dialect === 'httpyac' && HTTPYAC_FRAGMENT_RE.test(t)) return this.graphqlFragment(i, t);
     return this.requestLine(i, line);
+  }
+
+  /** httpyac: `fragment Name on Type { … }` up to the next blank line, kept for the queries that spread it. */
+  private graphqlFragment(i: number, t: string): number {
+    let last = i;
+    while (last + 1 < this.starts.length && !isBlank(this.lineText(last + 1))) last++;
+    this.fragments.set(HTTPYAC_FRAGMENT_RE.exec(t)![1], this.text.slice(this.starts[i], this.ends[last]).replace(/\r\n/g, '\n'));
+    return last;
   }
 
   /** httpyac's `/* … *\/` comment (also before a request in other files): skipped up to its closing line. */
@@ -504,9 +517,14 @@ class HttpFileParser {
     return false;
   }
 
-  /** httpyac turns a body that starts with a GraphQL operation (or `gql name < file`) into a GraphQL JSON request. */
+  /** httpyac turns a body that starts with a GraphQL operation into a GraphQL JSON request (done for `query`/`mutation`; `gql name < file`, subscriptions and inline fragments are refused). */
   private refuseGraphqlBody(i: number, t: string): void {
     const graphqlHeader = headerValue(this.block, 'x-request-type')?.toLowerCase() === 'graphql';
+    const query = this.dialect === 'httpyac' && !graphqlHeader ? HTTPYAC_QUERY_RE.exec(t) : null;
+    if (query) {
+      this.block.graphql = query[1] ? { operationName: query[1] } : {};
+      return;
+    }
     if (!graphqlHeader && this.dialect === 'httpyac' && (GRAPHQL_OPERATION_RE.test(t) || /^gql[ \t]/.test(t))) {
       this.fail('GraphQL bodies are not supported yet', i, 1, 'send the query as JSON: {"query": "…", "variables": {…}} with Content-Type: application/json');
     }
@@ -593,7 +611,20 @@ class HttpFileParser {
       const path = first.slice(substitute ? 2 : 1).replace(/^[\w-]+(?=[ \t])/, '').trim();
       return encoding === undefined || /^utf-?8$/i.test(encoding) ? { kind: 'file', path, substitute, span } : { kind: 'file', path, substitute, encoding, span };
     }
-    return { kind: 'inline', text: inlineBodyText(block, this.text.slice(span.start, span.end)), span };
+    const text = this.text.slice(span.start, span.end);
+    return { kind: 'inline', text: block.graphql ? this.httpyacGraphqlBody(block.graphql, text) : inlineBodyText(block, text), span };
+  }
+
+  /** httpyac's GraphQL payload: the query up to the first blank line (plus the fragments it spreads), then optional JSON variables. */
+  private httpyacGraphqlBody(graphql: { operationName?: string }, text: string): string {
+    const lines = text.split(/\r?\n/);
+    const blank = lines.findIndex((line) => line.trim() === '');
+    let query = (blank < 0 ? lines : lines.slice(0, blank)).join('\n');
+    for (const [name, fragment] of this.fragments) if (query.includes(`...${name}`)) query = `${query}\n${fragment}`;
+    const variables = blank < 0 ? '' : lines.slice(blank + 1).join('\n').trim();
+    const head = JSON.stringify({ query, ...(graphql.operationName ? { operationName: graphql.operationName } : {}) });
+    // Variables stay a template, spliced in as written, so their {{…}} are resolved at send time.
+    return variables ? `${head.slice(0, -1)},"variables":${variables}}` : head;
   }
 
   /** httpyac resolves a rooted target against the `host` variable (unless a `Host` header names the server). */

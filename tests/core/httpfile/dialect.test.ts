@@ -81,6 +81,14 @@ describe('bodies the tools rewrite', () => {
     const text = node.body?.kind === 'inline' ? node.body.text : '';
     expect(JSON.parse(text.replace('{{name}}', 'dial'))).toEqual({ query: 'query Repo($n: String!) {\n  repo(name: $n) { id }\n}', operationName: 'Repo', variables: { n: 'dial' } });
   });
+  it('httpyac GraphQL: query up to the blank line plus spread fragments, then variables', () => {
+    const text = '# @dialect httpyac\nfragment Parts on Repo {\n  name\n}\n\nPOST https://x/graphql\nContent-Type: application/json\n\nquery test($n: String!) {\n  repo(name: $n) { ...Parts }\n}\n\n{"n": "{{name}}"}\n\nPOST https://x/graphql\n\nmutation {\n  go\n}\n';
+    const [first, second] = parseHttpFile(text, '').requests;
+    const body = (node: typeof first) => JSON.parse((node.body?.kind === 'inline' ? node.body.text : '').replace('{{name}}', 'dial'));
+    expect(body(first)).toEqual({ query: 'query test($n: String!) {\n  repo(name: $n) { ...Parts }\n}\nfragment Parts on Repo {\n  name\n}', operationName: 'test', variables: { n: 'dial' } });
+    expect(body(second)).toEqual({ query: 'mutation {\n  go\n}' });
+    expect(refusal('# @dialect httpyac\nPOST https://x/graphql\n\ngql q < ./q.gql\n').message).toContain('GraphQL');
+  });
   it('form bodies: lines starting with & continue the previous one', () => {
     const node = parseHttpFile('POST http://x\nContent-Type: application/x-www-form-urlencoded\n\nname=foo\n&password=bar\n', '').requests[0];
     expect(node.body).toMatchObject({ kind: 'inline', text: 'name=foo&password=bar' });
