@@ -130,7 +130,13 @@ export class VariableResolver {
     const match = /^([\w-]+)(?:\.(.+))?$/.exec(expression);
     if (!match || !this.options.reference) return undefined;
     const reference: ReferenceExpression = { name: match[1], part: 'response', section: 'body', path: match[2] === undefined ? '*' : `$.${match[2]}` };
-    return this.options.reference(reference, expression);
+    try {
+      return await this.options.reference(reference, expression);
+    } catch (error) {
+      // `name` is no request either: report the undefined variable, not a missing request.
+      if (error instanceof DialError && error.code === 'E_VAR_UNDEFINED' && error.message.startsWith(`{{${expression}}}: no request named`)) return undefined;
+      throw error;
+    }
   }
 
   private async undefinedError(name: string): Promise<DialError> {
