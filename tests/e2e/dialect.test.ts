@@ -66,4 +66,25 @@ describe('dialects and refusals from the command line', () => {
       await server.close();
     }
   });
+
+  it('evaluates httpyac {{ expressions }} in the sandbox, with variables and named responses in scope', async () => {
+    const server = await startRecordingServer((request, response) => {
+      response.setHeader('content-type', 'application/json');
+      response.end(request.method === 'GET' ? '{"a": 1, "list": [2, 3]}' : '{}');
+    });
+    try {
+      const text = `# @dialect httpyac\n@user = ada\n\n# @name one\nGET ${server.url}/one\n\n###\n# @ref one\nPOST ${server.url}/two?n={{one.list.length * 10}}\nX-User: {{user.toUpperCase()}}\n\n{{JSON.stringify(one)}}\n`;
+      const cwd = workspace({ 'js.http': text });
+      const result = await runCli(['run', 'js.http'], { cwd });
+      expect(result.code, result.stderr).toBe(0);
+      const post = server.requests[1];
+      expect(`${post.method} ${post.url} ${post.headers['x-user']}`).toBe('POST /two?n=20 ADA');
+      expect(JSON.parse(post.body.toString())).toEqual({ a: 1, list: [2, 3] });
+      const modules = await runCli(['run', 'm.http'], { cwd: workspace({ 'm.http': `# @dialect httpyac\nGET ${server.url}/{{require('os').hostname()}}\n` }) });
+      expect(modules.code).toBe(3);
+      expect(modules.stderr).toContain('m.http:2');
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -660,6 +660,8 @@ class HttpFileParser {
         this.fail(`XPath references are not supported yet: ${match[0]}`, i, offset - this.starts[i] + 1, 'ask for JSON and use a JSONPath ($.a.b), or set the value in a `> {% client.global.set(…) %}` handler');
       }
       if (PLAIN_PLACEHOLDER_RE.test(match[1])) continue;
+      // httpyac evaluates these in its script engine; dial does too, in its sandbox (no modules).
+      if (this.dialect === 'httpyac' && !/\brequire\s*\(|^\s*[@+]/.test(match[1])) continue;
       this.fail(`JavaScript in {{ }} is not supported yet: ${match[0]}`, i, offset - this.starts[i] + 1, 'compute the value in a `< {% request.variables.set(…) %}` pre-request script and write {{name}}');
     }
   }

@@ -273,6 +273,7 @@ class RequestSession implements Session {
       fileVariables,
       environment,
       dotenv,
+      javascriptExpressions: file.dialect === 'httpyac',
       secretNames: this.secretNames(file),
       processEnv: this.options.processEnv ?? process.env,
       reference: (reference, raw) =>

@@ -17,6 +17,7 @@ import { substitute } from './template.js';
 import { evaluateDynamic } from './dynamic.js';
 import { parseReference, type ReferenceExpression } from './references.js';
 import { valueToText } from './jsonpath.js';
+import { evaluateHttpyacExpression, expressionIdentifiers } from './httpyac-js.js';
 
 export interface ResolverOptions {
   cliVariables: Record<string, string>;
@@ -41,6 +42,8 @@ export interface ResolverOptions {
   fileLabel: string;
   /** Where `{{name}}` is written (file:line:col and the line), for the error pointer. */
   locate?: (name: string) => SourceLocation | undefined;
+  /** httpyac dialect: `{{ expression }}` that is not a name is JavaScript over the variables it reads. */
+  javascriptExpressions?: boolean;
   /** Environments that define a name (for the "select an environment" hint). */
   definedIn?: (name: string) => Promise<string[]>;
 }
@@ -117,6 +120,7 @@ export class VariableResolver {
       this.secret(value);
     }
     if (value === undefined) value = await this.namedResponse(expression);
+    if (value === undefined && o.javascriptExpressions && !/^[\w.$-]+$/.test(expression)) value = await this.javascript(expression, chain);
     if (value === undefined) throw await this.undefinedError(name);
     this.cache.set(name, markSecret(value));
     return value;
@@ -127,7 +131,7 @@ export class VariableResolver {
    * `{{login.token}}`, `{{login.items[0].id}}`). Tried only for names defined nowhere else.
    */
   private async namedResponse(expression: string): Promise<string | undefined> {
-    const match = /^([\w-]+)(?:\.(.+))?$/.exec(expression);
+    const match = /^([\w-]+)(?:\.([\w$.[\]'"-]+))?$/.exec(expression);
     if (!match || !this.options.reference) return undefined;
     const reference: ReferenceExpression = { name: match[1], part: 'response', section: 'body', path: match[2] === undefined ? '*' : `$.${match[2]}` };
     try {
@@ -137,6 +141,26 @@ export class VariableResolver {
       if (error instanceof DialError && error.code === 'E_VAR_UNDEFINED' && error.message.startsWith(`{{${expression}}}: no request named`)) return undefined;
       throw error;
     }
+  }
+
+  /** Evaluates an httpyac expression with each variable it names in scope (response bodies parsed as JSON). */
+  private async javascript(expression: string, chain: string[]): Promise<string> {
+    const scope: Record<string, unknown> = {};
+    for (const name of expressionIdentifiers(expression)) {
+      let text: string | undefined;
+      try {
+        text = await this.expression(name, [...chain, expression]);
+      } catch (error) {
+        if (error instanceof DialError && error.code === 'E_VAR_UNDEFINED') continue;
+        throw error;
+      }
+      try {
+        scope[name] = /^\s*[[{]/.test(text) ? JSON.parse(text) : text;
+      } catch {
+        scope[name] = text;
+      }
+    }
+    return evaluateHttpyacExpression(expression, scope, this.options.location ?? { file: this.options.fileLabel, line: 1 });
   }
 
   private async undefinedError(name: string): Promise<DialError> {
