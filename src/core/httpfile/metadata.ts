@@ -8,7 +8,6 @@ export type MetadataFailure = (message: string, hint: string) => never;
 /** Keys other tools act on that would change what is sent if ignored: refused with what to do instead. */
 const REFUSED_KEYS: Readonly<Record<string, string>> = {
   import: 'httpyac `# @import` is not supported yet: copy the requests or variables into this file',
-  forceRef: 'httpyac `# @forceRef` (run the request again every time) is not supported yet: use `# @ref`, which runs it once',
   loop: 'httpyac `# @loop` is not supported yet: write one request per iteration, or drive dial run from a shell loop',
   jwt: 'httpyac `# @jwt` is not supported yet: decode the token in a `> {% %}` handler and set a variable',
   'env-stdin-cmd': 'kulala `# @env-stdin-cmd` is not supported: run the command yourself and pass the value with --var name=value',

@@ -349,6 +349,15 @@ class RequestSession implements Session {
     return evaluate(recorded);
   }
 
+  /** Forgets that the request named `name` in `file` ran, so the next reference runs it again. */
+  private forgetRun(file: HttpFile, name: string): void {
+    const target = file.requests.find((request) => request.name === name);
+    if (!target) return;
+    const key = keyOf(file, target);
+    this.recorded.delete(key);
+    this.running.delete(key);
+  }
+
   private async prepareInChain(file: HttpFile, node: RequestNode, extra: { requestVariables?: Map<string, string>; promptAgain?: boolean }): Promise<PreparedRequest> {
     const cli = this.options.cliVariables ?? {};
     // A new send with promptAgain (the TUI, as JetBrains) asks its `# @prompt` values again; the
@@ -371,6 +380,8 @@ class RequestSession implements Session {
     for (const meta of node.metadata) {
       if (meta.key !== 'ref' && meta.key !== 'forceRef') continue;
       for (const name of meta.value.split(/[\s,]+/).filter(Boolean)) {
+        // `@forceRef` runs the request again even when it already ran in this session.
+        if (meta.key === 'forceRef') this.forgetRun(file, name);
         await this.reference(file, node, name, async () => '', `@${meta.key} ${name}`, this.where(file, node), `# @${meta.key} ${name}`);
       }
     }
