@@ -49,8 +49,10 @@ const STRICT_REQUEST_LINE_RE = /^([A-Z][A-Z-]*)[ \t]+(?:https?:\/\/|\/|\{\{)\S*(
 const GRAPHQL_OPERATION_RE = /^(?:fragment|query|mutation|subscription)\b[^:]*\{?\s*$/;
 /** httpyac keeps responses in the file after the request: `HTTP/1.1 200 - OK`. */
 /** What `{{ … }}` may hold: a variable name, a request reference, or a `$dynamic` variable with arguments. */
-const PLACEHOLDER_RE = /\{\{([^{}]*)\}\}/g;
+const PLACEHOLDER_RE = /\{\{([^{}\n]*)\}\}/g;
 const PLAIN_PLACEHOLDER_RE = /^\s*(?:\$.*|[\w$.\-[\]'"*/%@]*)\s*$/s;
+/** Calls, arrows, template strings or operators: `{{ }}` text that is code, not a misspelt name. */
+const LOOKS_LIKE_JS_RE = /[()`]|=>|\s[-+*/%]\s|[!<>=]=|&&|\|\||\?\?/;
 /** REST Client's XPath references (`{{name.response.body.//a/@id}}`): not evaluated by dial. */
 const XPATH_REFERENCE_RE = /\.(?:request|response)\.body\.\/\//;
 const HTTPYAC_FRAGMENT_RE = /^\s*fragment\s+([^\s({]+)\s+on\s+/;
@@ -128,7 +130,8 @@ function inlineBodyText(block: Block, text: string): string {
 
 /** Parses `.http` / `.rest` text. Throws DialError E_PARSE with file:line:col and a hint. */
 export function parseHttpFile(text: string, path: string, options: ParseOptions = {}): HttpFile {
-  return new HttpFileParser(text, path, chooseDialect(text, path, options.dialect).dialect).parse();
+  const choice = chooseDialect(text, path, options.dialect);
+  return new HttpFileParser(text, path, choice.dialect, choice.source === 'workspace' || choice.source === 'constructs').parse();
 }
 
 class HttpFileParser {
@@ -141,6 +144,7 @@ class HttpFileParser {
   private readonly warnings: ParseWarning[] = [];
   private readonly fileLabel: string;
   private variablesOutOfOrder = false;
+  private guessNoted = false;
   /** httpyac GraphQL fragments by name, appended to the queries that spread them. */
   private readonly fragments = new Map<string, string>();
   private block: Block = newBlock(0, 1, false);
@@ -149,6 +153,8 @@ class HttpFileParser {
     private readonly text: string,
     private readonly path: string,
     private readonly dialect: Dialect,
+    /** The dialect was guessed (workspace, constructs), not declared: say so where it changes the meaning. */
+    private readonly dialectGuessed = false,
   ) {
     this.fileLabel = path || '<text>';
     const len = text.length;
@@ -199,6 +205,13 @@ class HttpFileParser {
     this.warnings.push({ message, hint, file: this.fileLabel, line: i + 1 });
   }
 
+  /** Once per file: the httpyac reading was guessed and changes what this file means here. */
+  private noteGuessedDialect(i: number, what: string): void {
+    if (!this.dialectGuessed || this.guessNoted) return;
+    this.guessNoted = true;
+    this.warn(`read as httpyac (detected from the workspace or from httpyac-only lines): ${what}`, i, 'write `# @dialect httpyac` at the top to confirm, or `# @dialect jetbrains` to read the file as JetBrains and REST Client do');
+  }
+
   // ---- dispatch: one line (or a multi-line production starting at it); returns the last line consumed ----
 
   private line(i: number): number {
@@ -207,6 +220,7 @@ class HttpFileParser {
     const c0 = line.charCodeAt(0);
     const t = c0 === 32 || c0 === 9 ? line.trimStart() : line;
     if (this.startsHttpyacRequest(i, t)) {
+      this.noteGuessedDialect(i, 'a request line after a body starts a new request');
       this.finish(this.starts[i]);
       this.block = newBlock(this.starts[i], i + 1, false);
     }
@@ -630,7 +644,9 @@ class HttpFileParser {
   /** httpyac resolves a rooted target against the `host` variable (unless a `Host` header names the server). */
   private urlOf(block: Block): string {
     if (this.dialect !== 'httpyac' || !block.url.startsWith('/')) return block.url;
-    return block.headers.some((header) => header.name.toLowerCase() === 'host') ? block.url : `{{host}}${block.url}`;
+    if (block.headers.some((header) => header.name.toLowerCase() === 'host')) return block.url;
+    this.noteGuessedDialect(block.requestLineSpan!.line - 1, 'a target starting with / is prefixed with {{host}}');
+    return `{{host}}${block.url}`;
   }
 
   /** The 0-based line holding `offset`, searching forward from line `from` (binary search: files can be long). */
@@ -659,7 +675,7 @@ class HttpFileParser {
       if (XPATH_REFERENCE_RE.test(match[1])) {
         this.fail(`XPath references are not supported yet: ${match[0]}`, i, offset - this.starts[i] + 1, 'ask for JSON and use a JSONPath ($.a.b), or set the value in a `> {% client.global.set(…) %}` handler');
       }
-      if (PLAIN_PLACEHOLDER_RE.test(match[1])) continue;
+      if (PLAIN_PLACEHOLDER_RE.test(match[1]) || !LOOKS_LIKE_JS_RE.test(match[1])) continue;
       // httpyac evaluates these in its script engine; dial does too, in its sandbox (no modules).
       if (this.dialect === 'httpyac' && !/\brequire\s*\(|^\s*[@+]/.test(match[1])) continue;
       this.fail(`JavaScript in {{ }} is not supported yet: ${match[0]}`, i, offset - this.starts[i] + 1, 'compute the value in a `< {% request.variables.set(…) %}` pre-request script and write {{name}}');

@@ -118,6 +118,11 @@ describe('dialects', () => {
     expect(chooseDialect('# @ref login\nGET /a\n', '')).toEqual({ dialect: 'httpyac', source: 'constructs' });
     expect(chooseDialect('# @dialect jetbrains\n# @ref login\nGET /a\n', join(dir, 'a.http'))).toEqual({ dialect: 'jetbrains', source: 'file' });
     expect(chooseDialect('GET http://x\n', '')).toEqual({ dialect: 'jetbrains', source: 'default' });
+    const guessed = parseHttpFile('GET /a\n\nGET /b\n', join(dir, 'api', 'g.http'));
+    expect(guessed.requests.map((r) => r.url)).toEqual(['{{host}}/a', '{{host}}/b']);
+    expect(guessed.warnings).toHaveLength(1);
+    expect(guessed.warnings?.[0].message).toContain('read as httpyac');
+    expect(parseHttpFile('# @dialect httpyac\nGET /a\n', join(dir, 'api', 'h.http')).warnings).toBeUndefined();
     expect(refusal('# @dialect nope\nGET http://x\n').message).toContain("unknown dialect 'nope'");
   });
 });
