@@ -87,4 +87,16 @@ describe('dialects and refusals from the command line', () => {
       await server.close();
     }
   });
+
+  it('runs httpyac {{ }} blocks before a request: their exports become variables', async () => {
+    const server = await startRecordingServer();
+    try {
+      const text = `# @dialect httpyac\n@user = ada\n\n{{\n  // user comes from the file\n  const stamp = 40 + 2;\n  exports.signature = user + '-' + stamp;\n}}\nGET ${server.url}/signed\nX-Signature: {{signature}}\n`;
+      const result = await runCli(['run', 'b.http'], { cwd: workspace({ 'b.http': text }) });
+      expect(result.code, result.stderr).toBe(0);
+      expect(server.requests.map((r) => r.headers['x-signature'])).toEqual(['ada-42']);
+    } finally {
+      await server.close();
+    }
+  });
 });

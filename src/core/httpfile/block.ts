@@ -36,6 +36,8 @@ export interface Block extends BlockMetadata {
   outputRedirect?: OutputRedirectNode;
   /** httpyac: the body is a GraphQL query (`query`/`mutation` first line); the operation name if any. */
   graphql?: { operationName?: string };
+  /** httpyac `{{ … }}` blocks before the request line. */
+  scriptBlocks?: Array<{ code: string; line: number }>;
   /** `# @lang lua` (rest.nvim): scripts of this block are not JavaScript. */
   scriptLanguage?: string;
 }

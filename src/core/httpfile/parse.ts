@@ -281,7 +281,7 @@ class HttpFileParser {
       return i;
     }
     if (t.startsWith('/*')) return this.blockComment(i);
-    if (t.startsWith('{{') && !maskTemplates(t).trim().includes(' ') && !t.includes('}}')) this.refuseScriptBlock(i);
+    if (t.startsWith('{{') && !maskTemplates(t).trim().includes(' ') && !t.includes('}}')) return this.scriptBlock(i);
     if (t.charCodeAt(0) === 60 /* < */) return this.preScriptLine(i, line, t);
     if (this.dialect === 'httpyac' && HTTPYAC_FRAGMENT_RE.test(t)) return this.graphqlFragment(i, t);
     return this.requestLine(i, line);
@@ -304,7 +304,30 @@ class HttpFileParser {
     return last;
   }
 
-  /** httpyac's multi-line `{{ … }}` JavaScript block: refused until dial runs it in its script sandbox. */
+  /**
+   * httpyac's `{{ … }}` block before a request: JavaScript whose `exports.name = value` become
+   * variables of the request, run in dial's sandbox when the request is prepared (httpyac dialect,
+   * no modules); anywhere else refused.
+   */
+  private scriptBlock(i: number): number {
+    const open = this.starts[i] + this.lineText(i).indexOf('{{');
+    let last = i + 1;
+    while (last < this.starts.length && !/^\s*\}\}\s*$/.test(this.lineText(last))) last++;
+    if (last >= this.starts.length) this.fail('unterminated `{{` block: no `}}` line', i, 1, 'close the block with `}}` on its own line');
+    const code = this.text.slice(open + 2, this.starts[last]);
+    if (this.dialect !== 'httpyac') this.refuseScriptBlock(i);
+    const refusal = inlineScriptRefusal(code, undefined);
+    if (refusal) {
+      throw new DialError('E_SCRIPT', `unsupported script: ${refusal}`, {
+        hint: 'compute the value without modules, or set it with --var',
+        location: { file: this.fileLabel, line: i + 1, col: 1, excerpt: this.lineText(i) },
+      });
+    }
+    (this.block.scriptBlocks ??= []).push({ code, line: i + 1 });
+    return last;
+  }
+
+  /** httpyac's multi-line `{{ … }}` JavaScript block outside the httpyac dialect, or after a request: refused. */
   private refuseScriptBlock(i: number): never {
     return this.fail('httpyac `{{ … }}` script blocks are not supported yet', i, 1, 'set the values with `@name = value` lines or a JetBrains `< {% request.variables.set(…) %}` pre-request script');
   }
@@ -725,6 +748,7 @@ class HttpFileParser {
       assertions: block.assertions,
       outputRedirect: block.outputRedirect,
       variables: block.variables,
+      ...(block.scriptBlocks ? { httpyacScripts: block.scriptBlocks } : {}),
     });
   }
 }

@@ -120,6 +120,8 @@ export interface RequestNode {
   outputRedirect?: OutputRedirectNode;
   /** File variables declared inside this block (they apply from here on, JetBrains style). */
   variables: FileVariable[];
+  /** httpyac `{{ … }}` blocks before the request line (httpyac dialect): their `exports` become variables. */
+  httpyacScripts?: Array<{ code: string; line: number }>;
 }
 
 /** Something dial read one way while another tool may read it another: shown, never fatal. */

@@ -375,6 +375,7 @@ class RequestSession implements Session {
       this.promptedNow?.add(prompt.name);
     }
     const resolver = await this.resolver(file, node, extra, true);
+    if (node.httpyacScripts) await resolver.runScriptBlocks(node.httpyacScripts);
     const fileLabel = file.path || '<text>';
     // httpyac's `# @ref login` / `# @forceRef login`: make sure the named request ran first.
     for (const meta of node.metadata) {

@@ -17,7 +17,7 @@ import { substitute } from './template.js';
 import { evaluateDynamic } from './dynamic.js';
 import { parseReference, type ReferenceExpression } from './references.js';
 import { valueToText } from './jsonpath.js';
-import { evaluateHttpyacExpression, expressionIdentifiers } from './httpyac-js.js';
+import { evaluateHttpyacExpression, expressionIdentifiers, runHttpyacBlock } from './httpyac-js.js';
 
 export interface ResolverOptions {
   cliVariables: Record<string, string>;
@@ -53,6 +53,8 @@ export class VariableResolver {
   /** Resolved values that must be masked wherever the exchange is shown. */
   readonly secretValues = new Set<string>();
   private readonly cache = new Map<string, string>();
+  /** Values httpyac `{{ … }}` blocks exported for this request. */
+  private readonly exported = new Map<string, string>();
 
   constructor(private readonly options: ResolverOptions) {}
 
@@ -93,7 +95,7 @@ export class VariableResolver {
     };
     const cli = Object.hasOwn(o.cliVariables, name) ? o.cliVariables[name] : o.prompted?.get(name);
     if (cli !== undefined) return markSecret(cli);
-    const scripted = o.requestVariables?.get(name);
+    const scripted = o.requestVariables?.get(name) ?? this.exported.get(name);
     if (scripted !== undefined) return markSecret(scripted);
     if (o.globals.has(name)) return markSecret(valueToText(o.globals.get(name)));
     const reference = o.reference ? parseReference(expression) : undefined;
@@ -143,8 +145,22 @@ export class VariableResolver {
     }
   }
 
+  /** Runs httpyac `{{ … }}` blocks (in order); what they export becomes variables of this request (script level). */
+  async runScriptBlocks(blocks: ReadonlyArray<{ code: string; line: number }>): Promise<void> {
+    for (const block of blocks) {
+      const exported = await runHttpyacBlock(block.code, await this.scopeFor(block.code, []), { file: this.options.location?.file ?? this.options.fileLabel, line: block.line });
+      for (const [name, value] of exported) this.exported.set(name, value);
+    }
+  }
+
   /** Evaluates an httpyac expression with each variable it names in scope (response bodies parsed as JSON). */
   private async javascript(expression: string, chain: string[]): Promise<string> {
+    return evaluateHttpyacExpression(expression, await this.scopeFor(expression, chain), this.options.location ?? { file: this.options.fileLabel, line: 1 });
+  }
+
+  /** The variables a piece of code names, resolved (JSON values parsed); names defined nowhere are left out. */
+  private async scopeFor(code: string, chain: string[]): Promise<Record<string, unknown>> {
+    const expression = code;
     const scope: Record<string, unknown> = {};
     for (const name of expressionIdentifiers(expression)) {
       let text: string | undefined;
@@ -160,7 +176,7 @@ export class VariableResolver {
         scope[name] = text;
       }
     }
-    return evaluateHttpyacExpression(expression, scope, this.options.location ?? { file: this.options.fileLabel, line: 1 });
+    return scope;
   }
 
   private async undefinedError(name: string): Promise<DialError> {
