@@ -1,4 +1,4 @@
-/** The `.http` dialect: parser, printer and helpers (HTTP-FORMAT.md). */
+/** The `.http` format: parser, printer, dialects and helpers (docs/http-format.md). */
 export type * from './types.js';
 export { parseHttpFile } from './parse.js';
 export { parseAssertion, formatAssertion, AssertionSyntaxError } from './assertion.js';

@@ -1,7 +1,7 @@
 /**
  * Printing `.http` text. Parsed files keep their source, so printing an unedited file gives
  * the same bytes; edits replace only one request's span (the TUI's save), and new requests
- * are printed in the canonical style of HTTP-FORMAT.md (formatRequest).
+ * are printed in the canonical style of docs/http-format.md (formatRequest).
  */
 import { DialError } from '../errors.js';
 import type { HttpFile, RequestDraft, RequestNode, ScriptNode, Span } from './types.js';

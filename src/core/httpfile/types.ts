@@ -1,5 +1,5 @@
 /**
- * The `.http` file model (HTTP-FORMAT.md, DESIGN §3 HttpFile/Request). Every element
+ * The `.http` file model (docs/http-format.md). Every element
  * keeps its source span so printing is byte-exact and edits are surgical. Values are
  * templates: `{{variables}}` are resolved later by core/vars.
  */
@@ -149,7 +149,7 @@ export interface HttpFile {
 
 /**
  * A request to print as a NEW block (formatRequest): the TUI's "new request", the importers.
- * Everything but `url` is optional; the printer writes the canonical style of HTTP-FORMAT.md.
+ * Everything but `url` is optional; the printer writes the canonical style of docs/http-format.md.
  * (Additive to the contract: printer input only; parsed files never carry drafts.)
  */
 export interface RequestDraft {

@@ -1,5 +1,5 @@
 /**
- * Dynamic variables (HTTP-FORMAT.md): `$uuid` (`$guid`, `$random.uuid`), `$timestamp [offset]`,
+ * Dynamic variables (docs/http-format.md): `$uuid` (`$guid`, `$random.uuid`), `$timestamp [offset]`,
  * `$isoTimestamp`, `$datetime iso8601|rfc1123|"fmt" [offset]`, `$localDatetime …`,
  * `$randomInt [min max]` (max exclusive, default 0..1000), `$processEnv [%]NAME`,
  * `$dotenv [%]NAME` (`%`: NAME is a variable holding the name, as in REST Client), and the

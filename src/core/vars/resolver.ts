@@ -1,5 +1,5 @@
 /**
- * Resolving `{{…}}` for one request (HTTP-FORMAT.md "Variables"). Lookup order, first hit wins:
+ * Resolving `{{…}}` for one request (docs/http-format.md, "Variables"). Lookup order, first hit wins:
  *   1. `--var k=v` (and values typed at a `# @prompt`);
  *   2. script values: `request.variables.set` (pre-request), `client.global.set`; then request
  *      references `{{name.response.body.$.x}}` (when `name` is a request);
