@@ -1,10 +1,13 @@
 import type { Command } from 'commander';
+import { applyDialectFlag, dialectOption } from './dialect-flag.js';
 import { globalOptions, useColor } from './globals.js';
 
 /** `dial list [PATHS…] [--json]`: requests found, with names, methods, URLs, tags and lines. */
 export function registerList(program: Command): void {
   program
     .command('list')
+    .option(...dialectOption)
+    .hook('preAction', applyDialectFlag)
     .description('List the requests in .http files (default: the whole workspace)')
     .argument('[paths...]', '.http files or folders')
     .option('--json', 'print the list as JSON')

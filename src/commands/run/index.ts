@@ -12,12 +12,15 @@
  *   time errors that request); 2 usage; 3 a file fails to parse (nothing runs); 130 interrupted.
  */
 import type { Command } from 'commander';
+import { applyDialectFlag, dialectOption } from '../dialect-flag.js';
 import { globalOptions, useColor } from '../globals.js';
 import { addTimeoutFlag, addTransportFlags, addVariableFlags, collect } from '../flags.js';
 
 export function registerRun(program: Command): void {
   const command = program
     .command('run')
+    .option(...dialectOption)
+    .hook('preAction', applyDialectFlag)
     .description('Run .http files as tests (assertions, scripts, retries, shards, CI reporters)')
     .argument('[paths...]', '.http files or folders (default: the current folder); FILE.http:LINE or FILE.http#NAME runs one request');
   addVariableFlags(command, { env: 'environment from http-client.env.json', var: 'set a variable (repeatable; wins over everything)' });
@@ -41,6 +44,8 @@ export function registerRun(program: Command): void {
   addTransportFlags(command, { insecure: 'do not verify TLS certificates', proxy: 'proxy for every request (else HTTP(S)_PROXY / NO_PROXY)' });
   command
     .addHelpText('after', '\nExit codes: 0 all passed, 1 a request failed or errored, 2 usage, 3 a file failed to parse, 130 interrupted.')
+    .option(...dialectOption)
+    .hook('preAction', applyDialectFlag)
     .action(async (paths: string[], flags: unknown, sub: Command) => {
       const [{ runOptions }, { runCommand }, { setFlagsFromString }, { splitPosition }, { resolve }] = await Promise.all([
         import('./options.js'),

@@ -4,6 +4,7 @@
  * inside the action, with the core it uses, to keep start-up lean.
  */
 import type { Command } from 'commander';
+import { applyDialectFlag, dialectOption } from '../dialect-flag.js';
 import { globalOptions, useColor } from '../globals.js';
 import { addTimeoutFlag, addTransportFlags, addVariableFlags } from '../flags.js';
 
@@ -11,6 +12,8 @@ import { addTimeoutFlag, addTransportFlags, addVariableFlags } from '../flags.js
 export function registerSend(program: Command): void {
   const command = program
     .command('send')
+    .option(...dialectOption)
+    .hook('preAction', applyDialectFlag)
     .description('Send one request: HTTPie-style items, or a request from a .http file')
     .argument('[request...]', '[METHOD] URL [ITEMS…] — Header:value, name==query, field=value, field:=json, field@file, @file — or FILE.http[#name]')
     .option('-j, --json', 'send data fields as JSON (the default)')
@@ -49,6 +52,8 @@ Examples:
   dial send -o out.bin https://example.com/file
   dial send api.http#login -e dev --var user=ann`,
     )
+    .option(...dialectOption)
+    .hook('preAction', applyDialectFlag)
     .action(async (args: string[], flags: unknown, sub: Command) => {
       const [{ sendOptions }, { runSend }, { fstatSync }, { VERSION }] = await Promise.all([
         import('./options.js'),

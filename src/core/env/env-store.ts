@@ -62,6 +62,8 @@ function stringify(value: unknown): string {
 /** Parses and validates one env file's text (zod/mini); errors name the file, line and column. */
 export async function parseEnvFile(text: string, path: string, isPrivate: boolean): Promise<EnvFile> {
   const data = parseJsonText(text, path, 'E_ENV');
+  // A `"$schema"` key (editor completion for env files) is not an environment.
+  if (data !== null && typeof data === 'object' && !Array.isArray(data)) delete (data as Record<string, unknown>).$schema;
   const { envFileSchema } = await import('./env-schema.js');
   const result = envFileSchema.safeParse(data);
   if (!result.success) {

@@ -94,8 +94,10 @@ export function buildHeaders(
     // node:http and undici both send this for a body-less POST/PUT/PATCH; show it.
     out.push(['Content-Length', '0']);
   }
-  const jarCookie = options.cookieJar?.cookieHeaderFor(url.toString());
-  const cookie = [...userCookies, ...(jarCookie ? [jarCookie] : [])].join('; ');
+  // A cookie the request sets itself wins over the jar's cookie of the same name (no duplicates).
+  const ownNames = new Set(userCookies.flatMap((text) => text.split(';').map((pair) => pair.split('=')[0].trim())));
+  const jarPairs = (options.cookieJar?.cookieHeaderFor(url.toString()) ?? '').split('; ').filter((pair) => pair && !ownNames.has(pair.split('=')[0].trim()));
+  const cookie = [...userCookies, ...jarPairs].join('; ');
   if (cookie) out.push(['Cookie', cookie]);
   return out;
 }

@@ -7,3 +7,8 @@ export {
 } from './print.js';
 export { expandMultipartBody, multipartBoundary, type ExpandMultipartOptions } from './multipart.js';
 export { syntheticHttpFile, benchParse } from './bench.js';
+export { DIALECTS, chooseDialect, detectWorkspaceDialect, dialectFromName, requireDialect, setDialectOverride, type Dialect, type DialectChoice } from './dialect.js';
+export { KNOWN_METHODS, PROTOCOL_KEYWORDS, isKnownMethod } from './methods.js';
+export { onParseWarning } from './warnings.js';
+export type { ParseOptions } from './parse.js';
+export { decodeFileBody } from './scripts.js';

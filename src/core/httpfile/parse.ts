@@ -1,13 +1,16 @@
 /**
- * The `.http` parser (docs/http-format.md): one pass over the lines, a small state machine per
- * request block (pre → headers → body → post), no backtracking regexes. Every element keeps
- * its span; the source text is kept whole, so printing an unedited file is byte-exact.
+ * The `.http` parser (docs/http-format.md): one pass over the lines, one method per production
+ * (separator, variable, metadata, pre-request script, request line, header, body line, after-body
+ * line), a small state machine per request block (pre → headers → body → post), no backtracking
+ * regexes. Every element keeps its span; the source text is kept whole, so printing an unedited
+ * file is byte-exact.
  *
  * Decisions where the format is silent (documented for the printer and the tests):
  * - A block is the text from a `###` line up to the next one; the first request may have no
  *   `###`, its span then starts at its first comment/metadata/request line after the last
  *   top-level `@var = value` line. Blocks without a request line (only comments or variables)
- *   belong to no request.
+ *   belong to no request. In the httpyac dialect a `METHOD url` line (with the comment lines just
+ *   above it) also starts a new block; elsewhere such a line inside a body is body text, with a warning.
  * - The body starts at the first non-blank line after the blank line that ends the headers and
  *   ends at its last non-blank line: trailing blank lines belong to the block, not the body, and
  *   the body has no final newline (as JetBrains trims trailing newlines). Line endings inside the
@@ -22,56 +25,44 @@
  * - `@retry N` without a delay means no delay (delayMs 0).
  * - `<> ./file` lines (response references JetBrains appends after runs) end the body and are
  *   otherwise ignored (kept in the text, so printing is unchanged).
+ * - What another tool would do and dial cannot yet (protocols, module-loading scripts, Lua,
+ *   `run`/`import` lines, file encodings…) is an E_PARSE error at its line: refused before anything is sent.
  */
 import { DialError } from '../errors.js';
-import { parseDuration } from '../duration.js';
 import { AssertionSyntaxError, parseAssertion } from './assertion.js';
-import type {
-  AssertionNode, BodyNode, FileVariable, HeaderNode, HttpFile, OutputRedirectNode,
-  RequestNode, ScriptNode, Span,
-} from './types.js';
-
-type State = 'pre' | 'headers' | 'body' | 'post';
-
-/** The metadata views a block collects, exactly as RequestNode holds them. */
-type BlockMetadata = Pick<
-  RequestNode,
-  'metadata' | 'preScripts' | 'variables' | 'name' | 'tags' | 'timeoutMs' | 'connectTimeoutMs' | 'noRedirect' | 'noCookieJar' | 'skip' | 'retry' | 'secrets' | 'prompts'
->;
-
-interface Block extends BlockMetadata {
-  start: number;
-  line: number;
-  separator: boolean;
-  title?: string;
-  /** For the first block without `###`: where the request's own text begins. */
-  contentStart?: number;
-  contentLine?: number;
-  state: State;
-  hasRequest: boolean;
-  method: string;
-  methodExplicit: boolean;
-  url: string;
-  httpVersion?: string;
-  requestLineSpan?: Span;
-  headers: HeaderNode[];
-  bodyFirst: number;
-  bodyLast: number;
-  bodyHasContent: boolean;
-  /** `@var = value` lines seen in the body: variables if the body turns out to hold nothing else. */
-  bodyVariables: number[];
-  assertions: AssertionNode[];
-  handlers: ScriptNode[];
-  outputRedirect?: OutputRedirectNode;
-}
+import { newBlock, type Block } from './block.js';
+import { chooseDialect, type Dialect } from './dialect.js';
+import { applyMetadata, refusedMetadata } from './metadata.js';
+import { isKnownMethod, KNOWN_METHODS, PROTOCOL_KEYWORDS } from './methods.js';
+import { fileBodyEncoding, inlineScriptRefusal, isSupportedEncoding, scriptFileRefusal } from './scripts.js';
+import { reportParseWarnings } from './warnings.js';
+import type { AssertionNode, BodyNode, FileVariable, HttpFile, ParseWarning, RequestNode, ScriptNode, Span } from './types.js';
 
 const METHOD_RE = /^[A-Z][A-Z0-9_-]*$/;
-// VS Code REST Client also reads the standard methods in lower case (`post https://…`).
-const LOWERCASE_METHOD_RE = /^(?:get|post|put|patch|delete|head|options|trace|connect)$/;
 const VERSION_RE = /^HTTP\/\d(?:\.\d)?$/i;
 const VARIABLE_RE = /^@([A-Za-z_$][\w.$-]*)\s*=/;
 const METADATA_RE = /^(?:#+|\/\/+)[ \t]*@([A-Za-z][\w.-]*)/;
 const HEADER_NAME_RE = /^(?:[!#$%&'*+.^_`|~0-9A-Za-z-]|\{\{[^{}]*\}\})+$/;
+const HEADER_LINE_RE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+[ \t]*:/;
+/** A line that is unmistakably a request line: known method, then an absolute, rooted or templated target. */
+const STRICT_REQUEST_LINE_RE = /^([A-Z][A-Z-]*)[ \t]+(?:https?:\/\/|\/|\{\{)\S*(?:[ \t]+HTTP\/\d(?:\.\d)?)?[ \t]*$/;
+const GRAPHQL_OPERATION_RE = /^(?:fragment|query|mutation|subscription)\b[^:]*\{?\s*$/;
+/** httpyac keeps responses in the file after the request: `HTTP/1.1 200 - OK`. */
+/** What `{{ … }}` may hold: a variable name, a request reference, or a `$dynamic` variable with arguments. */
+const PLACEHOLDER_RE = /\{\{([^{}\n]*)\}\}/g;
+const PLAIN_PLACEHOLDER_RE = /^\s*(?:\$.*|[\w$.\-[\]'"*/%@]*)\s*$/s;
+/** Calls, arrows, template strings or operators: `{{ }}` text that is code, not a misspelt name. */
+const LOOKS_LIKE_JS_RE = /[()`]|=>|\s[-+*/%]\s|[!<>=]=|&&|\|\||\?\?/;
+/** REST Client's XPath references (`{{name.response.body.//a/@id}}`): not evaluated by dial. */
+const XPATH_REFERENCE_RE = /\.(?:request|response)\.body\.\/\//;
+const HTTPYAC_FRAGMENT_RE = /^\s*fragment\s+([^\s({]+)\s+on\s+/;
+const HTTPYAC_QUERY_RE = /^\s*(?:query|mutation)(?:\s+([^\s({]+))?/;
+const SAVED_RESPONSE_RE = /^HTTP\/\d(?:\.\d)?[ \t]+\d{3}\b/;
+
+export interface ParseOptions {
+  /** Read the file with this tool's meaning (a `# @dialect` line in the file still wins). */
+  dialect?: Dialect;
+}
 
 function isBlank(line: string): boolean {
   for (let k = 0; k < line.length; k++) {
@@ -96,76 +87,649 @@ function isAssertionLine(t: string): boolean {
   return t.charCodeAt(0) === 63 && t.charCodeAt(1) === 63 && (t.length === 2 || t[2] === ' ' || t[2] === '\t');
 }
 
-/** Parses `.http` / `.rest` text. Throws DialError E_PARSE with file:line:col and a hint. */
-export function parseHttpFile(text: string, path: string): HttpFile {
-  // Line table: content [start, end) without the line break; `next` is where the next line begins.
-  const starts: number[] = [];
-  const ends: number[] = [];
-  const nexts: number[] = [];
-  const len = text.length;
-  for (let pos = 0; pos < len; ) {
-    let nl = text.indexOf('\n', pos);
-    const next = nl < 0 ? len : nl + 1;
-    if (nl < 0) nl = len;
-    const end = nl > pos && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-    starts.push(pos);
-    ends.push(end);
-    nexts.push(next);
-    pos = next;
-  }
-  const lineCount = starts.length;
-  const variables: FileVariable[] = [];
-  const requests: RequestNode[] = [];
-  const fileLabel = path || '<text>';
-  let variablesOutOfOrder = false;
+/** Lines that may end a body or headers: `??` assertions, `>` handlers and redirects, `<>` references. */
+function mayEndBody(t: string): boolean {
+  const c = t.charCodeAt(0);
+  return (c === 63 && isAssertionLine(t)) || c === 62 || (c === 60 && t.charCodeAt(1) === 62);
+}
 
-  const fail = (message: string, lineIndex: number, col: number, hint?: string): never => {
+function isStrictRequestLine(t: string): boolean {
+  const match = STRICT_REQUEST_LINE_RE.exec(t);
+  return match !== null && KNOWN_METHODS.has(match[1]);
+}
+
+/** Replaces `{{ … }}` spans by same-length filler so whitespace searches skip them. */
+function maskTemplates(url: string): string {
+  return url.replace(/\{\{[^{}]*\}\}/g, (braces) => 'x'.repeat(braces.length));
+}
+
+function headerValue(block: Block, name: string): string | undefined {
+  return block.headers.find((header) => header.name.toLowerCase() === name)?.value;
+}
+
+/**
+ * The body text to send, where the tools rewrite what is written: REST Client's
+ * `X-Request-Type: GraphQL` (query, blank line, variables → a GraphQL JSON payload; the marker
+ * header is not sent) and form bodies split over lines that start with `&` (joined).
+ */
+function inlineBodyText(block: Block, text: string): string {
+  if (headerValue(block, 'x-request-type')?.toLowerCase() === 'graphql') {
+    block.headers = block.headers.filter((header) => header.name.toLowerCase() !== 'x-request-type');
+    const lines = text.split(/\r?\n/);
+    const blank = lines.findIndex((line) => line.trim() === '');
+    const query = (blank < 0 ? lines : lines.slice(0, blank)).join('\n');
+    const variables = blank < 0 ? '' : lines.slice(blank + 1).join('\n').trim();
+    const operationName = /^\s*query\s+([^@{(\s]+)/i.exec(query)?.[1];
+    // Variables stay a template: spliced in as written so their {{…}} are resolved at send time.
+    const head = JSON.stringify({ query, operationName });
+    return `${head.slice(0, -1)},"variables":${variables || '{}'}}`;
+  }
+  if (/^application\/x-www-form-urlencoded\b/i.test(headerValue(block, 'content-type') ?? '')) return text.replace(/\r?\n(?=&)/g, '');
+  return text;
+}
+
+/** Parses `.http` / `.rest` text. Throws DialError E_PARSE with file:line:col and a hint. */
+export function parseHttpFile(text: string, path: string, options: ParseOptions = {}): HttpFile {
+  const choice = chooseDialect(text, path, options.dialect);
+  return new HttpFileParser(text, path, choice.dialect, choice.source === 'workspace' || choice.source === 'constructs').parse();
+}
+
+class HttpFileParser {
+  // Line table: content [start, end) without the line break; `next` is where the next line begins.
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+  private readonly nexts: number[] = [];
+  private readonly variables: FileVariable[] = [];
+  private readonly requests: RequestNode[] = [];
+  private readonly warnings: ParseWarning[] = [];
+  private readonly fileLabel: string;
+  private variablesOutOfOrder = false;
+  private guessNoted = false;
+  /** httpyac GraphQL fragments by name, appended to the queries that spread them. */
+  private readonly fragments = new Map<string, string>();
+  private block: Block = newBlock(0, 1, false);
+
+  constructor(
+    private readonly text: string,
+    private readonly path: string,
+    private readonly dialect: Dialect,
+    /** The dialect was guessed (workspace, constructs), not declared: say so where it changes the meaning. */
+    private readonly dialectGuessed = false,
+  ) {
+    this.fileLabel = path || '<text>';
+    const len = text.length;
+    for (let pos = 0; pos < len; ) {
+      let nl = text.indexOf('\n', pos);
+      const next = nl < 0 ? len : nl + 1;
+      if (nl < 0) nl = len;
+      const end = nl > pos && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+      // A byte-order mark (files saved by Visual Studio) is not part of the first line; it stays in the text.
+      this.starts.push(pos === 0 && text.charCodeAt(0) === 0xfeff ? 1 : pos);
+      this.ends.push(end);
+      this.nexts.push(next);
+      pos = next;
+    }
+  }
+
+  parse(): HttpFile {
+    const lineCount = this.starts.length;
+    for (let i = 0; i < lineCount; i++) i = this.line(i);
+    this.finish(this.text.length);
+    if (this.variablesOutOfOrder) this.variables.sort((a, b) => a.span.start - b.span.start);
+    const file: HttpFile = { path: this.path, text: this.text, variables: this.variables, requests: this.requests, dialect: this.dialect };
+    if (this.warnings.length > 0) {
+      file.warnings = this.warnings;
+      reportParseWarnings(this.warnings);
+    }
+    return file;
+  }
+
+  // ---- helpers ----
+
+  private lineText(i: number): string {
+    return this.text.slice(this.starts[i], this.ends[i]);
+  }
+
+  private lineSpan(i: number): Span {
+    return { start: this.starts[i], end: this.ends[i], line: i + 1, col: 1 };
+  }
+
+  private fail(message: string, i: number, col: number, hint?: string): never {
     throw new DialError('E_PARSE', message, {
       hint,
-      location: { file: fileLabel, line: lineIndex + 1, col, excerpt: text.slice(starts[lineIndex], ends[lineIndex]) },
+      location: { file: this.fileLabel, line: i + 1, col, excerpt: this.lineText(i) },
     });
-  };
-  const lineSpan = (i: number): Span => ({ start: starts[i], end: ends[i], line: i + 1, col: 1 });
+  }
 
-  const newBlock = (start: number, line: number, separator: boolean, title?: string): Block => ({
-    start, line, separator, title, state: 'pre', metadata: [], preScripts: [], variables: [], tags: [],
-    noRedirect: false, noCookieJar: false, secrets: [], prompts: [], hasRequest: false, method: 'GET',
-    methodExplicit: false, url: '', headers: [], bodyFirst: -1, bodyLast: -1, bodyHasContent: false,
-    bodyVariables: [], assertions: [], handlers: [],
-  });
+  private warn(message: string, i: number, hint: string): void {
+    this.warnings.push({ message, hint, file: this.fileLabel, line: i + 1 });
+  }
 
-  const finish = (block: Block, end: number): void => {
+  /** Once per file: the httpyac reading was guessed and changes what this file means here. */
+  private noteGuessedDialect(i: number, what: string): void {
+    if (!this.dialectGuessed || this.guessNoted) return;
+    this.guessNoted = true;
+    this.warn(`read as httpyac (detected from the workspace or from httpyac-only lines): ${what}`, i, 'write `# @dialect httpyac` at the top to confirm, or `# @dialect jetbrains` to read the file as JetBrains and REST Client do');
+  }
+
+  // ---- dispatch: one line (or a multi-line production starting at it); returns the last line consumed ----
+
+  private line(i: number): number {
+    const line = this.lineText(i);
+    if (line.startsWith('###')) return this.separator(i, line);
+    const c0 = line.charCodeAt(0);
+    const t = c0 === 32 || c0 === 9 ? line.trimStart() : line;
+    if (this.startsHttpyacRequest(i, t)) {
+      this.noteGuessedDialect(i, 'a request line after a body starts a new request');
+      this.finish(this.starts[i]);
+      this.block = newBlock(this.starts[i], i + 1, false);
+    }
+    switch (this.block.state) {
+      case 'body':
+        return this.bodyLine(i, line, t);
+      case 'pre':
+        return isBlank(line) ? i : this.preLine(i, line, t);
+      case 'headers':
+        if (isBlank(line)) {
+          this.block.state = 'body';
+          return i;
+        }
+        return this.headerLine(i, line, t);
+      case 'post':
+        return isBlank(line) ? i : this.afterBodyLine(i, line, t);
+      case 'response':
+        return i;
+    }
+  }
+
+  /** httpyac: a request line (or the comments right above one) after a request starts a new request. */
+  private startsHttpyacRequest(i: number, t: string): boolean {
+    if (this.dialect !== 'httpyac' || !this.block.hasRequest || this.block.state === 'pre') return false;
+    if (isStrictRequestLine(t)) return true;
+    if (!isComment(t)) return false;
+    let k = i + 1;
+    while (k < this.starts.length && isComment(this.lineText(k).trimStart())) k++;
+    return k < this.starts.length && isStrictRequestLine(this.lineText(k).trim());
+  }
+
+  /** `### title`: ends the current block and opens a named one. */
+  private separator(i: number, line: string): number {
+    this.finish(this.starts[i]);
+    let k = 3;
+    while (line.charCodeAt(k) === 35) k++;
+    const title = line.slice(k).trim();
+    this.block = newBlock(this.starts[i], i + 1, true, title || undefined);
+    return i;
+  }
+
+  // ---- before the request line ----
+
+  private preLine(i: number, line: string, t: string): number {
+    const block = this.block;
+    const variable = t.charCodeAt(0) === 64 ? VARIABLE_RE.exec(t) : null;
+    if (variable) {
+      this.addVariable(i, t, variable);
+      if (!block.separator) block.contentStart = block.contentLine = undefined;
+      return i;
+    }
+    if (!block.separator && block.contentStart === undefined) {
+      block.contentStart = this.starts[i];
+      block.contentLine = i + 1;
+    }
+    if (isComment(t)) {
+      this.metadataLine(i, t);
+      return i;
+    }
+    if (t.startsWith('/*')) return this.blockComment(i);
+    if (t.startsWith('{{') && !maskTemplates(t).trim().includes(' ') && !t.includes('}}')) return this.scriptBlock(i);
+    if (t.charCodeAt(0) === 60 /* < */) return this.preScriptLine(i, line, t);
+    if (this.dialect === 'httpyac' && HTTPYAC_FRAGMENT_RE.test(t)) return this.graphqlFragment(i, t);
+    return this.requestLine(i, line);
+  }
+
+  /** httpyac: `fragment Name on Type { … }` up to the next blank line, kept for the queries that spread it. */
+  private graphqlFragment(i: number, t: string): number {
+    let last = i;
+    while (last + 1 < this.starts.length && !isBlank(this.lineText(last + 1))) last++;
+    this.fragments.set(HTTPYAC_FRAGMENT_RE.exec(t)![1], this.text.slice(this.starts[i], this.ends[last]).replace(/\r\n/g, '\n'));
+    return last;
+  }
+
+  /** httpyac's `/* … *\/` comment (also before a request in other files): skipped up to its closing line. */
+  private blockComment(i: number): number {
+    const close = this.text.indexOf('*/', this.starts[i] + this.lineText(i).indexOf('/*') + 2);
+    if (close < 0) this.fail('unterminated comment: `/*` without `*/`', i, 1, 'close the comment with `*/`');
+    let last = i;
+    while (last < this.starts.length - 1 && this.nexts[last] <= close) last++;
+    return last;
+  }
+
+  /**
+   * httpyac's `{{ … }}` block before a request: JavaScript whose `exports.name = value` become
+   * variables of the request, run in dial's sandbox when the request is prepared (httpyac dialect,
+   * no modules); anywhere else refused.
+   */
+  private scriptBlock(i: number): number {
+    const open = this.starts[i] + this.lineText(i).indexOf('{{');
+    let last = i + 1;
+    while (last < this.starts.length && !/^\s*\}\}\s*$/.test(this.lineText(last))) last++;
+    if (last >= this.starts.length) this.fail('unterminated `{{` block: no `}}` line', i, 1, 'close the block with `}}` on its own line');
+    const code = this.text.slice(open + 2, this.starts[last]);
+    if (this.dialect !== 'httpyac') this.refuseScriptBlock(i);
+    const refusal = inlineScriptRefusal(code, undefined);
+    if (refusal) {
+      throw new DialError('E_SCRIPT', `unsupported script: ${refusal}`, {
+        hint: 'compute the value without modules, or set it with --var',
+        location: { file: this.fileLabel, line: i + 1, col: 1, excerpt: this.lineText(i) },
+      });
+    }
+    (this.block.scriptBlocks ??= []).push({ code, line: i + 1 });
+    return last;
+  }
+
+  /** httpyac's multi-line `{{ … }}` JavaScript block outside the httpyac dialect, or after a request: refused. */
+  private refuseScriptBlock(i: number): never {
+    return this.fail('httpyac `{{ … }}` script blocks are not supported yet', i, 1, 'set the values with `@name = value` lines or a JetBrains `< {% request.variables.set(…) %}` pre-request script');
+  }
+
+  /** `# @key value` / `// @key value` (plain comments are skipped). */
+  private metadataLine(i: number, t: string): void {
+    const meta = METADATA_RE.exec(t);
+    if (!meta) return;
+    let value = t.slice(meta[0].length).trim();
+    // JetBrains also accepts `# @name = login`.
+    if (value.charCodeAt(0) === 61 /* = */) value = value.slice(1).trim();
+    const refusal = refusedMetadata(meta[1]);
+    if (refusal) this.fail(`unsupported metadata @${meta[1]}`, i, 1, refusal);
+    this.block.metadata.push({ key: meta[1], value, span: this.lineSpan(i) });
+    applyMetadata(this.block, meta[1], value, (message, hint) => this.fail(`bad metadata value: ${message}`, i, 1, hint));
+  }
+
+  /** `< {% … %}` or `< ./pre.js` before the request line. */
+  private preScriptLine(i: number, line: string, t: string): number {
+    const after = t.slice(1).trimStart();
+    if (after.startsWith('{%')) return this.inlineScript(i, this.starts[i] + line.indexOf('{%'), this.block.preScripts);
+    if (!after) this.fail('pre-request script line needs `{% … %}` or a path', i, 1, 'write `< {% request.variables.set("a", "1") %}` or `< ./pre.js`');
+    this.scriptFile(i, after, this.block.preScripts);
+    return i;
+  }
+
+  /** An inline `{% … %}` script starting on line i at `open` (index of `{%` in the text); returns the last line index. */
+  private inlineScript(i: number, open: number, into: ScriptNode[]): number {
+    const close = this.text.indexOf('%}', open + 2);
+    if (close < 0) this.fail('unterminated script: `{%` without `%}`', i, open - this.starts[i] + 1, 'close the script with `%}` on its own line');
+    let last = i;
+    while (last < this.starts.length - 1 && this.nexts[last] <= close) last++;
+    const code = this.text.slice(open + 2, close);
+    const refusal = inlineScriptRefusal(code, this.block.scriptLanguage);
+    if (refusal) {
+      // E_SCRIPT (exit 3) like the sandbox's own refusals, but raised before anything is sent.
+      throw new DialError('E_SCRIPT', `unsupported script: ${refusal}`, {
+        hint: 'rewrite the script with the JetBrains client/request/response API, or remove it',
+        location: { file: this.fileLabel, line: i + 1, col: 1, excerpt: this.lineText(i) },
+      });
+    }
+    into.push({ kind: 'inline', code, span: { start: this.starts[i], end: this.ends[last], line: i + 1, col: 1 } });
+    return last;
+  }
+
+  private scriptFile(i: number, path: string, into: ScriptNode[]): void {
+    const refusal = scriptFileRefusal(path, this.block.scriptLanguage);
+    if (refusal) this.fail(`unsupported script: ${refusal}`, i, 1, 'rewrite the script in JavaScript with the JetBrains client/request/response API');
+    into.push({ kind: 'file', path, span: this.lineSpan(i) });
+  }
+
+  // ---- the request line ----
+
+  /** Lines that look like a request line but mean something dial does not do (yet). */
+  private refuseForeignLine(i: number, rest: string): void {
+    if (/^run[ \t]+\S/.test(rest)) {
+      this.fail('`run` lines are not supported yet', i, 1, 'run the other requests with `dial run file.http` (several files and --name are accepted) instead of `run #name`');
+    }
+    if (/^import[ \t]+\S/.test(rest)) {
+      this.fail('`import` lines are not supported yet', i, 1, 'copy the requests or variables you need into this file, or pass both files to `dial run`');
+    }
+    if (GRAPHQL_OPERATION_RE.test(rest)) {
+      this.fail('GraphQL documents are not supported yet', i, 1, 'send the query as JSON: POST with Content-Type: application/json and {"query": "…"}');
+    }
+  }
+
+  /** `[METHOD] URL [HTTP/x]`, then indented continuation lines of the URL; returns the last line consumed. */
+  private requestLine(i: number, line: string): number {
+    const block = this.block;
+    let rest = line.trim();
+    this.refuseForeignLine(i, rest);
+    const space = rest.search(/\s/);
+    const word = space > 0 ? rest.slice(0, space) : '';
+    if (word.toUpperCase() === 'CONNECT') {
+      this.fail('CONNECT requests are not supported', i, 1, 'CONNECT opens a proxy tunnel; to go through a proxy, use --proxy with the real request');
+    }
+    if (word && isKnownMethod(word)) {
+      block.method = word.toUpperCase();
+      block.methodExplicit = true;
+      rest = rest.slice(space).trimStart();
+    } else if (word && Object.hasOwn(PROTOCOL_KEYWORDS, word.toUpperCase())) {
+      this.fail(`${PROTOCOL_KEYWORDS[word.toUpperCase()]} requests (${word}) are not supported yet`, i, 1, 'dial sends plain HTTP requests only for now; keep this request in a file run by the tool that wrote it');
+    } else if (METHOD_RE.test(word)) {
+      this.fail(`unknown method '${word}'`, i, 1, `use a standard or WebDAV method (GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, PROPFIND, …)`);
+    }
+    let url = this.takeVersion(rest);
+    let last = i;
+    while (last + 1 < this.starts.length && block.httpVersion === undefined && this.isUrlContinuation(last + 1)) {
+      last++;
+      url += this.takeVersion(this.lineText(last).trim());
+    }
+    block.url = this.checkedUrl(url, i, line);
+    block.hasRequest = true;
+    block.requestLineSpan = { start: this.starts[i], end: this.ends[last], line: i + 1, col: 1 };
+    block.state = 'headers';
+    return last;
+  }
+
+  private takeVersion(part: string): string {
+    const lastSpace = Math.max(part.lastIndexOf(' '), part.lastIndexOf('\t'));
+    if (lastSpace > 0 && VERSION_RE.test(part.slice(lastSpace + 1))) {
+      this.block.httpVersion = part.slice(lastSpace + 1);
+      return part.slice(0, lastSpace).trimEnd();
+    }
+    return part;
+  }
+
+  /** An indented line right after the request line continues the URL (`?a=1`, `&b=2`, `/segment`, JetBrains' split targets) unless it is a header or comment. */
+  private isUrlContinuation(k: number): boolean {
+    const next = this.lineText(k);
+    const n0 = next.charCodeAt(0);
+    if (n0 !== 32 && n0 !== 9) return false;
+    const trimmed = next.trim();
+    if (!trimmed) return false;
+    if (trimmed[0] === '?' || trimmed[0] === '&' || trimmed[0] === '/') return true;
+    return !HEADER_LINE_RE.test(trimmed) && !isComment(trimmed) && !mayEndBody(trimmed) && !trimmed.startsWith('<') && !trimmed.startsWith('{');
+  }
+
+  /** The URL as dial will send it: spaces after an explicit method are encoded, `*` is refused. */
+  private checkedUrl(url: string, i: number, line: string): string {
+    if (!url) this.fail('request line without a URL', i, 1, 'write `GET https://example.com/path`');
+    const stray = maskTemplates(url).search(/\s/);
+    if (stray >= 0) {
+      if (!this.block.methodExplicit) {
+        this.fail(`unexpected space in the request line's URL: ${JSON.stringify(url)}`, i, line.indexOf(url) + stray + 1, 'start with a method (GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS) and encode spaces in the URL as %20');
+      }
+      // JetBrains and REST Client send a target written with spaces percent-encoded.
+      const masked = maskTemplates(url);
+      let encoded = '';
+      for (let k = 0; k < url.length; k++) encoded += masked[k] === ' ' || masked[k] === '\t' ? '%20' : url[k];
+      url = encoded;
+    }
+    if (url === '*') {
+      this.fail('asterisk-form targets (`OPTIONS *`) are not supported yet', i, 1, 'write the server origin instead: `OPTIONS https://example.com/`');
+    }
+    return url;
+  }
+
+  // ---- headers ----
+
+  private headerLine(i: number, line: string, t: string): number {
+    const block = this.block;
+    if (mayEndBody(t)) {
+      const last = this.afterBodyProduction(i, line, t, false);
+      if (last >= 0) {
+        block.state = 'post';
+        return last;
+      }
+    }
+    if (t.charCodeAt(0) === 60 && this.fileBodyLine(i, t)) {
+      block.state = 'body';
+      block.bodyFirst = block.bodyLast = i;
+      block.bodyHasContent = true;
+      return i;
+    }
+    if (isComment(t)) {
+      this.commentAfterRequestLine(i, t);
+      return i;
+    }
+    const colon = t.indexOf(':');
+    const name = colon > 0 ? t.slice(0, colon).trim() : '';
+    if (!name || !HEADER_NAME_RE.test(name)) {
+      this.fail('bad header line', i, 1, 'headers are `Name: value` lines; leave a blank line before the body');
+    }
+    block.headers.push({ name, value: t.slice(colon + 1).trim(), span: this.lineSpan(i) });
+    return i;
+  }
+
+  /** After the request line, comments are only read for rest.nvim's `# @lang` (scripts that are not JavaScript). */
+  private commentAfterRequestLine(i: number, t: string): void {
+    const meta = METADATA_RE.exec(t);
+    if (meta?.[1] === 'lang') this.block.scriptLanguage = t.slice(meta[0].length).replace(/^[\s=]+/, '').trim().toLowerCase();
+  }
+
+  /** True for `< path` / `<@ path`; `<@enc path` is refused unless the encoding is UTF-8. */
+  private fileBodyLine(i: number, t: string): boolean {
+    const encoding = fileBodyEncoding(t);
+    if (encoding !== undefined && !isSupportedEncoding(encoding)) {
+      this.fail(`unknown file encoding '${encoding}'`, i, 1, 'use an encoding Node knows (latin1, utf16le, windows-1252, shift_jis, …), or `<@ ./file` for UTF-8');
+    }
+    return encoding !== undefined || isFileBodyLine(t);
+  }
+
+  // ---- body ----
+
+  private bodyLine(i: number, line: string, t: string): number {
+    const block = this.block;
+    if (t.length === 0) return i;
+    if (mayEndBody(t)) {
+      const last = this.afterBodyProduction(i, line, t, true);
+      if (last >= 0) {
+        block.state = 'post';
+        return last;
+      }
+    }
+    if (this.dialect === 'httpyac' && t.startsWith('{{') && !t.includes('}}')) this.refuseScriptBlock(i);
+    if (/^\{%\s*$/.test(t) && block.bodyFirst < 0 && this.closesScriptBeforeNextRequest(i)) {
+      this.fail('a `{% … %}` script inside a body is not supported', i, 1, 'rest.nvim 0.x ran these as Lua; dial runs JavaScript response handlers written `> {% … %}` (JetBrains API)');
+    }
+    if (this.dialect === 'httpyac' && SAVED_RESPONSE_RE.test(t)) {
+      block.state = 'response';
+      return i;
+    }
+    if (block.bodyFirst < 0) {
+      block.bodyFirst = i;
+      this.refuseGraphqlBody(i, t);
+    } else if (isStrictRequestLine(t)) this.warnRequestLineInBody(i, t);
+    if (block.bodyFirst === i && fileBodyEncoding(t) !== undefined) this.fileBodyLine(i, t);
+    block.bodyLast = i;
+    if (!block.bodyHasContent && !isComment(t)) {
+      if (t.charCodeAt(0) === 64 && VARIABLE_RE.test(t)) block.bodyVariables.push(i);
+      else block.bodyHasContent = true;
+    }
+    return i;
+  }
+
+  /** rest.nvim 0.x: a `{%` line right after the headers whose `%}` comes before the next `###`: a Lua script. */
+  private closesScriptBeforeNextRequest(i: number): boolean {
+    for (let k = i + 1; k < this.starts.length; k++) {
+      const line = this.lineText(k);
+      if (line.startsWith('###')) return false;
+      if (/^\s*%\}\s*$/.test(line)) return true;
+    }
+    return false;
+  }
+
+  /** httpyac turns a body that starts with a GraphQL operation into a GraphQL JSON request (done for `query`/`mutation`; `gql name < file`, subscriptions and inline fragments are refused). */
+  private refuseGraphqlBody(i: number, t: string): void {
+    const graphqlHeader = headerValue(this.block, 'x-request-type')?.toLowerCase() === 'graphql';
+    const query = this.dialect === 'httpyac' && !graphqlHeader ? HTTPYAC_QUERY_RE.exec(t) : null;
+    if (query) {
+      this.block.graphql = query[1] ? { operationName: query[1] } : {};
+      return;
+    }
+    if (!graphqlHeader && this.dialect === 'httpyac' && (GRAPHQL_OPERATION_RE.test(t) || /^gql[ \t]/.test(t))) {
+      this.fail('GraphQL bodies are not supported yet', i, 1, 'send the query as JSON: {"query": "…", "variables": {…}} with Content-Type: application/json');
+    }
+  }
+
+  private warnRequestLineInBody(i: number, t: string): void {
+    this.warn(
+      `line ${i + 1} (${t.split(/\s/)[0]} …) looks like a request line but is read as part of the body of the request at line ${this.block.requestLineSpan!.line}`,
+      i,
+      'put `###` above it to start a new request, or add `# @dialect httpyac` if the file was written for httpyac (which starts a request at every request line)',
+    );
+  }
+
+  // ---- after the body ----
+
+  private afterBodyLine(i: number, line: string, t: string): number {
+    if (isComment(t)) {
+      this.commentAfterRequestLine(i, t);
+      return i;
+    }
+    const variable = t.charCodeAt(0) === 64 ? VARIABLE_RE.exec(t) : null;
+    if (variable) {
+      this.addVariable(i, t, variable);
+      return i;
+    }
+    const last = this.afterBodyProduction(i, line, t, false);
+    if (last < 0) this.fail('unexpected line after the assertions or response handler', i, 1, 'start the next request with `###`');
+    return last;
+  }
+
+  /** An assertion, handler or redirect line (may appear after the body); returns the last line consumed or -1. */
+  private afterBodyProduction(i: number, line: string, t: string, strictHandler: boolean): number {
+    const first = t.charCodeAt(0);
+    // `<> ./2024-01-01T120000.200.json`: a response reference JetBrains appends after a run; kept as text only.
+    if (first === 60 && t.charCodeAt(1) === 62) return i;
+    if (first === 63 && isAssertionLine(t)) return this.assertionLine(i, line);
+    if (first !== 62 /* > */) return -1;
+    if (t.charCodeAt(1) === 62) return this.redirectLine(i, t);
+    const after = t.slice(1).trimStart();
+    if (after.startsWith('{%')) return this.inlineScript(i, this.starts[i] + line.indexOf('{%'), this.block.handlers);
+    if (!after || (strictHandler && !/\.(?:[cm]?js|lua)$/i.test(after))) return -1;
+    this.scriptFile(i, after, this.block.handlers);
+    return i;
+  }
+
+  /** `?? query [argument] [not] predicate [expected]`. */
+  private assertionLine(i: number, line: string): number {
+    const at = line.indexOf('??') + 2;
+    try {
+      const assertion = parseAssertion(line.slice(at)) as AssertionNode;
+      assertion.span = this.lineSpan(i);
+      this.block.assertions.push(assertion);
+    } catch (error) {
+      if (error instanceof AssertionSyntaxError) this.fail(error.message, i, at + error.offset + 1, error.hint);
+      throw error;
+    }
+    return i;
+  }
+
+  /** `>> ./out.json` / `>>! ./out.json`. */
+  private redirectLine(i: number, t: string): number {
+    const overwrite = t.charCodeAt(2) === 33; /* ! */
+    const target = t.slice(overwrite ? 3 : 2).trim();
+    if (!target) this.fail('output redirect needs a path', i, 1, 'write `>> ./out.json` (or `>>! ./out.json` to overwrite)');
+    this.block.outputRedirect = { path: target, overwrite, span: this.lineSpan(i) };
+    return i;
+  }
+
+  // ---- variables and the finished request ----
+
+  private addVariable(i: number, line: string, match: RegExpExecArray): void {
+    const variable: FileVariable = { name: match[1], value: line.slice(match[0].length).trim(), span: this.lineSpan(i) };
+    this.variables.push(variable);
+    if (this.block.separator || this.block.hasRequest) this.block.variables.push(variable);
+  }
+
+  private bodyOf(block: Block): BodyNode | undefined {
+    if (block.bodyFirst < 0 || !block.bodyHasContent) return undefined;
+    const first = this.lineText(block.bodyFirst).trim();
+    const span: Span = { start: this.starts[block.bodyFirst], end: this.ends[block.bodyLast], line: block.bodyFirst + 1, col: 1 };
+    if (block.bodyFirst === block.bodyLast && (isFileBodyLine(first) || fileBodyEncoding(first) !== undefined)) {
+      const substitute = first.charCodeAt(1) === 64; /* @ */
+      const encoding = fileBodyEncoding(first);
+      const path = first.slice(substitute ? 2 : 1).replace(/^[\w-]+(?=[ \t])/, '').trim();
+      return encoding === undefined || /^utf-?8$/i.test(encoding) ? { kind: 'file', path, substitute, span } : { kind: 'file', path, substitute, encoding, span };
+    }
+    const text = this.text.slice(span.start, span.end);
+    return { kind: 'inline', text: block.graphql ? this.httpyacGraphqlBody(block.graphql, text) : inlineBodyText(block, text), span };
+  }
+
+  /** httpyac's GraphQL payload: the query up to the first blank line (plus the fragments it spreads), then optional JSON variables. */
+  private httpyacGraphqlBody(graphql: { operationName?: string }, text: string): string {
+    const lines = text.split(/\r?\n/);
+    const blank = lines.findIndex((line) => line.trim() === '');
+    let query = (blank < 0 ? lines : lines.slice(0, blank)).join('\n');
+    for (const [name, fragment] of this.fragments) if (query.includes(`...${name}`)) query = `${query}\n${fragment}`;
+    const variables = blank < 0 ? '' : lines.slice(blank + 1).join('\n').trim();
+    const head = JSON.stringify({ query, ...(graphql.operationName ? { operationName: graphql.operationName } : {}) });
+    // Variables stay a template, spliced in as written, so their {{…}} are resolved at send time.
+    return variables ? `${head.slice(0, -1)},"variables":${variables}}` : head;
+  }
+
+  /** httpyac resolves a rooted target against the `host` variable (unless a `Host` header names the server). */
+  private urlOf(block: Block): string {
+    if (this.dialect !== 'httpyac' || !block.url.startsWith('/')) return block.url;
+    if (block.headers.some((header) => header.name.toLowerCase() === 'host')) return block.url;
+    this.noteGuessedDialect(block.requestLineSpan!.line - 1, 'a target starting with / is prefixed with {{host}}');
+    return `{{host}}${block.url}`;
+  }
+
+  /** The 0-based line holding `offset`, searching forward from line `from` (binary search: files can be long). */
+  private lineIndexAt(offset: number, from: number): number {
+    let low = from;
+    let high = this.starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (this.starts[mid] <= offset) low = mid;
+      else high = mid - 1;
+    }
+    return low;
+  }
+
+  /** httpyac and kulala evaluate `{{ JavaScript }}`; dial does not yet, so such a request is refused at its line. */
+  private refuseScriptPlaceholders(block: Block): void {
+    const from = block.requestLineSpan!.start;
+    const to = block.bodyFirst >= 0 && block.bodyHasContent ? this.ends[block.bodyLast] : (block.headers.at(-1)?.span.end ?? block.requestLineSpan!.end);
+    const region = this.text.slice(from, to);
+    for (const match of region.matchAll(PLACEHOLDER_RE)) {
+      const offset = from + match.index;
+      const i = this.lineIndexAt(offset, block.requestLineSpan!.line - 1);
+      if (/^\s*\$(?:aadToken|aadV2Token|oidcAccessToken)\b/.test(match[1])) {
+        this.fail(`REST Client's sign-in tokens are not supported: ${match[0]}`, i, offset - this.starts[i] + 1, 'get a token yourself (for Azure: `az account get-access-token`) and pass it with --var token=… as {{token}}');
+      }
+      if (XPATH_REFERENCE_RE.test(match[1])) {
+        this.fail(`XPath references are not supported yet: ${match[0]}`, i, offset - this.starts[i] + 1, 'ask for JSON and use a JSONPath ($.a.b), or set the value in a `> {% client.global.set(…) %}` handler');
+      }
+      if (PLAIN_PLACEHOLDER_RE.test(match[1]) || !LOOKS_LIKE_JS_RE.test(match[1])) continue;
+      // httpyac evaluates these in its script engine; dial does too, in its sandbox (no modules).
+      if (this.dialect === 'httpyac' && !/\brequire\s*\(|^\s*[@+]/.test(match[1])) continue;
+      this.fail(`JavaScript in {{ }} is not supported yet: ${match[0]}`, i, offset - this.starts[i] + 1, 'compute the value in a `< {% request.variables.set(…) %}` pre-request script and write {{name}}');
+    }
+  }
+
+  private finish(end: number): void {
+    const block = this.block;
     if (!block.hasRequest) return;
     if (!block.bodyHasContent) {
       // Only variables and comments after the headers: they are variables, not a body.
       for (const i of block.bodyVariables) {
-        const t = text.slice(starts[i], ends[i]).trimStart();
-        addVariable(block, i, t, VARIABLE_RE.exec(t)!);
-        variablesOutOfOrder = true;
+        const t = this.lineText(i).trimStart();
+        this.addVariable(i, t, VARIABLE_RE.exec(t)!);
+        this.variablesOutOfOrder = true;
       }
     }
-    let body: BodyNode | undefined;
-    if (block.bodyFirst >= 0 && block.bodyHasContent) {
-      const first = text.slice(starts[block.bodyFirst], ends[block.bodyFirst]).trim();
-      const span: Span = { start: starts[block.bodyFirst], end: ends[block.bodyLast], line: block.bodyFirst + 1, col: 1 };
-      if (block.bodyFirst === block.bodyLast && isFileBodyLine(first)) {
-        const substitute = first.charCodeAt(1) === 64; /* @ */
-        body = { kind: 'file', path: first.slice(substitute ? 2 : 1).trim(), substitute, span };
-      } else {
-        body = { kind: 'inline', text: text.slice(span.start, span.end), span };
-      }
-    }
+    this.refuseScriptPlaceholders(block);
+    // Before the headers are read: a GraphQL body drops its marker header.
+    const body = this.bodyOf(block);
     const start = block.separator ? block.start : (block.contentStart ?? block.requestLineSpan!.start);
     const line = block.separator ? block.line : (block.contentLine ?? block.requestLineSpan!.line);
-    requests.push({
-      index: requests.length,
+    this.requests.push({
+      index: this.requests.length,
       name: block.name ?? block.title,
       title: block.title,
       span: { start, end, line, col: 1 },
       requestLineSpan: block.requestLineSpan!,
       method: block.method,
       methodExplicit: block.methodExplicit,
-      url: block.url,
+      url: this.urlOf(block),
       httpVersion: block.httpVersion,
       headers: block.headers,
       body,
@@ -184,267 +748,7 @@ export function parseHttpFile(text: string, path: string): HttpFile {
       assertions: block.assertions,
       outputRedirect: block.outputRedirect,
       variables: block.variables,
+      ...(block.scriptBlocks ? { httpyacScripts: block.scriptBlocks } : {}),
     });
-  };
-
-  const applyMetadata = (block: Block, key: string, value: string, i: number): void => {
-    const bad = (what: string, hint: string): never => fail(`bad metadata value: ${what}`, i, 1, hint);
-    switch (key) {
-      case 'name':
-        if (!value) bad('@name needs a name', 'write `# @name login`');
-        block.name = value;
-        break;
-      case 'tag':
-      case 'tags':
-        for (const tag of value.split(/[\s,]+/)) if (tag) block.tags.push(tag);
-        break;
-      case 'timeout':
-        try {
-          block.timeoutMs = parseDuration(value, '@timeout');
-        } catch {
-          bad(`@timeout '${value}'`, 'write durations like 500ms, 5s or 2m; a bare number means seconds');
-        }
-        break;
-      case 'connection-timeout':
-        try {
-          block.connectTimeoutMs = parseDuration(value, '@connection-timeout');
-        } catch {
-          bad(`@connection-timeout '${value}'`, 'write durations like 500ms, 5s or 2m; a bare number means seconds');
-        }
-        break;
-      case 'no-redirect':
-        block.noRedirect = true;
-        break;
-      case 'no-cookie-jar':
-        block.noCookieJar = true;
-        break;
-      case 'skip':
-        block.skip = value ? { reason: value } : {};
-        break;
-      case 'retry': {
-        const [count, delay, extra] = value.split(/\s+/);
-        if (!count || !/^\d+$/.test(count) || extra !== undefined) bad(`@retry '${value}'`, 'write `# @retry 3` or `# @retry 3 500ms`');
-        let delayMs = 0;
-        if (delay !== undefined) {
-          try {
-            delayMs = parseDuration(delay, '@retry delay');
-          } catch {
-            bad(`@retry delay '${delay}'`, 'write durations like 500ms, 5s or 2m');
-          }
-        }
-        block.retry = { count: Number(count), delayMs };
-        break;
-      }
-      case 'secret': {
-        const names = value.split(/[\s,]+/).filter(Boolean);
-        if (names.length === 0) bad('@secret needs a variable name', 'write `# @secret token`');
-        block.secrets.push(...names);
-        break;
-      }
-      case 'prompt': {
-        const match = /^(\S+)(?:\s+(.*))?$/.exec(value);
-        if (!match) bad('@prompt needs a variable name', 'write `# @prompt otp Your one-time code`');
-        block.prompts.push(match![2] ? { name: match![1], description: match![2] } : { name: match![1] });
-        break;
-      }
-      default:
-        break;
-    }
-  };
-
-  /** An inline `{% … %}` script starting on line i at `open` (index of `{%` in the text); returns the last line index. */
-  const scanScript = (i: number, open: number, into: ScriptNode[]): number => {
-    const close = text.indexOf('%}', open + 2);
-    if (close < 0) fail('unterminated script: `{%` without `%}`', i, open - starts[i] + 1, 'close the script with `%}` on its own line');
-    let last = i;
-    while (last < lineCount - 1 && nexts[last] <= close) last++;
-    into.push({ kind: 'inline', code: text.slice(open + 2, close), span: { start: starts[i], end: ends[last], line: i + 1, col: 1 } });
-    return last;
-  };
-
-  /** Handles a line that may appear after the body (assertion, handler, redirect); returns the last line consumed or -1. */
-  const postLine = (block: Block, i: number, line: string, t: string, strictHandler: boolean): number => {
-    const first = t.charCodeAt(0);
-    // `<> ./2024-01-01T120000.200.json`: a response reference JetBrains appends after a run; kept as text only.
-    if (first === 60 && t.charCodeAt(1) === 62) return i;
-    if (first === 63 && isAssertionLine(t)) {
-      const at = line.indexOf('??') + 2;
-      try {
-        const assertion = parseAssertion(line.slice(at)) as AssertionNode;
-        assertion.span = lineSpan(i);
-        block.assertions.push(assertion);
-      } catch (error) {
-        if (error instanceof AssertionSyntaxError) fail(error.message, i, at + error.offset + 1, error.hint);
-        throw error;
-      }
-      return i;
-    }
-    if (first !== 62 /* > */) return -1;
-    if (t.charCodeAt(1) === 62) {
-      const overwrite = t.charCodeAt(2) === 33; /* ! */
-      const target = t.slice(overwrite ? 3 : 2).trim();
-      if (!target) fail('output redirect needs a path', i, 1, 'write `>> ./out.json` (or `>>! ./out.json` to overwrite)');
-      block.outputRedirect = { path: target, overwrite, span: lineSpan(i) };
-      return i;
-    }
-    const after = t.slice(1).trimStart();
-    if (after.startsWith('{%')) return scanScript(i, starts[i] + line.indexOf('{%'), block.handlers);
-    if (!after || (strictHandler && !/\.[cm]?js$/i.test(after))) return -1;
-    block.handlers.push({ kind: 'file', path: after, span: lineSpan(i) });
-    return i;
-  };
-
-  const addVariable = (block: Block, i: number, line: string, match: RegExpExecArray): void => {
-    const variable: FileVariable = { name: match[1], value: line.slice(match[0].length).trim(), span: lineSpan(i) };
-    variables.push(variable);
-    if (block.separator || block.hasRequest) block.variables.push(variable);
-  };
-
-  let block = newBlock(0, 1, false);
-  for (let i = 0; i < lineCount; i++) {
-    const line = text.slice(starts[i], ends[i]);
-    const c0 = line.charCodeAt(0);
-    if (c0 === 35 && line.charCodeAt(1) === 35 && line.charCodeAt(2) === 35) {
-      finish(block, starts[i]);
-      let k = 3;
-      while (line.charCodeAt(k) === 35) k++;
-      const title = line.slice(k).trim();
-      block = newBlock(starts[i], i + 1, true, title || undefined);
-      continue;
-    }
-    if (block.state === 'body') {
-      const t = c0 === 32 || c0 === 9 ? line.trimStart() : line;
-      if (t.length === 0) continue;
-      const c = t.charCodeAt(0);
-      if ((c === 63 && isAssertionLine(t)) || c === 62 || (c === 60 && t.charCodeAt(1) === 62)) {
-        const last = postLine(block, i, line, t, true);
-        if (last >= 0) {
-          block.state = 'post';
-          i = last;
-          continue;
-        }
-      }
-      if (block.bodyFirst < 0) block.bodyFirst = i;
-      block.bodyLast = i;
-      if (!block.bodyHasContent && !isComment(t)) {
-        if (t.charCodeAt(0) === 64 && VARIABLE_RE.test(t)) block.bodyVariables.push(i);
-        else block.bodyHasContent = true;
-      }
-      continue;
-    }
-    if (isBlank(line)) {
-      if (block.state === 'headers') block.state = 'body';
-      continue;
-    }
-    const t = c0 === 32 || c0 === 9 ? line.trimStart() : line;
-    if (block.state === 'pre') {
-      const variable = t.charCodeAt(0) === 64 ? VARIABLE_RE.exec(t) : null;
-      if (variable) {
-        addVariable(block, i, t, variable);
-        if (!block.separator) block.contentStart = block.contentLine = undefined;
-        continue;
-      }
-      if (!block.separator && block.contentStart === undefined) {
-        block.contentStart = starts[i];
-        block.contentLine = i + 1;
-      }
-      if (isComment(t)) {
-        const meta = METADATA_RE.exec(t);
-        if (meta) {
-          let value = t.slice(meta[0].length).trim();
-          // JetBrains also accepts `# @name = login`.
-          if (value.charCodeAt(0) === 61 /* = */) value = value.slice(1).trim();
-          block.metadata.push({ key: meta[1], value, span: lineSpan(i) });
-          applyMetadata(block, meta[1], value, i);
-        }
-        continue;
-      }
-      if (t.charCodeAt(0) === 60 /* < */) {
-        const after = t.slice(1).trimStart();
-        if (after.startsWith('{%')) i = scanScript(i, starts[i] + line.indexOf('{%'), block.preScripts);
-        else if (after) block.preScripts.push({ kind: 'file', path: after, span: lineSpan(i) });
-        else fail('pre-request script line needs `{% … %}` or a path', i, 1, 'write `< {% request.variables.set("a", "1") %}` or `< ./pre.js`');
-        continue;
-      }
-      // The request line: [METHOD] URL [HTTP/x], then indented `?`/`&`/`/` continuation lines.
-      let rest = line.trim();
-      const space = rest.search(/\s/);
-      const word = space > 0 ? rest.slice(0, space) : '';
-      if (METHOD_RE.test(word) || LOWERCASE_METHOD_RE.test(word)) {
-        block.method = word.toUpperCase();
-        block.methodExplicit = true;
-        rest = rest.slice(space).trimStart();
-      }
-      const takeVersion = (part: string): string => {
-        const lastSpace = Math.max(part.lastIndexOf(' '), part.lastIndexOf('\t'));
-        if (lastSpace > 0 && VERSION_RE.test(part.slice(lastSpace + 1))) {
-          block.httpVersion = part.slice(lastSpace + 1);
-          return part.slice(0, lastSpace).trimEnd();
-        }
-        return part;
-      };
-      let url = takeVersion(rest);
-      let last = i;
-      while (last + 1 < lineCount && block.httpVersion === undefined) {
-        const next = text.slice(starts[last + 1], ends[last + 1]);
-        const n0 = next.charCodeAt(0);
-        if (n0 !== 32 && n0 !== 9) break;
-        const trimmed = next.trim();
-        // `?a=1` / `&b=2` (docs/http-format.md) and JetBrains' `/path` segments.
-        if (trimmed[0] !== '?' && trimmed[0] !== '&' && trimmed[0] !== '/') break;
-        url += takeVersion(trimmed);
-        last++;
-      }
-      if (!url) fail('request line without a URL', i, 1, 'write `GET https://example.com/path`');
-      // Whitespace left in the URL (outside `{{ … }}`) means the first word was not a method.
-      const stray = url.replace(/\{\{[^{}]*\}\}/g, (braces) => 'x'.repeat(braces.length)).search(/\s/);
-      if (stray >= 0) {
-        fail(`unexpected space in the request line's URL: ${JSON.stringify(url)}`, i, line.indexOf(url) + stray + 1, 'start with a method (GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS) and encode spaces in the URL as %20');
-      }
-      block.url = url;
-      block.hasRequest = true;
-      block.requestLineSpan = { start: starts[i], end: ends[last], line: i + 1, col: 1 };
-      block.state = 'headers';
-      i = last;
-      continue;
-    }
-    if (block.state === 'headers') {
-      const c = t.charCodeAt(0);
-      if ((c === 63 && isAssertionLine(t)) || c === 62 || (c === 60 && t.charCodeAt(1) === 62)) {
-        const last = postLine(block, i, line, t, false);
-        if (last >= 0) {
-          block.state = 'post';
-          i = last;
-          continue;
-        }
-      }
-      if (isFileBodyLine(t)) {
-        block.state = 'body';
-        block.bodyFirst = block.bodyLast = i;
-        block.bodyHasContent = true;
-        continue;
-      }
-      if (isComment(t)) continue;
-      const colon = t.indexOf(':');
-      const name = colon > 0 ? t.slice(0, colon).trim() : '';
-      if (!name || !HEADER_NAME_RE.test(name)) {
-        fail('bad header line', i, 1, 'headers are `Name: value` lines; leave a blank line before the body');
-      }
-      block.headers.push({ name, value: t.slice(colon + 1).trim(), span: lineSpan(i) });
-      continue;
-    }
-    // post: after the body
-    if (isComment(t)) continue;
-    const variable = t.charCodeAt(0) === 64 ? VARIABLE_RE.exec(t) : null;
-    if (variable) {
-      addVariable(block, i, t, variable);
-      continue;
-    }
-    const last = postLine(block, i, line, t, false);
-    if (last < 0) fail('unexpected line after the assertions or response handler', i, 1, 'start the next request with `###`');
-    i = last;
   }
-  finish(block, len);
-  if (variablesOutOfOrder) variables.sort((a, b) => a.span.start - b.span.start);
-  return { path, text, variables, requests };
 }

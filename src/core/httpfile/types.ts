@@ -1,5 +1,5 @@
 /**
- * The `.http` file model (docs/http-format.md; HttpFile and Request below). Every element
+ * The `.http` file model (docs/http-format.md). Every element
  * keeps its source span so printing is byte-exact and edits are surgical. Values are
  * templates: `{{variables}}` are resolved later by core/vars.
  */
@@ -36,7 +36,7 @@ export type BodyNode =
   /** Inline text (variables substituted at send time). Multipart bodies are inline text whose parts may pull in files. */
   | { kind: 'inline'; text: string; span: Span }
   /** `< ./file` sent as is, or `<@ ./file` with variables substituted. Path relative to the .http file. */
-  | { kind: 'file'; path: string; substitute: boolean; span: Span };
+  | { kind: 'file'; path: string; substitute: boolean; span: Span; /** REST Client `<@latin1 ./file`: the file's text encoding (absent = UTF-8). */ encoding?: string };
 
 export type ScriptNode =
   | { kind: 'inline'; code: string; span: Span }
@@ -120,6 +120,17 @@ export interface RequestNode {
   outputRedirect?: OutputRedirectNode;
   /** File variables declared inside this block (they apply from here on, JetBrains style). */
   variables: FileVariable[];
+  /** httpyac `{{ … }}` blocks before the request line (httpyac dialect): their `exports` become variables. */
+  httpyacScripts?: Array<{ code: string; line: number }>;
+}
+
+/** Something dial read one way while another tool may read it another: shown, never fatal. */
+export interface ParseWarning {
+  message: string;
+  hint?: string;
+  file: string;
+  /** 1-based. */
+  line: number;
 }
 
 export interface HttpFile {
@@ -130,6 +141,10 @@ export interface HttpFile {
   /** All file variables in source order (including those inside request blocks). */
   variables: FileVariable[];
   requests: RequestNode[];
+  /** The tool whose meaning the file was read with (see dialect.ts). */
+  dialect?: import('./dialect.js').Dialect;
+  /** Ambiguities worth telling the user about (absent when there are none). */
+  warnings?: ParseWarning[];
 }
 
 /**

@@ -36,6 +36,8 @@ import { dirname, relative, resolve } from 'node:path';
 import type { Exchange, HttpRequest, RequestBody, SendOptions } from '../http/types.js';
 import type { HttpFile, RequestNode } from '../httpfile/types.js';
 import { parseHttpFile } from '../httpfile/parse.js';
+import { decodeFileBody } from '../httpfile/scripts.js';
+import { withHttpyacEnvironment } from '../vars/httpyac-env.js';
 import { expandMultipartBody, multipartBoundary } from '../httpfile/multipart.js';
 import { DialError } from '../errors.js';
 import { EnvStore, type Dotenv, type ResolvedEnvironment } from '../env/index.js';
@@ -271,7 +273,9 @@ class RequestSession implements Session {
   /** `preparing`: the resolver serves prepare(node), so references it runs chain from node (cycle detection). */
   private async resolver(file: HttpFile, node: RequestNode, extra: { requestVariables?: Map<string, string> }, preparing: boolean): Promise<VariableResolver> {
     const dir = file.path ? dirname(file.path) : this.workspaceRoot;
-    const [environment, dotenv] = await this.environmentFor(dir);
+    const [jetbrainsEnvironment, dotenv] = await this.environmentFor(dir);
+    // httpyac files also read httpyac's `env/*.env` files (under the JetBrains env files).
+    const environment = file.dialect === 'httpyac' ? await withHttpyacEnvironment(jetbrainsEnvironment, dir, this.environment) : jetbrainsEnvironment;
     const fileVariables = new Map<string, string>();
     for (const variable of file.variables) if (variable.span.start < node.requestLineSpan.start) fileVariables.set(variable.name, variable.value);
     const where = this.where(file, node);
@@ -283,6 +287,7 @@ class RequestSession implements Session {
       fileVariables,
       environment,
       dotenv,
+      javascriptExpressions: file.dialect === 'httpyac',
       secretNames: this.secretNames(file),
       processEnv: this.options.processEnv ?? process.env,
       reference: (reference, raw) =>
@@ -383,6 +388,15 @@ class RequestSession implements Session {
     }
   }
 
+  /** Forgets that the request named `name` in `file` ran, so the next reference runs it again. */
+  private forgetRun(file: HttpFile, name: string): void {
+    const target = file.requests.find((request) => request.name === name);
+    if (!target) return;
+    const key = keyOf(file, target);
+    this.recorded.delete(key);
+    this.running.delete(key);
+  }
+
   private async prepareInChain(file: HttpFile, node: RequestNode, extra: { requestVariables?: Map<string, string>; promptAgain?: boolean }): Promise<PreparedRequest> {
     const cli = this.options.cliVariables ?? {};
     // A new send with promptAgain (the TUI, as JetBrains) asks its `# @prompt` values again; the
@@ -400,11 +414,14 @@ class RequestSession implements Session {
       this.promptedNow?.add(prompt.name);
     }
     const resolver = await this.resolver(file, node, extra, true);
+    if (node.httpyacScripts) await resolver.runScriptBlocks(node.httpyacScripts);
     const fileLabel = file.path || '<text>';
     // httpyac's `# @ref login` / `# @forceRef login`: make sure the named request ran first.
     for (const meta of node.metadata) {
       if (meta.key !== 'ref' && meta.key !== 'forceRef') continue;
       for (const name of meta.value.split(/[\s,]+/).filter(Boolean)) {
+        // `@forceRef` runs the request again even when it already ran in this session.
+        if (meta.key === 'forceRef') this.forgetRun(file, name);
         await this.reference(file, node, name, async () => '', `@${meta.key} ${name}`, this.where(file, node), `# @${meta.key} ${name}`);
       }
     }
@@ -464,7 +481,7 @@ class RequestSession implements Session {
       } catch {
         throw new DialError('E_NOT_FOUND', `body file not found: ${path}`, { location, hint: 'paths in `< ./file` are relative to the .http file' });
       }
-      body = node.body.substitute ? { kind: 'text', text: await resolver.resolve(await readFile(path, 'utf8')) } : { kind: 'file', path };
+      body = node.body.substitute ? { kind: 'text', text: await resolver.resolve(decodeFileBody(await readFile(path), node.body.encoding)) } : { kind: 'file', path };
     }
 
     const overrides: Partial<SendOptions> = {};
@@ -543,6 +560,8 @@ function locatePlaceholder(file: HttpFile, node: RequestNode, name: string): { f
 function completeUrl(url: string, headers: Array<[string, string]>): string {
   if (url.startsWith('/')) {
     const host = headers.find(([name]) => name.toLowerCase() === 'host')?.[1];
+    // rest.nvim and the JetBrains spec also write the scheme in the Host header (`Host: https://example.com`).
+    if (host && /^https?:\/\//i.test(host)) return `${host.replace(/\/+$/, '')}${url}`;
     if (host) return `${/:443$/.test(host) ? 'https' : 'http'}://${host}${url}`;
     return url;
   }

@@ -103,6 +103,19 @@ function applyOffset(date: Date, args: string[], expression: string, where: stri
 const ALPHA = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const randomString = (alphabet: string, length: number) => Array.from({ length }, () => alphabet[randomInt(alphabet.length)]).join('');
 
+const STRFTIME: Record<string, string> = { Y: 'YYYY', y: 'YY', m: 'MM', d: 'DD', H: 'HH', I: 'hh', M: 'mm', S: 'ss', p: 'A', a: 'ddd', A: 'dddd', b: 'MMM', B: 'MMMM', z: 'ZZ', s: 'X', '%': '%' };
+
+/** kulala's `{{$date "%Y-%m-%d"}}` strftime format in formatDate's tokens; unknown directives are refused. */
+function strftimeToFormat(format: string, expression: string, where: string): string {
+  // Literal text goes in [brackets] so its letters are not read as tokens.
+  return format.replace(/%(.)|([^%]+)/g, (_, directive: string | undefined, literal: string | undefined) => {
+    if (literal !== undefined) return `[${literal}]`;
+    const token = STRFTIME[directive!];
+    if (token === undefined) fail(`unsupported strftime directive %${directive} in {{${expression}}}`, where, `supported: ${Object.keys(STRFTIME).map((k) => `%${k}`).join(' ')}`);
+    return token === '%' ? '[%]' : token;
+  });
+}
+
 /** Evaluates a `{{$…}}` expression (the text without braces, starting with `$`). */
 export async function evaluateDynamic(expression: string, context: DynamicContext): Promise<string> {
   const space = expression.search(/\s/);
@@ -149,6 +162,9 @@ export async function evaluateDynamic(expression: string, context: DynamicContex
       context.secret(value!);
       return value!;
     }
+    case '$date':
+      // kulala / rest.nvim: today's local date, or a strftime format.
+      return formatDate(now, args[0] ? strftimeToFormat(args[0], expression, where) : 'YYYY-MM-DD', false);
     case '$random.email':
       return `${randomString(ALPHA.toLowerCase(), 8)}@example.com`;
     default:

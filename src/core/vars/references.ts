@@ -11,16 +11,25 @@ import { queryJsonPath, valueToText } from './jsonpath.js';
 export interface ReferenceExpression {
   name: string;
   part: 'request' | 'response';
-  section: 'body' | 'headers';
+  section: 'body' | 'headers' | 'cookies';
   /** `*`, a JSONPath (`$…`), an XPath (`//…`) or a header name. */
   path: string;
 }
 
 /** Recognises `name.(request|response).(body|headers)[.path]`; undefined for anything else. */
 export function parseReference(expression: string): ReferenceExpression | undefined {
-  const match = /^([^.\s{}]+)\.(request|response)\.(body|headers)(?:\.(.+))?$/.exec(expression);
+  const cookie = /^([^.\s{}]+)\.response\.cookies\.([^.\s]+)(?:\.value)?$/.exec(expression);
+  // kulala: `{{login.response.cookies.session.value}}`, the value of a cookie the response set.
+  if (cookie) return { name: cookie[1], part: 'response', section: 'cookies', path: cookie[2] };
+  const match = /^([^.\s{}]+)\.(request|response)\.(body|headers)(?:\.(.+)|(\[.+\]))?$/.exec(expression);
   if (!match) return undefined;
-  return { name: match[1], part: match[2] as 'request' | 'response', section: match[3] as 'body' | 'headers', path: match[4] ?? '*' };
+  const section = match[3] as 'body' | 'headers';
+  // kulala/JetBrains-style `headers['X-Id']` / `headers["X-Id"]` name the header in brackets.
+  const bracketed = match[5] ?? (section === 'headers' && match[4]?.startsWith('[') ? match[4] : undefined);
+  const quoted = bracketed === undefined ? undefined : /^\[\s*(['"])(.+)\1\s*\]$/.exec(bracketed);
+  if (bracketed !== undefined && !quoted && section === 'headers') return undefined;
+  const path = quoted ? (section === 'headers' ? quoted[2] : `$[${quoted[1]}${quoted[2]}${quoted[1]}]`) : (match[4] ?? '*');
+  return { name: match[1], part: match[2] as 'request' | 'response', section, path };
 }
 
 /** What a session remembers of a request that ran. */
@@ -51,6 +60,15 @@ export async function evaluateReference(reference: ReferenceExpression, recorded
   const missing = (why: string, hint?: string): never => {
     throw new DialError('E_VAR_UNDEFINED', `{{${raw}}}: ${why} (${where})`, { hint });
   };
+  if (reference.section === 'cookies') {
+    for (const [name, value] of recorded.exchange.response.headers) {
+      if (name.toLowerCase() !== 'set-cookie') continue;
+      const pair = value.split(';')[0];
+      const equals = pair.indexOf('=');
+      if (equals > 0 && pair.slice(0, equals).trim() === reference.path) return pair.slice(equals + 1).trim();
+    }
+    return missing(`the response of '${reference.name}' set no cookie '${reference.path}'`);
+  }
   if (reference.section === 'headers') {
     const headers = reference.part === 'response' ? recorded.exchange.response.headers : recorded.request.headers;
     const wanted = reference.path.toLowerCase();
@@ -61,14 +79,15 @@ export async function evaluateReference(reference: ReferenceExpression, recorded
   const text = await bodyText(recorded, reference.part);
   if (reference.path === '*') return text;
   if (reference.path.startsWith('//')) missing('XPath references are not supported', 'use a JSONPath ($.a.b) on JSON bodies, or * for the whole body');
-  if (!reference.path.startsWith('$')) missing(`'${reference.path}' is not a JSONPath`, 'write $.field, or * for the whole body');
+  // kulala and JetBrains also read a bare path (`body.token`, `body.items[0].id`) as JSONPath from the root.
+  const path = reference.path.startsWith('$') ? reference.path : `$.${reference.path}`;
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
     missing(`the ${reference.part} body of '${reference.name}' is not JSON`, 'use * for the whole body');
   }
-  const matches = await queryJsonPath(json, reference.path);
-  if (matches.length === 0) missing(`${reference.path} matched nothing in the ${reference.part} body of '${reference.name}'`);
+  const matches = await queryJsonPath(json, path);
+  if (matches.length === 0) missing(`${path} matched nothing in the ${reference.part} body of '${reference.name}'`);
   return valueToText(matches.length === 1 ? matches[0] : matches);
 }

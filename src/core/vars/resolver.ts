@@ -17,6 +17,7 @@ import { substitute } from './template.js';
 import { evaluateDynamic } from './dynamic.js';
 import { parseReference, type ReferenceExpression } from './references.js';
 import { valueToText } from './jsonpath.js';
+import { evaluateHttpyacExpression, expressionIdentifiers, runHttpyacBlock } from './httpyac-js.js';
 
 /** The longest text one expansion may produce (16 Mi characters). */
 export const MAX_EXPANDED_LENGTH = 16 * 1024 * 1024;
@@ -44,6 +45,8 @@ export interface ResolverOptions {
   fileLabel: string;
   /** Where `{{name}}` is written (file:line:col and the line), for the error pointer. */
   locate?: (name: string) => SourceLocation | undefined;
+  /** httpyac dialect: `{{ expression }}` that is not a name is JavaScript over the variables it reads. */
+  javascriptExpressions?: boolean;
   /** Environments that define a name (for the "select an environment" hint). */
   definedIn?: (name: string) => Promise<string[]>;
 }
@@ -53,6 +56,8 @@ export class VariableResolver {
   /** Resolved values that must be masked wherever the exchange is shown. */
   readonly secretValues = new Set<string>();
   private readonly cache = new Map<string, string>();
+  /** Values httpyac `{{ … }}` blocks exported for this request. */
+  private readonly exported = new Map<string, string>();
 
   constructor(private readonly options: ResolverOptions) {}
 
@@ -105,7 +110,7 @@ export class VariableResolver {
     };
     const cli = Object.hasOwn(o.cliVariables, name) ? o.cliVariables[name] : o.prompted?.get(name);
     if (cli !== undefined) return markSecret(cli);
-    const scripted = o.requestVariables?.get(name);
+    const scripted = o.requestVariables?.get(name) ?? this.exported.get(name);
     if (scripted !== undefined) return markSecret(scripted);
     if (o.globals.has(name)) return markSecret(valueToText(o.globals.get(name)));
     const reference = o.reference ? parseReference(expression) : undefined;
@@ -131,9 +136,62 @@ export class VariableResolver {
       value = o.dotenv.values.get(name)!;
       this.secret(value);
     }
+    if (value === undefined) value = await this.namedResponse(expression);
+    if (value === undefined && o.javascriptExpressions && !/^[\w.$-]+$/.test(expression)) value = await this.javascript(expression, chain);
     if (value === undefined) throw await this.undefinedError(name);
     this.cache.set(name, markSecret(value));
     return value;
+  }
+
+  /**
+   * httpyac: a named request's response body is a variable of that name (`{{login}}`,
+   * `{{login.token}}`, `{{login.items[0].id}}`). Tried only for names defined nowhere else.
+   */
+  private async namedResponse(expression: string): Promise<string | undefined> {
+    const match = /^([\w-]+)(?:\.([\w$.[\]'"-]+))?$/.exec(expression);
+    if (!match || !this.options.reference) return undefined;
+    const reference: ReferenceExpression = { name: match[1], part: 'response', section: 'body', path: match[2] === undefined ? '*' : `$.${match[2]}` };
+    try {
+      return await this.options.reference(reference, expression);
+    } catch (error) {
+      // `name` is no request either: report the undefined variable, not a missing request.
+      if (error instanceof DialError && error.code === 'E_VAR_UNDEFINED' && error.message.startsWith(`{{${expression}}}: no request named`)) return undefined;
+      throw error;
+    }
+  }
+
+  /** Runs httpyac `{{ … }}` blocks (in order); what they export becomes variables of this request (script level). */
+  async runScriptBlocks(blocks: ReadonlyArray<{ code: string; line: number }>): Promise<void> {
+    for (const block of blocks) {
+      const exported = await runHttpyacBlock(block.code, await this.scopeFor(block.code, []), { file: this.options.location?.file ?? this.options.fileLabel, line: block.line });
+      for (const [name, value] of exported) this.exported.set(name, value);
+    }
+  }
+
+  /** Evaluates an httpyac expression with each variable it names in scope (response bodies parsed as JSON). */
+  private async javascript(expression: string, chain: string[]): Promise<string> {
+    return evaluateHttpyacExpression(expression, await this.scopeFor(expression, chain), this.options.location ?? { file: this.options.fileLabel, line: 1 });
+  }
+
+  /** The variables a piece of code names, resolved (JSON values parsed); names defined nowhere are left out. */
+  private async scopeFor(code: string, chain: string[]): Promise<Record<string, unknown>> {
+    const expression = code;
+    const scope: Record<string, unknown> = {};
+    for (const name of expressionIdentifiers(expression)) {
+      let text: string | undefined;
+      try {
+        text = await this.expression(name, [...chain, expression]);
+      } catch (error) {
+        if (error instanceof DialError && error.code === 'E_VAR_UNDEFINED') continue;
+        throw error;
+      }
+      try {
+        scope[name] = /^\s*[[{]/.test(text) ? JSON.parse(text) : text;
+      } catch {
+        scope[name] = text;
+      }
+    }
+    return scope;
   }
 
   private async undefinedError(name: string): Promise<DialError> {

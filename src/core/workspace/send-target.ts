@@ -69,6 +69,19 @@ export function requestLabel(node: RequestNode): string {
 
 /** Picks the request a target names: `#name` (or `#n`, 1-based), `:line`, the only one, or asks. */
 export async function selectRequest(file: HttpFile, target: SendTarget, pick?: (requests: RequestNode[]) => Promise<RequestNode>): Promise<RequestNode> {
+  const node = await chooseRequest(file, target, pick);
+  // httpyac/kulala `# @disabled`: such a request is never sent, not even when asked for by name.
+  const disabled = node.metadata.find((meta) => meta.key === 'disabled' && meta.value !== 'false');
+  if (disabled) {
+    throw new DialError('E_INPUT', `request '${requestLabel(node)}' is marked # @disabled`, {
+      hint: 'remove the `# @disabled` line to send it',
+      location: { file: file.path || '<text>', line: disabled.span.line },
+    });
+  }
+  return node;
+}
+
+async function chooseRequest(file: HttpFile, target: SendTarget, pick?: (requests: RequestNode[]) => Promise<RequestNode>): Promise<RequestNode> {
   const requests = file.requests;
   const where = target.path;
   const listing = () => requests.map(requestLabel).join(', ');

@@ -1,0 +1,53 @@
+/** The parser's working state for one request block (internal to the parser). */
+import type { AssertionNode, HeaderNode, OutputRedirectNode, RequestNode, ScriptNode, Span } from './types.js';
+
+/** `response`: httpyac's saved response (`HTTP/1.1 200 OK` and what follows), read as comment text. */
+export type BlockState = 'pre' | 'headers' | 'body' | 'post' | 'response';
+
+/** The metadata views a block collects, exactly as RequestNode holds them. */
+export type BlockMetadata = Pick<
+  RequestNode,
+  'metadata' | 'preScripts' | 'variables' | 'name' | 'tags' | 'timeoutMs' | 'connectTimeoutMs' | 'noRedirect' | 'noCookieJar' | 'skip' | 'retry' | 'secrets' | 'prompts'
+>;
+
+export interface Block extends BlockMetadata {
+  start: number;
+  line: number;
+  separator: boolean;
+  title?: string;
+  /** For a block without `###`: where the request's own text begins. */
+  contentStart?: number;
+  contentLine?: number;
+  state: BlockState;
+  hasRequest: boolean;
+  method: string;
+  methodExplicit: boolean;
+  url: string;
+  httpVersion?: string;
+  requestLineSpan?: Span;
+  headers: HeaderNode[];
+  bodyFirst: number;
+  bodyLast: number;
+  bodyHasContent: boolean;
+  /** `@var = value` lines seen in the body: variables if the body turns out to hold nothing else. */
+  bodyVariables: number[];
+  assertions: AssertionNode[];
+  handlers: ScriptNode[];
+  outputRedirect?: OutputRedirectNode;
+  /** httpyac: the body is a GraphQL query (`query`/`mutation` first line); the operation name if any. */
+  graphql?: { operationName?: string };
+  /** httpyac `{{ … }}` blocks before the request line. */
+  scriptBlocks?: Array<{ code: string; line: number }>;
+  /** `# @lang lua` (rest.nvim): scripts of this block are not JavaScript. */
+  scriptLanguage?: string;
+}
+
+/** An empty block starting at `start` (a `###` line when `separator`). */
+export function newBlock(start: number, line: number, separator: boolean, title?: string): Block {
+  return {
+    start, line, separator, title, state: 'pre', metadata: [], preScripts: [], variables: [], tags: [],
+    noRedirect: false, noCookieJar: false, secrets: [], prompts: [], hasRequest: false, method: 'GET',
+    methodExplicit: false, url: '', headers: [], bodyFirst: -1, bodyLast: -1, bodyHasContent: false,
+    bodyVariables: [], assertions: [], handlers: [],
+  };
+}

@@ -1,0 +1,128 @@
+/**
+ * Which tool's meaning a `.http` file is read with. The tools agree on most of the format; where
+ * they differ (above all httpyac's request split and `host` prefix), the dialect decides. Order of
+ * precedence: a `# @dialect NAME` line in the file, the `--dialect` flag, the workspace (httpyac's
+ * config files or `env/*.env` folder), constructs only one tool has, else the common reading.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { DialError } from '../errors.js';
+
+export const DIALECTS = ['jetbrains', 'rest-client', 'httpyac', 'kulala', 'rest.nvim'] as const;
+export type Dialect = (typeof DIALECTS)[number];
+
+/** Where a file's dialect came from (shown by `dial list --dialect`-style messages and tests). */
+export type DialectSource = 'file' | 'flag' | 'workspace' | 'constructs' | 'default';
+
+export interface DialectChoice {
+  dialect: Dialect;
+  source: DialectSource;
+}
+
+const ALIASES: Record<string, Dialect> = {
+  jetbrains: 'jetbrains', intellij: 'jetbrains', 'http-client': 'jetbrains',
+  'rest-client': 'rest-client', restclient: 'rest-client', vscode: 'rest-client',
+  httpyac: 'httpyac', kulala: 'kulala', 'kulala.nvim': 'kulala', 'rest.nvim': 'rest.nvim', restnvim: 'rest.nvim',
+};
+
+/** Parses a dialect name (case-insensitive, common aliases); undefined when unknown. */
+export function dialectFromName(name: string): Dialect | undefined {
+  return ALIASES[name.trim().toLowerCase()];
+}
+
+/** Like dialectFromName, but an unknown name is a usage error naming the choices. */
+export function requireDialect(name: string): Dialect {
+  const dialect = dialectFromName(name);
+  if (!dialect) throw new DialError('E_USAGE', `unknown dialect '${name}'`, { hint: `choose one of ${DIALECTS.join(', ')}` });
+  return dialect;
+}
+
+let flagDialect: Dialect | undefined;
+
+/** The `--dialect` choice of this process (set once by the command before files are read); undefined clears it. */
+export function setDialectOverride(dialect: Dialect | undefined): void {
+  flagDialect = dialect;
+}
+
+/** The `--dialect` choice in force, if any. */
+export function dialectOverride(): Dialect | undefined {
+  return flagDialect;
+}
+
+const HTTPYAC_FILES = ['.httpyacrc', '.httpyacrc.json', '.httpyacrc.js', 'httpyac.config.js', 'httpyac.config.cjs', 'httpyac.config.mjs'];
+const workspaceCache = new Map<string, Dialect | null>();
+
+function hasDotenvFolder(dir: string): boolean {
+  try {
+    return readdirSync(join(dir, 'env')).some((name) => name === '.env' || name.endsWith('.env'));
+  } catch {
+    return false;
+  }
+}
+
+/** httpyac when a folder from the file's up to the repository root holds httpyac's config or `env/*.env`. */
+export function detectWorkspaceDialect(filePath: string): Dialect | undefined {
+  if (!filePath) return undefined;
+  let dir = dirname(resolve(filePath));
+  const visited: string[] = [];
+  let found: Dialect | undefined;
+  for (;;) {
+    const cached = workspaceCache.get(dir);
+    if (cached !== undefined) {
+      found = cached ?? undefined;
+      break;
+    }
+    visited.push(dir);
+    if (HTTPYAC_FILES.some((name) => existsSync(join(dir, name))) || hasDotenvFolder(dir)) {
+      found = 'httpyac';
+      break;
+    }
+    const parent = dirname(dir);
+    if (parent === dir || existsSync(join(dir, '.git'))) break;
+    dir = parent;
+  }
+  for (const seen of visited) workspaceCache.set(seen, found ?? null);
+  return found;
+}
+
+const DIALECT_LINE_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@dialect[ \t]+(\S+)/m;
+// Metadata only httpyac has; kulala's env-from-command keys; rest.nvim's Lua handlers.
+const HTTPYAC_ONLY_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@(?:ref|forceRef|import|loop|jwt|keepStreaming|note|sleep|verbose|debug|injectVariables|ratelimit|save|openWith)\b|\{\{[@+]|^\/\*|^HTTP\/\d(?:\.\d)?[ \t]+\d{3}\b/m;
+const KULALA_ONLY_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@(?:env-stdin-cmd|env-json-key|curl-|grpc-|graphql)/m;
+const RESTNVIM_ONLY_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@lang[ \t]*=?[ \t]*lua|^[ \t]*>[ \t]*\S+\.lua[ \t]*$/m;
+
+/** The `# @dialect NAME` line of a file: its dialect and 0-based line, or an E_PARSE error for an unknown name. */
+export function dialectDeclaredIn(text: string, file: string): Dialect | undefined {
+  const match = DIALECT_LINE_RE.exec(text);
+  if (!match) return undefined;
+  const dialect = dialectFromName(match[1]);
+  if (dialect) return dialect;
+  const line = text.slice(0, match.index).split('\n').length;
+  throw new DialError('E_PARSE', `unknown dialect '${match[1]}'`, {
+    hint: `write one of: ${DIALECTS.join(', ')}`,
+    location: { file: file || '<text>', line, excerpt: match[0].trim() },
+  });
+}
+
+/** A dialect implied by constructs only one tool has. */
+export function dialectFromConstructs(text: string): Dialect | undefined {
+  if (HTTPYAC_ONLY_RE.test(text)) return 'httpyac';
+  if (KULALA_ONLY_RE.test(text)) return 'kulala';
+  if (RESTNVIM_ONLY_RE.test(text)) return 'rest.nvim';
+  return undefined;
+}
+
+/** Chooses the dialect of one file (see the module comment for the order). */
+export function chooseDialect(text: string, file: string, explicit?: Dialect): DialectChoice {
+  const declared = dialectDeclaredIn(text, file);
+  if (declared) return { dialect: declared, source: 'file' };
+  const flag = explicit ?? flagDialect;
+  if (flag) return { dialect: flag, source: 'flag' };
+  const workspace = detectWorkspaceDialect(file);
+  if (workspace) return { dialect: workspace, source: 'workspace' };
+  const constructs = dialectFromConstructs(text);
+  if (constructs) return { dialect: constructs, source: 'constructs' };
+  // `.rest` is REST Client's own extension.
+  if (file.toLowerCase().endsWith('.rest')) return { dialect: 'rest-client', source: 'workspace' };
+  return { dialect: 'jetbrains', source: 'default' };
+}

@@ -1,0 +1,94 @@
+/** `# @key value` lines: the keys dial acts on, and the keys of other tools it refuses rather than ignore. */
+import { parseDuration } from '../duration.js';
+import type { Block } from './block.js';
+
+/** Raised by applyMetadata; the parser turns it into E_PARSE at the metadata line. */
+export type MetadataFailure = (message: string, hint: string) => never;
+
+/** Keys other tools act on that would change what is sent if ignored: refused with what to do instead. */
+const REFUSED_KEYS: Readonly<Record<string, string>> = {
+  import: 'httpyac `# @import` is not supported yet: copy the requests or variables into this file',
+  loop: 'httpyac `# @loop` is not supported yet: write one request per iteration, or drive dial run from a shell loop',
+  jwt: 'httpyac `# @jwt` is not supported yet: decode the token in a `> {% %}` handler and set a variable',
+  'env-stdin-cmd': 'kulala `# @env-stdin-cmd` is not supported: run the command yourself and pass the value with --var name=value',
+  'env-json-key': 'kulala `# @env-json-key` is not supported: extract the value with a `> {% client.global.set(…) %}` handler',
+  graphql: 'GraphQL requests are not supported yet: send the query as JSON with POST and Content-Type: application/json',
+  'grpc-global-import': 'gRPC requests are not supported yet',
+  'grpc-import': 'gRPC requests are not supported yet',
+};
+
+/** The refusal text for a metadata key dial will not ignore, or undefined when the key is fine. */
+export function refusedMetadata(key: string): string | undefined {
+  return Object.hasOwn(REFUSED_KEYS, key) ? REFUSED_KEYS[key] : undefined;
+}
+
+function durationOf(value: string, label: string, bad: MetadataFailure): number {
+  try {
+    return parseDuration(value, label);
+  } catch {
+    return bad(`${label} '${value}'`, 'write durations like 500ms, 5s or 2m; a bare number means seconds');
+  }
+}
+
+function applyRetry(block: Block, value: string, bad: MetadataFailure): void {
+  const [count, delay, extra] = value.split(/\s+/);
+  if (!count || !/^\d+$/.test(count) || extra !== undefined) bad(`@retry '${value}'`, 'write `# @retry 3` or `# @retry 3 500ms`');
+  const delayMs = delay === undefined ? 0 : durationOf(delay, '@retry delay', bad);
+  block.retry = { count: Number(count), delayMs };
+}
+
+function applyPrompt(block: Block, value: string, bad: MetadataFailure): void {
+  const match = /^(\S+)(?:\s+(.*))?$/.exec(value);
+  if (!match) return bad('@prompt needs a variable name', 'write `# @prompt otp Your one-time code`');
+  block.prompts.push(match[2] ? { name: match[1], description: match[2] } : { name: match[1] });
+}
+
+/** Applies one metadata line to the block's views (name, tags, timeouts, skip, retry, secrets, prompts). */
+export function applyMetadata(block: Block, key: string, value: string, bad: MetadataFailure): void {
+  switch (key) {
+    case 'name':
+      if (!value) bad('@name needs a name', 'write `# @name login`');
+      block.name = value;
+      break;
+    case 'tag':
+    case 'tags':
+      for (const tag of value.split(/[\s,]+/)) if (tag) block.tags.push(tag);
+      break;
+    case 'timeout':
+      block.timeoutMs = durationOf(value, '@timeout', bad);
+      break;
+    case 'connection-timeout':
+      block.connectTimeoutMs = durationOf(value, '@connection-timeout', bad);
+      break;
+    case 'no-redirect':
+      block.noRedirect = true;
+      break;
+    case 'no-cookie-jar':
+      block.noCookieJar = true;
+      break;
+    case 'skip':
+      block.skip = value ? { reason: value } : {};
+      break;
+    case 'disabled':
+      // httpyac/kulala: a disabled request is never sent; dial treats it as skipped.
+      if (value !== 'false') block.skip = { reason: value && value !== 'true' ? `disabled: ${value}` : 'disabled' };
+      break;
+    case 'retry':
+      applyRetry(block, value, bad);
+      break;
+    case 'secret': {
+      const names = value.split(/[\s,]+/).filter(Boolean);
+      if (names.length === 0) bad('@secret needs a variable name', 'write `# @secret token`');
+      block.secrets.push(...names);
+      break;
+    }
+    case 'prompt':
+      applyPrompt(block, value, bad);
+      break;
+    case 'lang':
+      block.scriptLanguage = value.replace(/^=\s*/, '').toLowerCase();
+      break;
+    default:
+      break;
+  }
+}

@@ -1,0 +1,46 @@
+/** Checks on scripts and file bodies that dial refuses before anything is sent rather than run half or send wrong. */
+
+const REQUIRE_RE = /\brequire\s*\(\s*['"`]([^'"`]+)['"`]\s*\)|^\s*import\s[^;]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/m;
+
+/** A refusal for inline script code dial's sandbox cannot run, or undefined. */
+export function inlineScriptRefusal(code: string, language: string | undefined): string | undefined {
+  if (language && language !== 'js' && language !== 'javascript') {
+    return `scripts in '${language}' are not supported: dial runs JavaScript handlers (JetBrains API)`;
+  }
+  const module = REQUIRE_RE.exec(code);
+  if (module) {
+    return `loading the module '${module[1] ?? module[2] ?? module[3]}' is not supported in dial scripts (the sandbox provides no modules)`;
+  }
+  return undefined;
+}
+
+/** A refusal for a script file dial cannot run (not JavaScript), or undefined. */
+export function scriptFileRefusal(path: string, language: string | undefined): string | undefined {
+  if (language && language !== 'js' && language !== 'javascript') return `scripts in '${language}' are not supported: dial runs JavaScript handlers`;
+  if (/\.lua$/i.test(path)) return 'Lua scripts (rest.nvim) are not supported: dial runs JavaScript handlers (JetBrains API)';
+  if (!/\.[cm]?[jt]s$/i.test(path)) return `'${path}' is not a JavaScript file: dial runs JavaScript handlers`;
+  return undefined;
+}
+
+/** `<@latin1 ./file`: the encoding word of a REST Client file body, or undefined for plain `<`/`<@`. */
+export function fileBodyEncoding(line: string): string | undefined {
+  const match = /^<@([A-Za-z][\w-]*)[ \t]+\S/.exec(line);
+  return match ? match[1] : undefined;
+}
+
+/** True when Node can decode a file in this encoding (Buffer encodings, then the WHATWG labels of TextDecoder). */
+export function isSupportedEncoding(encoding: string): boolean {
+  if (Buffer.isEncoding(encoding)) return true;
+  try {
+    new TextDecoder(encoding);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Decodes file bytes as REST Client's `<@encoding ./file` does. */
+export function decodeFileBody(bytes: Buffer, encoding: string | undefined): string {
+  if (!encoding) return bytes.toString('utf8');
+  return Buffer.isEncoding(encoding) ? bytes.toString(encoding) : new TextDecoder(encoding).decode(bytes);
+}

@@ -1,0 +1,128 @@
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { chooseDialect, parseHttpFile, printHttpFile } from '../../../src/core/httpfile/index.js';
+import { isDialError } from '../../../src/core/errors.js';
+
+function refusal(text: string, path = 'f.http'): { message: string; line?: number; hint?: string } {
+  try {
+    parseHttpFile(text, path);
+  } catch (error) {
+    if (!isDialError(error)) throw error;
+    return { message: error.message, line: error.location?.line, hint: error.hint };
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('refusals (never silently wrong)', () => {
+  it('refuses protocol keywords with the protocol named', () => {
+    for (const [line, protocol] of [['GRAPHQL http://x/q', 'GraphQL'], ['WS ws://x/s', 'WebSocket'], ['GRPC localhost:50051/a.B/C', 'gRPC'], ['SSE http://x/e', 'server-sent'], ['MQTT tcp://x', 'MQTT']]) {
+      const r = refusal(`###\n${line}\n`);
+      expect(r.message).toContain(protocol);
+      expect(r.line).toBe(2);
+    }
+  });
+  it('refuses unknown methods, accepts WebDAV ones', () => {
+    expect(refusal('FETCH http://x/a\n').message).toContain("unknown method 'FETCH'");
+    for (const method of ['PROPFIND', 'MKCOL', 'PURGE', 'QUERY', 'M-SEARCH']) expect(parseHttpFile(`${method} http://x/a\n`, '').requests[0].method).toBe(method);
+  });
+  it('refuses run and import lines, GraphQL fragments, asterisk-form', () => {
+    expect(refusal('### a\nrun #login\n').message).toContain('`run`');
+    expect(refusal('import ./other.http\n').message).toContain('`import`');
+    expect(refusal('fragment F on User {\n  id\n}\nPOST http://x/graphql\n').message).toContain('GraphQL');
+    expect(refusal('OPTIONS *\nHost: example.com\n').message).toContain('asterisk');
+  });
+  it('refuses scripts that load modules, Lua, and non-JS handler files', () => {
+    expect(refusal('GET http://x\n\n> {%\nconst c = require("crypto");\n%}\n').message).toContain("module 'crypto'");
+    expect(refusal('GET http://x\n\n> ./check.lua\n').message).toContain('Lua');
+    expect(refusal('GET http://x\n# @lang=lua\n> {%\nlocal a = 1\n%}\n').message).toContain("'lua'");
+  });
+  it('keeps the encoding of <@latin1 bodies, refuses unknown encodings', () => {
+    expect(parseHttpFile('POST http://x\n\n<@latin1 ./body.txt\n', '').requests[0].body).toMatchObject({ kind: 'file', path: './body.txt', substitute: true, encoding: 'latin1' });
+    expect(parseHttpFile('POST http://x\n\n<@utf8 ./body.txt\n', '').requests[0].body).toEqual(expect.not.objectContaining({ encoding: expect.anything() }));
+    const r = refusal('POST http://x\n\n<@klingon ./body.txt\n');
+    expect(r.message).toContain("unknown file encoding 'klingon'");
+    expect(r.line).toBe(3);
+  });
+  it('refuses JavaScript in {{ }} and httpyac script blocks', () => {
+    expect(refusal('POST http://x\n\n{"a": "{{Date.now()}}"}\n').line).toBe(3);
+    expect(refusal('{{\n  exports.a = 1;\n}}\nGET http://x\n').message).toContain('script blocks');
+    expect(refusal('# @dialect httpyac\nGET /a\n\n{{\n  console.log(response);\n}}\n').line).toBe(4);
+  });
+  it('refuses kulala env-from-command metadata and httpyac loops', () => {
+    expect(refusal('# @env-stdin-cmd token echo 1\nGET http://x\n').message).toContain('@env-stdin-cmd');
+    expect(refusal('# @loop for 3\nGET http://x\n').message).toContain('@loop');
+  });
+  it('@disabled makes the request skipped', () => {
+    expect(parseHttpFile('# @disabled\nGET http://x\n', '').requests[0].skip).toEqual({ reason: 'disabled' });
+  });
+});
+
+describe('corner cases of the request line', () => {
+  it('encodes spaces in a target after an explicit method', () => {
+    expect(parseHttpFile('GET http://x/a b?q=c d HTTP/1.1\n', '').requests[0].url).toBe('http://x/a%20b?q=c%20d');
+  });
+  it('joins indented continuation lines and keeps headers apart', () => {
+    const node = parseHttpFile('GET http://x/api\n    /items\n    ?a=1\n    &b=2\nAccept: */*\n', '').requests[0];
+    expect(node.url).toBe('http://x/api/items?a=1&b=2');
+    expect(node.headers).toHaveLength(1);
+  });
+  it('leaves an origin-form target for the Host header to complete (also in httpyac)', () => {
+    expect(parseHttpFile('GET /path?a=1\nHost: example.com:8080\n', '').requests[0].url).toBe('/path?a=1');
+    expect(parseHttpFile('# @dialect httpyac\nGET /path\nHost: example.com\n', '').requests[0].url).toBe('/path');
+  });
+});
+
+describe('bodies the tools rewrite', () => {
+  it('REST Client GraphQL: query + variables become a JSON payload without the marker header', () => {
+    const node = parseHttpFile('POST http://x/graphql\nX-REQUEST-TYPE: GraphQL\n\nquery Repo($n: String!) {\n  repo(name: $n) { id }\n}\n\n{"n": "{{name}}"}\n', '').requests[0];
+    expect(node.headers).toEqual([]);
+    const text = node.body?.kind === 'inline' ? node.body.text : '';
+    expect(JSON.parse(text.replace('{{name}}', 'dial'))).toEqual({ query: 'query Repo($n: String!) {\n  repo(name: $n) { id }\n}', operationName: 'Repo', variables: { n: 'dial' } });
+  });
+  it('httpyac GraphQL: query up to the blank line plus spread fragments, then variables', () => {
+    const text = '# @dialect httpyac\nfragment Parts on Repo {\n  name\n}\n\nPOST https://x/graphql\nContent-Type: application/json\n\nquery test($n: String!) {\n  repo(name: $n) { ...Parts }\n}\n\n{"n": "{{name}}"}\n\nPOST https://x/graphql\n\nmutation {\n  go\n}\n';
+    const [first, second] = parseHttpFile(text, '').requests;
+    const body = (node: typeof first) => JSON.parse((node.body?.kind === 'inline' ? node.body.text : '').replace('{{name}}', 'dial'));
+    expect(body(first)).toEqual({ query: 'query test($n: String!) {\n  repo(name: $n) { ...Parts }\n}\nfragment Parts on Repo {\n  name\n}', operationName: 'test', variables: { n: 'dial' } });
+    expect(body(second)).toEqual({ query: 'mutation {\n  go\n}' });
+    expect(refusal('# @dialect httpyac\nPOST https://x/graphql\n\ngql q < ./q.gql\n').message).toContain('GraphQL');
+  });
+  it('form bodies: lines starting with & continue the previous one', () => {
+    const node = parseHttpFile('POST http://x\nContent-Type: application/x-www-form-urlencoded\n\nname=foo\n&password=bar\n', '').requests[0];
+    expect(node.body).toMatchObject({ kind: 'inline', text: 'name=foo&password=bar' });
+  });
+});
+
+describe('dialects', () => {
+  const twoRequests = 'POST /a\nContent-Type: text/plain\n\nhello\n\n# @name second\nGET /b\n';
+  it('httpyac starts a request at every request line and prefixes {{host}}', () => {
+    const file = parseHttpFile(`# @dialect httpyac\n${twoRequests}`, '');
+    expect(file.requests.map((r) => [r.method, r.url, r.name])).toEqual([['POST', '{{host}}/a', undefined], ['GET', '{{host}}/b', 'second']]);
+    expect(file.requests[0].body).toMatchObject({ kind: 'inline', text: 'hello' });
+    expect(printHttpFile(file)).toBe(`# @dialect httpyac\n${twoRequests}`);
+  });
+  it('elsewhere such a line is body, with a warning naming its line', () => {
+    const file = parseHttpFile(`POST http://x/a\n\nhello\nGET http://x/b\n`, 'f.http');
+    expect(file.requests).toHaveLength(1);
+    expect(file.warnings?.[0]).toMatchObject({ line: 4, file: 'f.http' });
+  });
+  it('detects httpyac from its workspace and from its constructs; the file line wins', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dial-dialect-'));
+    mkdirSync(join(dir, '.git'));
+    mkdirSync(join(dir, 'env'));
+    writeFileSync(join(dir, 'env', 'dev.env'), 'host=http://x\n');
+    mkdirSync(join(dir, 'api'));
+    expect(chooseDialect('GET /a\n', join(dir, 'api', 'a.http'))).toEqual({ dialect: 'httpyac', source: 'workspace' });
+    expect(chooseDialect('# @ref login\nGET /a\n', '')).toEqual({ dialect: 'httpyac', source: 'constructs' });
+    expect(chooseDialect('# @dialect jetbrains\n# @ref login\nGET /a\n', join(dir, 'a.http'))).toEqual({ dialect: 'jetbrains', source: 'file' });
+    expect(chooseDialect('GET http://x\n', '')).toEqual({ dialect: 'jetbrains', source: 'default' });
+    const guessed = parseHttpFile('GET /a\n\nGET /b\n', join(dir, 'api', 'g.http'));
+    expect(guessed.requests.map((r) => r.url)).toEqual(['{{host}}/a', '{{host}}/b']);
+    expect(guessed.warnings).toHaveLength(1);
+    expect(guessed.warnings?.[0].message).toContain('read as httpyac');
+    expect(parseHttpFile('# @dialect httpyac\nGET /a\n', join(dir, 'api', 'h.http')).warnings).toBeUndefined();
+    expect(refusal('# @dialect nope\nGET http://x\n').message).toContain("unknown dialect 'nope'");
+  });
+});
