@@ -19,8 +19,6 @@ import { addTimeoutFlag, addTransportFlags, addVariableFlags, collect } from '..
 export function registerRun(program: Command): void {
   const command = program
     .command('run')
-    .option(...dialectOption)
-    .hook('preAction', applyDialectFlag)
     .description('Run .http files as tests (assertions, scripts, retries, shards, CI reporters)')
     .argument('[paths...]', '.http files or folders (default: the current folder); FILE.http:LINE or FILE.http#NAME runs one request');
   addVariableFlags(command, { env: 'environment from http-client.env.json', var: 'set a variable (repeatable; wins over everything)' });

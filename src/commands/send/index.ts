@@ -12,8 +12,6 @@ import { addTimeoutFlag, addTransportFlags, addVariableFlags } from '../flags.js
 export function registerSend(program: Command): void {
   const command = program
     .command('send')
-    .option(...dialectOption)
-    .hook('preAction', applyDialectFlag)
     .description('Send one request: HTTPie-style items, or a request from a .http file')
     .argument('[request...]', '[METHOD] URL [ITEMS…] — Header:value, name==query, field=value, field:=json, field@file, @file — or FILE.http[#name]')
     .option('-j, --json', 'send data fields as JSON (the default)')

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateDynamic, evaluateReference, parseReference, type RecordedExchange } from '../../../src/core/vars/index.js';
-import { parseEnvFile } from '../../../src/core/env/env-files.js';
+import { parseEnvFile } from '../../../src/core/env/env-store.js';
 
 const recorded = {
   request: { method: 'GET', url: 'http://x/', headers: [], body: { kind: 'none' } },
