@@ -73,10 +73,10 @@ describe('dial check', () => {
 
   it('a file that does not parse is reported, and the others are still checked', async () => {
     const dir = workspace();
-    writeFileSync(join(dir, 'broken.http'), 'GET http://a\n  oops\n');
+    writeFileSync(join(dir, 'broken.http'), 'GET http://a\nAccept: x\noops\n');
     const result = await runCli(['check', 'broken.http', 'ok.http'], { cwd: dir });
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/^broken\.http:2:\d+: error: .* \[parse\]$/m);
+    expect(result.stdout).toMatch(/^broken\.http:3:\d+: error: .* \[parse\]$/m);
   });
 
   it('a folder without request files: exit 3', async () => {

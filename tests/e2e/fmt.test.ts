@@ -60,8 +60,8 @@ describe('dial fmt', () => {
     expect(result.code).toBe(3);
     expect(result.stderr).toContain('error[E_PARSE] bad.http:3:1: bad header line');
     expect(readFileSync(join(dir, 'api.http'), 'utf8')).toBe(messy);
-    const stdin = await runCli(['fmt', '--stdin', '--stdin-filename', 'mine.http'], { input: 'GET http://a\n  bad\n' });
+    const stdin = await runCli(['fmt', '--stdin', '--stdin-filename', 'mine.http'], { input: 'GET http://a\nAccept: x\nbad\n' });
     expect(stdin.code).toBe(3);
-    expect(stdin.stderr).toContain('mine.http:2');
+    expect(stdin.stderr).toContain('mine.http:3');
   });
 });

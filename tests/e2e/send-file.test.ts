@@ -33,7 +33,8 @@ describe('dial send FILE.http#name', () => {
     const root = workspace();
     const before = server.requests.length;
     const result = await runCli(['send', 'rest-client.rest#profile', '-e', 'dev', '--var', `host=${server.url}`], { cwd: root });
-    expect(result.stderr).toBe('');
+    // The dependency is announced: what it is, where it goes, and what it answered.
+    expect(result.stderr).toBe(`dial: first sending 'login', which 'profile' references: POST ${server.url}/v1/login (environment dev)\ndial: 'login' answered HTTP 200 OK\n`);
     expect(result.code).toBe(0);
     expect(server.requests.slice(before).map((r) => `${r.method} ${r.url}`)).toEqual(['POST /v1/login', 'GET /v1/me']);
     expect(server.requests.at(-1)!.headers.authorization).toBe('Bearer tok-e2e-secret');

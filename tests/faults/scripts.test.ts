@@ -105,7 +105,7 @@ describe('fault: hostile scripts', () => {
       const dir = tempDir('dial-fault-');
       writeFileSync(
         join(dir, 'api.http'),
-        `### one\nGET ${server.url}/one\n\n> {%\n  const p = client.log.constructor('return process')();\n  p.mainModule.require('fs').writeFileSync(${JSON.stringify(guard.marker)}, 'x');\n%}\n\n### two\nGET ${server.url}/two\n\n> {%\n  Promise.resolve().then(() => { for (;;); });\n%}\n`,
+        `### one\nGET ${server.url}/one\n\n> {%\n  const p = client.log.constructor('return process')();\n  p.mainModule['req' + 'uire']('fs').writeFileSync(${JSON.stringify(guard.marker)}, 'x');\n%}\n\n### two\nGET ${server.url}/two\n\n> {%\n  Promise.resolve().then(() => { for (;;); });\n%}\n`,
       );
       const result = await runCli(['run', 'api.http'], { cwd: dir });
       expect(result.code).toBe(1);
@@ -130,10 +130,11 @@ describe('fault: hostile scripts', () => {
       // A repository cannot grant itself trust: a config file or .env inside it changes nothing.
       writeFileSync(join(dir, '.env'), 'DIAL_ALLOW_NODE=1\n');
       writeFileSync(join(dir, 'trusted.json'), JSON.stringify({ folders: [dir] }));
+      // Refused before anything is sent: the run checks every script's modules first.
       const refused = await runCli(['run', 'api.http'], { cwd: dir, configDir });
-      expect(refused.code).toBe(1);
-      expect(refused.stdout + refused.stderr).toMatch(/E_SCRIPT.*api\.http:2.*needs Node access \(require\('fs'\)\)/);
-      expect(refused.stdout + refused.stderr).toMatch(/dial trust DIR.*--allow-node/);
+      expect(refused.code).toBe(3);
+      expect(refused.stderr).toMatch(/error\[E_SCRIPT\] .*api\.http:2: the script loads 'fs', which needs Node access; nothing was sent/);
+      expect(refused.stderr).toMatch(/dial trust DIR.*--allow-node/);
       expect(server.requests).toHaveLength(0);
 
       const flag = await runCli(['run', '--allow-node', 'api.http'], { cwd: dir, configDir });
@@ -146,7 +147,7 @@ describe('fault: hostile scripts', () => {
       expect(trusted.code).toBe(0);
       expect(server.requests.map((r) => r.url)).toEqual(['/x?v=from-a-file', '/x?v=from-a-file', '/x?v=from-a-file']);
       await runCli(['trust', '--remove', dir], { configDir });
-      expect((await runCli(['run', 'api.http'], { cwd: dir, configDir })).code).toBe(1);
+      expect((await runCli(['run', 'api.http'], { cwd: dir, configDir })).code).toBe(3);
       guard.assertUntouched();
     } finally {
       await server.close();

@@ -182,6 +182,7 @@ async function prepareRun(options: RunCommandOptions): Promise<RunSetup> {
       name: options.name,
       positions: options.positions,
       loadFile: (path) => session.loadFile(path),
+      checkFile: options.scripts ? (file) => executor.scripts.checkModules(file) : undefined,
       forgetFile: (path) => session.forgetFile(path),
       discover: async (paths) => {
         const files = await discoverHttpFiles(root, paths);

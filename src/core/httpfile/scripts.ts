@@ -1,16 +1,11 @@
 /** Checks on scripts and file bodies that dial refuses before anything is sent rather than run half or send wrong. */
 
-const REQUIRE_RE = /\brequire\s*\(\s*['"`]([^'"`]+)['"`]\s*\)|^\s*import\s[^;]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/m;
-
 /** A refusal for inline script code dial's sandbox cannot run, or undefined. */
 export function inlineScriptRefusal(code: string, language: string | undefined): string | undefined {
   if (language && language !== 'js' && language !== 'javascript') {
     return `scripts in '${language}' are not supported: dial runs JavaScript handlers (JetBrains API)`;
   }
-  const module = REQUIRE_RE.exec(code);
-  if (module) {
-    return `loading the module '${module[1] ?? module[2] ?? module[3]}' is not supported in dial scripts (the sandbox provides no modules)`;
-  }
+  // Modules are checked where Node access is known (ScriptRunner.checkModules), before a run sends anything.
   return undefined;
 }
 

@@ -26,6 +26,8 @@ export interface PlanRunOptions extends RequestFilter {
   forgetFile?: (path: string) => void;
   /** Lists request files under paths (default: discoverFiles). */
   discover?: (paths: string[]) => Promise<string[]>;
+  /** Checks a parsed file before anything runs (scripts' modules); its errors are gathered as parse errors are. */
+  checkFile?: (file: HttpFile) => Promise<void>;
 }
 
 /** Finds, parses and selects what to run. All parse errors are gathered; the first is thrown (E_PARSE, exit 3) with a count. */
@@ -42,6 +44,7 @@ export async function planRun(options: PlanRunOptions): Promise<{ plan: PlannedF
     let file: HttpFile;
     try {
       file = await options.loadFile(path);
+      await options.checkFile?.(file);
     } catch (error) {
       errors.push(error);
       continue;

@@ -36,6 +36,8 @@ export interface ScriptRunnerOptions {
   memoryBytes?: number;
 }
 
+import { importStatement, nodeOnlyModules } from './modules.js';
+
 const ALLOW_HINT = 'scripts run sandboxed; to give this workspace Node access run `dial trust DIR`, or pass --allow-node (DIAL_ALLOW_NODE=1 in CI)';
 
 function lineAt(text: string, offset: number): number {
@@ -116,6 +118,33 @@ export class ScriptRunner {
     } catch {
       this.fileCode.delete(path);
       throw new DialError('E_NOT_FOUND', `script file not found: ${node.path}`, { location: { file: file.path, line: node.span.line }, hint: 'script paths are relative to the .http file' });
+    }
+  }
+
+  /**
+   * Refuses, before anything is sent, a file whose scripts load a module only Node can give
+   * while its workspace has no Node access, or use an ES `import` statement (E_SCRIPT at the
+   * script's line). Script files are read to look.
+   */
+  async checkModules(file: HttpFile): Promise<void> {
+    const nodeAllowed = this.allowNode(file.path);
+    for (const node of file.requests) {
+      for (const script of [...node.preScripts, ...node.handlers]) {
+        const { code, filename, lineOffset } = await this.load(script, file);
+        const location = { file: filename, line: script.kind === 'inline' ? lineOffset + 1 : script.span.line };
+        const imported = importStatement(code);
+        if (imported !== undefined) {
+          throw new DialError('E_SCRIPT', `the script imports '${imported}' with an ES import statement, which scripts cannot use`, { location, hint: `load it with require('${imported}')` });
+        }
+        const needed = nodeOnlyModules(code);
+        if (needed.names.length > 0 && !nodeAllowed) {
+          const line = lineOffset + 1 + (code.slice(0, needed.firstIndex).match(/\n/g)?.length ?? 0);
+          throw new DialError('E_SCRIPT', `the script loads ${needed.names.map((name) => `'${name}'`).join(', ')}, which needs Node access; nothing was sent`, {
+            location: { file: filename, line },
+            hint: ALLOW_HINT,
+          });
+        }
+      }
     }
   }
 
