@@ -34,8 +34,10 @@ const layersRule = {
     docs: { description: 'keeps the layers one-way: commands → ui → core' },
     schema: [],
     messages: {
-      layer: "src/{{from}} must not import src/{{to}} ('{{source}}'): dependencies go commands → ui → core (docs/architecture.md)",
-      package: "src/{{from}} must not import '{{source}}': core is UI-free and knows no command line (docs/architecture.md)",
+      layer:
+        "src/{{from}} must not import src/{{to}} ('{{source}}'): dependencies go commands → ui → core (docs/architecture.md)",
+      package:
+        "src/{{from}} must not import '{{source}}': core is UI-free and knows no command line (docs/architecture.md)",
     },
   },
   create(context) {
@@ -46,7 +48,8 @@ const layersRule = {
       const specifier = source.value;
       if (specifier.startsWith('.')) {
         const to = layerOf(resolve(dirname(context.filename), specifier));
-        if (to && forbiddenLayers[from].includes(to)) context.report({ node, messageId: 'layer', data: { from, to, source: specifier } });
+        if (to && forbiddenLayers[from].includes(to))
+          context.report({ node, messageId: 'layer', data: { from, to, source: specifier } });
       } else if (forbiddenPackages[from]?.test(specifier)) {
         context.report({ node, messageId: 'package', data: { from, source: specifier } });
       }
@@ -63,7 +66,17 @@ const layersRule = {
 
 export default tseslint.config(
   // tests/fixtures holds scripts dial's sandbox runs (their globals are `client`, `request`…).
-  { ignores: ['dist/**', 'dist.*/**', 'node_modules/**', 'coverage/**', 'bench/**', 'tests/fixtures/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'dist.*/**',
+      'node_modules/**',
+      'coverage/**',
+      'bench/**',
+      'tests/fixtures/**',
+      'tests/compat/cases/**',
+    ],
+  },
   {
     linterOptions: { reportUnusedDisableDirectives: 'error' },
   },
@@ -82,7 +95,10 @@ export default tseslint.config(
       '@eslint-community/eslint-comments/disable-enable-pair': ['error', { allowWholeFile: true }],
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
       // dial matches terminal escapes (ANSI, OSC 52) on purpose; a control character in a regex is the job here.
       'no-control-regex': 'off',
     },
@@ -109,8 +125,16 @@ export default tseslint.config(
     files: ['**/*.{js,mjs,cjs}'],
     languageOptions: {
       globals: {
-        process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly',
-        require: 'readonly', module: 'writable', __dirname: 'readonly', __filename: 'readonly',
+        process: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        require: 'readonly',
+        module: 'writable',
+        __dirname: 'readonly',
+        __filename: 'readonly',
       },
     },
   },
@@ -130,7 +154,8 @@ export default tseslint.config(
         ...['exit', 'exitCode', 'argv', 'stdout', 'stderr', 'stdin', 'chdir'].map((property) => ({
           object: 'process',
           property,
-          message: 'src/core does no process or terminal work: take a writer or an option from the command (docs/architecture.md)',
+          message:
+            'src/core does no process or terminal work: take a writer or an option from the command (docs/architecture.md)',
         })),
       ],
       // The environment and the current folder are read only as defaults a caller can override
@@ -138,42 +163,16 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          selector: "MemberExpression[object.name='process'][property.name='env']:not(AssignmentPattern > MemberExpression, LogicalExpression[operator='??'] > MemberExpression.right)",
+          selector:
+            "MemberExpression[object.name='process'][property.name='env']:not(AssignmentPattern > MemberExpression, LogicalExpression[operator='??'] > MemberExpression.right)",
           message: 'src/core reads process.env only as an overridable default: take the environment as an option',
         },
         {
-          selector: "CallExpression[callee.object.name='process'][callee.property.name='cwd']:not(AssignmentPattern > CallExpression, LogicalExpression[operator='??'] > CallExpression.right)",
+          selector:
+            "CallExpression[callee.object.name='process'][callee.property.name='cwd']:not(AssignmentPattern > CallExpression, LogicalExpression[operator='??'] > CallExpression.right)",
           message: 'src/core reads the current folder only as an overridable default: take `cwd` as an option',
         },
       ],
     },
-  },
-  // TEMPORARY allowlist, for the lead to remove after merging this round's branches: functions
-  // over 120 lines that colleagues are splitting on their own branches (not split here, to keep
-  // the merge clean), and a file whose hook dependencies the TUI branch is reworking.
-  {
-    files: [
-      'src/core/echo/server.ts', // route: being split on wip/split
-      'src/core/import/curl.ts', // parseCurlWords: being split on wip/split
-      'src/core/import/openapi.ts', // convertOpenApi: being split on wip/split
-      'src/core/import/shell-words.ts', // splitBashWords: split on wip/split
-      'src/core/run/execute.ts', // createExecutor: being split on wip/split
-      'src/core/httpfile/parse.ts', // parseHttpFile: being split on wip/compat
-      'src/core/httpfile/assertion.ts', // parseAssertion (121+ lines once Prettier wraps it): core/httpfile is wip/compat's
-      'src/core/import/postman.ts', // convertPostman (over 120 once Prettier wraps it): being split on wip/split
-      'src/core/send/build.ts', // buildRequest (over 120 once Prettier wraps it): split on wip/split
-      'src/core/session/index.ts', // prepareInChain (over 120 once Prettier wraps it): being split on wip/split
-      'src/core/http/send.ts', // sendRequest: core/http is reworked on wip/safety
-      'src/ui/App.tsx', // App: being split on wip/tui
-      'src/ui/core-services.ts', // createCoreServices: being split on wip/tui
-      'src/ui/state/app-state.ts', // handleKey: being split on wip/tui
-    ],
-    rules: { 'max-lines-per-function': 'off' },
-  },
-  {
-    files: ['src/ui/App.tsx', 'src/ui/core-services.ts'], // being split on wip/tui
-    // Prettier moves App.tsx's one disable comment away from the line it was for.
-    linterOptions: { reportUnusedDisableDirectives: 'off' },
-    rules: { 'react-hooks/exhaustive-deps': 'warn', 'prefer-const': 'warn', '@eslint-community/eslint-comments/require-description': 'warn' },
   },
 );

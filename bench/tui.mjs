@@ -10,7 +10,10 @@ import { build } from 'esbuild';
 function timeToOutput(command, marker, env) {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
-    const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { ...env, TERM: 'xterm-256color', COLUMNS: '120', LINES: '40' }, stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      env: { ...env, TERM: 'xterm-256color', COLUMNS: '120', LINES: '40' },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
     let seen = '';
     let done = false;
     const timer = setTimeout(() => finish(new Error(`no '${marker}' within 20 s from: ${command}`)), 20_000);
@@ -53,19 +56,34 @@ export async function benchTui({ root, dial, env, work, quick, timed, median }) 
     tui.push(await timeToOutput(dialCommand, 'list widgets', env));
   }
   const ratio = median(tui) / median(base);
-  rows.push(['TUI: time to first frame (`dial open`, in a pty)', `${median(tui).toFixed(1)} ms`, `${median(base).toFixed(1)} ms (\`node -e\` printing a line, same pty)`, `${ratio.toFixed(2)}×`, '—', 'reported']);
+  rows.push([
+    'TUI: time to first frame (`dial open`, in a pty)',
+    `${median(tui).toFixed(1)} ms`,
+    `${median(base).toFixed(1)} ms (\`node -e\` printing a line, same pty)`,
+    `${ratio.toFixed(2)}×`,
+    '—',
+    'reported',
+  ]);
 
   // Scrolling a 100 MiB JSON response: the viewer's real path (line model, reducer, React, Ink
   // layout) in its own process, so its peak RSS is the viewer's alone.
   const harness = join(work, 'tui-harness');
   await build({
     entryPoints: { harness: join(root, 'src/ui/bench-harness.tsx') },
-    outdir: harness, bundle: true, splitting: true, format: 'esm', platform: 'node', logLevel: 'error',
-    external: ['react-devtools-core'], define: { 'process.env.NODE_ENV': '"production"' },
+    outdir: harness,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    logLevel: 'error',
+    external: ['react-devtools-core'],
+    define: { 'process.env.NODE_ENV': '"production"' },
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   });
   const script = join(harness, 'measure.mjs');
-  writeFileSync(script, `
+  writeFileSync(
+    script,
+    `
 import { measureViewer } from './harness.js';
 const item = (i) => ({ id: i, name: 'widget ' + i, tags: ['alpha', 'beta'], price: i * 1.25, active: i % 2 === 0, owner: { id: i % 97, email: 'user' + i + '@example.com' } });
 const parts = [];
@@ -74,21 +92,45 @@ for (let i = 0; size < 100 * 1048576; i++) { const text = JSON.stringify(item(i)
 const bodyText = '[' + parts.join(',\\n') + ']';
 const result = measureViewer({ bodyText, contentType: 'application/json', columns: 120, rows: 40, presses: ${quick ? 60 : 200} });
 process.stdout.write(JSON.stringify({ ...result, bytes: bodyText.length }));
-`);
+`,
+  );
   const output = join(work, 'tui-measure.json');
   const result = await new Promise((resolve, reject) => {
-    const child = spawn(node, ['--max-old-space-size=4096', script], { env: { ...env, DIAL_BENCH_RSS_FILE: join(work, 'tui-rss'), NODE_OPTIONS: `--require ${join(root, 'bench/peak-rss.cjs')}` }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(node, ['--max-old-space-size=4096', script], {
+      env: {
+        ...env,
+        DIAL_BENCH_RSS_FILE: join(work, 'tui-rss'),
+        NODE_OPTIONS: `--require ${join(root, 'bench/peak-rss.cjs')}`,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let text = '';
     child.stdout.on('data', (d) => (text += d));
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(text)) : reject(new Error(`viewer harness exited ${code}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve(JSON.parse(text)) : reject(new Error(`viewer harness exited ${code}`)),
+    );
   });
   const { readFileSync } = await import('node:fs');
   const [rss] = readFileSync(join(work, 'tui-rss'), 'utf8').split(' ').map(Number);
   const p50 = percentile(result.keyMs, 50);
   const p95 = percentile(result.keyMs, 95);
   const mib = (result.bytes / 1048576).toFixed(0);
-  rows.push([`TUI: key press → frame, scrolling a ${mib} MiB JSON body (p50 / p95)`, `${p50.toFixed(1)} / ${p95.toFixed(1)} ms`, `${result.keyMs.length} presses; model built once in ${(result.modelMs / 1000).toFixed(2)} s`, '—', '< 50 ms', p95 < 50 ? 'within' : 'OVER']);
-  rows.push([`TUI: peak RSS viewing the ${mib} MiB body`, `${(rss / 1048576).toFixed(0)} MiB`, `first frame ${(result.firstFrameMs / 1000).toFixed(2)} s after the body arrived`, '—', '—', 'reported']);
+  rows.push([
+    `TUI: key press → frame, scrolling a ${mib} MiB JSON body (p50 / p95)`,
+    `${p50.toFixed(1)} / ${p95.toFixed(1)} ms`,
+    `${result.keyMs.length} presses; model built once in ${(result.modelMs / 1000).toFixed(2)} s`,
+    '—',
+    '< 50 ms',
+    p95 < 50 ? 'within' : 'OVER',
+  ]);
+  rows.push([
+    `TUI: peak RSS viewing the ${mib} MiB body`,
+    `${(rss / 1048576).toFixed(0)} MiB`,
+    `first frame ${(result.firstFrameMs / 1000).toFixed(2)} s after the body arrived`,
+    '—',
+    '—',
+    'reported',
+  ]);
   void timed;
   return rows;
 }

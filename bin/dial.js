@@ -34,7 +34,14 @@ function runProgram(dist) {
   const { createRequire } = require('node:module');
   const { file, script } = compileProgram(dist);
   const programModule = { exports: {} };
-  script.runInThisContext()(programModule.exports, createRequire(file), programModule, file, dirname(file), (url) => import(url));
+  script.runInThisContext()(
+    programModule.exports,
+    createRequire(file),
+    programModule,
+    file,
+    dirname(file),
+    (url) => import(url),
+  );
   return { file, script };
 }
 

@@ -23,7 +23,17 @@ process.chdir(root);
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 const define = { 'process.env.NODE_ENV': '"production"', __DIAL_VERSION__: JSON.stringify(version) };
-const common = { absWorkingDir: root, bundle: true, metafile: true, charset: 'ascii', platform: 'node', target: 'node20', legalComments: 'none', logLevel: 'warning', define };
+const common = {
+  absWorkingDir: root,
+  bundle: true,
+  metafile: true,
+  charset: 'ascii',
+  platform: 'node',
+  target: 'node20',
+  legalComments: 'none',
+  logLevel: 'warning',
+  define,
+};
 
 // How each library's file exports it. The program's `await import('x')` becomes
 // `__toESM(require('./lib/x.cjs'), 1)`, which, as Node does for a CommonJS module, takes
@@ -47,10 +57,17 @@ const programPlugin = {
   name: 'dial-program',
   setup(pluginBuild) {
     const names = Object.keys(libraries).map((name) => name.replace(/[/@.-]/g, '\\$&'));
-    pluginBuild.onResolve({ filter: new RegExp(`^(${names.join('|')})$`) }, (args) => ({ path: `./${libraryFile(args.path)}.cjs`, external: true }));
+    pluginBuild.onResolve({ filter: new RegExp(`^(${names.join('|')})$`) }, (args) => ({
+      path: `./${libraryFile(args.path)}.cjs`,
+      external: true,
+    }));
     // Commander requires node:child_process (~3 ms) at load, for executable subcommands, which
     // dial does not have: hand it a stand-in that loads the real module only if it is used.
-    pluginBuild.onResolve({ filter: /^(node:)?child_process$/ }, (args) => (/node_modules\/commander\//.test(args.importer) ? { path: 'child_process', namespace: 'dial-lazy-builtin' } : undefined));
+    pluginBuild.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      /node_modules\/commander\//.test(args.importer)
+        ? { path: 'child_process', namespace: 'dial-lazy-builtin' }
+        : undefined,
+    );
     pluginBuild.onLoad({ filter: /.*/, namespace: 'dial-lazy-builtin' }, () => ({
       loader: 'js',
       contents: "module.exports = new Proxy({}, { get: (_, key) => require('node:child_process')[key] });",
@@ -71,8 +88,15 @@ const programPlugin = {
 const libraryEntriesPlugin = {
   name: 'dial-library-entries',
   setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^dial-library:/ }, (args) => ({ path: args.path.slice('dial-library:'.length), namespace: 'dial-library' }));
-    pluginBuild.onLoad({ filter: /.*/, namespace: 'dial-library' }, (args) => ({ contents: libraries[args.path], loader: 'js', resolveDir: root }));
+    pluginBuild.onResolve({ filter: /^dial-library:/ }, (args) => ({
+      path: args.path.slice('dial-library:'.length),
+      namespace: 'dial-library',
+    }));
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'dial-library' }, (args) => ({
+      contents: libraries[args.path],
+      loader: 'js',
+      resolveDir: root,
+    }));
   },
 };
 
@@ -89,17 +113,25 @@ function thirdPartyNotices(inputs) {
   }
   const sections = [...packageDirs].map((dir) => {
     const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-    const licenceFiles = readdirSync(dir).filter((name) => /^(licen[cs]e|copying|notice)/i.test(name)).sort();
+    const licenceFiles = readdirSync(dir)
+      .filter((name) => /^(licen[cs]e|copying|notice)/i.test(name))
+      .sort();
     const texts = licenceFiles.map((name) => readFileSync(join(dir, name), 'utf8').trim());
-    const licence = typeof manifest.license === 'string' ? manifest.license : (manifest.license?.type ?? 'see its package');
+    const licence =
+      typeof manifest.license === 'string' ? manifest.license : (manifest.license?.type ?? 'see its package');
     const author = typeof manifest.author === 'string' ? manifest.author : manifest.author?.name;
     const source = typeof manifest.repository === 'string' ? manifest.repository : manifest.repository?.url;
     const origin = [author && `author ${author}`, source && `source ${source}`].filter(Boolean).join(', ');
     const missing = `(${manifest.name} ships no licence file; its package.json declares ${licence}${origin ? `; ${origin}` : ''})`;
     const body = texts.length > 0 ? texts.join('\n\n') : missing;
-    return { key: `${manifest.name}@${manifest.version}`, text: `${manifest.name} ${manifest.version} (${licence})\n\n${body}\n` };
+    return {
+      key: `${manifest.name}@${manifest.version}`,
+      text: `${manifest.name} ${manifest.version} (${licence})\n\n${body}\n`,
+    };
   });
-  const unique = [...new Map(sections.map((section) => [section.key, section])).values()].sort((a, b) => a.key.localeCompare(b.key));
+  const unique = [...new Map(sections.map((section) => [section.key, section])).values()].sort((a, b) =>
+    a.key.localeCompare(b.key),
+  );
   const header = `dial-http bundles the following packages into dist/. Their licence notices follow.\n`;
   return [header, ...unique.map((section) => section.text)].join(`\n${'-'.repeat(78)}\n\n`);
 }
@@ -138,36 +170,58 @@ const builds = await Promise.all([
     // Ink imports react-devtools-core only when DEV is set; never bundle it.
     external: ['react-devtools-core'],
     // Some of the UI's dependencies are CommonJS and call require(); give the ES modules one.
-    banner: { js: "import { createRequire as __dialCreateRequire } from 'node:module'; const require = __dialCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __dialCreateRequire } from 'node:module'; const require = __dialCreateRequire(import.meta.url);",
+    },
   }),
 ]);
 
-writeFileSync(`${outdir}/THIRD-PARTY-LICENSES.txt`, thirdPartyNotices(builds.flatMap((result) => Object.keys(result.metafile.inputs))));
+writeFileSync(
+  `${outdir}/THIRD-PARTY-LICENSES.txt`,
+  thirdPartyNotices(builds.flatMap((result) => Object.keys(result.metafile.inputs))),
+);
 
 // esbuild writes strings ASCII-only but keeps comments as written. One non-ASCII character
 // would make V8 hold the whole program as a two-byte string; escape the ones left in comments.
 const program = `${outdir}/cli.cjs`;
-writeFileSync(program, readFileSync(program, 'utf8').replace(/[^\0-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`));
+writeFileSync(
+  program,
+  readFileSync(program, 'utf8').replace(
+    /[^\0-\x7f]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  ),
+);
 
 // The code cache: V8's compiled form of the functions that ran in a `dial send` to a loopback
 // server, so that they do not compile again at start-up. V8 checks it against its version and
 // flags and compiles as usual when it does not match (another Node): slower, never wrong.
-const withoutProxies = (env) => Object.fromEntries(Object.entries(env).filter(([name]) => !/^(http|https|all)_proxy$/i.test(name)));
+const withoutProxies = (env) =>
+  Object.fromEntries(Object.entries(env).filter(([name]) => !/^(http|https|all)_proxy$/i.test(name)));
 const server = createServer((request, response) => {
   request.resume();
   request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{"warm":["up"]}'));
 });
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const configDir = mkdtempSync(join(tmpdir(), 'dial-build-'));
-const warmUp = spawn(process.execPath, ['scripts/code-cache-warm-up.cjs', 'send', '-v', `http://127.0.0.1:${server.address().port}/warm-up`, 'a=1'], {
-  env: { ...withoutProxies(process.env), DIAL_WARM_UP_DIST: join(root, outdir), DIAL_CONFIG_DIR: configDir, NO_COLOR: '1' },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
+const warmUp = spawn(
+  process.execPath,
+  ['scripts/code-cache-warm-up.cjs', 'send', '-v', `http://127.0.0.1:${server.address().port}/warm-up`, 'a=1'],
+  {
+    env: {
+      ...withoutProxies(process.env),
+      DIAL_WARM_UP_DIST: join(root, outdir),
+      DIAL_CONFIG_DIR: configDir,
+      NO_COLOR: '1',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  },
+);
 const status = await new Promise((resolve) => warmUp.on('close', resolve));
 server.close();
 rmSync(configDir, { recursive: true, force: true });
 // dial runs without the cache, so this does not fail an install; tests/e2e/cli.test.ts does fail.
-if (status !== 0) console.warn(`build: the warm-up run exited with ${status}; dist/cli.cjs has no code cache (dial starts slower)`);
+if (status !== 0)
+  console.warn(`build: the warm-up run exited with ${status}; dist/cli.cjs has no code cache (dial starts slower)`);
 
 const previous = `dist.old-${process.pid}`;
 try {

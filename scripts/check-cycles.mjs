@@ -34,7 +34,9 @@ function resolveImport(from, specifier) {
 
 /** The folder a file belongs to, as named in messages. */
 export function folderOf(file) {
-  const parts = relative(src, file).replace(/\.tsx?$/, '').split('/');
+  const parts = relative(src, file)
+    .replace(/\.tsx?$/, '')
+    .split('/');
   if (parts.length === 1) return parts[0];
   if (parts[0] === 'core') return `core/${parts[1]}`;
   if (parts[0] === 'commands') return parts.length === 2 ? `commands/${parts[1]}` : `commands/${parts[1]}/`;
@@ -89,7 +91,8 @@ function cycles(edges) {
 function example(graph, from, to) {
   for (const [file, targets] of graph) {
     if (folderOf(file) !== from) continue;
-    for (const target of targets) if (folderOf(target) === to) return `${relative(root, file)} -> ${relative(root, target)}`;
+    for (const target of targets)
+      if (folderOf(target) === to) return `${relative(root, file)} -> ${relative(root, target)}`;
   }
   return '';
 }
@@ -105,7 +108,8 @@ export function findCycles(graph = importGraph()) {
   for (const component of cycles(folderEdges)) {
     const lines = [];
     for (const from of component) {
-      for (const to of folderEdges.get(from)) if (component.includes(to)) lines.push(`  ${from} -> ${to}  (${example(graph, from, to)})`);
+      for (const to of folderEdges.get(from))
+        if (component.includes(to)) lines.push(`  ${from} -> ${to}  (${example(graph, from, to)})`);
     }
     problems.push(`folder cycle: ${component.join(', ')}\n${lines.join('\n')}`);
   }

@@ -13,7 +13,9 @@ for (const stream of [process.stdout, process.stderr]) {
     if (error.code === 'EPIPE') process.exit(0);
     if (stream === process.stdout) {
       try {
-        process.stderr.write(`error[E_IO]: cannot write to standard output: ${error.code === 'ENOSPC' ? 'no space left on the device' : (error.code ?? error.message)}\n`);
+        process.stderr.write(
+          `error[E_IO]: cannot write to standard output: ${error.code === 'ENOSPC' ? 'no space left on the device' : (error.code ?? error.message)}\n`,
+        );
       } catch {
         // stderr is gone too: the exit code is all that is left.
       }
@@ -42,7 +44,9 @@ start(process.argv).then(
     const { ExitCode, formatError, isDialError } = await import('./core/errors.js');
     if (isDialError(error)) {
       // Expected: one line with the code, file:line and hint; -v adds the cause chain.
-      process.stderr.write(formatError(error, process.argv.includes('-v') || process.argv.includes('--verbose')) + '\n');
+      process.stderr.write(
+        formatError(error, process.argv.includes('-v') || process.argv.includes('--verbose')) + '\n',
+      );
       process.exitCode = error.exitCode;
       return;
     }
@@ -53,7 +57,9 @@ start(process.argv).then(
       return;
     }
     // Only a bug in dial lands here.
-    process.stderr.write(`dial: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `dial: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exitCode = ExitCode.failed;
   },
 );

@@ -17,7 +17,10 @@ export function buildProgram(argv: string[]): Command {
     .option('-q, --quiet', 'print less')
     .option('-v, --verbose', 'print more, including error causes')
     .option('--allow-node', 'let .http scripts use Node (require, process, files) for this run; also DIAL_ALLOW_NODE=1')
-    .hook('preAction', (root) => void (root.opts<{ allowNode?: boolean }>().allowNode && (process.env.DIAL_ALLOW_NODE = '1')))
+    .hook(
+      'preAction',
+      (root) => void (root.opts<{ allowNode?: boolean }>().allowNode && (process.env.DIAL_ALLOW_NODE = '1')),
+    )
     .showHelpAfterError('hint: run `dial --help` (or `dial COMMAND --help`) for usage')
     .helpCommand(true)
     .exitOverride()
@@ -31,7 +34,9 @@ export function buildProgram(argv: string[]): Command {
   // `dial` alone: the workbench on a terminal, usage elsewhere.
   program.action(async () => {
     if (program.args.length > 0) {
-      throw new DialError('E_USAGE', `unknown command '${program.args[0]}'`, { hint: 'run `dial --help` to list the commands' });
+      throw new DialError('E_USAGE', `unknown command '${program.args[0]}'`, {
+        hint: 'run `dial --help` to list the commands',
+      });
     }
     const interactive = process.stdout.isTTY && process.stdin.isTTY && !process.env.CI;
     if (!interactive) {
@@ -62,4 +67,3 @@ export async function main(argv: string[]): Promise<number> {
     throw error;
   }
 }
-

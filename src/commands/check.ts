@@ -25,7 +25,9 @@ function parseVars(pairs: string[]): Record<string, string> {
 export function registerCheck(program: Command): void {
   program
     .command('check')
-    .description('Check .http files without sending: variables per environment, metadata, names, references, JSON bodies, env files')
+    .description(
+      'Check .http files without sending: variables per environment, metadata, names, references, JSON bodies, env files',
+    )
     .argument('[paths...]', '.http files or folders (default: the current folder)')
     .option('-e, --env <name>', 'check this environment only (default: every environment)')
     .option('--var <name=value>', 'a variable you will pass to run/send (repeatable)', collect, [])
@@ -33,16 +35,27 @@ export function registerCheck(program: Command): void {
     .addHelpText('after', '\nExit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage.')
     .action(async (paths: string[], flags: CheckFlags, command: Command) => {
       if (flags.reporter !== 'text' && flags.reporter !== 'github') {
-        throw new DialError('E_USAGE', `unknown reporter '${flags.reporter}'`, { hint: 'use --reporter text or --reporter github' });
+        throw new DialError('E_USAGE', `unknown reporter '${flags.reporter}'`, {
+          hint: 'use --reporter text or --reporter github',
+        });
       }
       const { checkFiles, formatFindings, githubAnnotations } = await import('../core/check/index.js');
-      const result = await checkFiles({ paths, cwd: process.cwd(), environment: flags.env, cliVariables: parseVars(flags.var) });
-      process.stdout.write(flags.reporter === 'github' ? githubAnnotations(result.findings) : formatFindings(result.findings));
+      const result = await checkFiles({
+        paths,
+        cwd: process.cwd(),
+        environment: flags.env,
+        cliVariables: parseVars(flags.var),
+      });
+      process.stdout.write(
+        flags.reporter === 'github' ? githubAnnotations(result.findings) : formatFindings(result.findings),
+      );
       const errors = result.findings.filter((f) => f.severity === 'error').length;
       const warnings = result.findings.length - errors;
       if (!globalOptions(command).quiet) {
         const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-        process.stderr.write(`${plural(errors, 'error')}, ${plural(warnings, 'warning')} in ${plural(result.files, 'file')}\n`);
+        process.stderr.write(
+          `${plural(errors, 'error')}, ${plural(warnings, 'warning')} in ${plural(result.files, 'file')}\n`,
+        );
       }
       if (errors > 0) process.exitCode = 1;
     });

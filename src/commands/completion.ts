@@ -12,7 +12,8 @@ interface CommandWords {
 }
 
 function describe(program: Command): { globals: string[]; commands: CommandWords[] } {
-  const flagsOf = (command: Command) => command.options.flatMap((option) => [option.short, option.long].filter((flag): flag is string => Boolean(flag)));
+  const flagsOf = (command: Command) =>
+    command.options.flatMap((option) => [option.short, option.long].filter((flag): flag is string => Boolean(flag)));
   return {
     globals: [...flagsOf(program), '--help'],
     commands: program.commands.map((command) => ({
@@ -24,9 +25,7 @@ function describe(program: Command): { globals: string[]; commands: CommandWords
 }
 
 function bashScript({ globals, commands }: ReturnType<typeof describe>): string {
-  const cases = commands
-    .map((c) => `    ${c.name}) words="${[...c.subcommands, ...c.flags].join(' ')}" ;;`)
-    .join('\n');
+  const cases = commands.map((c) => `    ${c.name}) words="${[...c.subcommands, ...c.flags].join(' ')}" ;;`).join('\n');
   return `# dial bash completion: eval "$(dial completion bash)"
 _dial() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" words
@@ -55,7 +54,8 @@ function fishScript({ globals, commands }: ReturnType<typeof describe>): string 
   const lines = ['# dial fish completion: dial completion fish | source', 'complete -c dial -f'];
   for (const command of commands) {
     lines.push(`complete -c dial -n '__fish_use_subcommand' -a ${command.name}`);
-    for (const sub of command.subcommands) lines.push(`complete -c dial -n '__fish_seen_subcommand_from ${command.name}' -a ${sub}`);
+    for (const sub of command.subcommands)
+      lines.push(`complete -c dial -n '__fish_seen_subcommand_from ${command.name}' -a ${sub}`);
     for (const flag of command.flags.filter((f) => f.startsWith('--'))) {
       lines.push(`complete -c dial -n '__fish_seen_subcommand_from ${command.name}' -l ${flag.slice(2)}`);
     }
@@ -70,7 +70,11 @@ export function registerCompletion(program: Command): void {
     .description('print a shell completion script (bash, zsh or fish)')
     .argument('<shell>', 'bash, zsh or fish')
     .action((shell: string) => {
-      const generators: Record<string, (d: ReturnType<typeof describe>) => string> = { bash: bashScript, zsh: zshScript, fish: fishScript };
+      const generators: Record<string, (d: ReturnType<typeof describe>) => string> = {
+        bash: bashScript,
+        zsh: zshScript,
+        fish: fishScript,
+      };
       const generate = generators[shell];
       if (!generate) throw new DialError('E_USAGE', `unknown shell '${shell}'`, { hint: 'use bash, zsh or fish' });
       process.stdout.write(generate(describe(program)));

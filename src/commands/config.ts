@@ -24,7 +24,9 @@ export function registerConfig(program: Command): void {
       const width = Math.max(...settings.SETTING_KEYS.map((key) => key.length));
       for (const key of settings.SETTING_KEYS) {
         const value = (values as unknown as Record<string, unknown>)[key];
-        process.stdout.write(`${key.padEnd(width)}  ${show(value)}${stored.has(key) || value === undefined ? '' : '  (default)'}\n`);
+        process.stdout.write(
+          `${key.padEnd(width)}  ${show(value)}${stored.has(key) || value === undefined ? '' : '  (default)'}\n`,
+        );
       }
     });
 
@@ -37,7 +39,9 @@ export function registerConfig(program: Command): void {
       const settings = await import('../core/settings/index.js');
       if (!settings.isSettingKey(key)) {
         const { DialError } = await import('../core/errors.js');
-        throw new DialError('E_USAGE', `unknown setting '${key}'`, { hint: `settings are: ${settings.SETTING_KEYS.join(', ')}` });
+        throw new DialError('E_USAGE', `unknown setting '${key}'`, {
+          hint: `settings are: ${settings.SETTING_KEYS.join(', ')}`,
+        });
       }
       const value = (await settings.loadSettings())[key];
       process.stdout.write(`${options.json ? JSON.stringify(value ?? null) : show(value)}\n`);

@@ -4,13 +4,18 @@ import { DIALECTS, requireDialect, setDialectOverride } from '../core/httpfile/d
 import { onParseWarning } from '../core/httpfile/warnings.js';
 
 /** The flag's Commander arguments: `.option(...dialectOption)`. */
-export const dialectOption = ['--dialect <name>', `read .http files as this tool does: ${DIALECTS.join(', ')} (a \`# @dialect\` line in a file wins; default: detected)`] as const;
+export const dialectOption = [
+  '--dialect <name>',
+  `read .http files as this tool does: ${DIALECTS.join(', ')} (a \`# @dialect\` line in a file wins; default: detected)`,
+] as const;
 
 /** preAction hook: applies `--dialect` and prints parse warnings (ambiguous constructs) to stderr. */
 export function applyDialectFlag(_program: Command, command: Command): void {
   const name = command.opts<{ dialect?: string }>().dialect;
   setDialectOverride(name === undefined ? undefined : requireDialect(name));
   onParseWarning((warning) => {
-    process.stderr.write(`warning: ${warning.file}:${warning.line}: ${warning.message}\n${warning.hint ? `  hint: ${warning.hint}\n` : ''}`);
+    process.stderr.write(
+      `warning: ${warning.file}:${warning.line}: ${warning.message}\n${warning.hint ? `  hint: ${warning.hint}\n` : ''}`,
+    );
   });
 }

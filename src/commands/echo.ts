@@ -25,7 +25,10 @@ export function registerEcho(program: Command): void {
         host: options.host,
         onRequest: quiet
           ? undefined
-          : (entry) => process.stderr.write(`${entry.method} ${entry.path} -> ${entry.status}${verbose ? ` (${Math.round(entry.ms)}ms)` : ''}\n`),
+          : (entry) =>
+              process.stderr.write(
+                `${entry.method} ${entry.path} -> ${entry.status}${verbose ? ` (${Math.round(entry.ms)}ms)` : ''}\n`,
+              ),
       });
       // Listen for signals before announcing the URL: whoever reads it may stop us at once.
       const stopped = new Promise<NodeJS.Signals>((resolve) => {

@@ -9,13 +9,18 @@ async function workspace() {
 
 async function listEnvironments(flags: { json?: boolean }, command: Command): Promise<void> {
   const [{ cwd, root }, { EnvStore }, { loadSettings }, { createStyle }] = await Promise.all([
-    workspace(), import('../core/env/index.js'), import('../core/settings/index.js'), import('../core/style.js'),
+    workspace(),
+    import('../core/env/index.js'),
+    import('../core/settings/index.js'),
+    import('../core/style.js'),
   ]);
   const store = new EnvStore(root);
   const [names, files, settings] = await Promise.all([store.names(cwd), store.describe(cwd), loadSettings()]);
   const remembered = settings.defaultEnvironment[root];
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify({ workspace: root, files, environments: names.map((name) => ({ name, default: name === remembered })) }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ workspace: root, files, environments: names.map((name) => ({ name, default: name === remembered })) }, null, 2)}\n`,
+    );
     return;
   }
   if (names.length === 0) {
@@ -23,12 +28,20 @@ async function listEnvironments(flags: { json?: boolean }, command: Command): Pr
     return;
   }
   const style = createStyle(useColor(command, process.stdout));
-  process.stdout.write(`${names.map((name) => (name === remembered ? `${style.bold(name)} ${style.dim('(last used)')}` : name)).join('\n')}\n`);
+  process.stdout.write(
+    `${names.map((name) => (name === remembered ? `${style.bold(name)} ${style.dim('(last used)')}` : name)).join('\n')}\n`,
+  );
 }
 
-async function showEnvironment(name: string, flags: { json?: boolean; reveal?: boolean }, command: Command): Promise<void> {
+async function showEnvironment(
+  name: string,
+  flags: { json?: boolean; reveal?: boolean },
+  command: Command,
+): Promise<void> {
   const [{ cwd, root }, { describeEnvironment }, { createStyle }] = await Promise.all([
-    workspace(), import('../core/vars/describe-environment.js'), import('../core/style.js'),
+    workspace(),
+    import('../core/vars/describe-environment.js'),
+    import('../core/style.js'),
   ]);
   const described = await describeEnvironment(root, cwd, name, { reveal: flags.reveal });
   if (flags.json) {
@@ -61,5 +74,7 @@ export function registerEnv(program: Command): void {
     .argument('<name>', 'environment name ($shared for the shared values only)')
     .option('--json', 'print as JSON')
     .option('--reveal', 'show secret values instead of masking them')
-    .action((name: string, flags: { json?: boolean; reveal?: boolean }, command: Command) => showEnvironment(name, flags, command));
+    .action((name: string, flags: { json?: boolean; reveal?: boolean }, command: Command) =>
+      showEnvironment(name, flags, command),
+    );
 }

@@ -15,7 +15,9 @@ interface ExportFlags {
 
 /** Registers `dial export`. */
 export function registerExport(program: Command): void {
-  const command = program.command('export').description('Export a request as curl, files as a k6 script, or history as HAR');
+  const command = program
+    .command('export')
+    .description('Export a request as curl, files as a k6 script, or history as HAR');
   registerExportHar(command);
   const curl = command
     .command('curl')
@@ -26,17 +28,33 @@ export function registerExport(program: Command): void {
     .option('-k, --insecure', 'add -k (do not verify TLS) to the command')
     .option('--single-line', 'print the command on one line')
     .action(async (argument: string, flags: ExportFlags, sub: Command) => {
-      const [{ parseSendTarget }, { prepareUnsent, curlCommand, curlOptions, followsRedirects, keptReferenceWarning }, { loadSettings }, { createStyle }] = await Promise.all([
-        import('../core/workspace/send-target.js'), import('../core/export/from-http.js'), import('../core/settings/index.js'), import('../core/style.js'),
+      const [
+        { parseSendTarget },
+        { prepareUnsent, curlCommand, curlOptions, followsRedirects, keptReferenceWarning },
+        { loadSettings },
+        { createStyle },
+      ] = await Promise.all([
+        import('../core/workspace/send-target.js'),
+        import('../core/export/from-http.js'),
+        import('../core/settings/index.js'),
+        import('../core/style.js'),
       ]);
       const target = parseSendTarget(argument);
       if (!target) {
-        throw new DialError('E_USAGE', `'${argument}' is not a .http file target`, { hint: 'write FILE.http#name, e.g. dial export curl api.http#login' });
+        throw new DialError('E_USAGE', `'${argument}' is not a .http file target`, {
+          hint: 'write FILE.http#name, e.g. dial export curl api.http#login',
+        });
       }
       // Printing a command sends nothing: requests this one references are not run (their {{…}} stays).
-      const prepared = await prepareUnsent({ target, cwd: process.cwd(), environment: flags.env, cliVariables: (await import('./flag-schemas.js')).parseVariables(flags.var) });
+      const prepared = await prepareUnsent({
+        target,
+        cwd: process.cwd(),
+        environment: flags.env,
+        cliVariables: (await import('./flag-schemas.js')).parseVariables(flags.var),
+      });
       const errStyle = createStyle(useColor(sub, process.stderr));
-      for (const kept of prepared.kept) process.stderr.write(`${errStyle.warn('warning:')} ${keptReferenceWarning(kept)}\n`);
+      for (const kept of prepared.kept)
+        process.stderr.write(`${errStyle.warn('warning:')} ${keptReferenceWarning(kept)}\n`);
       const settings = await loadSettings();
       const text = curlCommand(prepared.request, {
         // Settings that make curl act as dial (timeout, proxy, verifyTls, maxRedirects) apply here too.
@@ -60,10 +78,18 @@ export function registerExport(program: Command): void {
     .option('--drop-scripts', 'leave pre-request and response scripts out (listed on stderr) instead of refusing them')
     .action(async (paths: string[], flags: { env?: string; output?: string; dropScripts?: boolean }, sub: Command) => {
       const [{ buildK6Export }, { writeFileAtomic }, { createStyle }] = await Promise.all([
-        import('../core/export/k6.js'), import('../core/atomic-write.js'), import('../core/style.js'),
+        import('../core/export/k6.js'),
+        import('../core/atomic-write.js'),
+        import('../core/style.js'),
       ]);
       const cwd = process.cwd();
-      const result = await buildK6Export({ paths, cwd, environment: flags.env, output: flags.output, dropScripts: flags.dropScripts === true });
+      const result = await buildK6Export({
+        paths,
+        cwd,
+        environment: flags.env,
+        output: flags.output,
+        dropScripts: flags.dropScripts === true,
+      });
       const errStyle = createStyle(useColor(sub, process.stderr));
       for (const warning of result.warnings) process.stderr.write(`${errStyle.warn('warning:')} ${warning}\n`);
       if (flags.output) writeFileAtomic(resolve(cwd, flags.output), result.script);

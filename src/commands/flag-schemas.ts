@@ -14,9 +14,15 @@ interface Check {
 
 /** A whole number from `min` (to `max`), written in digits: `--retry 2`, `-n 20`. */
 export function wholeNumber(flag: string, min = 0, max = Number.MAX_SAFE_INTEGER, check?: Partial<Check>) {
-  const error = check?.error ?? ((issue: { input: unknown }) => `${flag} takes a whole number${min > 0 ? ` from ${min}` : ''}, got '${String(issue.input)}'`);
+  const error =
+    check?.error ??
+    ((issue: { input: unknown }) =>
+      `${flag} takes a whole number${min > 0 ? ` from ${min}` : ''}, got '${String(issue.input)}'`);
   const inRange = (text: string): boolean => /^\d+$/.test(text.trim()) && Number(text) >= min && Number(text) <= max;
-  return z.pipe(z.string().check(z.refine(inRange, { error, params: check?.params })), z.transform((text: string) => Number(text)));
+  return z.pipe(
+    z.string().check(z.refine(inRange, { error, params: check?.params })),
+    z.transform((text: string) => Number(text)),
+  );
 }
 
 /** `--var NAME=VALUE` pairs as a record; a pair without a name is a usage error. */
@@ -27,7 +33,12 @@ export const variablePairs = z.pipe(
     for (const pair of pairs) {
       const at = pair.indexOf('=');
       if (at <= 0) {
-        context.issues.push({ code: 'custom', input: pair, message: `--var '${pair}' is not NAME=VALUE`, params: { hint: 'e.g. --var host=localhost:3000' } });
+        context.issues.push({
+          code: 'custom',
+          input: pair,
+          message: `--var '${pair}' is not NAME=VALUE`,
+          params: { hint: 'e.g. --var host=localhost:3000' },
+        });
         continue;
       }
       variables[pair.slice(0, at).trim()] = pair.slice(at + 1);
@@ -53,7 +64,12 @@ export const tlsFlagShape = {
 /** `--key` alone cannot be used: the check every command with TLS flags makes. */
 export function keyNeedsCert(flags: { key?: string; cert?: string }, issues: z.core.$ZodRawIssue[]): void {
   if (flags.key && !flags.cert) {
-    issues.push({ code: 'custom', input: flags, message: '--key needs --cert', params: { hint: 'pass the client certificate with --cert FILE and its key with --key FILE' } });
+    issues.push({
+      code: 'custom',
+      input: flags,
+      message: '--key needs --cert',
+      params: { hint: 'pass the client certificate with --cert FILE and its key with --key FILE' },
+    });
   }
 }
 

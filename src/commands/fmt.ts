@@ -51,7 +51,9 @@ export function registerFmt(program: Command): void {
       if (flags.check) {
         for (const result of changed) process.stdout.write(result.diff ?? '');
         if (changed.length > 0) {
-          process.stderr.write(`${changed.length} of ${results.length} file${results.length === 1 ? '' : 's'} not formatted: ${changed.map((r) => r.path).join(', ')}\nhint: run dial fmt to format them\n`);
+          process.stderr.write(
+            `${changed.length} of ${results.length} file${results.length === 1 ? '' : 's'} not formatted: ${changed.map((r) => r.path).join(', ')}\nhint: run dial fmt to format them\n`,
+          );
           process.exitCode = 1;
         }
         return;

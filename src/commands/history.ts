@@ -17,12 +17,13 @@ export function registerHistory(program: Command): void {
     .option('--json', 'print entries as JSON lines')
     .option('-n, --limit <n>', 'show at most N entries', '20')
     .action(async (options: { json?: boolean; limit: string }, command: Command) => {
-      const [{ readHistory }, { parseFlags, wholeNumber }, { createStyle, paintStatus }, { formatDuration }] = await Promise.all([
-        import('../core/history/index.js'),
-        import('./flag-schemas.js'),
-        import('../core/style.js'),
-        import('../core/duration.js'),
-      ]);
+      const [{ readHistory }, { parseFlags, wholeNumber }, { createStyle, paintStatus }, { formatDuration }] =
+        await Promise.all([
+          import('../core/history/index.js'),
+          import('./flag-schemas.js'),
+          import('../core/style.js'),
+          import('../core/duration.js'),
+        ]);
       const limit = parseFlags(wholeNumber('-n'), options.limit);
       const file = await historyFile();
       const entries = readHistory({ path: file.path, limit: Math.min(limit, file.kept) });
@@ -35,7 +36,9 @@ export function registerHistory(program: Command): void {
         const { request, response } = entry.exchange;
         const time = entry.time.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
         const status = paintStatus(style, response.status, String(response.status));
-        process.stdout.write(`${String(index + 1).padStart(3)}  ${style.dim(time)}  ${status}  ${style.method(request.method)} ${request.url}  ${style.dim(formatDuration(response ? entry.exchange.timings.total : 0))}\n`);
+        process.stdout.write(
+          `${String(index + 1).padStart(3)}  ${style.dim(time)}  ${status}  ${style.method(request.method)} ${request.url}  ${style.dim(formatDuration(response ? entry.exchange.timings.total : 0))}\n`,
+        );
       });
     });
 
@@ -52,11 +55,19 @@ export function registerHistory(program: Command): void {
         import('../core/format/exchange.js'),
         import('./flag-schemas.js'),
       ]);
-      const which = parseFlags(wholeNumber('history show', 1, undefined, { error: (issue) => `history show takes a number from 1 (newest), got '${String(issue.input)}'` }), n);
+      const which = parseFlags(
+        wholeNumber('history show', 1, undefined, {
+          error: (issue) => `history show takes a number from 1 (newest), got '${String(issue.input)}'`,
+        }),
+        n,
+      );
       const file = await historyFile();
       const entries = readHistory({ path: file.path, limit: Math.min(which, file.kept) });
       const entry = entries[which - 1];
-      if (!entry) throw new DialError('E_NOT_FOUND', `no history entry ${n} (${entries.length} recorded)`, { hint: 'list them with `dial history list`' });
+      if (!entry)
+        throw new DialError('E_NOT_FOUND', `no history entry ${n} (${entries.length} recorded)`, {
+          hint: 'list them with `dial history list`',
+        });
       if (options.json) {
         process.stdout.write(`${JSON.stringify(entry, null, 2)}\n`);
         return;
@@ -66,13 +77,24 @@ export function registerHistory(program: Command): void {
       const blocks: string[] = [`${style.dim(entry.time)}${entry.requestId ? `  ${entry.requestId}` : ''}\n`];
       blocks.push(`${format.formatRequestHead(request, style)}\n`);
       const requestType = format.headerValue(request.headers, 'content-type');
-      if (request.body) blocks.push(format.formatBodyForTerminal(Buffer.from(request.body, 'utf8'), requestType, style) + (request.bodyTruncated ? `${style.dim('… (truncated)')}\n` : ''));
+      if (request.body)
+        blocks.push(
+          format.formatBodyForTerminal(Buffer.from(request.body, 'utf8'), requestType, style) +
+            (request.bodyTruncated ? `${style.dim('… (truncated)')}\n` : ''),
+        );
       blocks.push(`${format.formatResponseHead(response, style)}\n`);
       if (response.body !== undefined) {
         const bytes = Buffer.from(response.body, response.bodyEncoding === 'base64' ? 'base64' : 'utf8');
-        blocks.push(format.formatBodyForTerminal(bytes, format.headerValue(response.headers, 'content-type'), style) + (response.bodyTruncated ? `${style.dim(`… (truncated; ${format.formatBytes(response.size)} in all)`)}\n` : ''));
+        blocks.push(
+          format.formatBodyForTerminal(bytes, format.headerValue(response.headers, 'content-type'), style) +
+            (response.bodyTruncated
+              ? `${style.dim(`… (truncated; ${format.formatBytes(response.size)} in all)`)}\n`
+              : ''),
+        );
       }
-      blocks.push(`${format.formatMeta({ ...response, timings: entry.exchange.timings, redirects: entry.exchange.redirects.length }, style)}\n`);
+      blocks.push(
+        `${format.formatMeta({ ...response, timings: entry.exchange.timings, redirects: entry.exchange.redirects.length }, style)}\n`,
+      );
       process.stdout.write(blocks.join('\n'));
     });
 

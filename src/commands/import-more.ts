@@ -10,7 +10,11 @@ interface OutputFlags {
 type Finish = (command: Command, result: ImportResult, flags: OutputFlags) => Promise<void>;
 
 /** Adds the HAR, Insomnia and Bruno sources to `dial import` (sharing its -o/--force flags and summary). */
-export function registerMoreImports(command: Command, outputOptions: (command: Command) => Command, finish: Finish): void {
+export function registerMoreImports(
+  command: Command,
+  outputOptions: (command: Command) => Command,
+  finish: Finish,
+): void {
   outputOptions(
     command
       .command('har')

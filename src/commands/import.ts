@@ -62,10 +62,15 @@ export function registerImport(program: Command): void {
       }
       const toStdout = flags.output === '-';
       const { resolve } = await import('node:path');
-      const result = importCurl(input, { cwd: process.cwd(), outDir: toStdout ? process.cwd() : resolve(flags.output ?? '.') });
+      const result = importCurl(input, {
+        cwd: process.cwd(),
+        outDir: toStdout ? process.cwd() : resolve(flags.output ?? '.'),
+      });
       if (toStdout) {
         if (result.files.length > 1) {
-          throw new DialError('E_USAGE', 'the request body needs a side file, which -o - cannot print', { hint: 'write to a folder with -o DIR' });
+          throw new DialError('E_USAGE', 'the request body needs a side file, which -o - cannot print', {
+            hint: 'write to a folder with -o DIR',
+          });
         }
         printWarnings(sub, result.warnings);
         process.stdout.write(result.files[0].content);
@@ -81,7 +86,10 @@ export function registerImport(program: Command): void {
       .argument('<collection>', 'the collection JSON file')
       .option('--environment <file>', 'a Postman environment JSON file to import as well'),
   ).action(async (source: string, flags: OutputFlags & { environment?: string }, sub: Command) => {
-    const [{ importPostmanFiles }, { resolve }] = await Promise.all([import('../core/import/postman.js'), import('node:path')]);
+    const [{ importPostmanFiles }, { resolve }] = await Promise.all([
+      import('../core/import/postman.js'),
+      import('node:path'),
+    ]);
     // Upload paths are written relative to each .http file, so the importer needs the folder.
     const result = await importPostmanFiles(source, flags.environment, { outDir: resolve(flags.output ?? '.') });
     await finish(sub, result, flags);

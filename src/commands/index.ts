@@ -42,7 +42,8 @@ const commands: Record<string, (program: Command) => void> = {
 export function registerCommands(program: Command, argv: string[] = []): void {
   // Global flags take no values, so the first word that is not a flag names the command.
   const named = argv.slice(2).find((word) => !word.startsWith('-'));
-  const only = named !== undefined && named !== 'completion' && Object.hasOwn(commands, named) ? commands[named] : undefined;
+  const only =
+    named !== undefined && named !== 'completion' && Object.hasOwn(commands, named) ? commands[named] : undefined;
   if (only) return only(program);
   for (const register of Object.values(commands)) register(program);
 }

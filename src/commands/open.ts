@@ -28,28 +28,37 @@ async function loadUiWithoutFetch(): Promise<void> {
 
 /** Registers `dial open`. */
 export function registerOpen(program: Command): void {
-  const command = program.command('open').description('Open the full-screen workbench').argument('[dir]', 'workspace folder', '.');
-  addVariableFlags(command, { env: 'environment to start with (remembered per workspace)', var: 'set a variable (repeatable)' });
+  const command = program
+    .command('open')
+    .description('Open the full-screen workbench')
+    .argument('[dir]', 'workspace folder', '.');
+  addVariableFlags(command, {
+    env: 'environment to start with (remembered per workspace)',
+    var: 'set a variable (repeatable)',
+  });
   command.action(async (dir: string, opts: { env?: string; var: string[] }, sub: Command) => {
-      const cliVariables = (await import('./flag-schemas.js')).parseVariables(opts.var);
-      const interactive = Boolean(process.stdout.isTTY && process.stdin.isTTY) && !process.env.CI;
-      if (!interactive) {
-        throw new DialError('E_NOT_TTY', '`dial open` needs an interactive terminal', {
-          hint: 'use `dial send FILE.http#name` to send one request, or `dial run` to run files as tests',
-        });
-      }
-      const { resolve } = await import('node:path');
-      const { statSync } = await import('node:fs');
-      const root = resolve(dir);
-      let isDir = false;
-      try {
-        isDir = statSync(root).isDirectory();
-      } catch {
-        isDir = false;
-      }
-      if (!isDir) throw new DialError('E_NOT_FOUND', `no such folder: ${dir}`, { hint: 'pass the folder that holds your .http files' });
-      await loadUiWithoutFetch();
-      const { openWorkbench } = await importOpenWorkbench();
-      process.exitCode = await openWorkbench({ dir: root, environment: opts.env, cliVariables, color: useColor(sub) });
-    });
+    const cliVariables = (await import('./flag-schemas.js')).parseVariables(opts.var);
+    const interactive = Boolean(process.stdout.isTTY && process.stdin.isTTY) && !process.env.CI;
+    if (!interactive) {
+      throw new DialError('E_NOT_TTY', '`dial open` needs an interactive terminal', {
+        hint: 'use `dial send FILE.http#name` to send one request, or `dial run` to run files as tests',
+      });
+    }
+    const { resolve } = await import('node:path');
+    const { statSync } = await import('node:fs');
+    const root = resolve(dir);
+    let isDir = false;
+    try {
+      isDir = statSync(root).isDirectory();
+    } catch {
+      isDir = false;
+    }
+    if (!isDir)
+      throw new DialError('E_NOT_FOUND', `no such folder: ${dir}`, {
+        hint: 'pass the folder that holds your .http files',
+      });
+    await loadUiWithoutFetch();
+    const { openWorkbench } = await importOpenWorkbench();
+    process.exitCode = await openWorkbench({ dir: root, environment: opts.env, cliVariables, color: useColor(sub) });
+  });
 }

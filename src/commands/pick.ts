@@ -16,7 +16,11 @@ const defaultStreams = (): PromptStreams => ({ input: process.stdin, output: pro
 async function ask(question: string, streams: PromptStreams): Promise<string> {
   const { createInterface } = await import('node:readline');
   return new Promise((resolve, reject) => {
-    const rl = createInterface({ input: streams.input, output: streams.output, terminal: Boolean((streams.input as NodeJS.ReadStream).isTTY) });
+    const rl = createInterface({
+      input: streams.input,
+      output: streams.output,
+      terminal: Boolean((streams.input as NodeJS.ReadStream).isTTY),
+    });
     let answered = false;
     rl.on('SIGINT', () => rl.close());
     rl.on('close', () => {
@@ -34,7 +38,10 @@ async function ask(question: string, streams: PromptStreams): Promise<string> {
 }
 
 /** Asks on the terminal which request to send: a numbered list, answered by number or name. */
-export async function pickRequest(requests: RequestNode[], streams: PromptStreams = defaultStreams()): Promise<RequestNode> {
+export async function pickRequest(
+  requests: RequestNode[],
+  streams: PromptStreams = defaultStreams(),
+): Promise<RequestNode> {
   const width = String(requests.length).length;
   const lines = requests.map((request, i) => {
     const name = request.name ?? '';
@@ -48,10 +55,16 @@ export async function pickRequest(requests: RequestNode[], streams: PromptStream
     if (chosen) return chosen;
     streams.output.write(`no request '${answer}'\n`);
   }
-  throw new DialError('E_USAGE', 'no request chosen', { hint: 'name it on the command line: dial send FILE.http#NAME' });
+  throw new DialError('E_USAGE', 'no request chosen', {
+    hint: 'name it on the command line: dial send FILE.http#NAME',
+  });
 }
 
 /** Asks on the terminal for a `# @prompt` variable's value. */
-export async function promptValue(name: string, description?: string, streams: PromptStreams = defaultStreams()): Promise<string> {
+export async function promptValue(
+  name: string,
+  description?: string,
+  streams: PromptStreams = defaultStreams(),
+): Promise<string> {
   return ask(`${description ? `${description} ` : ''}(${name}): `, streams);
 }

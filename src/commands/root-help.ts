@@ -25,5 +25,14 @@ export function rootHelpText(): string {
   const width = Math.max(...commandExamples.map(([example]) => example.length));
   const examples = commandExamples.map(([example, what]) => `  ${example.padEnd(width)}  ${what}`);
   const codes = Object.entries(exitCodeMeanings).map(([code, meaning]) => `  ${code.padStart(3)}  ${meaning}`);
-  return ['', 'Examples:', ...examples, '', 'Exit codes:', ...codes, '', 'Every command, flag and environment variable: docs/cli.md'].join('\n');
+  return [
+    '',
+    'Examples:',
+    ...examples,
+    '',
+    'Exit codes:',
+    ...codes,
+    '',
+    'Every command, flag and environment variable: docs/cli.md',
+  ].join('\n');
 }

@@ -6,7 +6,9 @@ import { globalOptions } from './globals.js';
 export function registerTrust(program: Command): void {
   program
     .command('trust')
-    .description('Let scripts in DIR (default: this folder) use Node: require, process, files. Scripts are sandboxed otherwise')
+    .description(
+      'Let scripts in DIR (default: this folder) use Node: require, process, files. Scripts are sandboxed otherwise',
+    )
     .argument('[dir]', 'the workspace folder to trust', '.')
     .option('--remove', 'stop trusting DIR')
     .option('--list', 'list the trusted folders')
@@ -23,6 +25,7 @@ export function registerTrust(program: Command): void {
         return;
       }
       const folder = trustFolder(dir);
-      if (!quiet) process.stderr.write(`trusted: ${folder} (scripts there may use Node; recorded in ${trustFilePath()})\n`);
+      if (!quiet)
+        process.stderr.write(`trusted: ${folder} (scripts there may use Node; recorded in ${trustFilePath()})\n`);
     });
 }

@@ -4,4 +4,5 @@
  * one that imports that bundle (scripts/build.mjs). Under tsx and vitest it is used as written.
  */
 export const importUiStart = (): Promise<unknown> => import('../ui/start.js');
-export const importOpenWorkbench = (): Promise<typeof import('../ui/open-workbench.js')> => import('../ui/open-workbench.js');
+export const importOpenWorkbench = (): Promise<typeof import('../ui/open-workbench.js')> =>
+  import('../ui/open-workbench.js');

@@ -5,7 +5,20 @@
  * `/dev/stdout` is written in place: renaming over it would replace the node with a plain file.
  * Every failure is a DialError E_IO naming the path.
  */
-import { chmodSync, createWriteStream, lstatSync, mkdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Stats, type WriteStream } from 'node:fs';
+import {
+  chmodSync,
+  createWriteStream,
+  lstatSync,
+  mkdirSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  type Stats,
+  type WriteStream,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { DialError } from './errors.js';
 
@@ -76,7 +89,10 @@ const REASONS: Record<string, [reason: string, hint: string]> = {
 export function writeError(path: string, error: unknown, what = 'file'): DialError {
   if (error instanceof DialError) return error;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const [reason, hint] = (code && REASONS[code]) ?? [code ?? (error instanceof Error ? error.message : String(error)), 'check the path and the disk'];
+  const [reason, hint] = (code && REASONS[code]) ?? [
+    code ?? (error instanceof Error ? error.message : String(error)),
+    'check the path and the disk',
+  ];
   return new DialError('E_IO', `cannot write the ${what} ${path}: ${reason}`, { hint, cause: error });
 }
 
@@ -133,7 +149,10 @@ export interface OutputFile {
  * Opens `path` for a streamed write with the same rules as writeFileAtomic. `exclusive` refuses
  * an existing file (E_IO, EEXIST). Errors of the stream itself are turned into E_IO by `finish`.
  */
-export function openOutputFile(path: string, options: { exclusive?: boolean; mode?: number; what?: string } = {}): OutputFile {
+export function openOutputFile(
+  path: string,
+  options: { exclusive?: boolean; mode?: number; what?: string } = {},
+): OutputFile {
   let target: WriteTarget;
   try {
     target = resolveWriteTarget(path);
@@ -145,7 +164,10 @@ export function openOutputFile(path: string, options: { exclusive?: boolean; mod
   }
   const finalTarget = target;
   const temp = finalTarget.kind === 'in-place' ? undefined : tempPathFor(finalTarget.path);
-  const stream = createWriteStream(temp ?? finalTarget.path, { flags: temp ? 'wx' : 'w', mode: finalTarget.kind === 'regular' ? finalTarget.mode : (options.mode ?? 0o666) });
+  const stream = createWriteStream(temp ?? finalTarget.path, {
+    flags: temp ? 'wx' : 'w',
+    mode: finalTarget.kind === 'regular' ? finalTarget.mode : (options.mode ?? 0o666),
+  });
   let failure: unknown;
   stream.on('error', (error) => {
     failure ??= error;
@@ -160,7 +182,8 @@ export function openOutputFile(path: string, options: { exclusive?: boolean; mod
       try {
         if (failure) throw failure;
         if (temp) {
-          if (options.exclusive && resolveWriteTarget(finalTarget.path).kind !== 'new') throw errno('EEXIST', 'file exists');
+          if (options.exclusive && resolveWriteTarget(finalTarget.path).kind !== 'new')
+            throw errno('EEXIST', 'file exists');
           renameSync(temp, finalTarget.path);
         }
       } catch (error) {

@@ -9,7 +9,9 @@ const unitMs: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000
 export function parseDuration(text: string, what = 'duration'): number {
   const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(text);
   if (!match) {
-    throw new DialError('E_USAGE', `invalid ${what} '${text}'`, { hint: 'write durations like 500ms, 5s or 2m; a bare number means seconds' });
+    throw new DialError('E_USAGE', `invalid ${what} '${text}'`, {
+      hint: 'write durations like 500ms, 5s or 2m; a bare number means seconds',
+    });
   }
   return Math.round(Number(match[1]) * unitMs[match[2] ?? 's']);
 }

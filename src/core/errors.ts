@@ -108,7 +108,9 @@ export function formatError(error: unknown, verbose = false): string {
     const text = error instanceof Error ? (verbose ? (error.stack ?? error.message) : error.message) : String(error);
     return `error: ${text}`;
   }
-  const where = error.location ? ` ${error.location.file}:${error.location.line}${error.location.col ? `:${error.location.col}` : ''}` : '';
+  const where = error.location
+    ? ` ${error.location.file}:${error.location.line}${error.location.col ? `:${error.location.col}` : ''}`
+    : '';
   const lines = [`error[${error.code}]${where}: ${error.message}`];
   if (error.location?.excerpt !== undefined) {
     lines.push(`  | ${error.location.excerpt}`);

@@ -43,7 +43,9 @@ function encodedForms(value: string): string[] {
  * masking noise.
  */
 export function maskedForms(secretValues: Iterable<string>): string[] {
-  return [...new Set([...secretValues].filter((value) => value.length >= 3).flatMap(encodedForms))].sort((a, b) => b.length - a.length);
+  return [...new Set([...secretValues].filter((value) => value.length >= 3).flatMap(encodedForms))].sort(
+    (a, b) => b.length - a.length,
+  );
 }
 
 /** Replaces every one of `forms` (from maskedForms) in text with the mask. */

@@ -2,10 +2,17 @@
 import { DialError } from './errors.js';
 
 const UNITS: Record<string, number> = {
-  '': 1, b: 1,
-  k: 1024, kb: 1000, kib: 1024,
-  m: 1024 ** 2, mb: 1000 ** 2, mib: 1024 ** 2,
-  g: 1024 ** 3, gb: 1000 ** 3, gib: 1024 ** 3,
+  '': 1,
+  b: 1,
+  k: 1024,
+  kb: 1000,
+  kib: 1024,
+  m: 1024 ** 2,
+  mb: 1000 ** 2,
+  mib: 1024 ** 2,
+  g: 1024 ** 3,
+  gb: 1000 ** 3,
+  gib: 1024 ** 3,
 };
 
 /** The pattern a size text must match. */
@@ -17,7 +24,9 @@ export function parseSize(value: string | number, what: string): number {
   const match = SIZE_TEXT.exec(value);
   const unit = match ? UNITS[match[2].toLowerCase()] : undefined;
   if (!match || unit === undefined) {
-    throw new DialError('E_CONFIG', `invalid size '${value}' for ${what}`, { hint: 'write a size such as 1GiB, 512MiB or a number of bytes' });
+    throw new DialError('E_CONFIG', `invalid size '${value}' for ${what}`, {
+      hint: 'write a size such as 1GiB, 512MiB or a number of bytes',
+    });
   }
   return Math.floor(Number(match[1]) * unit);
 }

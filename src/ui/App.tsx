@@ -9,7 +9,16 @@ import { Box, useInput, useStdout } from 'ink';
 import { actionDescriptions, keyName, splitBurst, type ActionName, type Keymap } from './keymap.js';
 import type { Theme } from './theme.js';
 import type { HistoryItem, ResponseResult, WorkbenchServices } from './services.js';
-import { blockText, initialAppState, isWelcome, selectedOutcome, selectedRequest, top, type AppAction, type AppState } from './state/app-state.js';
+import {
+  blockText,
+  initialAppState,
+  isWelcome,
+  selectedOutcome,
+  selectedRequest,
+  top,
+  type AppAction,
+  type AppState,
+} from './state/app-state.js';
 import { appReducer } from './state/reducer.js';
 import { buildLineModel, buildTextModel, type LineModel } from './viewer/line-model.js';
 import { maskHistory, maskResult } from './redact.js';
@@ -47,20 +56,27 @@ function useLineModel(result: ResponseResult | undefined, tab: AppState['tab'], 
     if (!result) return undefined;
     if (kind === 'raw') return buildTextModel(rawText(result), width);
     // Headers scroll and search like the body.
-    if (kind === 'headers') return buildTextModel(result.exchange.response.headers.map(([n, v]) => `${n}: ${v}`).join('\n'), width);
+    if (kind === 'headers')
+      return buildTextModel(result.exchange.response.headers.map(([n, v]) => `${n}: ${v}`).join('\n'), width);
     return buildLineModel(result.bodyText, { width, contentType: result.contentType });
   }, [result, kind, width]);
 }
 
 /** History entries under their requests' display names, with every secret seen in this session masked (unless revealed). */
-function useShownHistory(state: AppState, knownSecrets: Set<string>, services: WorkbenchServices): HistoryItem[] | undefined {
+function useShownHistory(
+  state: AppState,
+  knownSecrets: Set<string>,
+  services: WorkbenchServices,
+): HistoryItem[] | undefined {
   const historyScreen = state.screens.filter((s) => s.kind === 'history').pop();
   const items = historyScreen?.kind === 'history' ? historyScreen.items : undefined;
   const files = state.files;
   return useMemo(() => {
     if (!items) return undefined;
     const names = new Map<string, string>();
-    for (const entry of files) for (const node of entry.file?.requests ?? []) if (entry.file) names.set(services.requestKey(entry.file, node), displayName(node));
+    for (const entry of files)
+      for (const node of entry.file?.requests ?? [])
+        if (entry.file) names.set(services.requestKey(entry.file, node), displayName(node));
     const named = items.map((item) => {
       const name = names.get(item.requestKey);
       return name && item.requestLine ? { ...item, label: `${name}  ${item.requestLine}` } : item;
@@ -78,14 +94,21 @@ export function App({ services, keymap, theme, environment, onExit, size: fixedS
 
   const outcome = selectedOutcome(state);
   // What the screen shows: secrets masked once per response and reveal toggle, before any line splitting.
-  const result = useMemo(() => (outcome?.result ? maskResult(outcome.result, state.revealSecrets) : undefined), [outcome?.result, state.revealSecrets]);
+  const result = useMemo(
+    () => (outcome?.result ? maskResult(outcome.result, state.revealSecrets) : undefined),
+    [outcome?.result, state.revealSecrets],
+  );
   // Every secret seen in this session, to mask history entries too.
   const knownSecrets = useRef(new Set<string>()).current;
-  for (const item of Object.values(state.outcomes)) for (const secret of item.result?.secrets ?? []) knownSecrets.add(secret);
+  for (const item of Object.values(state.outcomes))
+    for (const secret of item.result?.secrets ?? []) knownSecrets.add(secret);
   const model = useLineModel(result, state.tab, dims.viewerWidth);
   const shownHistory = useShownHistory(state, knownSecrets, services);
   const selected = selectedRequest(state);
-  const previewTarget = selected?.entry.file && !outcome ? { file: selected.entry.file, node: selected.node, block: blockText(selected.entry.file, selected.node) } : undefined;
+  const previewTarget =
+    selected?.entry.file && !outcome
+      ? { file: selected.entry.file, node: selected.node, block: blockText(selected.entry.file, selected.node) }
+      : undefined;
   const preview = usePreview(services, previewTarget, state.environment);
 
   // Effects read the props and state of the latest render, never those of the render that made the dispatcher.
@@ -131,20 +154,56 @@ export function App({ services, keymap, theme, environment, onExit, size: fixedS
 
   const screen = top(state);
   if (isOverlay(screen)) {
-    return <Overlay screen={screen} state={state} keymap={keymap} describe={describe} history={shownHistory} width={dims.width} height={dims.height} theme={theme} />;
+    return (
+      <Overlay
+        screen={screen}
+        state={state}
+        keymap={keymap}
+        describe={describe}
+        history={shownHistory}
+        width={dims.width}
+        height={dims.height}
+        theme={theme}
+      />
+    );
   }
-  const bottom = <BottomLine state={state} request={selected ? displayName(selected.node) : undefined} requestState={outcome?.state ?? 'idle'} keymap={keymap} theme={theme} width={dims.width} rows={dims.height - dims.mainHeight} />;
+  const bottom = (
+    <BottomLine
+      state={state}
+      request={selected ? displayName(selected.node) : undefined}
+      requestState={outcome?.state ?? 'idle'}
+      keymap={keymap}
+      theme={theme}
+      width={dims.width}
+      rows={dims.height - dims.mainHeight}
+    />
+  );
   if (isWelcome(state)) {
     return (
       <Box flexDirection="column" width={dims.width} height={dims.height}>
-        <Welcome folder={basename(services.root) || services.root} keymap={keymap} width={dims.width} height={dims.mainHeight} theme={theme} />
+        <Welcome
+          folder={basename(services.root) || services.root}
+          keymap={keymap}
+          width={dims.width}
+          height={dims.mainHeight}
+          theme={theme}
+        />
         {bottom}
       </Box>
     );
   }
   return (
     <Box flexDirection="column" width={dims.width} height={dims.height}>
-      <Workbench state={state} dims={dims} outcome={outcome} result={result} preview={preview} model={model} spinner={spinnerFrames[spin]} theme={theme} />
+      <Workbench
+        state={state}
+        dims={dims}
+        outcome={outcome}
+        result={result}
+        preview={preview}
+        model={model}
+        spinner={spinnerFrames[spin]}
+        theme={theme}
+      />
       {bottom}
     </Box>
   );

@@ -39,7 +39,17 @@ export function measureViewer(options: MeasureViewerOptions): ViewerMeasurement 
   const dims = layout(options.columns ?? 120, options.rows ?? 40);
   const theme = createTheme(true);
   const frame = (state: ViewerState, base: ReturnType<typeof buildLineModel>): string =>
-    renderToString(<ResponseViewer base={base} state={state} height={dims.viewerRows} width={dims.viewerWidth} theme={theme} focused />, { columns: dims.viewerWidth });
+    renderToString(
+      <ResponseViewer
+        base={base}
+        state={state}
+        height={dims.viewerRows}
+        width={dims.viewerWidth}
+        theme={theme}
+        focused
+      />,
+      { columns: dims.viewerWidth },
+    );
   const start = performance.now();
   const base = buildLineModel(options.bodyText, { width: dims.viewerWidth, contentType: options.contentType });
   const modelMs = performance.now() - start;

@@ -7,7 +7,13 @@ import type { Exchange, SendOptions } from '../core/http/types.js';
 import type { HttpFile, RequestNode } from '../core/httpfile/types.js';
 import { insertRequestText, removeRequestText, replaceRequestText } from '../core/httpfile/index.js';
 import { curlCommand, curlOptions, followsRedirects } from '../core/export/from-http.js';
-import { historyPath, rememberEnvironment, rememberLastRequest, settingsTimeoutMs, type Settings } from '../core/settings/index.js';
+import {
+  historyPath,
+  rememberEnvironment,
+  rememberLastRequest,
+  settingsTimeoutMs,
+  type Settings,
+} from '../core/settings/index.js';
 import { readHistory } from '../core/history/index.js';
 import { EnvStore } from '../core/env/index.js';
 import { externalCommand, rewriteHttpFile, runExternal, saveBodyTo } from '../core/editing/index.js';
@@ -54,10 +60,17 @@ function curlFor(result: ResponseResult, prepared: Prepared | undefined, setting
   if (!prepared) {
     // Not executed here (nothing to prepare from): the request as sent, body as far as it was kept.
     const sent = result.exchange.request;
-    const body = sent.bodyPreview !== undefined ? { kind: 'text' as const, text: sent.bodyPreview } : { kind: 'none' as const };
+    const body =
+      sent.bodyPreview !== undefined ? { kind: 'text' as const, text: sent.bodyPreview } : { kind: 'none' as const };
     return curlCommand({ method: sent.method, url: sent.url, headers: sent.headers, body }, options);
   }
-  return curlCommand(prepared.request, { ...options, source: prepared, cwd: process.cwd(), digest: prepared.digest, followRedirects: followsRedirects(settings, prepared.overrides) });
+  return curlCommand(prepared.request, {
+    ...options,
+    source: prepared,
+    cwd: process.cwd(),
+    digest: prepared.digest,
+    followRedirects: followsRedirects(settings, prepared.overrides),
+  });
 }
 
 /** Builds the services over the real core. */
@@ -66,7 +79,12 @@ export function createCoreServices(options: CoreServicesOptions): WorkbenchServi
   const { settings, root } = options;
   const dir = options.dir ?? root;
   const timeoutMs = settingsTimeoutMs(settings);
-  const sendOptions: SendOptions = { timeoutMs, maxRedirects: settings.maxRedirects, tls: { verify: settings.verifyTls }, ...(settings.proxy ? { proxy: settings.proxy } : {}) };
+  const sendOptions: SendOptions = {
+    timeoutMs,
+    maxRedirects: settings.maxRedirects,
+    tls: { verify: settings.verifyTls },
+    ...(settings.proxy ? { proxy: settings.proxy } : {}),
+  };
   // The request being executed now: its prompt dialog, its state callback, its prepared request and its exchange once recorded.
   let current: Current | undefined;
   const preparedOf = new WeakMap<Exchange, Prepared>();
@@ -74,13 +92,34 @@ export function createCoreServices(options: CoreServicesOptions): WorkbenchServi
   // script environments and private values to mask; sessions (variables, cookies) start afresh then.
   const build = () => {
     const envStore = new EnvStore(root);
-    return { envStore, runnerFor: createRunners({ root, cliVariables: options.cliVariables, sendOptions, timeoutMs, followRedirects: settings.followRedirects ?? true, envStore, current: () => current }) };
+    return {
+      envStore,
+      runnerFor: createRunners({
+        root,
+        cliVariables: options.cliVariables,
+        sendOptions,
+        timeoutMs,
+        followRedirects: settings.followRedirects ?? true,
+        envStore,
+        current: () => current,
+      }),
+    };
   };
   let live = build();
   const envStore = () => live.envStore;
   const runnerFor = (environment: string | undefined) => live.runnerFor(environment);
-  const requestId = (file: HttpFile, node: RequestNode): string => `${relative(root, file.path).split('\\').join('/')}#${node.name ?? node.index + 1}`;
-  const execute = createExecute({ root, env, settings, envStore, runnerFor, setCurrent: (next) => (current = next), preparedOf, requestId });
+  const requestId = (file: HttpFile, node: RequestNode): string =>
+    `${relative(root, file.path).split('\\').join('/')}#${node.name ?? node.index + 1}`;
+  const execute = createExecute({
+    root,
+    env,
+    settings,
+    envStore,
+    runnerFor,
+    setCurrent: (next) => (current = next),
+    preparedOf,
+    requestId,
+  });
   return {
     root,
     loadWorkspace: () => loadWorkspace(root, dir),
@@ -101,7 +140,13 @@ export function createCoreServices(options: CoreServicesOptions): WorkbenchServi
     rememberEnvironment: (name) => rememberEnvironment(root, name, env),
     curl: (result) => curlFor(result, preparedOf.get(result.exchange), settings),
     saveBody: (result, path) => saveBodyTo(result.exchange.response.body, path),
-    external: (kind, text, suffix) => runExternal(externalCommand(kind, env, kind === 'editor' ? settings.editor : settings.pager), text, suffix, options.suspend),
+    external: (kind, text, suffix) =>
+      runExternal(
+        externalCommand(kind, env, kind === 'editor' ? settings.editor : settings.pager),
+        text,
+        suffix,
+        options.suspend,
+      ),
     requestKey: requestId,
     lastRequest: settings.lastRequest[root],
     async rememberRequest(key) {

@@ -20,7 +20,10 @@ export function diffLines(before: string, after: string): DiffLine[] {
   const midB = b.slice(head, b.length - tail);
   const out: DiffLine[] = a.slice(0, head).map((text) => ({ kind: 'same', text }));
   if (midA.length * midB.length > MAX_CELLS) {
-    out.push(...midA.map((text) => ({ kind: 'removed' as const, text })), ...midB.map((text) => ({ kind: 'added' as const, text })));
+    out.push(
+      ...midA.map((text) => ({ kind: 'removed' as const, text })),
+      ...midB.map((text) => ({ kind: 'added' as const, text })),
+    );
   } else {
     const n = midA.length;
     const m = midB.length;

@@ -10,7 +10,15 @@ import { FileChangedError } from '../core/editing/index.js';
 import type { HttpFile } from '../core/httpfile/types.js';
 import type { Keymap } from './keymap.js';
 import type { ResponseResult, WorkbenchServices } from './services.js';
-import { blockText, outcomeKey, selectedRequest, shownResult, type AppAction, type AppState, type Effect } from './state/app-state.js';
+import {
+  blockText,
+  outcomeKey,
+  selectedRequest,
+  shownResult,
+  type AppAction,
+  type AppState,
+  type Effect,
+} from './state/app-state.js';
 import { blockWithCopy, editRequestBlock, renamedBlock, requestLineBlock } from './state/request-edit.js';
 import { bodySuffix, replaceBody } from './state/body-edit.js';
 import { viewerReducer } from './viewer/viewer-reducer.js';
@@ -92,9 +100,14 @@ export class EffectRunner {
   /** A request or env file changed on disk: reload and keep the selection, unless an edit is open (its save then meets the conflict). */
   changedOnDisk(kind: 'http' | 'env'): void {
     const { services, state, dispatch } = this.live();
-    const open = state().screens.find((screen) => screen.kind === 'edit' || screen.kind === 'body' || (screen.kind === 'input' && screen.purpose === 'rename'));
+    const open = state().screens.find(
+      (screen) =>
+        screen.kind === 'edit' || screen.kind === 'body' || (screen.kind === 'input' && screen.purpose === 'rename'),
+    );
     if (open) {
-      this.toast(`files changed on disk while you edit: your edit stays open; saving checks it against the file, and keeps your version if they conflict`);
+      this.toast(
+        `files changed on disk while you edit: your edit stays open; saving checks it against the file, and keeps your version if they conflict`,
+      );
       return;
     }
     const environments = kind === 'env' ? services.environments() : Promise.resolve(state().environments);
@@ -102,7 +115,14 @@ export class EffectRunner {
       ([files, names]) => {
         const now = state();
         // Our own saves are seen too: nothing to do when the files are as the workbench has them.
-        const same = files.length === now.files.length && files.every((entry, i) => entry.path === now.files[i].path && entry.file?.text === now.files[i].file?.text && entry.error === now.files[i].error);
+        const same =
+          files.length === now.files.length &&
+          files.every(
+            (entry, i) =>
+              entry.path === now.files[i].path &&
+              entry.file?.text === now.files[i].file?.text &&
+              entry.error === now.files[i].error,
+          );
         if (kind === 'http' && same) return;
         dispatch({ type: 'loaded', files, environments: names, environment: now.environment });
         this.toast(kind === 'env' ? 'env files changed on disk: reloaded' : 'request files changed on disk: reloaded');
@@ -159,7 +179,12 @@ export class EffectRunner {
     const controller = new AbortController();
     this.abort = controller;
     services.rememberRequest(services.requestKey(file, selected.node)).catch(() => undefined);
-    dispatch({ type: 'sendStarted', key: outcomeKey(selected.entry.path, selected.node.index), sentBlock: blockText(file, selected.node), at: Date.now() });
+    dispatch({
+      type: 'sendStarted',
+      key: outcomeKey(selected.entry.path, selected.node.index),
+      sentBlock: blockText(file, selected.node),
+      at: Date.now(),
+    });
     try {
       const response = await services.execute(file, selected.node, {
         environment: state().environment,
@@ -171,44 +196,68 @@ export class EffectRunner {
       });
       if (this.abort !== controller) return;
       dispatch({ type: 'response', result: response, at: Date.now() });
-      if (response.error) dispatch({ type: 'requestState', state: 'failed', error: `${response.error.code}: ${response.error.message}`, at: Date.now() });
+      if (response.error)
+        dispatch({
+          type: 'requestState',
+          state: 'failed',
+          error: `${response.error.code}: ${response.error.message}`,
+          at: Date.now(),
+        });
     } catch (error) {
       const code = isDialError(error) ? error.code : (error as { code?: unknown })?.code;
       const cancelled = controller.signal.aborted || code === 'E_CANCELLED';
       const requestState = cancelled ? 'cancelled' : code === 'E_TIMEOUT' ? 'timed-out' : 'failed';
-      dispatch({ type: 'requestState', state: requestState, error: cancelled ? undefined : failure(error), at: Date.now() });
+      dispatch({
+        type: 'requestState',
+        state: requestState,
+        error: cancelled ? undefined : failure(error),
+        at: Date.now(),
+      });
     } finally {
       if (this.abort === controller) this.abort = undefined;
     }
   }
 
-  private responseEffect(effect: Extract<Effect, { type: 'viewer' | 'copyBody' | 'copyCurl' | 'saveBody' | 'pager' }>): void {
+  private responseEffect(
+    effect: Extract<Effect, { type: 'viewer' | 'copyBody' | 'copyCurl' | 'saveBody' | 'pager' }>,
+  ): void {
     const { services, keymap, write, state, dispatch, shown, model, viewerRows } = this.live();
     const result = shownResult(state());
     switch (effect.type) {
       case 'viewer': {
         const base = model();
         if (!base) {
-          if (effect.action.type === 'startInput' || effect.action.type === 'inputSubmit') this.toast('no response yet');
+          if (effect.action.type === 'startInput' || effect.action.type === 'inputSubmit')
+            this.toast('no response yet');
           return;
         }
         const current = state();
-        dispatch({ type: 'viewer', viewer: viewerReducer(current.viewer, effect.action, { base, height: viewerRows() }) });
+        dispatch({
+          type: 'viewer',
+          viewer: viewerReducer(current.viewer, effect.action, { base, height: viewerRows() }),
+        });
         return;
       }
       case 'copyBody':
         if (!result) return;
         // Terminals and tmux cap OSC 52 payloads; past the cap the copy would silently fail.
-        if (result.bodyText.length > OSC52_LIMIT) return this.toast(`body too big for the clipboard (${formatBytes(result.bodyText.length)}): press ${keymap.saveBody[0] ?? 's'} to save it`);
+        if (result.bodyText.length > OSC52_LIMIT)
+          return this.toast(
+            `body too big for the clipboard (${formatBytes(result.bodyText.length)}): press ${keymap.saveBody[0] ?? 's'} to save it`,
+          );
         // The real body (see redact.ts): the user asked for the body, not for its masked display.
         write(osc52(result.bodyText));
-        return this.toast(`body copied to the clipboard (OSC 52)${shown()?.bodyText !== result.bodyText ? ', with the real secret values' : ''}`);
+        return this.toast(
+          `body copied to the clipboard (OSC 52)${shown()?.bodyText !== result.bodyText ? ', with the real secret values' : ''}`,
+        );
       case 'copyCurl': {
         if (!result) return;
         // A runnable command needs the real values.
         const curl = services.curl(result);
         write(osc52(curl));
-        return this.toast(`request copied as curl (OSC 52)${redactText(curl, result.secrets ?? []) !== curl ? ', with the real secret values' : ''}`);
+        return this.toast(
+          `request copied as curl (OSC 52)${redactText(curl, result.secrets ?? []) !== curl ? ', with the real secret values' : ''}`,
+        );
       }
       case 'saveBody':
         if (!result) return;
@@ -220,7 +269,8 @@ export class EffectRunner {
       case 'pager': {
         // The pager is a display: it shows what the viewer shows (masked unless revealed).
         const text = shown()?.bodyText;
-        if (text !== undefined) services.external('pager', text, '.txt').catch((error: unknown) => this.toast(failure(error)));
+        if (text !== undefined)
+          services.external('pager', text, '.txt').catch((error: unknown) => this.toast(failure(error)));
         return;
       }
     }
@@ -231,14 +281,18 @@ export class EffectRunner {
     services.loadWorkspace().then(
       (files) => {
         dispatch({ type: 'loaded', files, environments: state().environments, environment: state().environment });
-        this.toast(message ? message(files.length) : `reloaded ${files.length} file${files.length === 1 ? '' : 's'} from disk`);
+        this.toast(
+          message ? message(files.length) : `reloaded ${files.length} file${files.length === 1 ? '' : 's'} from disk`,
+        );
         then?.();
       },
       (error: unknown) => this.toast(`cannot reload the workspace: ${failure(error)}`),
     );
   }
 
-  private workspaceEffect(effect: Extract<Effect, { type: 'openHistory' | 'pickEnvironment' | 'reload' | 'import' }>): void {
+  private workspaceEffect(
+    effect: Extract<Effect, { type: 'openHistory' | 'pickEnvironment' | 'reload' | 'import' }>,
+  ): void {
     const { services, dispatch } = this.live();
     switch (effect.type) {
       case 'reload':
@@ -254,7 +308,11 @@ export class EffectRunner {
         return this.toast(`environment: ${effect.name ?? '(none)'}`);
       case 'import':
         services.importRequests(effect.text).then(
-          (paths) => this.reload(() => `imported into ${paths.map((path) => basename(path)).join(', ') || 'nothing'}`, () => paths[0] && dispatch({ type: 'selectPath', path: paths[0], requestIndex: 0 })),
+          (paths) =>
+            this.reload(
+              () => `imported into ${paths.map((path) => basename(path)).join(', ') || 'nothing'}`,
+              () => paths[0] && dispatch({ type: 'selectPath', path: paths[0], requestIndex: 0 }),
+            ),
           (error: unknown) => this.toast(`not imported: ${failure(error)}`),
         );
         return;
@@ -271,7 +329,9 @@ export class EffectRunner {
     } catch (error) {
       if (error instanceof FileChangedError) {
         const kept = error.keptAt ? `; your version is in ${error.keptAt}` : '';
-        return this.toast(`not saved: ${basename(error.path)} ${error.removed ? 'was removed' : 'changed on disk'} since it was loaded; reload it (press ${keymap.reload[0] ?? 'ctrl+l'}) and edit again${kept}`);
+        return this.toast(
+          `not saved: ${basename(error.path)} ${error.removed ? 'was removed' : 'changed on disk'} since it was loaded; reload it (press ${keymap.reload[0] ?? 'ctrl+l'}) and edit again${kept}`,
+        );
       }
       this.toast(`not saved: ${failure(error)}`);
     }
@@ -292,31 +352,58 @@ export class EffectRunner {
       return;
     }
     services.createRequest(undefined, block).then(
-      (created) => this.reload(() => `created ${basename(created.path)}`, () => dispatch({ type: 'selectPath', path: created.path, requestIndex: created.requests.length - 1 })),
+      (created) =>
+        this.reload(
+          () => `created ${basename(created.path)}`,
+          () => dispatch({ type: 'selectPath', path: created.path, requestIndex: created.requests.length - 1 }),
+        ),
       (error: unknown) => this.toast(`not created: ${failure(error)}`),
     );
   }
 
-  private fileEffect(effect: Extract<Effect, { type: 'saveInline' | 'saveBodyText' | 'editBody' | 'editRequest' | 'createRequest' | 'rename' | 'duplicate' | 'delete' }>): void {
+  private fileEffect(
+    effect: Extract<
+      Effect,
+      {
+        type:
+          | 'saveInline'
+          | 'saveBodyText'
+          | 'editBody'
+          | 'editRequest'
+          | 'createRequest'
+          | 'rename'
+          | 'duplicate'
+          | 'delete';
+      }
+    >,
+  ): void {
     const { services, state } = this.live();
     if (effect.type === 'createRequest') return this.createRequest(effect.method, effect.url);
     const selected = selectedRequest(state());
     const file = selected?.entry.file;
     if (!selected || !file) return;
     const node = selected.node;
-    const replace = async (text: string): Promise<Saved> => ({ file: await services.saveRequest(file, node.index, text), select: node.index });
+    const replace = async (text: string): Promise<Saved> => ({
+      file: await services.saveRequest(file, node.index, text),
+      select: node.index,
+    });
     switch (effect.type) {
       case 'saveInline':
-        return void this.save(selected.fileIndex, () => replace(editRequestBlock(file, node, effect.field, effect.value)));
+        return void this.save(selected.fileIndex, () =>
+          replace(editRequestBlock(file, node, effect.field, effect.value)),
+        );
       case 'rename':
         return void this.save(selected.fileIndex, () => replace(renamedBlock(file, node, effect.title)));
       case 'saveBodyText':
         return void this.save(selected.fileIndex, () => replace(replaceBody(file, node, effect.text)));
       case 'editRequest':
-        return void this.save(selected.fileIndex, async () => replace(await services.external('editor', blockText(file, node), '.http')));
+        return void this.save(selected.fileIndex, async () =>
+          replace(await services.external('editor', blockText(file, node), '.http')),
+        );
       case 'editBody':
         return void this.save(selected.fileIndex, async () => {
-          if (node.body?.kind === 'file') throw new Error(`the body comes from ${node.body.path}: edit that file, or the whole request with 'e'`);
+          if (node.body?.kind === 'file')
+            throw new Error(`the body comes from ${node.body.path}: edit that file, or the whole request with 'e'`);
           const edited = await services.external('editor', node.body?.text ?? '', bodySuffix(node.headers));
           return replace(replaceBody(file, node, edited));
         });
@@ -328,7 +415,10 @@ export class EffectRunner {
           inserted: node.index + 1,
         }));
       case 'delete':
-        return void this.save(selected.fileIndex, async () => ({ file: await services.deleteRequest(file, node.index), removed: node.index }));
+        return void this.save(selected.fileIndex, async () => ({
+          file: await services.deleteRequest(file, node.index),
+          removed: node.index,
+        }));
     }
   }
 }

@@ -8,7 +8,8 @@ import type { AppAction, AppState } from './state/app-state.js';
 /** The terminal size, following resizes (or a fixed size, for tests). */
 export function useTerminalSize(fixed?: { columns: number; rows: number }): { columns: number; rows: number } {
   const { stdout } = useStdout();
-  const read = (): { columns: number; rows: number } => fixed ?? { columns: stdout.columns || 100, rows: stdout.rows || 30 };
+  const read = (): { columns: number; rows: number } =>
+    fixed ?? { columns: stdout.columns || 100, rows: stdout.rows || 30 };
   const [size, setSize] = useState(read);
   useEffect(() => {
     if (fixed) return;
@@ -22,7 +23,11 @@ export function useTerminalSize(fixed?: { columns: number; rows: number }): { co
 }
 
 /** Reads the workspace once, then selects the request last sent in it (where the user left off). */
-export function useWorkspaceLoad(services: WorkbenchServices, dispatch: (action: AppAction) => void, state: () => AppState): void {
+export function useWorkspaceLoad(
+  services: WorkbenchServices,
+  dispatch: (action: AppAction) => void,
+  state: () => AppState,
+): void {
   useEffect(() => {
     let live = true;
     Promise.all([services.loadWorkspace(), services.environments()]).then(
@@ -30,14 +35,19 @@ export function useWorkspaceLoad(services: WorkbenchServices, dispatch: (action:
         if (!live) return;
         dispatch({ type: 'loaded', files, environments, environment: state().environment });
         for (const entry of files) {
-          const node = entry.file?.requests.find((request) => entry.file && services.requestKey(entry.file, request) === services.lastRequest);
+          const node = entry.file?.requests.find(
+            (request) => entry.file && services.requestKey(entry.file, request) === services.lastRequest,
+          );
           if (node) dispatch({ type: 'selectPath', path: entry.path, requestIndex: node.index });
         }
       },
       (error: unknown) => {
         if (!live) return;
         dispatch({ type: 'loaded', files: [], environments: [], environment: state().environment });
-        dispatch({ type: 'toast', message: `cannot load the workspace: ${error instanceof Error ? error.message : String(error)}` });
+        dispatch({
+          type: 'toast',
+          message: `cannot load the workspace: ${error instanceof Error ? error.message : String(error)}`,
+        });
       },
     );
     return () => {
@@ -58,7 +68,11 @@ export function useSpinner(active: boolean, frames: number): number {
 }
 
 /** The resolved preview of a request that has no response of its own; recomputed when its text or the environment changes. */
-export function usePreview(services: WorkbenchServices, target: { file: HttpFile; node: RequestNode; block: string } | undefined, environment: string | undefined): RequestPreviewText | undefined {
+export function usePreview(
+  services: WorkbenchServices,
+  target: { file: HttpFile; node: RequestNode; block: string } | undefined,
+  environment: string | undefined,
+): RequestPreviewText | undefined {
   const [preview, setPreview] = useState<{ id: string; value: RequestPreviewText } | undefined>(undefined);
   // `id` stands for the target and the environment (objects that are new at each render): the effect reads them here.
   const latest = useRef({ target, environment });
@@ -70,7 +84,9 @@ export function usePreview(services: WorkbenchServices, target: { file: HttpFile
     let live = true;
     services.preview(wanted.target.file, wanted.target.node, wanted.environment).then(
       (value) => live && setPreview({ id, value }),
-      (error: unknown) => live && setPreview({ id, value: { lines: [], problem: error instanceof Error ? error.message : String(error) } }),
+      (error: unknown) =>
+        live &&
+        setPreview({ id, value: { lines: [], problem: error instanceof Error ? error.message : String(error) } }),
     );
     return () => {
       live = false;

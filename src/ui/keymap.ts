@@ -57,7 +57,9 @@ export const actionDescriptions = {
 
 export type ActionName = keyof typeof actionDescriptions;
 // The settings check (core) and this table list the same actions; tsc fails here when they drift.
-const sameActions: [Exclude<ActionName, KeymapAction>, Exclude<KeymapAction, ActionName>] extends [never, never] ? true : never = true;
+const sameActions: [Exclude<ActionName, KeymapAction>, Exclude<KeymapAction, ActionName>] extends [never, never]
+  ? true
+  : never = true;
 void sameActions;
 export type Keymap = Record<ActionName, string[]>;
 
@@ -147,7 +149,11 @@ export async function resolveKeymap(overrides: KeymapOverrides | undefined): Pro
   const problem = keymapProblem(overrides, { singleKeys: true });
   if (problem) {
     const [action] = problem.path;
-    throw new KeymapError(action === undefined || action === 'preset' || problem.message.startsWith('unknown') ? problem.message : `keymap action '${String(action)}': ${problem.message}`);
+    throw new KeymapError(
+      action === undefined || action === 'preset' || problem.message.startsWith('unknown')
+        ? problem.message
+        : `keymap action '${String(action)}': ${problem.message}`,
+    );
   }
   // Settings store every keymap value as a list, so the preset may come as ["vim"].
   const preset = Array.isArray(overrides.preset) ? overrides.preset[0] : overrides.preset;
@@ -161,7 +167,8 @@ export async function resolveKeymap(overrides: KeymapOverrides | undefined): Pro
 
 /** Turns Ink's (input, key) into one normalised key name, or undefined for pasted text. */
 export function keyName(input: string, key: Key): string | undefined {
-  const mods = (name: string, shift = false): string => `${key.ctrl ? 'ctrl+' : ''}${key.meta && !key.escape ? 'meta+' : ''}${shift ? 'shift+' : ''}${name}`;
+  const mods = (name: string, shift = false): string =>
+    `${key.ctrl ? 'ctrl+' : ''}${key.meta && !key.escape ? 'meta+' : ''}${shift ? 'shift+' : ''}${name}`;
   if (key.escape) return 'esc';
   if (key.return) return mods('enter');
   if (key.tab) return key.shift ? 'shift+tab' : mods('tab');

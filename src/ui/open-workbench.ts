@@ -26,14 +26,16 @@ export async function openWorkbench(options: OpenWorkbenchOptions): Promise<numb
   try {
     keymap = await resolveKeymap(settings.keymap);
   } catch (error) {
-    if (error instanceof KeymapError) throw new DialError('E_CONFIG', error.message, { hint: 'fix `keymap` with `dial config set keymap …`' });
+    if (error instanceof KeymapError)
+      throw new DialError('E_CONFIG', error.message, { hint: 'fix `keymap` with `dial config set keymap …`' });
     throw error;
   }
   let theme: ThemeName;
   try {
     theme = themeName(settings.theme);
   } catch (error) {
-    if (error instanceof ThemeError) throw new DialError('E_CONFIG', error.message, { hint: 'fix it with `dial config set theme dark|light|mono`' });
+    if (error instanceof ThemeError)
+      throw new DialError('E_CONFIG', error.message, { hint: 'fix it with `dial config set theme dark|light|mono`' });
     throw error;
   }
   // -e wins, and is remembered for this workspace as a pick with ctrl+e is; otherwise the environment last picked here.

@@ -32,9 +32,19 @@ export function maskResult(result: ResponseResult, reveal: boolean): ResponseRes
         ...(request.bodyPreview !== undefined ? { bodyPreview: text(request.bodyPreview) } : {}),
       },
       response: { ...response, url: text(response.url), headers: maskHeaders(response.headers, secrets) },
-      redirects: secrets.length ? exchange.redirects.map((hop) => ({ ...hop, from: text(hop.from), to: text(hop.to) })) : exchange.redirects,
+      redirects: secrets.length
+        ? exchange.redirects.map((hop) => ({ ...hop, from: text(hop.from), to: text(hop.to) }))
+        : exchange.redirects,
     },
-    ...(result.tests ? { tests: result.tests.map((t) => ({ ...t, source: text(t.source), ...(t.message !== undefined ? { message: text(t.message) } : {}) })) } : {}),
+    ...(result.tests
+      ? {
+          tests: result.tests.map((t) => ({
+            ...t,
+            source: text(t.source),
+            ...(t.message !== undefined ? { message: text(t.message) } : {}),
+          })),
+        }
+      : {}),
     ...(result.error ? { error: { ...result.error, message: text(result.error.message) } } : {}),
   };
 }

@@ -5,7 +5,8 @@
 import type { Exchange } from '../core/http/types.js';
 import type { HttpFile, RequestNode } from '../core/httpfile/types.js';
 
-export type RequestState = 'idle' | 'resolving' | 'sending' | 'receiving' | 'done' | 'failed' | 'cancelled' | 'timed-out';
+export type RequestState =
+  'idle' | 'resolving' | 'sending' | 'receiving' | 'done' | 'failed' | 'cancelled' | 'timed-out';
 
 export interface WorkspaceFileEntry {
   /** Absolute path. */

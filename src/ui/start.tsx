@@ -81,7 +81,9 @@ export async function startWorkbench(options: StartOptions): Promise<number> {
       instance?.unmount();
     } finally {
       restore();
-      process.stderr.write(`dial: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.stderr.write(
+        `dial: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
       process.exit(1);
     }
   };
@@ -99,7 +101,13 @@ export async function startWorkbench(options: StartOptions): Promise<number> {
     instance = render(
       <>
         <Repaint />
-        <App services={services} keymap={options.keymap} theme={theme} environment={options.environment} onExit={() => exit()} />
+        <App
+          services={services}
+          keymap={options.keymap}
+          theme={theme}
+          environment={options.environment}
+          onExit={() => exit()}
+        />
       </>,
       {
         exitOnCtrlC: false,

@@ -4,7 +4,14 @@
  */
 export interface Theme {
   enabled: boolean;
-  status: { ok?: string; redirect?: string; clientError?: string; serverError?: string; pending?: string; failed?: string };
+  status: {
+    ok?: string;
+    redirect?: string;
+    clientError?: string;
+    serverError?: string;
+    pending?: string;
+    failed?: string;
+  };
   syntax: { key?: string; string?: string; number?: string; boolean?: string; null?: string; punctuation?: string };
   method?: string;
   url?: string;
@@ -49,8 +56,22 @@ export function createTheme(enabled: boolean, name: ThemeName = 'dark'): Theme {
     // Yellow and cyan wash out on a light background: blues, magentas and dark greens instead.
     return {
       enabled: on,
-      status: { ok: c('green'), redirect: c('blue'), clientError: c('magenta'), serverError: c('red'), pending: c('blue'), failed: c('red') },
-      syntax: { key: c('blue'), string: c('green'), number: c('magenta'), boolean: c('red'), null: c('gray'), punctuation: undefined },
+      status: {
+        ok: c('green'),
+        redirect: c('blue'),
+        clientError: c('magenta'),
+        serverError: c('red'),
+        pending: c('blue'),
+        failed: c('red'),
+      },
+      syntax: {
+        key: c('blue'),
+        string: c('green'),
+        number: c('magenta'),
+        boolean: c('red'),
+        null: c('gray'),
+        punctuation: undefined,
+      },
       method: c('magenta'),
       url: c('blue'),
       headerName: c('blue'),
@@ -67,8 +88,22 @@ export function createTheme(enabled: boolean, name: ThemeName = 'dark'): Theme {
   }
   return {
     enabled: on,
-    status: { ok: c('green'), redirect: c('cyan'), clientError: c('yellow'), serverError: c('red'), pending: c('yellow'), failed: c('red') },
-    syntax: { key: c('blue'), string: c('green'), number: c('yellow'), boolean: c('magenta'), null: c('gray'), punctuation: undefined },
+    status: {
+      ok: c('green'),
+      redirect: c('cyan'),
+      clientError: c('yellow'),
+      serverError: c('red'),
+      pending: c('yellow'),
+      failed: c('red'),
+    },
+    syntax: {
+      key: c('blue'),
+      string: c('green'),
+      number: c('yellow'),
+      boolean: c('magenta'),
+      null: c('gray'),
+      punctuation: undefined,
+    },
     method: c('magenta'),
     url: c('cyan'),
     headerName: c('cyan'),

@@ -60,13 +60,22 @@ describe('dial send options', () => {
   });
 
   it('words each bad flag as a usage error with a hint where one helps', () => {
-    expect(usageError(() => sendOptions({ maxRedirects: 'ten' })).message).toBe("--max-redirects takes a whole number, got 'ten'");
-    expect(usageError(() => sendOptions({ json: true, multipart: true })).message).toBe('--json and --multipart cannot be combined');
+    expect(usageError(() => sendOptions({ maxRedirects: 'ten' })).message).toBe(
+      "--max-redirects takes a whole number, got 'ten'",
+    );
+    expect(usageError(() => sendOptions({ json: true, multipart: true })).message).toBe(
+      '--json and --multipart cannot be combined',
+    );
     const keyOnly = usageError(() => sendOptions({ key: 'k.pem' }));
-    expect([keyOnly.message, keyOnly.hint]).toEqual(['--key needs --cert', 'pass the client certificate with --cert FILE and its key with --key FILE']);
+    expect([keyOnly.message, keyOnly.hint]).toEqual([
+      '--key needs --cert',
+      'pass the client certificate with --cert FILE and its key with --key FILE',
+    ]);
     expect(usageError(() => sendOptions({ authType: 'ntlm', auth: 'a:b' })).message).toBe("unknown --auth-type 'ntlm'");
     expect(usageError(() => sendOptions({ authType: 'digest' })).message).toBe('--auth-type needs --auth');
-    expect(usageError(() => sendOptions({ auth: 'nopassword' })).message).toBe("--auth 'nopassword' is not USER:PASSWORD");
+    expect(usageError(() => sendOptions({ auth: 'nopassword' })).message).toBe(
+      "--auth 'nopassword' is not USER:PASSWORD",
+    );
     expect(usageError(() => sendOptions({ timeout: 'soon' })).message).toBe("invalid --timeout 'soon'");
     expect(usageError(() => sendOptions({ print: 'x' })).message).toBe("invalid --print value 'x'");
   });
@@ -78,7 +87,14 @@ describe('dial send options', () => {
 
 describe('dial run options', () => {
   it('turns flags into typed values with the defaults Commander leaves out', () => {
-    const options = runOptions({ concurrency: '4', retry: '0', var: ['a=1'], cert: 'c.pem', key: 'k.pem', insecure: true });
+    const options = runOptions({
+      concurrency: '4',
+      retry: '0',
+      var: ['a=1'],
+      cert: 'c.pem',
+      key: 'k.pem',
+      insecure: true,
+    });
     expect(options).toMatchObject({
       concurrency: 4,
       retry: 0,
@@ -92,7 +108,9 @@ describe('dial run options', () => {
   });
 
   it('rejects a concurrency under 1 and a bad --var', () => {
-    expect(usageError(() => runOptions({ concurrency: '0' })).message).toBe("--concurrency takes a whole number from 1, got '0'");
+    expect(usageError(() => runOptions({ concurrency: '0' })).message).toBe(
+      "--concurrency takes a whole number from 1, got '0'",
+    );
     expect(usageError(() => runOptions({ retry: '-1' })).message).toBe("--retry takes a whole number, got '-1'");
     expect(usageError(() => runOptions({ var: ['novalue'] })).message).toBe("--var 'novalue' is not NAME=VALUE");
   });

@@ -22,7 +22,9 @@ describe('public .http files (tests/compat/manifest.json)', () => {
 
   it('matches each tool on every case not marked as a known gap', () => {
     const gaps = new Set(manifest.cases.filter((c) => c.knownGap).map((c) => c.id));
-    const failing = results.filter((r) => !gaps.has(r.id) && r.verdict !== 'correct' && r.verdict !== 'refused-as-expected');
+    const failing = results.filter(
+      (r) => !gaps.has(r.id) && r.verdict !== 'correct' && r.verdict !== 'refused-as-expected',
+    );
     expect(failing.map((r) => `${r.id}: ${r.verdict}: ${r.detail}`)).toEqual([]);
   });
 

@@ -69,7 +69,8 @@ export interface Manifest {
  * refused-known-gap: refused at the right line before sending, where the tool would send (safe, not correct);
  * error: failed otherwise; silently-wrong: exit 0/1 after sending something else.
  */
-export type Verdict = 'correct' | 'refused-as-expected' | 'refused-known-gap' | 'error' | 'silently-wrong' | 'refused-wrongly';
+export type Verdict =
+  'correct' | 'refused-as-expected' | 'refused-known-gap' | 'error' | 'silently-wrong' | 'refused-wrongly';
 
 export interface CaseResult {
   id: string;
@@ -89,15 +90,23 @@ export function loadManifest(): Manifest {
   return JSON.parse(readFileSync(join(COMPAT_DIR, 'manifest.json'), 'utf8')) as Manifest;
 }
 
-async function startRecorder(compatCase: CompatCase): Promise<{ origin: string; recorded: Recorded[]; close: () => Promise<void> }> {
+async function startRecorder(
+  compatCase: CompatCase,
+): Promise<{ origin: string; recorded: Recorded[]; close: () => Promise<void> }> {
   const recorded: Recorded[] = [];
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(req.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : (value ?? '');
-      recorded.push({ method: req.method ?? '', url: req.url ?? '', headers, body: Buffer.concat(chunks).toString('utf8') });
+      for (const [name, value] of Object.entries(req.headers))
+        headers[name] = Array.isArray(value) ? value.join(', ') : (value ?? '');
+      recorded.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       const path = (req.url ?? '').split('?')[0];
       const canned = compatCase.responses?.[`${req.method} ${path}`] ?? compatCase.responses?.[path];
       res.writeHead(canned?.status ?? 200, { 'content-type': 'application/json', ...canned?.headers });
@@ -122,7 +131,13 @@ function runDial(args: string[], cwd: string): Promise<{ code: number | null; st
   return new Promise((done) => {
     const child = spawn(process.execPath, [DIAL_BIN, ...args], {
       cwd,
-      env: { ...process.env, DIAL_CONFIG_DIR: join(cwd, '.dial-config'), NO_COLOR: '1', CI: undefined, FORCE_COLOR: undefined },
+      env: {
+        ...process.env,
+        DIAL_CONFIG_DIR: join(cwd, '.dial-config'),
+        NO_COLOR: '1',
+        CI: undefined,
+        FORCE_COLOR: undefined,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -161,11 +176,14 @@ function stageWorkspace(compatCase: CompatCase, origin: string): string {
 
 function compareRequest(expected: ExpectedRequest, got: Recorded | undefined, index: number): string | undefined {
   if (!got) return `request ${index + 1} (${expected.method} ${expected.url}) was not sent`;
-  if (got.method !== expected.method || got.url !== expected.url) return `request ${index + 1}: sent ${got.method} ${got.url}, expected ${expected.method} ${expected.url}`;
+  if (got.method !== expected.method || got.url !== expected.url)
+    return `request ${index + 1}: sent ${got.method} ${got.url}, expected ${expected.method} ${expected.url}`;
   for (const [name, value] of Object.entries(expected.headers ?? {})) {
-    if (got.headers[name.toLowerCase()] !== value) return `request ${index + 1}: header ${name} is ${JSON.stringify(got.headers[name.toLowerCase()])}, expected ${JSON.stringify(value)}`;
+    if (got.headers[name.toLowerCase()] !== value)
+      return `request ${index + 1}: header ${name} is ${JSON.stringify(got.headers[name.toLowerCase()])}, expected ${JSON.stringify(value)}`;
   }
-  if (expected.body !== undefined && got.body !== expected.body) return `request ${index + 1}: body ${JSON.stringify(got.body)}, expected ${JSON.stringify(expected.body)}`;
+  if (expected.body !== undefined && got.body !== expected.body)
+    return `request ${index + 1}: body ${JSON.stringify(got.body)}, expected ${JSON.stringify(expected.body)}`;
   if (expected.json !== undefined) {
     let parsed: unknown;
     try {
@@ -173,7 +191,8 @@ function compareRequest(expected: ExpectedRequest, got: Recorded | undefined, in
     } catch {
       return `request ${index + 1}: body is not JSON: ${JSON.stringify(got.body)}`;
     }
-    if (JSON.stringify(parsed) !== JSON.stringify(expected.json)) return `request ${index + 1}: JSON body ${JSON.stringify(parsed)}, expected ${JSON.stringify(expected.json)}`;
+    if (JSON.stringify(parsed) !== JSON.stringify(expected.json))
+      return `request ${index + 1}: JSON body ${JSON.stringify(parsed)}, expected ${JSON.stringify(expected.json)}`;
   }
   return undefined;
 }
@@ -183,25 +202,50 @@ function withOrigin(expected: ExpectedRequest, origin: string): ExpectedRequest 
   return {
     ...expected,
     url: fill(expected.url),
-    ...(expected.headers ? { headers: Object.fromEntries(Object.entries(expected.headers).map(([k, v]) => [k, fill(v)])) } : {}),
+    ...(expected.headers
+      ? { headers: Object.fromEntries(Object.entries(expected.headers).map(([k, v]) => [k, fill(v)])) }
+      : {}),
     ...(expected.body !== undefined ? { body: fill(expected.body) } : {}),
   };
 }
 
-function judge(compatCase: CompatCase, file: string, run: { code: number | null; stderr: string }, recorded: Recorded[], origin: string): Omit<CaseResult, 'id' | 'source'> {
+function judge(
+  compatCase: CompatCase,
+  file: string,
+  run: { code: number | null; stderr: string },
+  recorded: Recorded[],
+  origin: string,
+): Omit<CaseResult, 'id' | 'source'> {
   const name = file.slice(file.lastIndexOf('/') + 1);
   if (compatCase.refused) {
     const at = `${name}:${compatCase.refused.line}`;
-    if (run.code === 3 && recorded.length === 0 && run.stderr.includes(at) && run.stderr.includes(compatCase.refused.contains)) {
-      return compatCase.knownGap ? { verdict: 'refused-known-gap', detail: compatCase.knownGap } : { verdict: 'refused-as-expected', detail: '' };
+    if (
+      run.code === 3 &&
+      recorded.length === 0 &&
+      run.stderr.includes(at) &&
+      run.stderr.includes(compatCase.refused.contains)
+    ) {
+      return compatCase.knownGap
+        ? { verdict: 'refused-known-gap', detail: compatCase.knownGap }
+        : { verdict: 'refused-as-expected', detail: '' };
     }
-    return { verdict: recorded.length > 0 && run.code !== 3 ? 'silently-wrong' : 'refused-wrongly', detail: `expected a refusal at ${at} naming '${compatCase.refused.contains}'; exit ${run.code}, ${recorded.length} sent; ${run.stderr.trim().split('\n')[0]}` };
+    return {
+      verdict: recorded.length > 0 && run.code !== 3 ? 'silently-wrong' : 'refused-wrongly',
+      detail: `expected a refusal at ${at} naming '${compatCase.refused.contains}'; exit ${run.code}, ${recorded.length} sent; ${run.stderr.trim().split('\n')[0]}`,
+    };
   }
   const expected = (compatCase.expect ?? []).map((e) => withOrigin(e, origin));
   const refusedOrFailed = run.code !== 0 && run.code !== 1;
   for (let index = 0; index < Math.max(expected.length, recorded.length); index++) {
-    const problem = index < expected.length ? compareRequest(expected[index], recorded[index], index) : `an extra request was sent: ${recorded[index].method} ${recorded[index].url}`;
-    if (problem) return { verdict: refusedOrFailed ? 'error' : 'silently-wrong', detail: `${problem}; exit ${run.code}${refusedOrFailed ? `: ${run.stderr.trim().split('\n')[0]}` : ''}` };
+    const problem =
+      index < expected.length
+        ? compareRequest(expected[index], recorded[index], index)
+        : `an extra request was sent: ${recorded[index].method} ${recorded[index].url}`;
+    if (problem)
+      return {
+        verdict: refusedOrFailed ? 'error' : 'silently-wrong',
+        detail: `${problem}; exit ${run.code}${refusedOrFailed ? `: ${run.stderr.trim().split('\n')[0]}` : ''}`,
+      };
   }
   if (refusedOrFailed) return { verdict: 'error', detail: `exit ${run.code}: ${run.stderr.trim().split('\n')[0]}` };
   return { verdict: 'correct', detail: '' };
@@ -212,9 +256,16 @@ export async function runCase(compatCase: CompatCase): Promise<CaseResult> {
   const recorder = await startRecorder(compatCase);
   try {
     const file = stageWorkspace(compatCase, recorder.origin);
-    const vars = Object.entries(compatCase.vars ?? {}).flatMap(([name, value]) => ['--var', `${name}=${value.split('$ORIGIN').join(recorder.origin).split('$HOSTPORT').join(recorder.origin.slice('http://'.length))}`]);
+    const vars = Object.entries(compatCase.vars ?? {}).flatMap(([name, value]) => [
+      '--var',
+      `${name}=${value.split('$ORIGIN').join(recorder.origin).split('$HOSTPORT').join(recorder.origin.slice('http://'.length))}`,
+    ]);
     const run = await runDial(['run', file, '--reporter', 'dot', ...vars, ...(compatCase.args ?? [])], dirname(file));
-    return { id: compatCase.id, source: compatCase.source, ...judge(compatCase, file, run, recorder.recorded, recorder.origin) };
+    return {
+      id: compatCase.id,
+      source: compatCase.source,
+      ...judge(compatCase, file, run, recorder.recorded, recorder.origin),
+    };
   } finally {
     await recorder.close();
   }
@@ -246,7 +297,13 @@ export function summaryTable(manifest: Manifest, results: CaseResult[]): string 
     const passing = count('correct') + count('refused-as-expected');
     return `| ${label} | ${subset.length} | ${count('correct')} | ${count('refused-as-expected')} | ${count('refused-known-gap')} | ${count('error') + count('refused-wrongly')} | ${count('silently-wrong')} | ${((100 * passing) / Math.max(1, subset.length)).toFixed(1)} % |`;
   };
-  for (const source of sources) rows.push(line(manifest.sources[source]?.title ?? source, results.filter((r) => r.source === source)));
+  for (const source of sources)
+    rows.push(
+      line(
+        manifest.sources[source]?.title ?? source,
+        results.filter((r) => r.source === source),
+      ),
+    );
   rows.push(line('**all**', results));
   return rows.join('\n');
 }

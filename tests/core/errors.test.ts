@@ -16,7 +16,9 @@ describe('errors', () => {
       location: { file: 'a.http', line: 3, col: 5, excerpt: 'GET ' },
       hint: 'write METHOD URL',
     });
-    expect(formatError(error)).toBe('error[E_PARSE] a.http:3:5: expected a URL\n  | GET \n  |     ^\nhint: write METHOD URL');
+    expect(formatError(error)).toBe(
+      'error[E_PARSE] a.http:3:5: expected a URL\n  | GET \n  |     ^\nhint: write METHOD URL',
+    );
   });
 
   it('shows the cause chain only when verbose', () => {
@@ -39,7 +41,16 @@ describe('durations', () => {
 
 describe('secrets', () => {
   it('masks sensitive headers and secret values', () => {
-    expect(maskHeaders([['Authorization', 'Bearer abc.def'], ['X-Key', 'k-secret-1'], ['Accept', '*/*']], ['k-secret-1'])).toEqual([
+    expect(
+      maskHeaders(
+        [
+          ['Authorization', 'Bearer abc.def'],
+          ['X-Key', 'k-secret-1'],
+          ['Accept', '*/*'],
+        ],
+        ['k-secret-1'],
+      ),
+    ).toEqual([
       ['Authorization', 'Bearer ••••'],
       ['X-Key', '••••'],
       ['Accept', '*/*'],

@@ -6,7 +6,8 @@ describe('displayName', () => {
   const names = (text: string): string[] => parseHttpFile(text, '/ws/a.http').requests.map(displayName);
 
   it('is the ### title, else the # @name, else METHOD and the path', () => {
-    const text = '### Who am I\n# @name whoami\nGET {{base}}/me\n\n###\n# @name health\nGET http://x/health\n\n###\nPOST https://api.example.com/users?x=1\n';
+    const text =
+      '### Who am I\n# @name whoami\nGET {{base}}/me\n\n###\n# @name health\nGET http://x/health\n\n###\nPOST https://api.example.com/users?x=1\n';
     expect(names(text)).toEqual(['Who am I', 'health', 'POST /users?x=1']);
   });
 

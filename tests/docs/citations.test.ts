@@ -24,7 +24,11 @@ function citations(paths: string[], patterns: RegExp[] = FORBIDDEN): string[] {
   return paths.flatMap((path) =>
     readFileSync(join(root, path), 'utf8')
       .split('\n')
-      .flatMap((line, index) => (patterns.some((pattern) => pattern.test(line)) ? [`${relative(root, join(root, path))}:${index + 1}: ${line.trim()}`] : [])),
+      .flatMap((line, index) =>
+        patterns.some((pattern) => pattern.test(line))
+          ? [`${relative(root, join(root, path))}:${index + 1}: ${line.trim()}`]
+          : [],
+      ),
   );
 }
 
@@ -43,7 +47,11 @@ describe('citations', () => {
 
   it('would catch each kind of citation', () => {
     const lines = ['see ../shared/x', 'DESIGN.md', '(DESIGN §9)', 'HTTP-FORMAT.md', 'rule §4'];
-    for (const line of lines) expect(FORBIDDEN.some((pattern) => pattern.test(line)), line).toBe(true);
+    for (const line of lines)
+      expect(
+        FORBIDDEN.some((pattern) => pattern.test(line)),
+        line,
+      ).toBe(true);
     expect(FORBIDDEN.some((pattern) => pattern.test('docs/http-format.md, section 4'))).toBe(false);
   });
 });

@@ -27,13 +27,16 @@ function section(markdown: string, heading: string): string | undefined {
 /** Every command that has flags or an action of its own: [`dial send`, command]… */
 function commandsOf(command: Command, path: string[] = []): [string, Command][] {
   const name = [...path, command.name()];
-  const own: [string, Command][] = command.commands.length === 0 || command.options.length > 0 || path.length === 0 ? [[name.join(' '), command]] : [];
+  const own: [string, Command][] =
+    command.commands.length === 0 || command.options.length > 0 || path.length === 0 ? [[name.join(' '), command]] : [];
   return [...own, ...command.commands.filter((sub) => sub.name() !== 'help').flatMap((sub) => commandsOf(sub, name))];
 }
 
 /** The flags a user can type for a command: each option's short and long form (and --help for `dial`, which documents it for all). */
 function flagsOf(command: Command): string[] {
-  const flags = command.options.flatMap((option) => [option.short, option.long].filter((flag): flag is string => Boolean(flag)));
+  const flags = command.options.flatMap((option) =>
+    [option.short, option.long].filter((flag): flag is string => Boolean(flag)),
+  );
   return command.parent === null ? [...flags, '-h', '--help'] : flags;
 }
 
@@ -43,7 +46,12 @@ function tableRows(text: string): string[][] {
     .split('\n')
     .filter((line) => line.startsWith('|') && !/^\|\s*-/.test(line))
     .slice(1)
-    .map((line) => line.slice(1, -1).split('|').map((cell) => cell.trim().replaceAll('`', '')));
+    .map((line) =>
+      line
+        .slice(1, -1)
+        .split('|')
+        .map((cell) => cell.trim().replaceAll('`', '')),
+    );
 }
 
 const program = buildProgram(['node', 'dial']);
@@ -51,7 +59,17 @@ const commands = commandsOf(program);
 
 describe('docs/cli.md', () => {
   it('walks the whole command tree (every command registered)', () => {
-    expect(commands.map(([name]) => name)).toEqual(expect.arrayContaining(['dial', 'dial send', 'dial run', 'dial report merge', 'dial config set', 'dial echo', 'dial completion']));
+    expect(commands.map(([name]) => name)).toEqual(
+      expect.arrayContaining([
+        'dial',
+        'dial send',
+        'dial run',
+        'dial report merge',
+        'dial config set',
+        'dial echo',
+        'dial completion',
+      ]),
+    );
     expect(commands.length).toBeGreaterThanOrEqual(20);
   });
 
@@ -63,14 +81,24 @@ describe('docs/cli.md', () => {
   });
 
   it('has the exit-code table of src/core/errors.ts (codes, names, meanings)', () => {
-    const rows = tableRows(section(cliDoc, 'Exit codes')!.split('\n\n').find((block) => block.includes('| code |'))!);
+    const rows = tableRows(
+      section(cliDoc, 'Exit codes')!
+        .split('\n\n')
+        .find((block) => block.includes('| code |'))!,
+    );
     const fromCode = Object.entries(ExitCode).map(([name, code]) => [String(code), name, exitCodeMeanings[code]]);
     expect(rows).toEqual(fromCode);
   });
 
   it('lists every error code with its exit code', () => {
-    const rows = tableRows(section(cliDoc, 'Exit codes')!.split('\n\n').find((block) => block.includes('| error code |'))!);
-    const documented = Object.fromEntries(rows.flatMap(([codes, exit]) => codes.split(',').map((code) => [code.trim(), Number(exit)])));
+    const rows = tableRows(
+      section(cliDoc, 'Exit codes')!
+        .split('\n\n')
+        .find((block) => block.includes('| error code |'))!,
+    );
+    const documented = Object.fromEntries(
+      rows.flatMap(([codes, exit]) => codes.split(',').map((code) => [code.trim(), Number(exit)])),
+    );
     expect(documented).toEqual({ ...errorCatalogue });
   });
 });
@@ -84,9 +112,15 @@ describe('one exit-code table', () => {
   it('`dial --help` prints them, and one example per command', async () => {
     const help = await runCli(['--help']);
     expect(help.code).toBe(0);
-    for (const [code, meaning] of Object.entries(exitCodeMeanings)) expect(help.stdout).toMatch(new RegExp(`^ +${code}  ${meaning.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
+    for (const [code, meaning] of Object.entries(exitCodeMeanings))
+      expect(help.stdout).toMatch(new RegExp(`^ +${code}  ${meaning.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
     const exampled = new Set(commandExamples.map(([example]) => example.split(' ')[1]));
-    expect([...exampled].sort()).toEqual(program.commands.map((command) => command.name()).filter((name) => name !== 'help').sort());
+    expect([...exampled].sort()).toEqual(
+      program.commands
+        .map((command) => command.name())
+        .filter((name) => name !== 'help')
+        .sort(),
+    );
     for (const [example] of commandExamples) expect(help.stdout).toContain(example);
   });
 });

@@ -79,7 +79,10 @@ beforeAll(async () => {
   workspace = join(tempDir('dial-readme-'), 'examples');
   cpSync(join(root, 'examples'), workspace, { recursive: true });
   const envFile = join(workspace, 'http-client.env.json');
-  writeFileSync(envFile, readFileSync(envFile, 'utf8').replaceAll(`127.0.0.1:${README_PORT}`, `127.0.0.1:${echo.port}`));
+  writeFileSync(
+    envFile,
+    readFileSync(envFile, 'utf8').replaceAll(`127.0.0.1:${README_PORT}`, `127.0.0.1:${echo.port}`),
+  );
   // `dial` on PATH is the launcher itself, started through its shebang as an installed one is.
   binDir = tempDir('dial-readme-bin-');
   mkdirSync(binDir, { recursive: true });
@@ -95,7 +98,9 @@ describe('README "Try it"', () => {
   it(`starts from examples/ with dial echo on ${README_PORT}, and has commands to check (${commands.length})`, () => {
     expect(tryIt).toMatch(/^cd examples$/m);
     expect(tryIt).toMatch(/^dial echo\b/m);
-    expect(readFileSync(join(root, 'examples/http-client.env.json'), 'utf8')).toContain(`"host": "http://127.0.0.1:${README_PORT}"`);
+    expect(readFileSync(join(root, 'examples/http-client.env.json'), 'utf8')).toContain(
+      `"host": "http://127.0.0.1:${README_PORT}"`,
+    );
     expect(commands.length).toBeGreaterThanOrEqual(15);
     expect(commands.filter((command) => command.expected !== undefined).length).toBeGreaterThanOrEqual(8);
   });

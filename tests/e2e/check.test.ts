@@ -8,26 +8,35 @@ function workspace(): string {
   const dir = tempDir('dial-check-');
   mkdirSync(join(dir, '.git'));
   mkdirSync(join(dir, 'lonely'));
-  writeFileSync(join(dir, 'http-client.env.json'), JSON.stringify({ dev: { host: 'http://localhost', token: '{{secret}}' }, prod: { host: 'https://x', token: 't' } }));
+  writeFileSync(
+    join(dir, 'http-client.env.json'),
+    JSON.stringify({ dev: { host: 'http://localhost', token: '{{secret}}' }, prod: { host: 'https://x', token: 't' } }),
+  );
   writeFileSync(join(dir, 'lonely', 'http-client.env.json'), '{"x": {"a": 1}}\n');
-  writeFileSync(join(dir, 'api.http'), [
-    '### login',
-    '# @name login',
-    '# @nmae oops',
-    'POST {{host}}/login',
-    'Content-Type: application/json',
-    '',
-    '{"user": "{{user}}", "n": {{count}}, }',
-    '',
-    '### again',
-    '# @name login',
-    '# @ref nobody',
-    'GET {{host}}/x?t={{token}}&r={{login.response.body.$.id}}&m={{ghost.response.body.$.id}}',
-    'X-Id: {{$uuid}}',
-    '< ./missing.json',
-    '',
-  ].join('\n'));
-  writeFileSync(join(dir, 'ok.http'), '# @name fine\n# @prompt code\nGET {{host}}/fine?c={{code}}&s={{fromScript}}\n\n> {% client.global.set("fromScript", response.body.x); %}\n');
+  writeFileSync(
+    join(dir, 'api.http'),
+    [
+      '### login',
+      '# @name login',
+      '# @nmae oops',
+      'POST {{host}}/login',
+      'Content-Type: application/json',
+      '',
+      '{"user": "{{user}}", "n": {{count}}, }',
+      '',
+      '### again',
+      '# @name login',
+      '# @ref nobody',
+      'GET {{host}}/x?t={{token}}&r={{login.response.body.$.id}}&m={{ghost.response.body.$.id}}',
+      'X-Id: {{$uuid}}',
+      '< ./missing.json',
+      '',
+    ].join('\n'),
+  );
+  writeFileSync(
+    join(dir, 'ok.http'),
+    '# @name fine\n# @prompt code\nGET {{host}}/fine?c={{code}}&s={{fromScript}}\n\n> {% client.global.set("fromScript", response.body.x); %}\n',
+  );
   return dir;
 }
 
@@ -36,18 +45,20 @@ describe('dial check', () => {
     const dir = workspace();
     const result = await runCli(['check', '--var', 'count=1'], { cwd: dir });
     expect(result.code).toBe(1);
-    expect(result.stdout).toBe([
-      "api.http:3:1: error: unknown metadata '@nmae' [unknown-metadata]",
-      "api.http:7:11: error: undefined variable 'user' in every environment (dev, prod) [undefined-variable]",
-      'api.http:7:38: error: invalid JSON body: Expected double-quoted property name [invalid-json]',
-      "api.http:9:1: error: a request named 'login' is already defined at line 1 [duplicate-name]",
-      "api.http:11:1: error: @ref names request 'nobody', which no .http file of the workspace defines [missing-request]",
-      "api.http:12:18: error: undefined variable 'secret' (used by 'token') in environment 'dev' [undefined-variable]",
-      "api.http:12:61: error: {{ghost.response.body.$.id}} refers to request 'ghost', which no .http file of the workspace defines [missing-request]",
-      'api.http:14:1: error: body file not found: ./missing.json [missing-file]',
-      'lonely/http-client.env.json:1:1: warning: no .http file reads this env file (only files in its folder and below do) [env-file]',
-      '',
-    ].join('\n'));
+    expect(result.stdout).toBe(
+      [
+        "api.http:3:1: error: unknown metadata '@nmae' [unknown-metadata]",
+        "api.http:7:11: error: undefined variable 'user' in every environment (dev, prod) [undefined-variable]",
+        'api.http:7:38: error: invalid JSON body: Expected double-quoted property name [invalid-json]',
+        "api.http:9:1: error: a request named 'login' is already defined at line 1 [duplicate-name]",
+        "api.http:11:1: error: @ref names request 'nobody', which no .http file of the workspace defines [missing-request]",
+        "api.http:12:18: error: undefined variable 'secret' (used by 'token') in environment 'dev' [undefined-variable]",
+        "api.http:12:61: error: {{ghost.response.body.$.id}} refers to request 'ghost', which no .http file of the workspace defines [missing-request]",
+        'api.http:14:1: error: body file not found: ./missing.json [missing-file]',
+        'lonely/http-client.env.json:1:1: warning: no .http file reads this env file (only files in its folder and below do) [env-file]',
+        '',
+      ].join('\n'),
+    );
     expect(result.stderr).toBe('8 errors, 1 warning in 2 files\n');
   });
 
@@ -55,7 +66,9 @@ describe('dial check', () => {
     const dir = workspace();
     const result = await runCli(['check', 'api.http', '-e', 'prod', '--reporter', 'github'], { cwd: dir });
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain("::error file=api.http,line=7,col=27,title=dial check undefined-variable::undefined variable 'count' in environment 'prod'\n");
+    expect(result.stdout).toContain(
+      "::error file=api.http,line=7,col=27,title=dial check undefined-variable::undefined variable 'count' in environment 'prod'\n",
+    );
     expect(result.stdout).toContain('::warning file=lonely/http-client.env.json,line=1,col=1,');
     expect(result.stdout).not.toContain("'secret'");
   });

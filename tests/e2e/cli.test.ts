@@ -49,7 +49,10 @@ describe('a reader that closes the pipe early', () => {
   it('ends dial quietly with exit 0 (like `dial list | head`)', async () => {
     // Plenty of output written with process.stdout.write, so a write lands after the close.
     const dir = tempDir();
-    writeFileSync(join(dir, 'many.http'), Array.from({ length: 20_000 }, (_, i) => `### r${i}\nGET http://127.0.0.1:1/item/${i}\n`).join('\n'));
+    writeFileSync(
+      join(dir, 'many.http'),
+      Array.from({ length: 20_000 }, (_, i) => `### r${i}\nGET http://127.0.0.1:1/item/${i}\n`).join('\n'),
+    );
     const child = spawn(process.execPath, [DIAL_BIN, 'list', 'many.http'], {
       cwd: dir,
       env: { ...process.env, DIAL_CONFIG_DIR: tempDir() },

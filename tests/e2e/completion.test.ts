@@ -8,7 +8,14 @@ describe('dial completion', () => {
     expect(result.code).toBe(0);
     // Load the script into a real bash and ask it to complete `dial se` and `dial send --ti`.
     const probe = (line: string) =>
-      execFileSync('bash', ['-c', `${result.stdout}\nCOMP_WORDS=(${line}); COMP_CWORD=$((\${#COMP_WORDS[@]}-1)); _dial; printf '%s\\n' "\${COMPREPLY[@]}"`], { encoding: 'utf8' });
+      execFileSync(
+        'bash',
+        [
+          '-c',
+          `${result.stdout}\nCOMP_WORDS=(${line}); COMP_CWORD=$((\${#COMP_WORDS[@]}-1)); _dial; printf '%s\\n' "\${COMPREPLY[@]}"`,
+        ],
+        { encoding: 'utf8' },
+      );
     expect(probe('dial se').split('\n')).toContain('send');
     expect(probe('dial run --ba').split('\n')).toContain('--bail');
   });

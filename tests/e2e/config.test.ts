@@ -21,7 +21,10 @@ describe('dial config', () => {
     const list = await runCli(['config', 'list'], { configDir });
     expect(list.stdout).toMatch(/^timeout +5s$/m);
     expect(list.stdout).toMatch(/^maxRedirects +10 +\(default\)$/m);
-    const json = JSON.parse((await runCli(['config', 'list', '--json'], { configDir })).stdout) as Record<string, unknown>;
+    const json = JSON.parse((await runCli(['config', 'list', '--json'], { configDir })).stdout) as Record<
+      string,
+      unknown
+    >;
     expect(json).toMatchObject({ timeout: '5s', followRedirects: true, historyLimit: 500, verifyTls: true });
 
     expect((await runCli(['config', 'unset', 'timeout'], { configDir })).code).toBe(0);
@@ -32,7 +35,12 @@ describe('dial config', () => {
     const configDir = tempDir('dial-config-');
     await runCli(['config', 'set', 'maxRedirects', '4'], { configDir });
     const before = readFileSync(join(configDir, 'config.json'));
-    for (const [key, value] of [['maxRedirects', 'many'], ['timeout', 'forever'], ['verifyTls', 'perhaps'], ['keymap', '{"quit": "q"}']]) {
+    for (const [key, value] of [
+      ['maxRedirects', 'many'],
+      ['timeout', 'forever'],
+      ['verifyTls', 'perhaps'],
+      ['keymap', '{"quit": "q"}'],
+    ]) {
       const result = await runCli(['config', 'set', key, value], { configDir });
       expect(result.code).toBe(2);
       expect(result.stderr).toContain(`invalid value for '${key}`);
@@ -49,8 +57,12 @@ describe('dial config', () => {
     const before = readFileSync(join(configDir, 'config.json'));
     const rockets = await runCli(['config', 'set', 'keymap', '{"launchRockets":["x"]}'], { configDir });
     expect(rockets.code).toBe(2);
-    expect(rockets.stderr).toContain("invalid value for 'keymap.launchRockets': unknown keymap action 'launchRockets' (known: quit, palette,");
-    expect(rockets.stderr).toContain('hint: TUI key overrides as JSON, e.g. {"preset": "vim", "quit": ["q", "ctrl+q"]}');
+    expect(rockets.stderr).toContain(
+      "invalid value for 'keymap.launchRockets': unknown keymap action 'launchRockets' (known: quit, palette,",
+    );
+    expect(rockets.stderr).toContain(
+      'hint: TUI key overrides as JSON, e.g. {"preset": "vim", "quit": ["q", "ctrl+q"]}',
+    );
     const hyper = await runCli(['config', 'set', 'keymap', '{"quit":["hyper+space bar"]}'], { configDir });
     expect(hyper.code).toBe(2);
     expect(hyper.stderr).toContain(`invalid value for 'keymap.quit.0': "hyper+space bar" is not a key name`);
@@ -62,7 +74,10 @@ describe('dial config', () => {
     // The preset as the README and the hint write it.
     const vim = await runCli(['config', 'set', 'keymap', '{"preset":"vim","quit":["q"]}'], { configDir });
     expect(vim.code).toBe(0);
-    expect(JSON.parse((await runCli(['config', 'get', 'keymap', '--json'], { configDir })).stdout)).toEqual({ preset: 'vim', quit: ['q'] });
+    expect(JSON.parse((await runCli(['config', 'get', 'keymap', '--json'], { configDir })).stdout)).toEqual({
+      preset: 'vim',
+      quit: ['q'],
+    });
   });
 
   it('an invalid settings file is exit 3 naming the file, line and key', async () => {
@@ -70,7 +85,9 @@ describe('dial config', () => {
     writeFileSync(join(configDir, 'config.json'), '{\n  "historyLimit": -5\n}\n');
     const result = await runCli(['send', '--offline', ':3000/x'], { configDir });
     expect(result.code).toBe(3);
-    expect(result.stderr).toContain(`error[E_CONFIG] ${join(configDir, 'config.json')}:2: invalid setting 'historyLimit'`);
+    expect(result.stderr).toContain(
+      `error[E_CONFIG] ${join(configDir, 'config.json')}:2: invalid setting 'historyLimit'`,
+    );
   });
 
   it('send honours timeout, followRedirects and verifyTls from settings; flags win', async () => {

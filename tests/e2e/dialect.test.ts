@@ -26,13 +26,17 @@ describe('dialects and refusals from the command line', () => {
   });
 
   it('rejects an unknown --dialect as a usage error', async () => {
-    const result = await runCli(['list', '--dialect', 'nope', 'a.http'], { cwd: workspace({ 'a.http': 'GET http://x\n' }) });
+    const result = await runCli(['list', '--dialect', 'nope', 'a.http'], {
+      cwd: workspace({ 'a.http': 'GET http://x\n' }),
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("unknown dialect 'nope'");
   });
 
   it('refuses a protocol request with file:line before sending, exit 3', async () => {
-    const cwd = workspace({ 'g.http': 'GET http://127.0.0.1:9/first\n\n###\nGRAPHQL http://127.0.0.1:9/q\n\nquery { a }\n' });
+    const cwd = workspace({
+      'g.http': 'GET http://127.0.0.1:9/first\n\n###\nGRAPHQL http://127.0.0.1:9/q\n\nquery { a }\n',
+    });
     const result = await runCli(['run', 'g.http'], { cwd });
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/g\.http:4:1: GraphQL requests \(GRAPHQL\) are not supported yet/);
@@ -54,14 +58,20 @@ describe('dialects and refusals from the command line', () => {
       response.end(request.url === '/login' ? '{"token": "t-1", "user": {"id": 7}}' : '{}');
     });
     try {
-      const cwd = workspace({ 'api.http': '# @name login\nPOST /login\n\nGET /users/{{login.user.id}}\nAuthorization: Bearer {{login.token}}\n' });
+      const cwd = workspace({
+        'api.http':
+          '# @name login\nPOST /login\n\nGET /users/{{login.user.id}}\nAuthorization: Bearer {{login.token}}\n',
+      });
       const { mkdirSync } = await import('node:fs');
       mkdirSync(join(cwd, 'env'));
       writeFileSync(join(cwd, 'env', '.env'), `host=${server.url}\n`);
       mkdirSync(join(cwd, '.git'));
       const result = await runCli(['run', 'api.http'], { cwd });
       expect(result.code, result.stderr).toBe(0);
-      expect(server.requests.map((r) => `${r.method} ${r.url} ${r.headers.authorization ?? ''}`.trim())).toEqual(['POST /login', 'GET /users/7 Bearer t-1']);
+      expect(server.requests.map((r) => `${r.method} ${r.url} ${r.headers.authorization ?? ''}`.trim())).toEqual([
+        'POST /login',
+        'GET /users/7 Bearer t-1',
+      ]);
     } finally {
       await server.close();
     }
@@ -80,7 +90,9 @@ describe('dialects and refusals from the command line', () => {
       const post = server.requests[1];
       expect(`${post.method} ${post.url} ${post.headers['x-user']}`).toBe('POST /two?n=20 ADA');
       expect(JSON.parse(post.body.toString())).toEqual({ a: 1, list: [2, 3] });
-      const modules = await runCli(['run', 'm.http'], { cwd: workspace({ 'm.http': `# @dialect httpyac\nGET ${server.url}/{{require('os').hostname()}}\n` }) });
+      const modules = await runCli(['run', 'm.http'], {
+        cwd: workspace({ 'm.http': `# @dialect httpyac\nGET ${server.url}/{{require('os').hostname()}}\n` }),
+      });
       expect(modules.code).toBe(3);
       expect(modules.stderr).toContain('m.http:2');
     } finally {

@@ -12,13 +12,28 @@ describe('digest auth against dial echo', () => {
   afterAll(() => echo.close());
 
   it.each(['', '/MD5', '/SHA-256'])('authenticates with the right password (algorithm%s)', async (algorithm) => {
-    const result = await runCli(['send', '-a', 'ann:secret', '--auth-type', 'digest', `${echo.url}/digest-auth/auth/ann/secret${algorithm}`]);
+    const result = await runCli([
+      'send',
+      '-a',
+      'ann:secret',
+      '--auth-type',
+      'digest',
+      `${echo.url}/digest-auth/auth/ann/secret${algorithm}`,
+    ]);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({ authenticated: true, user: 'ann' });
   });
 
   it('is refused with the wrong password (401, exit 1 with --check-status)', async () => {
-    const result = await runCli(['send', '--check-status', '-a', 'ann:wrong', '--auth-type', 'digest', `${echo.url}/digest-auth/auth/ann/secret`]);
+    const result = await runCli([
+      'send',
+      '--check-status',
+      '-a',
+      'ann:wrong',
+      '--auth-type',
+      'digest',
+      `${echo.url}/digest-auth/auth/ann/secret`,
+    ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('E_HTTP_STATUS');
     expect(result.stdout).toContain('"authenticated": false');

@@ -21,7 +21,10 @@ describe('dial env', () => {
     expect(JSON.parse(json.stdout)).toEqual({
       workspace: root,
       files: ['http-client.env.json', 'http-client.private.env.json'],
-      environments: [{ name: 'dev', default: false }, { name: 'prod', default: false }],
+      environments: [
+        { name: 'dev', default: false },
+        { name: 'prod', default: false },
+      ],
     });
   });
 
@@ -43,8 +46,18 @@ describe('dial env', () => {
   it('show --json, and --reveal shows the values', async () => {
     const root = workspace();
     const json = JSON.parse((await runCli(['env', 'show', 'dev', '--json'], { cwd: root })).stdout);
-    expect(json.variables).toContainEqual({ name: 'password', value: '••••', secret: true, source: 'http-client.private.env.json' });
-    expect(json.variables).toContainEqual({ name: 'user', value: 'ada', secret: false, source: 'http-client.env.json' });
+    expect(json.variables).toContainEqual({
+      name: 'password',
+      value: '••••',
+      secret: true,
+      source: 'http-client.private.env.json',
+    });
+    expect(json.variables).toContainEqual({
+      name: 'user',
+      value: 'ada',
+      secret: false,
+      source: 'http-client.env.json',
+    });
     const revealed = await runCli(['env', 'show', 'dev', '--reveal'], { cwd: root });
     expect(revealed.stdout).toContain('dev-password-xyz');
   });

@@ -41,59 +41,65 @@ beforeAll(async () => {
   mkdirSync(join(dir, 'files'));
   writeFileSync(join(dir, 'files', 'report.csv'), 'a,b\n1,2\n');
   writeFileSync(join(dir, 'b.json'), '{"order": 7}\n');
-  writeFileSync(join(dir, 'http-client.env.json'), JSON.stringify({ dev: { host: server.url, auth: `http://127.0.0.1:${await closedPort()}` } }));
-  writeFileSync(join(dir, 'api.http'), [
-    '### login',
-    '# @name login',
-    'POST {{auth}}/login',
-    'Content-Type: application/json',
-    '',
-    '{"user": "ada"}',
-    '',
-    '### profile',
-    '# @name profile',
-    'GET {{host}}/users/{{login.response.body.$.id}}?v=1',
-    'Authorization: Bearer {{ login.response.body.$.token }}',
-    'X-Again: {{login.response.body.$.token}}',
-    '',
-    '### refs',
-    '# @name refs',
-    '# @ref login',
-    'GET {{host}}/health',
-    '',
-    '### moved',
-    '# @name moved',
-    'GET {{host}}/old',
-    '',
-    '### pinned',
-    '# @name pinned',
-    '# @no-redirect',
-    'GET {{host}}/old',
-    '',
-    '### upload',
-    '# @name upload',
-    'POST {{host}}/upload',
-    'Content-Type: multipart/form-data; boundary=WebAppBoundary',
-    '',
-    '--WebAppBoundary',
-    'Content-Disposition: form-data; name="title"',
-    '',
-    'Q3 report',
-    '--WebAppBoundary',
-    'Content-Disposition: form-data; name="file"; filename="report.csv"',
-    'Content-Type: text/csv',
-    '',
-    '< ./files/report.csv',
-    '--WebAppBoundary--',
-    '',
-    '### put-json',
-    '# @name put-json',
-    'PUT {{host}}/orders/7',
-    'Content-Type: application/json',
-    '',
-    '< ./b.json',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    join(dir, 'http-client.env.json'),
+    JSON.stringify({ dev: { host: server.url, auth: `http://127.0.0.1:${await closedPort()}` } }),
+  );
+  writeFileSync(
+    join(dir, 'api.http'),
+    [
+      '### login',
+      '# @name login',
+      'POST {{auth}}/login',
+      'Content-Type: application/json',
+      '',
+      '{"user": "ada"}',
+      '',
+      '### profile',
+      '# @name profile',
+      'GET {{host}}/users/{{login.response.body.$.id}}?v=1',
+      'Authorization: Bearer {{ login.response.body.$.token }}',
+      'X-Again: {{login.response.body.$.token}}',
+      '',
+      '### refs',
+      '# @name refs',
+      '# @ref login',
+      'GET {{host}}/health',
+      '',
+      '### moved',
+      '# @name moved',
+      'GET {{host}}/old',
+      '',
+      '### pinned',
+      '# @name pinned',
+      '# @no-redirect',
+      'GET {{host}}/old',
+      '',
+      '### upload',
+      '# @name upload',
+      'POST {{host}}/upload',
+      'Content-Type: multipart/form-data; boundary=WebAppBoundary',
+      '',
+      '--WebAppBoundary',
+      'Content-Disposition: form-data; name="title"',
+      '',
+      'Q3 report',
+      '--WebAppBoundary',
+      'Content-Disposition: form-data; name="file"; filename="report.csv"',
+      'Content-Type: text/csv',
+      '',
+      '< ./files/report.csv',
+      '--WebAppBoundary--',
+      '',
+      '### put-json',
+      '# @name put-json',
+      'PUT {{host}}/orders/7',
+      'Content-Type: application/json',
+      '',
+      '< ./b.json',
+      '',
+    ].join('\n'),
+  );
 });
 
 afterAll(async () => {
@@ -113,7 +119,10 @@ async function bothWays(name: string): Promise<{ stdout: string; stderr: string 
 
 async function runBash(command: string): Promise<void> {
   await new Promise<void>((done, fail) => {
-    const child = spawn('bash', ['-c', `${command.trim()} -s -o /dev/null`], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('bash', ['-c', `${command.trim()} -s -o /dev/null`], {
+      cwd: dir,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('close', (code) => (code === 0 ? done() : fail(new Error(`bash/curl exited ${code}: ${stderr}`))));
@@ -125,18 +134,22 @@ describe('curl commands of .http requests', () => {
     const before = server.requests.length;
     const { stdout, stderr } = await bothWays('profile');
     expect(server.requests.length).toBe(before);
-    expect(stderr).toBe([
-      "warning: {{login.response.body.$.id}} needs request 'login' to run first; left as is",
-      "warning: {{login.response.body.$.token}} needs request 'login' to run first; left as is",
-      '',
-    ].join('\n'));
+    expect(stderr).toBe(
+      [
+        "warning: {{login.response.body.$.id}} needs request 'login' to run first; left as is",
+        "warning: {{login.response.body.$.token}} needs request 'login' to run first; left as is",
+        '',
+      ].join('\n'),
+    );
     // In the URL as written (not percent-encoded), with -g so curl does not glob the braces.
-    expect(stdout).toBe([
-      `curl -L -g '${server.url}/users/{{login.response.body.$.id}}?v=1' \\`,
-      `  -H 'Authorization: Bearer {{login.response.body.$.token}}' \\`,
-      `  -H 'X-Again: {{login.response.body.$.token}}'`,
-      '',
-    ].join('\n'));
+    expect(stdout).toBe(
+      [
+        `curl -L -g '${server.url}/users/{{login.response.body.$.id}}?v=1' \\`,
+        `  -H 'Authorization: Bearer {{login.response.body.$.token}}' \\`,
+        `  -H 'X-Again: {{login.response.body.$.token}}'`,
+        '',
+      ].join('\n'),
+    );
     // Sending it for real still runs login first (here: refused, exit 4), as before.
     const sent = await runCli(['send', 'api.http#profile', '-e', 'dev'], { cwd: dir });
     expect(sent.code).toBe(4);
@@ -148,7 +161,9 @@ describe('curl commands of .http requests', () => {
     const result = await runCli(['send', 'api.http#profile', '-e', 'dev', '--offline'], { cwd: dir });
     expect(result.code).toBe(0);
     expect(server.requests.length).toBe(before);
-    expect(result.stderr).toContain("warning: {{login.response.body.$.token}} needs request 'login' to run first; left as is\n");
+    expect(result.stderr).toContain(
+      "warning: {{login.response.body.$.token}} needs request 'login' to run first; left as is\n",
+    );
     expect(result.stdout).toMatch(/^GET \/users\/\{\{login\.response\.body\.\$\.id\}\}\?v=1 HTTP\/1\.1\n/);
     expect(result.stdout).toContain('Authorization: Bearer {{login.response.body.$.token}}\n');
   });
@@ -182,30 +197,38 @@ describe('curl commands of .http requests', () => {
 
   it('multipart with a < ./file part: the same -F parts with @file from send --curl and export curl', async () => {
     const { stdout } = await bothWays('upload');
-    expect(stdout).toBe([
-      `curl -L '${server.url}/upload' \\`,
-      `  -F 'title=Q3 report' \\`,
-      `  -F 'file=@./files/report.csv;type=text/csv'`,
-      '',
-    ].join('\n'));
+    expect(stdout).toBe(
+      [
+        `curl -L '${server.url}/upload' \\`,
+        `  -F 'title=Q3 report' \\`,
+        `  -F 'file=@./files/report.csv;type=text/csv'`,
+        '',
+      ].join('\n'),
+    );
   });
 
   it('a < ./b.json body: the same relative @path from send --curl and export curl', async () => {
     const { stdout } = await bothWays('put-json');
-    expect(stdout).toBe([
-      `curl -L -X PUT '${server.url}/orders/7' \\`,
-      `  -H 'Content-Type: application/json' \\`,
-      `  --data-binary '@./b.json'`,
-      '',
-    ].join('\n'));
+    expect(stdout).toBe(
+      [
+        `curl -L -X PUT '${server.url}/orders/7' \\`,
+        `  -H 'Content-Type: application/json' \\`,
+        `  --data-binary '@./b.json'`,
+        '',
+      ].join('\n'),
+    );
   });
 
   it('from a subfolder the paths are relative to it, still the same both ways', async () => {
     const sub = join(dir, 'files');
-    const exported = await runCli(['export', 'curl', '../api.http#put-json', '-e', 'dev', '--single-line'], { cwd: sub });
+    const exported = await runCli(['export', 'curl', '../api.http#put-json', '-e', 'dev', '--single-line'], {
+      cwd: sub,
+    });
     const viaSend = await runCli(['send', '../api.http#put-json', '-e', 'dev', '--curl'], { cwd: sub });
     expect(exported.code).toBe(0);
-    expect(exported.stdout).toBe(`curl -L -X PUT '${server.url}/orders/7' -H 'Content-Type: application/json' --data-binary '@${join(dir, 'b.json')}'\n`);
+    expect(exported.stdout).toBe(
+      `curl -L -X PUT '${server.url}/orders/7' -H 'Content-Type: application/json' --data-binary '@${join(dir, 'b.json')}'\n`,
+    );
     expect(viaSend.stdout.replace(/ \\\n {2}/g, ' ')).toBe(exported.stdout);
   });
 });

@@ -26,48 +26,51 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'files', 'body.xml'), '<order id="7"/>\n');
   writeFileSync(join(dir, 'http-client.env.json'), JSON.stringify({ dev: { host: server.url, user: "O'Brien" } }));
   writeFileSync(join(dir, 'http-client.private.env.json'), JSON.stringify({ dev: { token: 'tok-$HOME-`x`' } }));
-  writeFileSync(join(dir, 'api.http'), [
-    '### Create user',
-    '# @name create',
-    'POST {{host}}/users?team={{team}}&q=a%20b',
-    'Authorization: Bearer {{token}}',
-    'Content-Type: application/json',
-    '',
-    '{"name": "{{user}}", "note": "it\'s \\"quoted\\"\\n"}',
-    '',
-    '### Upload',
-    '# @name upload',
-    'POST {{host}}/upload',
-    'Content-Type: multipart/form-data; boundary=WebAppBoundary',
-    '',
-    '--WebAppBoundary',
-    'Content-Disposition: form-data; name="title"',
-    '',
-    'Report for {{user}}',
-    '--WebAppBoundary',
-    'Content-Disposition: form-data; name="file"; filename="report.csv"',
-    'Content-Type: text/csv',
-    '',
-    '< ./files/report.csv',
-    '--WebAppBoundary--',
-    '',
-    '### Put a file',
-    '# @name put-file',
-    'PUT {{host}}/orders/7',
-    'Content-Type: application/xml',
-    '',
-    '< ./files/body.xml',
-    '',
-    '### Delete',
-    '# @name remove',
-    'DELETE {{host}}/users/1',
-    '',
-    '### Digest',
-    '# @name digest',
-    'GET {{host}}/secure',
-    'Authorization: Digest {{user}} s3cret',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    join(dir, 'api.http'),
+    [
+      '### Create user',
+      '# @name create',
+      'POST {{host}}/users?team={{team}}&q=a%20b',
+      'Authorization: Bearer {{token}}',
+      'Content-Type: application/json',
+      '',
+      '{"name": "{{user}}", "note": "it\'s \\"quoted\\"\\n"}',
+      '',
+      '### Upload',
+      '# @name upload',
+      'POST {{host}}/upload',
+      'Content-Type: multipart/form-data; boundary=WebAppBoundary',
+      '',
+      '--WebAppBoundary',
+      'Content-Disposition: form-data; name="title"',
+      '',
+      'Report for {{user}}',
+      '--WebAppBoundary',
+      'Content-Disposition: form-data; name="file"; filename="report.csv"',
+      'Content-Type: text/csv',
+      '',
+      '< ./files/report.csv',
+      '--WebAppBoundary--',
+      '',
+      '### Put a file',
+      '# @name put-file',
+      'PUT {{host}}/orders/7',
+      'Content-Type: application/xml',
+      '',
+      '< ./files/body.xml',
+      '',
+      '### Delete',
+      '# @name remove',
+      'DELETE {{host}}/users/1',
+      '',
+      '### Digest',
+      '# @name digest',
+      'GET {{host}}/secure',
+      'Authorization: Digest {{user}} s3cret',
+      '',
+    ].join('\n'),
+  );
 });
 
 afterAll(async () => {
@@ -100,14 +103,31 @@ async function sendWithDial(target: string, extra: string[]): Promise<RecordedRe
   return server.requests[before];
 }
 
-function comparable(request: RecordedRequest): { method: string; url: string; headers: Record<string, string>; body: string } {
+function comparable(request: RecordedRequest): {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+} {
   const boundary = /boundary=([^;\s]+)/.exec(String(request.headers['content-type'] ?? ''))?.[1];
   const unbound = (text: string) => (boundary ? text.split(boundary).join('BOUNDARY') : text);
   const headers: Record<string, string> = {};
   for (let i = 0; i < request.rawHeaders.length; i += 2) {
     const name = request.rawHeaders[i].toLowerCase();
     // Left to each client: their own name, connection handling and framing.
-    if (['host', 'user-agent', 'accept', 'accept-encoding', 'connection', 'content-length', 'transfer-encoding', 'expect'].includes(name)) continue;
+    if (
+      [
+        'host',
+        'user-agent',
+        'accept',
+        'accept-encoding',
+        'connection',
+        'content-length',
+        'transfer-encoding',
+        'expect',
+      ].includes(name)
+    )
+      continue;
     headers[name] = unbound(request.rawHeaders[i + 1]);
   }
   return { method: request.method, url: request.url, headers, body: unbound(request.body.toString('utf8')) };
@@ -130,13 +150,18 @@ describe('dial export curl', () => {
 
   it('prints readable commands: -F parts with @file, values resolved and safely quoted', async () => {
     const upload = await runCli(['export', 'curl', 'api.http#upload', '-e', 'dev'], { cwd: dir });
-    expect(upload.stdout).toBe([
-      `curl -L '${server.url}/upload' \\`,
-      `  -F 'title=Report for O'\\''Brien' \\`,
-      `  -F 'file=@./files/report.csv;type=text/csv'`,
-      '',
-    ].join('\n'));
-    const create = await runCli(['export', 'curl', 'api.http#create', '-e', 'dev', '--var', 'team=x', '--single-line', '-k'], { cwd: dir });
+    expect(upload.stdout).toBe(
+      [
+        `curl -L '${server.url}/upload' \\`,
+        `  -F 'title=Report for O'\\''Brien' \\`,
+        `  -F 'file=@./files/report.csv;type=text/csv'`,
+        '',
+      ].join('\n'),
+    );
+    const create = await runCli(
+      ['export', 'curl', 'api.http#create', '-e', 'dev', '--var', 'team=x', '--single-line', '-k'],
+      { cwd: dir },
+    );
     expect(create.stdout).toBe(
       `curl -L '${server.url}/users?team=x&q=a%20b' -k -H 'Authorization: Bearer tok-$HOME-\`x\`' -H 'Content-Type: application/json' --data-raw '{"name": "O'\\''Brien", "note": "it'\\''s \\"quoted\\"\\n"}'\n`,
     );

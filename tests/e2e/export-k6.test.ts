@@ -14,7 +14,15 @@ const STANDIN = resolve(import.meta.dirname, '../helpers/k6-standin/run.mjs');
 
 interface StandinResult {
   checks: Array<{ name: string; passed: boolean }>;
-  requests: Array<{ method: string; url: string; headers: Record<string, string>; body: string | null; tags: Record<string, string>; redirects?: number; timeout?: string }>;
+  requests: Array<{
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    body: string | null;
+    tags: Record<string, string>;
+    redirects?: number;
+    timeout?: string;
+  }>;
   error?: string;
 }
 
@@ -82,8 +90,16 @@ describe('dial export k6', () => {
     const run = await runScript(join(dir, 'load.js'), { password: 's3cret-pw' });
     expect(run.error).toBeUndefined();
     expect(run.requests.map((request) => request.method)).toEqual(['POST', 'GET']);
-    expect(run.requests[1].url).toMatch(new RegExp(`^${echo.url}/anything/me\\?as=ada&id=[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`));
-    expect(run.requests[1]).toMatchObject({ redirects: 0, timeout: '5000ms', tags: { name: 'Who am I', file: 'api.http' } });
+    expect(run.requests[1].url).toMatch(
+      new RegExp(
+        `^${echo.url}/anything/me\\?as=ada&id=[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`,
+      ),
+    );
+    expect(run.requests[1]).toMatchObject({
+      redirects: 0,
+      timeout: '5000ms',
+      tags: { name: 'Who am I', file: 'api.http' },
+    });
     expect(run.checks).toEqual([
       { name: 'Log in: status == 200', passed: true },
       { name: 'Log in: body $.json.user == {{user}}', passed: true },
@@ -119,20 +135,25 @@ describe('dial export k6', () => {
 
   it('opens body files relative to the script and substitutes variables in <@ files', async () => {
     const dir = workspace({
-      'requests/upload.http': '# @name up\nPOST {{host}}/post\nContent-Type: application/json\n\n<@ ../bodies/body.json\n\n?? body $.json.who == ada\n',
+      'requests/upload.http':
+        '# @name up\nPOST {{host}}/post\nContent-Type: application/json\n\n<@ ../bodies/body.json\n\n?? body $.json.who == ada\n',
       'bodies/body.json': '{"who": "{{user}}"}',
       'http-client.env.json': JSON.stringify({ local: { host: echo.url, user: 'ada' } }),
     });
     const result = await runCli(['export', 'k6', 'requests', '-e', 'local', '-o', 'out/load.js'], { cwd: dir });
     expect(result.code).toBe(0);
-    expect(readFileSync(join(dir, 'out/load.js'), 'utf8')).toContain('"../bodies/body.json": open("../bodies/body.json")');
+    expect(readFileSync(join(dir, 'out/load.js'), 'utf8')).toContain(
+      '"../bodies/body.json": open("../bodies/body.json")',
+    );
     const run = await runScript(join(dir, 'out/load.js'), {});
     expect(run.error).toBeUndefined();
     expect(run.checks).toEqual([{ name: 'up: body $.json.who == ada', passed: true }]);
   });
 
   it('refuses a script with file:line, and --drop-scripts leaves it out with a warning', async () => {
-    const dir = workspace({ 'a.http': 'GET http://127.0.0.1:1/x\n\n> {%\n  client.global.set("id", response.body.id);\n%}\n' });
+    const dir = workspace({
+      'a.http': 'GET http://127.0.0.1:1/x\n\n> {%\n  client.global.set("id", response.body.id);\n%}\n',
+    });
     const refused = await runCli(['export', 'k6', 'a.http'], { cwd: dir });
     expect(refused.code).toBe(3);
     expect(refused.stdout).toBe('');
@@ -145,12 +166,37 @@ describe('dial export k6', () => {
   });
 
   it.each([
-    ['a js assertion', 'GET http://h/x\n\n?? js response.status == 200\n', 'a.http:3', 'js assertions are not translated'],
-    ['a schema assertion', 'GET http://h/x\n\n?? body schema ./s.json\n', 'a.http:3', 'body schema assertions are not translated'],
-    ['a JSONPath with a filter', 'GET http://h/x\n\n?? body $.items[?(@.id==1)] exists\n', 'a.http:3', 'is not a plain path'],
-    ['a reference to a later request', 'GET http://h/{{second.response.body.$.id}}\n\n###\n# @name second\nGET http://h/y\n', 'a.http:1', "refers to 'second', which does not run before this request"],
+    [
+      'a js assertion',
+      'GET http://h/x\n\n?? js response.status == 200\n',
+      'a.http:3',
+      'js assertions are not translated',
+    ],
+    [
+      'a schema assertion',
+      'GET http://h/x\n\n?? body schema ./s.json\n',
+      'a.http:3',
+      'body schema assertions are not translated',
+    ],
+    [
+      'a JSONPath with a filter',
+      'GET http://h/x\n\n?? body $.items[?(@.id==1)] exists\n',
+      'a.http:3',
+      'is not a plain path',
+    ],
+    [
+      'a reference to a later request',
+      'GET http://h/{{second.response.body.$.id}}\n\n###\n# @name second\nGET http://h/y\n',
+      'a.http:1',
+      "refers to 'second', which does not run before this request",
+    ],
     ['a dynamic variable with an offset', 'GET http://h/x?t={{$timestamp -1 d}}\n', 'a.http:1', 'has no k6 equivalent'],
-    ['a multipart part from a file', 'POST http://h/x\nContent-Type: multipart/form-data; boundary=B\n\n--B\nContent-Disposition: form-data; name="f"; filename="a.txt"\n\n< ./a.txt\n--B--\n', 'a.http:4', 'multipart part read from a file'],
+    [
+      'a multipart part from a file',
+      'POST http://h/x\nContent-Type: multipart/form-data; boundary=B\n\n--B\nContent-Disposition: form-data; name="f"; filename="a.txt"\n\n< ./a.txt\n--B--\n',
+      'a.http:4',
+      'multipart part read from a file',
+    ],
   ])('refuses %s before writing anything', async (_what, text, where, message) => {
     const dir = workspace({ 'a.http': text });
     const result = await runCli(['export', 'k6', 'a.http', '-o', 'load.js'], { cwd: dir });

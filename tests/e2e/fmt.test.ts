@@ -4,8 +4,10 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempDir } from '../helpers/cli.js';
 
-const messy = '###   one  \n\n# @name one\nget  http://127.0.0.1:1/a\naccept:text/plain\n\n\n\n{"a":1}\n### two\nGET http://127.0.0.1:1/b\n\n\n';
-const formatted = '### one\n# @name one\nGET http://127.0.0.1:1/a\naccept: text/plain\n\n{"a":1}\n\n### two\nGET http://127.0.0.1:1/b\n';
+const messy =
+  '###   one  \n\n# @name one\nget  http://127.0.0.1:1/a\naccept:text/plain\n\n\n\n{"a":1}\n### two\nGET http://127.0.0.1:1/b\n\n\n';
+const formatted =
+  '### one\n# @name one\nGET http://127.0.0.1:1/a\naccept: text/plain\n\n{"a":1}\n\n### two\nGET http://127.0.0.1:1/b\n';
 
 function workspace(): string {
   const dir = tempDir('dial-fmt-');
@@ -49,7 +51,9 @@ describe('dial fmt', () => {
   });
 
   it('--indent-json re-indents JSON bodies', async () => {
-    const result = await runCli(['fmt', '--stdin', '--indent-json'], { input: 'POST http://a\nContent-Type: application/json\n\n{"a":[1,2]}\n' });
+    const result = await runCli(['fmt', '--stdin', '--indent-json'], {
+      input: 'POST http://a\nContent-Type: application/json\n\n{"a":[1,2]}\n',
+    });
     expect(result.stdout).toBe('POST http://a\nContent-Type: application/json\n\n{\n  "a": [\n    1,\n    2\n  ]\n}\n');
   });
 
@@ -60,7 +64,9 @@ describe('dial fmt', () => {
     expect(result.code).toBe(3);
     expect(result.stderr).toContain('error[E_PARSE] bad.http:3:1: bad header line');
     expect(readFileSync(join(dir, 'api.http'), 'utf8')).toBe(messy);
-    const stdin = await runCli(['fmt', '--stdin', '--stdin-filename', 'mine.http'], { input: 'GET http://a\nAccept: x\nbad\n' });
+    const stdin = await runCli(['fmt', '--stdin', '--stdin-filename', 'mine.http'], {
+      input: 'GET http://a\nAccept: x\nbad\n',
+    });
     expect(stdin.code).toBe(3);
     expect(stdin.stderr).toContain('mine.http:3');
   });

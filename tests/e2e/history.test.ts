@@ -29,7 +29,9 @@ describe('dial history', () => {
     expect(lines[0]).toMatch(/^ +1 .* 200 +POST http:\/\/127\.0\.0\.1:\d+\/second/);
     expect(lines[1]).toMatch(/^ +2 .* 200 +GET http:\/\/127\.0\.0\.1:\d+\/first/);
 
-    const json = JSON.parse((await runCli(['history', 'list', '--json', '-n', '1'], { configDir })).stdout) as Array<{ exchange: { request: { url: string } } }>;
+    const json = JSON.parse((await runCli(['history', 'list', '--json', '-n', '1'], { configDir })).stdout) as Array<{
+      exchange: { request: { url: string } };
+    }>;
     expect(json).toHaveLength(1);
     expect(json[0].exchange.request.url).toMatch(/\/second$/);
 
@@ -54,7 +56,9 @@ describe('dial history', () => {
     const configDir = tempDir('dial-config-');
     await runCli(['config', 'set', 'historyLimit', '2'], { configDir });
     for (const path of ['/a', '/b', '/c']) await runCli(['send', `${server.url}${path}`], { configDir });
-    const entries = JSON.parse((await runCli(['history', 'list', '--json', '-n', '10'], { configDir })).stdout) as Array<{ exchange: { request: { url: string } } }>;
+    const entries = JSON.parse(
+      (await runCli(['history', 'list', '--json', '-n', '10'], { configDir })).stdout,
+    ) as Array<{ exchange: { request: { url: string } } }>;
     expect(entries.map((entry) => new URL(entry.exchange.request.url).pathname)).toEqual(['/c', '/b']);
 
     // Lowering the limit trims the file at once.

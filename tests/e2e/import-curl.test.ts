@@ -35,46 +35,103 @@ interface Expected {
 }
 
 const EXPECTED: Record<string, Expected> = {
-  '01-get-query.sh': { name: 'users', method: 'GET', url: '/api/v1/users?limit=10&sort=-created', headers: { accept: 'application/json' }, body: '' },
+  '01-get-query.sh': {
+    name: 'users',
+    method: 'GET',
+    url: '/api/v1/users?limit=10&sort=-created',
+    headers: { accept: 'application/json' },
+    body: '',
+  },
   '02-post-json.sh': {
-    name: 'users', method: 'POST', url: '/api/v1/users',
+    name: 'users',
+    method: 'POST',
+    url: '/api/v1/users',
     headers: { 'content-type': 'application/json', authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.e30.sig' },
     body: '{"name":"Ada Lovelace","email":"ada@example.com","roles":["admin"]}',
   },
-  '03-json-flag.sh': { name: 'posts', method: 'POST', url: '/posts', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: '{"title":"Hello","draft":true}' },
+  '03-json-flag.sh': {
+    name: 'posts',
+    method: 'POST',
+    url: '/posts',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: '{"title":"Hello","draft":true}',
+  },
   '04-multipart.sh': {
-    name: 'upload', method: 'POST', url: '/upload', headers: {},
+    name: 'upload',
+    method: 'POST',
+    url: '/upload',
+    headers: {},
     body: /name="title"\r\n\r\nQuarterly report\r\n.*name="attachment"; filename="upload\.txt"\r\nContent-Type: text\/plain\r\n\r\nThis file is uploaded\.\nSecond line\.\n\r\n.*name="meta"\r\nContent-Type: application\/json\r\n\r\n\{"year":2026\}\r\n/s,
   },
-  '05-get-urlencode.sh': { name: 'search', method: 'GET', url: '/search?q=hello+world+%26+more&page=2&per_page=50', headers: {}, body: '' },
+  '05-get-urlencode.sh': {
+    name: 'search',
+    method: 'GET',
+    url: '/search?q=hello+world+%26+more&page=2&per_page=50',
+    headers: {},
+    body: '',
+  },
   '06-auth-cookies.sh': {
-    name: 'me', method: 'GET', url: '/me',
+    name: 'me',
+    method: 'GET',
+    url: '/me',
     headers: {
-      authorization: `Basic ${Buffer.from('ada:s3cr3t p@ss').toString('base64')}`, 'user-agent': 'dial-test/1.0',
-      referer: 'https://ref.example/page', cookie: 'session=abc123; theme=dark',
+      authorization: `Basic ${Buffer.from('ada:s3cr3t p@ss').toString('base64')}`,
+      'user-agent': 'dial-test/1.0',
+      referer: 'https://ref.example/page',
+      cookie: 'session=abc123; theme=dark',
     },
   },
   '07-patch-ansi-multi-data.sh': {
-    name: 'items', method: 'PATCH', url: '/items/42',
-    headers: { 'x-note': 'tab\there', 'content-type': 'application/x-www-form-urlencoded' }, body: "status=done&note=it%27s+ok",
+    name: 'items',
+    method: 'PATCH',
+    url: '/items/42',
+    headers: { 'x-note': 'tab\there', 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'status=done&note=it%27s+ok',
     warnings: [/--max-redirs 5: not supported/, /-k\/--insecure/],
   },
   '08-chrome.sh': {
-    name: 'orders', method: 'POST', url: '/api/v2/orders?include=items',
+    name: 'orders',
+    method: 'POST',
+    url: '/api/v2/orders?include=items',
     headers: {
-      accept: 'application/json, text/plain, */*', 'content-type': 'application/json', cookie: '_ga=GA1.1.1234567890.1700000000; session_id=s%3Aabc.def',
-      'sec-ch-ua': '"Chromium";v="124", "Google Chrome";v="124", "Not-A.Brand";v="99"', 'sec-ch-ua-platform': '"macOS"', priority: 'u=1, i',
-      'user-agent': 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
+      accept: 'application/json, text/plain, */*',
+      'content-type': 'application/json',
+      cookie: '_ga=GA1.1.1234567890.1700000000; session_id=s%3Aabc.def',
+      'sec-ch-ua': '"Chromium";v="124", "Google Chrome";v="124", "Not-A.Brand";v="99"',
+      'sec-ch-ua-platform': '"macOS"',
+      priority: 'u=1, i',
+      'user-agent':
+        'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
     },
     body: `{"note":"it's urgent","items":[{"sku":"A-1","qty":2}]}`,
   },
   '09-firefox.sh': {
-    name: 'orders', method: 'PUT', url: '/api/v2/orders/17',
-    headers: { 'content-type': 'application/json', cookie: 'session_id=abc123', te: 'trailers', 'accept-language': 'en-US,en;q=0.5', origin: 'https://app.example.com' },
+    name: 'orders',
+    method: 'PUT',
+    url: '/api/v2/orders/17',
+    headers: {
+      'content-type': 'application/json',
+      cookie: 'session_id=abc123',
+      te: 'trailers',
+      'accept-language': 'en-US,en;q=0.5',
+      origin: 'https://app.example.com',
+    },
     body: '{"status":"shipped","tracking":"1Z999"}',
   },
-  '10-data-binary-file.sh': { name: 'docs', method: 'PUT', url: '/docs/7', headers: { 'content-type': 'application/json' }, body: readFileSync(join(FIXTURES, 'payload.json'), 'utf8') },
-  '11-chrome-cmd.txt': { name: 'search', method: 'POST', url: '/api/v2/search?q=a&page=1', headers: { accept: '*/*', 'content-type': 'application/json' }, body: '{"term":"shoes"}' },
+  '10-data-binary-file.sh': {
+    name: 'docs',
+    method: 'PUT',
+    url: '/docs/7',
+    headers: { 'content-type': 'application/json' },
+    body: readFileSync(join(FIXTURES, 'payload.json'), 'utf8'),
+  },
+  '11-chrome-cmd.txt': {
+    name: 'search',
+    method: 'POST',
+    url: '/api/v2/search?q=a&page=1',
+    headers: { accept: '*/*', 'content-type': 'application/json' },
+    body: '{"term":"shoes"}',
+  },
 };
 
 function command(fixture: string): string {
@@ -85,7 +142,11 @@ function command(fixture: string): string {
 async function viaRealCurl(line: string, env?: Record<string, string>): Promise<RecordedRequest> {
   const before = server.requests.length;
   await new Promise<void>((done, fail) => {
-    const child = spawn('bash', ['-c', `${line.trim()} -s -o /dev/null`], { cwd: FIXTURES, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
+    const child = spawn('bash', ['-c', `${line.trim()} -s -o /dev/null`], {
+      cwd: FIXTURES,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, ...env },
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('close', (code) => (code === 0 ? done() : fail(new Error(`curl exited ${code}: ${stderr}`))));
@@ -105,9 +166,20 @@ async function viaDial(dir: string, name: string): Promise<RecordedRequest> {
 }
 
 /** What curl sends on its own, or varies with the boundary: left out unless the command set it. */
-const DEFAULT_HEADERS = new Set(['host', 'user-agent', 'accept', 'accept-encoding', 'connection', 'content-length', 'expect']);
+const DEFAULT_HEADERS = new Set([
+  'host',
+  'user-agent',
+  'accept',
+  'accept-encoding',
+  'connection',
+  'content-length',
+  'expect',
+]);
 
-function normalize(request: RecordedRequest, explicit: Set<string>): { method: string; url: string; headers: Record<string, string>; body: string } {
+function normalize(
+  request: RecordedRequest,
+  explicit: Set<string>,
+): { method: string; url: string; headers: Record<string, string>; body: string } {
   const type = String(request.headers['content-type'] ?? '');
   const boundary = /boundary=([^;]+)/.exec(type)?.[1];
   let body = request.body.toString('utf8');
@@ -116,7 +188,10 @@ function normalize(request: RecordedRequest, explicit: Set<string>): { method: s
   for (let i = 0; i < request.rawHeaders.length; i += 2) {
     const name = request.rawHeaders[i].toLowerCase();
     if (DEFAULT_HEADERS.has(name) && !explicit.has(name)) continue;
-    headers[name] = boundary && name === 'content-type' ? request.rawHeaders[i + 1].split(boundary).join('BOUNDARY') : request.rawHeaders[i + 1];
+    headers[name] =
+      boundary && name === 'content-type'
+        ? request.rawHeaders[i + 1].split(boundary).join('BOUNDARY')
+        : request.rawHeaders[i + 1];
   }
   return { method: request.method, url: request.url, headers, body };
 }
@@ -127,7 +202,11 @@ function explicitHeaders(line: string): Set<string> {
 
 describe('dial import curl: fixtures sent to a real server', () => {
   it('has the ten fixture commands and a cmd copy', () => {
-    expect(readdirSync(FIXTURES).filter((name) => /^\d\d-/.test(name)).sort()).toEqual(Object.keys(EXPECTED).sort());
+    expect(
+      readdirSync(FIXTURES)
+        .filter((name) => /^\d\d-/.test(name))
+        .sort(),
+    ).toEqual(Object.keys(EXPECTED).sort());
   });
 
   for (const [fixture, expected] of Object.entries(EXPECTED)) {
@@ -142,7 +221,8 @@ describe('dial import curl: fixtures sent to a real server', () => {
       const received = await viaDial(out, expected.name);
       expect(received.method).toBe(expected.method);
       expect(received.url).toBe(expected.url);
-      for (const [name, value] of Object.entries(expected.headers)) expect([name, received.headers[name]]).toEqual([name, value]);
+      for (const [name, value] of Object.entries(expected.headers))
+        expect([name, received.headers[name]]).toEqual([name, value]);
       if (typeof expected.body === 'string') expect(received.body.toString('utf8')).toBe(expected.body);
       else if (expected.body) expect(received.body.toString('utf8')).toMatch(expected.body);
 
@@ -188,16 +268,37 @@ describe('round trip: import curl, then export curl', () => {
 
 describe('dial import curl: command line forms', () => {
   it('-o - prints the .http text; words after -- are the command; unmapped flags are warnings on stderr', async () => {
-    const printed = await runCli(['import', 'curl', `curl -v -X DELETE 'http://127.0.0.1:1/items/9' -H 'X-A: 1'`, '-o', '-']);
+    const printed = await runCli([
+      'import',
+      'curl',
+      `curl -v -X DELETE 'http://127.0.0.1:1/items/9' -H 'X-A: 1'`,
+      '-o',
+      '-',
+    ]);
     expect(printed.code).toBe(0);
-    expect(printed.stdout).toBe('### DELETE /items/9\n# @name items\n# @no-redirect\nDELETE http://127.0.0.1:1/items/9\nX-A: 1\n');
+    expect(printed.stdout).toBe(
+      '### DELETE /items/9\n# @name items\n# @no-redirect\nDELETE http://127.0.0.1:1/items/9\nX-A: 1\n',
+    );
     expect(printed.stderr).toBe('warning: -v: an output option of curl; ignored (the request is unchanged)\n');
 
     const out = tempDir('dial-import-argv-');
-    const argv = await runCli(['import', 'curl', '-o', out, '--', '-X', 'POST', 'http://127.0.0.1:1/notes', '-d', 'text=hi there']);
+    const argv = await runCli([
+      'import',
+      'curl',
+      '-o',
+      out,
+      '--',
+      '-X',
+      'POST',
+      'http://127.0.0.1:1/notes',
+      '-d',
+      'text=hi there',
+    ]);
     expect(argv.code).toBe(0);
     expect(argv.stdout).toBe(`wrote ${join(out, 'notes.http')} (1 request)\n`);
-    expect(readFileSync(join(out, 'notes.http'), 'utf8')).toContain('POST http://127.0.0.1:1/notes\nContent-Type: application/x-www-form-urlencoded\n\ntext=hi there\n');
+    expect(readFileSync(join(out, 'notes.http'), 'utf8')).toContain(
+      'POST http://127.0.0.1:1/notes\nContent-Type: application/x-www-form-urlencoded\n\ntext=hi there\n',
+    );
   });
 
   it('refuses to overwrite (exit 3, E_EXISTS) unless --force; not curl or no URL is exit 3 E_IMPORT', async () => {
@@ -230,7 +331,10 @@ describe('dial import curl: what curl does that a .http file must be told', () =
       }
     });
     try {
-      for (const [flags, expected] of [['', ['/start']], ['-L ', ['/start', '/target']]] as const) {
+      for (const [flags, expected] of [
+        ['', ['/start']],
+        ['-L ', ['/start', '/target']],
+      ] as const) {
         const out = tempDir('dial-import-redirect-');
         const imported = await runCli(['import', 'curl', `curl ${flags}${redirecting.url}/start`, '-o', out]);
         expect(imported.code).toBe(0);
@@ -251,10 +355,18 @@ describe('dial import curl: what curl does that a .http file must be told', () =
     const out = tempDir('dial-import-vars-');
     const imported = await runCli(['import', 'curl', '-', '-o', out], { input: line });
     expect(imported.code).toBe(0);
-    expect(imported.stderr).toBe(['DIAL_T_BASE', 'DIAL_T_USER', 'DIAL_T_TOKEN']
-      .map((name) => `warning: $${name}: a shell variable; written as {{$processEnv ${name}}}, which dial reads from its environment when it sends\n`).join(''));
+    expect(imported.stderr).toBe(
+      ['DIAL_T_BASE', 'DIAL_T_USER', 'DIAL_T_TOKEN']
+        .map(
+          (name) =>
+            `warning: $${name}: a shell variable; written as {{$processEnv ${name}}}, which dial reads from its environment when it sends\n`,
+        )
+        .join(''),
+    );
     const http = readFileSync(join(out, 'items.http'), 'utf8');
-    expect(http).toContain('POST {{$processEnv DIAL_T_BASE}}/items?who={{$processEnv DIAL_T_USER}}\nAuthorization: Bearer {{$processEnv DIAL_T_TOKEN}}\nX-Literal: $DIAL_T_TOKEN\n');
+    expect(http).toContain(
+      'POST {{$processEnv DIAL_T_BASE}}/items?who={{$processEnv DIAL_T_USER}}\nAuthorization: Bearer {{$processEnv DIAL_T_TOKEN}}\nX-Literal: $DIAL_T_TOKEN\n',
+    );
 
     const env = { DIAL_T_BASE: server.url, DIAL_T_USER: 'ada', DIAL_T_TOKEN: 'tok-123' };
     const before = server.requests.length;
@@ -262,7 +374,11 @@ describe('dial import curl: what curl does that a .http file must be told', () =
     expect(sent.stderr).toBe('');
     expect(sent.code).toBe(0);
     const received = server.requests[before];
-    expect(received).toMatchObject({ method: 'POST', url: '/items?who=ada', headers: { authorization: 'Bearer tok-123', 'x-literal': '$DIAL_T_TOKEN', 'content-type': 'application/json' } });
+    expect(received).toMatchObject({
+      method: 'POST',
+      url: '/items?who=ada',
+      headers: { authorization: 'Bearer tok-123', 'x-literal': '$DIAL_T_TOKEN', 'content-type': 'application/json' },
+    });
     expect(received.body.toString()).toBe('{"owner": "ada"}');
 
     if (hasCurl) {

@@ -23,12 +23,23 @@ describe('dial import har', () => {
     expect(result.stdout).toContain('(3 requests)');
     expect(result.stdout).toContain('3 requests from 5 entries\nskipped 2 static assets');
     const http = readFileSync(join(out, 'devtools.http'), 'utf8');
-    expect(http).toContain('### orders\n# recorded 2026-03-01T10:00:01.000Z\n# @name orders\nPOST https://api.example.com/v1/orders?expand=items\naccept: application/json\nauthorization: Bearer {{token}}\ncontent-type: application/json\nx-api-key: {{x_api_key}}\n\n{"sku":"A-1","quantity":2}\n');
-    expect(http).toContain('POST https://shop.example.com/login\nCookie: {{cookie}}\nContent-Type: application/x-www-form-urlencoded\n\nuser=ann&remember=yes\n');
+    expect(http).toContain(
+      '### orders\n# recorded 2026-03-01T10:00:01.000Z\n# @name orders\nPOST https://api.example.com/v1/orders?expand=items\naccept: application/json\nauthorization: Bearer {{token}}\ncontent-type: application/json\nx-api-key: {{x_api_key}}\n\n{"sku":"A-1","quantity":2}\n',
+    );
+    expect(http).toContain(
+      'POST https://shop.example.com/login\nCookie: {{cookie}}\nContent-Type: application/x-www-form-urlencoded\n\nuser=ann&remember=yes\n',
+    );
     expect(http).toContain('GET https://api.example.com/v1/search?q=shoes&api_key={{api_key}}\n');
     expect(http).not.toMatch(/logo\.png|app\.css|:authority|content-length|eyJhbGci|abc123|secret-77/);
     const secrets = JSON.parse(readFileSync(join(out, 'http-client.private.env.json'), 'utf8'));
-    expect(secrets).toEqual({ $shared: { token: 'eyJhbGciOiJIUzI1NiJ9.e30.sig', x_api_key: 'k-123456', cookie: 'session=abc123; theme=dark', api_key: 'secret-77' } });
+    expect(secrets).toEqual({
+      $shared: {
+        token: 'eyJhbGciOiJIUzI1NiJ9.e30.sig',
+        x_api_key: 'k-123456',
+        cookie: 'session=abc123; theme=dark',
+        api_key: 'secret-77',
+      },
+    });
     expect(statSync(join(out, 'http-client.private.env.json')).mode & 0o777).toBe(0o600);
   });
 
@@ -43,14 +54,22 @@ describe('dial import har', () => {
 
   it('bad input names the file, line and column (exit 3)', async () => {
     const dir = tempDir('dial-har-');
-    writeFileSync(join(dir, 'broken.har'), '{\n  "log": {\n    "entries": [\n      { "request": { "method": "GET" } },\n    ]\n  }\n}\n');
+    writeFileSync(
+      join(dir, 'broken.har'),
+      '{\n  "log": {\n    "entries": [\n      { "request": { "method": "GET" } },\n    ]\n  }\n}\n',
+    );
     const syntax = await runCli(['import', 'har', 'broken.har'], { cwd: dir });
     expect(syntax.code).toBe(3);
     expect(syntax.stderr).toMatch(/error\[E_IMPORT\] broken\.har:5:\d+: HAR file is not valid JSON/);
-    writeFileSync(join(dir, 'shape.har'), '{\n  "log": {\n    "entries": [\n      { "request": { "method": "GET" } }\n    ]\n  }\n}\n');
+    writeFileSync(
+      join(dir, 'shape.har'),
+      '{\n  "log": {\n    "entries": [\n      { "request": { "method": "GET" } }\n    ]\n  }\n}\n',
+    );
     const shape = await runCli(['import', 'har', 'shape.har'], { cwd: dir });
     expect(shape.code).toBe(3);
-    expect(shape.stderr).toContain('error[E_IMPORT] shape.har:4:20: HAR file: log.entries[0].request.url: expected string');
+    expect(shape.stderr).toContain(
+      'error[E_IMPORT] shape.har:4:20: HAR file: log.entries[0].request.url: expected string',
+    );
   });
 });
 
@@ -59,7 +78,10 @@ describe('dial export har', () => {
     const configDir = tempDir('dial-config-');
     const dir = tempDir('dial-har-');
     for (const path of ['/one', '/two']) {
-      const sent = await runCli(['send', 'POST', `${server.url}${path}`, 'Authorization:Bearer s3cret-token', 'name=ann'], { configDir, cwd: dir });
+      const sent = await runCli(
+        ['send', 'POST', `${server.url}${path}`, 'Authorization:Bearer s3cret-token', 'name=ann'],
+        { configDir, cwd: dir },
+      );
       expect(sent.code).toBe(0);
     }
     const result = await runCli(['export', 'har', '-o', 'history.har'], { configDir, cwd: dir });
@@ -70,11 +92,17 @@ describe('dial export har', () => {
     const har = JSON.parse(text);
     expect(har.log.version).toBe('1.2');
     expect(har.log.creator.name).toBe('dial');
-    expect(har.log.entries.map((e: { request: { url: string } }) => new URL(e.request.url).pathname)).toEqual(['/one', '/two']);
+    expect(har.log.entries.map((e: { request: { url: string } }) => new URL(e.request.url).pathname)).toEqual([
+      '/one',
+      '/two',
+    ]);
     const [first] = har.log.entries;
     expect(first.request.method).toBe('POST');
     expect(first.request.postData).toMatchObject({ mimeType: expect.stringContaining('json'), text: '{"name":"ann"}' });
-    expect(first.request.headers).toContainEqual({ name: 'Authorization', value: expect.stringMatching(/^Bearer (?!s3cret)/) });
+    expect(first.request.headers).toContainEqual({
+      name: 'Authorization',
+      value: expect.stringMatching(/^Bearer (?!s3cret)/),
+    });
     expect(first.response.status).toBe(200);
     expect(JSON.parse(first.response.content.text).method).toBe('POST');
     expect(first.timings.wait).toBeGreaterThanOrEqual(0);

@@ -19,7 +19,9 @@ describe('dial list', () => {
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(13);
     expect(lines[0]).toMatch(/^jetbrains\.http:9\s+login\s+POST\s+\{\{base\}\}\/login\s+@smoke @auth$/);
-    expect(result.stdout).toMatch(/jetbrains\.http:\d+\s+scripted\s+GET\s+\{\{base\}\}\/echo\?nonce=\{\{nonce\}\}&otp=\{\{otp\}\}\s+skip: flaky upstream/);
+    expect(result.stdout).toMatch(
+      /jetbrains\.http:\d+\s+scripted\s+GET\s+\{\{base\}\}\/echo\?nonce=\{\{nonce\}\}&otp=\{\{otp\}\}\s+skip: flaky upstream/,
+    );
     expect(result.stdout).toMatch(/nested\/nested\.http:3\s+nested\s+GET\s+\{\{base\}\}\/nested/);
     expect(result.stdout).toMatch(/rest-client\.rest:\d+\s+DELETE \{\{baseUrl\}\}\/items\/\{\{page\}\}/);
     expect(result.stderr).toBe('');
@@ -31,7 +33,14 @@ describe('dial list', () => {
     expect(result.code).toBe(0);
     const data = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
     expect(data.map((r) => r.name)).toEqual(['login', 'profile', 'page', undefined]);
-    expect(data[0]).toEqual({ file: 'rest-client.rest', line: 6, name: 'login', method: 'POST', url: '{{baseUrl}}/login', tags: [] });
+    expect(data[0]).toEqual({
+      file: 'rest-client.rest',
+      line: 6,
+      name: 'login',
+      method: 'POST',
+      url: '{{baseUrl}}/login',
+      tags: [],
+    });
   });
 
   it('a broken file is reported with file:line:col and exit 3, the others are still listed', async () => {

@@ -36,16 +36,20 @@ function execDirect(file: string, args: string[], cwd: string): Promise<{ code: 
 }
 
 describe('dial run options', () => {
-  it('a missing --env-file is dial\'s E_NOT_FOUND (exit 3) when Node leaves the flag to dial', async () => {
+  it("a missing --env-file is dial's E_NOT_FOUND (exit 3) when Node leaves the flag to dial", async () => {
     // Node 20 itself scans its whole command line for `--env-file` (up to a `--`) and exits 9 on
     // a missing file before any script runs; `node -- bin/dial.js` is how to keep it out.
     const dir = workspace({ 'a.http': 'GET http://127.0.0.1:1/\n' });
-    const result = await execDirect(process.execPath, ['--', DIAL_BIN, 'run', 'a.http', '--env-file', 'missing.env'], dir);
+    const result = await execDirect(
+      process.execPath,
+      ['--', DIAL_BIN, 'run', 'a.http', '--env-file', 'missing.env'],
+      dir,
+    );
     expect(result.stderr).toContain('error[E_NOT_FOUND]: --env-file not found');
     expect(result.code).toBe(3);
   });
 
-  it('through the installed binary\'s shebang (`env node`, no `--`), Node 20 answers a missing --env-file itself (docs/cli.md, Known limits)', async () => {
+  it("through the installed binary's shebang (`env node`, no `--`), Node 20 answers a missing --env-file itself (docs/cli.md, Known limits)", async () => {
     const dir = workspace({ 'a.http': 'GET http://127.0.0.1:1/\n' });
     const result = await execDirect(DIAL_BIN, ['run', 'a.http', '--env-file', 'missing.env'], dir);
     if (Number(process.versions.node.split('.')[0]) >= 22) {
@@ -59,7 +63,8 @@ describe('dial run options', () => {
 
   it('--env-file reads a JetBrains env JSON ($shared + -e) or a .env file; --var wins', async () => {
     const dir = workspace({
-      'a.http': 'GET {{host}}/headers?who={{who}}\n\n?? body $.headers.host exists\n?? js response.body.headers !== undefined == true\n',
+      'a.http':
+        'GET {{host}}/headers?who={{who}}\n\n?? body $.headers.host exists\n?? js response.body.headers !== undefined == true\n',
       'ci.env.json': JSON.stringify({ $shared: { who: 'shared' }, ci: { host: server.url } }),
       'ci.env': `host=${server.url}\nwho=dotenv\n`,
     });
@@ -82,7 +87,9 @@ describe('dial run options', () => {
   });
 
   it('follows redirects by default; --no-follow and # @no-redirect do not', async () => {
-    const dir = workspace({ 'a.http': `### follow\nGET ${server.url}/redirect\n\n?? status == 200\n\n### stay\n# @no-redirect\nGET ${server.url}/redirect\n\n?? status == 302\n` });
+    const dir = workspace({
+      'a.http': `### follow\nGET ${server.url}/redirect\n\n?? status == 200\n\n### stay\n# @no-redirect\nGET ${server.url}/redirect\n\n?? status == 302\n`,
+    });
     expect((await run(['a.http'], dir)).code).toBe(0);
     const noFollow = await run(['a.http', '--no-follow'], dir);
     expect(noFollow.code).toBe(1);
@@ -90,7 +97,9 @@ describe('dial run options', () => {
   });
 
   it('`>> file` saves the body next to the .http file without overwriting; `>>!` overwrites', async () => {
-    const dir = workspace({ 'a.http': `### keep\nGET ${server.url}/text\n\n>> ./out/body.txt\n\n### over\nGET ${server.url}/text\n\n>>! ./out/over.txt\n` });
+    const dir = workspace({
+      'a.http': `### keep\nGET ${server.url}/text\n\n>> ./out/body.txt\n\n### over\nGET ${server.url}/text\n\n>>! ./out/over.txt\n`,
+    });
     expect((await run(['a.http'], dir)).code).toBe(0);
     expect((await run(['a.http'], dir)).code).toBe(0);
     expect(readFileSync(join(dir, 'out/body.txt'), 'utf8')).toBe('hello world');
@@ -113,7 +122,9 @@ describe('dial run options', () => {
   });
 
   it('a request that ran is not run again for a later # @ref or {{name.response…}}', async () => {
-    const dir = workspace({ 'a.http': `### first\n# @name count\nGET ${server.url}/counter\n\n### uses it\n# @ref count\nGET ${server.url}/ok?c={{count.response.body.$.count}}\n\n?? status == 200\n` });
+    const dir = workspace({
+      'a.http': `### first\n# @name count\nGET ${server.url}/counter\n\n### uses it\n# @ref count\nGET ${server.url}/ok?c={{count.response.body.$.count}}\n\n?? status == 200\n`,
+    });
     const before = server.hits('/counter');
     const result = await run(['a.http'], dir);
     expect(result.code).toBe(0);

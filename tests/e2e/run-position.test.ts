@@ -15,28 +15,35 @@ afterAll(async () => {
 
 function workspace(): string {
   const dir = tempDir('dial-position-');
-  writeFileSync(join(dir, 'api.http'), [
-    '### first', // 1
-    'GET {{base}}/first', // 2
-    '', // 3
-    '### second', // 4
-    '# @name two', // 5
-    'POST {{base}}/second', // 6
-    'Content-Type: text/plain', // 7
-    '', // 8
-    'hello', // 9
-    '', // 10
-    '### third', // 11
-    'GET {{base}}/third', // 12
-    '', // the final line break: 12 lines
-  ].join('\n'));
+  writeFileSync(
+    join(dir, 'api.http'),
+    [
+      '### first', // 1
+      'GET {{base}}/first', // 2
+      '', // 3
+      '### second', // 4
+      '# @name two', // 5
+      'POST {{base}}/second', // 6
+      'Content-Type: text/plain', // 7
+      '', // 8
+      'hello', // 9
+      '', // 10
+      '### third', // 11
+      'GET {{base}}/third', // 12
+      '', // the final line break: 12 lines
+    ].join('\n'),
+  );
   return dir;
 }
 
 async function paths(args: string[], dir: string): Promise<{ code: number | null; paths: string[]; stderr: string }> {
   const before = server.requests.length;
   const result = await runCli([...args, '--var', `base=${server.url}`], { cwd: dir });
-  return { code: result.code, paths: server.requests.slice(before).map((r) => `${r.method} ${r.url}`), stderr: result.stderr };
+  return {
+    code: result.code,
+    paths: server.requests.slice(before).map((r) => `${r.method} ${r.url}`),
+    stderr: result.stderr,
+  };
 }
 
 describe('run and send at a position', () => {

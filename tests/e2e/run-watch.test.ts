@@ -38,10 +38,11 @@ describe('dial run --watch', () => {
         }
       }
     };
-    const waitFor = (text: string, count = 1) => new Promise<void>((resolve) => {
-      waiters.push({ text, count, resolve });
-      check();
-    });
+    const waitFor = (text: string, count = 1) =>
+      new Promise<void>((resolve) => {
+        waiters.push({ text, count, resolve });
+        check();
+      });
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += stripAnsi(chunk.toString());
       check();

@@ -48,7 +48,10 @@ function readJson(path: string): RunReport {
 describe('dial run: assertions', () => {
   it('every predicate passes (exit 0), chaining a request reference', async () => {
     const dir = workspace();
-    const result = await run(['predicates-pass.http', '--reporter', 'pretty', '--reporter', `json:${join(dir, 'r.json')}`], dir);
+    const result = await run(
+      ['predicates-pass.http', '--reporter', 'pretty', '--reporter', `json:${join(dir, 'r.json')}`],
+      dir,
+    );
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('✓ predicates-pass.http › widget  200');
@@ -61,7 +64,10 @@ describe('dial run: assertions', () => {
 
   it('every predicate fails with the assertion as written, file:line, expected and actual (exit 1)', async () => {
     const dir = workspace();
-    const result = await run(['predicates-fail.http', '--reporter', `json:${join(dir, 'r.json')}`, '--reporter', 'pretty'], dir);
+    const result = await run(
+      ['predicates-fail.http', '--reporter', `json:${join(dir, 'r.json')}`, '--reporter', 'pretty'],
+      dir,
+    );
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('✗ ?? status == 201  predicates-fail.http:4');
     expect(result.stdout).toMatch(/expected: == 201\n\s+actual: {3}200/);
@@ -78,7 +84,10 @@ describe('dial run: assertions', () => {
 
   it('a JetBrains client.test file and an httpyac ?? file run unchanged', async () => {
     const dir = workspace();
-    const result = await run(['jetbrains', 'httpyac', '--reporter', `json:${join(dir, 'r.json')}`, '--reporter', 'pretty', '-v'], dir);
+    const result = await run(
+      ['jetbrains', 'httpyac', '--reporter', `json:${join(dir, 'r.json')}`, '--reporter', 'pretty', '-v'],
+      dir,
+    );
     expect(result.code).toBe(0);
     const report = readJson(join(dir, 'r.json'));
     expect(report.totals).toMatchObject({ files: 2, requests: 4, passed: 4 });
@@ -90,7 +99,10 @@ describe('dial run: assertions', () => {
 
   it('a JSON Schema failure lists the failing instance paths', async () => {
     const dir = workspace();
-    writeFileSync(join(dir, 'widget.schema.json'), JSON.stringify({ type: 'object', properties: { id: { type: 'string' }, tags: { type: 'array', maxItems: 1 } } }));
+    writeFileSync(
+      join(dir, 'widget.schema.json'),
+      JSON.stringify({ type: 'object', properties: { id: { type: 'string' }, tags: { type: 'array', maxItems: 1 } } }),
+    );
     writeFileSync(join(dir, 'schema.http'), 'GET {{host}}/ok\n\n?? body schema ./widget.schema.json\n');
     const result = await run(['schema.http'], dir);
     expect(result.code).toBe(1);
@@ -129,7 +141,20 @@ describe('dial run: retries, timeouts, transport errors, bail', () => {
   it('a flaky request passes on its second attempt with --retry', async () => {
     const dir = workspace();
     writeFileSync(join(dir, 'flaky.http'), `### flaky\nGET {{host}}/flaky/${Date.now()}?fails=1\n\n?? status == 200\n`);
-    const result = await run(['flaky.http', '--retry', '2', '--retry-delay', '10ms', '--reporter', `json:${join(dir, 'r.json')}`, '--reporter', 'pretty'], dir);
+    const result = await run(
+      [
+        'flaky.http',
+        '--retry',
+        '2',
+        '--retry-delay',
+        '10ms',
+        '--reporter',
+        `json:${join(dir, 'r.json')}`,
+        '--reporter',
+        'pretty',
+      ],
+      dir,
+    );
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('(2 attempts)');
     const request = readJson(join(dir, 'r.json')).files[0].requests[0];
@@ -138,17 +163,27 @@ describe('dial run: retries, timeouts, transport errors, bail', () => {
 
   it('# @retry retries transport errors; without retries a reset is an errored request, not a crash', async () => {
     const dir = workspace();
-    writeFileSync(join(dir, 'reset.http'), `### reset\n# @retry 1 10ms\nGET {{host}}/reset\n\n### after\nGET {{host}}/ok\n\n?? status == 200\n`);
+    writeFileSync(
+      join(dir, 'reset.http'),
+      `### reset\n# @retry 1 10ms\nGET {{host}}/reset\n\n### after\nGET {{host}}/ok\n\n?? status == 200\n`,
+    );
     const result = await run(['reset.http', '--reporter', `json:${join(dir, 'r.json')}`], dir);
     expect(result.code).toBe(1);
     const [reset, after] = readJson(join(dir, 'r.json')).files[0].requests;
-    expect(reset).toMatchObject({ status: 'errored', attempts: 2, error: { code: expect.stringMatching(/^E_(CONNRESET|NETWORK)$/) } });
+    expect(reset).toMatchObject({
+      status: 'errored',
+      attempts: 2,
+      error: { code: expect.stringMatching(/^E_(CONNRESET|NETWORK)$/) },
+    });
     expect(after.status).toBe('passed');
   });
 
   it('# @timeout and --timeout error slow requests with E_TIMEOUT', async () => {
     const dir = workspace();
-    writeFileSync(join(dir, 'slow.http'), `### slow\n# @timeout 200ms\nGET {{host}}/slow?ms=5000\n\n### also slow\nGET {{host}}/slow?ms=5000\n`);
+    writeFileSync(
+      join(dir, 'slow.http'),
+      `### slow\n# @timeout 200ms\nGET {{host}}/slow?ms=5000\n\n### also slow\nGET {{host}}/slow?ms=5000\n`,
+    );
     const result = await run(['slow.http', '--timeout', '300ms', '--reporter', `json:${join(dir, 'r.json')}`], dir);
     expect(result.code).toBe(1);
     const requests = readJson(join(dir, 'r.json')).files[0].requests;
@@ -157,7 +192,10 @@ describe('dial run: retries, timeouts, transport errors, bail', () => {
 
   it('--bail stops after the first failure and reports the rest as skipped', async () => {
     const dir = workspace();
-    const result = await run(['predicates-fail.http', 'shards', '--bail', '--concurrency', '1', '--reporter', `json:${join(dir, 'r.json')}`], dir);
+    const result = await run(
+      ['predicates-fail.http', 'shards', '--bail', '--concurrency', '1', '--reporter', `json:${join(dir, 'r.json')}`],
+      dir,
+    );
     expect(result.code).toBe(1);
     const report = readJson(join(dir, 'r.json'));
     expect(report.totals).toMatchObject({ requests: 8, failed: 1, skipped: 7, passed: 0 });
@@ -180,7 +218,17 @@ describe('dial run: shards, reporters, merge', () => {
     expect(readJson(paths[0]).shard).toEqual({ index: 1, total: 3 });
 
     const junitPath = join(dir, 'merged.xml');
-    const merged = await runCli(['report', 'merge', ...paths, '--reporter', `junit:${junitPath}`, '--reporter', `json:${join(dir, 'merged.json')}`, '--reporter', 'tap']);
+    const merged = await runCli([
+      'report',
+      'merge',
+      ...paths,
+      '--reporter',
+      `junit:${junitPath}`,
+      '--reporter',
+      `json:${join(dir, 'merged.json')}`,
+      '--reporter',
+      'tap',
+    ]);
     expect(merged.stderr).toBe('');
     expect(merged.code).toBe(0);
     expect(merged.stdout).toContain('1..7');
@@ -207,7 +255,9 @@ describe('dial run: shards, reporters, merge', () => {
     writeFileSync(join(dir, 'one.http'), 'GET {{host}}/ok\n');
     const both = await run(['one.http', '--reporter', 'json', '--reporter', 'tap'], dir);
     expect(both.code).toBe(2);
-    expect(both.stderr).toContain('error[E_USAGE]: --reporter json and --reporter tap would both write to standard output');
+    expect(both.stderr).toContain(
+      'error[E_USAGE]: --reporter json and --reporter tap would both write to standard output',
+    );
     expect(both.stdout).toBe('');
     const blocked = join(dir, 'one.http', 'report.json'); // a "folder" that is a file
     const unwritable = await run(['one.http', '--reporter', `json:${blocked}`], dir);
@@ -223,7 +273,21 @@ describe('dial run: shards, reporters, merge', () => {
   it('JUnit, TAP and github reporters for a failing run', async () => {
     const dir = workspace();
     const junit = join(dir, 'out', 'junit.xml');
-    const result = await run(['predicates-pass.http', 'predicates-fail.http', '--reporter', `junit:${junit}`, '--reporter', 'tap', '--reporter', 'github:' + join(dir, 'gh.txt'), '--reporter', `html:${join(dir, 'r.html')}`], dir);
+    const result = await run(
+      [
+        'predicates-pass.http',
+        'predicates-fail.http',
+        '--reporter',
+        `junit:${junit}`,
+        '--reporter',
+        'tap',
+        '--reporter',
+        'github:' + join(dir, 'gh.txt'),
+        '--reporter',
+        `html:${join(dir, 'r.html')}`,
+      ],
+      dir,
+    );
     expect(result.code).toBe(1);
     const tapLines = result.stdout.split('\n');
     expect(tapLines[0]).toBe('TAP version 13');
@@ -234,17 +298,30 @@ describe('dial run: shards, reporters, merge', () => {
     const suites = doc.testsuites.testsuite;
     expect(suites.map((s: { name: string }) => s.name)).toEqual(['predicates-fail.http', 'predicates-pass.http']);
     expect(suites[0].testcase.failure.message).toContain('?? status == 201');
-    expect(readFileSync(join(dir, 'gh.txt'), 'utf8')).toMatch(/^::error file=predicates-fail\.http,line=4,title=wrong::/);
+    expect(readFileSync(join(dir, 'gh.txt'), 'utf8')).toMatch(
+      /^::error file=predicates-fail\.http,line=4,title=wrong::/,
+    );
     expect(readFileSync(join(dir, 'r.html'), 'utf8')).toContain('dial run failed');
   });
 
   it('secrets are masked in every report', async () => {
     const dir = workspace();
     writeFileSync(join(dir, 'http-client.env.json'), JSON.stringify({ dev: { user: 'ada' } }));
-    writeFileSync(join(dir, 'http-client.private.env.json'), JSON.stringify({ dev: { apiKey: 'sk-live-SECRET-9876' } }));
-    writeFileSync(join(dir, 'secret.http'), `### with key\nPOST {{echo}}/post\nX-Api-Key: {{apiKey}}\nAuthorization: Bearer {{apiKey}}\n\n{"key": "{{apiKey}}"}\n\n?? body $.json.key == nope\n?? header x-nope == {{apiKey}}\n\n> {%\n  client.log("key is " + request.environment.get("apiKey"));\n%}\n`);
-    const out = ['json', 'junit', 'tap', 'html', 'github', 'pretty', 'dot'].map((name) => `${name}:${join(dir, `r.${name}`)}`);
-    const result = await run(['secret.http', '-e', 'dev', '--output-failed', ...out.flatMap((o) => ['--reporter', o]), '--reporter', 'pretty'], dir);
+    writeFileSync(
+      join(dir, 'http-client.private.env.json'),
+      JSON.stringify({ dev: { apiKey: 'sk-live-SECRET-9876' } }),
+    );
+    writeFileSync(
+      join(dir, 'secret.http'),
+      `### with key\nPOST {{echo}}/post\nX-Api-Key: {{apiKey}}\nAuthorization: Bearer {{apiKey}}\n\n{"key": "{{apiKey}}"}\n\n?? body $.json.key == nope\n?? header x-nope == {{apiKey}}\n\n> {%\n  client.log("key is " + request.environment.get("apiKey"));\n%}\n`,
+    );
+    const out = ['json', 'junit', 'tap', 'html', 'github', 'pretty', 'dot'].map(
+      (name) => `${name}:${join(dir, `r.${name}`)}`,
+    );
+    const result = await run(
+      ['secret.http', '-e', 'dev', '--output-failed', ...out.flatMap((o) => ['--reporter', o]), '--reporter', 'pretty'],
+      dir,
+    );
     expect(result.code).toBe(1);
     expect(result.stdout + result.stderr).not.toContain('sk-live-SECRET-9876');
     expect(result.stdout).toContain('••••');
@@ -261,7 +338,10 @@ describe('dial run: shards, reporters, merge', () => {
 describe('dial run: scripts', () => {
   it('a script error fails the request with the .http line; --no-scripts skips scripts', async () => {
     const dir = workspace();
-    writeFileSync(join(dir, 'script.http'), 'GET {{host}}/ok\n\n> {%\n  const x = 1;\n  response.body.nope.deeper;\n%}\n');
+    writeFileSync(
+      join(dir, 'script.http'),
+      'GET {{host}}/ok\n\n> {%\n  const x = 1;\n  response.body.nope.deeper;\n%}\n',
+    );
     const result = await run(['script.http'], dir);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/error\[E_SCRIPT\] \(script\.http:5\): script error: TypeError/);
@@ -274,13 +354,19 @@ describe('dial run: scripts', () => {
     const result = await run(['oauth.http'], dir);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain("'client.oauth2' is not supported in dial scripts");
-    writeFileSync(join(dir, 'crypto.http'), 'GET {{host}}/ok\n\n> {%\n  client.test("hmac", () => client.assert(crypto.hmac.sha256().withTextSecret("k").updateWithText("m").digest().toHex().length === 64));\n%}\n');
+    writeFileSync(
+      join(dir, 'crypto.http'),
+      'GET {{host}}/ok\n\n> {%\n  client.test("hmac", () => client.assert(crypto.hmac.sha256().withTextSecret("k").updateWithText("m").digest().toHex().length === 64));\n%}\n',
+    );
     expect((await run(['crypto.http'], dir)).code).toBe(0);
   });
 
   it('cookies persist within a file, not across files, and not with @no-cookie-jar', async () => {
     const dir = workspace();
-    writeFileSync(join(dir, 'c1.http'), '### set\nGET {{host}}/cookie/set?sid=abc\n\n### get\nGET {{host}}/cookie/get\n\n?? body $.cookie == sid=abc\n\n### none\n# @no-cookie-jar\nGET {{host}}/cookie/get\n\n?? body $.cookie isNull\n');
+    writeFileSync(
+      join(dir, 'c1.http'),
+      '### set\nGET {{host}}/cookie/set?sid=abc\n\n### get\nGET {{host}}/cookie/get\n\n?? body $.cookie == sid=abc\n\n### none\n# @no-cookie-jar\nGET {{host}}/cookie/get\n\n?? body $.cookie isNull\n',
+    );
     writeFileSync(join(dir, 'c2.http'), 'GET {{host}}/cookie/get\n\n?? body $.cookie isNull\n');
     const result = await run(['c1.http', 'c2.http'], dir);
     expect(result.stdout).not.toContain('✗');
@@ -301,7 +387,12 @@ describe('dial run: exit codes and usage', () => {
 
   it('usage errors exit 2', async () => {
     const dir = workspace();
-    for (const args of [['--shard', '4/3'], ['--reporter', 'xunit'], ['--concurrency', '0'], ['--retry-delay', 'soon']]) {
+    for (const args of [
+      ['--shard', '4/3'],
+      ['--reporter', 'xunit'],
+      ['--concurrency', '0'],
+      ['--retry-delay', 'soon'],
+    ]) {
       const result = await run(['shards', ...args], dir);
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stderr).toMatch(/error\[E_USAGE\]/);
@@ -310,24 +401,34 @@ describe('dial run: exit codes and usage', () => {
 
   it('an unresolved variable errors that request, the others still run, and the run exits 3 (invalid input)', async () => {
     const dir = workspace();
-    writeFileSync(join(dir, 'undef.http'), '### bad\nGET {{host}}/ok?x={{nope}}\n\n### good\nGET {{host}}/ok\n\n?? status == 200\n');
+    writeFileSync(
+      join(dir, 'undef.http'),
+      '### bad\nGET {{host}}/ok?x={{nope}}\n\n### good\nGET {{host}}/ok\n\n?? status == 200\n',
+    );
     const result = await run(['undef.http'], dir);
     expect(result.code).toBe(3);
-    expect(result.stdout).toContain("error[E_VAR_UNDEFINED]");
+    expect(result.stdout).toContain('error[E_VAR_UNDEFINED]');
     expect(result.stdout).toContain("'nope'");
     expect(result.stdout).toContain('1 passed, 0 failed, 1 errored');
   });
 
   it('# @skip requests are reported skipped with their reason and never sent', async () => {
     const dir = workspace();
-    writeFileSync(join(dir, 'skip.http'), '### later\n# @skip not ready yet\nGET {{host}}/skipped-path\n\n### now\nGET {{host}}/ok\n');
+    writeFileSync(
+      join(dir, 'skip.http'),
+      '### later\n# @skip not ready yet\nGET {{host}}/skipped-path\n\n### now\nGET {{host}}/ok\n',
+    );
     const result = await run(['skip.http', '--reporter', 'dot'], dir);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('1 passed, 0 failed, 0 errored, 1 skipped');
     expect(fail.hits('/skipped-path')).toBe(0);
     const report = join(dir, 'skip.json');
     await run(['skip.http', '--reporter', `json:${report}`], dir);
-    expect(readJson(report).files[0].requests[0]).toMatchObject({ name: 'later', status: 'skipped', skipReason: 'not ready yet' });
+    expect(readJson(report).files[0].requests[0]).toMatchObject({
+      name: 'later',
+      status: 'skipped',
+      skipReason: 'not ready yet',
+    });
   });
 
   it('a broken env file or an unknown -e stops the run before anything is sent (exit 3)', async () => {

@@ -15,7 +15,13 @@ beforeAll(async () => {
       response.end(JSON.stringify({ token: 'tok-e2e-secret' }));
       return;
     }
-    response.end(JSON.stringify({ url: request.url, authorization: request.headers.authorization ?? null, apiKey: request.headers['x-api-key'] ?? null }));
+    response.end(
+      JSON.stringify({
+        url: request.url,
+        authorization: request.headers.authorization ?? null,
+        apiKey: request.headers['x-api-key'] ?? null,
+      }),
+    );
   });
 });
 afterAll(() => server.close());
@@ -24,7 +30,10 @@ function workspace(): string {
   const root = tempDir('dial-send-file-');
   cpSync(FIXTURE, root, { recursive: true });
   // Like the fixture's `widget` but over HTTP/1.1 (these tests are about variables, not the engine's HTTP/2).
-  writeFileSync(join(root, 'keyed.http'), '### keyed\n# @name keyed\nGET {{base}}/widgets/{{firstId}}\nX-Api-Key: {{apiKey}}\n');
+  writeFileSync(
+    join(root, 'keyed.http'),
+    '### keyed\n# @name keyed\nGET {{base}}/widgets/{{firstId}}\nX-Api-Key: {{apiKey}}\n',
+  );
   return root;
 }
 
@@ -32,9 +41,13 @@ describe('dial send FILE.http#name', () => {
   it('runs the referenced login first, then sends the named request', async () => {
     const root = workspace();
     const before = server.requests.length;
-    const result = await runCli(['send', 'rest-client.rest#profile', '-e', 'dev', '--var', `host=${server.url}`], { cwd: root });
+    const result = await runCli(['send', 'rest-client.rest#profile', '-e', 'dev', '--var', `host=${server.url}`], {
+      cwd: root,
+    });
     // The dependency is announced: what it is, where it goes, and what it answered.
-    expect(result.stderr).toBe(`dial: first sending 'login', which 'profile' references: POST ${server.url}/v1/login (environment dev)\ndial: 'login' answered HTTP 200 OK\n`);
+    expect(result.stderr).toBe(
+      `dial: first sending 'login', which 'profile' references: POST ${server.url}/v1/login (environment dev)\ndial: 'login' answered HTTP 200 OK\n`,
+    );
     expect(result.code).toBe(0);
     expect(server.requests.slice(before).map((r) => `${r.method} ${r.url}`)).toEqual(['POST /v1/login', 'GET /v1/me']);
     expect(server.requests.at(-1)!.headers.authorization).toBe('Bearer tok-e2e-secret');
@@ -43,12 +56,16 @@ describe('dial send FILE.http#name', () => {
 
   it('FILE:LINE picks the request around that line', async () => {
     const root = workspace();
-    const result = await runCli(['send', 'rest-client.rest:33', '-e', 'dev', '--var', `host=${server.url}`], { cwd: root });
+    const result = await runCli(['send', 'rest-client.rest:33', '-e', 'dev', '--var', `host=${server.url}`], {
+      cwd: root,
+    });
     expect(result.code).toBe(0);
     expect(server.requests.at(-1)).toMatchObject({ method: 'DELETE', url: '/v1/items/2' });
     // A line past the end of the file names no request: nothing is sent.
     const sent = server.requests.length;
-    const past = await runCli(['send', 'rest-client.rest:9999', '-e', 'dev', '--var', `host=${server.url}`], { cwd: root });
+    const past = await runCli(['send', 'rest-client.rest:9999', '-e', 'dev', '--var', `host=${server.url}`], {
+      cwd: root,
+    });
     expect(past.code).toBe(3);
     expect(past.stderr).toMatch(/error\[E_NOT_FOUND\]: rest-client\.rest has \d+ lines; there is no line 9999/);
     expect(server.requests.length).toBe(sent);
@@ -57,8 +74,18 @@ describe('dial send FILE.http#name', () => {
   it('remembers the environment of the workspace for the next send', async () => {
     const root = workspace();
     const configDir = tempDir('dial-config-');
-    expect((await runCli(['send', 'keyed.http#keyed', '-e', 'dev', '--var', `host=${server.url}`, '--var', 'firstId=1'], { cwd: root, configDir })).code).toBe(0);
-    const again = await runCli(['send', 'keyed.http#keyed', '--var', `host=${server.url}`, '--var', 'firstId=2'], { cwd: root, configDir });
+    expect(
+      (
+        await runCli(['send', 'keyed.http#keyed', '-e', 'dev', '--var', `host=${server.url}`, '--var', 'firstId=1'], {
+          cwd: root,
+          configDir,
+        })
+      ).code,
+    ).toBe(0);
+    const again = await runCli(['send', 'keyed.http#keyed', '--var', `host=${server.url}`, '--var', 'firstId=2'], {
+      cwd: root,
+      configDir,
+    });
     expect(again.stderr).toBe('');
     expect(again.code).toBe(0);
     // base comes from the dev environment: only resolvable when dev was remembered
@@ -72,9 +99,11 @@ describe('dial send FILE.http#name', () => {
     const before = server.requests.length;
     const result = await runCli(['send', 'jetbrains.http#widget', '--var', `host=${server.url}`], { cwd: root });
     expect(result.code).toBe(3);
-    expect(result.stderr).toContain(`error[E_VAR_UNDEFINED] ${join(root, 'jetbrains.http')}:39:5: variable 'base' is not defined (request 'widget' at jetbrains.http:39)`);
+    expect(result.stderr).toContain(
+      `error[E_VAR_UNDEFINED] ${join(root, 'jetbrains.http')}:39:5: variable 'base' is not defined (request 'widget' at jetbrains.http:39)`,
+    );
     expect(result.stderr).toContain('  | GET {{base}}/widgets/{{firstId}} HTTP/2\n  |     ^');
-    expect(result.stderr).toContain("select one with -e dev");
+    expect(result.stderr).toContain('select one with -e dev');
     expect(result.stderr).toContain('looked in: --var');
     expect(server.requests.length).toBe(before);
   });
@@ -111,7 +140,10 @@ describe('dial send FILE.http#name', () => {
   it('secrets are masked in history', async () => {
     const root = workspace();
     const configDir = tempDir('dial-config-');
-    const sent = await runCli(['send', 'keyed.http#keyed', '-e', 'dev', '--var', `host=${server.url}`, '--var', 'firstId=3'], { cwd: root, configDir });
+    const sent = await runCli(
+      ['send', 'keyed.http#keyed', '-e', 'dev', '--var', `host=${server.url}`, '--var', 'firstId=3'],
+      { cwd: root, configDir },
+    );
     expect(sent.code).toBe(0);
     // the API key (private $shared value) reached the server; the response echoes it, masked when printed
     expect(server.requests.at(-1)!.headers['x-api-key']).toBe('shared-api-key-123');

@@ -13,10 +13,13 @@ describe('dial send --http2 (built binary)', () => {
 
   beforeAll(async () => {
     certificate = await generateCertificate();
-    server = createSecureServer({ cert: certificate.cert, key: certificate.key, allowHTTP1: true }, (request, response) => {
-      response.setHeader('content-type', 'application/json');
-      response.end(JSON.stringify({ httpVersion: request.httpVersion, path: request.url }));
-    });
+    server = createSecureServer(
+      { cert: certificate.cert, key: certificate.key, allowHTTP1: true },
+      (request, response) => {
+        response.setHeader('content-type', 'application/json');
+        response.end(JSON.stringify({ httpVersion: request.httpVersion, path: request.url }));
+      },
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });

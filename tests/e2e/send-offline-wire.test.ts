@@ -32,7 +32,10 @@ function parsePrinted(stdout: string): Printed {
   const end = stdout.indexOf('\n\n');
   const head = end < 0 ? stdout.replace(/\n$/, '') : stdout.slice(0, end);
   const [requestLine, ...lines] = head.split('\n');
-  const headers = lines.map((line): [string, string] => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]);
+  const headers = lines.map((line): [string, string] => [
+    line.slice(0, line.indexOf(':')),
+    line.slice(line.indexOf(':') + 1).trim(),
+  ]);
   return { requestLine, headers, body: end < 0 ? '' : stdout.slice(end + 2) };
 }
 
@@ -43,7 +46,8 @@ function normalised(headers: Array<[string, string]>): string[] {
 
 function received(request: RecordedRequest): Array<[string, string]> {
   const pairs: Array<[string, string]> = [];
-  for (let index = 0; index < request.rawHeaders.length; index += 2) pairs.push([request.rawHeaders[index], request.rawHeaders[index + 1]]);
+  for (let index = 0; index < request.rawHeaders.length; index += 2)
+    pairs.push([request.rawHeaders[index], request.rawHeaders[index + 1]]);
   return pairs;
 }
 
@@ -107,14 +111,16 @@ describe('the printed request is the request as sent', () => {
     });
   }
 
-  it('-p H prints the engine\'s headers; a Header: item that removes a default is not printed either', async () => {
+  it("-p H prints the engine's headers; a Header: item that removes a default is not printed either", async () => {
     const before = server.requests.length;
     const result = await runCli(['send', '-p', 'H', `${server.url}/h`, 'Accept-Encoding:', 'X-A:1'], { cwd: dir });
     const [wire] = server.requests.slice(before);
     const printed = parsePrinted(result.stdout);
     expect(normalised(printed.headers)).toEqual(normalised(received(wire)));
     expect(printed.headers.map(([key]) => key.toLowerCase())).not.toContain('accept-encoding');
-    expect(printed.headers.map(([key]) => key.toLowerCase())).toEqual(expect.arrayContaining(['host', 'connection', 'x-a']));
+    expect(printed.headers.map(([key]) => key.toLowerCase())).toEqual(
+      expect.arrayContaining(['host', 'connection', 'x-a']),
+    );
   });
 
   it('-v shows the same head as sent', async () => {

@@ -27,20 +27,23 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'http-client.env.json'), JSON.stringify({ dev: { host: echo.url, user: 'ada' } }));
   writeFileSync(join(dir, 'http-client.private.env.json'), JSON.stringify({ dev: { apiKey: PRIVATE } }));
   writeFileSync(join(dir, '.env'), `DOT_TOKEN=${DOTENV}\n`);
-  writeFileSync(join(dir, 'api.http'), [
-    '@password = ' + MARKED,
-    '',
-    '### login',
-    '# @name login',
-    '# @secret password',
-    'POST {{host}}/anything/{{user}}?key={{apiKey}}',
-    'X-Api-Key: {{apiKey}}',
-    'Authorization: Bearer {{DOT_TOKEN}}',
-    'Content-Type: application/json',
-    '',
-    '{"user": "{{user}}", "password": "{{password}}"}',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    join(dir, 'api.http'),
+    [
+      '@password = ' + MARKED,
+      '',
+      '### login',
+      '# @name login',
+      '# @secret password',
+      'POST {{host}}/anything/{{user}}?key={{apiKey}}',
+      'X-Api-Key: {{apiKey}}',
+      'Authorization: Bearer {{DOT_TOKEN}}',
+      'Content-Type: application/json',
+      '',
+      '{"user": "{{user}}", "password": "{{password}}"}',
+      '',
+    ].join('\n'),
+  );
 });
 
 afterAll(async () => {
@@ -52,10 +55,19 @@ const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
 /** Runs the CLI inside a real pseudo-terminal (util-linux `script`), so stdout is a TTY (buffered, pretty output). */
 function runInTerminal(args: string[]): Promise<{ code: number | null; output: string }> {
   const command = `cd ${quote(dir)} && ${[process.execPath, DIAL_BIN, ...args].map(quote).join(' ')}`;
-  const env: Record<string, string | undefined> = { ...process.env, DIAL_CONFIG_DIR: tempDir('dial-config-'), NO_COLOR: '1', FORCE_COLOR: undefined, CI: undefined };
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    DIAL_CONFIG_DIR: tempDir('dial-config-'),
+    NO_COLOR: '1',
+    FORCE_COLOR: undefined,
+    CI: undefined,
+  };
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
   return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qfec', command, '/dev/null'], { env: env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      env: env as NodeJS.ProcessEnv,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.on('error', reject);
@@ -94,7 +106,12 @@ describe('dial send FILE.http#name masks secrets in what it prints', () => {
   it('the echoed response body is masked value by value, the rest intact', async () => {
     const result = await runCli(['send', 'api.http#login', '-e', 'dev'], { cwd: dir });
     expect(result.code).toBe(0);
-    const echoed = JSON.parse(result.stdout) as { headers: Record<string, string>; json: unknown; args: unknown; url: string };
+    const echoed = JSON.parse(result.stdout) as {
+      headers: Record<string, string>;
+      json: unknown;
+      args: unknown;
+      url: string;
+    };
     expect(echoed.json).toEqual({ user: 'ada', password: MASK });
     expect(echoed.args).toEqual({ key: MASK });
     expect(echoed.url).toBe(`${echo.url}/anything/ada?key=${MASK}`);

@@ -18,12 +18,25 @@ type Recording = Awaited<ReturnType<typeof startRecordingServer>>;
 const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
 
 /** Runs the CLI inside a real pseudo-terminal (util-linux `script`), so stdout is a TTY. */
-function runInTerminal(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number | null; output: string }> {
+function runInTerminal(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<{ code: number | null; output: string }> {
   const command = [process.execPath, DIAL_BIN, ...args].map(quote).join(' ');
-  const childEnv: Record<string, string | undefined> = { ...process.env, DIAL_CONFIG_DIR: tempDir('dial-config-'), NO_COLOR: undefined, FORCE_COLOR: undefined, CI: undefined, ...env };
+  const childEnv: Record<string, string | undefined> = {
+    ...process.env,
+    DIAL_CONFIG_DIR: tempDir('dial-config-'),
+    NO_COLOR: undefined,
+    FORCE_COLOR: undefined,
+    CI: undefined,
+    ...env,
+  };
   for (const key of Object.keys(childEnv)) if (childEnv[key] === undefined) delete childEnv[key];
   return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qfec', command, '/dev/null'], { env: childEnv as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      env: childEnv as NodeJS.ProcessEnv,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.on('error', reject);
@@ -60,7 +73,23 @@ const last = () => echo.requests[echo.requests.length - 1];
 describe('dial send: request items reach the server', () => {
   it('JSON fields, nested keys, raw JSON, files, query and headers', async () => {
     const result = await runCli(
-      ['send', `${echo.url}/users`, 'name=Ann', 'age:=30', 'ratio:=1.50', 'a[b][0]=x', 'tags[]=p', 'meta:=@meta.json', 'bio=@bio.txt', 'q==a b', 'f==@token.txt', 'X-Token:abc', 'X-File:@token.txt', 'X-Empty;', 'key\\:with\\:colons=v'],
+      [
+        'send',
+        `${echo.url}/users`,
+        'name=Ann',
+        'age:=30',
+        'ratio:=1.50',
+        'a[b][0]=x',
+        'tags[]=p',
+        'meta:=@meta.json',
+        'bio=@bio.txt',
+        'q==a b',
+        'f==@token.txt',
+        'X-Token:abc',
+        'X-File:@token.txt',
+        'X-Empty;',
+        'key\\:with\\:colons=v',
+      ],
       { cwd: files },
     );
     expect(result.stderr).toBe('');
@@ -68,7 +97,9 @@ describe('dial send: request items reach the server', () => {
     const seen = last();
     expect(seen.method).toBe('POST');
     expect(seen.url).toBe('/users?q=a%20b&f=tok-42%0A');
-    expect(seen.body.toString()).toBe('{"name":"Ann","age":30,"ratio":1.50,"a":{"b":["x"]},"tags":["p"],"meta":{"z":1.0,"a":[true]},"bio":"likes tea","key:with:colons":"v"}');
+    expect(seen.body.toString()).toBe(
+      '{"name":"Ann","age":30,"ratio":1.50,"a":{"b":["x"]},"tags":["p"],"meta":{"z":1.0,"a":[true]},"bio":"likes tea","key:with:colons":"v"}',
+    );
     expect(seen.headers['content-type']).toBe('application/json');
     expect(seen.headers.accept).toBe('application/json, */*;q=0.5');
     expect(seen.headers['x-token']).toBe('abc');
@@ -104,7 +135,10 @@ describe('dial send: request items reach the server', () => {
   });
 
   it('a file upload sends multipart with the file name, type and bytes', async () => {
-    const result = await runCli(['send', `${echo.url}/upload`, 'name=Ann', 'avatar@avatar.png', 'note@bio.txt;type=text/x-note'], { cwd: files });
+    const result = await runCli(
+      ['send', `${echo.url}/upload`, 'name=Ann', 'avatar@avatar.png', 'note@bio.txt;type=text/x-note'],
+      { cwd: files },
+    );
     expect(result.code).toBe(0);
     const type = last().headers['content-type'] ?? '';
     expect(type).toMatch(/^multipart\/form-data; boundary=/);
@@ -148,15 +182,23 @@ describe('dial send: digest auth', () => {
       const header = request.headers.authorization;
       seen.push(header ?? '');
       if (!header) {
-        response.writeHead(401, { 'WWW-Authenticate': `Digest realm="${realm}", qop="auth", algorithm=SHA-256, nonce="${nonce}", opaque="op"` });
+        response.writeHead(401, {
+          'WWW-Authenticate': `Digest realm="${realm}", qop="auth", algorithm=SHA-256, nonce="${nonce}", opaque="op"`,
+        });
         response.end('no');
         return;
       }
       // Verify independently of dial's code (RFC 7616 §3.4.1).
-      const params = Object.fromEntries([...header.matchAll(/(\w+)=(?:"([^"]*)"|([^,\s]+))/g)].map((m) => [m[1], m[2] ?? m[3]]));
+      const params = Object.fromEntries(
+        [...header.matchAll(/(\w+)=(?:"([^"]*)"|([^,\s]+))/g)].map((m) => [m[1], m[2] ?? m[3]]),
+      );
       const h = (text: string) => createHash('sha256').update(text).digest('hex');
-      const expected = h(`${h(`ann:${realm}:secret`)}:${nonce}:${params.nc}:${params.cnonce}:auth:${h(`GET:${params.uri}`)}`);
-      response.writeHead(params.response === expected && params.uri === '/private?x=1' ? 200 : 403, { 'content-type': 'text/plain' });
+      const expected = h(
+        `${h(`ann:${realm}:secret`)}:${nonce}:${params.nc}:${params.cnonce}:auth:${h(`GET:${params.uri}`)}`,
+      );
+      response.writeHead(params.response === expected && params.uri === '/private?x=1' ? 200 : 403, {
+        'content-type': 'text/plain',
+      });
       response.end(params.response === expected ? 'welcome' : 'bad digest');
     });
     try {
@@ -168,7 +210,10 @@ describe('dial send: digest auth', () => {
 
       // The same from a .http file's `Authorization: Digest user password` convention.
       const dir = tempDir();
-      writeFileSync(join(dir, 'auth.http'), `### private\nGET ${server.url}/private?x=1\nAuthorization: Digest ann secret\n`);
+      writeFileSync(
+        join(dir, 'auth.http'),
+        `### private\nGET ${server.url}/private?x=1\nAuthorization: Digest ann secret\n`,
+      );
       const fromFile = await runCli(['send', 'auth.http#private'], { cwd: dir });
       expect(fromFile.stderr).toBe('');
       expect(fromFile.stdout).toBe('welcome');
@@ -217,7 +262,10 @@ describe('dial send: redirects', () => {
     seen.length = 0;
     const same = await runCli(['send', '--follow', `${server.url}/same`, 'Authorization:Bearer s3cret']);
     expect(same.stdout).toBe('{"final":true}');
-    expect(seen.map((s) => [s.url, s.auth])).toEqual([['/same', 'Bearer s3cret'], ['/final', 'Bearer s3cret']]);
+    expect(seen.map((s) => [s.url, s.auth])).toEqual([
+      ['/same', 'Bearer s3cret'],
+      ['/final', 'Bearer s3cret'],
+    ]);
 
     seen.length = 0;
     const cross = await runCli(['send', '--follow', `${server.url}/cross`, '-a', 'ann:pw']);
@@ -273,7 +321,10 @@ describe('dial send: response decoding and output', () => {
   });
 
   it('binary bodies go to a pipe byte for byte', async () => {
-    const child = spawn(process.execPath, [DIAL_BIN, 'send', `${server.url}/binary`], { env: { ...process.env, DIAL_CONFIG_DIR: tempDir() }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [DIAL_BIN, 'send', `${server.url}/binary`], {
+      env: { ...process.env, DIAL_CONFIG_DIR: tempDir() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const chunks: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
     const code = await new Promise((resolve) => child.on('close', resolve));
@@ -297,7 +348,10 @@ describe('dial send: response decoding and output', () => {
   });
 
   it('NO_COLOR and --no-color turn colour off on a terminal, formatting stays', async () => {
-    for (const run of [runInTerminal(['send', `${server.url}/json`], { NO_COLOR: '1' }), runInTerminal(['--no-color', 'send', `${server.url}/json`])]) {
+    for (const run of [
+      runInTerminal(['send', `${server.url}/json`], { NO_COLOR: '1' }),
+      runInTerminal(['--no-color', 'send', `${server.url}/json`]),
+    ]) {
       const result = await run;
       expect(result.output).not.toContain('\x1b[');
       expect(result.output).toContain('HTTP/1.1 200 OK');
@@ -384,7 +438,12 @@ describe('dial send: timeouts and TLS', () => {
       expect(insecure.stdout).toBe('secure hello');
       expect(insecure.stderr).toContain('warning: TLS certificate verification is off (--insecure)');
 
-      const trusted = await runCli(['send', '--cacert', server.certificate.certPath, `https://localhost:${server.port}/`]);
+      const trusted = await runCli([
+        'send',
+        '--cacert',
+        server.certificate.certPath,
+        `https://localhost:${server.port}/`,
+      ]);
       expect(trusted.code).toBe(0);
       expect(trusted.stdout).toBe('secure hello');
       expect(trusted.stderr).toBe('');
@@ -404,7 +463,9 @@ describe('dial send: --offline and --curl', () => {
     expect(result.code).toBe(0);
     expect(echo.requests.length).toBe(before);
     // The head as sent: the engine's defaults (Accept-Encoding, Connection, Content-Length) included.
-    expect(result.stdout).toMatch(/^POST \/users HTTP\/1\.1\nHost: 127\.0\.0\.1:\d+\nAccept-Encoding: gzip, deflate, br\nConnection: keep-alive\nUser-Agent: dial\/[\w.-]+\nAccept: application\/json, \*\/\*;q=0\.5\nContent-Type: application\/json\nX-Api: 1\nContent-Length: 14\n\n\{"name":"Ann"\}$/);
+    expect(result.stdout).toMatch(
+      /^POST \/users HTTP\/1\.1\nHost: 127\.0\.0\.1:\d+\nAccept-Encoding: gzip, deflate, br\nConnection: keep-alive\nUser-Agent: dial\/[\w.-]+\nAccept: application\/json, \*\/\*;q=0\.5\nContent-Type: application\/json\nX-Api: 1\nContent-Length: 14\n\n\{"name":"Ann"\}$/,
+    );
   });
 
   it('--offline on a terminal pretty-prints the request body', async () => {
@@ -428,7 +489,10 @@ describe('dial send: downloads', () => {
   beforeAll(async () => {
     server = await startHttpServer((request, response) => {
       if (request.url === '/evil') {
-        response.writeHead(200, { 'content-type': 'text/plain', 'content-disposition': 'attachment; filename="../../escaped.txt"' });
+        response.writeHead(200, {
+          'content-type': 'text/plain',
+          'content-disposition': 'attachment; filename="../../escaped.txt"',
+        });
         response.end('evil contents');
       } else if (request.url === '/files/report') {
         response.writeHead(200, { 'content-type': 'application/json' });
@@ -480,7 +544,10 @@ describe('dial send: streaming', () => {
     });
     try {
       const command = [process.execPath, DIAL_BIN, 'send', `${server.url}/sse`].map(quote).join(' ');
-      const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { ...process.env, DIAL_CONFIG_DIR: tempDir() }, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn('script', ['-qfec', command, '/dev/null'], {
+        env: { ...process.env, DIAL_CONFIG_DIR: tempDir() },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       let output = '';
       const sawFirst = new Promise<void>((resolve) =>
         child.stdout.on('data', (chunk: Buffer) => {
@@ -527,7 +594,10 @@ describe('dial send: streaming', () => {
       delete env.NODE_EXTRA_CA_CERTS;
       const args = [DIAL_BIN, 'send', '-o', out, `${server.url}/big`];
       const child = hasTime
-        ? spawn('/usr/bin/time', ['-f', 'MAXRSS_KB=%M', process.execPath, ...args], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] })
+        ? spawn('/usr/bin/time', ['-f', 'MAXRSS_KB=%M', process.execPath, ...args], {
+            env: env as NodeJS.ProcessEnv,
+            stdio: ['ignore', 'pipe', 'pipe'],
+          })
         : spawn(process.execPath, args, { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
       let stderr = '';
       child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
@@ -552,10 +622,14 @@ describe('dial send: proxy and progress', () => {
     const proxy = await startHttpServer((request, response) => {
       // Plain-HTTP forwarding of an absolute-URI request.
       seen.push(`${request.method} ${request.url}`);
-      const upstream = httpRequest(request.url ?? '', { method: request.method, headers: request.headers }, (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(response);
-      });
+      const upstream = httpRequest(
+        request.url ?? '',
+        { method: request.method, headers: request.headers },
+        (answer) => {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+        },
+      );
       request.pipe(upstream);
     });
     proxy.server.on('connect', (request, socket, head) => {
@@ -614,7 +688,10 @@ describe('dial send FILE.http', () => {
 
     const list = await runCli(['send', '-p', 'H', 'api.http#list', '--var', 'term=x'], { cwd: dir, configDir });
     expect(list.stdout).toMatch(/^GET \/items\?q=x HTTP\/1\.1\n/);
-    const history = JSON.parse((await runCli(['history', 'list', '--json'], { configDir })).stdout) as Array<{ requestId?: string; workspace?: string }>;
+    const history = JSON.parse((await runCli(['history', 'list', '--json'], { configDir })).stdout) as Array<{
+      requestId?: string;
+      workspace?: string;
+    }>;
     expect(history.map((entry) => entry.requestId)).toEqual(['api.http#list', 'api.http#create']);
 
     // Several requests, no name, not a terminal: a usage error naming them.

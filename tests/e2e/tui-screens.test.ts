@@ -85,7 +85,10 @@ async function escapeThen(tty: PtyTerminal, closed: (screen: string) => boolean,
   tty.press(next);
 }
 
-const has = (...texts: string[]) => (screen: string) => texts.every((t) => screen.includes(t));
+const has =
+  (...texts: string[]) =>
+  (screen: string) =>
+    texts.every((t) => screen.includes(t));
 
 describe.each(sizes)('golden screens at $cols×$rows', (size) => {
   let echo: EchoServer;
@@ -104,7 +107,10 @@ describe.each(sizes)('golden screens at $cols×$rows', (size) => {
     echo = await startEchoServer();
     workspace = tempDir('dial-tui-screens-');
     cpSync(resolve(import.meta.dirname, '../fixtures/tui/workspace'), workspace, { recursive: true });
-    writeFileSync(join(workspace, 'http-client.env.json'), JSON.stringify({ local: { baseUrl: echo.url }, staging: { baseUrl: echo.url } }));
+    writeFileSync(
+      join(workspace, 'http-client.env.json'),
+      JSON.stringify({ local: { baseUrl: echo.url }, staging: { baseUrl: echo.url } }),
+    );
   });
   afterEach(() => terminal?.dispose());
   afterAll(async () => {
@@ -127,7 +133,11 @@ describe.each(sizes)('golden screens at $cols×$rows', (size) => {
 
   it('workbench, palette, help, environments, body editor, response tabs and history', async () => {
     const tty = open(workspace, ['-e', 'local']);
-    expectScreen('workbench-unsent', size, await settled(tty, has('list users', 'Not sent yet', 'User-Agent:'), 'the workbench'));
+    expectScreen(
+      'workbench-unsent',
+      size,
+      await settled(tty, has('list users', 'Not sent yet', 'User-Agent:'), 'the workbench'),
+    );
     tty.press('\x10');
     expectScreen('palette', size, await settled(tty, has('Command palette'), 'the palette'));
     tty.press('list');
@@ -150,7 +160,11 @@ describe.each(sizes)('golden screens at $cols×$rows', (size) => {
     await keys(tty, KEY.enter, 'b');
     expectScreen('body-editor', size, await settled(tty, has('valid JSON', 'ctrl+s save'), 'the body editor'));
     await escapeThen(tty, (s) => !s.includes('ctrl+s save'), 'x');
-    expectScreen('confirm-delete', size, await settled(tty, has('Delete create user? (y/n)'), 'the delete confirmation'));
+    expectScreen(
+      'confirm-delete',
+      size,
+      await settled(tty, has('Delete create user? (y/n)'), 'the delete confirmation'),
+    );
     await keys(tty, 'n', 'u');
     expectScreen('edit-url', size, await settled(tty, has('URL: {{host}}/post'), 'the URL editor'));
     await escapeThen(tty, (s) => !s.includes('URL: {{host}}/post'), 'r');

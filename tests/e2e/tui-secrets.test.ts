@@ -32,7 +32,10 @@ describe('dial open: secrets and settings in a real terminal', () => {
     echo = await startEchoServer();
     workspace = tempDir('dial-tui-secrets-');
     mkdirSync(workspace, { recursive: true });
-    writeFileSync(join(workspace, 'http-client.env.json'), JSON.stringify({ local: { baseUrl: echo.url, user: 'ada' } }));
+    writeFileSync(
+      join(workspace, 'http-client.env.json'),
+      JSON.stringify({ local: { baseUrl: echo.url, user: 'ada' } }),
+    );
     writeFileSync(join(workspace, 'http-client.private.env.json'), JSON.stringify({ local: { password: PASSWORD } }));
     writeFileSync(
       join(workspace, 'login.http'),

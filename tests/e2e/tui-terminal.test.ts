@@ -30,7 +30,10 @@ describe('dial open: suspend, signals and remembered choices in a real terminal'
     echo = await startEchoServer();
     workspace = tempDir('dial-tui-term-');
     cpSync(resolve(import.meta.dirname, '../fixtures/tui/workspace'), workspace, { recursive: true });
-    writeFileSync(join(workspace, 'http-client.env.json'), JSON.stringify({ local: { baseUrl: echo.url }, staging: { baseUrl: echo.url } }));
+    writeFileSync(
+      join(workspace, 'http-client.env.json'),
+      JSON.stringify({ local: { baseUrl: echo.url }, staging: { baseUrl: echo.url } }),
+    );
   });
   afterEach(() => terminal?.dispose());
   afterAll(async () => {
@@ -56,9 +59,15 @@ describe('dial open: suspend, signals and remembered choices in a real terminal'
     await tty.waitFor(() => existsSync(marker), 'the pager to run');
     expect(readFileSync(marker, 'utf8')).toContain('"page": "1"');
     // ...the terminal was handed back (alternate screen entered again)...
-    await tty.waitFor(() => tty.rawOutput.slice(before).includes('\x1b[?1049l') && tty.rawOutput.slice(before).includes('\x1b[?1049h'), 'the alternate screen again');
+    await tty.waitFor(
+      () => tty.rawOutput.slice(before).includes('\x1b[?1049l') && tty.rawOutput.slice(before).includes('\x1b[?1049h'),
+      'the alternate screen again',
+    );
     // ...and the workbench is on it by itself: no key pressed since.
-    const screen = await tty.waitFor((s) => s.includes('listUsers') && s.includes('200 OK') && s.includes('env: local'), 'the workbench after the pager');
+    const screen = await tty.waitFor(
+      (s) => s.includes('listUsers') && s.includes('200 OK') && s.includes('env: local'),
+      'the workbench after the pager',
+    );
     expect(await tty.onAlternateScreen()).toBe(true);
     expect(screen).not.toContain('PAGER-RAN');
 
@@ -76,7 +85,13 @@ describe('dial open: suspend, signals and remembered choices in a real terminal'
     terminal = new PtyTerminal([process.execPath, BIN, 'open', ws, '-e', 'local'], {
       cols: 120,
       rows: 40,
-      env: { CI: undefined, NO_COLOR: undefined, DIAL_CONFIG_DIR: tempDir('dial-tui-config-'), EDITOR: editor, VISUAL: undefined },
+      env: {
+        CI: undefined,
+        NO_COLOR: undefined,
+        DIAL_CONFIG_DIR: tempDir('dial-tui-config-'),
+        EDITOR: editor,
+        VISUAL: undefined,
+      },
     });
     const tty = terminal;
     await tty.waitForText('listUsers', 'env: local');
@@ -85,7 +100,9 @@ describe('dial open: suspend, signals and remembered choices in a real terminal'
     await tty.waitFor(() => tty.rawOutput.slice(before).includes('\x1b[?1049h'), 'the alternate screen again');
     const screen = await tty.waitForText('saved api.http', 'GET {{host}}/anything/people?page=1', 'env: local');
     expect(screen).toContain('listUsers');
-    expect(readFileSync(join(ws, 'api.http'), 'utf8')).toBe(readFileSync(join(workspace, 'api.http'), 'utf8').replace('/anything/users', '/anything/people'));
+    expect(readFileSync(join(ws, 'api.http'), 'utf8')).toBe(
+      readFileSync(join(workspace, 'api.http'), 'utf8').replace('/anything/users', '/anything/people'),
+    );
     tty.press('q');
     expect(await tty.exit()).toBe(0);
   });
@@ -117,7 +134,9 @@ describe('dial open: suspend, signals and remembered choices in a real terminal'
     await tty.waitForText('listUsers', 'env: staging');
     tty.press('q');
     expect(await tty.exit()).toBe(0);
-    const settings = JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8')) as { defaultEnvironment: Record<string, string> };
+    const settings = JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8')) as {
+      defaultEnvironment: Record<string, string>;
+    };
     expect(Object.values(settings.defaultEnvironment)).toEqual(['staging']);
 
     // Opened again without -e: the remembered environment is the active one.

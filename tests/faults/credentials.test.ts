@@ -38,7 +38,13 @@ async function dualServer(): Promise<{ port: number; plain: RecordedRequest[] }>
   const plain: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   const http = createHttpServer((request, response) => {
-    plain.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, rawHeaders: request.rawHeaders, body: Buffer.alloc(0) });
+    plain.push({
+      method: request.method ?? '',
+      url: request.url ?? '',
+      headers: request.headers,
+      rawHeaders: request.rawHeaders,
+      body: Buffer.alloc(0),
+    });
     response.end('landed');
   });
   let port = 0;
@@ -71,17 +77,38 @@ async function dualServer(): Promise<{ port: number; plain: RecordedRequest[] }>
 describe('fault: credentials by pattern', () => {
   it('the one list: names matching auth|token|key|secret|session|cookie|password, not challenges or pseudo-headers', () => {
     for (const [name] of CREDENTIALS) expect(isSensitiveHeader(name), name).toBe(true);
-    for (const name of ['Set-Cookie', 'X-Password', 'proxy-authorization']) expect(isSensitiveHeader(name), name).toBe(true);
-    for (const name of ['Content-Type', 'Accept', 'WWW-Authenticate', ':authority', 'Keep-Alive', 'X-Request-Id']) expect(isSensitiveHeader(name), name).toBe(false);
-    expect(maskHeaders([['X-Api-Key', 'v'], ['Accept', '*/*']])).toEqual([['X-Api-Key', '••••'], ['Accept', '*/*']]);
+    for (const name of ['Set-Cookie', 'X-Password', 'proxy-authorization'])
+      expect(isSensitiveHeader(name), name).toBe(true);
+    for (const name of ['Content-Type', 'Accept', 'WWW-Authenticate', ':authority', 'Keep-Alive', 'X-Request-Id'])
+      expect(isSensitiveHeader(name), name).toBe(false);
+    expect(
+      maskHeaders([
+        ['X-Api-Key', 'v'],
+        ['Accept', '*/*'],
+      ]),
+    ).toEqual([
+      ['X-Api-Key', '••••'],
+      ['Accept', '*/*'],
+    ]);
   });
 
   it('a redirect from https://h:P to http://h:P drops every credential and warns', async () => {
     const { port, plain } = await dualServer();
     const warnings: string[] = [];
     const exchange = await sendRequest(
-      { method: 'GET', url: `https://127.0.0.1:${port}/start`, headers: [...CREDENTIALS, ['X-Plain', 'kept']], body: { kind: 'none' } },
-      { followRedirects: true, timeoutMs: 5000, env: {}, tls: { verify: false }, onWarning: (message) => warnings.push(message) },
+      {
+        method: 'GET',
+        url: `https://127.0.0.1:${port}/start`,
+        headers: [...CREDENTIALS, ['X-Plain', 'kept']],
+        body: { kind: 'none' },
+      },
+      {
+        followRedirects: true,
+        timeoutMs: 5000,
+        env: {},
+        tls: { verify: false },
+        onWarning: (message) => warnings.push(message),
+      },
     );
     expect(exchange.response.status).toBe(200);
     expect(plain).toHaveLength(1);
@@ -101,11 +128,17 @@ describe('fault: credentials by pattern', () => {
     });
     closers.push(() => origin.close());
     const headers = [...CREDENTIALS, ['X-Plain', 'kept']] as Array<[string, string]>;
-    await sendRequest({ method: 'GET', url: `${origin.url}/away`, headers, body: { kind: 'none' } }, { followRedirects: true, timeoutMs: 5000, env: {} });
+    await sendRequest(
+      { method: 'GET', url: `${origin.url}/away`, headers, body: { kind: 'none' } },
+      { followRedirects: true, timeoutMs: 5000, env: {} },
+    );
     expect(target.requests).toHaveLength(1);
     for (const [name] of CREDENTIALS) expect(target.requests[0].headers[name.toLowerCase()], name).toBeUndefined();
     expect(target.requests[0].headers['x-plain']).toBe('kept');
-    await sendRequest({ method: 'GET', url: `${origin.url}/same`, headers, body: { kind: 'none' } }, { followRedirects: true, timeoutMs: 5000, env: {} });
+    await sendRequest(
+      { method: 'GET', url: `${origin.url}/same`, headers, body: { kind: 'none' } },
+      { followRedirects: true, timeoutMs: 5000, env: {} },
+    );
     const same = origin.requests.find((r) => r.url === '/here');
     expect(same?.headers['x-api-key']).toBe('xapikey-5678');
   });
@@ -138,8 +171,32 @@ describe('fault: credentials by pattern', () => {
     const server = await startRecordingServer();
     closers.push(() => server.close());
     const dir = tempDir('dial-fault-');
-    writeFileSync(join(dir, 'api.http'), [`### creds`, `GET ${server.url}/creds`, ...CREDENTIALS.map(([name, value]) => `${name}: ${value}`), '', '?? status == 201', ''].join('\n'));
-    const result = await runCli(['run', 'api.http', '--reporter', 'pretty', '--reporter', 'json:report.json', '--reporter', 'junit:junit.xml', '--output-failed', '-v'], { cwd: dir });
+    writeFileSync(
+      join(dir, 'api.http'),
+      [
+        `### creds`,
+        `GET ${server.url}/creds`,
+        ...CREDENTIALS.map(([name, value]) => `${name}: ${value}`),
+        '',
+        '?? status == 201',
+        '',
+      ].join('\n'),
+    );
+    const result = await runCli(
+      [
+        'run',
+        'api.http',
+        '--reporter',
+        'pretty',
+        '--reporter',
+        'json:report.json',
+        '--reporter',
+        'junit:junit.xml',
+        '--output-failed',
+        '-v',
+      ],
+      { cwd: dir },
+    );
     expect(result.code).toBe(1);
     expect(server.requests[0].headers['private-token']).toBe('privtoken-7890');
     const report = readFileSync(join(dir, 'report.json'), 'utf8') + readFileSync(join(dir, 'junit.xml'), 'utf8');
@@ -154,10 +211,15 @@ describe('fault: credentials by pattern', () => {
   it('dial run: an https -> http redirect warns on stderr and sends no credential in clear', async () => {
     const { port, plain } = await dualServer();
     const dir = tempDir('dial-fault-');
-    writeFileSync(join(dir, 'api.http'), `GET https://127.0.0.1:${port}/start\nAuthorization: Bearer tok-auth-1234\nX-Api-Key: xapikey-5678\n\n?? status == 200\n`);
+    writeFileSync(
+      join(dir, 'api.http'),
+      `GET https://127.0.0.1:${port}/start\nAuthorization: Bearer tok-auth-1234\nX-Api-Key: xapikey-5678\n\n?? status == 200\n`,
+    );
     const result = await runCli(['run', '-k', 'api.http'], { cwd: dir });
     expect(result.code, result.stdout + result.stderr).toBe(0);
-    expect(result.stderr).toMatch(/warning: redirect from https to plain http: https:\/\/127\.0\.0\.1:\d+\/start -> http:\/\/127\.0\.0\.1:\d+\/landed/);
+    expect(result.stderr).toMatch(
+      /warning: redirect from https to plain http: https:\/\/127\.0\.0\.1:\d+\/start -> http:\/\/127\.0\.0\.1:\d+\/landed/,
+    );
     expect(plain).toHaveLength(1);
     expect(plain[0].headers.authorization).toBeUndefined();
     expect(plain[0].headers['x-api-key']).toBeUndefined();

@@ -15,7 +15,11 @@ let server: TestServer & { requests: RecordedRequest[] };
 beforeAll(async () => {
   server = await startRecordingServer((request, response) => {
     response.setHeader('content-type', 'application/json');
-    response.end(request.url === '/login' ? '{"token":"tok-1"}' : `{"auth":${JSON.stringify(request.headers.authorization ?? null)}}`);
+    response.end(
+      request.url === '/login'
+        ? '{"token":"tok-1"}'
+        : `{"auth":${JSON.stringify(request.headers.authorization ?? null)}}`,
+    );
   });
 });
 afterAll(async () => {
@@ -24,7 +28,10 @@ afterAll(async () => {
 
 function workspace(): string {
   const root = tempDir('dial-fault-');
-  writeFileSync(join(root, 'api.http'), `### login\n# @name login\nPOST ${server.url}/login\n\n### me\n# @name me\nGET ${server.url}/me\nAuthorization: Bearer {{login.response.body.$.token}}\n`);
+  writeFileSync(
+    join(root, 'api.http'),
+    `### login\n# @name login\nPOST ${server.url}/login\n\n### me\n# @name me\nGET ${server.url}/me\nAuthorization: Bearer {{login.response.body.$.token}}\n`,
+  );
   return root;
 }
 
@@ -32,10 +39,17 @@ describe('fault: dependency requests are announced', () => {
   it('onDependency hears the login before it is sent and after, with its status', async () => {
     const root = workspace();
     const events: DependencyEvent[] = [];
-    const session = createSession({ workspaceRoot: root, processEnv: {}, sendOptions: { env: {} }, onDependency: (event) => events.push(event) });
+    const session = createSession({
+      workspaceRoot: root,
+      processEnv: {},
+      sendOptions: { env: {} },
+      onDependency: (event) => events.push(event),
+    });
     const file = await session.loadFile(join(root, 'api.http'));
     const before = server.requests.length;
-    const exchange = await session.execute(file, file.requests[1], { sendOptions: { env: {}, bodyTarget: { kind: 'buffer' } } });
+    const exchange = await session.execute(file, file.requests[1], {
+      sendOptions: { env: {}, bodyTarget: { kind: 'buffer' } },
+    });
     expect(exchange.response.status).toBe(200);
     expect(server.requests.slice(before).map((r) => `${r.method} ${r.url}`)).toEqual(['POST /login', 'GET /me']);
     expect(server.requests.at(-1)?.headers.authorization).toBe('Bearer tok-1');
@@ -51,7 +65,12 @@ describe('fault: dependency requests are announced', () => {
 
   it('refuseDependencies: E_INPUT naming both requests, nothing sent', async () => {
     const root = workspace();
-    const session = createSession({ workspaceRoot: root, processEnv: {}, sendOptions: { env: {} }, refuseDependencies: true });
+    const session = createSession({
+      workspaceRoot: root,
+      processEnv: {},
+      sendOptions: { env: {} },
+      refuseDependencies: true,
+    });
     const file = await session.loadFile(join(root, 'api.http'));
     const before = server.requests.length;
     const error = (await session.execute(file, file.requests[1]).catch((e: unknown) => e)) as DialError;

@@ -5,7 +5,19 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, execFileSync } from 'node:child_process';
-import { chmodSync, createReadStream, lstatSync, mkdirSync, openSync, closeSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  createReadStream,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  closeSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { openOutputFile, writeFileAtomic } from '../../src/core/atomic-write.js';
 import { DialError } from '../../src/core/errors.js';
@@ -96,7 +108,9 @@ describe('fault: file writes', () => {
     mkdirSync(join(dir, 'reports'));
     writeFileSync(join(dir, 'reports', 'junit.xml'), 'old');
     symlinkSync(join('reports', 'junit.xml'), join(dir, 'junit.xml'));
-    const result = await runCli(['run', 'api.http', '--reporter', 'dot', '--reporter', 'junit:junit.xml'], { cwd: dir });
+    const result = await runCli(['run', 'api.http', '--reporter', 'dot', '--reporter', 'junit:junit.xml'], {
+      cwd: dir,
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(lstatSync(join(dir, 'junit.xml')).isSymbolicLink()).toBe(true);
     expect(readlinkSync(join(dir, 'junit.xml'))).toBe(join('reports', 'junit.xml'));
@@ -116,7 +130,10 @@ describe('fault: file writes', () => {
   it('/dev/full as stdout: E_IO, exit 4, one line, no stack trace and no build path', async () => {
     const full = openSync('/dev/full', 'w');
     try {
-      const child = spawn(process.execPath, [DIAL_BIN, 'send', `${server.url}/full`], { stdio: ['ignore', full, 'pipe'], env: { ...process.env, DIAL_CONFIG_DIR: tempDir('dial-config-') } });
+      const child = spawn(process.execPath, [DIAL_BIN, 'send', `${server.url}/full`], {
+        stdio: ['ignore', full, 'pipe'],
+        env: { ...process.env, DIAL_CONFIG_DIR: tempDir('dial-config-') },
+      });
       let stderr = '';
       child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));

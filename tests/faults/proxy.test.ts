@@ -16,7 +16,9 @@ import { startHttpsServer, startRecordingServer, type TestServer } from '../help
 import { outsideGuard } from './helpers.js';
 
 /** A proxy that accepts connections and reads, but never answers (or hangs up at once with `drop`). */
-async function silentProxy(drop = false): Promise<{ url: string; connections: () => number; close: () => Promise<void> }> {
+async function silentProxy(
+  drop = false,
+): Promise<{ url: string; connections: () => number; close: () => Promise<void> }> {
   const sockets = new Set<Socket>();
   let connections = 0;
   const server: Server = createServer((socket) => {
@@ -62,7 +64,12 @@ describe('fault: proxies', () => {
     const before = proxy.seen.length;
     const plain = await sendRequest(get(`${target.url}/plain?x=1`), { env: {}, proxy: proxy.url, timeoutMs: 5000 });
     expect(plain.response.status).toBe(200);
-    const tunnelled = await sendRequest(get(`${secure.url}/tls`), { env: {}, proxy: proxy.url, timeoutMs: 5000, tls: { verify: false } });
+    const tunnelled = await sendRequest(get(`${secure.url}/tls`), {
+      env: {},
+      proxy: proxy.url,
+      timeoutMs: 5000,
+      tls: { verify: false },
+    });
     expect(tunnelled.response.status).toBe(200);
     expect(proxy.seen.slice(before)).toEqual([`${target.url}/plain?x=1`, `CONNECT 127.0.0.1:${secure.port}`]);
   });
@@ -71,8 +78,15 @@ describe('fault: proxies', () => {
     const before = proxy.seen.length;
     await sendRequest(get(`${target.url}/env`), { env: { HTTP_PROXY: proxy.url }, timeoutMs: 5000 });
     expect(proxy.seen.slice(before)).toEqual([`${target.url}/env`]);
-    await sendRequest(get(`${target.url}/direct`), { env: { HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' }, timeoutMs: 5000 });
-    await sendRequest(get(`${target.url}/direct-flag`), { env: { NO_PROXY: '127.0.0.1' }, proxy: proxy.url, timeoutMs: 5000 });
+    await sendRequest(get(`${target.url}/direct`), {
+      env: { HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' },
+      timeoutMs: 5000,
+    });
+    await sendRequest(get(`${target.url}/direct-flag`), {
+      env: { NO_PROXY: '127.0.0.1' },
+      proxy: proxy.url,
+      timeoutMs: 5000,
+    });
     expect(proxy.seen.slice(before)).toEqual([`${target.url}/env`]);
     expect(target.requests.map((r) => r.url)).toEqual(expect.arrayContaining(['/direct', '/direct-flag']));
   });
@@ -82,7 +96,12 @@ describe('fault: proxies', () => {
     try {
       for (const url of [`${target.url}/never`, `${secure.url}/never`]) {
         const started = Date.now();
-        const error = await sendRequest(get(url), { env: {}, proxy: silent.url, timeoutMs: 500, tls: { verify: false } }).catch((e: unknown) => e);
+        const error = await sendRequest(get(url), {
+          env: {},
+          proxy: silent.url,
+          timeoutMs: 500,
+          tls: { verify: false },
+        }).catch((e: unknown) => e);
         expect(error).toBeInstanceOf(DialError);
         expect((error as DialError).code).toBe('E_TIMEOUT');
         expect((error as DialError).message).toMatch(/via proxy/);
@@ -99,7 +118,12 @@ describe('fault: proxies', () => {
     const dropping = await silentProxy(true);
     try {
       const started = Date.now();
-      const error = await sendRequest(get(`${secure.url}/x`), { env: {}, proxy: dropping.url, timeoutMs: 5000, tls: { verify: false } }).catch((e: unknown) => e);
+      const error = await sendRequest(get(`${secure.url}/x`), {
+        env: {},
+        proxy: dropping.url,
+        timeoutMs: 5000,
+        tls: { verify: false },
+      }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(DialError);
       expect((error as DialError).code).toBe('E_PROXY');
       expect((error as DialError).message).toMatch(/closed the connection during CONNECT/);
@@ -118,10 +142,15 @@ describe('fault: proxies', () => {
       const dir = tempDir('dial-fault-');
       writeFileSync(join(dir, 'api.http'), `GET ${target.url}/via-run\n`);
       const started = Date.now();
-      const send = await runCli(['send', '--timeout', '1s', '--proxy', silent.url, `${target.url}/via-send`], { cwd: dir });
+      const send = await runCli(['send', '--timeout', '1s', '--proxy', silent.url, `${target.url}/via-send`], {
+        cwd: dir,
+      });
       expect(send.code).toBe(4);
       expect(send.stderr).toMatch(/error\[E_TIMEOUT\].*via proxy/);
-      const run = await runCli(['run', '--timeout', '1s', 'api.http'], { cwd: dir, env: { HTTP_PROXY: silent.url, NO_PROXY: undefined, no_proxy: undefined, http_proxy: undefined } });
+      const run = await runCli(['run', '--timeout', '1s', 'api.http'], {
+        cwd: dir,
+        env: { HTTP_PROXY: silent.url, NO_PROXY: undefined, no_proxy: undefined, http_proxy: undefined },
+      });
       // `run` reports the request as errored (exit 1), with the transport error named.
       expect(run.code).toBe(1);
       expect(run.stdout + run.stderr).toMatch(/E_TIMEOUT/);

@@ -18,7 +18,12 @@ function env(): ScriptEnvironment {
     globals: new Map(),
     requestVariables: new Map(),
     environment: () => undefined,
-    response: createResponseView({ status: 200, headers: [['Content-Type', 'application/json']], durationMs: 1, bytes: Buffer.from('{"a":1}') }),
+    response: createResponseView({
+      status: 200,
+      headers: [['Content-Type', 'application/json']],
+      durationMs: 1,
+      bytes: Buffer.from('{"a":1}'),
+    }),
   };
 }
 
@@ -67,7 +72,10 @@ describe('fault: hostile scripts', () => {
   const loops: Array<[string, string]> = [
     ['synchronous loop', 'for (;;) {}'],
     ['microtask loop', 'Promise.resolve().then(() => { for (;;); });'],
-    ['endless microtask chain', 'const again = () => Promise.resolve().then(again); again(); await new Promise(() => {});'],
+    [
+      'endless microtask chain',
+      'const again = () => Promise.resolve().then(again); again(); await new Promise(() => {});',
+    ],
     ['timer loop', 'setInterval(() => {}, 0); await new Promise(() => {});'],
     ['awaited timer that re-arms forever', 'await new Promise(() => { const t = () => setTimeout(t, 1); t(); });'],
   ];
@@ -83,7 +91,11 @@ describe('fault: hostile scripts', () => {
 
   const bombs: Array<[string, string, RegExp]> = [
     ['array allocation bomb', 'const a = []; for (;;) a.push({ x: [1, 2, 3] });', /out of memory|timed out/],
-    ['string doubling bomb', 'let s = "x"; const keep = []; for (;;) { s += s; keep.push(s); }', /out of memory|string too long|timed out/],
+    [
+      'string doubling bomb',
+      'let s = "x"; const keep = []; for (;;) { s += s; keep.push(s); }',
+      /out of memory|string too long|timed out/,
+    ],
     ['deep recursion', '(function f() { f(); })();', /out of memory|stack overflow|Maximum call stack/],
   ];
   for (const [name, code, pattern] of bombs) {
@@ -93,7 +105,10 @@ describe('fault: hostile scripts', () => {
       expect(error).toBeInstanceOf(DialError);
       expect(error.code).toBe('E_SCRIPT');
       expect(error.message).toMatch(pattern);
-      const after = (await runHostile('client.test("still alive", () => client.assert(response.body.a === 1));', runner)) as { tests: unknown[] };
+      const after = (await runHostile(
+        'client.test("still alive", () => client.assert(response.body.a === 1));',
+        runner,
+      )) as { tests: unknown[] };
       expect(after.tests).toEqual([{ name: 'still alive', passed: true }]);
     });
   }
@@ -126,14 +141,22 @@ describe('fault: hostile scripts', () => {
     const server = await startRecordingServer();
     try {
       writeFileSync(join(dir, 'secret.txt'), 'from-a-file');
-      writeFileSync(join(dir, 'api.http'), `< {%\n  request.variables.set('v', require('fs').readFileSync(__dirnameOf('secret.txt'), 'utf8'));\n%}\nGET ${server.url}/x?v={{v}}\n`.replace("__dirnameOf('secret.txt')", JSON.stringify(join(dir, 'secret.txt'))));
+      writeFileSync(
+        join(dir, 'api.http'),
+        `< {%\n  request.variables.set('v', require('fs').readFileSync(__dirnameOf('secret.txt'), 'utf8'));\n%}\nGET ${server.url}/x?v={{v}}\n`.replace(
+          "__dirnameOf('secret.txt')",
+          JSON.stringify(join(dir, 'secret.txt')),
+        ),
+      );
       // A repository cannot grant itself trust: a config file or .env inside it changes nothing.
       writeFileSync(join(dir, '.env'), 'DIAL_ALLOW_NODE=1\n');
       writeFileSync(join(dir, 'trusted.json'), JSON.stringify({ folders: [dir] }));
       // Refused before anything is sent: the run checks every script's modules first.
       const refused = await runCli(['run', 'api.http'], { cwd: dir, configDir });
       expect(refused.code).toBe(3);
-      expect(refused.stderr).toMatch(/error\[E_SCRIPT\] .*api\.http:2: the script loads 'fs', which needs Node access; nothing was sent/);
+      expect(refused.stderr).toMatch(
+        /error\[E_SCRIPT\] .*api\.http:2: the script loads 'fs', which needs Node access; nothing was sent/,
+      );
       expect(refused.stderr).toMatch(/dial trust DIR.*--allow-node/);
       expect(server.requests).toHaveLength(0);
 

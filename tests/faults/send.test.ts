@@ -31,7 +31,13 @@ beforeAll(async () => {
       return;
     }
     response.setHeader('content-type', 'application/json');
-    response.end(JSON.stringify({ url: request.url, auth: request.headers.authorization ?? null, body: request.body.toString('utf8') }));
+    response.end(
+      JSON.stringify({
+        url: request.url,
+        auth: request.headers.authorization ?? null,
+        body: request.body.toString('utf8'),
+      }),
+    );
   });
 });
 afterAll(() => server.close());
@@ -53,7 +59,12 @@ interface HistoryLine {
 
 function historyLines(configDir: string): HistoryLine[] {
   const path = join(configDir, 'history.jsonl');
-  return existsSync(path) ? readFileSync(path, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as HistoryLine) : [];
+  return existsSync(path)
+    ? readFileSync(path, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as HistoryLine)
+    : [];
 }
 
 describe('fault: dial send', () => {
@@ -65,13 +76,16 @@ describe('fault: dial send', () => {
     const result = await runCli(['send', 'api.http#me', '-e', 'prod'], { cwd: root, configDir });
     expect(result.code).toBe(0);
     expect(server.requests.slice(before).map((r) => `${r.method} ${r.url}`)).toEqual(['POST /login', 'GET /me']);
-    expect(result.stderr).toContain(`dial: first sending 'login', which 'me' references: POST ${server.url}/login (environment prod)\n`);
+    expect(result.stderr).toContain(
+      `dial: first sending 'login', which 'me' references: POST ${server.url}/login (environment prod)\n`,
+    );
     expect(result.stderr).toContain("dial: 'login' answered HTTP 200 OK\n");
     expect(JSON.parse(result.stdout).auth).toBe('Bearer tok-123456');
-    expect(historyLines(configDir).map((entry) => `${entry.requestId} ${entry.exchange.request.method} ${entry.exchange.request.url}`)).toEqual([
-      `api.http#login POST ${server.url}/login`,
-      `api.http#me GET ${server.url}/me`,
-    ]);
+    expect(
+      historyLines(configDir).map(
+        (entry) => `${entry.requestId} ${entry.exchange.request.method} ${entry.exchange.request.url}`,
+      ),
+    ).toEqual([`api.http#login POST ${server.url}/login`, `api.http#me GET ${server.url}/me`]);
     guard.assertUntouched();
   });
 
@@ -80,7 +94,9 @@ describe('fault: dial send', () => {
     const before = server.requests.length;
     const result = await runCli(['send', 'api.http#me', '-e', 'prod', '--no-deps'], { cwd: root });
     expect(result.code).toBe(3);
-    expect(result.stderr).toMatch(/error\[E_INPUT\] .*api\.http:3: 'me' needs request 'login' to run first, and dependencies are turned off/);
+    expect(result.stderr).toMatch(
+      /error\[E_INPUT\] .*api\.http:3: 'me' needs request 'login' to run first, and dependencies are turned off/,
+    );
     expect(server.requests.length).toBe(before);
   });
 
@@ -111,7 +127,10 @@ describe('fault: dial send', () => {
     expect(stderr).toContain('--ignore-stdin');
     expect(server.requests.length).toBe(before);
 
-    const ignoring = spawn(process.execPath, [DIAL_BIN, 'send', '-I', `${server.url}/get`], { env: { ...process.env, DIAL_CONFIG_DIR: tempDir('dial-config-') }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const ignoring = spawn(process.execPath, [DIAL_BIN, 'send', '-I', `${server.url}/get`], {
+      env: { ...process.env, DIAL_CONFIG_DIR: tempDir('dial-config-') },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const ignoringCode = await new Promise<number | null>((resolve) => ignoring.on('close', resolve));
     ignoring.stdin.destroy();
     expect(ignoringCode).toBe(0);
@@ -119,11 +138,24 @@ describe('fault: dial send', () => {
   });
 
   it('masks credential headers in -v output unless --no-mask is given', async () => {
-    const masked = await runCli(['send', '-v', `${server.url}/plain`, 'X-Api-Key:sk-live-123456789', 'Authorization:Bearer abc-secret-token']);
+    const masked = await runCli([
+      'send',
+      '-v',
+      `${server.url}/plain`,
+      'X-Api-Key:sk-live-123456789',
+      'Authorization:Bearer abc-secret-token',
+    ]);
     expect(masked.code).toBe(0);
     expect(masked.stdout).not.toContain('sk-live-123456789');
     expect(masked.stdout).not.toContain('abc-secret-token');
-    const shown = await runCli(['send', '-v', '--no-mask', `${server.url}/plain`, 'X-Api-Key:sk-live-123456789', 'Authorization:Bearer abc-secret-token']);
+    const shown = await runCli([
+      'send',
+      '-v',
+      '--no-mask',
+      `${server.url}/plain`,
+      'X-Api-Key:sk-live-123456789',
+      'Authorization:Bearer abc-secret-token',
+    ]);
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain('X-Api-Key: sk-live-123456789');
     expect(shown.stdout).toContain('Authorization: Bearer abc-secret-token');
@@ -135,7 +167,14 @@ describe('fault: dial send', () => {
       response.end();
     });
     try {
-      const result = await runCli(['send', '--verify', 'no', '--follow', `${https.url}/start`, 'Authorization:Bearer abc-secret-token']);
+      const result = await runCli([
+        'send',
+        '--verify',
+        'no',
+        '--follow',
+        `${https.url}/start`,
+        'Authorization:Bearer abc-secret-token',
+      ]);
       expect(result.code).toBe(0);
       expect(result.stderr).toMatch(/warning: .*https.*http/i);
       expect(JSON.parse(result.stdout).auth).toBeNull();

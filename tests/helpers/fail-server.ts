@@ -24,11 +24,24 @@ export interface FailServer extends TestServer {
   reset(): void;
 }
 
-export const WIDGET = { id: 42, name: 'widget', tags: ['a', 'b'], items: [1, 2, 3], nested: { a: 1, b: 'two' }, ok: true, empty: [], nothing: null };
+export const WIDGET = {
+  id: 42,
+  name: 'widget',
+  tags: ['a', 'b'],
+  items: [1, 2, 3],
+  nested: { a: 1, b: 'two' },
+  ok: true,
+  empty: [],
+  nothing: null,
+};
 
 function json(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+  response.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
   response.end(text);
 }
 
@@ -45,7 +58,13 @@ export async function startFailServer(): Promise<FailServer> {
       waiter.resolve();
     }
     const body = await readBody(request);
-    if (path === '/ok') return json(response, 200, { ...WIDGET, createdAt: new Date().toISOString() }, { 'x-request-id': `r-${counts.get(path)}` });
+    if (path === '/ok')
+      return json(
+        response,
+        200,
+        { ...WIDGET, createdAt: new Date().toISOString() },
+        { 'x-request-id': `r-${counts.get(path)}` },
+      );
     if (path === '/slow') {
       const ms = Number(url.searchParams.get('ms') ?? 1000);
       const timer = setTimeout(() => json(response, 200, { slow: true }), ms);
@@ -78,14 +97,19 @@ export async function startFailServer(): Promise<FailServer> {
       return response.end();
     }
     if (path === '/counter') return json(response, 200, { count: counts.get(path) });
-    if (path === '/login') return json(response, 200, { token: 'tok-secret-123', user: body.length ? JSON.parse(body.toString('utf8')).user ?? null : null });
+    if (path === '/login')
+      return json(response, 200, {
+        token: 'tok-secret-123',
+        user: body.length ? (JSON.parse(body.toString('utf8')).user ?? null) : null,
+      });
     json(response, 404, { error: 'not found', path });
   };
   const server = await startHttpServer((request, response) => void handler(request, response));
   return {
     ...server,
     hits: (path) => counts.get(path) ?? 0,
-    waitForHit: (path) => (counts.get(path) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ path, resolve }))),
+    waitForHit: (path) =>
+      counts.get(path) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ path, resolve })),
     reset: () => counts.clear(),
   };
 }

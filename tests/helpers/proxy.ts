@@ -33,7 +33,13 @@ export async function startTestProxy(requireAuth?: string): Promise<TestProxy> {
     const headers = { ...request.headers };
     delete headers['proxy-authorization'];
     const upstream = httpRequest(
-      { hostname: target.hostname, port: target.port, path: target.pathname + target.search, method: request.method, headers },
+      {
+        hostname: target.hostname,
+        port: target.port,
+        path: target.pathname + target.search,
+        method: request.method,
+        headers,
+      },
       (upstreamResponse) => {
         response.writeHead(upstreamResponse.statusCode ?? 502, upstreamResponse.headers);
         upstreamResponse.pipe(response);

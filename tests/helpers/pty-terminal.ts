@@ -81,7 +81,8 @@ export class PtyTerminal {
     await this.pendingWrites;
     const buffer = this.terminal.buffer.active;
     const lines: string[] = [];
-    for (let row = 0; row < this.terminal.rows; row++) lines.push(buffer.getLine(buffer.viewportY + row)?.translateToString(true) ?? '');
+    for (let row = 0; row < this.terminal.rows; row++)
+      lines.push(buffer.getLine(buffer.viewportY + row)?.translateToString(true) ?? '');
     return lines.join('\n');
   }
 
@@ -131,7 +132,15 @@ export class PtyTerminal {
   async exit(timeoutMs = 15_000): Promise<number> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`the program did not exit within ${timeoutMs} ms; screen:\n${this.terminal.buffer.active.getLine(0)?.translateToString(true)}`)), timeoutMs);
+      timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `the program did not exit within ${timeoutMs} ms; screen:\n${this.terminal.buffer.active.getLine(0)?.translateToString(true)}`,
+            ),
+          ),
+        timeoutMs,
+      );
     });
     try {
       const code = await Promise.race([this.exited, timeout]);

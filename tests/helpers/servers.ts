@@ -2,7 +2,13 @@
  * Real loopback servers for tests (no mocks): plain HTTP and HTTPS with a self-signed
  * certificate generated per test run. Each listens on 127.0.0.1:0.
  */
-import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -59,7 +65,13 @@ export async function generateCertificate(commonName = 'localhost'): Promise<Tes
       { name: 'basicConstraints', cA: true },
       { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, keyCertSign: true },
       { name: 'extKeyUsage', serverAuth: true, clientAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+        ],
+      },
     ],
   });
   const dir = tempDir('dial-cert-');
@@ -77,7 +89,10 @@ export async function startHttpsServer(
   tlsOptions: { requestCert?: boolean; ca?: string } = {},
 ): Promise<TestServer & { certificate: TestCertificate }> {
   const cert = certificate ?? (await generateCertificate());
-  const server = createHttpsServer({ cert: cert.cert, key: cert.key, ...tlsOptions, rejectUnauthorized: false }, handler);
+  const server = createHttpsServer(
+    { cert: cert.cert, key: cert.key, ...tlsOptions, rejectUnauthorized: false },
+    handler,
+  );
   return { ...(await listen(server, 'https')), certificate: cert };
 }
 
@@ -119,7 +134,14 @@ export async function startRecordingServer(
     requests.push(recorded);
     if (respond) return respond(recorded, response);
     response.setHeader('content-type', 'application/json');
-    response.end(JSON.stringify({ method: recorded.method, url: recorded.url, headers: recorded.headers, body: recorded.body.toString('utf8') }));
+    response.end(
+      JSON.stringify({
+        method: recorded.method,
+        url: recorded.url,
+        headers: recorded.headers,
+        body: recorded.body.toString('utf8'),
+      }),
+    );
   });
   return { ...server, requests };
 }

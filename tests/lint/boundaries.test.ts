@@ -76,8 +76,14 @@ describe('layer boundaries', () => {
   }, 60_000);
 
   it('fails a UI file that imports a command, and passes one that imports core', async () => {
-    const bad = writeProbe(`src/ui/lint-probe-${process.pid}.ts`, "export { registerSend } from '../commands/send/index.js';\n");
-    const good = writeProbe(`src/ui/lint-probe-ok-${process.pid}.ts`, "export { DialError } from '../core/errors.js';\n");
+    const bad = writeProbe(
+      `src/ui/lint-probe-${process.pid}.ts`,
+      "export { registerSend } from '../commands/send/index.js';\n",
+    );
+    const good = writeProbe(
+      `src/ui/lint-probe-ok-${process.pid}.ts`,
+      "export { DialError } from '../core/errors.js';\n",
+    );
     expect((await lintMessages(bad)).map((message) => message.ruleId)).toEqual(['dial/layers']);
     expect(await lintMessages(good)).toEqual([]);
   }, 60_000);
@@ -91,7 +97,9 @@ describe('folder cycles', () => {
     writeProbe(`${b}/index.ts`, `import { a } from '../probe-a-${process.pid}/index.js';\nexport const b = a;\n`);
     written.push(join(root, a), join(root, b));
     const { problems } = findCycles() as { problems: string[] };
-    expect(problems).toEqual([expect.stringMatching(new RegExp(`^folder cycle: core/probe-a-${process.pid}, core/probe-b-${process.pid}`))]);
+    expect(problems).toEqual([
+      expect.stringMatching(new RegExp(`^folder cycle: core/probe-a-${process.pid}, core/probe-b-${process.pid}`)),
+    ]);
     writeProbe(`${b}/index.ts`, 'export const b = 2;\n');
     expect((findCycles() as { problems: string[] }).problems).toEqual([]);
   });

@@ -25,11 +25,21 @@ interface Action {
 }
 
 /** Runs scripts/action-run.sh as the action does, with INPUT_* variables; dial is the repo's build. */
-function actionRun(inputs: Record<string, string>, cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function actionRun(
+  inputs: Record<string, string>,
+  cwd: string,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn('bash', [ACTION_RUN], {
       cwd,
-      env: { ...process.env, ...inputs, DIAL_COMMAND: DIAL_BIN, DIAL_CONFIG_DIR: tempDir('dial-action-config-'), NO_COLOR: '1', CI: 'true' },
+      env: {
+        ...process.env,
+        ...inputs,
+        DIAL_COMMAND: DIAL_BIN,
+        DIAL_CONFIG_DIR: tempDir('dial-action-config-'),
+        NO_COLOR: '1',
+        CI: 'true',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -57,7 +67,8 @@ describe('action.yml', () => {
     expect(install.run).toContain('dial-http@');
     expect(runStep.run).toContain('$GITHUB_ACTION_PATH/scripts/action-run.sh');
     accessSync(ACTION_RUN, constants.X_OK);
-    for (const name of ['files', 'env', 'reporter', 'shard', 'args']) expect(runStep.env?.[`INPUT_${name.toUpperCase()}`]).toBe(`\${{ inputs.${name} }}`);
+    for (const name of ['files', 'env', 'reporter', 'shard', 'args'])
+      expect(runStep.env?.[`INPUT_${name.toUpperCase()}`]).toBe(`\${{ inputs.${name} }}`);
     for (const step of action.runs.steps) {
       expect(step.shell).toBe('bash');
       expect(step.run).not.toContain('${{');
@@ -82,30 +93,53 @@ describe('scripts/action-run.sh', () => {
 
   it('builds `dial run` from the inputs, prints it, and runs it against dial echo', async () => {
     const result = await actionRun(
-      { INPUT_FILES: 'examples', INPUT_ENV: 'local', INPUT_REPORTER: 'dot junit:out/junit.xml', INPUT_SHARD: '1/1', INPUT_ARGS: '--retry 1 --var user=ada' },
+      {
+        INPUT_FILES: 'examples',
+        INPUT_ENV: 'local',
+        INPUT_REPORTER: 'dot junit:out/junit.xml',
+        INPUT_SHARD: '1/1',
+        INPUT_ARGS: '--retry 1 --var user=ada',
+      },
       workspace,
     );
-    expect(result.stdout.split('\n')[0]).toBe(`+ ${DIAL_BIN} run examples -e local --reporter dot --reporter junit:out/junit.xml --shard 1/1 --retry 1 --var user=ada`);
+    expect(result.stdout.split('\n')[0]).toBe(
+      `+ ${DIAL_BIN} run examples -e local --reporter dot --reporter junit:out/junit.xml --shard 1/1 --retry 1 --var user=ada`,
+    );
     expect(result.stdout).toMatch(/^4 passed, 0 failed, 0 errored, 0 skipped/m);
     expect(result.status).toBe(0);
     expect(readFileSync(join(workspace, 'out/junit.xml'), 'utf8')).toContain('<testsuites');
   });
 
   it('defaults: every file under the current folder, the github reporter', async () => {
-    const result = await actionRun({ INPUT_FILES: '', INPUT_ENV: 'local', INPUT_REPORTER: '', INPUT_SHARD: '', INPUT_ARGS: '' }, join(workspace, 'examples'));
+    const result = await actionRun(
+      { INPUT_FILES: '', INPUT_ENV: 'local', INPUT_REPORTER: '', INPUT_SHARD: '', INPUT_ARGS: '' },
+      join(workspace, 'examples'),
+    );
     expect(result.stdout.split('\n')[0]).toBe(`+ ${DIAL_BIN} run . -e local --reporter github`);
     expect(result.status).toBe(0);
   });
 
   it('passes an input on as one word of text: no shell code runs from it', async () => {
     const marker = join(workspace, 'pwned');
-    const result = await actionRun({ INPUT_FILES: 'examples', INPUT_ENV: '$(touch pwned);`touch pwned`', INPUT_REPORTER: 'dot', INPUT_SHARD: '', INPUT_ARGS: '' }, workspace);
+    const result = await actionRun(
+      {
+        INPUT_FILES: 'examples',
+        INPUT_ENV: '$(touch pwned);`touch pwned`',
+        INPUT_REPORTER: 'dot',
+        INPUT_SHARD: '',
+        INPUT_ARGS: '',
+      },
+      workspace,
+    );
     expect(result.stderr).toContain('E_ENV');
     expect(result.stderr).toContain('$(touch pwned);`touch pwned`');
     expect(result.status).toBe(3);
     expect(existsSync(marker)).toBe(false);
     // Nor is a word globbed: `*` reaches dial as `*`.
-    const glob = await actionRun({ INPUT_FILES: '*', INPUT_ENV: 'local', INPUT_REPORTER: 'dot', INPUT_SHARD: '', INPUT_ARGS: '' }, workspace);
+    const glob = await actionRun(
+      { INPUT_FILES: '*', INPUT_ENV: 'local', INPUT_REPORTER: 'dot', INPUT_SHARD: '', INPUT_ARGS: '' },
+      workspace,
+    );
     expect(glob.stdout.split('\n')[0]).toBe(`+ ${DIAL_BIN} run \\* -e local --reporter dot`);
     expect(glob.stderr).toContain('no such file or folder');
     expect(glob.status).toBe(3);
@@ -131,7 +165,8 @@ describe('Dockerfile', () => {
       const sources = copy.split(/\s+/).slice(1, -1);
       for (const source of sources) expect(existsSync(join(root, source)), `${copy}: ${source}`).toBe(true);
     }
-    for (const [, script] of dockerfile.matchAll(/\bnode (scripts\/\S+)/g)) expect(existsSync(join(root, script)), script).toBe(true);
+    for (const [, script] of dockerfile.matchAll(/\bnode (scripts\/\S+)/g))
+      expect(existsSync(join(root, script)), script).toBe(true);
     const ignored = readFileSync(join(root, '.dockerignore'), 'utf8').split('\n');
     expect(ignored).toEqual(expect.arrayContaining(['node_modules', 'dist']));
   });

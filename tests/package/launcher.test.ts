@@ -40,28 +40,35 @@ describe('bin/dial.js launcher', () => {
   // apt-get, as CI is). In CI a missing BusyBox or namespace fails this test rather than skip it.
   const busybox = which('busybox');
   const unshare = which('unshare');
-  const canRun = busybox !== undefined && unshare !== undefined && spawnSync('unshare', ['--mount', 'true']).status === 0;
-  if (!canRun && !process.env.CI) console.warn('launcher test: BusyBox env not tested here (needs busybox, and root for unshare --mount); CI runs it');
+  const canRun =
+    busybox !== undefined && unshare !== undefined && spawnSync('unshare', ['--mount', 'true']).status === 0;
+  if (!canRun && !process.env.CI)
+    console.warn(
+      'launcher test: BusyBox env not tested here (needs busybox, and root for unshare --mount); CI runs it',
+    );
 
-  it.skipIf(!canRun && !process.env.CI)('starts under BusyBox env (as on Alpine): --version and a command through the program', () => {
-    expect(busybox, 'busybox is not installed: scripts/ensure-busybox.sh could not install it').toBeDefined();
-    expect(canRun, 'cannot make a private mount namespace (unshare --mount needs root)').toBe(true);
+  it.skipIf(!canRun && !process.env.CI)(
+    'starts under BusyBox env (as on Alpine): --version and a command through the program',
+    () => {
+      expect(busybox, 'busybox is not installed: scripts/ensure-busybox.sh could not install it').toBeDefined();
+      expect(canRun, 'cannot make a private mount namespace (unshare --mount needs root)').toBe(true);
 
-    // The setup really is BusyBox: a script with the old `env -S node --` shebang fails under it.
-    const control = join(tempDir(), 'split-shebang.js');
-    writeFileSync(control, "#!/usr/bin/env -S node --\nconsole.log('ran');\n");
-    chmodSync(control, 0o755);
-    const refused = runUnderBusyBoxEnv(busybox!, control, []);
-    expect(refused.status).not.toBe(0);
-    expect(refused.stdout).not.toContain('ran');
+      // The setup really is BusyBox: a script with the old `env -S node --` shebang fails under it.
+      const control = join(tempDir(), 'split-shebang.js');
+      writeFileSync(control, "#!/usr/bin/env -S node --\nconsole.log('ran');\n");
+      chmodSync(control, 0o755);
+      const refused = runUnderBusyBoxEnv(busybox!, control, []);
+      expect(refused.status).not.toBe(0);
+      expect(refused.stdout).not.toContain('ran');
 
-    const versionRun = runUnderBusyBoxEnv(busybox!, DIAL_BIN, ['--version']);
-    expect(versionRun.stderr).toBe('');
-    expect(versionRun.stdout).toBe(`${version}\n`);
-    expect(versionRun.status).toBe(0);
+      const versionRun = runUnderBusyBoxEnv(busybox!, DIAL_BIN, ['--version']);
+      expect(versionRun.stderr).toBe('');
+      expect(versionRun.stdout).toBe(`${version}\n`);
+      expect(versionRun.status).toBe(0);
 
-    const offline = runUnderBusyBoxEnv(busybox!, DIAL_BIN, ['send', '--offline', ':4010/get', 'q==1']);
-    expect(offline.stdout).toContain('GET /get?q=1 HTTP/1.1');
-    expect(offline.status).toBe(0);
-  });
+      const offline = runUnderBusyBoxEnv(busybox!, DIAL_BIN, ['send', '--offline', ':4010/get', 'q==1']);
+      expect(offline.stdout).toContain('GET /get?q=1 HTTP/1.1');
+      expect(offline.status).toBe(0);
+    },
+  );
 });

@@ -25,7 +25,14 @@ interface PackResult {
 function npmEnv(cache: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) if (!/^npm_/i.test(name)) env[name] = value;
-  return { ...env, npm_config_cache: cache, npm_config_registry: 'http://127.0.0.1:9/', npm_config_update_notifier: 'false', npm_config_audit: 'false', npm_config_fund: 'false' };
+  return {
+    ...env,
+    npm_config_cache: cache,
+    npm_config_registry: 'http://127.0.0.1:9/',
+    npm_config_update_notifier: 'false',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+  };
 }
 
 function sizeOf(path: string): { bytes: number; files: number } {
@@ -33,7 +40,10 @@ function sizeOf(path: string): { bytes: number; files: number } {
   if (!stat.isDirectory()) return { bytes: stat.size, files: 1 };
   return readdirSync(path)
     .map((name) => sizeOf(join(path, name)))
-    .reduce((total, entry) => ({ bytes: total.bytes + entry.bytes, files: total.files + entry.files }), { bytes: 0, files: 0 });
+    .reduce((total, entry) => ({ bytes: total.bytes + entry.bytes, files: total.files + entry.files }), {
+      bytes: 0,
+      files: 0,
+    });
 }
 
 let packed: PackResult;
@@ -48,16 +58,24 @@ let server: TestServer;
 beforeAll(async () => {
   const work = tempDir('dial-pack-');
   // `npm test` has just built dist/; --ignore-scripts so packing does not build it again.
-  const json = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8', env: npmEnv(join(work, 'cache-pack')) });
+  const json = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], {
+    cwd: root,
+    encoding: 'utf8',
+    env: npmEnv(join(work, 'cache-pack')),
+  });
   packed = (JSON.parse(json) as PackResult[])[0];
   tarball = join(work, packed.filename);
   prefix = join(work, 'prefix');
   const started = performance.now();
-  const result = spawnSync('npm', ['install', '--global', '--offline', '--foreground-scripts', '--prefix', prefix, tarball], {
-    cwd: work,
-    encoding: 'utf8',
-    env: npmEnv(join(work, 'empty-cache')),
-  });
+  const result = spawnSync(
+    'npm',
+    ['install', '--global', '--offline', '--foreground-scripts', '--prefix', prefix, tarball],
+    {
+      cwd: work,
+      encoding: 'utf8',
+      env: npmEnv(join(work, 'empty-cache')),
+    },
+  );
   install = { status: result.status, output: result.stdout + result.stderr, ms: performance.now() - started };
   installed = join(prefix, 'lib/node_modules/dial-http');
   dial = join(prefix, 'bin/dial');
@@ -69,7 +87,9 @@ beforeAll(async () => {
   );
   echo = await startDialEcho([dial]);
   server = await startHttpServer((request, response) => {
-    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ method: request.method, url: request.url }));
+    response
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ method: request.method, url: request.url }));
   });
 }, 120_000);
 
@@ -81,7 +101,11 @@ afterAll(async () => {
 /** Runs the installed `dial` (asynchronously: the loopback server lives in this process). */
 function run(args: string[], cwd = prefix): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(dial, args, { cwd, env: { ...process.env, DIAL_CONFIG_DIR: tempDir('dial-pack-config-'), NO_COLOR: '1', CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(dial, args, {
+      cwd,
+      env: { ...process.env, DIAL_CONFIG_DIR: tempDir('dial-pack-config-'), NO_COLOR: '1', CI: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -94,7 +118,19 @@ function run(args: string[], cwd = prefix): Promise<{ status: number | null; std
 describe('npm pack → npm install --offline → dial', () => {
   it('packs a handful of files under 10 MB: bin, dist (with the bundled licences), docs, LICENSE, README', () => {
     const paths = packed.files.map((file) => file.path);
-    expect(paths).toEqual(expect.arrayContaining(['bin/dial.js', 'bin/package.json', 'dist/cli.cjs', 'dist/cli.cjs.cache', 'dist/THIRD-PARTY-LICENSES.txt', 'docs/cli.md', 'LICENSE', 'README.md', 'package.json']));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'bin/dial.js',
+        'bin/package.json',
+        'dist/cli.cjs',
+        'dist/cli.cjs.cache',
+        'dist/THIRD-PARTY-LICENSES.txt',
+        'docs/cli.md',
+        'LICENSE',
+        'README.md',
+        'package.json',
+      ]),
+    );
     expect(paths.filter((path) => !/^(bin|dist|docs)\/|^(LICENSE|README\.md|package\.json)$/.test(path))).toEqual([]);
     expect(packed.unpackedSize).toBeLessThan(10 * MB);
     const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Record<string, unknown>;
@@ -113,12 +149,16 @@ describe('npm pack → npm install --offline → dial', () => {
     expect(install.output).not.toMatch(/^> dial-http@\S+ prepare/m);
     expect(readdirSync(installed).filter((name) => name.startsWith('dist.'))).toEqual([]);
     expect(sizeOf(installed).bytes).toBeLessThan(10 * MB);
-    expect(readFileSync(join(installed, 'dist/THIRD-PARTY-LICENSES.txt'), 'utf8')).toMatch(/^commander \d+\.\d+\.\d+ \(MIT\)$/m);
+    expect(readFileSync(join(installed, 'dist/THIRD-PARTY-LICENSES.txt'), 'utf8')).toMatch(
+      /^commander \d+\.\d+\.\d+ \(MIT\)$/m,
+    );
   });
 
   it('runs the installed dial: --version, send to a loopback server, run examples/ against dial echo', async () => {
     const version = await run(['--version']);
-    expect(version.stdout).toBe(`${(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version}\n`);
+    expect(version.stdout).toBe(
+      `${(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version}\n`,
+    );
 
     const send = await run(['send', `${server.url}/from-the-package`, 'q==1']);
     expect(send.stderr).toBe('');
@@ -139,7 +179,11 @@ describe('npm pack → npm install --offline → dial', () => {
     mkdirSync(workspace, { recursive: true });
     writeFileSync(join(workspace, 'http-client.env.json'), JSON.stringify({ local: { host: echo.url } }));
     writeFileSync(join(workspace, 'api.http'), '### ping\nGET {{host}}/anything/ping\n');
-    const tty = new PtyTerminal([dial, 'open', workspace, '-e', 'local'], { cols: 100, rows: 30, env: { CI: undefined, NO_COLOR: undefined, DIAL_CONFIG_DIR: tempDir('dial-pack-tui-') } });
+    const tty = new PtyTerminal([dial, 'open', workspace, '-e', 'local'], {
+      cols: 100,
+      rows: 30,
+      env: { CI: undefined, NO_COLOR: undefined, DIAL_CONFIG_DIR: tempDir('dial-pack-tui-') },
+    });
     try {
       await tty.waitForText('ping', 'env: local');
       tty.press(KEY.enter);

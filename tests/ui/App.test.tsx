@@ -7,14 +7,23 @@ import { fakeServices, type FakeServices } from './fake-services.js';
 import { KEY, waitForFrame, waitForText } from './helpers.js';
 
 const files = {
-  'users.http': '### list\n# @name listUsers\nGET http://x/users\nAccept: application/json\n\n?? status == 200\n\n### create\n# @name createUser\nPOST http://x/users\n\n{"a": 1}\n',
-  'misc.http': '# @name health\nGET http://x/health\n\n### ask\n# @name ask\n# @prompt token Your token\nGET http://x/ask\n',
+  'users.http':
+    '### list\n# @name listUsers\nGET http://x/users\nAccept: application/json\n\n?? status == 200\n\n### create\n# @name createUser\nPOST http://x/users\n\n{"a": 1}\n',
+  'misc.http':
+    '# @name health\nGET http://x/health\n\n### ask\n# @name ask\n# @prompt token Your token\nGET http://x/ask\n',
 };
 
 function mount(services: FakeServices = fakeServices(files), environment?: string) {
   let exited = 0;
   const app = render(
-    <App services={services} keymap={defaultKeymap} theme={createTheme(false)} environment={environment} onExit={() => exited++} size={{ columns: 100, rows: 32 }} />,
+    <App
+      services={services}
+      keymap={defaultKeymap}
+      theme={createTheme(false)}
+      environment={environment}
+      onExit={() => exited++}
+      size={{ columns: 100, rows: 32 }}
+    />,
   );
   const type = async (...keys: string[]): Promise<void> => {
     for (const key of keys) {
@@ -140,15 +149,20 @@ describe('workspace screen', () => {
 
   it('asks @prompt again on every send, with the last answer prefilled (not for a @secret one)', async () => {
     const services = fakeServices({
-      'p.http': '### ask\n# @name ask\n# @prompt token Your token\nGET http://x/ask\n\n### pin\n# @name pin\n# @prompt pin Your PIN\n# @secret pin\nGET http://x/pin\n',
+      'p.http':
+        '### ask\n# @name ask\n# @prompt token Your token\nGET http://x/ask\n\n### pin\n# @name pin\n# @prompt pin Your PIN\n# @secret pin\nGET http://x/pin\n',
     });
     const answers: string[] = [];
     const execute = services.execute.bind(services);
-    services.execute = (file, node, options) => execute(file, node, { ...options, prompt: async (name, description) => {
-      const value = await options.prompt(name, description);
-      answers.push(`${name}=${value}`);
-      return value;
-    } });
+    services.execute = (file, node, options) =>
+      execute(file, node, {
+        ...options,
+        prompt: async (name, description) => {
+          const value = await options.prompt(name, description);
+          answers.push(`${name}=${value}`);
+          return value;
+        },
+      });
     const { app, type } = mount(services);
     await waitForText(app, 'ask');
     await type(KEY.down, KEY.enter);
@@ -196,7 +210,9 @@ describe('editor and viewer', () => {
     await waitForText(app, 'listUsers');
     await type('e');
     await waitForText(app, 'DELETE http://x/users/1', 'saved users.http');
-    expect(services.saved.get('/ws/users.http')).toBe(files['users.http'].replace(/^### list[\s\S]*?(?=### create)/, services.editorReply));
+    expect(services.saved.get('/ws/users.http')).toBe(
+      files['users.http'].replace(/^### list[\s\S]*?(?=### create)/, services.editorReply),
+    );
   });
 
   it('edits the body in $EDITOR', async () => {
@@ -249,7 +265,10 @@ describe('start-up', () => {
   it('shows why a file could not be parsed', async () => {
     const services = fakeServices(files);
     const load = services.loadWorkspace;
-    services.loadWorkspace = async () => [{ path: '/ws/bad.http', relativePath: 'bad.http', error: 'E_PARSE bad.http:3: unterminated body' }, ...(await load())];
+    services.loadWorkspace = async () => [
+      { path: '/ws/bad.http', relativePath: 'bad.http', error: 'E_PARSE bad.http:3: unterminated body' },
+      ...(await load()),
+    ];
     const { app } = mount(services);
     await waitForText(app, 'bad.http (error)', 'bad.http: E_PARSE bad.http:3: unterminated body');
   });
@@ -291,7 +310,15 @@ describe('screens', () => {
   it('help lists the live keymap', async () => {
     const services = fakeServices(files);
     const keymap = { ...defaultKeymap, quit: ['ctrl+q'] };
-    const app = render(<App services={services} keymap={keymap} theme={createTheme(false)} onExit={() => undefined} size={{ columns: 100, rows: 50 }} />);
+    const app = render(
+      <App
+        services={services}
+        keymap={keymap}
+        theme={createTheme(false)}
+        onExit={() => undefined}
+        size={{ columns: 100, rows: 50 }}
+      />,
+    );
     await waitForText(app, 'listUsers');
     app.stdin.write('?');
     const frame = await waitForText(app, 'Keys (esc closes)');
@@ -322,14 +349,23 @@ describe('screens', () => {
   it('the history diff scrolls with up/down/pgdn to a change below the first screen; +N -M stays visible at 120 columns', async () => {
     const services = fakeServices(files);
     // 80 lines of body; only line 60 changed between the two responses.
-    const body = (n: number) => ['{', ...Array.from({ length: 80 }, (_, i) => `  "line${i}": ${i === 60 ? n : i},`), '}'].join('\n');
+    const body = (n: number) =>
+      ['{', ...Array.from({ length: 80 }, (_, i) => `  "line${i}": ${i === 60 ? n : i},`), '}'].join('\n');
     const longLabel = `users.http#listUsers  GET http://api.example.com/${'very/long/path/'.repeat(10)}?page=1`;
     services.historyItems = [
       { time: '2026-01-01 10:02:00Z', requestKey: 'a#list', label: longLabel, status: 200, body: body(2) },
       { time: '2026-01-01 10:00:00Z', requestKey: 'a#list', label: longLabel, status: 200, body: body(1) },
     ];
     let exited = 0;
-    const app = render(<App services={services} keymap={defaultKeymap} theme={createTheme(false)} onExit={() => exited++} size={{ columns: 120, rows: 30 }} />);
+    const app = render(
+      <App
+        services={services}
+        keymap={defaultKeymap}
+        theme={createTheme(false)}
+        onExit={() => exited++}
+        size={{ columns: 120, rows: 30 }}
+      />,
+    );
     const type = async (...keys: string[]): Promise<void> => {
       for (const key of keys) {
         app.stdin.write(key);
@@ -340,7 +376,11 @@ describe('screens', () => {
     await type(KEY.ctrlH);
     await waitForText(app, 'History (2)');
     await type(KEY.enter);
-    let frame = await waitForText(app, 'Diff +1 -1 lines · 2026-01-01 10:00:00Z → 2026-01-01 10:02:00Z', 'lines 1–25 of 83');
+    let frame = await waitForText(
+      app,
+      'Diff +1 -1 lines · 2026-01-01 10:00:00Z → 2026-01-01 10:02:00Z',
+      'lines 1–25 of 83',
+    );
     expect(frame).not.toContain('"line60"');
     // Down scrolls the diff (not to the next entry); page down reaches the change.
     await type(KEY.down);
@@ -368,7 +408,9 @@ describe('screens', () => {
     await waitForText(app, 'URL: http://x/users');
     await type(KEY.backspace, KEY.backspace, KEY.backspace, KEY.backspace, KEY.backspace, 'v', '2', KEY.enter);
     await waitForText(app, 'GET http://x/v2', 'saved users.http');
-    expect(services.saved.get('/ws/users.http')).toBe(files['users.http'].replace('GET http://x/users\nAccept', 'GET http://x/v2\nAccept'));
+    expect(services.saved.get('/ws/users.http')).toBe(
+      files['users.http'].replace('GET http://x/users\nAccept', 'GET http://x/v2\nAccept'),
+    );
   });
 
   it('inline method and header edits, and duplicate', async () => {
@@ -380,7 +422,9 @@ describe('screens', () => {
     await waitForText(app, 'Headers (Name: value; …): Accept: application/json');
     await type(KEY.ctrlU, ...'X-A: 1; X-B: 2'.split(''), KEY.enter);
     await waitForText(app, 'X-A: 1', 'X-B: 2');
-    expect(services.saved.get('/ws/users.http')).toBe(files['users.http'].replace('GET http://x/users\nAccept: application/json', 'PUT http://x/users\nX-A: 1\nX-B: 2'));
+    expect(services.saved.get('/ws/users.http')).toBe(
+      files['users.http'].replace('GET http://x/users\nAccept: application/json', 'PUT http://x/users\nX-A: 1\nX-B: 2'),
+    );
     const beforeCopy = services.saved.get('/ws/users.http')!;
     await type('D');
     await waitForText(app, '@listUsers-copy  users.http');

@@ -2,20 +2,34 @@ import { describe, expect, it } from 'vitest';
 import { parseHttpFile } from '../../src/core/httpfile/index.js';
 import { defaultKeymap } from '../../src/ui/keymap.js';
 import { appReducer } from '../../src/ui/state/reducer.js';
-import { initialAppState, selectedRequest, treeRows, type AppAction, type AppState, type Effect } from '../../src/ui/state/app-state.js';
+import {
+  initialAppState,
+  selectedRequest,
+  treeRows,
+  type AppAction,
+  type AppState,
+  type Effect,
+} from '../../src/ui/state/app-state.js';
 
-const fileA = parseHttpFile('### list\n# @name listUsers\nGET http://x/users\n\n### create\n# @name createUser\nPOST http://x/users\n', '/ws/a.http');
+const fileA = parseHttpFile(
+  '### list\n# @name listUsers\nGET http://x/users\n\n### create\n# @name createUser\nPOST http://x/users\n',
+  '/ws/a.http',
+);
 const fileB = parseHttpFile('GET http://x/health\n', '/ws/b.http');
 
 function loaded(): AppState {
-  return appReducer(initialAppState(), {
-    type: 'loaded',
-    files: [
-      { path: '/ws/a.http', relativePath: 'a.http', file: fileA },
-      { path: '/ws/b.http', relativePath: 'b.http', file: fileB },
-    ],
-    environments: ['dev', 'prod'],
-  }, defaultKeymap).state;
+  return appReducer(
+    initialAppState(),
+    {
+      type: 'loaded',
+      files: [
+        { path: '/ws/a.http', relativePath: 'a.http', file: fileA },
+        { path: '/ws/b.http', relativePath: 'b.http', file: fileB },
+      ],
+      environments: ['dev', 'prod'],
+    },
+    defaultKeymap,
+  ).state;
 }
 
 function keys(state: AppState, ...names: string[]): { state: AppState; effects: Effect[] } {
@@ -74,12 +88,18 @@ describe('dispatcher priorities', () => {
     expect(keys(loaded(), '/').state.treeFiltering).toBe(true);
     const response = keys(loaded(), 'tab', 'tab');
     expect(response.state.focus).toBe('response');
-    expect(keys(response.state, '/').effects).toEqual([{ type: 'viewer', action: { type: 'startInput', kind: 'search' } }]);
+    expect(keys(response.state, '/').effects).toEqual([
+      { type: 'viewer', action: { type: 'startInput', kind: 'search' } },
+    ]);
     expect(keys(loaded(), 'shift+tab').state.focus).toBe('response');
   });
 
   it('the viewer input takes keys before global actions', () => {
-    const state = { ...loaded(), focus: 'response' as const, viewer: { ...loaded().viewer, input: { kind: 'search' as const, value: 'a' } } };
+    const state = {
+      ...loaded(),
+      focus: 'response' as const,
+      viewer: { ...loaded().viewer, input: { kind: 'search' as const, value: 'a' } },
+    };
     expect(keys(state, 'q').effects).toEqual([{ type: 'viewer', action: { type: 'inputChange', value: 'aq' } }]);
     expect(keys(state, 'esc').effects).toEqual([{ type: 'viewer', action: { type: 'inputCancel' } }]);
   });
@@ -123,7 +143,11 @@ describe('screen stack', () => {
   });
 
   it('a prompt answers the pending variable or cancels', () => {
-    const state = appReducer(loaded(), { type: 'pushScreen', screen: { kind: 'prompt', name: 'token', value: '' } }, defaultKeymap).state;
+    const state = appReducer(
+      loaded(),
+      { type: 'pushScreen', screen: { kind: 'prompt', name: 'token', value: '' } },
+      defaultKeymap,
+    ).state;
     expect(keys(state, 'a', 'b', 'enter').effects).toEqual([{ type: 'promptAnswer', value: 'ab' }]);
     expect(keys(state, 'esc').effects).toEqual([{ type: 'promptAnswer', value: undefined }]);
   });
@@ -143,7 +167,8 @@ describe('screen stack', () => {
 });
 
 describe('history diff scrolling', () => {
-  const body = (n: number) => ['{', ...Array.from({ length: 80 }, (_, i) => `  "line${i}": ${i === 60 ? n : i},`), '}'].join('\n');
+  const body = (n: number) =>
+    ['{', ...Array.from({ length: 80 }, (_, i) => `  "line${i}": ${i === 60 ? n : i},`), '}'].join('\n');
   const items = [
     { time: 't2', requestKey: 'a', label: 'GET /a', body: body(2) },
     { time: 't1', requestKey: 'b', label: 'GET /b', body: 'b' },
@@ -151,10 +176,15 @@ describe('history diff scrolling', () => {
   ];
   const opened = (): AppState => {
     let state = appReducer(loaded(), { type: 'screenRows', rows: 29 }, defaultKeymap).state;
-    state = appReducer(state, { type: 'pushScreen', screen: { kind: 'history', items, cursor: 0, diff: false } }, defaultKeymap).state;
+    state = appReducer(
+      state,
+      { type: 'pushScreen', screen: { kind: 'history', items, cursor: 0, diff: false } },
+      defaultKeymap,
+    ).state;
     return keys(state, 'enter').state;
   };
-  const history = (state: AppState) => state.screens[state.screens.length - 1] as Extract<AppState['screens'][number], { kind: 'history' }>;
+  const history = (state: AppState) =>
+    state.screens[state.screens.length - 1] as Extract<AppState['screens'][number], { kind: 'history' }>;
 
   it('up/down/pgup/pgdn/home/end scroll the open diff within its 83 lines, not the entry list', () => {
     let state = opened();

@@ -42,7 +42,19 @@ beforeAll(async () => {
   });
   root = tempDir('dial-tui-cancel-ref-');
   writeFileSync(join(root, 'http-client.env.json'), JSON.stringify({ local: { host: server.url } }));
-  writeFileSync(join(root, 'api.http'), ['### a', '# @name a', 'GET {{host}}/slow', '', '### b', '# @name b', 'GET {{host}}/b?x={{a.response.body.$.x}}', ''].join('\n'));
+  writeFileSync(
+    join(root, 'api.http'),
+    [
+      '### a',
+      '# @name a',
+      'GET {{host}}/slow',
+      '',
+      '### b',
+      '# @name b',
+      'GET {{host}}/b?x={{a.response.body.$.x}}',
+      '',
+    ].join('\n'),
+  );
 });
 
 afterAll(async () => {
@@ -53,7 +65,14 @@ afterAll(async () => {
 describe('cancelling a request that runs a referenced one', () => {
   it('aborts the referenced request as well, and a later send runs it again', async () => {
     const settings = { ...defaultSettings(), timeout: '60s' };
-    const core = createCoreServices({ root, environment: 'local', cliVariables: {}, suspend: (run) => run(), env: { DIAL_CONFIG_DIR: tempDir() }, settings });
+    const core = createCoreServices({
+      root,
+      environment: 'local',
+      cliVariables: {},
+      suspend: (run) => run(),
+      env: { DIAL_CONFIG_DIR: tempDir() },
+      settings,
+    });
     const [entry] = await core.loadWorkspace();
     const file = entry.file!;
     const b = file.requests.find((request) => request.name === 'b')!;
@@ -61,7 +80,12 @@ describe('cancelling a request that runs a referenced one', () => {
     const arrived = new Promise<void>((done) => slowArrived.push(done));
     const closed = new Promise<void>((done) => slowClosedEarly.push(done));
     const controller = new AbortController();
-    const sending = core.execute(file, b, { environment: 'local', signal: controller.signal, prompt: async () => '', onState: () => undefined });
+    const sending = core.execute(file, b, {
+      environment: 'local',
+      signal: controller.signal,
+      prompt: async () => '',
+      onState: () => undefined,
+    });
     const outcome = sending.then(
       () => 'resolved',
       (error: { code?: string }) => error.code,
@@ -75,7 +99,12 @@ describe('cancelling a request that runs a referenced one', () => {
 
     // Next send: A is run again (not the remembered failure), and B gets its value.
     slowMode = false;
-    const result = await core.execute(file, b, { environment: 'local', signal: new AbortController().signal, prompt: async () => '', onState: () => undefined });
+    const result = await core.execute(file, b, {
+      environment: 'local',
+      signal: new AbortController().signal,
+      prompt: async () => '',
+      onState: () => undefined,
+    });
     expect(result.exchange.response.status).toBe(200);
     expect(JSON.parse(result.bodyText)).toEqual({ url: '/b?x=fast' });
     expect(slowCalls).toHaveLength(2);

@@ -31,36 +31,39 @@ beforeAll(async () => {
   mkdirSync(join(root, 'data'));
   writeFileSync(join(root, 'data', 'blob.bin'), blob);
   writeFileSync(join(root, 'http-client.env.json'), JSON.stringify({ local: { host: server.url } }));
-  writeFileSync(join(root, 'api.http'), [
-    '### big',
-    '# @name big',
-    'POST {{host}}/big',
-    'Content-Type: application/json',
-    '',
-    bigJson,
-    '',
-    '### upload',
-    '# @name upload',
-    'POST {{host}}/upload',
-    'Content-Type: multipart/form-data; boundary=B0undary',
-    '',
-    '--B0undary',
-    'Content-Disposition: form-data; name="note"',
-    '',
-    'hello',
-    '--B0undary',
-    'Content-Disposition: form-data; name="blob"; filename="blob.bin"',
-    'Content-Type: application/octet-stream',
-    '',
-    '< ./data/blob.bin',
-    '--B0undary--',
-    '',
-    '### pinned',
-    '# @name pinned',
-    '# @no-redirect',
-    'GET {{host}}/pinned',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    join(root, 'api.http'),
+    [
+      '### big',
+      '# @name big',
+      'POST {{host}}/big',
+      'Content-Type: application/json',
+      '',
+      bigJson,
+      '',
+      '### upload',
+      '# @name upload',
+      'POST {{host}}/upload',
+      'Content-Type: multipart/form-data; boundary=B0undary',
+      '',
+      '--B0undary',
+      'Content-Disposition: form-data; name="note"',
+      '',
+      'hello',
+      '--B0undary',
+      'Content-Disposition: form-data; name="blob"; filename="blob.bin"',
+      'Content-Type: application/octet-stream',
+      '',
+      '< ./data/blob.bin',
+      '--B0undary--',
+      '',
+      '### pinned',
+      '# @name pinned',
+      '# @no-redirect',
+      'GET {{host}}/pinned',
+      '',
+    ].join('\n'),
+  );
 });
 
 afterAll(async () => {
@@ -69,16 +72,31 @@ afterAll(async () => {
 });
 
 function services(settings = defaultSettings()) {
-  return createCoreServices({ root, environment: 'local', cliVariables: {}, suspend: (run) => run(), env: { DIAL_CONFIG_DIR: tempDir() }, settings });
+  return createCoreServices({
+    root,
+    environment: 'local',
+    cliVariables: {},
+    suspend: (run) => run(),
+    env: { DIAL_CONFIG_DIR: tempDir() },
+    settings,
+  });
 }
 
-async function executeAndCopy(name: string, settings = defaultSettings()): Promise<{ command: string; sent: RecordedRequest }> {
+async function executeAndCopy(
+  name: string,
+  settings = defaultSettings(),
+): Promise<{ command: string; sent: RecordedRequest }> {
   const core = services(settings);
   const [entry] = await core.loadWorkspace();
   const file = entry.file!;
   const node = file.requests.find((request) => request.name === name)!;
   const before = server.requests.length;
-  const result = await core.execute(file, node, { environment: 'local', signal: new AbortController().signal, prompt: async () => '', onState: () => undefined });
+  const result = await core.execute(file, node, {
+    environment: 'local',
+    signal: new AbortController().signal,
+    prompt: async () => '',
+    onState: () => undefined,
+  });
   expect(result.exchange.response.status).toBe(200);
   expect(server.requests.length).toBe(before + 1);
   return { command: core.curl(result), sent: server.requests[before] };
@@ -88,7 +106,10 @@ async function executeAndCopy(name: string, settings = defaultSettings()): Promi
 async function runWithCurl(command: string): Promise<RecordedRequest> {
   const before = server.requests.length;
   await new Promise<void>((done, fail) => {
-    const child = spawn('bash', ['-c', `${command} -s -o /dev/null`], { cwd: process.cwd(), stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('bash', ['-c', `${command} -s -o /dev/null`], {
+      cwd: process.cwd(),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('close', (code) => (code === 0 ? done() : fail(new Error(`bash/curl exited ${code}: ${stderr}`))));
@@ -109,7 +130,9 @@ describe('TUI copy as curl (real core services)', () => {
     const { command, sent } = await executeAndCopy('upload');
     expect(sent.body.includes(blob)).toBe(true);
     expect(command).not.toContain('binary data');
-    expect(command).toBe(`curl -L '${server.url}/upload' -F 'note=hello' -F 'blob=@${join(root, 'data', 'blob.bin')};type=application/octet-stream'`);
+    expect(command).toBe(
+      `curl -L '${server.url}/upload' -F 'note=hello' -F 'blob=@${join(root, 'data', 'blob.bin')};type=application/octet-stream'`,
+    );
     if (hasCurl) {
       const viaCurl = await runWithCurl(command);
       expect(viaCurl.body.includes(blob)).toBe(true);

@@ -45,10 +45,21 @@ describe('body editor reducer', () => {
 });
 
 describe('editing in place', () => {
-  const files = { 'a.http': '### create\nPOST http://x/items?page=1\nContent-Type: application/json\n\n{"a": 1}\n\n### other\nGET http://x/other\n' };
+  const files = {
+    'a.http':
+      '### create\nPOST http://x/items?page=1\nContent-Type: application/json\n\n{"a": 1}\n\n### other\nGET http://x/other\n',
+  };
   const mount = () => {
     const services = fakeServices(files);
-    const app = render(<App services={services} keymap={defaultKeymap} theme={createTheme(false)} onExit={() => undefined} size={{ columns: 120, rows: 30 }} />);
+    const app = render(
+      <App
+        services={services}
+        keymap={defaultKeymap}
+        theme={createTheme(false)}
+        onExit={() => undefined}
+        size={{ columns: 120, rows: 30 }}
+      />,
+    );
     const type = async (...keys: string[]): Promise<void> => {
       for (const key of keys) {
         app.stdin.write(key);

@@ -1,8 +1,19 @@
 /** An in-memory WorkbenchServices for component tests: no network, no disk. */
-import { parseHttpFile, removeRequestText, replaceRequestText, insertRequestText } from '../../src/core/httpfile/index.js';
+import {
+  parseHttpFile,
+  removeRequestText,
+  replaceRequestText,
+  insertRequestText,
+} from '../../src/core/httpfile/index.js';
 import type { Exchange } from '../../src/core/http/types.js';
 import type { HttpFile } from '../../src/core/httpfile/types.js';
-import type { ExecuteOptions, HistoryItem, ResponseResult, WorkbenchServices, WorkspaceFileEntry } from '../../src/ui/services.js';
+import type {
+  ExecuteOptions,
+  HistoryItem,
+  ResponseResult,
+  WorkbenchServices,
+  WorkspaceFileEntry,
+} from '../../src/ui/services.js';
 
 export interface FakeServices extends WorkbenchServices {
   calls: Array<{ name: string | undefined; environment?: string }>;
@@ -25,7 +36,10 @@ export function exchangeWith(body: string, status = 200): Exchange {
       statusText: status === 200 ? 'OK' : 'Error',
       httpVersion: '1.1',
       url: 'http://fake/anything',
-      headers: [['Content-Type', 'application/json'], ['X-Fake', 'yes']],
+      headers: [
+        ['Content-Type', 'application/json'],
+        ['X-Fake', 'yes'],
+      ],
       body: { kind: 'memory', bytes: Buffer.from(body) },
       size: Buffer.byteLength(body),
     },
@@ -34,8 +48,15 @@ export function exchangeWith(body: string, status = 200): Exchange {
   };
 }
 
-export function fakeServices(files: Record<string, string>, body = JSON.stringify({ headers: { Host: 'fake', Accept: '*/*' }, args: { page: '1' }, items: [1, 2, 3] })): FakeServices {
-  const entries: WorkspaceFileEntry[] = Object.entries(files).map(([name, text]) => ({ path: `/ws/${name}`, relativePath: name, file: parseHttpFile(text, `/ws/${name}`) }));
+export function fakeServices(
+  files: Record<string, string>,
+  body = JSON.stringify({ headers: { Host: 'fake', Accept: '*/*' }, args: { page: '1' }, items: [1, 2, 3] }),
+): FakeServices {
+  const entries: WorkspaceFileEntry[] = Object.entries(files).map(([name, text]) => ({
+    path: `/ws/${name}`,
+    relativePath: name,
+    file: parseHttpFile(text, `/ws/${name}`),
+  }));
   const save = (file: HttpFile, text: string): HttpFile => {
     services.saved.set(file.path, text);
     return parseHttpFile(text, file.path);
@@ -60,7 +81,9 @@ export function fakeServices(files: Record<string, string>, body = JSON.stringif
       if (services.gate) {
         await Promise.race([
           services.gate,
-          new Promise<never>((_, reject) => options.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true })),
+          new Promise<never>((_, reject) =>
+            options.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }),
+          ),
         ]);
       }
       return { exchange: exchangeWith(services.body), bodyText: services.body, contentType: 'application/json' };
@@ -79,7 +102,9 @@ export function fakeServices(files: Record<string, string>, body = JSON.stringif
       throw new Error('the fake services import nothing');
     },
     // What the real preview shows without variables: the request line and headers as written.
-    preview: async (_file, node) => ({ lines: [`${node.method} ${node.url}`, ...node.headers.map((h) => `${h.name}: ${h.value}`)] }),
+    preview: async (_file, node) => ({
+      lines: [`${node.method} ${node.url}`, ...node.headers.map((h) => `${h.name}: ${h.value}`)],
+    }),
     deleteRequest: async (file, index) => save(file, removeRequestText(file, index)),
     history: async () => services.historyItems,
     rememberEnvironment: async (name) => {

@@ -29,7 +29,15 @@ describe('saving when the file changed on disk', () => {
     services.saveRequest = (file, index, block) => rewriteHttpFile(file, replaceRequestText(file, index, block));
     services.appendRequest = (file, block) => rewriteHttpFile(file, insertRequestText(file, block));
     services.deleteRequest = (file, index) => rewriteHttpFile(file, removeRequestText(file, index));
-    const app = render(<App services={services} keymap={defaultKeymap} theme={createTheme(false)} onExit={() => undefined} size={{ columns: 150, rows: 30 }} />);
+    const app = render(
+      <App
+        services={services}
+        keymap={defaultKeymap}
+        theme={createTheme(false)}
+        onExit={() => undefined}
+        size={{ columns: 150, rows: 30 }}
+      />,
+    );
     const type = async (...keys: string[]): Promise<void> => {
       for (const key of keys) {
         app.stdin.write(key);
@@ -45,7 +53,10 @@ describe('saving when the file changed on disk', () => {
 
     // Edit the method inline: refused, nothing written.
     await type('m', KEY.ctrlU, 'P', 'U', 'T', KEY.enter);
-    const frame = await waitForText(app, 'not saved: api.http changed on disk since it was loaded; reload it (press ctrl+l) and edit again');
+    const frame = await waitForText(
+      app,
+      'not saved: api.http changed on disk since it was loaded; reload it (press ctrl+l) and edit again',
+    );
     expect(frame).toContain('GET http://x/first');
     expect(readFileSync(path, 'utf8')).toBe(outside);
 

@@ -6,7 +6,11 @@ export interface Frames {
 }
 
 /** Polls the last frame (ANSI stripped) until `predicate` holds; fails with the frame after `timeoutMs`. */
-export async function waitForFrame(app: Frames, predicate: (frame: string) => boolean, timeoutMs = 4000): Promise<string> {
+export async function waitForFrame(
+  app: Frames,
+  predicate: (frame: string) => boolean,
+  timeoutMs = 4000,
+): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const frame = stripAnsi(app.lastFrame() ?? '');

@@ -3,9 +3,27 @@ import type { Key } from 'ink';
 import { actionsFor, defaultKeymap, keyName, resolveKeymap, splitBurst } from '../../src/ui/keymap.js';
 
 const key = (over: Partial<Key> = {}): Key => ({
-  upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false,
-  return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false,
-  super: false, hyper: false, capsLock: false, numLock: false, ...over,
+  upArrow: false,
+  downArrow: false,
+  leftArrow: false,
+  rightArrow: false,
+  pageDown: false,
+  pageUp: false,
+  home: false,
+  end: false,
+  return: false,
+  escape: false,
+  ctrl: false,
+  shift: false,
+  tab: false,
+  backspace: false,
+  delete: false,
+  meta: false,
+  super: false,
+  hyper: false,
+  capsLock: false,
+  numLock: false,
+  ...over,
 });
 
 describe('keymap', () => {
@@ -19,8 +37,15 @@ describe('keymap', () => {
   });
 
   it('splits bursts of typed bytes into keys', () => {
-    expect(splitBurst('\x10fo')).toEqual([{ name: 'ctrl+p', input: '' }, { name: 'f', input: 'f' }, { name: 'o', input: 'o' }]);
-    expect(splitBurst('a\r')).toEqual([{ name: 'a', input: 'a' }, { name: 'enter', input: '' }]);
+    expect(splitBurst('\x10fo')).toEqual([
+      { name: 'ctrl+p', input: '' },
+      { name: 'f', input: 'f' },
+      { name: 'o', input: 'o' },
+    ]);
+    expect(splitBurst('a\r')).toEqual([
+      { name: 'a', input: 'a' },
+      { name: 'enter', input: '' },
+    ]);
   });
 
   it('applies overrides and the vim preset', async () => {

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
-  allFoldable, applyJsonPath, buildJsonModel, buildLineModel, buildTextModel, buildView, findRow, foldTarget, rowText, PRETTY_LIMIT,
+  allFoldable,
+  applyJsonPath,
+  buildJsonModel,
+  buildLineModel,
+  buildTextModel,
+  buildView,
+  findRow,
+  foldTarget,
+  rowText,
+  PRETTY_LIMIT,
 } from '../../src/ui/viewer/line-model.js';
 
 const none = new Set<number>();
@@ -21,7 +30,16 @@ describe('JSON line model', () => {
     const target = foldTarget(view, 2); // inside "a"
     expect(target).toBe(1);
     const folded = new Set([target!]);
-    expect(texts(model, folded)).toEqual(['{', '  "a": { … } 2 items,', '  "d": [', '    1,', '    2,', '    3', '  ]', '}']);
+    expect(texts(model, folded)).toEqual([
+      '{',
+      '  "a": { … } 2 items,',
+      '  "d": [',
+      '    1,',
+      '    2,',
+      '    3',
+      '  ]',
+      '}',
+    ]);
     expect(buildView(model, folded).rowOf(3)).toBe(1);
   });
 

@@ -38,7 +38,15 @@ describe('live files', () => {
     services.appendRequest = (file, block) => rewriteHttpFile(file, insertRequestText(file, block));
     services.deleteRequest = (file, index) => rewriteHttpFile(file, removeRequestText(file, index));
     services.watch = (onChange) => watchWorkspace(dir, onChange, 50);
-    const app = render(<App services={services} keymap={defaultKeymap} theme={createTheme(false)} onExit={() => undefined} size={{ columns: 140, rows: 30 }} />);
+    const app = render(
+      <App
+        services={services}
+        keymap={defaultKeymap}
+        theme={createTheme(false)}
+        onExit={() => undefined}
+        size={{ columns: 140, rows: 30 }}
+      />,
+    );
     const type = async (...keys: string[]): Promise<void> => {
       for (const key of keys) {
         app.stdin.write(key);
@@ -50,14 +58,18 @@ describe('live files', () => {
     await waitForText(app, 'GET http://x/second');
 
     // An editor adds a request above: the tree reloads and "second" stays selected.
-    writeFileSync(path, '### zero\nGET http://x/zero\n\n### first\nGET http://x/first\n\n### second\nGET http://x/second\n');
+    writeFileSync(
+      path,
+      '### zero\nGET http://x/zero\n\n### first\nGET http://x/first\n\n### second\nGET http://x/second\n',
+    );
     const frame = await waitForText(app, 'zero', 'request files changed on disk: reloaded');
     expect(frame).toContain('GET http://x/second');
 
     // An edit is open when the file changes again: the edit stays, and its save is refused, not lost.
     await type('u');
     await waitForText(app, 'URL: http://x/second');
-    const outside = '### zero\nGET http://x/zero\n\n### first\nGET http://x/first\n\n### second\nGET http://x/second-outside\n';
+    const outside =
+      '### zero\nGET http://x/zero\n\n### first\nGET http://x/first\n\n### second\nGET http://x/second-outside\n';
     writeFileSync(path, outside);
     await waitForText(app, 'files changed on disk while you edit');
     await type(...'-mine'.split(''), KEY.enter);

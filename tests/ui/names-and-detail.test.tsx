@@ -14,8 +14,25 @@ afterEach(() => cleanup());
 describe('display names', () => {
   it('history and the status bar name a request by its ### title', async () => {
     const services = fakeServices({ 'a.http': '### Who am I\n# @name whoami\nGET http://x/me\n' });
-    services.historyItems = [{ time: '10:00', requestKey: '/ws/a.http#whoami', label: 'a.http#whoami  GET http://x/me', requestLine: 'GET http://x/me', status: 200, body: '{}' }];
-    const app = render(<App services={services} keymap={defaultKeymap} theme={createTheme(false)} onExit={() => undefined} size={{ columns: 120, rows: 30 }} />);
+    services.historyItems = [
+      {
+        time: '10:00',
+        requestKey: '/ws/a.http#whoami',
+        label: 'a.http#whoami  GET http://x/me',
+        requestLine: 'GET http://x/me',
+        status: 200,
+        body: '{}',
+      },
+    ];
+    const app = render(
+      <App
+        services={services}
+        keymap={defaultKeymap}
+        theme={createTheme(false)}
+        onExit={() => undefined}
+        size={{ columns: 120, rows: 30 }}
+      />,
+    );
     const frame = await waitForText(app, 'Who am I', '@whoami');
     expect(frame.split('\n').at(-1)).toContain('Who am I idle');
     app.stdin.write(KEY.ctrlH);
@@ -31,12 +48,29 @@ describe('response detail', () => {
   exchange.response.headers.push(['Set-Cookie', 'session=abc; Path=/; HttpOnly']);
 
   it('the download phase is what the others leave of the total', () => {
-    expect(timingRows(exchange)).toEqual([['DNS', 2], ['Connect', 3], ['TLS', 5], ['First byte', 10], ['Download', 10], ['Total', 30]]);
+    expect(timingRows(exchange)).toEqual([
+      ['DNS', 2],
+      ['Connect', 3],
+      ['TLS', 5],
+      ['First byte', 10],
+      ['Download', 10],
+      ['Total', 30],
+    ]);
   });
 
   it('the Timings tab lists the phases, the redirect chain and the cookies set', () => {
     const app = render(
-      <ResponsePane result={{ exchange, bodyText: '{}' }} requestState="done" spinner="" tab="timings" viewer={initialViewerState} height={16} width={80} focused theme={createTheme(false)} />,
+      <ResponsePane
+        result={{ exchange, bodyText: '{}' }}
+        requestState="done"
+        spinner=""
+        tab="timings"
+        viewer={initialViewerState}
+        height={16}
+        width={80}
+        focused
+        theme={createTheme(false)}
+      />,
     );
     const frame = app.lastFrame() ?? '';
     expect(frame).toContain('Download');

@@ -4,7 +4,15 @@ import { parseHttpFile } from '../../src/core/httpfile/index.js';
 import { defaultKeymap } from '../../src/ui/keymap.js';
 import { appReducer } from '../../src/ui/state/reducer.js';
 import { handleKey, parseRequestLine } from '../../src/ui/state/keys.js';
-import { blockText, initialAppState, outcomeKey, selectedOutcome, shownResult, type AppAction, type AppState } from '../../src/ui/state/app-state.js';
+import {
+  blockText,
+  initialAppState,
+  outcomeKey,
+  selectedOutcome,
+  shownResult,
+  type AppAction,
+  type AppState,
+} from '../../src/ui/state/app-state.js';
 import { exchangeWith } from './fake-services.js';
 
 const text = '### Who am I\nGET http://x/me\n\n### Health\nGET http://x/health\n';
@@ -17,15 +25,29 @@ function run(state: AppState, ...actions: AppAction[]): AppState {
 }
 
 function loaded(): AppState {
-  return run(initialAppState(), { type: 'loaded', files: [{ path: '/ws/a.http', relativePath: 'a.http', file }], environments: [] }, { type: 'selectRequest', fileIndex: 0, requestIndex: 0 });
+  return run(
+    initialAppState(),
+    { type: 'loaded', files: [{ path: '/ws/a.http', relativePath: 'a.http', file }], environments: [] },
+    { type: 'selectRequest', fileIndex: 0, requestIndex: 0 },
+  );
 }
 
-const started = (state: AppState, index: number, at: number): AppAction => ({ type: 'sendStarted', key: outcomeKey('/ws/a.http', index), sentBlock: blockText(file, file.requests[index]), at });
+const started = (state: AppState, index: number, at: number): AppAction => ({
+  type: 'sendStarted',
+  key: outcomeKey('/ws/a.http', index),
+  sentBlock: blockText(file, file.requests[index]),
+  at,
+});
 
 describe('per-request outcomes', () => {
   it('a response belongs to the request that was sent; another request shows none', () => {
     let state = loaded();
-    state = run(state, started(state, 0, 1000), { type: 'requestState', state: 'sending' }, { type: 'response', result, at: 1012 });
+    state = run(
+      state,
+      started(state, 0, 1000),
+      { type: 'requestState', state: 'sending' },
+      { type: 'response', result, at: 1012 },
+    );
     expect(shownResult(state)?.bodyText).toBe('{"me":1}');
     expect(selectedOutcome(state)).toMatchObject({ state: 'done', elapsedMs: 12, stale: false });
     const other = run(state, { type: 'selectRequest', fileIndex: 0, requestIndex: 1 });
@@ -78,17 +100,31 @@ describe('new request and global keys', () => {
       expect(step.state.screens.at(-1)).toMatchObject({ kind: 'input', purpose: 'newRequest', value: '' });
     }
     let state = handleKey(empty, 'ctrl+n', '', defaultKeymap, (a) => a).state;
-    for (const ch of 'GET http://h/get') state = handleKey(state, ch === ' ' ? 'space' : ch, ch, defaultKeymap, (a) => a).state;
+    for (const ch of 'GET http://h/get')
+      state = handleKey(state, ch === ' ' ? 'space' : ch, ch, defaultKeymap, (a) => a).state;
     const done = handleKey(state, 'enter', '', defaultKeymap, (a) => a);
     expect(done.effects).toEqual([{ type: 'createRequest', method: 'GET', url: 'http://h/get' }]);
-    const bad = handleKey({ ...state, screens: [{ kind: 'input', purpose: 'newRequest', label: '', value: 'a b c' }] }, 'enter', '', defaultKeymap, (a) => a);
+    const bad = handleKey(
+      { ...state, screens: [{ kind: 'input', purpose: 'newRequest', label: '', value: 'a b c' }] },
+      'enter',
+      '',
+      defaultKeymap,
+      (a) => a,
+    );
     expect(bad.effects).toEqual([]);
     expect(bad.state.toast).toContain('is not METHOD URL');
   });
 
   it('edit keys work from the response pane too; the palette finds a request by title or name', () => {
     const state = { ...loaded(), focus: 'response' as const };
-    expect(handleKey(state, 'u', 'u', defaultKeymap, (a) => a).state.screens.at(-1)).toMatchObject({ kind: 'edit', field: 'url' });
-    expect(handleKey(state, 'r', 'r', defaultKeymap, (a) => a).state.screens.at(-1)).toMatchObject({ kind: 'input', purpose: 'rename', value: 'Who am I' });
+    expect(handleKey(state, 'u', 'u', defaultKeymap, (a) => a).state.screens.at(-1)).toMatchObject({
+      kind: 'edit',
+      field: 'url',
+    });
+    expect(handleKey(state, 'r', 'r', defaultKeymap, (a) => a).state.screens.at(-1)).toMatchObject({
+      kind: 'input',
+      purpose: 'rename',
+      value: 'Who am I',
+    });
   });
 });

@@ -17,13 +17,23 @@ describe('preview of an unsent request', () => {
   it('fills variables, adds the default headers, masks private values; names what it cannot resolve', async () => {
     const root = tempDir();
     mkdirSync(root, { recursive: true });
-    writeFileSync(join(root, 'http-client.env.json'), JSON.stringify({ local: { host: 'http://127.0.0.1:9', user: 'ada' } }));
+    writeFileSync(
+      join(root, 'http-client.env.json'),
+      JSON.stringify({ local: { host: 'http://127.0.0.1:9', user: 'ada' } }),
+    );
     writeFileSync(join(root, 'http-client.private.env.json'), JSON.stringify({ local: { password: PASSWORD } }));
     writeFileSync(
       join(root, 'api.http'),
       '### Log in\nPOST {{host}}/login\nContent-Type: application/json\nX-Password: {{password}}\n\n{"user": "{{user}}"}\n\n### Needs a token\nGET {{host}}/me\nAuthorization: Bearer {{token}}\n',
     );
-    const services = createCoreServices({ root, environment: 'local', cliVariables: {}, suspend: (run) => run(), env: { DIAL_CONFIG_DIR: tempDir() }, settings: defaultSettings() });
+    const services = createCoreServices({
+      root,
+      environment: 'local',
+      cliVariables: {},
+      suspend: (run) => run(),
+      env: { DIAL_CONFIG_DIR: tempDir() },
+      settings: defaultSettings(),
+    });
     const file = await loadHttpFile(join(root, 'api.http'));
 
     const login = await services.preview(file, file.requests[0], 'local');

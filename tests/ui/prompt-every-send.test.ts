@@ -43,7 +43,14 @@ afterAll(async () => {
 
 describe('@prompt in the TUI', () => {
   it('asks on every send; a referenced request reuses the answer of the same send', async () => {
-    const core = createCoreServices({ root, environment: 'local', cliVariables: {}, suspend: (run) => run(), env: { DIAL_CONFIG_DIR: tempDir() }, settings: defaultSettings() });
+    const core = createCoreServices({
+      root,
+      environment: 'local',
+      cliVariables: {},
+      suspend: (run) => run(),
+      env: { DIAL_CONFIG_DIR: tempDir() },
+      settings: defaultSettings(),
+    });
     const [entry] = await core.loadWorkspace();
     const file = entry.file!;
     const ask = file.requests.find((request) => request.name === 'ask')!;
@@ -72,6 +79,10 @@ describe('@prompt in the TUI', () => {
     const second = await send('222');
     expect(asked).toEqual(['otp', 'otp']);
     expect(second).toContain('/ask?otp=222&from=GET');
-    expect(server.requests.map((r) => r.url)).toEqual(['/login?otp=111', '/ask?otp=111&from=GET', '/ask?otp=222&from=GET']);
+    expect(server.requests.map((r) => r.url)).toEqual([
+      '/login?otp=111',
+      '/ask?otp=111&from=GET',
+      '/ask?otp=222&from=GET',
+    ]);
   });
 });

@@ -42,7 +42,10 @@ function workspace(): string {
   const root = tempDir();
   mkdirSync(root, { recursive: true });
   writeFileSync(join(root, 'http-client.env.json'), JSON.stringify({ local: { host: server.url, user: 'ada' } }));
-  writeFileSync(join(root, 'http-client.private.env.json'), JSON.stringify({ local: { password: PASSWORD, unused: UNUSED } }));
+  writeFileSync(
+    join(root, 'http-client.private.env.json'),
+    JSON.stringify({ local: { password: PASSWORD, unused: UNUSED } }),
+  );
   writeFileSync(
     join(root, 'api.http'),
     [
@@ -78,7 +81,16 @@ function coreServices(root: string) {
 describe('secrets in the TUI', () => {
   it('never shows a private env value reflected by the server until ctrl+r reveals it', async () => {
     const services = coreServices(workspace());
-    const app = render(<App services={services} keymap={defaultKeymap} theme={createTheme(false)} environment="local" onExit={() => undefined} size={{ columns: 160, rows: 60 }} />);
+    const app = render(
+      <App
+        services={services}
+        keymap={defaultKeymap}
+        theme={createTheme(false)}
+        environment="local"
+        onExit={() => undefined}
+        size={{ columns: 160, rows: 60 }}
+      />,
+    );
     const type = async (...keys: string[]): Promise<void> => {
       for (const key of keys) {
         app.stdin.write(key);
@@ -115,7 +127,16 @@ describe('secrets in the TUI', () => {
 
   it('copy body and copy as curl put the real values on the clipboard and say so', async () => {
     const services = coreServices(workspace());
-    const app = render(<App services={services} keymap={defaultKeymap} theme={createTheme(false)} environment="local" onExit={() => undefined} size={{ columns: 120, rows: 40 }} />);
+    const app = render(
+      <App
+        services={services}
+        keymap={defaultKeymap}
+        theme={createTheme(false)}
+        environment="local"
+        onExit={() => undefined}
+        size={{ columns: 120, rows: 40 }}
+      />,
+    );
     await waitForText(app, 'login');
     app.stdin.write(KEY.enter);
     await waitForText(app, '200 OK');
@@ -146,7 +167,12 @@ describe('request.environment in TUI scripts', () => {
     const services = coreServices(root);
     const [entry] = await services.loadWorkspace();
     const file = entry.file!;
-    const result = await services.execute(file, file.requests[0], { environment: 'local', signal: new AbortController().signal, prompt: async () => '', onState: () => undefined });
+    const result = await services.execute(file, file.requests[0], {
+      environment: 'local',
+      signal: new AbortController().signal,
+      prompt: async () => '',
+      onState: () => undefined,
+    });
     expect(result.tests).toEqual([{ source: 'env user', passed: true, message: undefined }]);
     // The private values are carried for masking, the data itself stays real.
     expect(result.secrets).toEqual(expect.arrayContaining([PASSWORD, UNUSED]));
@@ -157,16 +183,32 @@ describe('request.environment in TUI scripts', () => {
 describe('masking and the reveal toggle (pure)', () => {
   const result = () => {
     const exchange = exchangeWith(`{"token": "s3cr3t-token", "n": 1}`);
-    exchange.request = { method: 'GET', url: 'http://fake/x?key=s3cr3t-token', headers: [['Authorization', 'Bearer abc.def'], ['X-Key', 's3cr3t-token']], bodyPreview: 'key=s3cr3t-token' };
+    exchange.request = {
+      method: 'GET',
+      url: 'http://fake/x?key=s3cr3t-token',
+      headers: [
+        ['Authorization', 'Bearer abc.def'],
+        ['X-Key', 's3cr3t-token'],
+      ],
+      bodyPreview: 'key=s3cr3t-token',
+    };
     exchange.response.headers.push(['Set-Cookie', 'sid=1']);
-    return { exchange, bodyText: `{"token": "s3cr3t-token", "n": 1}`, tests: [{ source: 'body $.token == "x"', passed: false, message: 'got s3cr3t-token' }], secrets: ['s3cr3t-token', 'ab'] };
+    return {
+      exchange,
+      bodyText: `{"token": "s3cr3t-token", "n": 1}`,
+      tests: [{ source: 'body $.token == "x"', passed: false, message: 'got s3cr3t-token' }],
+      secrets: ['s3cr3t-token', 'ab'],
+    };
   };
 
   it('masks body, URL, request and response headers, raw text and test messages', () => {
     const shown = maskResult(result(), false);
     expect(shown.bodyText).toBe(`{"token": "${MASK}", "n": 1}`);
     expect(shown.exchange.request.url).toBe(`http://fake/x?key=${MASK}`);
-    expect(shown.exchange.request.headers).toEqual([['Authorization', `Bearer ${MASK}`], ['X-Key', MASK]]);
+    expect(shown.exchange.request.headers).toEqual([
+      ['Authorization', `Bearer ${MASK}`],
+      ['X-Key', MASK],
+    ]);
     expect(shown.exchange.response.headers).toContainEqual(['Set-Cookie', MASK]);
     expect(shown.tests?.[0].message).toBe(`got ${MASK}`);
     expect(rawText(shown)).not.toContain('s3cr3t');
@@ -181,7 +223,10 @@ describe('masking and the reveal toggle (pure)', () => {
 
   it('masks history labels and bodies unless revealed', () => {
     const items = [{ time: '10:00', requestKey: 'a', label: 'GET /x?key=s3cr3t-token', body: '{"t": "s3cr3t-token"}' }];
-    expect(maskHistory(items, ['s3cr3t-token'], false)[0]).toMatchObject({ label: `GET /x?key=${MASK}`, body: `{"t": "${MASK}"}` });
+    expect(maskHistory(items, ['s3cr3t-token'], false)[0]).toMatchObject({
+      label: `GET /x?key=${MASK}`,
+      body: `{"t": "${MASK}"}`,
+    });
     expect(maskHistory(items, ['s3cr3t-token'], true)).toBe(items);
   });
 
@@ -190,14 +235,24 @@ describe('masking and the reveal toggle (pure)', () => {
     expect(state.revealSecrets).toBe(false);
     state = appReducer(state, { type: 'key', name: 'ctrl+r', input: '' }, defaultKeymap).state;
     expect(state.revealSecrets).toBe(true);
-    state = appReducer(state, { type: 'pushScreen', screen: { kind: 'history', items: [], cursor: 0, diff: false } }, defaultKeymap).state;
+    state = appReducer(
+      state,
+      { type: 'pushScreen', screen: { kind: 'history', items: [], cursor: 0, diff: false } },
+      defaultKeymap,
+    ).state;
     state = appReducer(state, { type: 'key', name: 'ctrl+r', input: '' }, defaultKeymap).state;
     expect(state.revealSecrets).toBe(false);
     expect(state.screens).toHaveLength(1);
-    expect(paletteItems(initialAppState(), defaultKeymap, (a) => a).some((item) => item.action === 'toggleSecrets')).toBe(true);
+    expect(
+      paletteItems(initialAppState(), defaultKeymap, (a) => a).some((item) => item.action === 'toggleSecrets'),
+    ).toBe(true);
     // A remapped key works and the old one does nothing.
     const keymap = { ...defaultKeymap, toggleSecrets: ['ctrl+t'] };
-    expect(appReducer(initialAppState(), { type: 'key', name: 'ctrl+r', input: '' }, keymap).state.revealSecrets).toBe(false);
-    expect(appReducer(initialAppState(), { type: 'key', name: 'ctrl+t', input: '' }, keymap).state.revealSecrets).toBe(true);
+    expect(appReducer(initialAppState(), { type: 'key', name: 'ctrl+r', input: '' }, keymap).state.revealSecrets).toBe(
+      false,
+    );
+    expect(appReducer(initialAppState(), { type: 'key', name: 'ctrl+t', input: '' }, keymap).state.revealSecrets).toBe(
+      true,
+    );
   });
 });

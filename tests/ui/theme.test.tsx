@@ -36,7 +36,15 @@ function configWith(settings: Record<string, unknown>): string {
 async function frameWith(theme: ReturnType<typeof createTheme>): Promise<string> {
   const { render } = await ink();
   const { App } = await import('../../src/ui/App.js');
-  const app = render(<App services={fakeServices(files)} keymap={defaultKeymap} theme={theme} onExit={() => undefined} size={{ columns: 100, rows: 24 }} />);
+  const app = render(
+    <App
+      services={fakeServices(files)}
+      keymap={defaultKeymap}
+      theme={theme}
+      onExit={() => undefined}
+      size={{ columns: 100, rows: 24 }}
+    />,
+  );
   await waitForText(app, 'ping');
   return app.lastFrame() ?? '';
 }
@@ -76,7 +84,10 @@ describe('theme setting', () => {
 
   it('an unknown theme in the settings file is E_CONFIG naming the value (settings and TUI)', async () => {
     const config = configWith({ theme: 'neon' });
-    await expect(loadSettings({ DIAL_CONFIG_DIR: config })).rejects.toMatchObject({ code: 'E_CONFIG', message: expect.stringContaining("unknown theme 'neon'") });
+    await expect(loadSettings({ DIAL_CONFIG_DIR: config })).rejects.toMatchObject({
+      code: 'E_CONFIG',
+      message: expect.stringContaining("unknown theme 'neon'"),
+    });
     process.env.DIAL_CONFIG_DIR = config;
     await expect(openWorkbench({ dir: tempDir(), cliVariables: {}, color: true })).rejects.toMatchObject({
       code: 'E_CONFIG',
@@ -88,6 +99,8 @@ describe('theme setting', () => {
     const env = { DIAL_CONFIG_DIR: configWith({}) };
     await setSetting('theme', 'light', env);
     expect((await loadSettings(env)).theme).toBe('light');
-    await expect(setSetting('theme', 'solarized', env)).rejects.toMatchObject({ message: expect.stringContaining("unknown theme 'solarized'") });
+    await expect(setSetting('theme', 'solarized', env)).rejects.toMatchObject({
+      message: expect.stringContaining("unknown theme 'solarized'"),
+    });
   });
 });

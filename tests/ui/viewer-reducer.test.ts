@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { buildJsonModel, buildTextModel } from '../../src/ui/viewer/line-model.js';
-import { initialViewerState, viewerReducer, type ViewerAction, type ViewerState } from '../../src/ui/viewer/viewer-reducer.js';
+import {
+  initialViewerState,
+  viewerReducer,
+  type ViewerAction,
+  type ViewerState,
+} from '../../src/ui/viewer/viewer-reducer.js';
 
 const base = buildJsonModel({ headers: { host: 'x', accept: '*/*' }, items: Array.from({ length: 50 }, (_, i) => i) });
 const run = (actions: ViewerAction[], context = { base, height: 10 }): ViewerState =>
@@ -27,7 +32,11 @@ describe('viewerReducer', () => {
   });
 
   it('applies a JSONPath filter typed in the input and clears it', () => {
-    const state = run([{ type: 'startInput', kind: 'jsonPath' }, { type: 'inputChange', value: '$.headers' }, { type: 'inputSubmit' }]);
+    const state = run([
+      { type: 'startInput', kind: 'jsonPath' },
+      { type: 'inputChange', value: '$.headers' },
+      { type: 'inputSubmit' },
+    ]);
     expect(state.jsonPath).toBe('$.headers');
     expect(state.message).toBe('1 match for $.headers');
     expect(state.input).toBeUndefined();
@@ -35,36 +44,63 @@ describe('viewerReducer', () => {
   });
 
   it('reports an invalid JSONPath instead of throwing', () => {
-    const state = run([{ type: 'startInput', kind: 'jsonPath' }, { type: 'inputChange', value: '$[?(@.a ==' }, { type: 'inputSubmit' }]);
+    const state = run([
+      { type: 'startInput', kind: 'jsonPath' },
+      { type: 'inputChange', value: '$[?(@.a ==' },
+      { type: 'inputSubmit' },
+    ]);
     expect(state.jsonPath).toBeUndefined();
     expect(state.message).toMatch(/invalid JSONPath/);
   });
 
   it('searches with n / N', () => {
-    const state = run([{ type: 'startInput', kind: 'search' }, { type: 'inputChange', value: 'accept' }, { type: 'inputSubmit' }]);
+    const state = run([
+      { type: 'startInput', kind: 'search' },
+      { type: 'inputChange', value: 'accept' },
+      { type: 'inputSubmit' },
+    ]);
     expect(state.search).toBe('accept');
     expect(state.cursor).toBe(3);
     const next = viewerReducer(state, { type: 'findNext', direction: 1 }, { base, height: 10 });
     expect(next.cursor).toBe(3);
-    const missing = run([{ type: 'startInput', kind: 'search' }, { type: 'inputChange', value: 'zzz' }, { type: 'inputSubmit' }]);
+    const missing = run([
+      { type: 'startInput', kind: 'search' },
+      { type: 'inputChange', value: 'zzz' },
+      { type: 'inputSubmit' },
+    ]);
     expect(missing.message).toBe('no match for zzz');
   });
 
   it('scrolls long lines sideways, never left of column 0', () => {
-    expect(run([{ type: 'scrollX', by: 20 }, { type: 'scrollX', by: 20 }]).left).toBe(40);
-    expect(run([{ type: 'scrollX', by: 20 }, { type: 'scrollX', by: -50 }]).left).toBe(0);
+    expect(
+      run([
+        { type: 'scrollX', by: 20 },
+        { type: 'scrollX', by: 20 },
+      ]).left,
+    ).toBe(40);
+    expect(
+      run([
+        { type: 'scrollX', by: 20 },
+        { type: 'scrollX', by: -50 },
+      ]).left,
+    ).toBe(0);
   });
 
   it('refuses folds and JSONPath on raw text', () => {
     const text = buildTextModel('a\nb', 80);
-    expect(viewerReducer(initialViewerState, { type: 'toggleFold' }, { base: text, height: 5 }).message).toMatch(/JSON/);
-    expect(viewerReducer(initialViewerState, { type: 'startInput', kind: 'jsonPath' }, { base: text, height: 5 }).input).toBeUndefined();
+    expect(viewerReducer(initialViewerState, { type: 'toggleFold' }, { base: text, height: 5 }).message).toMatch(
+      /JSON/,
+    );
+    expect(
+      viewerReducer(initialViewerState, { type: 'startInput', kind: 'jsonPath' }, { base: text, height: 5 }).input,
+    ).toBeUndefined();
   });
 });
 
 describe('the JSONPath prompt', () => {
   it('starts empty and reads $.a, .a and a.b from the root', async () => {
-    const { normaliseJsonPath, viewerReducer, initialViewerState } = await import('../../src/ui/viewer/viewer-reducer.js');
+    const { normaliseJsonPath, viewerReducer, initialViewerState } =
+      await import('../../src/ui/viewer/viewer-reducer.js');
     const { buildLineModel } = await import('../../src/ui/viewer/line-model.js');
     expect(normaliseJsonPath('$.a')).toBe('$.a');
     expect(normaliseJsonPath('.a')).toBe('$.a');

@@ -20,8 +20,14 @@ export function registerRun(program: Command): void {
   const command = program
     .command('run')
     .description('Run .http files as tests (assertions, scripts, retries, shards, CI reporters)')
-    .argument('[paths...]', '.http files or folders (default: the current folder); FILE.http:LINE or FILE.http#NAME runs one request');
-  addVariableFlags(command, { env: 'environment from http-client.env.json', var: 'set a variable (repeatable; wins over everything)' });
+    .argument(
+      '[paths...]',
+      '.http files or folders (default: the current folder); FILE.http:LINE or FILE.http#NAME runs one request',
+    );
+  addVariableFlags(command, {
+    env: 'environment from http-client.env.json',
+    var: 'set a variable (repeatable; wins over everything)',
+  });
   command
     .option('--env-file <path>', 'extra variables: a JetBrains env JSON ($shared + the -e environment) or a .env file')
     .option('--grep <pattern>', 'only requests whose name matches (/re/flags, a regular expression, or a substring)')
@@ -32,26 +38,38 @@ export function registerRun(program: Command): void {
     .option('--retry-delay <duration>', 'wait between retries (500ms, 2s)', '0')
     .option('--bail', 'stop after the first failure (the rest are reported skipped)')
     .option('--shard <i/n>', 'run shard i of n (files are split deterministically)')
-    .option('--reporter <name[:path]>', 'pretty|dot|json|junit|tap|html|github, to stdout or PATH (repeatable; default pretty)', collect, [])
+    .option(
+      '--reporter <name[:path]>',
+      'pretty|dot|json|junit|tap|html|github, to stdout or PATH (repeatable; default pretty)',
+      collect,
+      [],
+    )
     .option('--update-snapshots', 'rewrite `?? body snapshot` files with the current responses')
     .option('--watch', 're-run affected files when .http or env files change')
     .option('--no-scripts', 'do not run `{% %}` scripts')
     .option('--output-failed', 'print the exchange of each failed request')
     .option('--no-follow', 'do not follow redirects (followed by default)');
   addTimeoutFlag(command, 'per-request timeout (`# @timeout` wins; default 30s)');
-  addTransportFlags(command, { insecure: 'do not verify TLS certificates', proxy: 'proxy for every request (else HTTP(S)_PROXY / NO_PROXY)' });
+  addTransportFlags(command, {
+    insecure: 'do not verify TLS certificates',
+    proxy: 'proxy for every request (else HTTP(S)_PROXY / NO_PROXY)',
+  });
   command
-    .addHelpText('after', '\nExit codes: 0 all passed, 1 a request failed or errored, 2 usage, 3 a file failed to parse, 130 interrupted.')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 all passed, 1 a request failed or errored, 2 usage, 3 a file failed to parse, 130 interrupted.',
+    )
     .option(...dialectOption)
     .hook('preAction', applyDialectFlag)
     .action(async (paths: string[], flags: unknown, sub: Command) => {
-      const [{ runOptions }, { runCommand }, { setFlagsFromString }, { splitPosition }, { resolve }] = await Promise.all([
-        import('./options.js'),
-        import('./run-command.js'),
-        import('node:v8'),
-        import('../../core/workspace/position.js'),
-        import('node:path'),
-      ]);
+      const [{ runOptions }, { runCommand }, { setFlagsFromString }, { splitPosition }, { resolve }] =
+        await Promise.all([
+          import('./options.js'),
+          import('./run-command.js'),
+          import('node:v8'),
+          import('../../core/workspace/position.js'),
+          import('node:path'),
+        ]);
       const options = runOptions(flags);
       // `api.http:14` (the request under an editor's cursor) and `api.http#login` select one request of that file.
       const positions = new Map<string, import('../../core/workspace/position.js').RequestPosition>();

@@ -10,10 +10,25 @@ import { statSync } from 'node:fs';
 import { DialError, ExitCode } from '../../core/errors.js';
 import { parseDuration } from '../../core/duration.js';
 import type { SendOptions, TlsOptions } from '../../core/http/types.js';
-import { planRun, parseShard, runPlan, createExecutor, watchForChanges, type RunEvent, type RunSummary, type Shard } from '../../core/run/index.js';
+import {
+  planRun,
+  parseShard,
+  runPlan,
+  createExecutor,
+  watchForChanges,
+  type RunEvent,
+  type RunSummary,
+  type Shard,
+} from '../../core/run/index.js';
 import { filesReadBy } from '../../core/run/watch.js';
 import { parseHttpFile } from '../../core/httpfile/index.js';
-import { checkReporterSpecs, createReporters, exchangeLines, parseReporterSpec, type ReporterSpec } from '../../core/report/index.js';
+import {
+  checkReporterSpecs,
+  createReporters,
+  exchangeLines,
+  parseReporterSpec,
+  type ReporterSpec,
+} from '../../core/report/index.js';
 import { removeStaleSpills } from '../../core/http/body-sinks.js';
 
 export interface RunCommandOptions {
@@ -50,7 +65,10 @@ export interface RunCommandOptions {
 }
 
 /** Variables from --env-file: a JetBrains env JSON ($shared + the selected environment) or a .env file. */
-async function envFileVariables(path: string, environment: string | undefined): Promise<{ values: Record<string, string>; definesEnvironment: boolean }> {
+async function envFileVariables(
+  path: string,
+  environment: string | undefined,
+): Promise<{ values: Record<string, string>; definesEnvironment: boolean }> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -62,7 +80,8 @@ async function envFileVariables(path: string, environment: string | undefined): 
     const data = parseJsonText(text, path) as Record<string, Record<string, unknown>>;
     const out: Record<string, string> = {};
     for (const scope of ['$shared', ...(environment ? [environment] : [])]) {
-      for (const [name, value] of Object.entries(data?.[scope] ?? {})) out[name] = typeof value === 'string' ? value : JSON.stringify(value);
+      for (const [name, value] of Object.entries(data?.[scope] ?? {}))
+        out[name] = typeof value === 'string' ? value : JSON.stringify(value);
     }
     return { values: out, definesEnvironment: Boolean(environment && data && typeof data[environment] === 'object') };
   }
@@ -73,7 +92,14 @@ async function envFileVariables(path: string, environment: string | undefined): 
  * Errors of a request that mean the input is wrong, not the API (exit 3, docs/cli.md). The run
  * still reports every request; its exit code says the files need fixing.
  */
-const INVALID_INPUT = new Set<string>(['E_VAR_UNDEFINED', 'E_VAR_CYCLE', 'E_VAR_TOO_LARGE', 'E_ENV', 'E_PARSE', 'E_HEADER_INJECTION']);
+const INVALID_INPUT = new Set<string>([
+  'E_VAR_UNDEFINED',
+  'E_VAR_CYCLE',
+  'E_VAR_TOO_LARGE',
+  'E_ENV',
+  'E_PARSE',
+  'E_HEADER_INJECTION',
+]);
 
 function isEnvFile(path: string): boolean {
   const name = basename(path);
@@ -132,11 +158,14 @@ async function prepareRun(options: RunCommandOptions): Promise<RunSetup> {
     start = options.cwd;
   }
   const root = findWorkspaceRoot(start);
-  const fromEnvFile = options.envFile ? await envFileVariables(resolve(options.cwd, options.envFile), options.environment) : undefined;
+  const fromEnvFile = options.envFile
+    ? await envFileVariables(resolve(options.cwd, options.envFile), options.environment)
+    : undefined;
   const cliVariables = { ...fromEnvFile?.values, ...options.cliVariables };
   // `-e ci` may name an environment only the --env-file defines: then the workspace's env files give $shared only.
   let environment = options.environment;
-  if (environment && fromEnvFile?.definesEnvironment && !(await new EnvStore(root).names(root)).includes(environment)) environment = undefined;
+  if (environment && fromEnvFile?.definesEnvironment && !(await new EnvStore(root).names(root)).includes(environment))
+    environment = undefined;
   const sendOptions: SendOptions = {
     tls: options.tls,
     followRedirects: options.follow,
@@ -171,9 +200,14 @@ async function prepareRun(options: RunCommandOptions): Promise<RunSetup> {
       scripts: options.scripts,
       maxBodyBytes,
       updateSnapshots: options.updateSnapshots,
-      environmentValues: async (dir) => new Map([...(await envStore.resolve(dir, environment)).values, ...Object.entries(cliVariables)]),
+      environmentValues: async (dir) =>
+        new Map([...(await envStore.resolve(dir, environment)).values, ...Object.entries(cliVariables)]),
     });
-    const { plan, discovered, referenced: planReferences } = await planRun({
+    const {
+      plan,
+      discovered,
+      referenced: planReferences,
+    } = await planRun({
       paths: givenPaths,
       cwd: options.cwd,
       shard,
@@ -193,13 +227,29 @@ async function prepareRun(options: RunCommandOptions): Promise<RunSetup> {
     for (const name of planReferences) referenced.add(name);
     // A broken env file or an unknown `-e` stops the run before anything is sent (exit 3),
     // as a parse error does, instead of failing every request.
-    for (const dir of new Set(plan.map((planned) => dirname(planned.info.path)))) await envStore.resolve(dir, environment);
+    for (const dir of new Set(plan.map((planned) => dirname(planned.info.path))))
+      await envStore.resolve(dir, environment);
     if (discovered === 0 && !only) {
-      throw new DialError('E_NOT_FOUND', `no .http or .rest files in ${options.paths.join(', ') || options.cwd}`, { hint: 'give .http files or folders that hold them' });
+      throw new DialError('E_NOT_FOUND', `no .http or .rest files in ${options.paths.join(', ') || options.cwd}`, {
+        hint: 'give .http files or folders that hold them',
+      });
     }
     if (plan.length === 0 && !shard) options.stderr('dial run: no requests matched --grep/--tag\n');
     return reportRun(options, specs, (onEvent) =>
-      runPlan(plan, executor, { progressEvents: false, concurrency: options.concurrency ?? availableParallelism(), retry: options.retry, retryDelayMs, bail: options.bail, signal: options.signal, shard }, onEvent),
+      runPlan(
+        plan,
+        executor,
+        {
+          progressEvents: false,
+          concurrency: options.concurrency ?? availableParallelism(),
+          retry: options.retry,
+          retryDelayMs,
+          bail: options.bail,
+          signal: options.signal,
+          shard,
+        },
+        onEvent,
+      ),
     );
   };
   return { root, givenPaths, engine, discoverHttpFiles, runOnce };
@@ -212,10 +262,17 @@ async function reportRun(
   run: (onEvent: (event: RunEvent) => void) => Promise<RunSummary>,
 ): Promise<number> {
   const live = specs.some((s) => (s.name === 'pretty' || s.name === 'dot') && !s.path);
-  const reporters = createReporters(specs, { stdout: options.stdout, color: options.color, verbose: options.verbose, outputFailed: options.outputFailed && live, resolvePath: (p) => resolve(options.cwd, p) });
+  const reporters = createReporters(specs, {
+    stdout: options.stdout,
+    color: options.color,
+    verbose: options.verbose,
+    outputFailed: options.outputFailed && live,
+    resolvePath: (p) => resolve(options.cwd, p),
+  });
   let invalidInput = false;
   const summary = await run((event) => {
-    if (event.type === 'request:end' && event.result.error && INVALID_INPUT.has(event.result.error.code)) invalidInput = true;
+    if (event.type === 'request:end' && event.result.error && INVALID_INPUT.has(event.result.error.code))
+      invalidInput = true;
     reporters.onEvent(event);
   });
   await reporters.finish();
@@ -223,7 +280,10 @@ async function reportRun(
     // No terminal reporter to carry them: the failed exchanges go to stderr.
     for (const file of reporters.report().files) {
       for (const request of file.requests) {
-        if (request.exchange) options.stderr(`--- ${file.path}:${request.line} › ${request.name}\n${exchangeLines(request.exchange, '').join('\n')}\n`);
+        if (request.exchange)
+          options.stderr(
+            `--- ${file.path}:${request.line} › ${request.name}\n${exchangeLines(request.exchange, '').join('\n')}\n`,
+          );
       }
     }
   }
@@ -244,7 +304,8 @@ function watchAndRerun(setup: RunSetup, options: RunCommandOptions): Promise<num
       const found: string[] = [];
       for (const path of await discoverHttpFiles(root, givenPaths)) {
         try {
-          if (filesReadBy(parseHttpFile(await readFile(path, 'utf8'), path)).some((read) => changed.has(read))) found.push(path);
+          if (filesReadBy(parseHttpFile(await readFile(path, 'utf8'), path)).some((read) => changed.has(read)))
+            found.push(path);
         } catch {
           // A file that does not parse now is re-run, and reported, when it changes itself.
         }
@@ -268,7 +329,9 @@ function watchAndRerun(setup: RunSetup, options: RunCommandOptions): Promise<num
         const target = pending;
         pending = undefined;
         if (!target || options.signal.aborted) return;
-        options.stdout(`\n— change detected: re-running ${target === 'all' ? 'all files' : [...target].map((p) => basename(p)).join(', ')}\n`);
+        options.stdout(
+          `\n— change detected: re-running ${target === 'all' ? 'all files' : [...target].map((p) => basename(p)).join(', ')}\n`,
+        );
         try {
           await runOnce(target === 'all' ? undefined : target);
         } catch (error) {

@@ -13,13 +13,19 @@ export function registerSend(program: Command): void {
   const command = program
     .command('send')
     .description('Send one request: HTTPie-style items, or a request from a .http file')
-    .argument('[request...]', '[METHOD] URL [ITEMS…] — Header:value, name==query, field=value, field:=json, field@file, @file — or FILE.http[#name]')
+    .argument(
+      '[request...]',
+      '[METHOD] URL [ITEMS…] — Header:value, name==query, field=value, field:=json, field@file, @file — or FILE.http[#name]',
+    )
     .option('-j, --json', 'send data fields as JSON (the default)')
     .option('-f, --form', 'send data fields as a urlencoded form')
     .option('--multipart', 'send data fields as multipart/form-data')
     .option('--offline', 'print the request instead of sending it')
     .option('--curl', 'print the equivalent curl command instead of sending')
-    .option('-p, --print <parts>', 'what to print: H request headers, B request body, h response headers, b response body, m metadata')
+    .option(
+      '-p, --print <parts>',
+      'what to print: H request headers, B request body, h response headers, b response body, m metadata',
+    )
     .option('--check-status', 'exit 1 on a 4xx/5xx response')
     .option('-d, --download', 'save the response body to a file named by the server (in the current folder)')
     .option('-o, --output <file>', 'save the response body to FILE')
@@ -28,13 +34,22 @@ export function registerSend(program: Command): void {
     .option('--max-redirects <n>', 'most redirects to follow (default 10)')
     .option('--verify <yes|no|CA_FILE>', 'verify the TLS certificate (default yes), or against a CA bundle');
   addTimeoutFlag(command, 'time limit for the whole exchange: 500ms, 30s, 2m; 0 = none');
-  addTransportFlags(command, { insecure: 'do not verify TLS certificates (prints a warning)', proxy: 'send through this proxy (default HTTP(S)_PROXY)' });
+  addTransportFlags(command, {
+    insecure: 'do not verify TLS certificates (prints a warning)',
+    proxy: 'send through this proxy (default HTTP(S)_PROXY)',
+  });
   command
     .option('--http2', 'use HTTP/2')
     .option('-a, --auth <credentials>', 'USER:PASSWORD (basic, digest) or a token (bearer)')
     .option('-A, --auth-type <type>', 'basic (default), digest or bearer')
-    .option('-I, --ignore-stdin', 'do not read a request body from piped stdin (stdin is waited on for --timeout at most)')
-    .option('--no-deps', 'refuse to send the requests a .http request references (they are announced on stderr otherwise)')
+    .option(
+      '-I, --ignore-stdin',
+      'do not read a request body from piped stdin (stdin is waited on for --timeout at most)',
+    )
+    .option(
+      '--no-deps',
+      'refuse to send the requests a .http request references (they are announced on stderr otherwise)',
+    )
     .option('--no-mask', 'print secrets and credential headers as they are (history still masks them)');
   addVariableFlags(command, { env: 'environment for a .http target', var: 'variable for a .http target (repeatable)' });
   command

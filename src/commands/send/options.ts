@@ -57,23 +57,45 @@ const sendFlags = z
     multipart: flag,
     offline: flag,
     curl: flag,
-    print: z.optional(z.pipe(z.string(), z.transform((value: string) => parsePrintSpec(value)))),
+    print: z.optional(
+      z.pipe(
+        z.string(),
+        z.transform((value: string) => parsePrintSpec(value)),
+      ),
+    ),
     checkStatus: flag,
     download: flag,
     output: text,
     follow: flag,
     maxRedirects: z.optional(wholeNumber('--max-redirects')),
-    timeout: z.optional(z.pipe(z.string(), z.transform((value: string) => parseDuration(value, '--timeout')))),
+    timeout: z.optional(
+      z.pipe(
+        z.string(),
+        z.transform((value: string) => parseDuration(value, '--timeout')),
+      ),
+    ),
     verify: text,
     ...tlsFlagShape,
-    proxy: z.optional(z.pipe(z.string(), z.transform((value: string) => normaliseProxy(value)))),
+    proxy: z.optional(
+      z.pipe(
+        z.string(),
+        z.transform((value: string) => normaliseProxy(value)),
+      ),
+    ),
     http2: flag,
     auth: text,
     authType: z.optional(
-      z.pipe(
-        z.string(),
-        z.transform((value: string) => value.toLowerCase()),
-      ).check(z.refine((value: string) => ['basic', 'digest', 'bearer'].includes(value), { error: (issue) => `unknown --auth-type '${String(issue.input)}'`, params: { hint: 'use basic, digest or bearer' } })),
+      z
+        .pipe(
+          z.string(),
+          z.transform((value: string) => value.toLowerCase()),
+        )
+        .check(
+          z.refine((value: string) => ['basic', 'digest', 'bearer'].includes(value), {
+            error: (issue) => `unknown --auth-type '${String(issue.input)}'`,
+            params: { hint: 'use basic, digest or bearer' },
+          }),
+        ),
     ),
     ignoreStdin: flag,
     deps: z._default(z.boolean(), true),
@@ -84,19 +106,37 @@ const sendFlags = z
   .check(
     z.superRefine((flags, context) => {
       const modes = [flags.json && 'json', flags.form && 'form', flags.multipart && 'multipart'].filter(Boolean);
-      if (modes.length > 1) context.issues.push({ code: 'custom', input: flags, message: `--${modes[0]} and --${modes[1]} cannot be combined` });
+      if (modes.length > 1)
+        context.issues.push({
+          code: 'custom',
+          input: flags,
+          message: `--${modes[0]} and --${modes[1]} cannot be combined`,
+        });
       keyNeedsCert(flags, context.issues);
       if (flags.authType && !flags.auth) {
-        context.issues.push({ code: 'custom', input: flags, message: '--auth-type needs --auth', params: { hint: 'e.g. -a user:password --auth-type digest' } });
+        context.issues.push({
+          code: 'custom',
+          input: flags,
+          message: '--auth-type needs --auth',
+          params: { hint: 'e.g. -a user:password --auth-type digest' },
+        });
       }
       if (flags.auth !== undefined && flags.authType !== 'bearer' && !flags.auth.includes(':')) {
-        context.issues.push({ code: 'custom', input: flags, message: `--auth '${flags.auth}' is not USER:PASSWORD`, params: { hint: 'write -a user:password (an empty password is -a user:)' } });
+        context.issues.push({
+          code: 'custom',
+          input: flags,
+          message: `--auth '${flags.auth}' is not USER:PASSWORD`,
+          params: { hint: 'write -a user:password (an empty password is -a user:)' },
+        });
       }
     }),
   );
 
 /** `--verify yes|no|CA_FILE` and `--insecure`: whether to verify, and a CA bundle given as --verify PATH. */
-function verifyFlags(verify: string | undefined, insecure: boolean | undefined): { verify?: SendCommandOptions['verify']; caFile?: string } {
+function verifyFlags(
+  verify: string | undefined,
+  insecure: boolean | undefined,
+): { verify?: SendCommandOptions['verify']; caFile?: string } {
   const lower = verify?.toLowerCase() ?? '';
   const yes = ['yes', 'true', '1', 'on'].includes(lower);
   const no = ['no', 'false', '0', 'off'].includes(lower);
@@ -114,7 +154,12 @@ function authOf(auth: string | undefined, type: string | undefined): SendAuth | 
   const colon = auth.indexOf(':');
   // The password must not show up in history.
   const secretParts = auth.split(':').filter((part) => part.length >= 3);
-  return { type: type === 'digest' ? 'digest' : 'basic', username: auth.slice(0, colon), password: auth.slice(colon + 1), secretParts };
+  return {
+    type: type === 'digest' ? 'digest' : 'basic',
+    username: auth.slice(0, colon),
+    password: auth.slice(colon + 1),
+    secretParts,
+  };
 }
 
 /** Commander's flags of `dial send` as checked, typed options (a usage error, exit 2, when wrong). */
@@ -129,7 +174,8 @@ export function sendOptions(flags: unknown): SendCommandOptions {
     curl: Boolean(checked.curl),
     print: checked.print,
     checkStatus: Boolean(checked.checkStatus),
-    download: outputPath !== undefined ? { to: 'file', path: outputPath } : checked.download ? { to: 'auto' } : undefined,
+    download:
+      outputPath !== undefined ? { to: 'file', path: outputPath } : checked.download ? { to: 'auto' } : undefined,
     follow: checked.follow,
     maxRedirects: checked.maxRedirects,
     timeoutMs: checked.timeout,

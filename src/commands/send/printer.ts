@@ -6,7 +6,17 @@ import { createReadStream, openSync, readSync, closeSync, readFileSync } from 'n
 import type { Writable } from 'node:stream';
 import type { Style } from '../../core/style.js';
 import type { HttpRequest, RequestBody, ResponseHead } from '../../core/http/types.js';
-import { BINARY_NOTE, PRETTY_LIMIT, formatBodyForTerminal, formatBytes, formatRequestHead, formatResponseHead, headerValue, isBinary, type PrintSpec } from '../../core/format/exchange.js';
+import {
+  BINARY_NOTE,
+  PRETTY_LIMIT,
+  formatBodyForTerminal,
+  formatBytes,
+  formatRequestHead,
+  formatResponseHead,
+  headerValue,
+  isBinary,
+  type PrintSpec,
+} from '../../core/format/exchange.js';
 import type { Redactor } from '../../core/send/redact.js';
 
 /** A stream the command writes to (process.stdout in use, a collector in tests). */
@@ -90,12 +100,19 @@ export class Printer {
   }
 
   /** H and B parts, once. */
-  request(request: Pick<HttpRequest, 'method' | 'url' | 'headers' | 'httpVersion'>, spec: PrintSpec, body: string | Uint8Array | undefined): void {
+  request(
+    request: Pick<HttpRequest, 'method' | 'url' | 'headers' | 'httpVersion'>,
+    spec: PrintSpec,
+    body: string | Uint8Array | undefined,
+  ): void {
     if (this.requestDone) return;
     this.requestDone = true;
     const redact = this.redactor;
     if (spec.requestHeaders) {
-      let head = formatRequestHead({ ...request, url: redact.text(request.url), headers: redact.headers(request.headers) }, this.style);
+      let head = formatRequestHead(
+        { ...request, url: redact.text(request.url), headers: redact.headers(request.headers) },
+        this.style,
+      );
       for (const text of this.kept) head = head.split(inUrlPath(text)).join(text);
       this.block(`${head}\n`);
     }
@@ -137,7 +154,8 @@ export class Printer {
       if (!this.out.write(buffer)) await new Promise((resolveDrain) => this.out.once('drain', resolveDrain));
       this.endsWithNewline = buffer[buffer.length - 1] === 0x0a;
     };
-    for await (const chunk of createReadStream(path)) await write(redact ? redact.push(chunk as Buffer) : (chunk as Buffer));
+    for await (const chunk of createReadStream(path))
+      await write(redact ? redact.push(chunk as Buffer) : (chunk as Buffer));
     if (redact) await write(redact.end());
     if (this.terminal && !this.endsWithNewline) this.write('\n');
   }
@@ -157,7 +175,9 @@ export class Progress {
     this.last = now;
     const seconds = Math.max((now - this.started) / 1000, 0.001);
     const rate = `${formatBytes(Math.round(bytes / seconds))}/s`;
-    const part = total ? `${formatBytes(bytes)} / ${formatBytes(total)} ${Math.floor((bytes / total) * 100)}%` : formatBytes(bytes);
+    const part = total
+      ? `${formatBytes(bytes)} / ${formatBytes(total)} ${Math.floor((bytes / total) * 100)}%`
+      : formatBytes(bytes);
     this.err.write(`\r${`Downloading ${part}  ${rate}`.padEnd(60)}`);
     this.shown = true;
   }

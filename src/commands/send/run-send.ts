@@ -11,13 +11,34 @@ import { relative, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { DialError } from '../../core/errors.js';
 import { createStyle, type Style } from '../../core/style.js';
-import type { Exchange, HeaderList, HttpRequest, RequestBody, ResponseHead, SendOptions, TlsOptions } from '../../core/http/types.js';
+import type {
+  Exchange,
+  HeaderList,
+  HttpRequest,
+  RequestBody,
+  ResponseHead,
+  SendOptions,
+  TlsOptions,
+} from '../../core/http/types.js';
 import type { RequestNode } from '../../core/httpfile/types.js';
 import type { CurlCommandOptions } from '../../core/export/from-http.js';
 import { loadSettings, settingsTimeoutMs, historyPath, type Settings } from '../../core/settings/index.js';
 import { appendHistory, toHistoryEntry } from '../../core/history/index.js';
-import { PRETTY_LIMIT, formatBytes, formatMeta, formatResponseHead, headerValue, parsePrintSpec, type PrintSpec } from '../../core/format/exchange.js';
-import { parseSendTarget, prepareFileRequest, type PreparedFileRequest, type SendTarget } from '../../core/workspace/send-target.js';
+import {
+  PRETTY_LIMIT,
+  formatBytes,
+  formatMeta,
+  formatResponseHead,
+  headerValue,
+  parsePrintSpec,
+  type PrintSpec,
+} from '../../core/format/exchange.js';
+import {
+  parseSendTarget,
+  prepareFileRequest,
+  type PreparedFileRequest,
+  type SendTarget,
+} from '../../core/workspace/send-target.js';
 import type { DependencyEvent } from '../../core/session/index.js';
 import { SENSITIVE_HEADERS } from '../../core/secrets.js';
 import { basicAuthorization } from '../../core/http/basic-auth.js';
@@ -101,7 +122,10 @@ interface SendContext {
   style: Style;
   warn: (message: string) => void;
   /** The request as the engine puts it on the wire, for the H and B parts. */
-  asSent: (shown: HttpRequest) => Promise<{ head: Pick<HttpRequest, 'method' | 'url' | 'headers' | 'httpVersion'>; body: string | Uint8Array | undefined }>;
+  asSent: (shown: HttpRequest) => Promise<{
+    head: Pick<HttpRequest, 'method' | 'url' | 'headers' | 'httpVersion'>;
+    body: string | Uint8Array | undefined;
+  }>;
 }
 
 function looksLikeUrl(argument: string): boolean {
@@ -168,7 +192,14 @@ function transportOf(options: SendCommandOptions, settings: Settings, cwd: strin
   const abs = (path: string | undefined) => (path === undefined ? undefined : resolve(cwd, path));
   const tls = { verify, caFile: abs(options.caFile), certFile: abs(options.certFile), keyFile: abs(options.keyFile) };
   const proxy = options.proxy ?? (settings.proxy === undefined ? undefined : normaliseProxy(settings.proxy));
-  return { verify, verifySource, tls, timeoutMs: options.timeoutMs ?? settingsTimeoutMs(settings), maxRedirects: options.maxRedirects ?? settings.maxRedirects, proxy };
+  return {
+    verify,
+    verifySource,
+    tls,
+    timeoutMs: options.timeoutMs ?? settingsTimeoutMs(settings),
+    maxRedirects: options.maxRedirects ?? settings.maxRedirects,
+    proxy,
+  };
 }
 
 /** `FILE.http[#name]` as a target, or null when the first argument is a URL. */
@@ -195,7 +226,14 @@ async function prepareFileTarget(
     });
   }
   const follow = options.follow ?? settings.followRedirects ?? true;
-  const common = { target, cwd: io.cwd, environment: options.environment, cliVariables: options.variables, pick: io.pick, prompt: io.prompt };
+  const common = {
+    target,
+    cwd: io.cwd,
+    environment: options.environment,
+    cliVariables: options.variables,
+    pick: io.pick,
+    prompt: io.prompt,
+  };
   let prepared: Pick<PreparedFileRequest, 'request' | 'file' | 'node' | 'overrides' | 'secretValues' | 'digest'>;
   let source: CurlCommandOptions['source'];
   let keptTexts: string[] = [];
@@ -213,7 +251,13 @@ async function prepareFileTarget(
       ...common,
       sendOptions: { timeoutMs, followRedirects: follow, maxRedirects, tls, proxy, onWarning: warn },
       refuseDependencies: options.refuseDependencies,
-      onDependency: announceDependency(options, settings, io, warn, relative(io.cwd, resolve(io.cwd, target.path)) || target.path),
+      onDependency: announceDependency(
+        options,
+        settings,
+        io,
+        warn,
+        relative(io.cwd, resolve(io.cwd, target.path)) || target.path,
+      ),
     });
   }
   return {
@@ -233,16 +277,27 @@ async function prepareFileTarget(
 }
 
 /** A request from HTTPie-style items (`[METHOD] URL name=value Header:value…`), with piped stdin as its body. */
-async function prepareItemsRequest(args: string[], options: SendCommandOptions, settings: Settings, io: SendIo, warn: (message: string) => void): Promise<PreparedSend> {
+async function prepareItemsRequest(
+  args: string[],
+  options: SendCommandOptions,
+  settings: Settings,
+  io: SendIo,
+  warn: (message: string) => void,
+): Promise<PreparedSend> {
   if (options.variablesGiven) warn('--env and --var apply to .http targets; ignored for a URL');
   const { method, url, items } = splitPositionals(args);
   const parsed: RequestItem[] = items.map(parseItem);
-  const hasBodyItem = parsed.some((item) => item.kind === 'data' || item.kind === 'json' || item.kind === 'file' || item.kind === 'body-file');
+  const hasBodyItem = parsed.some(
+    (item) => item.kind === 'data' || item.kind === 'json' || item.kind === 'file' || item.kind === 'body-file',
+  );
   let stdinBody: RequestBody | undefined;
   // Items win over stdin: a pipe that never closes must not hang a request with fields.
   if (io.stdin && !options.ignoreStdin && !hasBodyItem) {
     // As HTTPie does: a pipe that stays open without data is usually a mistake; say so.
-    const slow = setTimeout(() => warn('no data on stdin after 10s; pass --ignore-stdin to send without a body'), 10_000);
+    const slow = setTimeout(
+      () => warn('no data on stdin after 10s; pass --ignore-stdin to send without a body'),
+      10_000,
+    );
     slow.unref();
     try {
       stdinBody = await stdinWithin(io.stdin, io.stdinSize, options.timeoutMs ?? settingsTimeoutMs(settings));
@@ -261,14 +316,25 @@ async function prepareItemsRequest(args: string[], options: SendCommandOptions, 
     userAgent: io.userAgent,
     httpVersion: options.http2 ? '2' : undefined,
   });
-  return { request, overrides: {}, secretValues: [], printSecrets: [], keptTexts: [], follow: options.follow ?? settings.followRedirects ?? false };
+  return {
+    request,
+    overrides: {},
+    secretValues: [],
+    printSecrets: [],
+    keptTexts: [],
+    follow: options.follow ?? settings.followRedirects ?? false,
+  };
 }
 
 /**
  * Piped stdin as the body, waited on for the timeout at most: a pipe that stays open without
  * data (CI runners, ssh, spawn) must not hang the command. 0 or undefined waits as long as it takes.
  */
-async function stdinWithin(stdin: Readable, size: number | undefined, timeoutMs: number | undefined): Promise<RequestBody | undefined> {
+async function stdinWithin(
+  stdin: Readable,
+  size: number | undefined,
+  timeoutMs: number | undefined,
+): Promise<RequestBody | undefined> {
   if (!timeoutMs) return peekStdinBody(stdin, size);
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
@@ -293,12 +359,20 @@ async function stdinWithin(stdin: Readable, size: number | undefined, timeoutMs:
  * response.body.$.token}}`): one line on stderr before it goes (name, method, URL, environment),
  * one with its status after, and a history entry, so nothing is sent unseen.
  */
-function announceDependency(options: SendCommandOptions, settings: Settings, io: SendIo, warn: (message: string) => void, fileLabel: string) {
+function announceDependency(
+  options: SendCommandOptions,
+  settings: Settings,
+  io: SendIo,
+  warn: (message: string) => void,
+  fileLabel: string,
+) {
   return (event: DependencyEvent, secretValues: string[]): void => {
     const redactor = new Redactor(options.mask ? secretValues : []);
     const env = event.environment ? ` (environment ${event.environment})` : '';
     if (event.phase === 'send') {
-      io.stderr.write(`dial: first sending '${event.name}', which '${event.neededBy}' references: ${event.request.method} ${redactor.text(event.request.url)}${env}\n`);
+      io.stderr.write(
+        `dial: first sending '${event.name}', which '${event.neededBy}' references: ${event.request.method} ${redactor.text(event.request.url)}${env}\n`,
+      );
       return;
     }
     if (event.phase === 'failed') {
@@ -306,11 +380,21 @@ function announceDependency(options: SendCommandOptions, settings: Settings, io:
       return;
     }
     const { response } = event.exchange;
-    io.stderr.write(`dial: '${event.name}' answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}\n`);
+    io.stderr.write(
+      `dial: '${event.name}' answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}\n`,
+    );
     if (settings.historyLimit <= 0) return;
     try {
       const body = response.body.kind === 'memory' ? response.body.bytes : undefined;
-      appendHistory(toHistoryEntry(event.exchange, { responseBody: body, secretValues, workspace: io.cwd, requestId: `${fileLabel}#${event.name}` }), { path: historyPath(io.env), limit: settings.historyLimit });
+      appendHistory(
+        toHistoryEntry(event.exchange, {
+          responseBody: body,
+          secretValues,
+          workspace: io.cwd,
+          requestId: `${fileLabel}#${event.name}`,
+        }),
+        { path: historyPath(io.env), limit: settings.historyLimit },
+      );
     } catch (error) {
       warn(`could not record history: ${(error as Error).message}`);
     }
@@ -325,7 +409,8 @@ function applyAuth(prepared: PreparedSend, options: SendCommandOptions): void {
     request.headers = setHeader(request.headers, 'Authorization', `Bearer ${auth.token}`);
     prepared.secretValues = [...prepared.secretValues, ...auth.token.split(':').filter((part) => part.length >= 3)];
   } else if (auth) {
-    if (auth.type === 'basic') request.headers = setHeader(request.headers, 'Authorization', basicAuthorization(auth.username, auth.password));
+    if (auth.type === 'basic')
+      request.headers = setHeader(request.headers, 'Authorization', basicAuthorization(auth.username, auth.password));
     else prepared.digest = { username: auth.username, password: auth.password };
     // The password must not show up in history.
     prepared.secretValues = [...prepared.secretValues, ...auth.secretParts];
@@ -334,7 +419,10 @@ function applyAuth(prepared: PreparedSend, options: SendCommandOptions): void {
   for (const [name, value] of request.headers) {
     if (!SENSITIVE_HEADERS.has(name.toLowerCase())) continue;
     const credential = value.replace(/^(Basic|Bearer|Digest)\s+/i, '');
-    prepared.secretValues.push(credential, ...credential.split(/;\s*/).map((pair) => pair.slice(pair.indexOf('=') + 1)));
+    prepared.secretValues.push(
+      credential,
+      ...credential.split(/;\s*/).map((pair) => pair.slice(pair.indexOf('=') + 1)),
+    );
   }
 }
 
@@ -356,19 +444,35 @@ async function printCurl(
   if (options.timeoutMs !== undefined) curl.timeoutMs = transport.timeoutMs;
   if (options.maxRedirects !== undefined) curl.maxRedirects = transport.maxRedirects;
   const { caFile, certFile, keyFile } = transport.tls;
-  const text = curlCommand(request, { ...curl, caFile, certFile, keyFile, source: prepared.source, cwd: io.cwd, digest: prepared.digest, followRedirects: sendOptions.followRedirects });
+  const text = curlCommand(request, {
+    ...curl,
+    caFile,
+    certFile,
+    keyFile,
+    source: prepared.source,
+    cwd: io.cwd,
+    digest: prepared.digest,
+    followRedirects: sendOptions.followRedirects,
+  });
   io.stdout.write(`${text}\n`);
 }
 
 /** The printer, the parts to print and the as-sent view of the request. */
-async function printingContext(base: Pick<SendContext, 'options' | 'io' | 'settings' | 'prepared' | 'sendOptions' | 'errStyle' | 'warn'>): Promise<SendContext> {
+async function printingContext(
+  base: Pick<SendContext, 'options' | 'io' | 'settings' | 'prepared' | 'sendOptions' | 'errStyle' | 'warn'>,
+): Promise<SendContext> {
   const { options, io, prepared, sendOptions } = base;
   // The request head alone (no engine, no node:http) is all `--offline` needs.
-  const [head, { multipartBoundary }] = await Promise.all([import('../../core/http/request-head.js'), import('../../core/http/body.js')]);
+  const [head, { multipartBoundary }] = await Promise.all([
+    import('../../core/http/request-head.js'),
+    import('../../core/http/body.js'),
+  ]);
   const { request } = prepared;
   // One boundary for the multipart body printed and the one sent.
-  if (request.body.kind === 'multipart' && request.body.boundary === undefined) request.body = { ...request.body, boundary: multipartBoundary() };
-  const spec = options.print ?? parsePrintSpec(io.verbose ? 'HBhbm' : options.offline ? 'HB' : io.stdoutIsTTY ? 'hb' : 'b');
+  if (request.body.kind === 'multipart' && request.body.boundary === undefined)
+    request.body = { ...request.body, boundary: multipartBoundary() };
+  const spec =
+    options.print ?? parsePrintSpec(io.verbose ? 'HBhbm' : options.offline ? 'HB' : io.stdoutIsTTY ? 'hb' : 'b');
   const style = createStyle(io.color);
   const redactor = options.mask ? new Redactor(prepared.printSecrets) : new Redactor([], false);
   const printer = new Printer(io.stdout, style, io.stdoutIsTTY, redactor, prepared.keptTexts);
@@ -378,7 +482,10 @@ async function printingContext(base: Pick<SendContext, 'options' | 'io' | 'setti
     if (!spec.requestHeaders && !spec.requestBody) return { head: shown, body: undefined };
     try {
       const preview = await head.previewRequest(shown, sendOptions, PRETTY_LIMIT);
-      return { head: { ...preview, httpVersion: shown.httpVersion }, body: shown.body.kind === 'stream' ? '(piped stdin)' : preview.body };
+      return {
+        head: { ...preview, httpVersion: shown.httpVersion },
+        body: shown.body.kind === 'stream' ? '(piped stdin)' : preview.body,
+      };
     } catch (error) {
       // A reference kept as written (--offline of a .http request) may not make a URL yet: shown as built.
       if (prepared.keptTexts.length === 0) throw error;
@@ -424,7 +531,12 @@ async function sendAndPrint(context: SendContext): Promise<void> {
       return http.sendRequest(outgoing, sendOptions);
     };
     if (digestAuth && prepared.digest) {
-      exchange = (await digestAuth.sendWithDigest(send, prepared.request, prepared.digest, { release: http.releaseBody, beforeRetry: () => (digestPending = false) })).exchange;
+      exchange = (
+        await digestAuth.sendWithDigest(send, prepared.request, prepared.digest, {
+          release: http.releaseBody,
+          beforeRetry: () => (digestPending = false),
+        })
+      ).exchange;
     } else {
       exchange = await send(prepared.request);
     }
@@ -444,7 +556,10 @@ async function sendAndPrint(context: SendContext): Promise<void> {
   if (routing.savedTo) {
     progress?.clear();
     const shown = relative(io.cwd, routing.savedTo);
-    if (!io.quiet) io.stderr.write(`Saved ${formatBytes(exchange.response.size)} to ${shown && !shown.startsWith('..') ? shown : routing.savedTo}\n`);
+    if (!io.quiet)
+      io.stderr.write(
+        `Saved ${formatBytes(exchange.response.size)} to ${shown && !shown.startsWith('..') ? shown : routing.savedTo}\n`,
+      );
   }
   recordHistory(context, exchange, historyBody);
   checkStatus(context, exchange, downloadTo !== undefined);
@@ -464,16 +579,27 @@ async function openBodyTarget(
     if (head.status < 200 || head.status >= 300) return null;
     const path =
       downloadTo === 'auto'
-        ? uniquePath(io.cwd, downloadFileName(head.url, headerValue(head.headers, 'content-disposition'), headerValue(head.headers, 'content-type')))
+        ? uniquePath(
+            io.cwd,
+            downloadFileName(
+              head.url,
+              headerValue(head.headers, 'content-disposition'),
+              headerValue(head.headers, 'content-type'),
+            ),
+          )
         : downloadTo;
     // Headers go to stderr so stdout stays clean; the body goes to the file.
-    if (spec.responseHeaders && io.stderrIsTTY) io.stderr.write(`${formatResponseHead({ ...head, headers: redactor.headers(head.headers) }, errStyle)}\n\n`);
+    if (spec.responseHeaders && io.stderrIsTTY)
+      io.stderr.write(`${formatResponseHead({ ...head, headers: redactor.headers(head.headers) }, errStyle)}\n\n`);
     // A regular file is replaced atomically when complete; a FIFO or device is written in place.
     routing.output = openOutputFile(path, { exclusive: downloadTo === 'auto' });
     const file = routing.output.stream;
     routing.savedTo = path;
     const total = Number(headerValue(head.headers, 'content-length')) || undefined;
-    routing.tee = new TeeWriter(file, { endTarget: true, onProgress: progress ? (bytes) => progress.update(bytes, total) : undefined });
+    routing.tee = new TeeWriter(file, {
+      endTarget: true,
+      onProgress: progress ? (bytes) => progress.update(bytes, total) : undefined,
+    });
     routing.responsePrinted = true;
     return routing.tee;
   }
@@ -484,7 +610,10 @@ async function openBodyTarget(
   printer.request(shown.head, spec, shown.body);
   if (spec.responseHeaders) printer.responseHead(head);
   if (spec.responseBody) printer.startRaw();
-  routing.tee = new TeeWriter(spec.responseBody ? io.stdout : null, { endTarget: false, redact: redactor.active ? redactor.stream() : undefined });
+  routing.tee = new TeeWriter(spec.responseBody ? io.stdout : null, {
+    endTarget: false,
+    redact: redactor.active ? redactor.stream() : undefined,
+  });
   routing.responsePrinted = true;
   return routing.tee;
 }
@@ -506,14 +635,19 @@ async function printResponse(
     if (spec.responseHeaders) printer.responseHead(response);
     if (response.body.kind === 'memory') {
       historyBody = response.body.bytes;
-      if (spec.responseBody && response.body.bytes.length > 0) printer.body(response.body.bytes, headerValue(response.headers, 'content-type'));
+      if (spec.responseBody && response.body.bytes.length > 0)
+        printer.body(response.body.bytes, headerValue(response.headers, 'content-type'));
     } else if (response.body.kind === 'file') {
       historyBody = readHead(response.body.path, 64 * 1024);
-      if (spec.responseBody) await printer.fileBody(response.body.path, response.body.size, headerValue(response.headers, 'content-type'));
+      if (spec.responseBody)
+        await printer.fileBody(response.body.path, response.body.size, headerValue(response.headers, 'content-type'));
       releaseBody(response.body);
     }
   }
-  if (spec.meta) printer.block(`${formatMeta({ ...response, timings: exchange.timings, redirects: exchange.redirects.length }, style)}\n`);
+  if (spec.meta)
+    printer.block(
+      `${formatMeta({ ...response, timings: exchange.timings, redirects: exchange.redirects.length }, style)}\n`,
+    );
   return historyBody;
 }
 
@@ -522,10 +656,18 @@ function recordHistory(context: SendContext, exchange: Exchange, responseBody: U
   const { settings, prepared, io } = context;
   if (settings.historyLimit <= 0) return;
   try {
-    appendHistory(toHistoryEntry(exchange, { responseBody, secretValues: prepared.secretValues, workspace: prepared.workspace, requestId: prepared.requestId }), {
-      path: historyPath(io.env),
-      limit: settings.historyLimit,
-    });
+    appendHistory(
+      toHistoryEntry(exchange, {
+        responseBody,
+        secretValues: prepared.secretValues,
+        workspace: prepared.workspace,
+        requestId: prepared.requestId,
+      }),
+      {
+        path: historyPath(io.env),
+        limit: settings.historyLimit,
+      },
+    );
   } catch (error) {
     context.warn(`could not record history: ${(error as Error).message}`);
   }
@@ -547,6 +689,8 @@ function checkStatus(context: SendContext, exchange: Exchange, download: boolean
   }
   if (options.checkStatus && REDIRECTS.has(response.status)) {
     const location = headerValue(response.headers, 'location');
-    context.warn(`${statusLine}: redirect${location ? ` to ${redactor.text(location)}` : ''} not followed (add --follow)`);
+    context.warn(
+      `${statusLine}: redirect${location ? ` to ${redactor.text(location)}` : ''} not followed (add --follow)`,
+    );
   }
 }

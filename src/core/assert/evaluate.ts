@@ -90,7 +90,10 @@ function actualValue(assertion: AssertionNode, view: ResponseView, context: Asse
       return view.text();
     }
     case 'js':
-      return context.scripts.evaluate(assertion.argument ?? 'undefined', view, { file: context.file.path, line: assertion.span.line });
+      return context.scripts.evaluate(assertion.argument ?? 'undefined', view, {
+        file: context.file.path,
+        line: assertion.span.line,
+      });
     case 'xpath':
       throw new Error('xpath assertions are not supported yet');
   }
@@ -100,48 +103,95 @@ function failure(assertion: AssertionNode, message: string, extra: Partial<Asser
   return { kind: 'assertion', source: assertion.source, line: assertion.span.line, passed: false, message, ...extra };
 }
 
-async function evaluateSchema(assertion: AssertionNode, view: ResponseView, context: AssertContext): Promise<AssertionResult> {
+async function evaluateSchema(
+  assertion: AssertionNode,
+  view: ResponseView,
+  context: AssertContext,
+): Promise<AssertionResult> {
   const schemaPath = resolvePath(dirname(context.file.path), await context.resolve(assertion.expected ?? ''));
   const json = view.json();
-  if (json === undefined) return failure(assertion, 'the body is not JSON', { expected: `matches ${assertion.expected}`, actual: showValue(view.text(), 200) });
+  if (json === undefined)
+    return failure(assertion, 'the body is not JSON', {
+      expected: `matches ${assertion.expected}`,
+      actual: showValue(view.text(), 200),
+    });
   const errors = await validateSchema(schemaPath, json);
   const passed = assertion.not ? errors.length > 0 : errors.length === 0;
   if (passed) return { kind: 'assertion', source: assertion.source, line: assertion.span.line, passed: true };
-  return failure(assertion, assertion.not ? 'the body matches the schema' : `the body does not match the schema (${errors.length} error${errors.length === 1 ? '' : 's'})`, {
-    expected: `${assertion.not ? 'not ' : ''}valid against ${assertion.expected}`,
-    actual: errors[0] ?? 'valid',
-    diff: errors,
-  });
+  return failure(
+    assertion,
+    assertion.not
+      ? 'the body matches the schema'
+      : `the body does not match the schema (${errors.length} error${errors.length === 1 ? '' : 's'})`,
+    {
+      expected: `${assertion.not ? 'not ' : ''}valid against ${assertion.expected}`,
+      actual: errors[0] ?? 'valid',
+      diff: errors,
+    },
+  );
 }
 
-async function evaluateSnapshot(assertion: AssertionNode, view: ResponseView, context: AssertContext, key: string): Promise<AssertionResult> {
+async function evaluateSnapshot(
+  assertion: AssertionNode,
+  view: ResponseView,
+  context: AssertContext,
+  key: string,
+): Promise<AssertionResult> {
   const json = view.json();
   const current = await withoutIgnored(json === undefined ? view.text() : json, assertion.ignore);
   const store = context.snapshotStore(context.file.path);
   const stored = await store.get(key);
   if (!stored.found || context.updateSnapshots) {
     await store.set(key, current);
-    return { kind: 'assertion', source: assertion.source, line: assertion.span.line, passed: true, message: stored.found ? 'snapshot updated' : 'snapshot written' };
+    return {
+      kind: 'assertion',
+      source: assertion.source,
+      line: assertion.span.line,
+      passed: true,
+      message: stored.found ? 'snapshot updated' : 'snapshot written',
+    };
   }
   const expected = await withoutIgnored(stored.value, assertion.ignore);
   const diff = structuralDiff(expected, current);
   const passed = assertion.not ? diff.length > 0 : diff.length === 0;
   if (passed) return { kind: 'assertion', source: assertion.source, line: assertion.span.line, passed: true };
-  return failure(assertion, assertion.not ? 'the body equals the snapshot' : `the body differs from snapshot '${key}' (${diff.length} difference${diff.length === 1 ? '' : 's'}); run with --update-snapshots to accept it`, {
-    expected: showValue(expected, 200),
-    actual: showValue(current, 200),
-    diff,
-  });
+  return failure(
+    assertion,
+    assertion.not
+      ? 'the body equals the snapshot'
+      : `the body differs from snapshot '${key}' (${diff.length} difference${diff.length === 1 ? '' : 's'}); run with --update-snapshots to accept it`,
+    {
+      expected: showValue(expected, 200),
+      actual: showValue(current, 200),
+      diff,
+    },
+  );
 }
 
 /** Evaluates one assertion; never throws for a failing or broken assertion (it answers a failed result). */
-export async function evaluateAssertion(assertion: AssertionNode, view: ResponseView, context: AssertContext, snapshotIndex = 0): Promise<AssertionResult> {
+export async function evaluateAssertion(
+  assertion: AssertionNode,
+  view: ResponseView,
+  context: AssertContext,
+  snapshotIndex = 0,
+): Promise<AssertionResult> {
   try {
     if (assertion.predicate === 'schema') return await evaluateSchema(assertion, view, context);
-    if (assertion.predicate === 'snapshot') return await evaluateSnapshot(assertion, view, context, snapshotIndex === 0 ? context.snapshotKey : `${context.snapshotKey} (${snapshotIndex + 1})`);
+    if (assertion.predicate === 'snapshot')
+      return await evaluateSnapshot(
+        assertion,
+        view,
+        context,
+        snapshotIndex === 0 ? context.snapshotKey : `${context.snapshotKey} (${snapshotIndex + 1})`,
+      );
     let actual = actualValue(assertion, view, context);
     if (actual instanceof Promise) actual = await actual;
-    const expectedText = assertion.expected === undefined ? '' : assertion.expected.includes('{{') ? await context.resolve(assertion.expected) : assertion.expected;
+    const expectedText =
+      assertion.expected === undefined
+        ? ''
+        : assertion.expected.includes('{{')
+          ? await context.resolve(assertion.expected)
+          : assertion.expected;
     const expected = assertion.predicate === 'matches' ? expectedText : parseExpected(expectedText);
     const ok = applyPredicate(assertion.predicate, actual, expected, expectedText, assertion.lengthOperator);
     const passed = assertion.not ? !ok : ok;
@@ -149,8 +199,12 @@ export async function evaluateAssertion(assertion: AssertionNode, view: Response
     const op = assertion.predicate === 'length' ? `length ${assertion.lengthOperator ?? '=='}` : assertion.predicate;
     const expectedShown = `${assertion.not ? 'not ' : ''}${op}${assertion.expected === undefined ? '' : ` ${assertion.predicate === 'matches' ? expectedText : showValue(expected)}`}`;
     let actualShown = showValue(actual);
-    if (assertion.predicate === 'length' && actual !== undefined) actualShown = `length ${String((actual as { length?: number }).length ?? Object.keys(actual as object).length)} (${showValue(actual, 120)})`;
-    return failure(assertion, `expected ${expectedShown}, got ${actualShown}`, { expected: expectedShown, actual: actualShown });
+    if (assertion.predicate === 'length' && actual !== undefined)
+      actualShown = `length ${String((actual as { length?: number }).length ?? Object.keys(actual as object).length)} (${showValue(actual, 120)})`;
+    return failure(assertion, `expected ${expectedShown}, got ${actualShown}`, {
+      expected: expectedShown,
+      actual: actualShown,
+    });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return failure(assertion, isDialError(error) ? `${error.code}: ${message}` : message);

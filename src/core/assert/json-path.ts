@@ -88,7 +88,8 @@ export async function removeJsonPath(json: unknown, path: string): Promise<void>
     return;
   }
   const JSONPath = await loadEngine();
-  const matches = (JSONPath({ path, json: json as object, wrap: true, eval: 'safe', resultType: 'all' }) ?? []) as Array<{ parent: unknown; parentProperty: string | number }>;
+  const matches = (JSONPath({ path, json: json as object, wrap: true, eval: 'safe', resultType: 'all' }) ??
+    []) as Array<{ parent: unknown; parentProperty: string | number }>;
   // Remove array items from the end so earlier indexes stay valid.
   for (const match of [...matches].reverse()) {
     const { parent, parentProperty } = match;

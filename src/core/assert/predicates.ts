@@ -7,7 +7,16 @@ export function parseExpected(text: string): unknown {
   if (trimmed === '') return '';
   const c = trimmed[0];
   // Only try JSON when it can plausibly be JSON: saves a throw per plain-string expectation.
-  if (c === '{' || c === '[' || c === '"' || c === '-' || (c >= '0' && c <= '9') || trimmed === 'true' || trimmed === 'false' || trimmed === 'null') {
+  if (
+    c === '{' ||
+    c === '[' ||
+    c === '"' ||
+    c === '-' ||
+    (c >= '0' && c <= '9') ||
+    trimmed === 'true' ||
+    trimmed === 'false' ||
+    trimmed === 'null'
+  ) {
     try {
       return JSON.parse(trimmed);
     } catch {
@@ -20,7 +29,8 @@ export function parseExpected(text: string): unknown {
 /** Deep structural equality of JSON-like values. */
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return Number.isNaN(a) && Number.isNaN(b);
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null)
+    return Number.isNaN(a) && Number.isNaN(b);
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a)) {
     const other = b as unknown[];
@@ -51,8 +61,14 @@ export function looseEqual(actual: unknown, expected: unknown): boolean {
 function compare(actual: unknown, expected: unknown, op: '<' | '<=' | '>' | '>='): boolean {
   let a: number | string;
   let e: number | string;
-  const na = typeof actual === 'number' ? actual : typeof actual === 'string' && actual.trim() !== '' ? Number(actual) : NaN;
-  const ne = typeof expected === 'number' ? expected : typeof expected === 'string' && expected.trim() !== '' ? Number(expected) : NaN;
+  const na =
+    typeof actual === 'number' ? actual : typeof actual === 'string' && actual.trim() !== '' ? Number(actual) : NaN;
+  const ne =
+    typeof expected === 'number'
+      ? expected
+      : typeof expected === 'string' && expected.trim() !== ''
+        ? Number(expected)
+        : NaN;
   if (!Number.isNaN(na) && !Number.isNaN(ne)) {
     a = na;
     e = ne;
@@ -61,10 +77,14 @@ function compare(actual: unknown, expected: unknown, op: '<' | '<=' | '>' | '>='
     e = expected;
   } else return false;
   switch (op) {
-    case '<': return a < e;
-    case '<=': return a <= e;
-    case '>': return a > e;
-    case '>=': return a >= e;
+    case '<':
+      return a < e;
+    case '<=':
+      return a <= e;
+    case '>':
+      return a > e;
+    case '>=':
+      return a >= e;
   }
 }
 
@@ -113,11 +133,17 @@ export function applyPredicate(
   lengthOperator?: '==' | '!=' | '<' | '<=' | '>' | '>=',
 ): boolean {
   switch (predicate) {
-    case '==': case '!=': case '<': case '<=': case '>': case '>=':
+    case '==':
+    case '!=':
+    case '<':
+    case '<=':
+    case '>':
+    case '>=':
       return compareWith(predicate, actual, expected);
     case 'contains':
       if (Array.isArray(actual)) return actual.some((item) => looseEqual(item, expected));
-      if (actual !== null && typeof actual === 'object' && typeof expected === 'string') return Object.prototype.hasOwnProperty.call(actual, expected);
+      if (actual !== null && typeof actual === 'object' && typeof expected === 'string')
+        return Object.prototype.hasOwnProperty.call(actual, expected);
       return actual !== undefined && asText(actual).includes(asText(expected));
     case 'startsWith':
       return actual !== undefined && asText(actual).startsWith(asText(expected));

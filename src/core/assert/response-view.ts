@@ -123,7 +123,13 @@ class BodyView implements ResponseView {
 }
 
 /** Builds a view over a status, headers and body bytes (bodies spilled to disk are read by loadResponseView). */
-export function createResponseView(init: { status: number; statusText?: string; headers: HeaderList; durationMs: number; bytes?: Buffer }): ResponseView {
+export function createResponseView(init: {
+  status: number;
+  statusText?: string;
+  headers: HeaderList;
+  durationMs: number;
+  bytes?: Buffer;
+}): ResponseView {
   return new BodyView(init);
 }
 
@@ -133,5 +139,11 @@ export async function loadResponseView(exchange: Exchange): Promise<ResponseView
   let bytes: Buffer | undefined;
   if (response.body.kind === 'memory') bytes = response.body.bytes;
   else if (response.body.kind === 'file') bytes = await readFile(response.body.path);
-  return createResponseView({ status: response.status, statusText: response.statusText, headers: response.headers, durationMs: exchange.timings.total, bytes });
+  return createResponseView({
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+    durationMs: exchange.timings.total,
+    bytes,
+  });
 }

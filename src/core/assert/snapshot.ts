@@ -36,7 +36,9 @@ export class SnapshotStore {
       } catch {
         /* reported below */
       }
-      throw new DialError('E_PARSE', `snapshot file ${this.path} is not a JSON object`, { hint: 'delete it or run with --update-snapshots' });
+      throw new DialError('E_PARSE', `snapshot file ${this.path} is not a JSON object`, {
+        hint: 'delete it or run with --update-snapshots',
+      });
     })();
     this.entries = await this.loading;
     return this.entries;
@@ -45,7 +47,9 @@ export class SnapshotStore {
   /** The stored snapshot, or undefined when none. */
   async get(key: string): Promise<{ found: boolean; value: unknown }> {
     const entries = await this.load();
-    return Object.prototype.hasOwnProperty.call(entries, key) ? { found: true, value: entries[key] } : { found: false, value: undefined };
+    return Object.prototype.hasOwnProperty.call(entries, key)
+      ? { found: true, value: entries[key] }
+      : { found: false, value: undefined };
   }
 
   /** Stores a snapshot and writes the file. */

@@ -38,7 +38,14 @@ function shownPath(path: string, cwd: string): string {
 function errorFinding(error: unknown, cwd: string, rule: Finding['rule']): Finding {
   if (isDialError(error) && error.location) {
     const { file, line, col } = error.location;
-    return { file: shownPath(resolve(cwd, file), cwd), line, col: col ?? 1, severity: 'error', rule, message: error.message };
+    return {
+      file: shownPath(resolve(cwd, file), cwd),
+      line,
+      col: col ?? 1,
+      severity: 'error',
+      rule,
+      message: error.message,
+    };
   }
   throw error;
 }
@@ -52,7 +59,8 @@ async function findEnvFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
   for (const entry of entries) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory() && !SKIPPED.has(entry.name) && !entry.name.startsWith('.')) found.push(...(await findEnvFiles(path)));
+    if (entry.isDirectory() && !SKIPPED.has(entry.name) && !entry.name.startsWith('.'))
+      found.push(...(await findEnvFiles(path)));
     else if (entry.isFile() && ENV_FILE_NAME.test(entry.name)) found.push(path);
   }
   return found;
@@ -73,14 +81,25 @@ async function checkEnvFiles(root: string, httpDirs: string[], cwd: string, find
     const dir = dirname(path);
     const reached = httpDirs.some((httpDir) => httpDir === dir || httpDir.startsWith(dir + sep));
     if (!reached) {
-      findings.push({ file: shownPath(path, cwd), line: 1, col: 1, severity: 'warning', rule: 'env-file', message: 'no .http file reads this env file (only files in its folder and below do)' });
+      findings.push({
+        file: shownPath(path, cwd),
+        line: 1,
+        col: 1,
+        severity: 'warning',
+        rule: 'env-file',
+        message: 'no .http file reads this env file (only files in its folder and below do)',
+      });
     }
   }
   return broken;
 }
 
 /** The environments to check a folder against. */
-async function environmentsFor(store: import('../env/env-store.js').EnvStore, dir: string, only: string | undefined): Promise<EnvironmentValues[]> {
+async function environmentsFor(
+  store: import('../env/env-store.js').EnvStore,
+  dir: string,
+  only: string | undefined,
+): Promise<EnvironmentValues[]> {
   const names = only !== undefined ? [only] : await store.names(dir);
   if (names.length === 0) return [{ values: (await store.resolve(dir)).values }];
   return Promise.all(names.map(async (name) => ({ name, values: (await store.resolve(dir, name)).values })));
@@ -89,7 +108,9 @@ async function environmentsFor(store: import('../env/env-store.js').EnvStore, di
 /** Runs every check over the files under the given paths. */
 export async function checkFiles(options: CheckOptions): Promise<CheckResult> {
   const [{ findWorkspaceRoot, discoverHttpFiles }, { EnvStore }, { parseHttpFile }] = await Promise.all([
-    import('../workspace/discover.js'), import('../env/env-store.js'), import('../httpfile/index.js'),
+    import('../workspace/discover.js'),
+    import('../env/env-store.js'),
+    import('../httpfile/index.js'),
   ]);
   const given = options.paths.length ? options.paths.map((p) => resolve(options.cwd, p)) : [options.cwd];
   let start = given[0];
@@ -101,7 +122,10 @@ export async function checkFiles(options: CheckOptions): Promise<CheckResult> {
   const root = findWorkspaceRoot(start);
   const findings: Finding[] = [];
   const paths = (await discoverHttpFiles(root, given)).sort();
-  if (paths.length === 0) throw new DialError('E_NOT_FOUND', `no .http or .rest files in ${options.paths.join(', ') || options.cwd}`, { hint: 'give .http files or folders that hold them' });
+  if (paths.length === 0)
+    throw new DialError('E_NOT_FOUND', `no .http or .rest files in ${options.paths.join(', ') || options.cwd}`, {
+      hint: 'give .http files or folders that hold them',
+    });
   // Every file of the workspace may define a request another one references.
   const workspace = (await discoverHttpFiles(root, [root])).sort();
   const parsed = new Map<string, HttpFile>();
@@ -116,7 +140,12 @@ export async function checkFiles(options: CheckOptions): Promise<CheckResult> {
   const requestNames = new Set(all.flatMap((file) => file.requests.flatMap((r) => (r.name ? [r.name] : []))));
   const store = new EnvStore(root);
   const dotenv = (await store.dotenv())?.values ?? new Map<string, string>();
-  const broken = await checkEnvFiles(root, workspace.map((p) => dirname(p)), options.cwd, findings);
+  const broken = await checkEnvFiles(
+    root,
+    workspace.map((p) => dirname(p)),
+    options.cwd,
+    findings,
+  );
   const scope = { cliVariables: options.cliVariables, scripted: scriptedNames(all), requestNames, dotenv };
   for (const path of paths) {
     const file = parsed.get(path);

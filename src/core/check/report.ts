@@ -18,6 +18,9 @@ function escapeProperty(text: string): string {
 /** `::error file=…,line=…,col=…::message` workflow commands, one per finding. */
 export function githubAnnotations(findings: Finding[]): string {
   return findings
-    .map((f) => `::${f.severity} file=${escapeProperty(f.file)},line=${f.line},col=${f.col},title=${escapeProperty(`dial check ${f.rule}`)}::${escapeData(f.message)}\n`)
+    .map(
+      (f) =>
+        `::${f.severity} file=${escapeProperty(f.file)},line=${f.line},col=${f.col},title=${escapeProperty(`dial check ${f.rule}`)}::${escapeData(f.message)}\n`,
+    )
     .join('');
 }

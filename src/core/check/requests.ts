@@ -14,9 +14,35 @@ import type { Finding } from './types.js';
  * ignores most of these, but files shared with those tools use them: they are not typos).
  */
 export const KNOWN_METADATA = new Set([
-  'name', 'tag', 'tags', 'timeout', 'connection-timeout', 'no-redirect', 'no-cookie-jar', 'skip', 'retry', 'secret', 'prompt',
-  'ref', 'forceRef', 'no-log', 'no-auto-encoding', 'use-os-credentials', 'note',
-  'title', 'description', 'disabled', 'import', 'sleep', 'loop', 'save', 'jwt', 'debug', 'verbose', 'keepStreaming', 'noRejectUnauthorized',
+  'name',
+  'tag',
+  'tags',
+  'timeout',
+  'connection-timeout',
+  'no-redirect',
+  'no-cookie-jar',
+  'skip',
+  'retry',
+  'secret',
+  'prompt',
+  'ref',
+  'forceRef',
+  'no-log',
+  'no-auto-encoding',
+  'use-os-credentials',
+  'note',
+  'title',
+  'description',
+  'disabled',
+  'import',
+  'sleep',
+  'loop',
+  'save',
+  'jwt',
+  'debug',
+  'verbose',
+  'keepStreaming',
+  'noRejectUnauthorized',
 ]);
 
 type Report = (offset: number, rule: Finding['rule'], message: string, severity?: Finding['severity']) => void;
@@ -37,7 +63,12 @@ function checkMetadata(node: RequestNode, report: Report, requestNames: Set<stri
     }
     if (meta.key !== 'ref' && meta.key !== 'forceRef') continue;
     for (const name of meta.value.split(/[\s,]+/)) {
-      if (name && !requestNames.has(name)) report(meta.span.start, 'missing-request', `@${meta.key} names request '${name}', which no .http file of the workspace defines`);
+      if (name && !requestNames.has(name))
+        report(
+          meta.span.start,
+          'missing-request',
+          `@${meta.key} names request '${name}', which no .http file of the workspace defines`,
+        );
     }
   }
 }
@@ -47,7 +78,12 @@ function checkDuplicates(file: HttpFile, report: Report): void {
   for (const node of file.requests) {
     if (node.name === undefined) continue;
     const first = seen.get(node.name);
-    if (first) report(node.span.start, 'duplicate-name', `a request named '${node.name}' is already defined at line ${first.span.line}`);
+    if (first)
+      report(
+        node.span.start,
+        'duplicate-name',
+        `a request named '${node.name}' is already defined at line ${first.span.line}`,
+      );
     else seen.set(node.name, node);
   }
 }
@@ -76,8 +112,10 @@ function checkJsonBody(node: RequestNode, report: Report): void {
 function checkFiles(file: HttpFile, node: RequestNode, report: Report): void {
   const dir = dirname(file.path);
   const wanted: Array<{ path: string; offset: number; what: string }> = [];
-  if (node.body?.kind === 'file') wanted.push({ path: node.body.path, offset: node.body.span.start, what: 'body file' });
-  for (const script of [...node.preScripts, ...node.handlers]) if (script.kind === 'file') wanted.push({ path: script.path, offset: script.span.start, what: 'script file' });
+  if (node.body?.kind === 'file')
+    wanted.push({ path: node.body.path, offset: node.body.span.start, what: 'body file' });
+  for (const script of [...node.preScripts, ...node.handlers])
+    if (script.kind === 'file') wanted.push({ path: script.path, offset: script.span.start, what: 'script file' });
   for (const { path, offset, what } of wanted) {
     if (path.includes('{{')) continue;
     const full = isAbsolute(path) ? path : resolve(dir, path);

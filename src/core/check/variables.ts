@@ -61,7 +61,12 @@ function neededName(expression: string, scope: VariableScope): string | undefine
 }
 
 /** The first name in the chain from `name` that nothing defines, or undefined when all resolve. */
-function missingName(name: string, defined: (name: string) => string | undefined, scope: VariableScope, seen: Set<string>): string | undefined {
+function missingName(
+  name: string,
+  defined: (name: string) => string | undefined,
+  scope: VariableScope,
+  seen: Set<string>,
+): string | undefined {
   if (seen.has(name)) return undefined;
   seen.add(name);
   const value = defined(name);
@@ -75,7 +80,12 @@ function missingName(name: string, defined: (name: string) => string | undefined
 }
 
 /** Reports each `{{name}}` of the file's requests that some environment leaves undefined (one finding per place, naming the environments). */
-export function checkVariables(file: HttpFile, environments: EnvironmentValues[], scope: VariableScope, report: Report): void {
+export function checkVariables(
+  file: HttpFile,
+  environments: EnvironmentValues[],
+  scope: VariableScope,
+  report: Report,
+): void {
   const fileVariables = new Map(file.variables.map((v) => [v.name, v.value]));
   for (const node of file.requests) {
     const prompted = new Set(node.prompts.map((p) => p.name));
@@ -83,7 +93,11 @@ export function checkVariables(file: HttpFile, environments: EnvironmentValues[]
       for (const placeholder of findPlaceholders(file.text.slice(span.start, span.end))) {
         const reference = parseReference(placeholder.expression);
         if (reference && !scope.requestNames.has(reference.name)) {
-          report(span.start + placeholder.start, 'missing-request', `{{${placeholder.expression}}} refers to request '${reference.name}', which no .http file of the workspace defines`);
+          report(
+            span.start + placeholder.start,
+            'missing-request',
+            `{{${placeholder.expression}}} refers to request '${reference.name}', which no .http file of the workspace defines`,
+          );
           continue;
         }
         const name = neededName(placeholder.expression, scope);
@@ -98,14 +112,20 @@ export function checkVariables(file: HttpFile, environments: EnvironmentValues[]
           if (missing === undefined) continue;
           failing.set(missing, [...(failing.get(missing) ?? []), environment.name ?? '']);
         }
-        for (const [missing, names] of failing) report(span.start + placeholder.start, 'undefined-variable', message(name, missing, names, environments.length));
+        for (const [missing, names] of failing)
+          report(
+            span.start + placeholder.start,
+            'undefined-variable',
+            message(name, missing, names, environments.length),
+          );
       }
     }
   }
 }
 
 function message(used: string, missing: string, environments: string[], total: number): string {
-  const what = used === missing ? `undefined variable '${used}'` : `undefined variable '${missing}' (used by '${used}')`;
+  const what =
+    used === missing ? `undefined variable '${used}'` : `undefined variable '${missing}' (used by '${used}')`;
   const named = environments.filter(Boolean);
   if (named.length === 0) return what;
   if (named.length === total && total > 1) return `${what} in every environment (${named.join(', ')})`;

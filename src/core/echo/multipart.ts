@@ -14,7 +14,9 @@ export function boundaryOf(contentType: string): string | undefined {
 }
 
 function param(header: string, name: string): string | undefined {
-  const match = new RegExp(`(?:^|;)\\s*${name}="((?:[^"\\\\]|\\\\.)*)"`, 'i').exec(header) ?? new RegExp(`(?:^|;)\\s*${name}=([^;]*)`, 'i').exec(header);
+  const match =
+    new RegExp(`(?:^|;)\\s*${name}="((?:[^"\\\\]|\\\\.)*)"`, 'i').exec(header) ??
+    new RegExp(`(?:^|;)\\s*${name}=([^;]*)`, 'i').exec(header);
   if (!match) return undefined;
   return match[1].replace(/%22/g, '"').replace(/%0D/gi, '\r').replace(/%0A/gi, '\n');
 }

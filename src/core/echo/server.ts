@@ -94,14 +94,24 @@ function readBody(request: IncomingMessage): Promise<Buffer | 'too-large'> {
   });
 }
 
-function send(response: ServerResponse, status: number, body: string | Buffer, headers: Record<string, string | string[]> = {}): void {
+function send(
+  response: ServerResponse,
+  status: number,
+  body: string | Buffer,
+  headers: Record<string, string | string[]> = {},
+): void {
   if (response.headersSent || response.destroyed) return;
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   response.writeHead(status, { 'Content-Length': String(bytes.length), ...headers });
   response.end(bytes);
 }
 
-function sendJson(response: ServerResponse, status: number, value: Json | object, headers: Record<string, string | string[]> = {}): void {
+function sendJson(
+  response: ServerResponse,
+  status: number,
+  value: Json | object,
+  headers: Record<string, string | string[]> = {},
+): void {
   send(response, status, JSON.stringify(value, null, 2) + '\n', { 'Content-Type': 'application/json', ...headers });
 }
 
@@ -163,7 +173,11 @@ const SLIDESHOW = {
     date: 'date of publication',
     slides: [
       { title: 'Wake up to WonderWidgets!', type: 'all' },
-      { items: ['Why <em>WonderWidgets</em> are great', 'Who <em>buys</em> WonderWidgets'], title: 'Overview', type: 'all' },
+      {
+        items: ['Why <em>WonderWidgets</em> are great', 'Who <em>buys</em> WonderWidgets'],
+        title: 'Overview',
+        type: 'all',
+      },
     ],
     title: 'Sample Slide Show',
   },
@@ -204,7 +218,12 @@ function wait(context: Context, ms: number): Promise<boolean> {
 }
 
 function methodNotAllowed(context: Context, allowed: string[]): void {
-  sendJson(context.response, 405, { error: `method ${context.method} not allowed on ${context.path}` }, { Allow: allowed.join(', ') });
+  sendJson(
+    context.response,
+    405,
+    { error: `method ${context.method} not allowed on ${context.path}` },
+    { Allow: allowed.join(', ') },
+  );
 }
 
 function parseBasic(authorization: string): { user: string; password: string } | undefined {
@@ -229,7 +248,13 @@ function intParam(text: string): number | undefined {
   return /^\d+$/.test(text) ? Number(text) : undefined;
 }
 
-const METHOD_ROUTES: Record<string, string> = { '/get': 'GET', '/post': 'POST', '/put': 'PUT', '/patch': 'PATCH', '/delete': 'DELETE' };
+const METHOD_ROUTES: Record<string, string> = {
+  '/get': 'GET',
+  '/post': 'POST',
+  '/put': 'PUT',
+  '/patch': 'PATCH',
+  '/delete': 'DELETE',
+};
 const REDIRECT_CODES = new Set([301, 302, 303, 305, 307, 308]);
 
 /** One echo route: answers the request; `segments` are the decoded path segments. */
@@ -238,7 +263,8 @@ type RouteHandler = (context: Context, segments: string[]) => void | Promise<voi
 /** /get, /post, /put, /patch, /delete: the method must match; /get echoes without a body. */
 async function methodRoute(context: Context, expected: string): Promise<void> {
   const { response, method } = context;
-  if (method !== expected && !(expected === 'GET' && method === 'HEAD')) return methodNotAllowed(context, expected === 'GET' ? ['GET', 'HEAD'] : [expected]);
+  if (method !== expected && !(expected === 'GET' && method === 'HEAD'))
+    return methodNotAllowed(context, expected === 'GET' ? ['GET', 'HEAD'] : [expected]);
   if (expected !== 'GET') return echo(context);
   const payload = await echoPayload(context);
   if (payload === 'too-large') return sendJson(response, 413, { error: 'request body too large' });
@@ -249,10 +275,34 @@ async function methodRoute(context: Context, expected: string): Promise<void> {
 function indexRoute({ response }: Context): void {
   sendJson(response, 200, {
     name: 'dial echo',
-    routes: ['/get', '/post', '/put', '/patch', '/delete', '/anything[/*]', '/status/:code', '/delay/:s', '/headers', '/ip', '/user-agent',
-      '/json', '/bytes/:n?seed=', '/stream/:n', '/redirect/:n', '/redirect-to?url=&status_code=', '/basic-auth/:user/:password',
+    routes: [
+      '/get',
+      '/post',
+      '/put',
+      '/patch',
+      '/delete',
+      '/anything[/*]',
+      '/status/:code',
+      '/delay/:s',
+      '/headers',
+      '/ip',
+      '/user-agent',
+      '/json',
+      '/bytes/:n?seed=',
+      '/stream/:n',
+      '/redirect/:n',
+      '/redirect-to?url=&status_code=',
+      '/basic-auth/:user/:password',
       '/digest-auth/auth/:user/:password[/:algorithm]',
-      '/bearer', '/cookies', '/cookies/set?name=value', '/cookies/delete?name', '/gzip', '/deflate', '/brotli', '/sse?count=&interval='],
+      '/bearer',
+      '/cookies',
+      '/cookies/set?name=value',
+      '/cookies/delete?name',
+      '/gzip',
+      '/deflate',
+      '/brotli',
+      '/sse?count=&interval=',
+    ],
   });
 }
 
@@ -266,7 +316,11 @@ function statusRoute({ response }: Context, segments: string[]): void {
   const headers: Record<string, string> = {};
   if (REDIRECT_CODES.has(status)) headers.Location = '/redirect/1';
   if (status === 401) headers['WWW-Authenticate'] = 'Basic realm="Fake Realm"';
-  if (status === 418) return send(response, 418, "I'm a teapot\n", { 'Content-Type': 'text/plain', 'x-more-info': 'http://tools.ietf.org/html/rfc2324' });
+  if (status === 418)
+    return send(response, 418, "I'm a teapot\n", {
+      'Content-Type': 'text/plain',
+      'x-more-info': 'http://tools.ietf.org/html/rfc2324',
+    });
   if (status === 204 || status === 304 || status < 200) {
     response.writeHead(status, headers);
     response.end();
@@ -343,20 +397,45 @@ function basicAuthRoute({ request, response }: Context, segments: string[]): voi
 function digestAuthRoute({ request, response, method }: Context, segments: string[]): void {
   const [, qop, user, password, algorithmName = 'MD5'] = segments;
   const algorithm = algorithmName.toUpperCase();
-  if (qop !== 'auth' || user === undefined || password === undefined || (algorithm !== 'MD5' && algorithm !== 'SHA-256')) {
+  if (
+    qop !== 'auth' ||
+    user === undefined ||
+    password === undefined ||
+    (algorithm !== 'MD5' && algorithm !== 'SHA-256')
+  ) {
     return sendJson(response, 400, { error: 'use /digest-auth/auth/:user/:password[/MD5|SHA-256]' });
   }
   const realm = 'dial-echo';
-  const hash = (text: string) => createHash(algorithm === 'MD5' ? 'md5' : 'sha256').update(text).digest('hex');
+  const hash = (text: string) =>
+    createHash(algorithm === 'MD5' ? 'md5' : 'sha256')
+      .update(text)
+      .digest('hex');
   const params = Object.fromEntries(
-    [...header(request, 'authorization').replace(/^Digest\s+/i, '').matchAll(/(\w+)=(?:"([^"]*)"|([^,\s]+))/g)].map((m) => [m[1].toLowerCase(), m[2] ?? m[3]]),
+    [
+      ...header(request, 'authorization')
+        .replace(/^Digest\s+/i, '')
+        .matchAll(/(\w+)=(?:"([^"]*)"|([^,\s]+))/g),
+    ].map((m) => [m[1].toLowerCase(), m[2] ?? m[3]]),
   );
   const expected = params.nonce
-    ? hash(`${hash(`${user}:${realm}:${password}`)}:${params.nonce}:${params.nc}:${params.cnonce}:auth:${hash(`${method}:${params.uri}`)}`)
+    ? hash(
+        `${hash(`${user}:${realm}:${password}`)}:${params.nonce}:${params.nc}:${params.cnonce}:auth:${hash(`${method}:${params.uri}`)}`,
+      )
     : undefined;
-  if (!/^Digest\s/i.test(header(request, 'authorization')) || params.username !== user || params.response !== expected) {
+  if (
+    !/^Digest\s/i.test(header(request, 'authorization')) ||
+    params.username !== user ||
+    params.response !== expected
+  ) {
     const nonce = createHash('sha256').update(`${Date.now()}:${Math.random()}`).digest('hex').slice(0, 32);
-    return sendJson(response, 401, { authenticated: false }, { 'WWW-Authenticate': `Digest realm="${realm}", qop="auth", algorithm=${algorithm}, nonce="${nonce}", opaque="dial"` });
+    return sendJson(
+      response,
+      401,
+      { authenticated: false },
+      {
+        'WWW-Authenticate': `Digest realm="${realm}", qop="auth", algorithm=${algorithm}, nonce="${nonce}", opaque="dial"`,
+      },
+    );
   }
   return sendJson(response, 200, { authenticated: true, user });
 }
@@ -375,7 +454,9 @@ function cookiesRoute({ request, response, url }: Context, segments: string[]): 
     return send(response, 302, '', { Location: '/cookies', 'Set-Cookie': setCookie });
   }
   if (segments[1] === 'delete') {
-    const setCookie = [...url.searchParams.keys()].map((name) => `${name}=; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; Path=/`);
+    const setCookie = [...url.searchParams.keys()].map(
+      (name) => `${name}=; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; Path=/`,
+    );
     return send(response, 302, '', { Location: '/cookies', 'Set-Cookie': setCookie });
   }
   return sendJson(response, 200, { cookies: cookiesOf(request) });
@@ -385,9 +466,14 @@ function cookiesRoute({ request, response, url }: Context, segments: string[]): 
 function compressedRoute({ request, response, method }: Context, segments: string[]): void {
   const kind = segments[0];
   const flag = kind === 'gzip' ? 'gzipped' : kind === 'deflate' ? 'deflated' : 'brotli';
-  const json = Buffer.from(JSON.stringify({ [flag]: true, headers: headersOf(request), method, origin: originOf(request) }, null, 2) + '\n');
+  const json = Buffer.from(
+    JSON.stringify({ [flag]: true, headers: headersOf(request), method, origin: originOf(request) }, null, 2) + '\n',
+  );
   const body = kind === 'gzip' ? gzipSync(json) : kind === 'deflate' ? deflateSync(json) : brotliCompressSync(json);
-  return send(response, 200, body, { 'Content-Type': 'application/json', 'Content-Encoding': kind === 'brotli' ? 'br' : kind });
+  return send(response, 200, body, {
+    'Content-Type': 'application/json',
+    'Content-Encoding': kind === 'brotli' ? 'br' : kind,
+  });
 }
 
 /** /sse?count=&interval=: server-sent events, one every `interval` ms, until the client leaves. */
@@ -429,7 +515,10 @@ const ROUTES = new Map<string, RouteHandler>([
 ]);
 
 async function route(context: Context): Promise<void> {
-  const segments = context.path.split('/').filter(Boolean).map((segment) => decodeURIComponent(segment));
+  const segments = context.path
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => decodeURIComponent(segment));
   const expected = METHOD_ROUTES[context.path];
   if (expected) return methodRoute(context, expected);
   const handler = ROUTES.get(segments[0] ?? '');
@@ -452,9 +541,17 @@ export async function startEchoServer(options: EchoServerOptions = {}): Promise<
       return;
     }
     const context: Context = { request, response, url, method, path: url.pathname.replace(/\/+$/, '') || '/' };
-    response.once('finish', () => options.onRequest?.({ method, path: request.url ?? '/', status: response.statusCode, ms: performance.now() - started }));
+    response.once('finish', () =>
+      options.onRequest?.({
+        method,
+        path: request.url ?? '/',
+        status: response.statusCode,
+        ms: performance.now() - started,
+      }),
+    );
     route(context).catch((error: unknown) => {
-      if (!response.headersSent) sendJson(response, 500, { error: error instanceof Error ? error.message : String(error) });
+      if (!response.headersSent)
+        sendJson(response, 500, { error: error instanceof Error ? error.message : String(error) });
       else response.destroy();
     });
   });
@@ -469,11 +566,25 @@ export async function startEchoServer(options: EchoServerOptions = {}): Promise<
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE') {
-        reject(new DialError('E_USAGE', `port ${options.port} on ${host} is already in use`, { hint: 'pick another with --port N, or --port 0 for any free port', cause: error }));
+        reject(
+          new DialError('E_USAGE', `port ${options.port} on ${host} is already in use`, {
+            hint: 'pick another with --port N, or --port 0 for any free port',
+            cause: error,
+          }),
+        );
       } else if (error.code === 'EACCES') {
-        reject(new DialError('E_USAGE', `not allowed to listen on port ${options.port}`, { hint: 'ports below 1024 need privileges; pick another with --port', cause: error }));
+        reject(
+          new DialError('E_USAGE', `not allowed to listen on port ${options.port}`, {
+            hint: 'ports below 1024 need privileges; pick another with --port',
+            cause: error,
+          }),
+        );
       } else {
-        reject(new DialError('E_NETWORK', `cannot listen on ${host}:${options.port ?? 0}: ${error.message}`, { cause: error }));
+        reject(
+          new DialError('E_NETWORK', `cannot listen on ${host}:${options.port ?? 0}: ${error.message}`, {
+            cause: error,
+          }),
+        );
       }
     });
     server.listen(options.port ?? 0, host, () => resolve());

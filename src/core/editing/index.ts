@@ -26,7 +26,10 @@ export async function writeTextFile(path: string, text: string | Uint8Array): Pr
   try {
     writeFileAtomic(resolve(path), text);
   } catch (error) {
-    throw new DialError('E_IO', `cannot write ${path}`, { cause: error, hint: 'check the folder exists and is writable' });
+    throw new DialError('E_IO', `cannot write ${path}`, {
+      cause: error,
+      hint: 'check the folder exists and is writable',
+    });
   }
 }
 
@@ -42,7 +45,10 @@ export async function saveBodyTo(body: ResponseBody, path: string): Promise<void
       await rename(temp, target);
       return;
     } catch (error) {
-      throw new DialError('E_IO', `cannot write ${path}`, { cause: error, hint: 'check the folder exists and is writable' });
+      throw new DialError('E_IO', `cannot write ${path}`, {
+        cause: error,
+        hint: 'check the folder exists and is writable',
+      });
     }
   }
   throw new DialError('E_IO', 'this response body was streamed elsewhere and is not kept');
@@ -57,9 +63,13 @@ export class FileChangedError extends DialError {
     readonly keptAt?: string,
   ) {
     const name = basename(path);
-    super('E_IO', `${name} ${removed ? 'was removed' : 'changed on disk'} since it was loaded; nothing was written${keptAt ? `; your version is kept in ${keptAt}` : ''}`, {
-      hint: `reload ${name} and make the edit again`,
-    });
+    super(
+      'E_IO',
+      `${name} ${removed ? 'was removed' : 'changed on disk'} since it was loaded; nothing was written${keptAt ? `; your version is kept in ${keptAt}` : ''}`,
+      {
+        hint: `reload ${name} and make the edit again`,
+      },
+    );
   }
 }
 
@@ -94,15 +104,21 @@ export async function rewriteHttpFile(file: HttpFile, newText: string): Promise<
     if (!(error instanceof DialError)) throw error;
     const keptAt = await keepUnsaved(file.path, newText);
     if (!keptAt) throw error;
-    throw new DialError(error.code, `${error.message}; your version is kept in ${keptAt}`, { location: error.location, hint: error.hint, cause: error });
+    throw new DialError(error.code, `${error.message}; your version is kept in ${keptAt}`, {
+      location: error.location,
+      hint: error.hint,
+      cause: error,
+    });
   }
   let onDisk: string | undefined;
   try {
     onDisk = await readFile(file.path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new DialError('E_IO', `cannot read ${file.path}`, { cause: error });
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new DialError('E_IO', `cannot read ${file.path}`, { cause: error });
   }
-  if (onDisk !== file.text) throw new FileChangedError(file.path, onDisk === undefined, await keepUnsaved(file.path, newText));
+  if (onDisk !== file.text)
+    throw new FileChangedError(file.path, onDisk === undefined, await keepUnsaved(file.path, newText));
   await writeTextFile(file.path, newText);
   return parsed;
 }
@@ -113,7 +129,11 @@ export async function loadHttpFile(path: string): Promise<HttpFile> {
 }
 
 /** The command to run for an editor or pager: settings, then $VISUAL/$EDITOR or $PAGER, then a default. */
-export function externalCommand(kind: 'editor' | 'pager', env: Record<string, string | undefined>, configured?: string): string {
+export function externalCommand(
+  kind: 'editor' | 'pager',
+  env: Record<string, string | undefined>,
+  configured?: string,
+): string {
   if (configured) return configured;
   if (kind === 'editor') return env.VISUAL || env.EDITOR || 'vi';
   return env.PAGER || 'less -R';
@@ -124,7 +144,12 @@ export function externalCommand(kind: 'editor' | 'pager', env: Record<string, st
  * synchronously, so nothing else reads the keyboard meanwhile), and returns the file's text
  * afterwards. `suspend` wraps the run so the caller can leave and restore its screen.
  */
-export async function runExternal(command: string, text: string, suffix: string, suspend: (run: () => void) => void): Promise<string> {
+export async function runExternal(
+  command: string,
+  text: string,
+  suffix: string,
+  suspend: (run: () => void) => void,
+): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'dial-edit-'));
   const path = join(dir, `dial${suffix}`);
   try {
@@ -137,8 +162,13 @@ export async function runExternal(command: string, text: string, suffix: string,
       status = result.status;
       failure = result.error;
     });
-    if (failure) throw new DialError('E_IO', `cannot run ${command}`, { cause: failure, hint: 'set $EDITOR / $PAGER or `dial config set editor …`' });
-    if (status !== 0) throw new DialError('E_IO', `${command} exited with status ${status}`, { hint: 'the change was not saved' });
+    if (failure)
+      throw new DialError('E_IO', `cannot run ${command}`, {
+        cause: failure,
+        hint: 'set $EDITOR / $PAGER or `dial config set editor …`',
+      });
+    if (status !== 0)
+      throw new DialError('E_IO', `${command} exited with status ${status}`, { hint: 'the change was not saved' });
     return await readFile(path, 'utf8');
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -26,7 +26,8 @@ export function parseDotenv(text: string): Map<string, string> {
         close = closingQuote(rest, quote);
       }
       value = close < 0 ? rest : rest.slice(0, close);
-      if (quote === '"') value = value.replace(/\\n/g, '\n').replace(/\\r/g, '\r').replace(/\\t/g, '\t').replace(/\\"/g, '"');
+      if (quote === '"')
+        value = value.replace(/\\n/g, '\n').replace(/\\r/g, '\r').replace(/\\t/g, '\t').replace(/\\"/g, '"');
     } else {
       const comment = value.search(/\s#/);
       if (comment >= 0) value = value.slice(0, comment);

@@ -47,7 +47,8 @@ async function readText(path: string): Promise<string | undefined> {
   try {
     return await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR')
+      return undefined;
     throw new DialError('E_ENV', `cannot read ${path}: ${(error as Error).message}`, { cause: error });
   }
 }
@@ -63,7 +64,8 @@ function stringify(value: unknown): string {
 export async function parseEnvFile(text: string, path: string, isPrivate: boolean): Promise<EnvFile> {
   const data = parseJsonText(text, path, 'E_ENV');
   // A `"$schema"` key (editor completion for env files) is not an environment.
-  if (data !== null && typeof data === 'object' && !Array.isArray(data)) delete (data as Record<string, unknown>).$schema;
+  if (data !== null && typeof data === 'object' && !Array.isArray(data))
+    delete (data as Record<string, unknown>).$schema;
   const { envFileSchema } = await import('./env-schema.js');
   const result = envFileSchema.safeParse(data);
   if (!result.success) {
@@ -118,7 +120,10 @@ export class EnvStore {
   /** Env files that apply to a `.http` file in `dir`, root first, public before private in each folder. */
   async filesFor(dir: string): Promise<EnvFile[]> {
     const loaded = await Promise.all(
-      folderChain(dir, this.root).flatMap((folder) => [this.load(join(folder, ENV_FILE), false), this.load(join(folder, PRIVATE_ENV_FILE), true)]),
+      folderChain(dir, this.root).flatMap((folder) => [
+        this.load(join(folder, ENV_FILE), false),
+        this.load(join(folder, PRIVATE_ENV_FILE), true),
+      ]),
     );
     return loaded.filter((file): file is EnvFile => file !== undefined);
   }
@@ -126,7 +131,8 @@ export class EnvStore {
   /** Environment names defined for `dir` (without `$shared`). */
   async names(dir: string = this.root): Promise<string[]> {
     const names = new Set<string>();
-    for (const file of await this.filesFor(dir)) for (const name of Object.keys(file.environments)) if (name !== SHARED_ENV) names.add(name);
+    for (const file of await this.filesFor(dir))
+      for (const name of Object.keys(file.environments)) if (name !== SHARED_ENV) names.add(name);
     return [...names].sort();
   }
 
@@ -136,9 +142,10 @@ export class EnvStore {
     if (name !== undefined && name !== SHARED_ENV && !files.some((file) => file.environments[name])) {
       const known = await this.names(dir);
       throw new DialError('E_ENV', `unknown environment '${name}'`, {
-        hint: files.length === 0
-          ? `no ${ENV_FILE} found between ${dir} and the workspace root ${this.root}`
-          : `environments: ${known.join(', ') || '(none besides $shared)'} (from ${files.map((file) => file.path).join(', ')})`,
+        hint:
+          files.length === 0
+            ? `no ${ENV_FILE} found between ${dir} and the workspace root ${this.root}`
+            : `environments: ${known.join(', ') || '(none besides $shared)'} (from ${files.map((file) => file.path).join(', ')})`,
       });
     }
     const values = new Map<string, string>();
@@ -163,7 +170,9 @@ export class EnvStore {
   dotenv(): Promise<Dotenv | undefined> {
     if (!this.dotenvFile) {
       const path = join(this.root, DOTENV_FILE);
-      this.dotenvFile = readText(path).then((text) => (text === undefined ? undefined : { path, values: parseDotenv(text) }));
+      this.dotenvFile = readText(path).then((text) =>
+        text === undefined ? undefined : { path, values: parseDotenv(text) },
+      );
     }
     return this.dotenvFile;
   }

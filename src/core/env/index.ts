@@ -1,7 +1,16 @@
 /** Environments: env files, `.env`, and JSON files with located errors. */
 export {
-  EnvStore, parseEnvFile, folderChain, isEnvFileName, ENV_FILE, PRIVATE_ENV_FILE, DOTENV_FILE, SHARED_ENV,
-  type EnvFile, type ResolvedEnvironment, type Dotenv,
+  EnvStore,
+  parseEnvFile,
+  folderChain,
+  isEnvFileName,
+  ENV_FILE,
+  PRIVATE_ENV_FILE,
+  DOTENV_FILE,
+  SHARED_ENV,
+  type EnvFile,
+  type ResolvedEnvironment,
+  type Dotenv,
 } from './env-store.js';
 export { parseDotenv } from './dotenv.js';
 export { parseJsonText, lineColAt } from './json-file.js';

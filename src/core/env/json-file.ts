@@ -24,9 +24,13 @@ export function parseJsonText(text: string, file: string, code: ErrorCode = 'E_E
     const offset = position ? Number(position[1]) : text.length;
     const { line, col } = lineColAt(text, offset);
     const excerpt = text.split(/\r?\n/)[line - 1];
-    throw new DialError(code, `invalid JSON: ${message.replace(/ in JSON at position \d+.*$/, '').replace(/^JSON\.parse: /, '')}`, {
-      location: { file, line, col, excerpt },
-      hint: 'fix the JSON syntax (no trailing commas or comments)',
-    });
+    throw new DialError(
+      code,
+      `invalid JSON: ${message.replace(/ in JSON at position \d+.*$/, '').replace(/^JSON\.parse: /, '')}`,
+      {
+        location: { file, line, col, excerpt },
+        hint: 'fix the JSON syntax (no trailing commas or comments)',
+      },
+    );
   }
 }

@@ -56,7 +56,8 @@ function transportFlags(options: ToCurlOptions): string[][] {
   if (options.keyFile) flags.push(['--key', shellQuote(options.keyFile, true)]);
   if (options.proxy) flags.push(['-x', shellQuote(options.proxy, true)]);
   if (options.timeoutMs !== undefined && options.timeoutMs > 0) flags.push(['--max-time', seconds(options.timeoutMs)]);
-  if (options.connectTimeoutMs !== undefined && options.connectTimeoutMs > 0) flags.push(['--connect-timeout', seconds(options.connectTimeoutMs)]);
+  if (options.connectTimeoutMs !== undefined && options.connectTimeoutMs > 0)
+    flags.push(['--connect-timeout', seconds(options.connectTimeoutMs)]);
   if (options.followRedirects && options.maxRedirects !== undefined && options.maxRedirects !== CURL_MAX_REDIRS) {
     flags.push(['--max-redirs', String(options.maxRedirects)]);
   }
@@ -158,7 +159,8 @@ export function toCurl(request: HttpRequest, options: ToCurlOptions = {}): strin
       break;
     case 'text': {
       impliedMethod = 'POST';
-      if (body.text.includes('\0')) bodyFlags.push(['--data-binary', printfSubstitution(Buffer.from(body.text, 'utf8'))]);
+      if (body.text.includes('\0'))
+        bodyFlags.push(['--data-binary', printfSubstitution(Buffer.from(body.text, 'utf8'))]);
       else bodyFlags.push(['--data-raw', shellQuote(body.text, true)]);
       break;
     }
@@ -166,7 +168,9 @@ export function toCurl(request: HttpRequest, options: ToCurlOptions = {}): strin
       impliedMethod = 'POST';
       const text = Buffer.from(body.bytes).toString('utf8');
       const clean = Buffer.from(text, 'utf8').equals(Buffer.from(body.bytes)) && !text.includes('\0');
-      bodyFlags.push(clean ? ['--data-raw', shellQuote(text, true)] : ['--data-binary', printfSubstitution(body.bytes)]);
+      bodyFlags.push(
+        clean ? ['--data-raw', shellQuote(text, true)] : ['--data-binary', printfSubstitution(body.bytes)],
+      );
       break;
     }
     case 'file':
@@ -206,14 +210,16 @@ export function toCurl(request: HttpRequest, options: ToCurlOptions = {}): strin
 
   if (request.httpVersion === '2') flags.push(['--http2']);
   flags.push(...transportFlags(options));
-  if (options.digest) flags.push(['--digest'], ['-u', shellQuote(`${options.digest.username}:${options.digest.password}`, true)]);
+  if (options.digest)
+    flags.push(['--digest'], ['-u', shellQuote(`${options.digest.username}:${options.digest.password}`, true)]);
   for (const [name, value] of request.headers) {
     // `Name;` is curl's way to send a header with an empty value (`Name:` would remove it).
     flags.push(['-H', shellQuote(value === '' ? `${name};` : `${name}: ${value}`, true)]);
   }
   if (!hasHeader(request, 'content-type')) {
     // dial sends no Content-Type for text and its guess for files; curl would add a form type.
-    if (body.kind === 'text' || body.kind === 'bytes' || body.kind === 'stream') flags.push(['-H', shellQuote('Content-Type:', true)]);
+    if (body.kind === 'text' || body.kind === 'bytes' || body.kind === 'stream')
+      flags.push(['-H', shellQuote('Content-Type:', true)]);
     else if (body.kind === 'file') flags.push(['-H', shellQuote(`Content-Type: ${guessContentType(body.path)}`, true)]);
   }
   flags.push(...bodyFlags);

@@ -47,7 +47,8 @@ function partsInText(text: string, boundary: string): PartSource[] {
     if (!current) continue;
     if (current.inHeaders) {
       if (trimmed === '') current.inHeaders = false;
-      else if (line.includes(':')) current.headers.push([line.slice(0, line.indexOf(':')).trim(), line.slice(line.indexOf(':') + 1).trim()]);
+      else if (line.includes(':'))
+        current.headers.push([line.slice(0, line.indexOf(':')).trim(), line.slice(line.indexOf(':') + 1).trim()]);
     } else {
       current.content.push(line);
     }
@@ -142,7 +143,10 @@ export function followsRedirects(settings: { followRedirects?: boolean }, overri
  * dial's built-in defaults (30 s, 10) — those are not spelled out in every command — and
  * only where curl's own behaviour differs (no limit, 50 redirects).
  */
-export function curlOptions(settings: CurlSettings, overrides: Partial<SendOptions> = {}): Pick<ToCurlOptions, 'insecure' | 'proxy' | 'timeoutMs' | 'connectTimeoutMs' | 'maxRedirects'> {
+export function curlOptions(
+  settings: CurlSettings,
+  overrides: Partial<SendOptions> = {},
+): Pick<ToCurlOptions, 'insecure' | 'proxy' | 'timeoutMs' | 'connectTimeoutMs' | 'maxRedirects'> {
   const defaults = defaultSettings();
   const out: ReturnType<typeof curlOptions> = {};
   if (!settings.verifyTls) out.insecure = true;

@@ -49,7 +49,15 @@ function harEntry(entry: HistoryEntry): Record<string, unknown> {
       cookies: [],
       headers: harHeaders(request.headers),
       queryString: queryString(request.url),
-      ...(request.body !== undefined ? { postData: { mimeType: requestType, text: request.body, ...(request.bodyTruncated ? { comment: 'cut at 64 KiB by dial history' } : {}) } } : {}),
+      ...(request.body !== undefined
+        ? {
+            postData: {
+              mimeType: requestType,
+              text: request.body,
+              ...(request.bodyTruncated ? { comment: 'cut at 64 KiB by dial history' } : {}),
+            },
+          }
+        : {}),
       headersSize: -1,
       bodySize: request.bodySize ?? (request.body !== undefined ? Buffer.byteLength(request.body) : 0),
     },
@@ -71,7 +79,15 @@ function harEntry(entry: HistoryEntry): Record<string, unknown> {
       bodySize: -1,
     },
     cache: {},
-    timings: { blocked: -1, dns: timings.dns, connect: setup > 0 ? timings.connect + timings.tls : -1, ssl: timings.tls > 0 ? timings.tls : -1, send: 0, wait: timings.firstByte, receive },
+    timings: {
+      blocked: -1,
+      dns: timings.dns,
+      connect: setup > 0 ? timings.connect + timings.tls : -1,
+      ssl: timings.tls > 0 ? timings.tls : -1,
+      send: 0,
+      wait: timings.firstByte,
+      receive,
+    },
     ...(response.remoteAddress ? { serverIPAddress: response.remoteAddress } : {}),
     ...(entry.requestId ? { comment: entry.requestId } : {}),
   };

@@ -69,7 +69,8 @@ interface K6Request {
   noCookieJar: boolean;
 }
 
-const SUPPORTED_DYNAMIC = /^\$(uuid|guid|random\.uuid|timestamp|isoTimestamp|random\.email|randomInt(\s+-?\d+\s+-?\d+)?|datetime\s+(iso8601|rfc1123)|processEnv\s+\S+|dotenv\s+\S+|env\.\S+|random\.(integer|float|alphabetic|alphanumeric|hexadecimal)\([^)]*\))$/;
+const SUPPORTED_DYNAMIC =
+  /^\$(uuid|guid|random\.uuid|timestamp|isoTimestamp|random\.email|randomInt(\s+-?\d+\s+-?\d+)?|datetime\s+(iso8601|rfc1123)|processEnv\s+\S+|dotenv\s+\S+|env\.\S+|random\.(integer|float|alphabetic|alphanumeric|hexadecimal)\([^)]*\))$/;
 /** The JSONPath the script's runtime follows: `$`, `.key`, `[0]`, `['key']`. */
 const PLAIN_JSON_PATH = /^\$(\.[^.[\]]+|\[\d+\]|\['[^']*'\]|\["[^"]*"\])*$/;
 const TRANSLATED_QUERIES = new Set(['status', 'header', 'body', 'duration']);
@@ -91,32 +92,65 @@ class Refusals {
 
 const labelOf = displayName;
 
-function checkTemplate(text: string, span: Span, refusals: Refusals, earlier: Set<string>, allNames: Set<string>): void {
+function checkTemplate(
+  text: string,
+  span: Span,
+  refusals: Refusals,
+  earlier: Set<string>,
+  allNames: Set<string>,
+): void {
   for (const { expression } of findPlaceholders(text)) {
     if (expression.startsWith('$')) {
       if (!SUPPORTED_DYNAMIC.test(expression)) {
-        refusals.refuse(span, `{{${expression}}} has no k6 equivalent in dial's export`, 'k6 scripts support $uuid, $timestamp, $isoTimestamp, $datetime iso8601|rfc1123 (no offset), $randomInt, $random.*, $processEnv and $dotenv (read from k6 -e)');
+        refusals.refuse(
+          span,
+          `{{${expression}}} has no k6 equivalent in dial's export`,
+          'k6 scripts support $uuid, $timestamp, $isoTimestamp, $datetime iso8601|rfc1123 (no offset), $randomInt, $random.*, $processEnv and $dotenv (read from k6 -e)',
+        );
       }
       continue;
     }
     const reference = parseReference(expression);
     if (!reference || !allNames.has(reference.name)) continue;
     if (!earlier.has(reference.name)) {
-      refusals.refuse(span, `{{${expression}}} refers to '${reference.name}', which does not run before this request`, 'a k6 script runs the requests in file order: move the referenced request first');
+      refusals.refuse(
+        span,
+        `{{${expression}}} refers to '${reference.name}', which does not run before this request`,
+        'a k6 script runs the requests in file order: move the referenced request first',
+      );
     }
     if (reference.section === 'body' && reference.path !== '*' && !PLAIN_JSON_PATH.test(reference.path)) {
-      refusals.refuse(span, `the JSONPath ${reference.path} in {{${expression}}} is not a plain path`, 'k6 scripts follow plain paths only: $.a.b[0] or $[\'key\']');
+      refusals.refuse(
+        span,
+        `the JSONPath ${reference.path} in {{${expression}}} is not a plain path`,
+        "k6 scripts follow plain paths only: $.a.b[0] or $['key']",
+      );
     }
   }
 }
 
 function translateAssertion(assertion: AssertionNode, refusals: Refusals): K6Assertion {
-  if (!TRANSLATED_QUERIES.has(assertion.query) || assertion.predicate === 'schema' || assertion.predicate === 'snapshot') {
-    const what = assertion.predicate === 'schema' || assertion.predicate === 'snapshot' ? `body ${assertion.predicate}` : assertion.query;
-    refusals.refuse(assertion.span, `'?? ${assertion.source}': ${what} assertions are not translated`, 'k6 checks are made from status, header, body (plain JSONPath) and duration assertions; remove this one or keep it for dial run');
+  if (
+    !TRANSLATED_QUERIES.has(assertion.query) ||
+    assertion.predicate === 'schema' ||
+    assertion.predicate === 'snapshot'
+  ) {
+    const what =
+      assertion.predicate === 'schema' || assertion.predicate === 'snapshot'
+        ? `body ${assertion.predicate}`
+        : assertion.query;
+    refusals.refuse(
+      assertion.span,
+      `'?? ${assertion.source}': ${what} assertions are not translated`,
+      'k6 checks are made from status, header, body (plain JSONPath) and duration assertions; remove this one or keep it for dial run',
+    );
   }
   if (assertion.query === 'body' && assertion.argument !== undefined && !PLAIN_JSON_PATH.test(assertion.argument)) {
-    refusals.refuse(assertion.span, `'?? ${assertion.source}': the JSONPath ${assertion.argument} is not a plain path`, 'k6 checks follow plain paths only: $.a.b[0]');
+    refusals.refuse(
+      assertion.span,
+      `'?? ${assertion.source}': the JSONPath ${assertion.argument} is not a plain path`,
+      'k6 checks follow plain paths only: $.a.b[0]',
+    );
   }
   return {
     source: assertion.source,
@@ -130,7 +164,12 @@ function translateAssertion(assertion: AssertionNode, refusals: Refusals): K6Ass
   };
 }
 
-function translateBody(node: RequestNode, refusals: Refusals, input: K6ExportInput, bodyFiles: Map<string, string>): K6Request['body'] {
+function translateBody(
+  node: RequestNode,
+  refusals: Refusals,
+  input: K6ExportInput,
+  bodyFiles: Map<string, string>,
+): K6Request['body'] {
   const body = node.body;
   if (!body) return undefined;
   if (body.kind === 'file') {
@@ -142,7 +181,11 @@ function translateBody(node: RequestNode, refusals: Refusals, input: K6ExportInp
   const contentType = node.headers.find((header) => header.name.toLowerCase() === 'content-type')?.value;
   const boundary = multipartBoundary(contentType);
   if (boundary && /^<\s*\S/m.test(body.text)) {
-    refusals.refuse(body.span, 'a multipart part read from a file (`< path`) is not translated', 'write the part inline, or keep this request for dial run');
+    refusals.refuse(
+      body.span,
+      'a multipart part read from a file (`< path`) is not translated',
+      'write the part inline, or keep this request for dial run',
+    );
   }
   return { kind: 'text', text: body.text };
 }
@@ -152,15 +195,32 @@ function noteWhatIsLeftOut(node: RequestNode, refusals: Refusals, input: K6Expor
   const scripts = [...node.preScripts, ...node.handlers];
   if (scripts.length > 0) {
     if (!input.dropScripts) {
-      refusals.refuse(scripts[0].span, `request '${labelOf(node)}' has a script, and scripts are not translated to k6`, 'remove the script, or export with --drop-scripts to leave every script out (each is listed on stderr)');
+      refusals.refuse(
+        scripts[0].span,
+        `request '${labelOf(node)}' has a script, and scripts are not translated to k6`,
+        'remove the script, or export with --drop-scripts to leave every script out (each is listed on stderr)',
+      );
     }
-    for (const script of scripts) warnings.push(`${at(script.span)}: script of '${labelOf(node)}' left out (--drop-scripts)`);
+    for (const script of scripts)
+      warnings.push(`${at(script.span)}: script of '${labelOf(node)}' left out (--drop-scripts)`);
   }
-  if (node.retry) warnings.push(`${at(node.requestLineSpan)}: @retry of '${labelOf(node)}' left out (k6 counts every attempt; use k6 thresholds)`);
-  if (node.outputRedirect) warnings.push(`${at(node.outputRedirect.span)}: '>> ${node.outputRedirect.path}' of '${labelOf(node)}' left out (k6 does not write response files)`);
+  if (node.retry)
+    warnings.push(
+      `${at(node.requestLineSpan)}: @retry of '${labelOf(node)}' left out (k6 counts every attempt; use k6 thresholds)`,
+    );
+  if (node.outputRedirect)
+    warnings.push(
+      `${at(node.outputRedirect.span)}: '>> ${node.outputRedirect.path}' of '${labelOf(node)}' left out (k6 does not write response files)`,
+    );
 }
 
-function translateRequest(node: RequestNode, file: HttpFile, refusals: Refusals, input: K6ExportInput, context: { earlier: Set<string>; allNames: Set<string>; warnings: string[]; bodyFiles: Map<string, string> }): K6Request {
+function translateRequest(
+  node: RequestNode,
+  file: HttpFile,
+  refusals: Refusals,
+  input: K6ExportInput,
+  context: { earlier: Set<string>; allNames: Set<string>; warnings: string[]; bodyFiles: Map<string, string> },
+): K6Request {
   noteWhatIsLeftOut(node, refusals, input, context.warnings);
   const fileVariables: Record<string, string> = {};
   for (const variable of file.variables) {
@@ -169,11 +229,14 @@ function translateRequest(node: RequestNode, file: HttpFile, refusals: Refusals,
     fileVariables[variable.name] = variable.value;
   }
   checkTemplate(node.url, node.requestLineSpan, refusals, context.earlier, context.allNames);
-  for (const header of node.headers) checkTemplate(header.value, header.span, refusals, context.earlier, context.allNames);
+  for (const header of node.headers)
+    checkTemplate(header.value, header.span, refusals, context.earlier, context.allNames);
   const body = translateBody(node, refusals, input, context.bodyFiles);
-  if (body?.kind === 'text' && node.body) checkTemplate(body.text, node.body.span, refusals, context.earlier, context.allNames);
+  if (body?.kind === 'text' && node.body)
+    checkTemplate(body.text, node.body.span, refusals, context.earlier, context.allNames);
   const assertions = node.assertions.map((assertion) => {
-    if (assertion.expected !== undefined) checkTemplate(assertion.expected, assertion.span, refusals, context.earlier, context.allNames);
+    if (assertion.expected !== undefined)
+      checkTemplate(assertion.expected, assertion.span, refusals, context.earlier, context.allNames);
     return translateAssertion(assertion, refusals);
   });
   return {
@@ -193,23 +256,29 @@ function translateRequest(node: RequestNode, file: HttpFile, refusals: Refusals,
   };
 }
 
-function scriptText(input: K6ExportInput, files: Array<{ path: string; requests: K6Request[] }>, bodyFiles: Map<string, string>): string {
+function scriptText(
+  input: K6ExportInput,
+  files: Array<{ path: string; requests: K6Request[] }>,
+  bodyFiles: Map<string, string>,
+): string {
   const sources = input.files.map((file) => relative(input.cwd, file.path) || file.path).join(', ');
   const environment = {
     name: input.environmentName ?? null,
     values: Object.fromEntries([...input.environmentValues].filter(([name]) => !input.secretNames.includes(name))),
     secrets: input.secretNames,
   };
-  const openCalls = [...bodyFiles].map(([path, mode]) => `  ${JSON.stringify(path)}: open(${JSON.stringify(path)}${mode === 'binary' ? ", 'b'" : ''}),`);
+  const openCalls = [...bodyFiles].map(
+    ([path, mode]) => `  ${JSON.stringify(path)}: open(${JSON.stringify(path)}${mode === 'binary' ? ", 'b'" : ''}),`,
+  );
   return [
     `// Written by \`dial export k6\` from ${sources}${input.environmentName ? ` (environment '${input.environmentName}')` : ''}.`,
     '// Change the .http files and export again rather than editing this script.',
     '//',
     '// Run:  k6 run --include-system-env-vars=false -e NAME=value … this-script.js',
     '// -e NAME=value sets a variable, as `dial run --var` does; secrets (private env file, .env) are',
-    "// never written here and must be given so. Without --include-system-env-vars=false, a shell",
+    '// never written here and must be given so. Without --include-system-env-vars=false, a shell',
     '// variable with the name of a .http variable would override it. Load options (--vus,',
-    '// --duration, --iterations) are k6\'s own. Each `??` assertion is a k6 check.',
+    "// --duration, --iterations) are k6's own. Each `??` assertion is a k6 check.",
     "import http from 'k6/http';",
     "import { check } from 'k6';",
     '',
@@ -230,7 +299,9 @@ function scriptText(input: K6ExportInput, files: Array<{ path: string; requests:
 export function exportK6(input: K6ExportInput): K6Export {
   const warnings: string[] = [];
   const bodyFiles = new Map<string, string>();
-  const allNames = new Set(input.files.flatMap((file) => file.requests.flatMap((node) => (node.name ? [node.name] : []))));
+  const allNames = new Set(
+    input.files.flatMap((file) => file.requests.flatMap((node) => (node.name ? [node.name] : []))),
+  );
   const earlier = new Set<string>();
   const files = input.files.map((file) => {
     const label = relative(input.cwd, file.path) || file.path;
@@ -261,8 +332,14 @@ export interface K6ExportRequest {
 /** Reads the `.http` files under `paths` and the selected environment, and exports them as one k6 script. */
 export async function buildK6Export(request: K6ExportRequest): Promise<K6Export> {
   const root = findWorkspaceRoot(request.cwd);
-  const paths = await discoverHttpFiles(root, request.paths.map((path) => resolve(request.cwd, path)));
-  if (paths.length === 0) throw new DialError('E_NOT_FOUND', `no .http files in ${request.paths.join(', ')}`, { hint: 'name .http files or folders that hold them' });
+  const paths = await discoverHttpFiles(
+    root,
+    request.paths.map((path) => resolve(request.cwd, path)),
+  );
+  if (paths.length === 0)
+    throw new DialError('E_NOT_FOUND', `no .http files in ${request.paths.join(', ')}`, {
+      hint: 'name .http files or folders that hold them',
+    });
   const files = await Promise.all(paths.map(async (path) => parseHttpFile(await readFile(path, 'utf8'), path)));
   const store = new EnvStore(root);
   const environment = await store.resolve(dirname(paths[0]), request.environment);

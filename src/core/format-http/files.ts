@@ -33,7 +33,10 @@ export async function formatFiles(options: FormatFilesOptions): Promise<Formatte
   const given = options.paths.length ? options.paths.map((p) => resolve(options.cwd, p)) : [options.cwd];
   // The workspace root's .gitignore applies to folders below it, as for `dial run`.
   const paths = (await discoverHttpFiles(findWorkspaceRoot(options.cwd), given)).sort();
-  if (paths.length === 0) throw new DialError('E_NOT_FOUND', `no .http or .rest files in ${options.paths.join(', ') || options.cwd}`, { hint: 'give .http files or folders that hold them' });
+  if (paths.length === 0)
+    throw new DialError('E_NOT_FOUND', `no .http or .rest files in ${options.paths.join(', ') || options.cwd}`, {
+      hint: 'give .http files or folders that hold them',
+    });
   const planned: Array<{ full: string; shown: string; before: string; after: string }> = [];
   for (const full of paths) {
     const shown = shownPath(full, options.cwd);
@@ -41,7 +44,11 @@ export async function formatFiles(options: FormatFilesOptions): Promise<Formatte
     try {
       before = await readFile(full, 'utf8');
     } catch (error) {
-      throw new DialError('E_NOT_FOUND', `cannot read ${shown}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
+      throw new DialError(
+        'E_NOT_FOUND',
+        `cannot read ${shown}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        { cause: error },
+      );
     }
     planned.push({ full, shown, before, after: formatHttpText(before, shown, options) });
   }

@@ -78,14 +78,27 @@ function requestLineText(node: RequestNode): string {
 }
 
 /** Classifies the lines one request owns (its re-indented JSON body, when asked, replaces the body's lines). */
-function classifyRequest(file: HttpFile, node: RequestNode, contents: string[], kinds: Array<LineKind | undefined>, options: FormatOptions, eol: string): void {
+function classifyRequest(
+  file: HttpFile,
+  node: RequestNode,
+  contents: string[],
+  kinds: Array<LineKind | undefined>,
+  options: FormatOptions,
+  eol: string,
+): void {
   const verbatim: LineKind = { kind: 'verbatim' };
   const spanLast = (span: Span) => lastLineOf(file.text, span);
   const requestLast = spanLast(node.requestLineSpan);
-  if (requestLast === node.requestLineSpan.line) kinds[node.requestLineSpan.line - 1] = { kind: 'rewrite', text: requestLineText(node) };
+  if (requestLast === node.requestLineSpan.line)
+    kinds[node.requestLineSpan.line - 1] = { kind: 'rewrite', text: requestLineText(node) };
   else markSpan(kinds, node.requestLineSpan, requestLast, verbatim);
-  for (const header of node.headers) kinds[header.span.line - 1] = { kind: 'rewrite', text: header.value ? `${header.name}: ${header.value}` : `${header.name}:` };
-  for (const script of [...node.preScripts, ...node.handlers]) markSpan(kinds, script.span, spanLast(script.span), verbatim);
+  for (const header of node.headers)
+    kinds[header.span.line - 1] = {
+      kind: 'rewrite',
+      text: header.value ? `${header.name}: ${header.value}` : `${header.name}:`,
+    };
+  for (const script of [...node.preScripts, ...node.handlers])
+    markSpan(kinds, script.span, spanLast(script.span), verbatim);
   for (const assertion of node.assertions) kinds[assertion.span.line - 1] = verbatim;
   if (node.outputRedirect) kinds[node.outputRedirect.span.line - 1] = verbatim;
   if (node.body) {
@@ -100,10 +113,10 @@ function classifyRequest(file: HttpFile, node: RequestNode, contents: string[], 
   }
   // A separator's request starts right under it: blank lines there go.
   if (/^###/.test(file.text.slice(node.span.start, node.span.start + 3))) {
-    for (let line = node.span.line + 1; line < node.requestLineSpan.line; line++) if (kinds[line - 1] === undefined && /^[ \t]*$/.test(contents[line - 1])) kinds[line - 1] = { kind: 'drop' };
+    for (let line = node.span.line + 1; line < node.requestLineSpan.line; line++)
+      if (kinds[line - 1] === undefined && /^[ \t]*$/.test(contents[line - 1])) kinds[line - 1] = { kind: 'drop' };
   }
 }
-
 
 /** Lines that start a body without a blank line before them (`< ./file` right under the headers). */
 function bodyStarts(file: HttpFile): Set<number> {
@@ -116,21 +129,35 @@ export function formatHttpText(text: string, path: string, options: FormatOption
   const { contents, breaks } = splitLines(text);
   const eol = usualBreak(breaks);
   const kinds: Array<LineKind | undefined> = new Array(contents.length);
-  for (const variable of file.variables) kinds[variable.span.line - 1] = { kind: 'rewrite', text: variable.value ? `@${variable.name} = ${variable.value}` : `@${variable.name} =` };
+  for (const variable of file.variables)
+    kinds[variable.span.line - 1] = {
+      kind: 'rewrite',
+      text: variable.value ? `@${variable.name} = ${variable.value}` : `@${variable.name} =`,
+    };
   for (const node of file.requests) classifyRequest(file, node, contents, kinds, options, eol);
   const starts = bodyStarts(file);
   const out = layout(contents, breaks, kinds, starts, eol);
   const formatted = parseHttpFile(out, path);
   if (!options.indentJson && !sameSignature(fileSignature(file), fileSignature(formatted))) {
-    throw new DialError('E_INPUT', `formatting ${path || 'the text'} would change what it sends; it was left as it is`, {
-      hint: 'please report this file to the dial project',
-    });
+    throw new DialError(
+      'E_INPUT',
+      `formatting ${path || 'the text'} would change what it sends; it was left as it is`,
+      {
+        hint: 'please report this file to the dial project',
+      },
+    );
   }
   return out;
 }
 
 /** Writes the lines out under the blank-line rules. */
-function layout(contents: string[], breaks: string[], kinds: Array<LineKind | undefined>, bodyStartLines: Set<number>, eol: string): string {
+function layout(
+  contents: string[],
+  breaks: string[],
+  kinds: Array<LineKind | undefined>,
+  bodyStartLines: Set<number>,
+  eol: string,
+): string {
   const out: string[] = [];
   let pendingBlank = false;
   const push = (text: string, lineBreak: string) => {
@@ -143,7 +170,8 @@ function layout(contents: string[], breaks: string[], kinds: Array<LineKind | un
     let kind = kinds[i];
     if (kind === undefined) {
       if (/^[ \t]*$/.test(content)) kind = { kind: 'blank' };
-      else if (content.startsWith('###')) kind = { kind: 'separator', text: `### ${content.replace(/^#+/, '').trim()}`.trimEnd() };
+      else if (content.startsWith('###'))
+        kind = { kind: 'separator', text: `### ${content.replace(/^#+/, '').trim()}`.trimEnd() };
       else kind = { kind: 'free' };
     }
     switch (kind.kind) {

@@ -14,7 +14,9 @@ function requestSignature(node: RequestNode): unknown {
     url: node.url,
     httpVersion: node.httpVersion,
     headers: node.headers.map((h) => [h.name, h.value]),
-    body: node.body && (node.body.kind === 'inline' ? ['inline', node.body.text] : ['file', node.body.path, node.body.substitute]),
+    body:
+      node.body &&
+      (node.body.kind === 'inline' ? ['inline', node.body.text] : ['file', node.body.path, node.body.substitute]),
     metadata: node.metadata.map((m) => [m.key, m.value]),
     tags: node.tags,
     timeoutMs: node.timeoutMs,
@@ -27,7 +29,16 @@ function requestSignature(node: RequestNode): unknown {
     prompts: node.prompts,
     preScripts: node.preScripts.map((s) => (s.kind === 'inline' ? ['inline', s.code] : ['file', s.path])),
     handlers: node.handlers.map((s) => (s.kind === 'inline' ? ['inline', s.code] : ['file', s.path])),
-    assertions: node.assertions.map((a) => [a.source, a.query, a.argument, a.not, a.predicate, a.lengthOperator, a.expected, a.ignore]),
+    assertions: node.assertions.map((a) => [
+      a.source,
+      a.query,
+      a.argument,
+      a.not,
+      a.predicate,
+      a.lengthOperator,
+      a.expected,
+      a.ignore,
+    ]),
     outputRedirect: node.outputRedirect && [node.outputRedirect.path, node.outputRedirect.overwrite],
     variables: node.variables.map((v) => [v.name, v.value]),
   };

@@ -27,7 +27,13 @@ export function parsePrintSpec(text: string): PrintSpec {
       hint: 'combine H (request headers), B (request body), h (response headers), b (response body), m (metadata), e.g. -p Hh',
     });
   }
-  return { requestHeaders: text.includes('H'), requestBody: text.includes('B'), responseHeaders: text.includes('h'), responseBody: text.includes('b'), meta: text.includes('m') };
+  return {
+    requestHeaders: text.includes('H'),
+    requestBody: text.includes('B'),
+    responseHeaders: text.includes('h'),
+    responseBody: text.includes('b'),
+    meta: text.includes('m'),
+  };
 }
 
 /** Bodies larger than this are shown raw, not pretty-printed (a render budget). */
@@ -51,7 +57,10 @@ function formatHeaders(headers: HeaderList, style: Style): string[] {
 }
 
 /** `POST /path?q HTTP/1.1` and headers (a Host line added when the list has none, as on the wire). */
-export function formatRequestHead(request: { method: string; url: string; headers: HeaderList; httpVersion?: string }, style: Style): string {
+export function formatRequestHead(
+  request: { method: string; url: string; headers: HeaderList; httpVersion?: string },
+  style: Style,
+): string {
   let target = request.url;
   let host: string | undefined;
   try {
@@ -63,19 +72,30 @@ export function formatRequestHead(request: { method: string; url: string; header
     // Not a URL (should not happen once resolved): show it as written.
   }
   const version = request.httpVersion === '2' ? 'HTTP/2' : 'HTTP/1.1';
-  const headers = host && !headerValue(request.headers, 'host') ? [['Host', host] as [string, string], ...request.headers] : request.headers;
-  return [`${style.method(request.method)} ${style.url(target)} ${style.dim(version)}`, ...formatHeaders(headers, style)].join('\n');
+  const headers =
+    host && !headerValue(request.headers, 'host')
+      ? [['Host', host] as [string, string], ...request.headers]
+      : request.headers;
+  return [
+    `${style.method(request.method)} ${style.url(target)} ${style.dim(version)}`,
+    ...formatHeaders(headers, style),
+  ].join('\n');
 }
 
 /** `HTTP/1.1 200 OK` (coloured by class) and headers. */
-export function formatResponseHead(head: Pick<ResponseHead, 'status' | 'statusText' | 'httpVersion' | 'headers'>, style: Style): string {
+export function formatResponseHead(
+  head: Pick<ResponseHead, 'status' | 'statusText' | 'httpVersion' | 'headers'>,
+  style: Style,
+): string {
   const version = head.httpVersion.startsWith('HTTP/') ? head.httpVersion : `HTTP/${head.httpVersion}`;
   const status = paintStatus(style, head.status, `${head.status}${head.statusText ? ` ${head.statusText}` : ''}`);
   return [`${style.dim(version)} ${status}`, ...formatHeaders(head.headers, style)].join('\n');
 }
 
-const textTypes = /^(text\/|application\/(json|xml|javascript|ecmascript|x-www-form-urlencoded|graphql|yaml|x-yaml|x-ndjson|ld\+json|problem\+json|problem\+xml|xhtml\+xml|sql|csv)\b)|[+](json|xml)\b/i;
-const binaryTypes = /^(image\/(?!svg)|audio\/|video\/|font\/|application\/(octet-stream|pdf|zip|gzip|x-tar|x-gzip|x-7z|x-bzip2|wasm|vnd\.|msword|x-protobuf|protobuf|grpc|cbor|msgpack))/i;
+const textTypes =
+  /^(text\/|application\/(json|xml|javascript|ecmascript|x-www-form-urlencoded|graphql|yaml|x-yaml|x-ndjson|ld\+json|problem\+json|problem\+xml|xhtml\+xml|sql|csv)\b)|[+](json|xml)\b/i;
+const binaryTypes =
+  /^(image\/(?!svg)|audio\/|video\/|font\/|application\/(octet-stream|pdf|zip|gzip|x-tar|x-gzip|x-7z|x-bzip2|wasm|vnd\.|msword|x-protobuf|protobuf|grpc|cbor|msgpack))/i;
 
 /** True when bytes should not be dumped on a terminal: a binary media type, a NUL byte or invalid UTF-8. */
 export function isBinary(bytes: Uint8Array, contentType?: string): boolean {
@@ -99,7 +119,8 @@ export function isBinary(bytes: Uint8Array, contentType?: string): boolean {
   }
 }
 
-const isJsonType = (contentType?: string) => /[/+]json\b|^application\/(x-)?json/i.test(contentType?.split(';')[0].trim() ?? '');
+const isJsonType = (contentType?: string) =>
+  /[/+]json\b|^application\/(x-)?json/i.test(contentType?.split(';')[0].trim() ?? '');
 
 /** Decodes body bytes using the Content-Type charset (UTF-8 when absent or unknown). */
 export function decodeText(bytes: Uint8Array, contentType?: string): string {
@@ -125,7 +146,10 @@ export function formatBodyForTerminal(bytes: Uint8Array, contentType: string | u
   if (bytes.length <= PRETTY_LIMIT) {
     const trimmed = text.trimStart();
     const looksJson = trimmed.startsWith('{') || trimmed.startsWith('[');
-    if (isJsonType(contentType) || (looksJson && (!contentType || /^text\/(plain|javascript)|^application\/javascript/i.test(contentType)))) {
+    if (
+      isJsonType(contentType) ||
+      (looksJson && (!contentType || /^text\/(plain|javascript)|^application\/javascript/i.test(contentType)))
+    ) {
       const pretty = prettyJson(text, style);
       if (pretty !== null) return `${pretty}\n`;
     }
@@ -144,7 +168,10 @@ export function formatMeta(
     `${style.dim('Phases:')} DNS ${formatDuration(timings.dns)}, connect ${formatDuration(timings.connect)}, TLS ${formatDuration(timings.tls)}, first byte ${formatDuration(timings.firstByte)}`,
     `${style.dim('Size:')} ${formatBytes(meta.size)}`,
   ];
-  if (meta.remoteAddress) lines.push(`${style.dim('Remote:')} ${meta.remoteAddress.includes(':') ? `[${meta.remoteAddress}]` : meta.remoteAddress}${meta.remotePort ? `:${meta.remotePort}` : ''}`);
+  if (meta.remoteAddress)
+    lines.push(
+      `${style.dim('Remote:')} ${meta.remoteAddress.includes(':') ? `[${meta.remoteAddress}]` : meta.remoteAddress}${meta.remotePort ? `:${meta.remotePort}` : ''}`,
+    );
   if (meta.redirects) lines.push(`${style.dim('Redirects:')} ${meta.redirects}`);
   return lines.join('\n');
 }

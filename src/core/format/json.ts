@@ -86,9 +86,9 @@ export function parseJson(text: string): JsonNode {
       return 'open';
     }
     if (char === '"') return { type: 'string', raw: readString() };
-    if (char === 't' && text.startsWith('true', pos)) return (pos += 4), { type: 'boolean', value: true };
-    if (char === 'f' && text.startsWith('false', pos)) return (pos += 5), { type: 'boolean', value: false };
-    if (char === 'n' && text.startsWith('null', pos)) return (pos += 4), { type: 'null' };
+    if (char === 't' && text.startsWith('true', pos)) return ((pos += 4), { type: 'boolean', value: true });
+    if (char === 'f' && text.startsWith('false', pos)) return ((pos += 5), { type: 'boolean', value: false });
+    if (char === 'n' && text.startsWith('null', pos)) return ((pos += 4), { type: 'null' });
     numberPattern.lastIndex = pos;
     if (numberPattern.test(text)) {
       const raw = text.slice(pos, numberPattern.lastIndex);

@@ -76,7 +76,11 @@ function cutUtf8(bytes: Buffer, limit: number): Buffer {
 }
 
 /** Body bytes as history stores them: text when valid UTF-8, base64 otherwise; cut at 64 KiB. */
-export function recordBody(bytes: Uint8Array | undefined, totalSize: number, secretValues: string[] = []): { body?: string; bodyEncoding?: 'base64'; bodyTruncated?: boolean } {
+export function recordBody(
+  bytes: Uint8Array | undefined,
+  totalSize: number,
+  secretValues: string[] = [],
+): { body?: string; bodyEncoding?: 'base64'; bodyTruncated?: boolean } {
   if (!bytes || bytes.length === 0) return {};
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const kept = cutUtf8(buffer, HISTORY_BODY_LIMIT);
@@ -90,11 +94,20 @@ export function recordBody(bytes: Uint8Array | undefined, totalSize: number, sec
 /** Builds the entry for an exchange: masks Authorization/Cookie/Set-Cookie/Proxy-Authorization, redacts secrets, cuts bodies. */
 export function toHistoryEntry(
   exchange: Exchange,
-  options: { responseBody?: Uint8Array; secretValues?: string[]; workspace?: string; requestId?: string; time?: Date } = {},
+  options: {
+    responseBody?: Uint8Array;
+    secretValues?: string[];
+    workspace?: string;
+    requestId?: string;
+    time?: Date;
+  } = {},
 ): HistoryEntry {
   const secrets = options.secretValues ?? [];
   const { request, response } = exchange;
-  const requestBody = request.bodyPreview === undefined ? {} : recordBody(Buffer.from(request.bodyPreview, 'utf8'), request.bodySize ?? 0, secrets);
+  const requestBody =
+    request.bodyPreview === undefined
+      ? {}
+      : recordBody(Buffer.from(request.bodyPreview, 'utf8'), request.bodySize ?? 0, secrets);
   const entry: HistoryEntry = {
     time: (options.time ?? new Date()).toISOString(),
     exchange: {
@@ -102,7 +115,9 @@ export function toHistoryEntry(
         method: request.method,
         url: redactText(request.url, secrets),
         headers: maskHeaders(request.headers, secrets),
-        ...(requestBody.body !== undefined ? { body: requestBody.body, bodySize: request.bodySize, bodyTruncated: requestBody.bodyTruncated } : {}),
+        ...(requestBody.body !== undefined
+          ? { body: requestBody.body, bodySize: request.bodySize, bodyTruncated: requestBody.bodyTruncated }
+          : {}),
       },
       response: {
         status: response.status,
@@ -116,7 +131,11 @@ export function toHistoryEntry(
         remotePort: response.remotePort,
       },
       timings: exchange.timings,
-      redirects: exchange.redirects.map((hop) => ({ ...hop, from: redactText(hop.from, secrets), to: redactText(hop.to, secrets) })),
+      redirects: exchange.redirects.map((hop) => ({
+        ...hop,
+        from: redactText(hop.from, secrets),
+        to: redactText(hop.to, secrets),
+      })),
     },
   };
   if (options.workspace) entry.workspace = options.workspace;
@@ -148,7 +167,8 @@ export function appendHistory(entry: HistoryEntry, options: HistoryOptions): voi
   }
   // The step grows with the file (1/8 of its size class), so a big history is re-read about
   // once per eighth of its size appended, never on every send.
-  const step = options.trimCheckBytes ?? Math.max(TRIM_CHECK_BYTES, 2 ** Math.floor(Math.log2(Math.max(before, 1))) / 8);
+  const step =
+    options.trimCheckBytes ?? Math.max(TRIM_CHECK_BYTES, 2 ** Math.floor(Math.log2(Math.max(before, 1))) / 8);
   if (Math.floor(after / step) !== Math.floor(before / step)) trimHistory(options);
 }
 

@@ -92,7 +92,11 @@ export function releaseBody(body: ResponseBody): void {
 export class EncodedCounter extends Transform {
   size = 0;
 
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null, data?: Buffer) => void): void {
+  override _transform(
+    chunk: Buffer,
+    _encoding: BufferEncoding,
+    callback: (error?: Error | null, data?: Buffer) => void,
+  ): void {
     this.size += chunk.length;
     callback(null, chunk);
   }
@@ -108,15 +112,23 @@ export interface BodyCaps {
 
 function tooLarge(caps: BodyCaps, size: number): DialError | undefined {
   if (size > caps.maxBytes) {
-    return new DialError('E_BODY_TOO_LARGE', `the response body of ${caps.url} is larger than ${formatBytes(caps.maxBytes)} (the maxBodySize setting)`, {
-      hint: 'raise it with `dial config set maxBodySize 4GiB` if this body is expected',
-    });
+    return new DialError(
+      'E_BODY_TOO_LARGE',
+      `the response body of ${caps.url} is larger than ${formatBytes(caps.maxBytes)} (the maxBodySize setting)`,
+      {
+        hint: 'raise it with `dial config set maxBodySize 4GiB` if this body is expected',
+      },
+    );
   }
   const encoded = caps.encoded?.size ?? 0;
   if (encoded > 0 && size > RATIO_FLOOR && size / encoded > RATIO_LIMIT) {
-    return new DialError('E_BODY_TOO_LARGE', `the response body of ${caps.url} decodes to over ${RATIO_LIMIT} times its compressed size (${formatBytes(encoded)} -> ${formatBytes(size)} so far): a compression bomb`, {
-      hint: 'dial stops decoding such bodies; fetch it with `dial send --download` if you really want it',
-    });
+    return new DialError(
+      'E_BODY_TOO_LARGE',
+      `the response body of ${caps.url} decodes to over ${RATIO_LIMIT} times its compressed size (${formatBytes(encoded)} -> ${formatBytes(size)} so far): a compression bomb`,
+      {
+        hint: 'dial stops decoding such bodies; fetch it with `dial send --download` if you really want it',
+      },
+    );
   }
   return undefined;
 }
@@ -143,7 +155,8 @@ export class BufferSink extends Writable {
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
     this.size += chunk.length;
     // Checked only past the smaller threshold: the common body never pays for it.
-    const over = this.caps && this.size > Math.min(this.caps.maxBytes, RATIO_FLOOR) ? tooLarge(this.caps, this.size) : undefined;
+    const over =
+      this.caps && this.size > Math.min(this.caps.maxBytes, RATIO_FLOOR) ? tooLarge(this.caps, this.size) : undefined;
     if (over) {
       callback(over);
       return;

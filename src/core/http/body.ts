@@ -56,7 +56,10 @@ function fileStream(path: string): AsyncIterable<Uint8Array> {
  */
 export function randomHex(length: number): string {
   let text = '';
-  while (text.length < length) text += Math.floor(Math.random() * 0x100000000).toString(16).padStart(8, '0');
+  while (text.length < length)
+    text += Math.floor(Math.random() * 0x100000000)
+      .toString(16)
+      .padStart(8, '0');
   return text.slice(0, length);
 }
 

@@ -43,7 +43,15 @@ function parseSetCookie(header: string, url: URL, now: number): StoredCookie | u
   const value = pair.slice(eq + 1).trim();
   if (!name) return undefined;
   const host = url.hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  const cookie: StoredCookie = { name, value, domain: host, hostOnly: true, path: defaultPath(url.pathname), secure: false, created: now };
+  const cookie: StoredCookie = {
+    name,
+    value,
+    domain: host,
+    hostOnly: true,
+    path: defaultPath(url.pathname),
+    secure: false,
+    created: now,
+  };
   let maxAgeSeen = false;
   for (const attribute of attributes) {
     const index = attribute.indexOf('=');
@@ -107,7 +115,9 @@ export function createCookieJar(): CookieJar {
       for (const header of setCookieValues) {
         const cookie = parseSetCookie(header, url, now);
         if (!cookie) continue;
-        const existing = cookies.findIndex((c) => c.name === cookie.name && c.domain === cookie.domain && c.path === cookie.path);
+        const existing = cookies.findIndex(
+          (c) => c.name === cookie.name && c.domain === cookie.domain && c.path === cookie.path,
+        );
         const expired = cookie.expires !== undefined && cookie.expires <= now;
         if (existing !== -1) {
           // A replaced cookie keeps its creation time and place (RFC 6265 5.3 step 11).

@@ -49,7 +49,8 @@ export async function decodersFor(contentEncoding: string | undefined, body: Rea
   const first = await peekFirstChunk(body);
   if (first === null) return [];
   // Loaded only for encoded bodies (saves ~1 ms on the rest).
-  const { constants, createBrotliDecompress, createGunzip, createInflate, createInflateRaw } = await import('node:zlib');
+  const { constants, createBrotliDecompress, createGunzip, createInflate, createInflateRaw } =
+    await import('node:zlib');
   const zlibOptions = { finishFlush: constants.Z_SYNC_FLUSH };
   const decoders: Transform[] = [];
   codings.reverse().forEach((coding, index) => {
@@ -57,7 +58,8 @@ export async function decodersFor(contentEncoding: string | undefined, body: Rea
     else if (coding === 'br') decoders.push(createBrotliDecompress({ finishFlush: constants.BROTLI_OPERATION_FLUSH }));
     else {
       // "deflate" should be zlib-wrapped (RFC 9110) but some servers send raw deflate.
-      const zlibWrapped = index > 0 || (first.length >= 2 && (first[0] & 0x0f) === 8 && ((first[0] << 8) | first[1]) % 31 === 0);
+      const zlibWrapped =
+        index > 0 || (first.length >= 2 && (first[0] & 0x0f) === 8 && ((first[0] << 8) | first[1]) % 31 === 0);
       decoders.push(zlibWrapped ? createInflate(zlibOptions) : createInflateRaw(zlibOptions));
     }
   });

@@ -99,7 +99,9 @@ export async function sendWithNode(hop: HopRequest, context: HopContext): Promis
     });
 
     const connectTimer =
-      context.connectTimeoutMs > 0 ? setTimeout(() => request.destroy(connectTimeoutError()), context.connectTimeoutMs) : undefined;
+      context.connectTimeoutMs > 0
+        ? setTimeout(() => request.destroy(connectTimeoutError()), context.connectTimeoutMs)
+        : undefined;
     const markReady = (): void => {
       ready = nowMs();
       clearTimeout(connectTimer);

@@ -41,7 +41,11 @@ export function noProxyCovers(url: URL, noProxy: string | undefined): boolean {
  * The proxy URL for a request, or undefined for a direct connection: the `proxy` option, else
  * HTTP_PROXY / HTTPS_PROXY by the target's scheme. NO_PROXY applies to both, as in curl.
  */
-export function proxyFor(url: URL, proxy: string | undefined, env: Record<string, string | undefined>): string | undefined {
+export function proxyFor(
+  url: URL,
+  proxy: string | undefined,
+  env: Record<string, string | undefined>,
+): string | undefined {
   const chosen = proxy || (url.protocol === 'https:' ? envValue(env, 'https_proxy') : envValue(env, 'http_proxy'));
   if (!chosen) return undefined;
   if (noProxyCovers(url, envValue(env, 'no_proxy'))) return undefined;

@@ -20,9 +20,13 @@ function validate(request: HttpRequest): URL {
     });
   }
   if (!TOKEN.test(request.method)) {
-    throw new DialError(/[\r\n]/.test(request.method) ? 'E_HEADER_INJECTION' : 'E_USAGE', `invalid HTTP method '${request.method}'`, {
-      hint: 'a method is a single word such as GET, POST or PURGE',
-    });
+    throw new DialError(
+      /[\r\n]/.test(request.method) ? 'E_HEADER_INJECTION' : 'E_USAGE',
+      `invalid HTTP method '${request.method}'`,
+      {
+        hint: 'a method is a single word such as GET, POST or PURGE',
+      },
+    );
   }
   let url: URL;
   try {
@@ -38,17 +42,24 @@ function validate(request: HttpRequest): URL {
       hint: 'dial speaks http:// and https://',
     });
   }
-  if (!url.hostname) throw new DialError('E_USAGE', `the URL '${request.url}' has no host`, { hint: 'write a full URL such as https://example.com/path' });
+  if (!url.hostname)
+    throw new DialError('E_USAGE', `the URL '${request.url}' has no host`, {
+      hint: 'write a full URL such as https://example.com/path',
+    });
   for (const [name, value] of request.headers) {
     if (!TOKEN.test(name)) {
       throw new DialError('E_HEADER_INJECTION', `invalid header name '${name.replace(/[\r\n]/g, '\\n')}'`, {
-        hint: 'header names are single tokens (letters, digits and !#$%&\'*+-.^_`|~), no spaces or colons',
+        hint: "header names are single tokens (letters, digits and !#$%&'*+-.^_`|~), no spaces or colons",
       });
     }
     if (/[\r\n\0]/.test(value)) {
-      throw new DialError('E_HEADER_INJECTION', `the value of header '${name}' contains a line break or NUL character`, {
-        hint: 'a variable used in this header probably holds a newline; check its value',
-      });
+      throw new DialError(
+        'E_HEADER_INJECTION',
+        `the value of header '${name}' contains a line break or NUL character`,
+        {
+          hint: 'a variable used in this header probably holds a newline; check its value',
+        },
+      );
     }
   }
   return url;
@@ -96,7 +107,9 @@ export function buildHeaders(
   }
   // A cookie the request sets itself wins over the jar's cookie of the same name (no duplicates).
   const ownNames = new Set(userCookies.flatMap((text) => text.split(';').map((pair) => pair.split('=')[0].trim())));
-  const jarPairs = (options.cookieJar?.cookieHeaderFor(url.toString()) ?? '').split('; ').filter((pair) => pair && !ownNames.has(pair.split('=')[0].trim()));
+  const jarPairs = (options.cookieJar?.cookieHeaderFor(url.toString()) ?? '')
+    .split('; ')
+    .filter((pair) => pair && !ownNames.has(pair.split('=')[0].trim()));
   const cookie = [...userCookies, ...jarPairs].join('; ');
   if (cookie) out.push(['Cookie', cookie]);
   return out;
@@ -110,7 +123,11 @@ export function normalise(request: HttpRequest): { request: HttpRequest; url: UR
   if (url.username || url.password) {
     // Credentials in the URL become Basic auth (as curl and HTTPie do) and leave the URL.
     const hasAuthorization = request.headers.some(([name]) => name.toLowerCase() === 'authorization');
-    if (!hasAuthorization) request.headers = [...request.headers, ['Authorization', basicAuthorization(decodeURIComponent(url.username), decodeURIComponent(url.password))]];
+    if (!hasAuthorization)
+      request.headers = [
+        ...request.headers,
+        ['Authorization', basicAuthorization(decodeURIComponent(url.username), decodeURIComponent(url.password))],
+      ];
     url = new URL(url.toString());
     url.username = '';
     url.password = '';
@@ -119,7 +136,12 @@ export function normalise(request: HttpRequest): { request: HttpRequest; url: UR
 }
 
 /** Whether a hop goes through undici (HTTP/2 or a proxy) rather than node:http; it changes the default headers. */
-export function usesUndici(request: HttpRequest, url: URL, options: SendOptions, env: Record<string, string | undefined>): { proxy: string | undefined; viaUndici: boolean } {
+export function usesUndici(
+  request: HttpRequest,
+  url: URL,
+  options: SendOptions,
+  env: Record<string, string | undefined>,
+): { proxy: string | undefined; viaUndici: boolean } {
   const proxy = proxyFor(url, options.proxy, env);
   return { proxy, viaUndici: request.httpVersion === '2' || proxy !== undefined };
 }
@@ -130,11 +152,23 @@ export function usesUndici(request: HttpRequest, url: URL, options: SendOptions,
  * Content-Length), the same multipart boundary when the body fixes one, and the first
  * `bodyLimit` bytes of the body (a one-shot stream is not read). For `send --offline`/`-v`.
  */
-export async function previewRequest(request: HttpRequest, options: SendOptions = {}, bodyLimit = PREVIEW_LIMIT): Promise<RequestPreview> {
+export async function previewRequest(
+  request: HttpRequest,
+  options: SendOptions = {},
+  bodyLimit = PREVIEW_LIMIT,
+): Promise<RequestPreview> {
   const normal = normalise(request);
   const { viaUndici } = usesUndici(normal.request, normal.url, options, options.env ?? process.env);
   const body = await prepareBody(normal.request.body);
-  const headers = buildHeaders(normal.request.headers, normal.url, normal.request.method, body, options, viaUndici, normal.request.omitHeaders);
+  const headers = buildHeaders(
+    normal.request.headers,
+    normal.url,
+    normal.request.method,
+    body,
+    options,
+    viaUndici,
+    normal.request.omitHeaders,
+  );
   const preview: RequestPreview = { method: normal.request.method, url: normal.url.toString(), headers };
   if (body) {
     if (body.length !== undefined) preview.bodySize = body.length;

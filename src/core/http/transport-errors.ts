@@ -23,7 +23,8 @@ const tlsCodes = new Set([
   'HOSTNAME_MISMATCH',
 ]);
 
-const tlsHint = 'trust the server certificate with --cacert FILE, or skip verification with --insecure (only for testing)';
+const tlsHint =
+  'trust the server certificate with --cacert FILE, or skip verification with --insecure (only for testing)';
 
 function codeOf(error: unknown): string | undefined {
   if (error && typeof error === 'object' && 'code' in error && typeof (error as { code: unknown }).code === 'string') {
@@ -66,7 +67,7 @@ export function toTransportError(error: unknown, context: ErrorContext): DialErr
   }
   const via = context.proxy ? ` via proxy ${redactProxy(context.proxy)}` : '';
 
-  if (context.proxy && (/proxy/i.test(message) || code === 'ECONNREFUSED' && proxyRefused(root, context.proxy))) {
+  if (context.proxy && (/proxy/i.test(message) || (code === 'ECONNREFUSED' && proxyRefused(root, context.proxy)))) {
     return new DialError('E_PROXY', `proxy ${redactProxy(context.proxy)} failed for ${context.url}: ${message}`, {
       hint: 'check --proxy or the HTTP_PROXY / HTTPS_PROXY / NO_PROXY environment variables',
       cause: error,
@@ -81,7 +82,10 @@ export function toTransportError(error: unknown, context: ErrorContext): DialErr
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_FAIL' || code === 'EAI_NONAME') {
     const hostname = safeHostname(context.url);
     return new DialError('E_DNS', `could not resolve host '${hostname}'${via} (${context.url})`, {
-      hint: code === 'EAI_AGAIN' ? 'DNS lookup failed temporarily: check your network connection' : 'check the host name in the URL and your network/DNS',
+      hint:
+        code === 'EAI_AGAIN'
+          ? 'DNS lookup failed temporarily: check your network connection'
+          : 'check the host name in the URL and your network/DNS',
       cause: error,
     });
   }
@@ -91,11 +95,24 @@ export function toTransportError(error: unknown, context: ErrorContext): DialErr
       cause: error,
     });
   }
-  if (tlsCodes.has(code) || code.startsWith('ERR_SSL') || code.startsWith('ERR_TLS') || /certificate|ssl|tls/i.test(message) && !code.startsWith('E_')) {
+  if (
+    tlsCodes.has(code) ||
+    code.startsWith('ERR_SSL') ||
+    code.startsWith('ERR_TLS') ||
+    (/certificate|ssl|tls/i.test(message) && !code.startsWith('E_'))
+  ) {
     const { reason, hint } = tlsDetails(code, message);
     return new DialError('E_TLS', `TLS error with ${host}: ${reason} (${context.url})`, { hint, cause: error });
   }
-  if (code === 'ECONNRESET' || code === 'EPIPE' && !isOutput(error) || code === 'UND_ERR_SOCKET' || code === 'HPE_INVALID_CONSTANT' || code.startsWith('HPE_') || code === 'ERR_HTTP2_STREAM_ERROR' || code === 'ERR_HTTP2_SESSION_ERROR') {
+  if (
+    code === 'ECONNRESET' ||
+    (code === 'EPIPE' && !isOutput(error)) ||
+    code === 'UND_ERR_SOCKET' ||
+    code === 'HPE_INVALID_CONSTANT' ||
+    code.startsWith('HPE_') ||
+    code === 'ERR_HTTP2_STREAM_ERROR' ||
+    code === 'ERR_HTTP2_SESSION_ERROR'
+  ) {
     return new DialError('E_CONNRESET', `connection to ${host} closed unexpectedly: ${message} (${context.url})`, {
       hint: code.startsWith('HPE_')
         ? 'the server did not answer with valid HTTP; is it an HTTPS port (try https://)?'
@@ -103,7 +120,11 @@ export function toTransportError(error: unknown, context: ErrorContext): DialErr
       cause: error,
     });
   }
-  if (code.startsWith('Z_') || code === 'ERR__ERROR' || /incorrect header check|unexpected end of file|Decompression failed/i.test(message)) {
+  if (
+    code.startsWith('Z_') ||
+    code === 'ERR__ERROR' ||
+    /incorrect header check|unexpected end of file|Decompression failed/i.test(message)
+  ) {
     return new DialError('E_NETWORK', `could not decode the response body from ${host}: ${message}`, {
       hint: 'the body does not match its Content-Encoding; send `Accept-Encoding: identity` to get it raw',
       cause: error,
@@ -112,10 +133,19 @@ export function toTransportError(error: unknown, context: ErrorContext): DialErr
   if (code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ERR_STREAM_WRITE_AFTER_END') {
     return new DialError('E_IO', `could not write the response body: ${message}`, { cause: error });
   }
-  if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR' || code === 'ENOSPC' || code === 'EROFS' || code === 'EMFILE') {
+  if (
+    code === 'ENOENT' ||
+    code === 'EACCES' ||
+    code === 'EISDIR' ||
+    code === 'ENOSPC' ||
+    code === 'EROFS' ||
+    code === 'EMFILE'
+  ) {
     return new DialError('E_IO', `file error: ${message}`, { cause: error });
   }
-  return new DialError('E_NETWORK', `request to ${context.url} failed: ${message || code || 'unknown error'}`, { cause: error });
+  return new DialError('E_NETWORK', `request to ${context.url} failed: ${message || code || 'unknown error'}`, {
+    cause: error,
+  });
 }
 
 /** A readable TLS failure reason and the hint that fits it. */
@@ -124,16 +154,28 @@ function tlsDetails(code: string, message: string): { reason: string; hint: stri
   const openssl = /SSL routines:[^:]*:([^:]+)/.exec(message);
   const reason = (openssl ? openssl[1] : message).trim();
   if (/wrong version number|packet length too long|unknown protocol/i.test(reason)) {
-    return { reason: `the server does not speak TLS on this port (${reason})`, hint: 'if the server is plain HTTP, use an http:// URL' };
+    return {
+      reason: `the server does not speak TLS on this port (${reason})`,
+      hint: 'if the server is plain HTTP, use an http:// URL',
+    };
   }
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'HOSTNAME_MISMATCH') {
-    return { reason, hint: 'the certificate names another host: use a host name it covers, or skip verification with --insecure (only for testing)' };
+    return {
+      reason,
+      hint: 'the certificate names another host: use a host name it covers, or skip verification with --insecure (only for testing)',
+    };
   }
   if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
-    return { reason, hint: 'the server certificate is outside its validity dates (check the clock); --insecure skips verification (only for testing)' };
+    return {
+      reason,
+      hint: 'the server certificate is outside its validity dates (check the clock); --insecure skips verification (only for testing)',
+    };
   }
   if (/certificate required|bad certificate|unknown ca|alert/i.test(reason)) {
-    return { reason, hint: 'the server may require a client certificate: pass --cert FILE and --key FILE (and --cacert for its CA)' };
+    return {
+      reason,
+      hint: 'the server may require a client certificate: pass --cert FILE and --key FILE (and --cacert for its CA)',
+    };
   }
   return { reason, hint: tlsHint };
 }
@@ -173,9 +215,13 @@ export function redactProxy(proxy: string): string {
 
 /** The error for the total time limit. */
 export function timeoutError(url: string, timeoutMs: number, proxy?: string): DialError {
-  return new DialError('E_TIMEOUT', `request timed out after ${formatDuration(timeoutMs)} (${url}${proxy ? ` via proxy ${redactProxy(proxy)}` : ''})`, {
-    hint: 'raise the limit with --timeout (e.g. --timeout 60s), or --timeout 0 for none',
-  });
+  return new DialError(
+    'E_TIMEOUT',
+    `request timed out after ${formatDuration(timeoutMs)} (${url}${proxy ? ` via proxy ${redactProxy(proxy)}` : ''})`,
+    {
+      hint: 'raise the limit with --timeout (e.g. --timeout 60s), or --timeout 0 for none',
+    },
+  );
 }
 
 /** The error for a cancelled request. */

@@ -64,7 +64,10 @@ function timedConnector(tls: TlsMaterial, allowH2: boolean, timeoutMs: number): 
     socket.setNoDelay(true);
     const timer =
       timeoutMs > 0
-        ? setTimeout(() => finish(Object.assign(new Error('connect timeout'), { code: 'DIAL_CONNECT_TIMEOUT' })), timeoutMs)
+        ? setTimeout(
+            () => finish(Object.assign(new Error('connect timeout'), { code: 'DIAL_CONNECT_TIMEOUT' })),
+            timeoutMs,
+          )
         : undefined;
     let connectStart = started;
     let connected = started;
@@ -96,7 +99,7 @@ function timedConnector(tls: TlsMaterial, allowH2: boolean, timeoutMs: number): 
       connections.set(originKey(options.protocol, host, port), {
         at: nowMs(),
         phases,
-        alpn: secure ? ((socket as TLSSocket).alpnProtocol || undefined) : undefined,
+        alpn: secure ? (socket as TLSSocket).alpnProtocol || undefined : undefined,
         remoteAddress: socket.remoteAddress,
         remotePort: socket.remotePort,
       });
@@ -118,7 +121,10 @@ function tunnelClient(undici: typeof import('undici'), origin: URL, options: obj
       return await connect(connectOptions);
     } catch (error) {
       if ((error as { code?: unknown }).code !== 'UND_ERR_SOCKET') throw error;
-      throw Object.assign(new Error(`the proxy closed the connection during CONNECT (${(error as Error).message})`), { code: 'DIAL_PROXY_CLOSED', cause: error });
+      throw Object.assign(new Error(`the proxy closed the connection during CONNECT (${(error as Error).message})`), {
+        code: 'DIAL_PROXY_CLOSED',
+        cause: error,
+      });
     }
   };
   return Object.assign(pool, { connect: guarded });
@@ -150,7 +156,12 @@ async function dispatcherFor(context: HopContext): Promise<Dispatcher> {
       clientFactory: (origin: URL, options: object) => tunnelClient(undici, origin, options),
       allowH2,
       connectTimeout: context.connectTimeoutMs || undefined,
-      requestTls: { rejectUnauthorized: context.tls.rejectUnauthorized, ca: context.tls.ca, cert: context.tls.cert, key: context.tls.key },
+      requestTls: {
+        rejectUnauthorized: context.tls.rejectUnauthorized,
+        ca: context.tls.ca,
+        cert: context.tls.cert,
+        key: context.tls.key,
+      },
     });
   } else {
     dispatcher = new undici.Agent({
@@ -214,19 +225,27 @@ export async function sendWithUndici(hop: HopRequest, context: HopContext): Prom
     const source = hop.recorder.wrap(hop.body.open());
     body = Buffer.isBuffer(source) ? source : Readable.from(source, { objectMode: false });
   }
-  const response = await untilStopped(dispatcher.request({
-    origin: hop.url.origin,
-    path: (hop.url.pathname || '/') + hop.url.search,
-    method: hop.method as Dispatcher.HttpMethod,
-    headers,
-    body,
-    signal: context.stopper.signal,
-    headersTimeout: 0,
-    bodyTimeout: 0,
-  }), context, dispatcher);
+  const response = await untilStopped(
+    dispatcher.request({
+      origin: hop.url.origin,
+      path: (hop.url.pathname || '/') + hop.url.search,
+      method: hop.method as Dispatcher.HttpMethod,
+      headers,
+      body,
+      signal: context.stopper.signal,
+      headersTimeout: 0,
+      bodyTimeout: 0,
+    }),
+    context,
+    dispatcher,
+  );
   const now = nowMs();
   const info = connections.get(
-    originKey(hop.url.protocol, hop.url.hostname.replace(/^\[|\]$/g, ''), Number(hop.url.port) || (hop.url.protocol === 'https:' ? 443 : 80)),
+    originKey(
+      hop.url.protocol,
+      hop.url.hostname.replace(/^\[|\]$/g, ''),
+      Number(hop.url.port) || (hop.url.protocol === 'https:' ? 443 : 80),
+    ),
   );
   const fresh = info && info.at >= started;
   const h2 = context.httpVersion === '2' && info?.alpn === 'h2';

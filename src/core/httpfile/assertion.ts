@@ -22,17 +22,42 @@ type Comparison = (typeof COMPARISONS)[number];
 
 const PREDICATES = new Map<string, AssertionPredicate>([
   ...COMPARISONS.map((op) => [op, op] as [string, AssertionPredicate]),
-  ['contains', 'contains'], ['includes', 'contains'], ['startswith', 'startsWith'], ['endswith', 'endsWith'],
-  ['matches', 'matches'], ['exists', 'exists'], ['isnumber', 'isNumber'], ['isstring', 'isString'],
-  ['isboolean', 'isBoolean'], ['isarray', 'isArray'], ['isobject', 'isObject'], ['isnull', 'isNull'],
-  ['isempty', 'isEmpty'], ['length', 'length'], ['schema', 'schema'], ['snapshot', 'snapshot'],
+  ['contains', 'contains'],
+  ['includes', 'contains'],
+  ['startswith', 'startsWith'],
+  ['endswith', 'endsWith'],
+  ['matches', 'matches'],
+  ['exists', 'exists'],
+  ['isnumber', 'isNumber'],
+  ['isstring', 'isString'],
+  ['isboolean', 'isBoolean'],
+  ['isarray', 'isArray'],
+  ['isobject', 'isObject'],
+  ['isnull', 'isNull'],
+  ['isempty', 'isEmpty'],
+  ['length', 'length'],
+  ['schema', 'schema'],
+  ['snapshot', 'snapshot'],
 ]);
 
-const UNARY = new Set<AssertionPredicate>(['exists', 'isNumber', 'isString', 'isBoolean', 'isArray', 'isObject', 'isNull', 'isEmpty']);
+const UNARY = new Set<AssertionPredicate>([
+  'exists',
+  'isNumber',
+  'isString',
+  'isBoolean',
+  'isArray',
+  'isObject',
+  'isNull',
+  'isEmpty',
+]);
 
 /** A parse failure inside an assertion: `offset` is the index in the text given to parseAssertion. */
 export class AssertionSyntaxError extends Error {
-  constructor(message: string, readonly offset: number, readonly hint?: string) {
+  constructor(
+    message: string,
+    readonly offset: number,
+    readonly hint?: string,
+  ) {
     super(message);
   }
 }
@@ -79,7 +104,119 @@ function predicateOf(token: Token | undefined): AssertionPredicate | undefined {
   return token ? PREDICATES.get(token.text.toLowerCase()) : undefined;
 }
 
-const PREDICATE_HINT = 'predicates: == != < <= > >= contains includes startsWith endsWith matches exists isNumber isString isBoolean isArray isObject isNull isEmpty length schema snapshot (optionally preceded by not)';
+const PREDICATE_HINT =
+  'predicates: == != < <= > >= contains includes startsWith endsWith matches exists isNumber isString isBoolean isArray isObject isNull isEmpty length schema snapshot (optionally preceded by not)';
+
+/** The argument of a query (`header NAME`, `body $.path`, `js EXPR`, `xpath EXPR`) and where the rest starts. */
+function readArgument(text: string, query: AssertionQuery, pos: number): { argument?: string; pos: number } {
+  if (query === 'header' || query === 'xpath') {
+    const token = nextToken(text, pos, query === 'xpath');
+    if (!token)
+      throw new AssertionSyntaxError(
+        `'${query}' needs ${query === 'header' ? 'a header name' : 'an expression'}`,
+        text.length,
+      );
+    return { argument: token.text, pos: token.end };
+  }
+  if (query === 'body') {
+    const token = nextToken(text, pos, true);
+    return token && token.text.startsWith('$') ? { argument: token.text, pos: token.end } : { pos };
+  }
+  if (query === 'js') return readJsExpression(text, pos);
+  return { pos };
+}
+
+/** `js EXPR`: the expression runs up to the first predicate (or `not` and a predicate). */
+function readJsExpression(text: string, pos: number): { argument: string; pos: number } {
+  const tokens: Token[] = [];
+  let at = pos;
+  for (;;) {
+    const token = nextToken(text, at, true);
+    if (!token) break;
+    tokens.push(token);
+    at = token.end;
+  }
+  let stop = -1;
+  for (let j = 1; j < tokens.length; j++) {
+    if (predicateOf(tokens[j]) || (tokens[j].text === 'not' && predicateOf(tokens[j + 1]))) {
+      stop = j;
+      break;
+    }
+  }
+  if (tokens.length === 0) throw new AssertionSyntaxError("'js' needs an expression", text.length);
+  if (stop < 0)
+    throw new AssertionSyntaxError(
+      'missing predicate after the js expression',
+      text.length,
+      'add one such as `== true` or `exists`',
+    );
+  return { argument: text.slice(tokens[0].start, tokens[stop - 1].end), pos: tokens[stop - 1].end };
+}
+
+/** `?? body schema PATH` and `?? body snapshot [ignore $.a $.b]` (dial extensions). */
+function readBodyCheck(
+  text: string,
+  node: Omit<AssertionNode, 'span'>,
+  predicateToken: Token,
+  rest: string,
+): Omit<AssertionNode, 'span'> {
+  const predicate = node.predicate;
+  if (node.query !== 'body')
+    throw new AssertionSyntaxError(
+      `'${predicate}' applies to the body only`,
+      predicateToken.start,
+      `write \`?? body ${predicate}${predicate === 'schema' ? ' ./x.schema.json' : ''}\``,
+    );
+  if (predicate === 'schema') {
+    if (!rest)
+      throw new AssertionSyntaxError(
+        "'schema' needs the path of a JSON Schema file",
+        text.length,
+        'write `?? body schema ./widget.schema.json`',
+      );
+    node.expected = rest;
+    return node;
+  }
+  if (!rest) return node;
+  const keyword = nextToken(text, predicateToken.end, false)!;
+  if (keyword.text !== 'ignore')
+    throw new AssertionSyntaxError(
+      `unexpected '${keyword.text}' after snapshot`,
+      keyword.start,
+      'write `?? body snapshot ignore $.createdAt $.id`',
+    );
+  const ignore: string[] = [];
+  let at = keyword.end;
+  for (let t = nextToken(text, at, true); t; t = nextToken(text, at, true)) {
+    ignore.push(t.text);
+    at = t.end;
+  }
+  if (ignore.length === 0)
+    throw new AssertionSyntaxError(
+      "'ignore' needs JSONPaths",
+      text.length,
+      'write `?? body snapshot ignore $.createdAt $.id`',
+    );
+  node.ignore = ignore;
+  return node;
+}
+
+/** `length <op> N`. */
+function readLength(text: string, node: Omit<AssertionNode, 'span'>, pos: number): Omit<AssertionNode, 'span'> {
+  const op = nextToken(text, pos, false);
+  if (!op || !(COMPARISONS as readonly string[]).includes(op.text)) {
+    throw new AssertionSyntaxError(
+      "'length' needs a comparison",
+      op ? op.start : text.length,
+      'write `?? body $.items length > 0`',
+    );
+  }
+  node.lengthOperator = op.text as Comparison;
+  const expected = text.slice(op.end).trim();
+  if (!expected) throw new AssertionSyntaxError("'length' needs a number to compare with", text.length);
+  node.expected = expected;
+  return node;
+}
 
 /** Parses the text after `??` (without it) into an assertion; throws AssertionSyntaxError. */
 export function parseAssertion(text: string): Omit<AssertionNode, 'span'> {
@@ -88,43 +225,14 @@ export function parseAssertion(text: string): Omit<AssertionNode, 'span'> {
   if (!first) throw new AssertionSyntaxError('empty assertion', 0, 'write `?? status == 200`');
   const query = first.text.toLowerCase() as AssertionQuery;
   if (!QUERIES.has(query)) {
-    throw new AssertionSyntaxError(`unknown assertion query '${first.text}'`, first.start, 'queries: status, header, body, duration, js, xpath');
+    throw new AssertionSyntaxError(
+      `unknown assertion query '${first.text}'`,
+      first.start,
+      'queries: status, header, body, duration, js, xpath',
+    );
   }
-  let pos = first.end;
-  let argument: string | undefined;
-  if (query === 'header' || query === 'xpath') {
-    const token = nextToken(text, pos, query === 'xpath');
-    if (!token) throw new AssertionSyntaxError(`'${query}' needs ${query === 'header' ? 'a header name' : 'an expression'}`, text.length);
-    argument = token.text;
-    pos = token.end;
-  } else if (query === 'body') {
-    const token = nextToken(text, pos, true);
-    if (token && token.text.startsWith('$')) {
-      argument = token.text;
-      pos = token.end;
-    }
-  } else if (query === 'js') {
-    const tokens: Token[] = [];
-    let at = pos;
-    for (;;) {
-      const token = nextToken(text, at, true);
-      if (!token) break;
-      tokens.push(token);
-      at = token.end;
-    }
-    let stop = -1;
-    for (let j = 1; j < tokens.length; j++) {
-      if (predicateOf(tokens[j]) || (tokens[j].text === 'not' && predicateOf(tokens[j + 1]))) {
-        stop = j;
-        break;
-      }
-    }
-    if (tokens.length === 0) throw new AssertionSyntaxError("'js' needs an expression", text.length);
-    if (stop < 0) throw new AssertionSyntaxError('missing predicate after the js expression', text.length, 'add one such as `== true` or `exists`');
-    argument = text.slice(tokens[0].start, tokens[stop - 1].end);
-    pos = tokens[stop - 1].end;
-  }
-
+  const read = readArgument(text, query, first.end);
+  let pos = read.pos;
   let token = nextToken(text, pos, false);
   let not = false;
   if (token && token.text === 'not') {
@@ -134,49 +242,20 @@ export function parseAssertion(text: string): Omit<AssertionNode, 'span'> {
   }
   if (!token) throw new AssertionSyntaxError('missing predicate', text.length, PREDICATE_HINT);
   const predicate = predicateOf(token);
-  if (!predicate) throw new AssertionSyntaxError(`unknown assertion predicate '${token.text}'`, token.start, PREDICATE_HINT);
+  if (!predicate)
+    throw new AssertionSyntaxError(`unknown assertion predicate '${token.text}'`, token.start, PREDICATE_HINT);
   pos = token.end;
   const rest = text.slice(pos).trim();
   const restStart = rest ? text.indexOf(rest, pos) : text.length;
   const node: Omit<AssertionNode, 'span'> = { source, query, not, predicate };
-  if (argument !== undefined) node.argument = argument;
+  if (read.argument !== undefined) node.argument = read.argument;
 
   if (UNARY.has(predicate)) {
     if (rest) throw new AssertionSyntaxError(`'${token.text}' takes no value`, restStart);
     return node;
   }
-  if (predicate === 'schema' || predicate === 'snapshot') {
-    if (query !== 'body') throw new AssertionSyntaxError(`'${predicate}' applies to the body only`, token.start, `write \`?? body ${predicate}${predicate === 'schema' ? ' ./x.schema.json' : ''}\``);
-    if (predicate === 'schema') {
-      if (!rest) throw new AssertionSyntaxError("'schema' needs the path of a JSON Schema file", text.length, 'write `?? body schema ./widget.schema.json`');
-      node.expected = rest;
-      return node;
-    }
-    if (rest) {
-      const keyword = nextToken(text, pos, false)!;
-      if (keyword.text !== 'ignore') throw new AssertionSyntaxError(`unexpected '${keyword.text}' after snapshot`, keyword.start, 'write `?? body snapshot ignore $.createdAt $.id`');
-      const ignore: string[] = [];
-      let at = keyword.end;
-      for (let t = nextToken(text, at, true); t; t = nextToken(text, at, true)) {
-        ignore.push(t.text);
-        at = t.end;
-      }
-      if (ignore.length === 0) throw new AssertionSyntaxError("'ignore' needs JSONPaths", text.length, 'write `?? body snapshot ignore $.createdAt $.id`');
-      node.ignore = ignore;
-    }
-    return node;
-  }
-  if (predicate === 'length') {
-    const op = nextToken(text, pos, false);
-    if (!op || !(COMPARISONS as readonly string[]).includes(op.text)) {
-      throw new AssertionSyntaxError("'length' needs a comparison", op ? op.start : text.length, 'write `?? body $.items length > 0`');
-    }
-    node.lengthOperator = op.text as Comparison;
-    const expected = text.slice(op.end).trim();
-    if (!expected) throw new AssertionSyntaxError("'length' needs a number to compare with", text.length);
-    node.expected = expected;
-    return node;
-  }
+  if (predicate === 'schema' || predicate === 'snapshot') return readBodyCheck(text, node, token, rest);
+  if (predicate === 'length') return readLength(text, node, pos);
   if (!rest) throw new AssertionSyntaxError(`'${token.text}' needs an expected value`, text.length);
   node.expected = rest;
   return node;

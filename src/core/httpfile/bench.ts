@@ -5,7 +5,9 @@ import { parseHttpFile } from './parse.js';
 export function syntheticHttpFile(count: number): string {
   const blocks: string[] = [];
   for (let i = 0; i < count; i++) {
-    blocks.push(`### request ${i}\n# @name r${i}\n# @tag smoke\nPOST {{host}}/widgets/${i}?page=1\nContent-Type: application/json\nAuthorization: Bearer {{token}}\n\n{"id": ${i}, "name": "w${i}"}\n\n?? status == 200\n?? body $.id == ${i}\n`);
+    blocks.push(
+      `### request ${i}\n# @name r${i}\n# @tag smoke\nPOST {{host}}/widgets/${i}?page=1\nContent-Type: application/json\nAuthorization: Bearer {{token}}\n\n{"id": ${i}, "name": "w${i}"}\n\n?? status == 200\n?? body $.id == ${i}\n`,
+    );
   }
   return blocks.join('\n');
 }

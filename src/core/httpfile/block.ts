@@ -7,7 +7,19 @@ export type BlockState = 'pre' | 'headers' | 'body' | 'post' | 'response';
 /** The metadata views a block collects, exactly as RequestNode holds them. */
 export type BlockMetadata = Pick<
   RequestNode,
-  'metadata' | 'preScripts' | 'variables' | 'name' | 'tags' | 'timeoutMs' | 'connectTimeoutMs' | 'noRedirect' | 'noCookieJar' | 'skip' | 'retry' | 'secrets' | 'prompts'
+  | 'metadata'
+  | 'preScripts'
+  | 'variables'
+  | 'name'
+  | 'tags'
+  | 'timeoutMs'
+  | 'connectTimeoutMs'
+  | 'noRedirect'
+  | 'noCookieJar'
+  | 'skip'
+  | 'retry'
+  | 'secrets'
+  | 'prompts'
 >;
 
 export interface Block extends BlockMetadata {
@@ -45,9 +57,29 @@ export interface Block extends BlockMetadata {
 /** An empty block starting at `start` (a `###` line when `separator`). */
 export function newBlock(start: number, line: number, separator: boolean, title?: string): Block {
   return {
-    start, line, separator, title, state: 'pre', metadata: [], preScripts: [], variables: [], tags: [],
-    noRedirect: false, noCookieJar: false, secrets: [], prompts: [], hasRequest: false, method: 'GET',
-    methodExplicit: false, url: '', headers: [], bodyFirst: -1, bodyLast: -1, bodyHasContent: false,
-    bodyVariables: [], assertions: [], handlers: [],
+    start,
+    line,
+    separator,
+    title,
+    state: 'pre',
+    metadata: [],
+    preScripts: [],
+    variables: [],
+    tags: [],
+    noRedirect: false,
+    noCookieJar: false,
+    secrets: [],
+    prompts: [],
+    hasRequest: false,
+    method: 'GET',
+    methodExplicit: false,
+    url: '',
+    headers: [],
+    bodyFirst: -1,
+    bodyLast: -1,
+    bodyHasContent: false,
+    bodyVariables: [],
+    assertions: [],
+    handlers: [],
   };
 }

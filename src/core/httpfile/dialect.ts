@@ -20,9 +20,17 @@ export interface DialectChoice {
 }
 
 const ALIASES: Record<string, Dialect> = {
-  jetbrains: 'jetbrains', intellij: 'jetbrains', 'http-client': 'jetbrains',
-  'rest-client': 'rest-client', restclient: 'rest-client', vscode: 'rest-client',
-  httpyac: 'httpyac', kulala: 'kulala', 'kulala.nvim': 'kulala', 'rest.nvim': 'rest.nvim', restnvim: 'rest.nvim',
+  jetbrains: 'jetbrains',
+  intellij: 'jetbrains',
+  'http-client': 'jetbrains',
+  'rest-client': 'rest-client',
+  restclient: 'rest-client',
+  vscode: 'rest-client',
+  httpyac: 'httpyac',
+  kulala: 'kulala',
+  'kulala.nvim': 'kulala',
+  'rest.nvim': 'rest.nvim',
+  restnvim: 'rest.nvim',
 };
 
 /** Parses a dialect name (case-insensitive, common aliases); undefined when unknown. */
@@ -33,7 +41,8 @@ export function dialectFromName(name: string): Dialect | undefined {
 /** Like dialectFromName, but an unknown name is a usage error naming the choices. */
 export function requireDialect(name: string): Dialect {
   const dialect = dialectFromName(name);
-  if (!dialect) throw new DialError('E_USAGE', `unknown dialect '${name}'`, { hint: `choose one of ${DIALECTS.join(', ')}` });
+  if (!dialect)
+    throw new DialError('E_USAGE', `unknown dialect '${name}'`, { hint: `choose one of ${DIALECTS.join(', ')}` });
   return dialect;
 }
 
@@ -49,7 +58,14 @@ export function dialectOverride(): Dialect | undefined {
   return flagDialect;
 }
 
-const HTTPYAC_FILES = ['.httpyacrc', '.httpyacrc.json', '.httpyacrc.js', 'httpyac.config.js', 'httpyac.config.cjs', 'httpyac.config.mjs'];
+const HTTPYAC_FILES = [
+  '.httpyacrc',
+  '.httpyacrc.json',
+  '.httpyacrc.js',
+  'httpyac.config.js',
+  'httpyac.config.cjs',
+  'httpyac.config.mjs',
+];
 const workspaceCache = new Map<string, Dialect | null>();
 
 function hasDotenvFolder(dir: string): boolean {
@@ -87,7 +103,8 @@ export function detectWorkspaceDialect(filePath: string): Dialect | undefined {
 
 const DIALECT_LINE_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@dialect[ \t]+(\S+)/m;
 // Metadata only httpyac has; kulala's env-from-command keys; rest.nvim's Lua handlers.
-const HTTPYAC_ONLY_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@(?:ref|forceRef|import|loop|jwt|keepStreaming|note|sleep|verbose|debug|injectVariables|ratelimit|save|openWith)\b|\{\{[@+]|^\/\*|^HTTP\/\d(?:\.\d)?[ \t]+\d{3}\b/m;
+const HTTPYAC_ONLY_RE =
+  /^[ \t]*(?:#+|\/\/+)[ \t]*@(?:ref|forceRef|import|loop|jwt|keepStreaming|note|sleep|verbose|debug|injectVariables|ratelimit|save|openWith)\b|\{\{[@+]|^\/\*|^HTTP\/\d(?:\.\d)?[ \t]+\d{3}\b/m;
 const KULALA_ONLY_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@(?:env-stdin-cmd|env-json-key|curl-|grpc-|graphql)/m;
 const RESTNVIM_ONLY_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@lang[ \t]*=?[ \t]*lua|^[ \t]*>[ \t]*\S+\.lua[ \t]*$/m;
 

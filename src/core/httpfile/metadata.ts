@@ -10,9 +10,12 @@ const REFUSED_KEYS: Readonly<Record<string, string>> = {
   import: 'httpyac `# @import` is not supported yet: copy the requests or variables into this file',
   loop: 'httpyac `# @loop` is not supported yet: write one request per iteration, or drive dial run from a shell loop',
   jwt: 'httpyac `# @jwt` is not supported yet: decode the token in a `> {% %}` handler and set a variable',
-  'env-stdin-cmd': 'kulala `# @env-stdin-cmd` is not supported: run the command yourself and pass the value with --var name=value',
-  'env-json-key': 'kulala `# @env-json-key` is not supported: extract the value with a `> {% client.global.set(…) %}` handler',
-  graphql: 'GraphQL requests are not supported yet: send the query as JSON with POST and Content-Type: application/json',
+  'env-stdin-cmd':
+    'kulala `# @env-stdin-cmd` is not supported: run the command yourself and pass the value with --var name=value',
+  'env-json-key':
+    'kulala `# @env-json-key` is not supported: extract the value with a `> {% client.global.set(…) %}` handler',
+  graphql:
+    'GraphQL requests are not supported yet: send the query as JSON with POST and Content-Type: application/json',
   'grpc-global-import': 'gRPC requests are not supported yet',
   'grpc-import': 'gRPC requests are not supported yet',
 };
@@ -32,7 +35,8 @@ function durationOf(value: string, label: string, bad: MetadataFailure): number 
 
 function applyRetry(block: Block, value: string, bad: MetadataFailure): void {
   const [count, delay, extra] = value.split(/\s+/);
-  if (!count || !/^\d+$/.test(count) || extra !== undefined) bad(`@retry '${value}'`, 'write `# @retry 3` or `# @retry 3 500ms`');
+  if (!count || !/^\d+$/.test(count) || extra !== undefined)
+    bad(`@retry '${value}'`, 'write `# @retry 3` or `# @retry 3 500ms`');
   const delayMs = delay === undefined ? 0 : durationOf(delay, '@retry delay', bad);
   block.retry = { count: Number(count), delayMs };
 }

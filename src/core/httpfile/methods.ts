@@ -5,11 +5,50 @@
 
 /** Standard (RFC 9110, PATCH, QUERY) and WebDAV/CalDAV/versioning methods, plus common extension ones. */
 export const KNOWN_METHODS: ReadonlySet<string> = new Set([
-  'GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH', 'QUERY',
-  'PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK', 'SEARCH', 'REPORT',
-  'MKACTIVITY', 'CHECKOUT', 'CHECKIN', 'UNCHECKOUT', 'MERGE', 'VERSION-CONTROL', 'UPDATE', 'LABEL',
-  'MKWORKSPACE', 'BASELINE-CONTROL', 'MKCALENDAR', 'ACL', 'BIND', 'UNBIND', 'REBIND', 'ORDERPATCH',
-  'MKREDIRECTREF', 'UPDATEREDIRECTREF', 'LINK', 'UNLINK', 'PURGE', 'NOTIFY', 'SUBSCRIBE', 'UNSUBSCRIBE', 'M-SEARCH',
+  'GET',
+  'HEAD',
+  'POST',
+  'PUT',
+  'DELETE',
+  'CONNECT',
+  'OPTIONS',
+  'TRACE',
+  'PATCH',
+  'QUERY',
+  'PROPFIND',
+  'PROPPATCH',
+  'MKCOL',
+  'COPY',
+  'MOVE',
+  'LOCK',
+  'UNLOCK',
+  'SEARCH',
+  'REPORT',
+  'MKACTIVITY',
+  'CHECKOUT',
+  'CHECKIN',
+  'UNCHECKOUT',
+  'MERGE',
+  'VERSION-CONTROL',
+  'UPDATE',
+  'LABEL',
+  'MKWORKSPACE',
+  'BASELINE-CONTROL',
+  'MKCALENDAR',
+  'ACL',
+  'BIND',
+  'UNBIND',
+  'REBIND',
+  'ORDERPATCH',
+  'MKREDIRECTREF',
+  'UPDATEREDIRECTREF',
+  'LINK',
+  'UNLINK',
+  'PURGE',
+  'NOTIFY',
+  'SUBSCRIBE',
+  'UNSUBSCRIBE',
+  'M-SEARCH',
 ]);
 
 /** Protocol keywords of JetBrains, httpyac and kulala that dial recognises but does not send yet. */
@@ -27,7 +66,17 @@ export const PROTOCOL_KEYWORDS: Readonly<Record<string, string>> = {
 };
 
 /** Lower-case methods REST Client also reads (`post https://…`). */
-export const LOWERCASE_METHODS: ReadonlySet<string> = new Set(['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'trace', 'connect']);
+export const LOWERCASE_METHODS: ReadonlySet<string> = new Set([
+  'get',
+  'post',
+  'put',
+  'patch',
+  'delete',
+  'head',
+  'options',
+  'trace',
+  'connect',
+]);
 
 /** True when `word` is a method dial sends, in any case REST Client accepts. */
 export function isKnownMethod(word: string): boolean {

@@ -48,11 +48,20 @@ export async function expandMultipartBody(text: string, options: ExpandMultipart
       inContent = true;
       continue;
     }
-    if (inContent && trimmed.startsWith('<') && trimmed.length > 1 && /\s/.test(trimmed[trimmed.startsWith('<@') ? 2 : 1] ?? '')) {
+    if (
+      inContent &&
+      trimmed.startsWith('<') &&
+      trimmed.length > 1 &&
+      /\s/.test(trimmed[trimmed.startsWith('<@') ? 2 : 1] ?? '')
+    ) {
       const substitute = trimmed.startsWith('<@');
       const path = resolve(options.baseDir, trimmed.slice(substitute ? 2 : 1).trim());
       const bytes = await read(path);
-      chunks.push(substitute && options.substitute ? Buffer.from(await options.substitute(Buffer.from(bytes).toString('utf8'))) : bytes);
+      chunks.push(
+        substitute && options.substitute
+          ? Buffer.from(await options.substitute(Buffer.from(bytes).toString('utf8')))
+          : bytes,
+      );
       continue;
     }
     chunks.push(Buffer.from(line));

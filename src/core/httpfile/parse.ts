@@ -36,7 +36,16 @@ import { applyMetadata, refusedMetadata } from './metadata.js';
 import { isKnownMethod, KNOWN_METHODS, PROTOCOL_KEYWORDS } from './methods.js';
 import { fileBodyEncoding, inlineScriptRefusal, isSupportedEncoding, scriptFileRefusal } from './scripts.js';
 import { reportParseWarnings } from './warnings.js';
-import type { AssertionNode, BodyNode, FileVariable, HttpFile, ParseWarning, RequestNode, ScriptNode, Span } from './types.js';
+import type {
+  AssertionNode,
+  BodyNode,
+  FileVariable,
+  HttpFile,
+  ParseWarning,
+  RequestNode,
+  ScriptNode,
+  Span,
+} from './types.js';
 
 const METHOD_RE = /^[A-Z][A-Z0-9_-]*$/;
 const VERSION_RE = /^HTTP\/\d(?:\.\d)?$/i;
@@ -118,20 +127,32 @@ function inlineBodyText(block: Block, text: string): string {
     const lines = text.split(/\r?\n/);
     const blank = lines.findIndex((line) => line.trim() === '');
     const query = (blank < 0 ? lines : lines.slice(0, blank)).join('\n');
-    const variables = blank < 0 ? '' : lines.slice(blank + 1).join('\n').trim();
+    const variables =
+      blank < 0
+        ? ''
+        : lines
+            .slice(blank + 1)
+            .join('\n')
+            .trim();
     const operationName = /^\s*query\s+([^@{(\s]+)/i.exec(query)?.[1];
     // Variables stay a template: spliced in as written so their {{…}} are resolved at send time.
     const head = JSON.stringify({ query, operationName });
     return `${head.slice(0, -1)},"variables":${variables || '{}'}}`;
   }
-  if (/^application\/x-www-form-urlencoded\b/i.test(headerValue(block, 'content-type') ?? '')) return text.replace(/\r?\n(?=&)/g, '');
+  if (/^application\/x-www-form-urlencoded\b/i.test(headerValue(block, 'content-type') ?? ''))
+    return text.replace(/\r?\n(?=&)/g, '');
   return text;
 }
 
 /** Parses `.http` / `.rest` text. Throws DialError E_PARSE with file:line:col and a hint. */
 export function parseHttpFile(text: string, path: string, options: ParseOptions = {}): HttpFile {
   const choice = chooseDialect(text, path, options.dialect);
-  return new HttpFileParser(text, path, choice.dialect, choice.source === 'workspace' || choice.source === 'constructs').parse();
+  return new HttpFileParser(
+    text,
+    path,
+    choice.dialect,
+    choice.source === 'workspace' || choice.source === 'constructs',
+  ).parse();
 }
 
 class HttpFileParser {
@@ -158,7 +179,7 @@ class HttpFileParser {
   ) {
     this.fileLabel = path || '<text>';
     const len = text.length;
-    for (let pos = 0; pos < len; ) {
+    for (let pos = 0; pos < len;) {
       let nl = text.indexOf('\n', pos);
       const next = nl < 0 ? len : nl + 1;
       if (nl < 0) nl = len;
@@ -176,7 +197,13 @@ class HttpFileParser {
     for (let i = 0; i < lineCount; i++) i = this.line(i);
     this.finish(this.text.length);
     if (this.variablesOutOfOrder) this.variables.sort((a, b) => a.span.start - b.span.start);
-    const file: HttpFile = { path: this.path, text: this.text, variables: this.variables, requests: this.requests, dialect: this.dialect };
+    const file: HttpFile = {
+      path: this.path,
+      text: this.text,
+      variables: this.variables,
+      requests: this.requests,
+      dialect: this.dialect,
+    };
     if (this.warnings.length > 0) {
       file.warnings = this.warnings;
       reportParseWarnings(this.warnings);
@@ -209,7 +236,11 @@ class HttpFileParser {
   private noteGuessedDialect(i: number, what: string): void {
     if (!this.dialectGuessed || this.guessNoted) return;
     this.guessNoted = true;
-    this.warn(`read as httpyac (detected from the workspace or from httpyac-only lines): ${what}`, i, 'write `# @dialect httpyac` at the top to confirm, or `# @dialect jetbrains` to read the file as JetBrains and REST Client do');
+    this.warn(
+      `read as httpyac (detected from the workspace or from httpyac-only lines): ${what}`,
+      i,
+      'write `# @dialect httpyac` at the top to confirm, or `# @dialect jetbrains` to read the file as JetBrains and REST Client do',
+    );
   }
 
   // ---- dispatch: one line (or a multi-line production starting at it); returns the last line consumed ----
@@ -291,7 +322,10 @@ class HttpFileParser {
   private graphqlFragment(i: number, t: string): number {
     let last = i;
     while (last + 1 < this.starts.length && !isBlank(this.lineText(last + 1))) last++;
-    this.fragments.set(HTTPYAC_FRAGMENT_RE.exec(t)![1], this.text.slice(this.starts[i], this.ends[last]).replace(/\r\n/g, '\n'));
+    this.fragments.set(
+      HTTPYAC_FRAGMENT_RE.exec(t)![1],
+      this.text.slice(this.starts[i], this.ends[last]).replace(/\r\n/g, '\n'),
+    );
     return last;
   }
 
@@ -313,7 +347,8 @@ class HttpFileParser {
     const open = this.starts[i] + this.lineText(i).indexOf('{{');
     let last = i + 1;
     while (last < this.starts.length && !/^\s*\}\}\s*$/.test(this.lineText(last))) last++;
-    if (last >= this.starts.length) this.fail('unterminated `{{` block: no `}}` line', i, 1, 'close the block with `}}` on its own line');
+    if (last >= this.starts.length)
+      this.fail('unterminated `{{` block: no `}}` line', i, 1, 'close the block with `}}` on its own line');
     const code = this.text.slice(open + 2, this.starts[last]);
     if (this.dialect !== 'httpyac') this.refuseScriptBlock(i);
     const refusal = inlineScriptRefusal(code, undefined);
@@ -329,7 +364,12 @@ class HttpFileParser {
 
   /** httpyac's multi-line `{{ … }}` JavaScript block outside the httpyac dialect, or after a request: refused. */
   private refuseScriptBlock(i: number): never {
-    return this.fail('httpyac `{{ … }}` script blocks are not supported yet', i, 1, 'set the values with `@name = value` lines or a JetBrains `< {% request.variables.set(…) %}` pre-request script');
+    return this.fail(
+      'httpyac `{{ … }}` script blocks are not supported yet',
+      i,
+      1,
+      'set the values with `@name = value` lines or a JetBrains `< {% request.variables.set(…) %}` pre-request script',
+    );
   }
 
   /** `# @key value` / `// @key value` (plain comments are skipped). */
@@ -342,14 +382,22 @@ class HttpFileParser {
     const refusal = refusedMetadata(meta[1]);
     if (refusal) this.fail(`unsupported metadata @${meta[1]}`, i, 1, refusal);
     this.block.metadata.push({ key: meta[1], value, span: this.lineSpan(i) });
-    applyMetadata(this.block, meta[1], value, (message, hint) => this.fail(`bad metadata value: ${message}`, i, 1, hint));
+    applyMetadata(this.block, meta[1], value, (message, hint) =>
+      this.fail(`bad metadata value: ${message}`, i, 1, hint),
+    );
   }
 
   /** `< {% … %}` or `< ./pre.js` before the request line. */
   private preScriptLine(i: number, line: string, t: string): number {
     const after = t.slice(1).trimStart();
     if (after.startsWith('{%')) return this.inlineScript(i, this.starts[i] + line.indexOf('{%'), this.block.preScripts);
-    if (!after) this.fail('pre-request script line needs `{% … %}` or a path', i, 1, 'write `< {% request.variables.set("a", "1") %}` or `< ./pre.js`');
+    if (!after)
+      this.fail(
+        'pre-request script line needs `{% … %}` or a path',
+        i,
+        1,
+        'write `< {% request.variables.set("a", "1") %}` or `< ./pre.js`',
+      );
     this.scriptFile(i, after, this.block.preScripts);
     return i;
   }
@@ -357,7 +405,13 @@ class HttpFileParser {
   /** An inline `{% … %}` script starting on line i at `open` (index of `{%` in the text); returns the last line index. */
   private inlineScript(i: number, open: number, into: ScriptNode[]): number {
     const close = this.text.indexOf('%}', open + 2);
-    if (close < 0) this.fail('unterminated script: `{%` without `%}`', i, open - this.starts[i] + 1, 'close the script with `%}` on its own line');
+    if (close < 0)
+      this.fail(
+        'unterminated script: `{%` without `%}`',
+        i,
+        open - this.starts[i] + 1,
+        'close the script with `%}` on its own line',
+      );
     let last = i;
     while (last < this.starts.length - 1 && this.nexts[last] <= close) last++;
     const code = this.text.slice(open + 2, close);
@@ -375,7 +429,13 @@ class HttpFileParser {
 
   private scriptFile(i: number, path: string, into: ScriptNode[]): void {
     const refusal = scriptFileRefusal(path, this.block.scriptLanguage);
-    if (refusal) this.fail(`unsupported script: ${refusal}`, i, 1, 'rewrite the script in JavaScript with the JetBrains client/request/response API');
+    if (refusal)
+      this.fail(
+        `unsupported script: ${refusal}`,
+        i,
+        1,
+        'rewrite the script in JavaScript with the JetBrains client/request/response API',
+      );
     into.push({ kind: 'file', path, span: this.lineSpan(i) });
   }
 
@@ -384,13 +444,28 @@ class HttpFileParser {
   /** Lines that look like a request line but mean something dial does not do (yet). */
   private refuseForeignLine(i: number, rest: string): void {
     if (/^run[ \t]+\S/.test(rest)) {
-      this.fail('`run` lines are not supported yet', i, 1, 'run the other requests with `dial run file.http` (several files and --name are accepted) instead of `run #name`');
+      this.fail(
+        '`run` lines are not supported yet',
+        i,
+        1,
+        'run the other requests with `dial run file.http` (several files and --name are accepted) instead of `run #name`',
+      );
     }
     if (/^import[ \t]+\S/.test(rest)) {
-      this.fail('`import` lines are not supported yet', i, 1, 'copy the requests or variables you need into this file, or pass both files to `dial run`');
+      this.fail(
+        '`import` lines are not supported yet',
+        i,
+        1,
+        'copy the requests or variables you need into this file, or pass both files to `dial run`',
+      );
     }
     if (GRAPHQL_OPERATION_RE.test(rest)) {
-      this.fail('GraphQL documents are not supported yet', i, 1, 'send the query as JSON: POST with Content-Type: application/json and {"query": "…"}');
+      this.fail(
+        'GraphQL documents are not supported yet',
+        i,
+        1,
+        'send the query as JSON: POST with Content-Type: application/json and {"query": "…"}',
+      );
     }
   }
 
@@ -402,16 +477,31 @@ class HttpFileParser {
     const space = rest.search(/\s/);
     const word = space > 0 ? rest.slice(0, space) : '';
     if (word.toUpperCase() === 'CONNECT') {
-      this.fail('CONNECT requests are not supported', i, 1, 'CONNECT opens a proxy tunnel; to go through a proxy, use --proxy with the real request');
+      this.fail(
+        'CONNECT requests are not supported',
+        i,
+        1,
+        'CONNECT opens a proxy tunnel; to go through a proxy, use --proxy with the real request',
+      );
     }
     if (word && isKnownMethod(word)) {
       block.method = word.toUpperCase();
       block.methodExplicit = true;
       rest = rest.slice(space).trimStart();
     } else if (word && Object.hasOwn(PROTOCOL_KEYWORDS, word.toUpperCase())) {
-      this.fail(`${PROTOCOL_KEYWORDS[word.toUpperCase()]} requests (${word}) are not supported yet`, i, 1, 'dial sends plain HTTP requests only for now; keep this request in a file run by the tool that wrote it');
+      this.fail(
+        `${PROTOCOL_KEYWORDS[word.toUpperCase()]} requests (${word}) are not supported yet`,
+        i,
+        1,
+        'dial sends plain HTTP requests only for now; keep this request in a file run by the tool that wrote it',
+      );
     } else if (METHOD_RE.test(word)) {
-      this.fail(`unknown method '${word}'`, i, 1, `use a standard or WebDAV method (GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, PROPFIND, …)`);
+      this.fail(
+        `unknown method '${word}'`,
+        i,
+        1,
+        `use a standard or WebDAV method (GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, PROPFIND, …)`,
+      );
     }
     let url = this.takeVersion(rest);
     let last = i;
@@ -443,7 +533,13 @@ class HttpFileParser {
     const trimmed = next.trim();
     if (!trimmed) return false;
     if (trimmed[0] === '?' || trimmed[0] === '&' || trimmed[0] === '/') return true;
-    return !HEADER_LINE_RE.test(trimmed) && !isComment(trimmed) && !mayEndBody(trimmed) && !trimmed.startsWith('<') && !trimmed.startsWith('{');
+    return (
+      !HEADER_LINE_RE.test(trimmed) &&
+      !isComment(trimmed) &&
+      !mayEndBody(trimmed) &&
+      !trimmed.startsWith('<') &&
+      !trimmed.startsWith('{')
+    );
   }
 
   /** The URL as dial will send it: spaces after an explicit method are encoded, `*` is refused. */
@@ -452,7 +548,12 @@ class HttpFileParser {
     const stray = maskTemplates(url).search(/\s/);
     if (stray >= 0) {
       if (!this.block.methodExplicit) {
-        this.fail(`unexpected space in the request line's URL: ${JSON.stringify(url)}`, i, line.indexOf(url) + stray + 1, 'start with a method (GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS) and encode spaces in the URL as %20');
+        this.fail(
+          `unexpected space in the request line's URL: ${JSON.stringify(url)}`,
+          i,
+          line.indexOf(url) + stray + 1,
+          'start with a method (GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS) and encode spaces in the URL as %20',
+        );
       }
       // JetBrains and REST Client send a target written with spaces percent-encoded.
       const masked = maskTemplates(url);
@@ -461,7 +562,12 @@ class HttpFileParser {
       url = encoded;
     }
     if (url === '*') {
-      this.fail('asterisk-form targets (`OPTIONS *`) are not supported yet', i, 1, 'write the server origin instead: `OPTIONS https://example.com/`');
+      this.fail(
+        'asterisk-form targets (`OPTIONS *`) are not supported yet',
+        i,
+        1,
+        'write the server origin instead: `OPTIONS https://example.com/`',
+      );
     }
     return url;
   }
@@ -499,14 +605,24 @@ class HttpFileParser {
   /** After the request line, comments are only read for rest.nvim's `# @lang` (scripts that are not JavaScript). */
   private commentAfterRequestLine(i: number, t: string): void {
     const meta = METADATA_RE.exec(t);
-    if (meta?.[1] === 'lang') this.block.scriptLanguage = t.slice(meta[0].length).replace(/^[\s=]+/, '').trim().toLowerCase();
+    if (meta?.[1] === 'lang')
+      this.block.scriptLanguage = t
+        .slice(meta[0].length)
+        .replace(/^[\s=]+/, '')
+        .trim()
+        .toLowerCase();
   }
 
   /** True for `< path` / `<@ path`; `<@enc path` is refused unless the encoding is UTF-8. */
   private fileBodyLine(i: number, t: string): boolean {
     const encoding = fileBodyEncoding(t);
     if (encoding !== undefined && !isSupportedEncoding(encoding)) {
-      this.fail(`unknown file encoding '${encoding}'`, i, 1, 'use an encoding Node knows (latin1, utf16le, windows-1252, shift_jis, …), or `<@ ./file` for UTF-8');
+      this.fail(
+        `unknown file encoding '${encoding}'`,
+        i,
+        1,
+        'use an encoding Node knows (latin1, utf16le, windows-1252, shift_jis, …), or `<@ ./file` for UTF-8',
+      );
     }
     return encoding !== undefined || isFileBodyLine(t);
   }
@@ -525,7 +641,12 @@ class HttpFileParser {
     }
     if (this.dialect === 'httpyac' && t.startsWith('{{') && !t.includes('}}')) this.refuseScriptBlock(i);
     if (/^\{%\s*$/.test(t) && block.bodyFirst < 0 && this.closesScriptBeforeNextRequest(i)) {
-      this.fail('a `{% … %}` script inside a body is not supported', i, 1, 'rest.nvim 0.x ran these as Lua; dial runs JavaScript response handlers written `> {% … %}` (JetBrains API)');
+      this.fail(
+        'a `{% … %}` script inside a body is not supported',
+        i,
+        1,
+        'rest.nvim 0.x ran these as Lua; dial runs JavaScript response handlers written `> {% … %}` (JetBrains API)',
+      );
     }
     if (this.dialect === 'httpyac' && SAVED_RESPONSE_RE.test(t)) {
       block.state = 'response';
@@ -563,7 +684,12 @@ class HttpFileParser {
       return;
     }
     if (!graphqlHeader && this.dialect === 'httpyac' && (GRAPHQL_OPERATION_RE.test(t) || /^gql[ \t]/.test(t))) {
-      this.fail('GraphQL bodies are not supported yet', i, 1, 'send the query as JSON: {"query": "…", "variables": {…}} with Content-Type: application/json');
+      this.fail(
+        'GraphQL bodies are not supported yet',
+        i,
+        1,
+        'send the query as JSON: {"query": "…", "variables": {…}} with Content-Type: application/json',
+      );
     }
   }
 
@@ -588,7 +714,8 @@ class HttpFileParser {
       return i;
     }
     const last = this.afterBodyProduction(i, line, t, false);
-    if (last < 0) this.fail('unexpected line after the assertions or response handler', i, 1, 'start the next request with `###`');
+    if (last < 0)
+      this.fail('unexpected line after the assertions or response handler', i, 1, 'start the next request with `###`');
     return last;
   }
 
@@ -625,7 +752,8 @@ class HttpFileParser {
   private redirectLine(i: number, t: string): number {
     const overwrite = t.charCodeAt(2) === 33; /* ! */
     const target = t.slice(overwrite ? 3 : 2).trim();
-    if (!target) this.fail('output redirect needs a path', i, 1, 'write `>> ./out.json` (or `>>! ./out.json` to overwrite)');
+    if (!target)
+      this.fail('output redirect needs a path', i, 1, 'write `>> ./out.json` (or `>>! ./out.json` to overwrite)');
     this.block.outputRedirect = { path: target, overwrite, span: this.lineSpan(i) };
     return i;
   }
@@ -633,7 +761,11 @@ class HttpFileParser {
   // ---- variables and the finished request ----
 
   private addVariable(i: number, line: string, match: RegExpExecArray): void {
-    const variable: FileVariable = { name: match[1], value: line.slice(match[0].length).trim(), span: this.lineSpan(i) };
+    const variable: FileVariable = {
+      name: match[1],
+      value: line.slice(match[0].length).trim(),
+      span: this.lineSpan(i),
+    };
     this.variables.push(variable);
     if (this.block.separator || this.block.hasRequest) this.block.variables.push(variable);
   }
@@ -641,15 +773,29 @@ class HttpFileParser {
   private bodyOf(block: Block): BodyNode | undefined {
     if (block.bodyFirst < 0 || !block.bodyHasContent) return undefined;
     const first = this.lineText(block.bodyFirst).trim();
-    const span: Span = { start: this.starts[block.bodyFirst], end: this.ends[block.bodyLast], line: block.bodyFirst + 1, col: 1 };
+    const span: Span = {
+      start: this.starts[block.bodyFirst],
+      end: this.ends[block.bodyLast],
+      line: block.bodyFirst + 1,
+      col: 1,
+    };
     if (block.bodyFirst === block.bodyLast && (isFileBodyLine(first) || fileBodyEncoding(first) !== undefined)) {
       const substitute = first.charCodeAt(1) === 64; /* @ */
       const encoding = fileBodyEncoding(first);
-      const path = first.slice(substitute ? 2 : 1).replace(/^[\w-]+(?=[ \t])/, '').trim();
-      return encoding === undefined || /^utf-?8$/i.test(encoding) ? { kind: 'file', path, substitute, span } : { kind: 'file', path, substitute, encoding, span };
+      const path = first
+        .slice(substitute ? 2 : 1)
+        .replace(/^[\w-]+(?=[ \t])/, '')
+        .trim();
+      return encoding === undefined || /^utf-?8$/i.test(encoding)
+        ? { kind: 'file', path, substitute, span }
+        : { kind: 'file', path, substitute, encoding, span };
     }
     const text = this.text.slice(span.start, span.end);
-    return { kind: 'inline', text: block.graphql ? this.httpyacGraphqlBody(block.graphql, text) : inlineBodyText(block, text), span };
+    return {
+      kind: 'inline',
+      text: block.graphql ? this.httpyacGraphqlBody(block.graphql, text) : inlineBodyText(block, text),
+      span,
+    };
   }
 
   /** httpyac's GraphQL payload: the query up to the first blank line (plus the fragments it spreads), then optional JSON variables. */
@@ -658,7 +804,13 @@ class HttpFileParser {
     const blank = lines.findIndex((line) => line.trim() === '');
     let query = (blank < 0 ? lines : lines.slice(0, blank)).join('\n');
     for (const [name, fragment] of this.fragments) if (query.includes(`...${name}`)) query = `${query}\n${fragment}`;
-    const variables = blank < 0 ? '' : lines.slice(blank + 1).join('\n').trim();
+    const variables =
+      blank < 0
+        ? ''
+        : lines
+            .slice(blank + 1)
+            .join('\n')
+            .trim();
     const head = JSON.stringify({ query, ...(graphql.operationName ? { operationName: graphql.operationName } : {}) });
     // Variables stay a template, spliced in as written, so their {{…}} are resolved at send time.
     return variables ? `${head.slice(0, -1)},"variables":${variables}}` : head;
@@ -687,21 +839,39 @@ class HttpFileParser {
   /** httpyac and kulala evaluate `{{ JavaScript }}`; dial does not yet, so such a request is refused at its line. */
   private refuseScriptPlaceholders(block: Block): void {
     const from = block.requestLineSpan!.start;
-    const to = block.bodyFirst >= 0 && block.bodyHasContent ? this.ends[block.bodyLast] : (block.headers.at(-1)?.span.end ?? block.requestLineSpan!.end);
+    const to =
+      block.bodyFirst >= 0 && block.bodyHasContent
+        ? this.ends[block.bodyLast]
+        : (block.headers.at(-1)?.span.end ?? block.requestLineSpan!.end);
     const region = this.text.slice(from, to);
     for (const match of region.matchAll(PLACEHOLDER_RE)) {
       const offset = from + match.index;
       const i = this.lineIndexAt(offset, block.requestLineSpan!.line - 1);
       if (/^\s*\$(?:aadToken|aadV2Token|oidcAccessToken)\b/.test(match[1])) {
-        this.fail(`REST Client's sign-in tokens are not supported: ${match[0]}`, i, offset - this.starts[i] + 1, 'get a token yourself (for Azure: `az account get-access-token`) and pass it with --var token=… as {{token}}');
+        this.fail(
+          `REST Client's sign-in tokens are not supported: ${match[0]}`,
+          i,
+          offset - this.starts[i] + 1,
+          'get a token yourself (for Azure: `az account get-access-token`) and pass it with --var token=… as {{token}}',
+        );
       }
       if (XPATH_REFERENCE_RE.test(match[1])) {
-        this.fail(`XPath references are not supported yet: ${match[0]}`, i, offset - this.starts[i] + 1, 'ask for JSON and use a JSONPath ($.a.b), or set the value in a `> {% client.global.set(…) %}` handler');
+        this.fail(
+          `XPath references are not supported yet: ${match[0]}`,
+          i,
+          offset - this.starts[i] + 1,
+          'ask for JSON and use a JSONPath ($.a.b), or set the value in a `> {% client.global.set(…) %}` handler',
+        );
       }
       if (PLAIN_PLACEHOLDER_RE.test(match[1]) || !LOOKS_LIKE_JS_RE.test(match[1])) continue;
       // httpyac evaluates these in its script engine; dial does too, in its sandbox (no modules).
       if (this.dialect === 'httpyac' && !/\brequire\s*\(|^\s*[@+]/.test(match[1])) continue;
-      this.fail(`JavaScript in {{ }} is not supported yet: ${match[0]}`, i, offset - this.starts[i] + 1, 'compute the value in a `< {% request.variables.set(…) %}` pre-request script and write {{name}}');
+      this.fail(
+        `JavaScript in {{ }} is not supported yet: ${match[0]}`,
+        i,
+        offset - this.starts[i] + 1,
+        'compute the value in a `< {% request.variables.set(…) %}` pre-request script and write {{name}}',
+      );
     }
   }
 

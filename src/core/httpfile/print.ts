@@ -17,7 +17,10 @@ export function printHttpFile(file: HttpFile): string {
   return out + file.text.slice(at);
 }
 
-function printScript(marker: '<' | '>', script: { kind: 'inline'; code: string } | { kind: 'file'; path: string }): string {
+function printScript(
+  marker: '<' | '>',
+  script: { kind: 'inline'; code: string } | { kind: 'file'; path: string },
+): string {
   if (script.kind === 'file') return `${marker} ${script.path}`;
   const code = script.code;
   if (!code.includes('\n')) return `${marker} {% ${code.trim()} %}`;
@@ -43,7 +46,10 @@ export function formatRequest(draft: RequestDraft): string {
   for (const header of draft.headers ?? []) lines.push(`${header.name}: ${header.value}`);
   const body = typeof draft.body === 'string' ? { kind: 'inline' as const, text: draft.body } : draft.body;
   if (body) {
-    const text = body.kind === 'inline' ? body.text.replace(/(?:\r?\n[ \t]*)+$/, '') : `${body.substitute ? '<@' : '<'} ${body.path}`;
+    const text =
+      body.kind === 'inline'
+        ? body.text.replace(/(?:\r?\n[ \t]*)+$/, '')
+        : `${body.substitute ? '<@' : '<'} ${body.path}`;
     if (text) lines.push('', text);
   }
   const tail: string[] = [];
@@ -58,7 +64,8 @@ const CONVENIENCE_KEYS = new Set(['name']);
 
 /** The draft that formatRequest would print for a parsed request (for "edit then reprint"). */
 export function draftFromNode(node: RequestNode): RequestDraft {
-  const script = (s: ScriptNode) => (s.kind === 'inline' ? { kind: 'inline' as const, code: s.code } : { kind: 'file' as const, path: s.path });
+  const script = (s: ScriptNode) =>
+    s.kind === 'inline' ? { kind: 'inline' as const, code: s.code } : { kind: 'file' as const, path: s.path };
   return {
     title: node.title,
     name: node.name !== node.title ? node.name : undefined,
@@ -66,14 +73,24 @@ export function draftFromNode(node: RequestNode): RequestDraft {
     methodExplicit: node.methodExplicit,
     url: node.url,
     httpVersion: node.httpVersion,
-    variables: node.variables.filter((v) => v.span.start < node.requestLineSpan.start).map((v) => ({ name: v.name, value: v.value })),
-    metadata: node.metadata.filter((m) => !CONVENIENCE_KEYS.has(m.key)).map((m) => ({ key: m.key, value: m.value || undefined })),
+    variables: node.variables
+      .filter((v) => v.span.start < node.requestLineSpan.start)
+      .map((v) => ({ name: v.name, value: v.value })),
+    metadata: node.metadata
+      .filter((m) => !CONVENIENCE_KEYS.has(m.key))
+      .map((m) => ({ key: m.key, value: m.value || undefined })),
     preScripts: node.preScripts.map(script),
     headers: node.headers.map((h) => ({ name: h.name, value: h.value })),
-    body: node.body ? (node.body.kind === 'inline' ? { kind: 'inline', text: node.body.text } : { kind: 'file', path: node.body.path, substitute: node.body.substitute }) : undefined,
+    body: node.body
+      ? node.body.kind === 'inline'
+        ? { kind: 'inline', text: node.body.text }
+        : { kind: 'file', path: node.body.path, substitute: node.body.substitute }
+      : undefined,
     assertions: node.assertions.map((a) => a.source),
     handlers: node.handlers.map(script),
-    outputRedirect: node.outputRedirect ? { path: node.outputRedirect.path, overwrite: node.outputRedirect.overwrite } : undefined,
+    outputRedirect: node.outputRedirect
+      ? { path: node.outputRedirect.path, overwrite: node.outputRedirect.overwrite }
+      : undefined,
   };
 }
 

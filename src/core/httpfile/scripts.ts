@@ -11,8 +11,10 @@ export function inlineScriptRefusal(code: string, language: string | undefined):
 
 /** A refusal for a script file dial cannot run (not JavaScript), or undefined. */
 export function scriptFileRefusal(path: string, language: string | undefined): string | undefined {
-  if (language && language !== 'js' && language !== 'javascript') return `scripts in '${language}' are not supported: dial runs JavaScript handlers`;
-  if (/\.lua$/i.test(path)) return 'Lua scripts (rest.nvim) are not supported: dial runs JavaScript handlers (JetBrains API)';
+  if (language && language !== 'js' && language !== 'javascript')
+    return `scripts in '${language}' are not supported: dial runs JavaScript handlers`;
+  if (/\.lua$/i.test(path))
+    return 'Lua scripts (rest.nvim) are not supported: dial runs JavaScript handlers (JetBrains API)';
   if (!/\.[cm]?[jt]s$/i.test(path)) return `'${path}' is not a JavaScript file: dial runs JavaScript handlers`;
   return undefined;
 }

@@ -36,21 +36,41 @@ export type BodyNode =
   /** Inline text (variables substituted at send time). Multipart bodies are inline text whose parts may pull in files. */
   | { kind: 'inline'; text: string; span: Span }
   /** `< ./file` sent as is, or `<@ ./file` with variables substituted. Path relative to the .http file. */
-  | { kind: 'file'; path: string; substitute: boolean; span: Span; /** REST Client `<@latin1 ./file`: the file's text encoding (absent = UTF-8). */ encoding?: string };
+  | {
+      kind: 'file';
+      path: string;
+      substitute: boolean;
+      span: Span;
+      /** REST Client `<@latin1 ./file`: the file's text encoding (absent = UTF-8). */ encoding?: string;
+    };
 
-export type ScriptNode =
-  | { kind: 'inline'; code: string; span: Span }
-  | { kind: 'file'; path: string; span: Span };
+export type ScriptNode = { kind: 'inline'; code: string; span: Span } | { kind: 'file'; path: string; span: Span };
 
 export type AssertionQuery = 'status' | 'header' | 'body' | 'duration' | 'js' | 'xpath';
 
 export type AssertionPredicate =
-  | '==' | '!=' | '<' | '<=' | '>' | '>='
-  | 'contains' | 'startsWith' | 'endsWith' | 'matches'
-  | 'exists' | 'isNumber' | 'isString' | 'isBoolean' | 'isArray' | 'isObject' | 'isNull' | 'isEmpty'
+  | '=='
+  | '!='
+  | '<'
+  | '<='
+  | '>'
+  | '>='
+  | 'contains'
+  | 'startsWith'
+  | 'endsWith'
+  | 'matches'
+  | 'exists'
+  | 'isNumber'
+  | 'isString'
+  | 'isBoolean'
+  | 'isArray'
+  | 'isObject'
+  | 'isNull'
+  | 'isEmpty'
   | 'length'
   /** dial extensions: `?? body schema ./x.json`, `?? body snapshot [ignore $.a $.b]` */
-  | 'schema' | 'snapshot';
+  | 'schema'
+  | 'snapshot';
 
 /** `?? <query> [argument] [not] <predicate> [expected]` */
 export interface AssertionNode {

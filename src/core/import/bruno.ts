@@ -46,7 +46,13 @@ function template(text: string): string {
   return text.replace(/\{\{\s*process\.env\.([\w.-]+)\s*\}\}/g, '{{$processEnv $1}}');
 }
 
-function authHeaders(source: AuthSource | undefined, headers: ImportDraft['headers'], query: Array<{ name: string; value: string }>, where: string, context: Context): void {
+function authHeaders(
+  source: AuthSource | undefined,
+  headers: ImportDraft['headers'],
+  query: Array<{ name: string; value: string }>,
+  where: string,
+  context: Context,
+): void {
   if (!source || source.mode === 'none' || source.mode === 'inherit') return;
   const auth = block(source.blocks, `auth:${source.mode}`);
   const field = (key: string) => template(pairValue(auth, key) ?? '');
@@ -57,7 +63,11 @@ function authHeaders(source: AuthSource | undefined, headers: ImportDraft['heade
       return;
     case 'basic':
     case 'digest':
-      if (!has('Authorization')) headers.push({ name: 'Authorization', value: `${source.mode === 'basic' ? 'Basic' : 'Digest'} ${field('username')} ${field('password')}` });
+      if (!has('Authorization'))
+        headers.push({
+          name: 'Authorization',
+          value: `${source.mode === 'basic' ? 'Basic' : 'Digest'} ${field('username')} ${field('password')}`,
+        });
       return;
     case 'apikey':
       if (/query/i.test(field('placement'))) query.push({ name: field('key'), value: field('value') });
@@ -75,7 +85,13 @@ function fileReference(value: string): { paths: string[]; contentType?: string }
   return { paths: match[1].split('|').filter(Boolean), contentType: match[2] || undefined };
 }
 
-function bodyOf(mode: string, blocks: BruBlock[], headers: ImportDraft['headers'], where: string, context: Context): DraftBody {
+function bodyOf(
+  mode: string,
+  blocks: BruBlock[],
+  headers: ImportDraft['headers'],
+  where: string,
+  context: Context,
+): DraftBody {
   const setType = (value: string) => {
     if (!headers.some((h) => h.name.toLowerCase() === 'content-type')) headers.push({ name: 'Content-Type', value });
   };
@@ -111,20 +127,30 @@ function bodyOf(mode: string, blocks: BruBlock[], headers: ImportDraft['headers'
     }
     case 'formUrlEncoded': {
       setType('application/x-www-form-urlencoded');
-      return { kind: 'text', text: enabled(block(blocks, 'body:form-urlencoded')).map((p) => `${p.key}=${template(p.value)}`).join('&'), substitute: true };
+      return {
+        kind: 'text',
+        text: enabled(block(blocks, 'body:form-urlencoded'))
+          .map((p) => `${p.key}=${template(p.value)}`)
+          .join('&'),
+        substitute: true,
+      };
     }
     case 'multipartForm': {
       const parts: DraftPart[] = [];
       for (const pair of enabled(block(blocks, 'body:multipart-form'))) {
         const file = fileReference(pair.value);
         // Bruno's paths are relative to the collection; the .http file is written elsewhere.
-        if (file) for (const path of file.paths) parts.push({ name: pair.key, filePath: resolve(context.root, path), contentType: file.contentType });
+        if (file)
+          for (const path of file.paths)
+            parts.push({ name: pair.key, filePath: resolve(context.root, path), contentType: file.contentType });
         else parts.push({ name: pair.key, value: template(pair.value.replace(/\s*@contentType\([^)]*\)$/, '')) });
       }
       return { kind: 'multipart', parts };
     }
     case 'file': {
-      const selected = enabled(block(blocks, 'body:file')).map((p) => fileReference(p.value)).find(Boolean);
+      const selected = enabled(block(blocks, 'body:file'))
+        .map((p) => fileReference(p.value))
+        .find(Boolean);
       if (!selected?.paths[0]) return { kind: 'none' };
       if (selected.contentType) setType(selected.contentType);
       return { kind: 'file', path: resolve(context.root, selected.paths[0]) };
@@ -137,21 +163,36 @@ function bodyOf(mode: string, blocks: BruBlock[], headers: ImportDraft['headers'
 
 function reportUntranslated(blocks: BruBlock[], where: string, context: Context): void {
   const what: Record<string, string> = {
-    'script:pre-request': 'pre-request script', 'script:post-response': 'post-response script', tests: 'tests',
-    assert: 'assertions', 'vars:post-response': 'post-response variables',
+    'script:pre-request': 'pre-request script',
+    'script:post-response': 'post-response script',
+    tests: 'tests',
+    assert: 'assertions',
+    'vars:post-response': 'post-response variables',
   };
   for (const b of blocks) {
-    if (what[b.name] && (b.text.trim() || b.pairs.length > 0)) context.warnings.push(`${where}: its ${what[b.name]} (line ${b.line}) ${['tests', 'assert', 'vars:post-response'].includes(b.name) ? 'are' : 'is'} not translated`);
+    if (what[b.name] && (b.text.trim() || b.pairs.length > 0))
+      context.warnings.push(
+        `${where}: its ${what[b.name]} (line ${b.line}) ${['tests', 'assert', 'vars:post-response'].includes(b.name) ? 'are' : 'is'} not translated`,
+      );
   }
 }
 
 function pathParams(url: string, params: BruPair[]): string {
   let out = url;
-  for (const param of params) out = out.replace(new RegExp(`/:${param.key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=/|\\?|#|$)`), `/${param.value || `{{${param.key}}}`}`);
+  for (const param of params)
+    out = out.replace(
+      new RegExp(`/:${param.key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=/|\\?|#|$)`),
+      `/${param.value || `{{${param.key}}}`}`,
+    );
   return out;
 }
 
-function convertRequest(path: string, used: Set<string>, inherited: AuthSource | undefined, context: Context): { draft: ImportDraft; seq: number } | undefined {
+function convertRequest(
+  path: string,
+  used: Set<string>,
+  inherited: AuthSource | undefined,
+  context: Context,
+): { draft: ImportDraft; seq: number } | undefined {
   const shown = relative(context.root, path) || basename(path);
   const blocks = parseBru(readSource(path, 'Bruno request'), path);
   const meta = block(blocks, 'meta');
@@ -170,7 +211,13 @@ function convertRequest(path: string, used: Set<string>, inherited: AuthSource |
   reportUntranslated(blocks, where, context);
   let url = template(pairValue(http, 'url') ?? '');
   url = pathParams(url, enabled(block(blocks, 'params:path')));
-  if (!url.includes('?')) query.unshift(...enabled(block(blocks, 'params:query') ?? block(blocks, 'query')).map((p) => ({ name: p.key, value: template(p.value) })));
+  if (!url.includes('?'))
+    query.unshift(
+      ...enabled(block(blocks, 'params:query') ?? block(blocks, 'query')).map((p) => ({
+        name: p.key,
+        value: template(p.value),
+      })),
+    );
   const docs = block(blocks, 'docs')?.text.trim();
   const seq = Number(pairValue(meta, 'seq'));
   const draft: ImportDraft = {
@@ -178,7 +225,10 @@ function convertRequest(path: string, used: Set<string>, inherited: AuthSource |
     name: requestName(title, used),
     comments: docs ? docs.split('\n') : [],
     metadata: [],
-    variables: enabled(block(blocks, 'vars:pre-request')).map((p) => ({ name: p.key.replace(/^@/, ''), value: template(p.value) })),
+    variables: enabled(block(blocks, 'vars:pre-request')).map((p) => ({
+      name: p.key.replace(/^@/, ''),
+      value: template(p.value),
+    })),
     method: http.name.toUpperCase(),
     url: withQuery(url, query),
     headers,
@@ -188,18 +238,33 @@ function convertRequest(path: string, used: Set<string>, inherited: AuthSource |
 }
 
 /** Folder-level settings (`folder.bru` / `collection.bru`): name, auth, and headers (reported, not copied). */
-function folderSettings(path: string, inherited: AuthSource | undefined, where: string, context: Context): { name?: string; auth?: AuthSource } {
+function folderSettings(
+  path: string,
+  inherited: AuthSource | undefined,
+  where: string,
+  context: Context,
+): { name?: string; auth?: AuthSource } {
   if (!existsSync(path)) return { auth: inherited };
   const blocks = parseBru(readSource(path, 'Bruno folder settings'), path);
   const mode = pairValue(block(blocks, 'auth'), 'mode');
-  if (enabled(block(blocks, 'headers')).length > 0) context.warnings.push(`${where}: headers set for the whole folder are not copied into its requests`);
-  for (const variable of enabled(block(blocks, 'vars:pre-request'))) context.env.set(SHARED, variable.key.replace(/^@/, ''), template(variable.value));
+  if (enabled(block(blocks, 'headers')).length > 0)
+    context.warnings.push(`${where}: headers set for the whole folder are not copied into its requests`);
+  for (const variable of enabled(block(blocks, 'vars:pre-request')))
+    context.env.set(SHARED, variable.key.replace(/^@/, ''), template(variable.value));
   reportUntranslated(blocks, where, context);
-  return { name: pairValue(block(blocks, 'meta'), 'name'), auth: mode && mode !== 'inherit' ? { mode, blocks } : inherited };
+  return {
+    name: pairValue(block(blocks, 'meta'), 'name'),
+    auth: mode && mode !== 'inherit' ? { mode, blocks } : inherited,
+  };
 }
 
 function walkFolder(dir: string, name: string, inherited: AuthSource | undefined, context: Context): TreeFolder {
-  const settings = folderSettings(join(dir, 'folder.bru'), inherited, `folder '${relative(context.root, dir)}'`, context);
+  const settings = folderSettings(
+    join(dir, 'folder.bru'),
+    inherited,
+    `folder '${relative(context.root, dir)}'`,
+    context,
+  );
   const folder: TreeFolder = { name: settings.name ?? name, requests: [], folders: [] };
   const entries = readdirSync(dir).sort();
   const requests: Array<{ seq: number; draft: ImportDraft }> = [];
@@ -207,7 +272,8 @@ function walkFolder(dir: string, name: string, inherited: AuthSource | undefined
   for (const entry of entries) {
     const path = join(dir, entry);
     if (statSync(path).isDirectory()) {
-      if (!SKIPPED_DIRS.has(entry) && !entry.startsWith('.')) folder.folders.push(walkFolder(path, entry, settings.auth, context));
+      if (!SKIPPED_DIRS.has(entry) && !entry.startsWith('.'))
+        folder.folders.push(walkFolder(path, entry, settings.auth, context));
       continue;
     }
     if (!entry.endsWith('.bru') || entry === 'folder.bru' || entry === 'collection.bru') continue;
@@ -221,13 +287,18 @@ function walkFolder(dir: string, name: string, inherited: AuthSource | undefined
 function readEnvironments(root: string, context: Context): void {
   const dir = join(root, 'environments');
   if (!existsSync(dir)) return;
-  for (const entry of readdirSync(dir).filter((e) => e.endsWith('.bru')).sort()) {
+  for (const entry of readdirSync(dir)
+    .filter((e) => e.endsWith('.bru'))
+    .sort()) {
     const path = join(dir, entry);
     const name = basename(entry, '.bru');
     const blocks = parseBru(readSource(path, 'Bruno environment'), path);
-    for (const variable of enabled(block(blocks, 'vars'))) context.env.set(name, variable.key, template(variable.value));
+    for (const variable of enabled(block(blocks, 'vars')))
+      context.env.set(name, variable.key, template(variable.value));
     for (const secret of block(blocks, 'vars:secret')?.values ?? []) {
-      context.warnings.push(`environment '${name}': secret '${secret.replace(/^~/, '')}' has no value in the collection (Bruno keeps secret values outside it); set it in http-client.private.env.json`);
+      context.warnings.push(
+        `environment '${name}': secret '${secret.replace(/^~/, '')}' has no value in the collection (Bruno keeps secret values outside it); set it in http-client.private.env.json`,
+      );
     }
   }
 }
@@ -238,16 +309,32 @@ export async function importBrunoCollection(root: string): Promise<ImportResult>
   try {
     isFolder = statSync(root).isDirectory();
   } catch {
-    throw new DialError('E_NOT_FOUND', `cannot read the Bruno collection ${root}: no such folder`, { hint: 'give the folder that holds bruno.json' });
+    throw new DialError('E_NOT_FOUND', `cannot read the Bruno collection ${root}: no such folder`, {
+      hint: 'give the folder that holds bruno.json',
+    });
   }
-  if (!isFolder) throw new DialError('E_IMPORT', `${root} is a file; a Bruno collection is a folder`, { location: { file: root, line: 1 }, hint: 'give the folder that holds bruno.json' });
+  if (!isFolder)
+    throw new DialError('E_IMPORT', `${root} is a file; a Bruno collection is a folder`, {
+      location: { file: root, line: 1 },
+      hint: 'give the folder that holds bruno.json',
+    });
   const configPath = join(root, 'bruno.json');
-  if (!existsSync(configPath)) throw new DialError('E_IMPORT', `${root} holds no bruno.json; it is not a Bruno collection`, { hint: 'give the folder that holds bruno.json' });
-  const config = parseJsonLocated(readSource(configPath, 'Bruno collection'), configPath, 'bruno.json') as { name?: unknown } | null;
+  if (!existsSync(configPath))
+    throw new DialError('E_IMPORT', `${root} holds no bruno.json; it is not a Bruno collection`, {
+      hint: 'give the folder that holds bruno.json',
+    });
+  const config = parseJsonLocated(readSource(configPath, 'Bruno collection'), configPath, 'bruno.json') as {
+    name?: unknown;
+  } | null;
   const context: Context = { warnings: [], env: new EnvFiles(), root: resolve(root) };
   readEnvironments(root, context);
   const collection = folderSettings(join(root, 'collection.bru'), undefined, 'the collection', context);
-  const tree = walkFolder(root, typeof config?.name === 'string' && config.name ? config.name : basename(root), collection.auth, context);
+  const tree = walkFolder(
+    root,
+    typeof config?.name === 'string' && config.name ? config.name : basename(root),
+    collection.auth,
+    context,
+  );
   tree.name = typeof config?.name === 'string' && config.name ? config.name : basename(root);
   return renderTree(tree, context.env, context.warnings);
 }

@@ -20,8 +20,11 @@ export interface TreeFolder {
 
 /** Flattens nested environment values to dotted names (`{"db": {"host": "x"}}` → `db.host`). */
 export function flattenValues(data: unknown, prefix = ''): Array<[string, string]> {
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) return prefix ? [[prefix, typeof data === 'string' ? data : JSON.stringify(data)]] : [];
-  return Object.entries(data as Record<string, unknown>).flatMap(([key, value]) => flattenValues(value, prefix ? `${prefix}.${key}` : key));
+  if (data === null || typeof data !== 'object' || Array.isArray(data))
+    return prefix ? [[prefix, typeof data === 'string' ? data : JSON.stringify(data)]] : [];
+  return Object.entries(data as Record<string, unknown>).flatMap(([key, value]) =>
+    flattenValues(value, prefix ? `${prefix}.${key}` : key),
+  );
 }
 
 /** Renders the tree: `<collection>.http` for the top requests, `<folder>.http` and `<folder>/` below. */
@@ -38,7 +41,14 @@ export function renderTree(root: TreeFolder, env: EnvFiles, warnings: string[]):
     const preamble = [folder.name, ...(folder.description ? folder.description.split(/\r?\n/) : [])];
     const { text, sideFiles } = renderHttpFile(folder.requests, { filePath: path, preamble });
     requestCount += folder.requests.length;
-    files.push({ path, content: text, description: `${folder.requests.length} request${folder.requests.length === 1 ? '' : 's'}` }, ...sideFiles);
+    files.push(
+      {
+        path,
+        content: text,
+        description: `${folder.requests.length} request${folder.requests.length === 1 ? '' : 's'}`,
+      },
+      ...sideFiles,
+    );
   };
   const walk = (folder: TreeFolder, dir: string): void => {
     const slug = fileName(dir, folder.name);
@@ -49,8 +59,13 @@ export function renderTree(root: TreeFolder, env: EnvFiles, warnings: string[]):
   for (const folder of root.folders) walk(folder, '');
   files.push(...env.files());
   const httpFiles = files.filter((f) => f.path.endsWith('.http')).length;
-  const notes = [`${requestCount} request${requestCount === 1 ? '' : 's'} in ${httpFiles} file${httpFiles === 1 ? '' : 's'}`];
-  if (warnings.length > 0) notes.push(`${warnings.length} thing${warnings.length === 1 ? '' : 's'} could not be translated (listed above as warnings)`);
+  const notes = [
+    `${requestCount} request${requestCount === 1 ? '' : 's'} in ${httpFiles} file${httpFiles === 1 ? '' : 's'}`,
+  ];
+  if (warnings.length > 0)
+    notes.push(
+      `${warnings.length} thing${warnings.length === 1 ? '' : 's'} could not be translated (listed above as warnings)`,
+    );
   return { files, warnings, notes };
 }
 
@@ -71,7 +86,9 @@ export function parseJsonLocated(text: string, file: string, what: string): unkn
   try {
     return JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
-    const message = (error as Error).message.replace(/ in JSON at position \d+.*$/, '').replace(/, ".*" is not valid JSON$/s, '');
+    const message = (error as Error).message
+      .replace(/ in JSON at position \d+.*$/, '')
+      .replace(/, ".*" is not valid JSON$/s, '');
     const offset = jsonErrorOffset(text) ?? 0;
     const { line, col } = lineColAt(text, offset);
     throw new DialError('E_IMPORT', `${what} is not valid JSON: ${message}`, {

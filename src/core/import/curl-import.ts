@@ -25,13 +25,16 @@ export function nameFromUrl(url: string): string {
   } catch {
     path = url.replace(/^[a-z]+:\/\/[^/]*/i, '').replace(/[?#].*$/, '');
   }
-  const segments = path.split('/').filter((segment) => segment !== '').map((segment) => {
-    try {
-      return decodeURIComponent(segment);
-    } catch {
-      return segment;
-    }
-  });
+  const segments = path
+    .split('/')
+    .filter((segment) => segment !== '')
+    .map((segment) => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        return segment;
+      }
+    });
   const named = [...segments].reverse().find((segment) => !ID_SEGMENT.test(segment));
   return slugify(named ?? host.split('.').find((label) => label !== 'www' && label !== 'api') ?? 'request', 'request');
 }
@@ -61,7 +64,9 @@ function toDraft(parsed: ParsedCurl, options: ImportCurlOptions, used: Set<strin
       // and any other {{…}} in it would be read as a variable too.
       const variables = processEnvNames(request.body.text).length > 0;
       if (variables && otherBraces(request.body.text)) {
-        warnings.push('the body has shell variables and other {{…}} text, which dial will read as variables too; edit the body before sending');
+        warnings.push(
+          'the body has shell variables and other {{…}} text, which dial will read as variables too; edit the body before sending',
+        );
       }
       body = { kind: 'text', text: request.body.text, substitute: variables };
       break;
@@ -70,7 +75,12 @@ function toDraft(parsed: ParsedCurl, options: ImportCurlOptions, used: Set<strin
       body = { kind: 'file', path: rebase(request.body.path) };
       break;
     case 'multipart':
-      body = { kind: 'multipart', parts: request.body.parts.map((part) => (part.filePath === undefined ? { ...part } : { ...part, filePath: rebase(part.filePath) })) };
+      body = {
+        kind: 'multipart',
+        parts: request.body.parts.map((part) =>
+          part.filePath === undefined ? { ...part } : { ...part, filePath: rebase(part.filePath) },
+        ),
+      };
       break;
     default:
       body = { kind: 'none' };

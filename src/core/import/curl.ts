@@ -8,7 +8,14 @@ import { resolve } from 'node:path';
 import { DialError } from '../errors.js';
 import type { HeaderList, HttpRequest, MultipartPart } from '../http/types.js';
 import { basicAuthorization } from '../http/basic-auth.js';
-import { processEnvNames, replaceProcessEnvReferences, splitCommands, splitProcessEnvReferences, splitShellWords, type ShellCommand } from './shell-words.js';
+import {
+  processEnvNames,
+  replaceProcessEnvReferences,
+  splitCommands,
+  splitProcessEnvReferences,
+  splitShellWords,
+  type ShellCommand,
+} from './shell-words.js';
 
 export interface ParsedCurl {
   request: HttpRequest;
@@ -37,49 +44,247 @@ type DataKind = 'data' | 'raw' | 'binary' | 'urlencode' | 'json';
 const SHORT_WITH_VALUE = new Set('AbcCdDeEFHKmoPQrtTuUwxXyYz'.split(''));
 // Long options that take a value; any other unknown long option is taken as a switch.
 const LONG_WITH_VALUE = new Set([
-  'abstract-unix-socket', 'alt-svc', 'aws-sigv4', 'cacert', 'capath', 'cert', 'cert-type', 'ciphers', 'config',
-  'connect-timeout', 'connect-to', 'continue-at', 'cookie', 'cookie-jar', 'create-file-mode', 'crlfile', 'curves',
-  'data', 'data-ascii', 'data-binary', 'data-raw', 'data-urlencode', 'delegation', 'dns-interface', 'dns-ipv4-addr',
-  'dns-ipv6-addr', 'dns-servers', 'doh-url', 'dump-header', 'egd-file', 'engine', 'etag-compare', 'etag-save',
-  'expect100-timeout', 'form', 'form-string', 'ftp-account', 'ftp-alternative-to-user', 'ftp-method', 'ftp-port',
-  'ftp-ssl-ccc-mode', 'happy-eyeballs-timeout-ms', 'haproxy-clientip', 'header', 'hostpubmd5', 'hostpubsha256',
-  'hsts', 'interface', 'ipfs-gateway', 'json', 'keepalive-time', 'key', 'key-type', 'krb', 'libcurl', 'limit-rate',
-  'local-port', 'login-options', 'mail-auth', 'mail-from', 'mail-rcpt', 'max-filesize', 'max-redirs', 'max-time',
-  'netrc-file', 'noproxy', 'oauth2-bearer', 'output', 'output-dir', 'parallel-max', 'pass', 'pinnedpubkey', 'preproxy',
-  'proto', 'proto-default', 'proto-redir', 'proxy', 'proxy-cacert', 'proxy-capath', 'proxy-cert', 'proxy-cert-type',
-  'proxy-ciphers', 'proxy-crlfile', 'proxy-header', 'proxy-key', 'proxy-key-type', 'proxy-pass', 'proxy-pinnedpubkey',
-  'proxy-service-name', 'proxy-tls13-ciphers', 'proxy-tlsauthtype', 'proxy-tlspassword', 'proxy-tlsuser', 'proxy-user',
-  'proxy1.0', 'pubkey', 'quote', 'random-file', 'range', 'rate', 'referer', 'request', 'request-target', 'resolve',
-  'retry', 'retry-delay', 'retry-max-time', 'sasl-authzid', 'service-name', 'socks4', 'socks4a', 'socks5',
-  'socks5-gssapi-service', 'socks5-hostname', 'speed-limit', 'speed-time', 'stderr', 'telnet-option', 'tftp-blksize',
-  'time-cond', 'tls-max', 'tls13-ciphers', 'tlsauthtype', 'tlspassword', 'tlsuser', 'trace', 'trace-ascii',
-  'trace-config', 'unix-socket', 'upload-file', 'url', 'url-query', 'user', 'user-agent', 'variable', 'write-out',
+  'abstract-unix-socket',
+  'alt-svc',
+  'aws-sigv4',
+  'cacert',
+  'capath',
+  'cert',
+  'cert-type',
+  'ciphers',
+  'config',
+  'connect-timeout',
+  'connect-to',
+  'continue-at',
+  'cookie',
+  'cookie-jar',
+  'create-file-mode',
+  'crlfile',
+  'curves',
+  'data',
+  'data-ascii',
+  'data-binary',
+  'data-raw',
+  'data-urlencode',
+  'delegation',
+  'dns-interface',
+  'dns-ipv4-addr',
+  'dns-ipv6-addr',
+  'dns-servers',
+  'doh-url',
+  'dump-header',
+  'egd-file',
+  'engine',
+  'etag-compare',
+  'etag-save',
+  'expect100-timeout',
+  'form',
+  'form-string',
+  'ftp-account',
+  'ftp-alternative-to-user',
+  'ftp-method',
+  'ftp-port',
+  'ftp-ssl-ccc-mode',
+  'happy-eyeballs-timeout-ms',
+  'haproxy-clientip',
+  'header',
+  'hostpubmd5',
+  'hostpubsha256',
+  'hsts',
+  'interface',
+  'ipfs-gateway',
+  'json',
+  'keepalive-time',
+  'key',
+  'key-type',
+  'krb',
+  'libcurl',
+  'limit-rate',
+  'local-port',
+  'login-options',
+  'mail-auth',
+  'mail-from',
+  'mail-rcpt',
+  'max-filesize',
+  'max-redirs',
+  'max-time',
+  'netrc-file',
+  'noproxy',
+  'oauth2-bearer',
+  'output',
+  'output-dir',
+  'parallel-max',
+  'pass',
+  'pinnedpubkey',
+  'preproxy',
+  'proto',
+  'proto-default',
+  'proto-redir',
+  'proxy',
+  'proxy-cacert',
+  'proxy-capath',
+  'proxy-cert',
+  'proxy-cert-type',
+  'proxy-ciphers',
+  'proxy-crlfile',
+  'proxy-header',
+  'proxy-key',
+  'proxy-key-type',
+  'proxy-pass',
+  'proxy-pinnedpubkey',
+  'proxy-service-name',
+  'proxy-tls13-ciphers',
+  'proxy-tlsauthtype',
+  'proxy-tlspassword',
+  'proxy-tlsuser',
+  'proxy-user',
+  'proxy1.0',
+  'pubkey',
+  'quote',
+  'random-file',
+  'range',
+  'rate',
+  'referer',
+  'request',
+  'request-target',
+  'resolve',
+  'retry',
+  'retry-delay',
+  'retry-max-time',
+  'sasl-authzid',
+  'service-name',
+  'socks4',
+  'socks4a',
+  'socks5',
+  'socks5-gssapi-service',
+  'socks5-hostname',
+  'speed-limit',
+  'speed-time',
+  'stderr',
+  'telnet-option',
+  'tftp-blksize',
+  'time-cond',
+  'tls-max',
+  'tls13-ciphers',
+  'tlsauthtype',
+  'tlspassword',
+  'tlsuser',
+  'trace',
+  'trace-ascii',
+  'trace-config',
+  'unix-socket',
+  'upload-file',
+  'url',
+  'url-query',
+  'user',
+  'user-agent',
+  'variable',
+  'write-out',
 ]);
 const SHORT_TO_LONG: Record<string, string> = {
-  X: 'request', H: 'header', d: 'data', F: 'form', u: 'user', b: 'cookie', A: 'user-agent', e: 'referer',
-  L: 'location', k: 'insecure', G: 'get', I: 'head', m: 'max-time', T: 'upload-file', s: 'silent', S: 'show-error',
-  g: 'globoff', '#': 'progress-bar', v: 'verbose', i: 'include', o: 'output', O: 'remote-name', w: 'write-out',
-  f: 'fail', x: 'proxy', D: 'dump-header', c: 'cookie-jar', E: 'cert', K: 'config', '0': 'http1.0', ':': 'next',
-  C: 'continue-at', r: 'range', z: 'time-cond', U: 'proxy-user', y: 'speed-time', Y: 'speed-limit', P: 'ftp-port',
-  Q: 'quote', t: 'telnet-option', N: 'no-buffer', n: 'netrc', '4': 'ipv4', '6': 'ipv6', Z: 'parallel', j: 'junk-session-cookies',
-  J: 'remote-header-name', R: 'remote-time', l: 'list-only', B: 'use-ascii', M: 'manual', V: 'version', h: 'help',
-  q: 'disable', '1': 'tlsv1', '2': 'sslv2', '3': 'sslv3', p: 'proxytunnel',
+  X: 'request',
+  H: 'header',
+  d: 'data',
+  F: 'form',
+  u: 'user',
+  b: 'cookie',
+  A: 'user-agent',
+  e: 'referer',
+  L: 'location',
+  k: 'insecure',
+  G: 'get',
+  I: 'head',
+  m: 'max-time',
+  T: 'upload-file',
+  s: 'silent',
+  S: 'show-error',
+  g: 'globoff',
+  '#': 'progress-bar',
+  v: 'verbose',
+  i: 'include',
+  o: 'output',
+  O: 'remote-name',
+  w: 'write-out',
+  f: 'fail',
+  x: 'proxy',
+  D: 'dump-header',
+  c: 'cookie-jar',
+  E: 'cert',
+  K: 'config',
+  '0': 'http1.0',
+  ':': 'next',
+  C: 'continue-at',
+  r: 'range',
+  z: 'time-cond',
+  U: 'proxy-user',
+  y: 'speed-time',
+  Y: 'speed-limit',
+  P: 'ftp-port',
+  Q: 'quote',
+  t: 'telnet-option',
+  N: 'no-buffer',
+  n: 'netrc',
+  '4': 'ipv4',
+  '6': 'ipv6',
+  Z: 'parallel',
+  j: 'junk-session-cookies',
+  J: 'remote-header-name',
+  R: 'remote-time',
+  l: 'list-only',
+  B: 'use-ascii',
+  M: 'manual',
+  V: 'version',
+  h: 'help',
+  q: 'disable',
+  '1': 'tlsv1',
+  '2': 'sslv2',
+  '3': 'sslv3',
+  p: 'proxytunnel',
 };
 // Flags that change only what curl prints or how it reports progress: nothing to map.
 const NO_REQUEST_EFFECT = new Set([
-  'silent', 'show-error', 'no-progress-meter', 'progress-bar', 'globoff', 'compressed', 'location', 'disable',
+  'silent',
+  'show-error',
+  'no-progress-meter',
+  'progress-bar',
+  'globoff',
+  'compressed',
+  'location',
+  'disable',
 ]);
 // Output options: accepted, reported as ignored (the request is unchanged).
 const OUTPUT_ONLY = new Set([
-  'verbose', 'include', 'output', 'remote-name', 'write-out', 'fail', 'fail-with-body', 'dump-header', 'trace',
-  'trace-ascii', 'trace-time', 'no-buffer', 'remote-header-name', 'remote-time', 'output-dir', 'create-dirs', 'stderr',
-  'styled-output', 'no-styled-output',
+  'verbose',
+  'include',
+  'output',
+  'remote-name',
+  'write-out',
+  'fail',
+  'fail-with-body',
+  'dump-header',
+  'trace',
+  'trace-ascii',
+  'trace-time',
+  'no-buffer',
+  'remote-header-name',
+  'remote-time',
+  'output-dir',
+  'create-dirs',
+  'stderr',
+  'styled-output',
+  'no-styled-output',
 ]);
 
 function curlEscape(text: string): string {
   // As curl's --data-urlencode: unreserved characters stay, a space is +, the rest UTF-8 %XX.
   return Array.from(Buffer.from(text, 'utf8'))
-    .map((byte) => (byte === 0x20 ? '+' : /[A-Za-z0-9\-._~]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`))
+    .map((byte) =>
+      byte === 0x20
+        ? '+'
+        : /[A-Za-z0-9\-._~]/.test(String.fromCharCode(byte))
+          ? String.fromCharCode(byte)
+          : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
     .join('');
 }
 
@@ -91,17 +296,23 @@ function readData(path: string, cwd: string, env: Record<string, string | undefi
   const expanded = replaceProcessEnvReferences(path, (name) => {
     const value = env[name];
     if (value === undefined) {
-      throw new DialError('E_IMPORT', `${flag} @${shownPath}: the path uses $${name}, which is not set`, { hint: `set ${name} in the environment, or write the path out` });
+      throw new DialError('E_IMPORT', `${flag} @${shownPath}: the path uses $${name}, which is not set`, {
+        hint: `set ${name} in the environment, or write the path out`,
+      });
     }
     return value;
   });
   try {
     return readFileSync(resolve(cwd, expanded), 'utf8');
   } catch (error) {
-    throw new DialError('E_IMPORT', `${flag} @${shownPath}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, {
-      hint: 'run the import from the folder the curl command was written for, or inline the data',
-      cause: error,
-    });
+    throw new DialError(
+      'E_IMPORT',
+      `${flag} @${shownPath}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      {
+        hint: 'run the import from the folder the curl command was written for, or inline the data',
+        cause: error,
+      },
+    );
   }
 }
 
@@ -124,7 +335,10 @@ function readFormWord(text: string, stopAtComma: boolean): { word: string; rest:
 
 function parseFormSpec(spec: string, read: ReadData, warnings: string[]): MultipartPart {
   const eq = spec.indexOf('=');
-  if (eq < 0) throw new DialError('E_IMPORT', `-F '${spec}': expected name=value`, { hint: "write -F 'field=value' or -F 'field=@file'" });
+  if (eq < 0)
+    throw new DialError('E_IMPORT', `-F '${spec}': expected name=value`, {
+      hint: "write -F 'field=value' or -F 'field=@file'",
+    });
   const name = spec.slice(0, eq);
   let rest = spec.slice(eq + 1);
   const part: MultipartPart = { name };
@@ -149,7 +363,8 @@ function parseFormSpec(spec: string, read: ReadData, warnings: string[]): Multip
     if (!paramMatch) break;
     rest = rest.slice(paramMatch[0].length);
     const key = paramMatch[1].toLowerCase();
-    const { word, rest: after } = key === 'type' ? { word: /^[^;]*/.exec(rest)![0], rest: rest.replace(/^[^;]*/, '') } : readFormWord(rest, false);
+    const { word, rest: after } =
+      key === 'type' ? { word: /^[^;]*/.exec(rest)![0], rest: rest.replace(/^[^;]*/, '') } : readFormWord(rest, false);
     rest = after;
     if (key === 'type') part.contentType = word;
     else if (key === 'filename') part.filename = word;
@@ -163,8 +378,11 @@ function parseHeader(raw: string): { name: string; value: string; remove: boolea
   const colon = raw.indexOf(':');
   if (colon < 0) {
     const semi = raw.indexOf(';');
-    if (semi >= 0 && raw.slice(semi + 1).trim() === '') return { name: raw.slice(0, semi).trim(), value: '', remove: false };
-    throw new DialError('E_IMPORT', `-H '${raw}': expected 'Name: value'`, { hint: "write -H 'Accept: application/json'" });
+    if (semi >= 0 && raw.slice(semi + 1).trim() === '')
+      return { name: raw.slice(0, semi).trim(), value: '', remove: false };
+    throw new DialError('E_IMPORT', `-H '${raw}': expected 'Name: value'`, {
+      hint: "write -H 'Accept: application/json'",
+    });
   }
   const name = raw.slice(0, colon).trim();
   const value = raw.slice(colon + 1).trim();
@@ -185,15 +403,23 @@ const CURL = /(^|[\\/])curl(\.exe)?$/i;
 export function parseCurlCommands(input: string | string[], options: ParseCurlOptions = {}): ParsedCurl[] {
   if (Array.isArray(input)) return [parseCurlWords(input, options)];
   const commands = splitCommands(splitShellWords(input.trim().replace(/^\$\s+/, '')));
-  if (commands.length === 0) throw new DialError('E_IMPORT', 'the curl command is empty', { hint: "pass the command in quotes: dial import curl 'curl https://…'" });
+  if (commands.length === 0)
+    throw new DialError('E_IMPORT', 'the curl command is empty', {
+      hint: "pass the command in quotes: dial import curl 'curl https://…'",
+    });
   const results: ParsedCurl[] = [];
   const skipped: string[] = [];
   commands.forEach((command, index) => {
     if (CURL.test(command.words[0])) results.push(parseCurlWords(command.words, options, command));
-    else skipped.push(`${index > 0 && commands[index - 1].after === '|' ? 'the output piped into ' : ''}'${command.words.join(' ').slice(0, 60)}'`);
+    else
+      skipped.push(
+        `${index > 0 && commands[index - 1].after === '|' ? 'the output piped into ' : ''}'${command.words.join(' ').slice(0, 60)}'`,
+      );
   });
   if (results.length === 0) {
-    throw new DialError('E_IMPORT', `not a curl command (it starts with '${commands[0].words[0]}')`, { hint: "the command must start with curl, e.g. dial import curl 'curl -X POST https://…'" });
+    throw new DialError('E_IMPORT', `not a curl command (it starts with '${commands[0].words[0]}')`, {
+      hint: "the command must start with curl, e.g. dial import curl 'curl -X POST https://…'",
+    });
   }
   for (const what of skipped) results[0].warnings.push(`${what} is not a curl command; ignored`);
   return results;
@@ -241,15 +467,31 @@ interface CurlContext {
 
 function emptyCurlFlags(): CurlFlags {
   return {
-    headers: [], removedHeaders: new Set(), data: [], parts: [], cookies: [], urls: [], urlQueries: [],
-    head: false, get: false, insecure: false, followRedirects: false, digest: false, stopped: false,
+    headers: [],
+    removedHeaders: new Set(),
+    data: [],
+    parts: [],
+    cookies: [],
+    urls: [],
+    urlQueries: [],
+    head: false,
+    get: false,
+    insecure: false,
+    followRedirects: false,
+    digest: false,
+    stopped: false,
   };
 }
 
 function assertCurlWords(words: string[]): void {
-  if (words.length === 0) throw new DialError('E_IMPORT', 'the curl command is empty', { hint: "pass the command in quotes: dial import curl 'curl https://…'" });
+  if (words.length === 0)
+    throw new DialError('E_IMPORT', 'the curl command is empty', {
+      hint: "pass the command in quotes: dial import curl 'curl https://…'",
+    });
   if (!CURL.test(words[0])) {
-    throw new DialError('E_IMPORT', `not a curl command (it starts with '${words[0]}')`, { hint: "the command must start with curl, e.g. dial import curl 'curl -X POST https://…'" });
+    throw new DialError('E_IMPORT', `not a curl command (it starts with '${words[0]}')`, {
+      hint: "the command must start with curl, e.g. dial import curl 'curl -X POST https://…'",
+    });
   }
 }
 
@@ -257,9 +499,12 @@ function assertCurlWords(words: string[]): void {
 function shellWarnings(shell: ShellCommand | undefined): string[] {
   const warnings: string[] = [];
   for (const name of shell?.variables ?? []) {
-    warnings.push(`$${name}: a shell variable; written as {{$processEnv ${name}}}, which dial reads from its environment when it sends`);
+    warnings.push(
+      `$${name}: a shell variable; written as {{$processEnv ${name}}}, which dial reads from its environment when it sends`,
+    );
   }
-  for (const text of shell?.kept ?? []) warnings.push(`${text}: a shell expansion dial cannot do; kept as literal text`);
+  for (const text of shell?.kept ?? [])
+    warnings.push(`${text}: a shell expansion dial cannot do; kept as literal text`);
   return warnings;
 }
 
@@ -267,7 +512,11 @@ function shellWarnings(shell: ShellCommand | undefined): string[] {
 function escapeKeepingVariables(text: string, shown: string, warnings: string[]): string {
   const pieces = splitProcessEnvReferences(text);
   if (pieces.length > 1) {
-    warnings.push(`${shown}: ${processEnvNames(text).map((name) => `$${name}`).join(', ')} will be sent as is, not URL-encoded as curl would`);
+    warnings.push(
+      `${shown}: ${processEnvNames(text)
+        .map((name) => `$${name}`)
+        .join(', ')} will be sent as is, not URL-encoded as curl would`,
+    );
   }
   return pieces.map((piece, index) => (index % 2 === 1 ? piece : curlEscape(piece))).join('');
 }
@@ -292,12 +541,25 @@ function applyHeaderFlag(flags: CurlFlags, value: string, shown: string, warning
 /** Applies the flags that shape the request body: -d and its kinds, --json, -F, --form-string. */
 function applyBodyFlag(flags: CurlFlags, long: string, value: string, shown: string, context: CurlContext): boolean {
   switch (long) {
-    case 'data': case 'data-ascii': flags.data.push({ kind: 'data', value }); return true;
-    case 'data-raw': flags.data.push({ kind: 'raw', value }); return true;
-    case 'data-binary': flags.data.push({ kind: 'binary', value }); return true;
-    case 'data-urlencode': flags.data.push({ kind: 'urlencode', value }); return true;
-    case 'json': flags.data.push({ kind: 'json', value }); return true;
-    case 'form': flags.parts.push(parseFormSpec(value, context.read, context.warnings)); return true;
+    case 'data':
+    case 'data-ascii':
+      flags.data.push({ kind: 'data', value });
+      return true;
+    case 'data-raw':
+      flags.data.push({ kind: 'raw', value });
+      return true;
+    case 'data-binary':
+      flags.data.push({ kind: 'binary', value });
+      return true;
+    case 'data-urlencode':
+      flags.data.push({ kind: 'urlencode', value });
+      return true;
+    case 'json':
+      flags.data.push({ kind: 'json', value });
+      return true;
+    case 'form':
+      flags.parts.push(parseFormSpec(value, context.read, context.warnings));
+      return true;
     case 'form-string': {
       const eq = value.indexOf('=');
       if (eq < 0) throw new DialError('E_IMPORT', `${shown} '${value}': expected name=value`);
@@ -310,7 +572,13 @@ function applyBodyFlag(flags: CurlFlags, long: string, value: string, shown: str
 }
 
 /** Applies the numeric flags (-m, --retry); a value that is not a number is warned about and ignored. */
-function applyNumberFlag(flags: CurlFlags, long: 'max-time' | 'retry', value: string | undefined, shown: string, warnings: string[]): void {
+function applyNumberFlag(
+  flags: CurlFlags,
+  long: 'max-time' | 'retry',
+  value: string | undefined,
+  shown: string,
+  warnings: string[],
+): void {
   const number = Number(value);
   if (long === 'max-time') {
     if (Number.isFinite(number) && number > 0) flags.timeoutMs = Math.round(number * 1000);
@@ -320,38 +588,81 @@ function applyNumberFlag(flags: CurlFlags, long: 'max-time' | 'retry', value: st
 }
 
 /** Applies one curl flag (by its long name) to `flags`; a flag dial cannot map is named in a warning. */
-function applyCurlFlag(flags: CurlFlags, long: string, value: string | undefined, shown: string, context: CurlContext): void {
+function applyCurlFlag(
+  flags: CurlFlags,
+  long: string,
+  value: string | undefined,
+  shown: string,
+  context: CurlContext,
+): void {
   const { warnings } = context;
   if (value !== undefined && applyBodyFlag(flags, long, value, shown, context)) return;
   switch (long) {
-    case 'request': flags.method = value!; return;
-    case 'header': applyHeaderFlag(flags, value!, shown, warnings); return;
-    case 'user': flags.user = value; return;
-    case 'oauth2-bearer': flags.bearer = value; return;
-    case 'digest': flags.digest = true; return;
-    case 'basic': flags.digest = false; return;
-    case 'url-query': flags.urlQueries.push(urlQueryPart(value!, shown, context)); return;
+    case 'request':
+      flags.method = value!;
+      return;
+    case 'header':
+      applyHeaderFlag(flags, value!, shown, warnings);
+      return;
+    case 'user':
+      flags.user = value;
+      return;
+    case 'oauth2-bearer':
+      flags.bearer = value;
+      return;
+    case 'digest':
+      flags.digest = true;
+      return;
+    case 'basic':
+      flags.digest = false;
+      return;
+    case 'url-query':
+      flags.urlQueries.push(urlQueryPart(value!, shown, context));
+      return;
     case 'cookie': {
-      if (!value!.includes('=')) warnings.push(`${shown} ${value}: reading cookies from a file is not supported; not imported`);
+      if (!value!.includes('='))
+        warnings.push(`${shown} ${value}: reading cookies from a file is not supported; not imported`);
       else flags.cookies.push(value!);
       return;
     }
-    case 'user-agent': flags.headers.push(['User-Agent', value!]); return;
+    case 'user-agent':
+      flags.headers.push(['User-Agent', value!]);
+      return;
     case 'referer': {
       const referer = value!.replace(/;auto$/, '');
       if (referer) flags.headers.push(['Referer', referer]);
       if (value!.endsWith(';auto')) warnings.push(`${shown} ';auto' (referer on redirects) is not supported`);
       return;
     }
-    case 'location': flags.followRedirects = true; return;
-    case 'insecure': flags.insecure = true; return;
-    case 'get': flags.get = true; return;
-    case 'head': flags.head = true; return;
-    case 'url': flags.urls.push(value!); return;
-    case 'max-time': case 'retry': applyNumberFlag(flags, long, value, shown, warnings); return;
-    case 'http2': case 'http2-prior-knowledge': flags.httpVersion = '2'; return;
-    case 'http1.1': flags.httpVersion = undefined; return;
-    case 'upload-file': flags.uploadFile = value; return;
+    case 'location':
+      flags.followRedirects = true;
+      return;
+    case 'insecure':
+      flags.insecure = true;
+      return;
+    case 'get':
+      flags.get = true;
+      return;
+    case 'head':
+      flags.head = true;
+      return;
+    case 'url':
+      flags.urls.push(value!);
+      return;
+    case 'max-time':
+    case 'retry':
+      applyNumberFlag(flags, long, value, shown, warnings);
+      return;
+    case 'http2':
+    case 'http2-prior-knowledge':
+      flags.httpVersion = '2';
+      return;
+    case 'http1.1':
+      flags.httpVersion = undefined;
+      return;
+    case 'upload-file':
+      flags.uploadFile = value;
+      return;
     case 'next':
       warnings.push(`${shown}: only the first request of the command was imported`);
       flags.stopped = true;
@@ -365,7 +676,8 @@ function applyCurlFlag(flags: CurlFlags, long: string, value: string | undefined
 
 /** `--no-location`, `--no-insecure`, `--no-compressed`: true when `long` was one of those and is handled. */
 function applyNegatedFlag(flags: CurlFlags, long: string): boolean {
-  if (!long.startsWith('no-') || LONG_WITH_VALUE.has(long) || NO_REQUEST_EFFECT.has(long) || OUTPUT_ONLY.has(long)) return false;
+  if (!long.startsWith('no-') || LONG_WITH_VALUE.has(long) || NO_REQUEST_EFFECT.has(long) || OUTPUT_ONLY.has(long))
+    return false;
   const positive = long.slice(3);
   if (positive === 'location') flags.followRedirects = false;
   else if (positive === 'insecure') flags.insecure = false;
@@ -383,7 +695,8 @@ function readLongFlag(words: string[], i: number, flags: CurlFlags, context: Cur
     value = long.slice(eq + 1);
     long = long.slice(0, eq);
   } else if (LONG_WITH_VALUE.has(long)) {
-    if (i + 1 >= words.length) throw new DialError('E_IMPORT', `${word} needs a value`, { hint: `write ${word} <value>` });
+    if (i + 1 >= words.length)
+      throw new DialError('E_IMPORT', `${word} needs a value`, { hint: `write ${word} <value>` });
     value = words[++i];
   }
   if (!applyNegatedFlag(flags, long)) applyCurlFlag(flags, long, value, word, context);
@@ -399,7 +712,8 @@ function readShortFlags(words: string[], i: number, flags: CurlFlags, context: C
     if (SHORT_WITH_VALUE.has(letter)) {
       let value = word.slice(j + 1);
       if (value === '') {
-        if (i + 1 >= words.length) throw new DialError('E_IMPORT', `-${letter} needs a value`, { hint: `write -${letter} <value>` });
+        if (i + 1 >= words.length)
+          throw new DialError('E_IMPORT', `-${letter} needs a value`, { hint: `write -${letter} <value>` });
         value = words[++i];
       }
       applyCurlFlag(flags, long, value, `-${letter}`, context);
@@ -425,7 +739,10 @@ function readCurlFlags(words: string[], context: CurlContext): CurlFlags {
 /** The first URL, with a scheme added where curl would assume http. */
 function requestUrl(flags: CurlFlags, warnings: string[]): string {
   const { urls } = flags;
-  if (urls.length === 0) throw new DialError('E_IMPORT', 'the curl command has no URL', { hint: "add the URL, e.g. curl 'https://api.example.com/items'" });
+  if (urls.length === 0)
+    throw new DialError('E_IMPORT', 'the curl command has no URL', {
+      hint: "add the URL, e.g. curl 'https://api.example.com/items'",
+    });
   if (urls.length > 1) warnings.push(`several URLs given; only the first (${urls[0]}) was imported`);
   const url = urls[0];
   // A URL that starts with a variable ($BASE/items) gets its scheme from the variable.
@@ -444,14 +761,17 @@ function warnRemovedHeaders(flags: CurlFlags, warnings: string[]): void {
 function userAuthorization(user: string, digest: boolean, warnings: string[]): string {
   // A variable may hold user:password, so no `:` is added after one.
   const variable = processEnvNames(user).length > 0;
-  if (!user.includes(':') && !variable) warnings.push(`-u ${user}: no password given (curl would ask for one); an empty password was used`);
+  if (!user.includes(':') && !variable)
+    warnings.push(`-u ${user}: no password given (curl would ask for one); an empty password was used`);
   const credentials = user.includes(':') || variable ? user : `${user}:`;
   // Encoded when sent, after the variables are read (the .http `Basic user:password` convention).
   if (variable && !digest) return `Basic ${credentials}`;
   if (digest) {
     // The .http convention: dial answers the server's Digest challenge with these.
     const colon = credentials.indexOf(':');
-    return colon < 0 ? `Digest ${credentials}` : `Digest ${credentials.slice(0, colon)} ${credentials.slice(colon + 1)}`;
+    return colon < 0
+      ? `Digest ${credentials}`
+      : `Digest ${credentials.slice(0, colon)} ${credentials.slice(colon + 1)}`;
   }
   const colon = credentials.indexOf(':');
   return basicAuthorization(credentials.slice(0, colon), credentials.slice(colon + 1));
@@ -459,7 +779,8 @@ function userAuthorization(user: string, digest: boolean, warnings: string[]): s
 
 /** Adds the headers that -u, --oauth2-bearer and -b stand for. */
 function addCredentialHeaders(flags: CurlFlags, warnings: string[]): void {
-  if (flags.user !== undefined) flags.headers.push(['Authorization', userAuthorization(flags.user, flags.digest, warnings)]);
+  if (flags.user !== undefined)
+    flags.headers.push(['Authorization', userAuthorization(flags.user, flags.digest, warnings)]);
   else if (flags.digest) warnings.push('--digest without -u: nothing to authenticate with; ignored');
   if (flags.bearer !== undefined) flags.headers.push(['Authorization', `Bearer ${flags.bearer}`]);
   if (flags.cookies.length > 0) flags.headers.push(['Cookie', flags.cookies.join('; ')]);
@@ -491,7 +812,10 @@ function dataPieceText(piece: { kind: DataKind; value: string }, context: CurlCo
     case 'json': {
       if (!piece.value.startsWith('@')) return piece.value;
       const flag = piece.kind === 'data' ? '-d' : `--${piece.kind === 'binary' ? 'data-binary' : 'json'}`;
-      if (piece.value === '@-') throw new DialError('E_IMPORT', `${flag} @-: data read from stdin cannot be imported`, { hint: 'save the data to a file and use @file' });
+      if (piece.value === '@-')
+        throw new DialError('E_IMPORT', `${flag} @-: data read from stdin cannot be imported`, {
+          hint: 'save the data to a file and use @file',
+        });
       const text = context.read(piece.value.slice(1), flag);
       // -d @file drops CR and LF, as curl does; --data-binary and --json keep them.
       return piece.kind === 'data' ? text.replace(/[\r\n]/g, '') : text;
@@ -522,29 +846,46 @@ interface CurlBody {
 function dataBody(flags: CurlFlags, url: string, context: CurlContext): CurlBody {
   const { data, headers, removedHeaders } = flags;
   // One whole file sent as is: keep it a file reference rather than inlining it.
-  const single = data.length === 1 && (data[0].kind === 'binary' || data[0].kind === 'data' || data[0].kind === 'json') && data[0].value.startsWith('@') && data[0].value !== '@-' && !flags.get;
+  const single =
+    data.length === 1 &&
+    (data[0].kind === 'binary' || data[0].kind === 'data' || data[0].kind === 'json') &&
+    data[0].value.startsWith('@') &&
+    data[0].value !== '@-' &&
+    !flags.get;
   const joined = single ? '' : joinedData(data, context);
-  if (flags.get) return { body: { kind: 'none' }, impliedMethod: 'GET', url: url + (url.includes('?') ? '&' : '?') + joined };
+  if (flags.get)
+    return { body: { kind: 'none' }, impliedMethod: 'GET', url: url + (url.includes('?') ? '&' : '?') + joined };
   const json = data.some((piece) => piece.kind === 'json');
   if (!hasHeader(headers, 'content-type') && !removedHeaders.has('content-type')) {
     headers.push(['Content-Type', json ? 'application/json' : 'application/x-www-form-urlencoded']);
   }
-  if (json && !hasHeader(headers, 'accept') && !removedHeaders.has('accept')) headers.push(['Accept', 'application/json']);
-  const body: HttpRequest['body'] = single ? { kind: 'file', path: data[0].value.slice(1) } : { kind: 'text', text: joined };
+  if (json && !hasHeader(headers, 'accept') && !removedHeaders.has('accept'))
+    headers.push(['Accept', 'application/json']);
+  const body: HttpRequest['body'] = single
+    ? { kind: 'file', path: data[0].value.slice(1) }
+    : { kind: 'text', text: joined };
   return { body, impliedMethod: 'POST', url };
 }
 
 /** The body and implied method of the request: -F, else -d and friends, else -T, else none. */
 function curlBody(flags: CurlFlags, url: string, context: CurlContext): CurlBody {
   if (flags.parts.length > 0) {
-    if (flags.data.length > 0) context.warnings.push('-F and -d given together (curl refuses this); the -d data was not imported');
+    if (flags.data.length > 0)
+      context.warnings.push('-F and -d given together (curl refuses this); the -d data was not imported');
     return { body: { kind: 'multipart', parts: flags.parts }, impliedMethod: 'POST', url };
   }
   if (flags.data.length > 0) return dataBody(flags, url, context);
   const { uploadFile } = flags;
   if (uploadFile !== undefined) {
-    if (uploadFile === '-' || uploadFile === '.') throw new DialError('E_IMPORT', `-T ${uploadFile}: uploading stdin cannot be imported`, { hint: 'save the data to a file and use -T file' });
-    return { body: { kind: 'file', path: uploadFile }, impliedMethod: 'PUT', url: url.endsWith('/') ? url + uploadFile.split(/[\\/]/).pop() : url };
+    if (uploadFile === '-' || uploadFile === '.')
+      throw new DialError('E_IMPORT', `-T ${uploadFile}: uploading stdin cannot be imported`, {
+        hint: 'save the data to a file and use -T file',
+      });
+    return {
+      body: { kind: 'file', path: uploadFile },
+      impliedMethod: 'PUT',
+      url: url.endsWith('/') ? url + uploadFile.split(/[\\/]/).pop() : url,
+    };
   }
   return { body: { kind: 'none' }, impliedMethod: 'GET', url };
 }
@@ -570,7 +911,19 @@ function parseCurlWords(input: string[], options: ParseCurlOptions, shell?: Shel
   if (flags.head) impliedMethod = 'HEAD';
   if (flags.get && !flags.head) impliedMethod = 'GET';
 
-  const request: HttpRequest = { method: flags.method ?? impliedMethod, url: built.url, headers: flags.headers, body: built.body };
+  const request: HttpRequest = {
+    method: flags.method ?? impliedMethod,
+    url: built.url,
+    headers: flags.headers,
+    body: built.body,
+  };
   if (flags.httpVersion) request.httpVersion = flags.httpVersion;
-  return { request, insecure: flags.insecure, followRedirects: flags.followRedirects, timeoutMs: flags.timeoutMs, retry: flags.retry, warnings };
+  return {
+    request,
+    insecure: flags.insecure,
+    followRedirects: flags.followRedirects,
+    timeoutMs: flags.timeoutMs,
+    retry: flags.retry,
+    warnings,
+  };
 }

@@ -45,7 +45,8 @@ export class EnvFiles {
   /** Environment names (without $shared). */
   environments(): string[] {
     const names = new Set<string>();
-    for (const map of [this.plain, this.secret]) for (const [name, env] of map) if (name !== SHARED && env.size > 0) names.add(name);
+    for (const map of [this.plain, this.secret])
+      for (const [name, env] of map) if (name !== SHARED && env.size > 0) names.add(name);
     return [...names];
   }
 
@@ -69,9 +70,17 @@ export class EnvFiles {
     };
     const files: ImportedFile[] = [];
     const plain = render(this.plain);
-    if (plain) files.push({ path: 'http-client.env.json', content: plain, description: describe(this.plain), merge: 'env' });
+    if (plain)
+      files.push({ path: 'http-client.env.json', content: plain, description: describe(this.plain), merge: 'env' });
     const secret = render(this.secret);
-    if (secret) files.push({ path: 'http-client.private.env.json', content: secret, description: `${describe(this.secret)}, secret`, mode: 0o600, merge: 'env' });
+    if (secret)
+      files.push({
+        path: 'http-client.private.env.json',
+        content: secret,
+        description: `${describe(this.secret)}, secret`,
+        mode: 0o600,
+        merge: 'env',
+      });
     return files;
   }
 }
@@ -107,18 +116,26 @@ export function mergeEnvFile(existingText: string, imported: string, file: strin
     existing = parseJsonText(existingText, file, 'E_ENV');
   } catch (error) {
     if (!isDialError(error)) throw error;
-    throw new DialError('E_ENV', `cannot add the imported variables to ${shown}: ${error.message}; nothing was written`, {
-      location: error.location,
-      hint: 'fix the file, or move it away and import again',
-      cause: error,
-    });
+    throw new DialError(
+      'E_ENV',
+      `cannot add the imported variables to ${shown}: ${error.message}; nothing was written`,
+      {
+        location: error.location,
+        hint: 'fix the file, or move it away and import again',
+        cause: error,
+      },
+    );
   }
   const bad = !isObject(existing) ? '(top level)' : Object.keys(existing).find((name) => !isObject(existing[name]));
   if (bad !== undefined) {
-    throw new DialError('E_ENV', `cannot add the imported variables to ${shown}: ${bad === '(top level)' ? 'it is not' : `'${bad}' is not`} an object of variables; nothing was written`, {
-      location: { file, line: 1 },
-      hint: 'env files look like {"dev": {"host": "…"}}; fix the file, or move it away and import again',
-    });
+    throw new DialError(
+      'E_ENV',
+      `cannot add the imported variables to ${shown}: ${bad === '(top level)' ? 'it is not' : `'${bad}' is not`} an object of variables; nothing was written`,
+      {
+        location: { file, line: 1 },
+        hint: 'env files look like {"dev": {"host": "…"}}; fix the file, or move it away and import again',
+      },
+    );
   }
   const merged = structuredClone(existing) as EnvObject;
   const added: string[] = [];

@@ -10,7 +10,10 @@ import type { ImportResult } from './output.js';
 
 /** What a source file holds: a Postman collection, else an OpenAPI document. */
 async function importFile(path: string, outDir: string): Promise<ImportResult> {
-  if (!existsSync(path)) throw new DialError('E_NOT_FOUND', `no file ${path}`, { hint: 'give a curl command, or the path of a Postman collection or an OpenAPI file' });
+  if (!existsSync(path))
+    throw new DialError('E_NOT_FOUND', `no file ${path}`, {
+      hint: 'give a curl command, or the path of a Postman collection or an OpenAPI file',
+    });
   if (extname(path).toLowerCase() === '.json') {
     const text = await readFile(path, 'utf8');
     if (/"_postman_id"|schema\.getpostman\.com/.test(text)) {

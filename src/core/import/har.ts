@@ -13,7 +13,12 @@ import { parseJsonLocated } from './collection-tree.js';
 import type { ImportResult } from './output.js';
 import { readSource, validateSource } from './source-file.js';
 
-const NameValue = z.looseObject({ name: z.string(), value: z.optional(z.nullable(z.string())), fileName: z.optional(z.string()), contentType: z.optional(z.string()) });
+const NameValue = z.looseObject({
+  name: z.string(),
+  value: z.optional(z.nullable(z.string())),
+  fileName: z.optional(z.string()),
+  contentType: z.optional(z.string()),
+});
 const Entry = z.looseObject({
   startedDateTime: z.optional(z.string()),
   _resourceType: z.optional(z.string()),
@@ -21,9 +26,17 @@ const Entry = z.looseObject({
     method: z.string(),
     url: z.string(),
     headers: z.optional(z.array(NameValue)),
-    postData: z.optional(z.looseObject({ mimeType: z.optional(z.string()), text: z.optional(z.string()), params: z.optional(z.array(NameValue)) })),
+    postData: z.optional(
+      z.looseObject({
+        mimeType: z.optional(z.string()),
+        text: z.optional(z.string()),
+        params: z.optional(z.array(NameValue)),
+      }),
+    ),
   }),
-  response: z.optional(z.nullable(z.looseObject({ content: z.optional(z.looseObject({ mimeType: z.optional(z.string()) })) }))),
+  response: z.optional(
+    z.nullable(z.looseObject({ content: z.optional(z.looseObject({ mimeType: z.optional(z.string()) })) })),
+  ),
 });
 type HarEntry = z.infer<typeof Entry>;
 const Har = z.looseObject({ log: z.looseObject({ entries: z.array(Entry) }) });
@@ -37,8 +50,10 @@ const ASSET_TYPES = new Set(['image', 'stylesheet', 'font', 'script', 'media', '
 const ASSET_MIME = /^(image|font|audio|video)\/|^text\/css|javascript|ecmascript|^application\/(font|x-font)/i;
 const ASSET_PATH = /\.(png|jpe?g|gif|svg|ico|webp|avif|bmp|css|m?js|map|woff2?|ttf|otf|eot|mp4|webm|mp3|ogg|wav)$/i;
 /** Headers the engine writes itself, HTTP/2 pseudo-headers, and hop-by-hop ones. */
-const DROPPED_HEADERS = /^(:.*|host|content-length|connection|keep-alive|transfer-encoding|upgrade|te|proxy-connection)$/i;
-const SECRET_HEADER = /^(authorization|proxy-authorization|cookie)$|token|api[-_]?key|secret|session|csrf|xsrf|password|auth/i;
+const DROPPED_HEADERS =
+  /^(:.*|host|content-length|connection|keep-alive|transfer-encoding|upgrade|te|proxy-connection)$/i;
+const SECRET_HEADER =
+  /^(authorization|proxy-authorization|cookie)$|token|api[-_]?key|secret|session|csrf|xsrf|password|auth/i;
 const SECRET_PARAM = /token|api[-_]?key|secret|password|passwd|signature|sig$|^key$|session|auth/i;
 
 function isAsset(entry: HarEntry): boolean {
@@ -73,7 +88,8 @@ class SecretNames {
 function secretHeaderValue(name: string, value: string, secrets: SecretNames): string {
   // `Bearer abc` keeps its scheme in the file: `Bearer {{token}}`.
   const scheme = /^(Bearer|Basic|Digest|Token)\s+(.+)$/i.exec(value);
-  if (name.toLowerCase() === 'authorization' && scheme) return `${scheme[1]} ${secrets.variable(scheme[1].toLowerCase() === 'bearer' ? 'token' : `${scheme[1]}_auth`, scheme[2])}`;
+  if (name.toLowerCase() === 'authorization' && scheme)
+    return `${scheme[1]} ${secrets.variable(scheme[1].toLowerCase() === 'bearer' ? 'token' : `${scheme[1]}_auth`, scheme[2])}`;
   return secrets.variable(name, value);
 }
 
@@ -99,25 +115,55 @@ function bodyOf(entry: HarEntry, warnings: string[], label: string): DraftBody {
   const params = post.params ?? [];
   if (params.length === 0) return { kind: 'none' };
   if (/multipart/i.test(post.mimeType ?? '')) {
-    if (params.some((p) => p.fileName)) warnings.push(`${label}: uploaded file contents are not in the HAR; point the '< ./file' lines at the files`);
-    return { kind: 'multipart', parts: params.map((p) => (p.fileName ? { name: p.name, filePath: p.fileName, contentType: p.contentType } : { name: p.name, value: p.value ?? '' })) };
+    if (params.some((p) => p.fileName))
+      warnings.push(`${label}: uploaded file contents are not in the HAR; point the '< ./file' lines at the files`);
+    return {
+      kind: 'multipart',
+      parts: params.map((p) =>
+        p.fileName
+          ? { name: p.name, filePath: p.fileName, contentType: p.contentType }
+          : { name: p.name, value: p.value ?? '' },
+      ),
+    };
   }
-  return { kind: 'text', text: params.map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(p.value ?? '')}`).join('&'), substitute: false };
+  return {
+    kind: 'text',
+    text: params.map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(p.value ?? '')}`).join('&'),
+    substitute: false,
+  };
 }
 
-function convertEntry(entry: HarEntry, used: Set<string>, secrets: SecretNames, warnings: string[], label: string): ImportDraft {
+function convertEntry(
+  entry: HarEntry,
+  used: Set<string>,
+  secrets: SecretNames,
+  warnings: string[],
+  label: string,
+): ImportDraft {
   const headers: ImportDraft['headers'] = [];
   for (const header of entry.request.headers ?? []) {
     if (DROPPED_HEADERS.test(header.name)) continue;
     const value = header.value ?? '';
-    headers.push({ name: header.name, value: SECRET_HEADER.test(header.name) && value ? secretHeaderValue(header.name, value, secrets) : value });
+    headers.push({
+      name: header.name,
+      value: SECRET_HEADER.test(header.name) && value ? secretHeaderValue(header.name, value, secrets) : value,
+    });
   }
   const body = bodyOf(entry, warnings, label);
   const mime = entry.request.postData?.mimeType;
-  if (body.kind !== 'none' && mime && !headers.some((h) => h.name.toLowerCase() === 'content-type')) headers.push({ name: 'Content-Type', value: mime });
+  if (body.kind !== 'none' && mime && !headers.some((h) => h.name.toLowerCase() === 'content-type'))
+    headers.push({ name: 'Content-Type', value: mime });
   const name = uniqueName(nameFromUrl(entry.request.url), used);
   const comments = entry.startedDateTime ? [`recorded ${entry.startedDateTime}`] : [];
-  return { name, comments, metadata: [], method: entry.request.method.toUpperCase(), url: urlWithSecrets(entry.request.url, secrets), headers, body };
+  return {
+    name,
+    comments,
+    metadata: [],
+    method: entry.request.method.toUpperCase(),
+    url: urlWithSecrets(entry.request.url, secrets),
+    headers,
+    body,
+  };
 }
 
 /** Converts a parsed HAR; `file` names the source and the `.http` file written. */
@@ -142,9 +188,21 @@ export function convertHar(har: z.infer<typeof Har>, file: string, options: Impo
   });
   const path = `${slugify(basename(file).replace(/\.har$/i, ''), 'har')}.http`;
   const { text, sideFiles } = renderHttpFile(drafts, { filePath: path, preamble: [`imported from ${basename(file)}`] });
-  const files = drafts.length > 0 ? [{ path, content: text, description: `${drafts.length} request${drafts.length === 1 ? '' : 's'}` }, ...sideFiles, ...env.files()] : [];
-  const notes = [`${drafts.length} request${drafts.length === 1 ? '' : 's'} from ${har.log.entries.length} entr${har.log.entries.length === 1 ? 'y' : 'ies'}`];
-  if (assets > 0) notes.push(`skipped ${assets} static asset${assets === 1 ? '' : 's'} (images, styles, fonts, scripts); --include-assets keeps them`);
+  const files =
+    drafts.length > 0
+      ? [
+          { path, content: text, description: `${drafts.length} request${drafts.length === 1 ? '' : 's'}` },
+          ...sideFiles,
+          ...env.files(),
+        ]
+      : [];
+  const notes = [
+    `${drafts.length} request${drafts.length === 1 ? '' : 's'} from ${har.log.entries.length} entr${har.log.entries.length === 1 ? 'y' : 'ies'}`,
+  ];
+  if (assets > 0)
+    notes.push(
+      `skipped ${assets} static asset${assets === 1 ? '' : 's'} (images, styles, fonts, scripts); --include-assets keeps them`,
+    );
   if (drafts.length === 0) warnings.push(`${basename(file)}: no requests to import`);
   return { files, warnings, notes };
 }

@@ -82,7 +82,14 @@ export function fitsInline(text: string): boolean {
   if (lines.every((line) => /^\s*(#|\/\/)/.test(line) || line.trim() === '')) return false;
   // `<>` lines refer to a previous response (JetBrains), `>` lines start handlers and redirects.
   // `@x = y` lines may be read as file variables.
-  return !lines.some((line) => /^###/.test(line) || /^\s*\?\?/.test(line) || /^\s*>/.test(line) || /^\s*<>/.test(line) || /^\s*@[A-Za-z_$][\w.$-]*\s*=/.test(line));
+  return !lines.some(
+    (line) =>
+      /^###/.test(line) ||
+      /^\s*\?\?/.test(line) ||
+      /^\s*>/.test(line) ||
+      /^\s*<>/.test(line) ||
+      /^\s*@[A-Za-z_$][\w.$-]*\s*=/.test(line),
+  );
 }
 
 function extensionFor(headers: ImportDraft['headers']): string {
@@ -117,7 +124,8 @@ function multipartText(parts: DraftPart[], boundary: string): string {
 
 function pickBoundary(parts: DraftPart[]): string {
   let boundary = DEFAULT_BOUNDARY;
-  for (let n = 2; parts.some((part) => (part.value ?? '').includes(boundary)); n++) boundary = `${DEFAULT_BOUNDARY}${n}`;
+  for (let n = 2; parts.some((part) => (part.value ?? '').includes(boundary)); n++)
+    boundary = `${DEFAULT_BOUNDARY}${n}`;
   return boundary;
 }
 
@@ -131,7 +139,10 @@ export interface RenderOptions {
 }
 
 /** Renders drafts as one `.http` file, plus side files for bodies that cannot be inline. */
-export function renderHttpFile(drafts: ImportDraft[], options: RenderOptions): { text: string; sideFiles: ImportedFile[] } {
+export function renderHttpFile(
+  drafts: ImportDraft[],
+  options: RenderOptions,
+): { text: string; sideFiles: ImportedFile[] } {
   const sideFiles: ImportedFile[] = [];
   const dir = options.filePath.includes('/') ? options.filePath.slice(0, options.filePath.lastIndexOf('/') + 1) : '';
   const base = options.filePath.slice(dir.length).replace(/\.http$/, '');

@@ -8,7 +8,14 @@ import { resolve } from 'node:path';
 import * as z from 'zod/mini';
 import { DialError } from '../errors.js';
 import { EnvFiles, SHARED, referencedVariables } from './env-writer.js';
-import { renderHttpFile, slugify, uniqueName, type DraftBody, type DraftPart, type ImportDraft } from './http-writer.js';
+import {
+  renderHttpFile,
+  slugify,
+  uniqueName,
+  type DraftBody,
+  type DraftPart,
+  type ImportDraft,
+} from './http-writer.js';
 import type { ImportedFile, ImportResult } from './import-result.js';
 import { exampleFromSchema } from './schema-example.js';
 import { loadYaml, readSource, validateSource } from './source-file.js';
@@ -18,11 +25,21 @@ type Obj = Record<string, unknown>;
 const Spec = z.looseObject({
   openapi: z.string(),
   info: z.looseObject({ title: z.string(), version: z.optional(z.string()), description: z.optional(z.string()) }),
-  servers: z.optional(z.array(z.looseObject({ url: z.string(), description: z.optional(z.string()), variables: z.optional(z.record(z.string(), z.looseObject({ default: z.unknown() }))) }))),
+  servers: z.optional(
+    z.array(
+      z.looseObject({
+        url: z.string(),
+        description: z.optional(z.string()),
+        variables: z.optional(z.record(z.string(), z.looseObject({ default: z.unknown() }))),
+      }),
+    ),
+  ),
   paths: z.optional(z.record(z.string(), z.looseObject({}))),
   tags: z.optional(z.array(z.looseObject({ name: z.string(), description: z.optional(z.string()) }))),
   security: z.optional(z.array(z.record(z.string(), z.array(z.string())))),
-  components: z.optional(z.looseObject({ securitySchemes: z.optional(z.record(z.string(), z.looseObject({ type: z.string() }))) })),
+  components: z.optional(
+    z.looseObject({ securitySchemes: z.optional(z.record(z.string(), z.looseObject({ type: z.string() }))) }),
+  ),
 });
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -43,7 +60,9 @@ function variableName(name: string): string {
 
 function camel(name: string): string {
   const parts = name.split(/[^A-Za-z0-9]+/).filter(Boolean);
-  const joined = parts.map((part, index) => (index === 0 ? part[0].toLowerCase() + part.slice(1) : part[0].toUpperCase() + part.slice(1))).join('');
+  const joined = parts
+    .map((part, index) => (index === 0 ? part[0].toLowerCase() + part.slice(1) : part[0].toUpperCase() + part.slice(1)))
+    .join('');
   return /^\d/.test(joined) ? `_${joined}` : joined || 'value';
 }
 
@@ -90,16 +109,32 @@ interface Context {
 
 /** Variable names for each security scheme (token, username/password, or one per apiKey). */
 function schemeVariables(schemes: Record<string, Scheme>): Record<string, string[]> {
-  const bearerLike = Object.entries(schemes).filter(([, s]) => (s.type === 'http' && s.scheme?.toLowerCase() !== 'basic' && s.scheme?.toLowerCase() !== 'digest') || s.type === 'oauth2' || s.type === 'openIdConnect');
-  const basicLike = Object.entries(schemes).filter(([, s]) => s.type === 'http' && (s.scheme?.toLowerCase() === 'basic' || s.scheme?.toLowerCase() === 'digest'));
+  const bearerLike = Object.entries(schemes).filter(
+    ([, s]) =>
+      (s.type === 'http' && s.scheme?.toLowerCase() !== 'basic' && s.scheme?.toLowerCase() !== 'digest') ||
+      s.type === 'oauth2' ||
+      s.type === 'openIdConnect',
+  );
+  const basicLike = Object.entries(schemes).filter(
+    ([, s]) => s.type === 'http' && (s.scheme?.toLowerCase() === 'basic' || s.scheme?.toLowerCase() === 'digest'),
+  );
   const out: Record<string, string[]> = {};
   for (const [name] of bearerLike) out[name] = [bearerLike.length === 1 ? 'token' : `${camel(name)}Token`];
-  for (const [name] of basicLike) out[name] = basicLike.length === 1 ? ['username', 'password'] : [`${camel(name)}Username`, `${camel(name)}Password`];
+  for (const [name] of basicLike)
+    out[name] =
+      basicLike.length === 1 ? ['username', 'password'] : [`${camel(name)}Username`, `${camel(name)}Password`];
   for (const [name, scheme] of Object.entries(schemes)) if (scheme.type === 'apiKey') out[name] = [camel(name)];
   return out;
 }
 
-function applySecurity(requirements: unknown, draft: ImportDraft, query: string[], cookies: string[], context: Context, where: string): void {
+function applySecurity(
+  requirements: unknown,
+  draft: ImportDraft,
+  query: string[],
+  cookies: string[],
+  context: Context,
+  where: string,
+): void {
   if (!Array.isArray(requirements)) return;
   const requirement = requirements.map(obj).find((entry) => entry && Object.keys(entry).length > 0);
   if (!requirement) return;
@@ -114,10 +149,19 @@ function applySecurity(requirements: unknown, draft: ImportDraft, query: string[
       case 'http': {
         const kind = (scheme.scheme ?? '').toLowerCase();
         if (kind === 'basic' || kind === 'digest') {
-          draft.headers.push({ name: 'Authorization', value: `${kind === 'basic' ? 'Basic' : 'Digest'} {{${vars[0]}}} {{${vars[1]}}}` });
+          draft.headers.push({
+            name: 'Authorization',
+            value: `${kind === 'basic' ? 'Basic' : 'Digest'} {{${vars[0]}}} {{${vars[1]}}}`,
+          });
         } else {
-          if (kind !== 'bearer') context.warnings.add(`security scheme '${name}' (http ${scheme.scheme}) became 'Authorization: ${scheme.scheme} {{${vars[0]}}}'`);
-          draft.headers.push({ name: 'Authorization', value: `${kind === 'bearer' ? 'Bearer' : scheme.scheme} {{${vars[0]}}}` });
+          if (kind !== 'bearer')
+            context.warnings.add(
+              `security scheme '${name}' (http ${scheme.scheme}) became 'Authorization: ${scheme.scheme} {{${vars[0]}}}'`,
+            );
+          draft.headers.push({
+            name: 'Authorization',
+            value: `${kind === 'bearer' ? 'Bearer' : scheme.scheme} {{${vars[0]}}}`,
+          });
         }
         break;
       }
@@ -130,7 +174,9 @@ function applySecurity(requirements: unknown, draft: ImportDraft, query: string[
       }
       case 'oauth2':
       case 'openIdConnect':
-        context.warnings.add(`security scheme '${name}' (${scheme.type}) became a Bearer header with {{${vars[0]}}}; getting the token is not converted`);
+        context.warnings.add(
+          `security scheme '${name}' (${scheme.type}) became a Bearer header with {{${vars[0]}}}; getting the token is not converted`,
+        );
         draft.headers.push({ name: 'Authorization', value: `Bearer {{${vars[0]}}}` });
         break;
       default:
@@ -139,7 +185,15 @@ function applySecurity(requirements: unknown, draft: ImportDraft, query: string[
   }
 }
 
-const PREFERRED_MEDIA = [/^application\/json$/i, /\+json$/i, /json/i, /^application\/x-www-form-urlencoded$/i, /^multipart\/form-data$/i, /^text\/plain$/i, /xml/i];
+const PREFERRED_MEDIA = [
+  /^application\/json$/i,
+  /\+json$/i,
+  /json/i,
+  /^application\/x-www-form-urlencoded$/i,
+  /^multipart\/form-data$/i,
+  /^text\/plain$/i,
+  /xml/i,
+];
 
 function pickMedia(content: Obj): [string, Obj] | undefined {
   const entries = Object.entries(content).filter((entry): entry is [string, Obj] => obj(entry[1]) !== undefined);
@@ -174,7 +228,13 @@ function buildBody(requestBody: unknown, draft: ImportDraft, context: Context, w
   if (/^application\/x-www-form-urlencoded$/i.test(concreteType)) {
     setType();
     const fields = obj(example) ?? {};
-    return { kind: 'text', text: Object.entries(fields).map(([key, value]) => `${formEncode(key)}=${formEncode(valueText(value))}`).join('&'), substitute: false };
+    return {
+      kind: 'text',
+      text: Object.entries(fields)
+        .map(([key, value]) => `${formEncode(key)}=${formEncode(valueText(value))}`)
+        .join('&'),
+      substitute: false,
+    };
   }
   if (/^multipart\//i.test(concreteType)) {
     const properties = obj(obj(definition.schema)?.properties) ?? {};
@@ -184,17 +244,28 @@ function buildBody(requestBody: unknown, draft: ImportDraft, context: Context, w
     for (const [name, value] of Object.entries(fields)) {
       const contentType = str(obj(encoding[name])?.contentType);
       if (isBinary(properties[name]) || isBinary(obj(properties[name])?.items)) {
-        context.warnings.add(`${where}: multipart field '${name}' is a file; it was written as ./${name} — point it at the file to upload`);
+        context.warnings.add(
+          `${where}: multipart field '${name}' is a file; it was written as ./${name} — point it at the file to upload`,
+        );
         parts.push({ name, filePath: `./${name}`, contentType });
       } else {
-        parts.push({ name, value: valueText(value), contentType: contentType ?? (typeof value === 'object' && value !== null ? 'application/json' : undefined) });
+        parts.push({
+          name,
+          value: valueText(value),
+          contentType: contentType ?? (typeof value === 'object' && value !== null ? 'application/json' : undefined),
+        });
       }
     }
     return parts.length > 0 ? { kind: 'multipart', parts } : { kind: 'none' };
   }
-  if (/^(application\/octet-stream|image\/|audio\/|video\/|application\/pdf)/i.test(concreteType) || isBinary(definition.schema)) {
+  if (
+    /^(application\/octet-stream|image\/|audio\/|video\/|application\/pdf)/i.test(concreteType) ||
+    isBinary(definition.schema)
+  ) {
     setType();
-    context.warnings.add(`${where}: the ${concreteType} body was written as '< ./body.bin'; point it at the file to send`);
+    context.warnings.add(
+      `${where}: the ${concreteType} body was written as '< ./body.bin'; point it at the file to send`,
+    );
     return { kind: 'file', path: './body.bin' };
   }
   setType();
@@ -202,7 +273,11 @@ function buildBody(requestBody: unknown, draft: ImportDraft, context: Context, w
     context.warnings.add(`${where}: no example for the ${concreteType} body; it was left empty`);
     return { kind: 'none' };
   }
-  return { kind: 'text', text: typeof example === 'string' ? example : JSON.stringify(example, null, 2), substitute: false };
+  return {
+    kind: 'text',
+    text: typeof example === 'string' ? example : JSON.stringify(example, null, 2),
+    substitute: false,
+  };
 }
 
 /** Sets a parameter's default (its example) in $shared unless one is there already. */
@@ -221,7 +296,13 @@ function securitySchemesOf(api: Obj): Record<string, Scheme> {
   const schemes: Record<string, Scheme> = {};
   for (const [name, value] of Object.entries(obj(components.securitySchemes) ?? {})) {
     const scheme = obj(value);
-    if (scheme) schemes[name] = { type: String(scheme.type), scheme: str(scheme.scheme), in: str(scheme.in), name: str(scheme.name) };
+    if (scheme)
+      schemes[name] = {
+        type: String(scheme.type),
+        scheme: str(scheme.scheme),
+        in: str(scheme.in),
+        name: str(scheme.name),
+      };
   }
   return schemes;
 }
@@ -229,10 +310,14 @@ function securitySchemesOf(api: Obj): Record<string, Scheme> {
 /** A server's URL with its variables at their defaults, absolute (relative ones join --base-url or localhost). */
 function serverUrl(server: Obj, baseUrl: string | undefined, warnings: Set<string>): string {
   let url = str(server.url)!;
-  for (const [name, variable] of Object.entries(obj(server.variables) ?? {})) url = url.split(`{${name}}`).join(valueText(obj(variable)?.default));
+  for (const [name, variable] of Object.entries(obj(server.variables) ?? {}))
+    url = url.split(`{${name}}`).join(valueText(obj(variable)?.default));
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
     const base = baseUrl ?? 'http://localhost';
-    if (!baseUrl) warnings.add(`server '${url}' is a relative URL; it was made absolute with http://localhost (pass --base-url to choose)`);
+    if (!baseUrl)
+      warnings.add(
+        `server '${url}' is a relative URL; it was made absolute with http://localhost (pass --base-url to choose)`,
+      );
     url = base.replace(/\/+$/, '') + (url.startsWith('/') ? url : `/${url}`);
   }
   return url.replace(/\/+$/, '');
@@ -253,7 +338,9 @@ function serverEnvName(server: Obj, url: string, index: number, used: Set<string
 /** servers -> environments with baseUrl; $shared.baseUrl is --base-url or the first server. */
 function addServerEnvironments(api: Obj, baseUrl: string | undefined, context: Context): void {
   const { env, warnings } = context;
-  const servers = (Array.isArray(api.servers) ? api.servers : []).map(obj).filter((server): server is Obj => Boolean(server && str(server.url)));
+  const servers = (Array.isArray(api.servers) ? api.servers : [])
+    .map(obj)
+    .filter((server): server is Obj => Boolean(server && str(server.url)));
   const usedEnvNames = new Set<string>();
   const serverUrls: string[] = [];
   for (const [index, server] of servers.entries()) {
@@ -298,12 +385,21 @@ interface PlacedParameters {
  * Places each parameter as a {{variable}} (path, query, header, cookie), with its example as the
  * default in $shared. Optional ones without an example are left out (query ones named in a comment).
  */
-function placeParameters(path: string, parameters: Map<string, Obj>, draft: ImportDraft, context: Context): PlacedParameters {
+function placeParameters(
+  path: string,
+  parameters: Map<string, Obj>,
+  draft: ImportDraft,
+  context: Context,
+): PlacedParameters {
   const placed: PlacedParameters = { urlPath: path, query: [], optionalQuery: [], cookies: [] };
   for (const parameter of parameters.values()) {
     const name = str(parameter.name)!;
     const variable = variableName(name);
-    const wanted = parameter.required === true || exampleOf(parameter) !== undefined || obj(parameter.schema)?.example !== undefined || obj(parameter.schema)?.default !== undefined;
+    const wanted =
+      parameter.required === true ||
+      exampleOf(parameter) !== undefined ||
+      obj(parameter.schema)?.example !== undefined ||
+      obj(parameter.schema)?.default !== undefined;
     switch (parameter.in) {
       case 'path':
         placed.urlPath = placed.urlPath.split(`{${name}}`).join(`{{${variable}}}`);
@@ -339,15 +435,29 @@ function placeParameters(path: string, parameters: Map<string, Obj>, draft: Impo
 function acceptedType(operation: Obj): string | undefined {
   const responses = obj(operation.responses) ?? {};
   const successType = Object.entries(responses).find(([status]) => /^2/.test(status));
-  return successType ? Object.keys(obj(obj(successType[1])?.content) ?? {}).find((type) => /json/i.test(type)) : undefined;
+  return successType
+    ? Object.keys(obj(obj(successType[1])?.content) ?? {}).find((type) => /json/i.test(type))
+    : undefined;
 }
 
 /** One operation as a request draft: name, comments, tags, URL with parameters, auth, Accept, body. */
-function operationDraft(api: Obj, path: string, method: (typeof METHODS)[number], pathItem: Obj, operation: Obj, used: Set<string>, context: Context): ImportDraft {
+function operationDraft(
+  api: Obj,
+  path: string,
+  method: (typeof METHODS)[number],
+  pathItem: Obj,
+  operation: Obj,
+  used: Set<string>,
+  context: Context,
+): ImportDraft {
   const where = `${method.toUpperCase()} ${path}`;
-  const tags = Array.isArray(operation.tags) ? operation.tags.filter((tag): tag is string => typeof tag === 'string') : [];
+  const tags = Array.isArray(operation.tags)
+    ? operation.tags.filter((tag): tag is string => typeof tag === 'string')
+    : [];
   const operationId = str(operation.operationId);
-  const baseName = operationId ? operationId.replace(/[^\w-]+/g, '-').replace(/^-+|-+$/g, '') || slugify(where) : slugify(`${method} ${path}`);
+  const baseName = operationId
+    ? operationId.replace(/[^\w-]+/g, '-').replace(/^-+|-+$/g, '') || slugify(where)
+    : slugify(`${method} ${path}`);
   const draft: ImportDraft = {
     title: (str(operation.summary) ?? where).replace(/\s+/g, ' ').trim(),
     name: uniqueName(baseName, used),
@@ -362,7 +472,12 @@ function operationDraft(api: Obj, path: string, method: (typeof METHODS)[number]
   draft.comments.push(...lines(operation.description));
   if (tags.length > 0) draft.metadata.push({ key: 'tag', value: tags.map((tag) => slugify(tag, 'tag')).join(' ') });
 
-  const { urlPath, query, optionalQuery, cookies } = placeParameters(path, operationParameters(pathItem, operation), draft, context);
+  const { urlPath, query, optionalQuery, cookies } = placeParameters(
+    path,
+    operationParameters(pathItem, operation),
+    draft,
+    context,
+  );
   if (optionalQuery.length > 0) draft.comments.push(`Optional query parameters: ${optionalQuery.join(', ')}`);
   applySecurity(operation.security ?? api.security, draft, query, cookies, context, where);
   if (cookies.length > 0) draft.headers.push({ name: 'Cookie', value: cookies.join('; ') });
@@ -386,7 +501,9 @@ function draftsByTag(api: Obj, context: Context): Map<string, ImportDraft[]> {
         operationServersWarned = true;
         context.warnings.add('servers set on paths or operations are not used; every request uses {{baseUrl}}');
       }
-      const firstTag = Array.isArray(operation.tags) ? operation.tags.find((tag): tag is string => typeof tag === 'string') : undefined;
+      const firstTag = Array.isArray(operation.tags)
+        ? operation.tags.find((tag): tag is string => typeof tag === 'string')
+        : undefined;
       const group = firstTag ?? 'default';
       if (!groups.has(group)) groups.set(group, { drafts: [], used: new Set() });
       const { drafts, used } = groups.get(group)!;
@@ -415,14 +532,20 @@ export function convertOpenApi(api: Obj, options: { baseUrl?: string; source: st
     const path = `${uniqueName(slugify(tag, 'default'), usedFiles)}.http`;
     const preamble = [tag === 'default' ? title : `${title}: ${tag}`, ...(tagDescriptions.get(tag) ?? [])];
     const { text, sideFiles } = renderHttpFile(drafts, { filePath: path, preamble });
-    files.push({ path, content: text, description: `${drafts.length} request${drafts.length === 1 ? '' : 's'}` }, ...sideFiles);
+    files.push(
+      { path, content: text, description: `${drafts.length} request${drafts.length === 1 ? '' : 's'}` },
+      ...sideFiles,
+    );
     requestCount += drafts.length;
     for (const name of referencedVariables(text)) if (!env.defines(name)) missing.add(name);
   }
   if (requestCount === 0) warnings.add(`${options.source}: the document has no operations under paths`);
   files.push(...env.files());
-  const notes = [`${requestCount} request${requestCount === 1 ? '' : 's'} in ${groups.size} file${groups.size === 1 ? '' : 's'}`];
-  if (missing.size > 0) notes.push(`variables to define (in http-client.private.env.json or with --var): ${[...missing].join(', ')}`);
+  const notes = [
+    `${requestCount} request${requestCount === 1 ? '' : 's'} in ${groups.size} file${groups.size === 1 ? '' : 's'}`,
+  ];
+  if (missing.size > 0)
+    notes.push(`variables to define (in http-client.private.env.json or with --var): ${[...missing].join(', ')}`);
   return { files, warnings: [...warnings], notes };
 }
 
@@ -434,10 +557,19 @@ export async function importOpenApiFile(path: string, options: { baseUrl?: strin
   if (document.errors.length > 0) {
     const error = document.errors[0];
     const position = error.linePos?.[0];
-    throw new DialError('E_IMPORT', `OpenAPI document is not valid YAML or JSON: ${error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`, {
-      location: { file: path, line: position?.line ?? 1, col: position?.col, excerpt: position ? text.split('\n')[position.line - 1] : undefined },
-      hint: 'fix the syntax at that place',
-    });
+    throw new DialError(
+      'E_IMPORT',
+      `OpenAPI document is not valid YAML or JSON: ${error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`,
+      {
+        location: {
+          file: path,
+          line: position?.line ?? 1,
+          col: position?.col,
+          excerpt: position ? text.split('\n')[position.line - 1] : undefined,
+        },
+        hint: 'fix the syntax at that place',
+      },
+    );
   }
   const raw = document.toJS({ maxAliasCount: 1000 }) as unknown;
   const top = obj(raw);
@@ -458,16 +590,24 @@ export async function importOpenApiFile(path: string, options: { baseUrl?: strin
   let api: Obj;
   try {
     // Remote $refs are not fetched: an import never touches the network.
-    api = (await SwaggerParser.dereference(resolve(path), structuredClone(raw) as never, {
-      resolve: { http: false },
-      dereference: { circular: true },
-    } as never)) as unknown as Obj;
+    api = (await SwaggerParser.dereference(
+      resolve(path),
+      structuredClone(raw) as never,
+      {
+        resolve: { http: false },
+        dereference: { circular: true },
+      } as never,
+    )) as unknown as Obj;
   } catch (error) {
-    throw new DialError('E_IMPORT', `cannot resolve the $refs of the OpenAPI document: ${(error as Error).message.split('\n')[0]}`, {
-      location: { file: path, line: 1 },
-      hint: 'check that every $ref points at something that exists (remote URLs are not fetched)',
-      cause: error,
-    });
+    throw new DialError(
+      'E_IMPORT',
+      `cannot resolve the $refs of the OpenAPI document: ${(error as Error).message.split('\n')[0]}`,
+      {
+        location: { file: path, line: 1 },
+        hint: 'check that every $ref points at something that exists (remote URLs are not fetched)',
+        cause: error,
+      },
+    );
   }
   return convertOpenApi(api, { baseUrl: options.baseUrl, source: path });
 }

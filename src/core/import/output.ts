@@ -29,7 +29,9 @@ function target(outDir: string, path: string): string {
   const full = resolve(outDir, path);
   const rel = relative(resolve(outDir), full);
   if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) {
-    throw new DialError('E_IMPORT', `refusing to write '${path}' outside the output folder`, { hint: 'rename the folder or request in the source' });
+    throw new DialError('E_IMPORT', `refusing to write '${path}' outside the output folder`, {
+      hint: 'rename the folder or request in the source',
+    });
   }
   return full;
 }
@@ -44,7 +46,10 @@ export function writeImport(result: ImportResult, options: WriteImportOptions): 
   const targets = result.files.map((file) => target(options.outDir, file.path));
   const seen = new Set<string>();
   for (const [index, full] of targets.entries()) {
-    if (seen.has(full)) throw new DialError('E_IMPORT', `the import would write '${result.files[index].path}' twice`, { hint: 'two folders or requests have the same name; rename one in the source' });
+    if (seen.has(full))
+      throw new DialError('E_IMPORT', `the import would write '${result.files[index].path}' twice`, {
+        hint: 'two folders or requests have the same name; rename one in the source',
+      });
     seen.add(full);
   }
   // Planned before anything is written: an env file that cannot be read stops the import.
@@ -56,20 +61,31 @@ export function writeImport(result: ImportResult, options: WriteImportOptions): 
     try {
       text = readFileSync(full, 'utf8');
     } catch (error) {
-      throw new DialError('E_IO', `cannot read ${shown(full, cwd)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}; nothing was written`, {
-        hint: 'check the file, or choose another folder with -o DIR',
-        cause: error,
-      });
+      throw new DialError(
+        'E_IO',
+        `cannot read ${shown(full, cwd)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}; nothing was written`,
+        {
+          hint: 'check the file, or choose another folder with -o DIR',
+          cause: error,
+        },
+      );
     }
-    merges.set(index, { ...mergeEnvFile(text, file.content, full, shown(full, cwd)), mode: file.mode ?? statSync(full).mode & 0o777 });
+    merges.set(index, {
+      ...mergeEnvFile(text, file.content, full, shown(full, cwd)),
+      mode: file.mode ?? statSync(full).mode & 0o777,
+    });
   });
   if (!options.force) {
     const existing = targets.filter((full, index) => result.files[index].merge !== 'env' && existsSync(full));
     if (existing.length > 0) {
       const names = existing.map((full) => shown(full, cwd));
-      throw new DialError('E_EXISTS', `${names[0]} already exists${names.length > 1 ? ` (and ${names.length - 1} more: ${names.slice(1).join(', ')})` : ''}; nothing was written`, {
-        hint: 'pass --force to overwrite, or choose another folder with -o DIR',
-      });
+      throw new DialError(
+        'E_EXISTS',
+        `${names[0]} already exists${names.length > 1 ? ` (and ${names.length - 1} more: ${names.slice(1).join(', ')})` : ''}; nothing was written`,
+        {
+          hint: 'pass --force to overwrite, or choose another folder with -o DIR',
+        },
+      );
     }
   }
   result.files.forEach((file, index) => {
@@ -80,10 +96,17 @@ export function writeImport(result: ImportResult, options: WriteImportOptions): 
     try {
       writeFileAtomic(targets[index], merge ? merge.content! : file.content, merge ? merge.mode : file.mode);
     } catch (error) {
-      throw new DialError('E_IO', `cannot write ${shown(targets[index], cwd)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
-        hint: index > 0 ? `${index} file(s) before it were written; check the folder and run again with --force` : 'check that the output folder can be written',
-        cause: error,
-      });
+      throw new DialError(
+        'E_IO',
+        `cannot write ${shown(targets[index], cwd)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        {
+          hint:
+            index > 0
+              ? `${index} file(s) before it were written; check the folder and run again with --force`
+              : 'check that the output folder can be written',
+          cause: error,
+        },
+      );
     }
   });
   return targets;
@@ -91,7 +114,8 @@ export function writeImport(result: ImportResult, options: WriteImportOptions): 
 
 function mergeLine(path: string, merged: NonNullable<ImportedFile['merged']>): string {
   const { added, kept, differing } = merged;
-  let line = added.length > 0 ? `merged into ${path}: added ${added.join(', ')}` : `left ${path} as it was: nothing new to add`;
+  let line =
+    added.length > 0 ? `merged into ${path}: added ${added.join(', ')}` : `left ${path} as it was: nothing new to add`;
   if (kept.length > 0) line += `; kept ${kept.length} existing (${kept.join(', ')})`;
   if (differing.length > 0) line += `; the imported value differs for ${differing.join(', ')}`;
   return line;

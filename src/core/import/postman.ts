@@ -8,7 +8,14 @@ import { dirname, isAbsolute, posix, relative, resolve, sep, win32 } from 'node:
 import * as z from 'zod/mini';
 import { DialError } from '../errors.js';
 import { EnvFiles, SECRET_NAME, SHARED, referencedVariables } from './env-writer.js';
-import { renderHttpFile, slugify, uniqueName, type DraftBody, type DraftPart, type ImportDraft } from './http-writer.js';
+import {
+  renderHttpFile,
+  slugify,
+  uniqueName,
+  type DraftBody,
+  type DraftPart,
+  type ImportDraft,
+} from './http-writer.js';
 import type { ImportedFile, ImportResult } from './import-result.js';
 import { parseJsonSource, readSource, validateSource } from './source-file.js';
 
@@ -42,7 +49,9 @@ const Url = z.union([
     protocol: z.optional(z.string()),
     host: z.optional(z.union([z.string(), z.array(z.string())])),
     port: z.optional(z.string()),
-    path: z.optional(z.union([z.string(), z.array(z.union([z.string(), z.looseObject({ value: z.optional(z.string()) })]))])),
+    path: z.optional(
+      z.union([z.string(), z.array(z.union([z.string(), z.looseObject({ value: z.optional(z.string()) })]))]),
+    ),
     query: z.optional(z.nullable(z.array(KeyValue))),
     variable: z.optional(z.array(KeyValue)),
   }),
@@ -107,7 +116,14 @@ const Collection = z.looseObject({
 type PmCollection = z.infer<typeof Collection>;
 const Environment = z.looseObject({
   name: z.optional(z.string()),
-  values: z.array(z.looseObject({ key: z.string(), value: z.optional(z.unknown()), enabled: z.optional(z.boolean()), type: z.optional(z.string()) })),
+  values: z.array(
+    z.looseObject({
+      key: z.string(),
+      value: z.optional(z.unknown()),
+      enabled: z.optional(z.boolean()),
+      type: z.optional(z.string()),
+    }),
+  ),
 });
 type PmEnvironment = z.infer<typeof Environment>;
 
@@ -130,7 +146,11 @@ function oneLine(value: string): string {
 
 // Postman dynamic variables dial knows under another or the same name.
 const DYNAMIC: Record<string, string> = {
-  $guid: '$guid', $randomUUID: '$uuid', $timestamp: '$timestamp', $isoTimestamp: '$isoTimestamp', $randomInt: '$randomInt',
+  $guid: '$guid',
+  $randomUUID: '$uuid',
+  $timestamp: '$timestamp',
+  $isoTimestamp: '$isoTimestamp',
+  $randomInt: '$randomInt',
 };
 
 /** Encodes a form key/value like Postman does, keeping {{variables}} as they are. */
@@ -153,7 +173,11 @@ function authParams(auth: PmAuth, type: string): Record<string, string> {
 }
 
 const CONTENT_TYPE_BY_LANGUAGE: Record<string, string> = {
-  json: 'application/json', xml: 'application/xml', html: 'text/html', text: 'text/plain', javascript: 'application/javascript',
+  json: 'application/json',
+  xml: 'application/xml',
+  html: 'text/html',
+  text: 'text/plain',
+  javascript: 'application/javascript',
 };
 
 interface Context {
@@ -207,13 +231,21 @@ function applyAuth(auth: PmAuth | undefined, draft: ImportDraft, context: Contex
   const hasHeader = (name: string) => draft.headers.some((header) => header.name.toLowerCase() === name.toLowerCase());
   switch (auth.type) {
     case 'bearer':
-      if (!hasHeader('Authorization')) draft.headers.push({ name: 'Authorization', value: `Bearer ${credential(context, 'token', params.token ?? '', true)}` });
+      if (!hasHeader('Authorization'))
+        draft.headers.push({
+          name: 'Authorization',
+          value: `Bearer ${credential(context, 'token', params.token ?? '', true)}`,
+        });
       return;
     case 'basic':
     case 'digest': {
       const user = credential(context, 'username', params.username ?? '', false);
       const password = credential(context, 'password', params.password ?? '', true);
-      if (!hasHeader('Authorization')) draft.headers.push({ name: 'Authorization', value: `${auth.type === 'basic' ? 'Basic' : 'Digest'} ${user} ${password}` });
+      if (!hasHeader('Authorization'))
+        draft.headers.push({
+          name: 'Authorization',
+          value: `${auth.type === 'basic' ? 'Basic' : 'Digest'} ${user} ${password}`,
+        });
       return;
     }
     case 'apikey': {
@@ -226,7 +258,9 @@ function applyAuth(auth: PmAuth | undefined, draft: ImportDraft, context: Contex
     case 'oauth2': {
       const token = credential(context, 'accessToken', params.accessToken ?? '', true);
       if (!hasHeader('Authorization')) draft.headers.push({ name: 'Authorization', value: `Bearer ${token}` });
-      context.warnings.push(`${where}: OAuth 2.0 auth became a Bearer header with {{${token.slice(2, -2)}}}; getting the token is not converted`);
+      context.warnings.push(
+        `${where}: OAuth 2.0 auth became a Bearer header with {{${token.slice(2, -2)}}}; getting the token is not converted`,
+      );
       return;
     }
     default:
@@ -240,19 +274,26 @@ function buildUrl(url: PmUrl | undefined, draft: Pick<ImportDraft, 'variables'>)
   let base = url.raw ?? '';
   if (!base) {
     const host = Array.isArray(url.host) ? url.host.join('.') : (url.host ?? '');
-    const path = Array.isArray(url.path) ? url.path.map((segment) => (typeof segment === 'string' ? segment : (segment.value ?? ''))).join('/') : (url.path ?? '');
+    const path = Array.isArray(url.path)
+      ? url.path.map((segment) => (typeof segment === 'string' ? segment : (segment.value ?? ''))).join('/')
+      : (url.path ?? '');
     base = `${url.protocol ? `${url.protocol}://` : ''}${host}${url.port ? `:${url.port}` : ''}${path ? `/${path.replace(/^\//, '')}` : ''}`;
   }
   let withoutQuery = base.split('?')[0].split('#')[0];
   let query = base.includes('?') ? base.slice(base.indexOf('?') + 1).split('#')[0] : '';
   if (url.query) {
     // The query list knows which parameters are disabled; raw may still carry them.
-    query = url.query.filter((param) => !param.disabled && param.key !== undefined && param.key !== null)
-      .map((param) => (param.value === undefined || param.value === null ? param.key! : `${param.key}=${text(param.value)}`))
+    query = url.query
+      .filter((param) => !param.disabled && param.key !== undefined && param.key !== null)
+      .map((param) =>
+        param.value === undefined || param.value === null ? param.key! : `${param.key}=${text(param.value)}`,
+      )
       .join('&');
   }
   // Postman path variables (:id) become {{id}}, their values request variables.
-  const pathVariables = new Map((url.variable ?? []).filter((variable) => variable.key).map((variable) => [variable.key!, text(variable.value)]));
+  const pathVariables = new Map(
+    (url.variable ?? []).filter((variable) => variable.key).map((variable) => [variable.key!, text(variable.value)]),
+  );
   withoutQuery = withoutQuery.replace(/\/:([A-Za-z_][\w-]*)/g, (_, name: string) => {
     const value = pathVariables.get(name);
     if (value !== undefined && value !== '') {
@@ -267,7 +308,8 @@ function buildUrl(url: PmUrl | undefined, draft: Pick<ImportDraft, 'variables'>)
 function buildBody(body: PmBody | null | undefined, draft: ImportDraft, context: Context, where: string): DraftBody {
   if (!body || body.disabled || !body.mode) return { kind: 'none' };
   const setType = (type: string): void => {
-    if (!draft.headers.some((header) => header.name.toLowerCase() === 'content-type')) draft.headers.push({ name: 'Content-Type', value: type });
+    if (!draft.headers.some((header) => header.name.toLowerCase() === 'content-type'))
+      draft.headers.push({ name: 'Content-Type', value: type });
   };
   switch (body.mode) {
     case 'raw': {
@@ -280,7 +322,11 @@ function buildBody(body: PmBody | null | undefined, draft: ImportDraft, context:
       const fields = (body.urlencoded ?? []).filter((field) => !field.disabled && field.key);
       if (fields.length === 0) return { kind: 'none' };
       setType('application/x-www-form-urlencoded');
-      return { kind: 'text', text: fields.map((field) => `${formEncode(field.key!)}=${formEncode(text(field.value))}`).join('&'), substitute: true };
+      return {
+        kind: 'text',
+        text: fields.map((field) => `${formEncode(field.key!)}=${formEncode(text(field.value))}`).join('&'),
+        substitute: true,
+      };
     }
     case 'formdata': {
       const parts: DraftPart[] = [];
@@ -290,9 +336,12 @@ function buildBody(body: PmBody | null | undefined, draft: ImportDraft, context:
           const sources = Array.isArray(field.src) ? field.src : [field.src];
           const src = sources.find((source): source is string => typeof source === 'string' && source !== '');
           if (!src) {
-            context.warnings.push(`${where}: form field '${field.key}' has no file chosen; it was written as ./${field.key} — point it at the file to upload`);
+            context.warnings.push(
+              `${where}: form field '${field.key}' has no file chosen; it was written as ./${field.key} — point it at the file to upload`,
+            );
           }
-          if (sources.length > 1) context.warnings.push(`${where}: form field '${field.key}' has several files; only the first was imported`);
+          if (sources.length > 1)
+            context.warnings.push(`${where}: form field '${field.key}' has several files; only the first was imported`);
           const path = src === undefined ? undefined : sourceFile(src, context, `${where}: form field '${field.key}'`);
           parts.push({ name: field.key, filePath: path ?? `./${field.key}`, contentType: field.contentType });
         } else {
@@ -323,7 +372,11 @@ function buildBody(body: PmBody | null | undefined, draft: ImportDraft, context:
         }
       }
       setType('application/json');
-      return { kind: 'text', text: JSON.stringify(variables === undefined ? { query } : { query, variables }, null, 2), substitute: true };
+      return {
+        kind: 'text',
+        text: JSON.stringify(variables === undefined ? { query } : { query, variables }, null, 2),
+        substitute: true,
+      };
     }
     default:
       context.warnings.push(`${where}: body mode '${body.mode}' is not supported and was not imported`);
@@ -336,9 +389,16 @@ function scriptComments(events: PmEvent[] | undefined, context: Context, where: 
   for (const event of events ?? []) {
     if (event.disabled) continue;
     const exec = event.script?.exec;
-    const code = (Array.isArray(exec) ? exec : exec ? exec.split('\n') : []).filter((line, index, all) => line.trim() !== '' || (index > 0 && index < all.length - 1));
+    const code = (Array.isArray(exec) ? exec : exec ? exec.split('\n') : []).filter(
+      (line, index, all) => line.trim() !== '' || (index > 0 && index < all.length - 1),
+    );
     if (code.every((line) => line.trim() === '')) continue;
-    const kind = event.listen === 'prerequest' ? 'pre-request script' : event.listen === 'test' ? 'test script' : `${event.listen} script`;
+    const kind =
+      event.listen === 'prerequest'
+        ? 'pre-request script'
+        : event.listen === 'test'
+          ? 'test script'
+          : `${event.listen} script`;
     context.warnings.push(`${where}: Postman ${kind} not converted (kept as comments)`);
     lines.push(`Postman ${kind} (not converted):`, ...code.map((line) => `  ${line}`));
   }
@@ -360,14 +420,25 @@ function convertRequest(item: PmItem, inherited: PmAuth | undefined, used: Set<s
     body: { kind: 'none' },
   };
   draft.url = buildUrl(request.url, draft);
-  if (!draft.url) throw new DialError('E_IMPORT', `request '${title}' has no URL`, { location: { file: context.source, line: 1 }, hint: 'give the request a URL in Postman and export again' });
+  if (!draft.url)
+    throw new DialError('E_IMPORT', `request '${title}' has no URL`, {
+      location: { file: context.source, line: 1 },
+      hint: 'give the request a URL in Postman and export again',
+    });
   const description = 'description' in request ? request.description : undefined;
   draft.comments.push(...descriptionLines(item.description ?? description));
 
   const header = 'header' in request ? request.header : undefined;
-  const headers: PmKeyValue[] = typeof header === 'string'
-    ? header.split(/\r?\n/).filter((line) => line.includes(':')).map((line) => ({ key: line.slice(0, line.indexOf(':')).trim(), value: line.slice(line.indexOf(':') + 1).trim() }))
-    : (header ?? []);
+  const headers: PmKeyValue[] =
+    typeof header === 'string'
+      ? header
+          .split(/\r?\n/)
+          .filter((line) => line.includes(':'))
+          .map((line) => ({
+            key: line.slice(0, line.indexOf(':')).trim(),
+            value: line.slice(line.indexOf(':') + 1).trim(),
+          }))
+      : (header ?? []);
   for (const entry of headers) {
     if (!entry.key) continue;
     if (entry.disabled) {
@@ -401,7 +472,13 @@ function pathFrom(dir: string, path: string, rebase: Set<string>): string {
 /** A body with the collection's relative file paths made relative to `dir`. */
 function bodyFrom(dir: string, body: DraftBody, rebase: Set<string>): DraftBody {
   if (body.kind === 'file') return { ...body, path: pathFrom(dir, body.path, rebase) };
-  if (body.kind === 'multipart') return { kind: 'multipart', parts: body.parts.map((part) => (part.filePath === undefined ? part : { ...part, filePath: pathFrom(dir, part.filePath, rebase) })) };
+  if (body.kind === 'multipart')
+    return {
+      kind: 'multipart',
+      parts: body.parts.map((part) =>
+        part.filePath === undefined ? part : { ...part, filePath: pathFrom(dir, part.filePath, rebase) },
+      ),
+    };
   return body;
 }
 
@@ -410,25 +487,82 @@ export interface ConvertPostmanOptions {
   outDir?: string;
 }
 
-/**
- * Converts a parsed collection (and environment) to files; `file` is the collection's path
- * (relative file paths in it belong to its folder; it names the source in messages).
- */
-export function convertPostman(collection: PmCollection, environment: PmEnvironment | undefined, file: string, options: ConvertPostmanOptions = {}): ImportResult {
-  const warnings: string[] = [];
-  const env = new EnvFiles();
-  const context: Context = { env, warnings, file, source: resolve(file), rebase: new Set() };
+/** The collection's variables into `$shared`, the environment's into an environment of its name. */
+function addVariables(env: EnvFiles, collection: PmCollection, environment: PmEnvironment | undefined): void {
   for (const variable of collection.variable ?? []) {
     if (!variable.key || variable.disabled) continue;
     env.set(SHARED, variable.key, text(variable.value), variable.type === 'secret' || SECRET_NAME.test(variable.key));
   }
-  if (environment) {
-    const name = oneLine(environment.name ?? '') || 'postman';
-    for (const value of environment.values) {
-      if (value.enabled === false) continue;
-      env.set(name, value.key, text(value.value), value.type === 'secret' || SECRET_NAME.test(value.key));
+  if (!environment) return;
+  const name = oneLine(environment.name ?? '') || 'postman';
+  for (const value of environment.values) {
+    if (value.enabled === false) continue;
+    env.set(name, value.key, text(value.value), value.type === 'secret' || SECRET_NAME.test(value.key));
+  }
+}
+
+/** Postman dynamic variables with another name in dial (`{{$randomUUID}}` -> `{{$uuid}}`), renamed in place. */
+function renameDynamicVariables(outputs: OutputFile[]): void {
+  const rename = (value: string): string =>
+    value.replace(/\{\{\s*(\$[A-Za-z]+)\s*\}\}/g, (whole, name: string) =>
+      DYNAMIC[name] && DYNAMIC[name] !== name ? `{{${DYNAMIC[name]}}}` : whole,
+    );
+  for (const output of outputs) {
+    for (const draft of output.drafts) {
+      draft.url = rename(draft.url);
+      draft.headers = draft.headers.map((header) => ({ name: header.name, value: rename(header.value) }));
+      if (draft.body.kind === 'text') draft.body = { ...draft.body, text: rename(draft.body.text) };
+      if (draft.body.kind === 'multipart')
+        draft.body = {
+          kind: 'multipart',
+          parts: draft.body.parts.map((part) =>
+            part.value === undefined ? part : { ...part, value: rename(part.value) },
+          ),
+        };
     }
   }
+}
+
+/** Variables used but defined nowhere (for a note telling the user what to set); warns about dynamic variables dial lacks. */
+function undefinedVariables(outputs: OutputFile[], env: EnvFiles, warnings: string[]): Set<string> {
+  const missing = new Set<string>();
+  const unsupportedDynamic = new Set<string>();
+  for (const output of outputs) {
+    for (const draft of output.drafts) {
+      const all = JSON.stringify(draft);
+      for (const match of all.matchAll(/\{\{\s*(\$[A-Za-z]+)/g))
+        if (
+          !(match[1] in DYNAMIC) &&
+          !['$uuid', '$processEnv', '$dotenv', '$datetime', '$localDatetime'].includes(match[1])
+        )
+          unsupportedDynamic.add(match[1]);
+      for (const name of referencedVariables(all)) {
+        if (!env.defines(name) && !(draft.variables ?? []).some((variable) => variable.name === name))
+          missing.add(name);
+      }
+    }
+  }
+  if (unsupportedDynamic.size > 0)
+    warnings.push(
+      `Postman dynamic variables dial does not have: ${[...unsupportedDynamic].join(', ')} (replace them before sending)`,
+    );
+  return missing;
+}
+
+/**
+ * Converts a parsed collection (and environment) to files; `file` is the collection's path
+ * (relative file paths in it belong to its folder; it names the source in messages).
+ */
+export function convertPostman(
+  collection: PmCollection,
+  environment: PmEnvironment | undefined,
+  file: string,
+  options: ConvertPostmanOptions = {},
+): ImportResult {
+  const warnings: string[] = [];
+  const env = new EnvFiles();
+  const context: Context = { env, warnings, file, source: resolve(file), rebase: new Set() };
+  addVariables(env, collection, environment);
 
   const outputs: OutputFile[] = [];
   const usedFileNames = new Map<string, Set<string>>();
@@ -439,7 +573,11 @@ export function convertPostman(collection: PmCollection, environment: PmEnvironm
 
   const fileOf = (requests: PmItem[], path: string, auth: PmAuth | undefined, preamble: string[]): void => {
     const used = new Set<string>();
-    outputs.push({ path, preamble, drafts: requests.map((item) => convertRequest(item, auth, used, { ...context, file: path })) });
+    outputs.push({
+      path,
+      preamble,
+      drafts: requests.map((item) => convertRequest(item, auth, used, { ...context, file: path })),
+    });
   };
   // A folder's own requests go in <dir><slug>.http, its subfolders in <dir><slug>/.
   const walkFolder = (folder: PmItem, dir: string, inherited: PmAuth | undefined): void => {
@@ -449,7 +587,11 @@ export function convertPostman(collection: PmCollection, environment: PmEnvironm
     for (const variable of folder.variable ?? []) {
       if (variable.key && !variable.disabled) env.set(SHARED, variable.key, text(variable.value));
     }
-    const preamble = [folderName, ...descriptionLines(folder.description), ...scriptComments(folder.event, context, `folder '${folderName}'`)];
+    const preamble = [
+      folderName,
+      ...descriptionLines(folder.description),
+      ...scriptComments(folder.event, context, `folder '${folderName}'`),
+    ];
     const items = folder.item ?? [];
     const direct = items.filter((item) => item.item === undefined);
     if (direct.length > 0) fileOf(direct, `${dir}${slug}.http`, auth, preamble);
@@ -460,23 +602,19 @@ export function convertPostman(collection: PmCollection, environment: PmEnvironm
   const collectionAuth = collection.auth ?? undefined;
   const rootRequests = collection.item.filter((item) => item.item === undefined);
   if (rootRequests.length > 0) {
-    const preamble = [collectionName, ...descriptionLines(collection.info.description), ...scriptComments(collection.event, context, 'the collection')];
+    const preamble = [
+      collectionName,
+      ...descriptionLines(collection.info.description),
+      ...scriptComments(collection.event, context, 'the collection'),
+    ];
     fileOf(rootRequests, `${fileName('', collectionName)}.http`, collectionAuth, preamble);
   } else {
     scriptComments(collection.event, context, 'the collection');
   }
-  for (const folder of collection.item.filter((item) => item.item !== undefined)) walkFolder(folder, '', collectionAuth);
+  for (const folder of collection.item.filter((item) => item.item !== undefined))
+    walkFolder(folder, '', collectionAuth);
 
-  // Postman dynamic variables with another name in dial ({{$randomUUID}} -> {{$uuid}}).
-  const rename = (value: string): string => value.replace(/\{\{\s*(\$[A-Za-z]+)\s*\}\}/g, (whole, name: string) => (DYNAMIC[name] && DYNAMIC[name] !== name ? `{{${DYNAMIC[name]}}}` : whole));
-  for (const output of outputs) {
-    for (const draft of output.drafts) {
-      draft.url = rename(draft.url);
-      draft.headers = draft.headers.map((header) => ({ name: header.name, value: rename(header.value) }));
-      if (draft.body.kind === 'text') draft.body = { ...draft.body, text: rename(draft.body.text) };
-      if (draft.body.kind === 'multipart') draft.body = { kind: 'multipart', parts: draft.body.parts.map((part) => (part.value === undefined ? part : { ...part, value: rename(part.value) })) };
-    }
-  }
+  renameDynamicVariables(outputs);
 
   const files: ImportedFile[] = [];
   let requestCount = 0;
@@ -487,30 +625,32 @@ export function convertPostman(collection: PmCollection, environment: PmEnvironm
     const drafts = output.drafts.map((draft) => ({ ...draft, body: bodyFrom(dir, draft.body, context.rebase) }));
     const { text: content, sideFiles } = renderHttpFile(drafts, { filePath: output.path, preamble: output.preamble });
     requestCount += output.drafts.length;
-    files.push({ path: output.path, content, description: `${output.drafts.length} request${output.drafts.length === 1 ? '' : 's'}` }, ...sideFiles);
+    files.push(
+      {
+        path: output.path,
+        content,
+        description: `${output.drafts.length} request${output.drafts.length === 1 ? '' : 's'}`,
+      },
+      ...sideFiles,
+    );
   }
   files.push(...env.files());
 
-  // Variables used but defined nowhere: tell the user what to set.
-  const missing = new Set<string>();
-  const unsupportedDynamic = new Set<string>();
-  for (const output of outputs) {
-    for (const draft of output.drafts) {
-      const all = JSON.stringify(draft);
-      for (const match of all.matchAll(/\{\{\s*(\$[A-Za-z]+)/g)) if (!(match[1] in DYNAMIC) && !['$uuid', '$processEnv', '$dotenv', '$datetime', '$localDatetime'].includes(match[1])) unsupportedDynamic.add(match[1]);
-      for (const name of referencedVariables(all)) {
-        if (!env.defines(name) && !(draft.variables ?? []).some((variable) => variable.name === name)) missing.add(name);
-      }
-    }
-  }
-  if (unsupportedDynamic.size > 0) warnings.push(`Postman dynamic variables dial does not have: ${[...unsupportedDynamic].join(', ')} (replace them before sending)`);
-  const notes = [`${requestCount} request${requestCount === 1 ? '' : 's'} in ${outputs.length} file${outputs.length === 1 ? '' : 's'}`];
-  if (missing.size > 0) notes.push(`variables to define (in http-client.private.env.json or with --var): ${[...missing].join(', ')}`);
+  const missing = undefinedVariables(outputs, env, warnings);
+  const notes = [
+    `${requestCount} request${requestCount === 1 ? '' : 's'} in ${outputs.length} file${outputs.length === 1 ? '' : 's'}`,
+  ];
+  if (missing.size > 0)
+    notes.push(`variables to define (in http-client.private.env.json or with --var): ${[...missing].join(', ')}`);
   return { files, warnings, notes };
 }
 
 /** Reads, validates and converts a collection file (and an environment file). */
-export async function importPostmanFiles(collectionPath: string, environmentPath?: string, options: ConvertPostmanOptions = {}): Promise<ImportResult> {
+export async function importPostmanFiles(
+  collectionPath: string,
+  environmentPath?: string,
+  options: ConvertPostmanOptions = {},
+): Promise<ImportResult> {
   const collectionText = readSource(collectionPath, 'Postman collection');
   const raw = parseJsonSource(collectionText, collectionPath, 'Postman collection');
   if (raw && typeof raw === 'object' && 'requests' in raw && !('item' in raw)) {
@@ -522,11 +662,18 @@ export async function importPostmanFiles(collectionPath: string, environmentPath
   const collection = await validateSource(Collection, raw, collectionText, collectionPath, 'Postman collection');
   const schema = collection.info.schema ?? '';
   const warnings: string[] = [];
-  if (schema && !/v2\.[01]\.\d/.test(schema)) warnings.push(`${collectionPath}: schema '${schema}' is not v2.0/v2.1; imported as v2.1`);
+  if (schema && !/v2\.[01]\.\d/.test(schema))
+    warnings.push(`${collectionPath}: schema '${schema}' is not v2.0/v2.1; imported as v2.1`);
   let environment: PmEnvironment | undefined;
   if (environmentPath !== undefined) {
     const environmentText = readSource(environmentPath, 'Postman environment');
-    environment = await validateSource(Environment, parseJsonSource(environmentText, environmentPath, 'Postman environment'), environmentText, environmentPath, 'Postman environment');
+    environment = await validateSource(
+      Environment,
+      parseJsonSource(environmentText, environmentPath, 'Postman environment'),
+      environmentText,
+      environmentPath,
+      'Postman environment',
+    );
   }
   const result = convertPostman(collection, environment, resolve(collectionPath), options);
   result.warnings.unshift(...warnings);

@@ -34,7 +34,7 @@ function isSchema(value: unknown): value is Schema {
 
 function typeOf(schema: Schema): string | undefined {
   const type = schema.type;
-  if (Array.isArray(type)) return type.find((entry) => entry !== 'null') as string | undefined ?? 'null';
+  if (Array.isArray(type)) return (type.find((entry) => entry !== 'null') as string | undefined) ?? 'null';
   if (typeof type === 'string') return type;
   if (isSchema(schema.properties)) return 'object';
   if (schema.items !== undefined) return 'array';
@@ -56,7 +56,9 @@ export function exampleFromSchema(schema: unknown, stack: Set<unknown> = new Set
     if (Array.isArray(schema.allOf) && schema.allOf.length > 0) {
       const parts = schema.allOf.map((part) => exampleFromSchema(part, stack, depth + 1));
       if (parts.every((part) => isSchema(part) || part === undefined)) {
-        const own = isSchema(schema.properties) ? exampleFromSchema({ ...schema, allOf: undefined }, stack, depth + 1) : {};
+        const own = isSchema(schema.properties)
+          ? exampleFromSchema({ ...schema, allOf: undefined }, stack, depth + 1)
+          : {};
         return Object.assign({}, ...parts.filter(isSchema), isSchema(own) ? own : {});
       }
       return parts.find((part) => part !== undefined);
@@ -94,7 +96,12 @@ export function exampleFromSchema(schema: unknown, stack: Set<unknown> = new Set
       }
       case 'integer':
       case 'number': {
-        const minimum = typeof schema.minimum === 'number' ? schema.minimum : typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + 1 : undefined;
+        const minimum =
+          typeof schema.minimum === 'number'
+            ? schema.minimum
+            : typeof schema.exclusiveMinimum === 'number'
+              ? schema.exclusiveMinimum + 1
+              : undefined;
         const maximum = typeof schema.maximum === 'number' ? schema.maximum : undefined;
         let value = minimum ?? (maximum !== undefined && maximum < 0 ? maximum : 0);
         if (typeOf(schema) === 'integer') value = Math.ceil(value);

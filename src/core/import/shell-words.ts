@@ -69,19 +69,46 @@ function readAnsiC(text: string, start: number): { value: string; end: number } 
     const next = text[i + 1];
     i += 2;
     switch (next) {
-      case 'n': value += '\n'; break;
-      case 't': value += '\t'; break;
-      case 'r': value += '\r'; break;
-      case 'a': value += '\x07'; break;
-      case 'b': value += '\b'; break;
-      case 'e': case 'E': value += '\x1b'; break;
-      case 'f': value += '\f'; break;
-      case 'v': value += '\v'; break;
-      case '\\': value += '\\'; break;
-      case "'": value += "'"; break;
-      case '"': value += '"'; break;
-      case '?': value += '?'; break;
-      case 'x': case 'u': case 'U': {
+      case 'n':
+        value += '\n';
+        break;
+      case 't':
+        value += '\t';
+        break;
+      case 'r':
+        value += '\r';
+        break;
+      case 'a':
+        value += '\x07';
+        break;
+      case 'b':
+        value += '\b';
+        break;
+      case 'e':
+      case 'E':
+        value += '\x1b';
+        break;
+      case 'f':
+        value += '\f';
+        break;
+      case 'v':
+        value += '\v';
+        break;
+      case '\\':
+        value += '\\';
+        break;
+      case "'":
+        value += "'";
+        break;
+      case '"':
+        value += '"';
+        break;
+      case '?':
+        value += '?';
+        break;
+      case 'x':
+      case 'u':
+      case 'U': {
         const max = next === 'x' ? 2 : next === 'u' ? 4 : 8;
         const digits = /^[0-9a-fA-F]+/.exec(text.slice(i, i + max))?.[0] ?? '';
         if (!digits) {
@@ -136,7 +163,8 @@ function readDollar(text: string, i: number): Dollar {
   if (next === '{') {
     const close = text.indexOf('}', i + 2);
     const inner = close < 0 ? undefined : text.slice(i + 2, close);
-    if (inner !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(inner)) return { value: processEnvReference(inner), end: close + 1, variable: inner };
+    if (inner !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(inner))
+      return { value: processEnvReference(inner), end: close + 1, variable: inner };
     // Only the `$` is taken here: the rest is read as ordinary text, quotes and all.
     return { value: '$', end: i + 1, kept: shortened(inner === undefined ? '${' : `\${${inner}}`) };
   }
@@ -409,7 +437,11 @@ export function splitCommands(words: ShellWord[]): ShellCommand[] {
   const commands: ShellCommand[] = [];
   let current: ShellWord[] = [];
   const command = (after?: string): ShellCommand => {
-    const found: ShellCommand = { words: current.map((word) => word.value), variables: [...new Set(current.flatMap((word) => word.variables ?? []))], kept: [...new Set(current.flatMap((word) => word.kept ?? []))] };
+    const found: ShellCommand = {
+      words: current.map((word) => word.value),
+      variables: [...new Set(current.flatMap((word) => word.variables ?? []))],
+      kept: [...new Set(current.flatMap((word) => word.kept ?? []))],
+    };
     if (after !== undefined) found.after = after;
     return found;
   };

@@ -21,10 +21,14 @@ export function readSource(path: string, what: string): string {
     return readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new DialError(code === 'ENOENT' ? 'E_NOT_FOUND' : 'E_IMPORT', `cannot read the ${what} ${path}${code === 'ENOENT' ? ': no such file' : `: ${(error as Error).message}`}`, {
-      hint: 'check the path',
-      cause: error,
-    });
+    throw new DialError(
+      code === 'ENOENT' ? 'E_NOT_FOUND' : 'E_IMPORT',
+      `cannot read the ${what} ${path}${code === 'ENOENT' ? ': no such file' : `: ${(error as Error).message}`}`,
+      {
+        hint: 'check the path',
+        cause: error,
+      },
+    );
   }
 }
 
@@ -43,11 +47,15 @@ export function parseJsonSource(text: string, file: string, what: string): unkno
     const message = (error as Error).message;
     const position = /position (\d+)/.exec(message);
     const where = position ? lineCol(text, Number(position[1])) : undefined;
-    throw new DialError('E_IMPORT', `${what} is not valid JSON: ${message.replace(/ in JSON at position \d+.*$/, '')}`, {
-      location: where ? { file, line: where.line, col: where.col, excerpt: where.excerpt } : { file, line: 1 },
-      hint: `export the ${what} again, or fix the JSON at that place`,
-      cause: error,
-    });
+    throw new DialError(
+      'E_IMPORT',
+      `${what} is not valid JSON: ${message.replace(/ in JSON at position \d+.*$/, '')}`,
+      {
+        location: where ? { file, line: where.line, col: where.col, excerpt: where.excerpt } : { file, line: 1 },
+        hint: `export the ${what} again, or fix the JSON at that place`,
+        cause: error,
+      },
+    );
   }
 }
 
@@ -58,12 +66,16 @@ export async function loadYaml(): Promise<typeof import('yaml')> {
 }
 
 /** The line and column of the value at a JSON/YAML path, when it can be found. */
-export async function locatePath(text: string, path: PropertyKey[]): Promise<{ line: number; col: number; excerpt: string } | undefined> {
+export async function locatePath(
+  text: string,
+  path: PropertyKey[],
+): Promise<{ line: number; col: number; excerpt: string } | undefined> {
   const { parseDocument } = await loadYaml();
   try {
     const document = parseDocument(text, { keepSourceTokens: false });
     for (let depth = path.length; depth >= 0; depth--) {
-      const node = document.getIn(path.slice(0, depth) as Array<string | number>, true) as { range?: [number, number, number] } | undefined;
+      const node = document.getIn(path.slice(0, depth) as Array<string | number>, true) as
+        { range?: [number, number, number] } | undefined;
       if (node && typeof node === 'object' && node.range) return lineCol(text, node.range[0]);
     }
   } catch {
@@ -77,7 +89,8 @@ function deepestIssue(issue: Issue): Issue {
   if (issue.code !== 'invalid_union' || !issue.errors) return issue;
   let best: Issue | undefined;
   for (const branch of issue.errors) {
-    for (const inner of branch) if (inner.path.length > 0 && (!best || inner.path.length > best.path.length)) best = inner;
+    for (const inner of branch)
+      if (inner.path.length > 0 && (!best || inner.path.length > best.path.length)) best = inner;
   }
   return best ? deepestIssue({ ...best, path: [...issue.path, ...best.path] }) : issue;
 }
@@ -88,7 +101,8 @@ function describeIssue(issue: Issue): string {
     const expected = [...new Set(issue.errors.map((branch) => branch[0]?.expected).filter(Boolean))];
     if (expected.length > 0) return `expected ${expected.join(' or ')}`;
   }
-  if (issue.code === 'invalid_value' && issue.values) return `expected one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
+  if (issue.code === 'invalid_value' && issue.values)
+    return `expected one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
   return issue.message;
 }
 

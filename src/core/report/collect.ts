@@ -25,7 +25,12 @@ export class ReportCollector {
         if (event.shard) this.shard = { index: event.shard.index, total: event.shard.total };
         break;
       case 'file:start':
-        this.files.set(event.file.relativePath, { path: event.file.relativePath, durationMs: 0, totals: emptyTotals(), requests: [] });
+        this.files.set(event.file.relativePath, {
+          path: event.file.relativePath,
+          durationMs: 0,
+          totals: emptyTotals(),
+          requests: [],
+        });
         break;
       case 'request:end':
         if (this.options.failuresOnly && event.result.status !== 'failed' && event.result.status !== 'errored') break;
@@ -117,12 +122,33 @@ export function toRequestReport(result: RequestResult): RequestReport {
 
 /** Replays a report as runner events (pretty and dot output of a merged report). */
 export function reportToEvents(report: RunReport): RunEvent[] {
-  const events: RunEvent[] = [{ type: 'run:start', startedAt: report.startedAt, files: report.files.map((f) => ({ path: f.path, relativePath: f.path, requests: f.requests.length })), requests: report.totals.requests }];
+  const events: RunEvent[] = [
+    {
+      type: 'run:start',
+      startedAt: report.startedAt,
+      files: report.files.map((f) => ({ path: f.path, relativePath: f.path, requests: f.requests.length })),
+      requests: report.totals.requests,
+    },
+  ];
   for (const file of report.files) {
-    events.push({ type: 'file:start', file: { path: file.path, relativePath: file.path, requests: file.requests.length } });
-    for (const request of file.requests) events.push({ type: 'request:end', file: file.path, result: request as RequestResult });
-    events.push({ type: 'file:end', file: file.path, result: { relativePath: file.path, durationMs: file.durationMs, totals: file.totals } });
+    events.push({
+      type: 'file:start',
+      file: { path: file.path, relativePath: file.path, requests: file.requests.length },
+    });
+    for (const request of file.requests)
+      events.push({ type: 'request:end', file: file.path, result: request as RequestResult });
+    events.push({
+      type: 'file:end',
+      file: file.path,
+      result: { relativePath: file.path, durationMs: file.durationMs, totals: file.totals },
+    });
   }
-  events.push({ type: 'run:end', totals: report.totals, durationMs: report.durationMs, bailed: false, interrupted: false });
+  events.push({
+    type: 'run:end',
+    totals: report.totals,
+    durationMs: report.durationMs,
+    bailed: false,
+    interrupted: false,
+  });
   return events;
 }

@@ -12,7 +12,15 @@ import { emptyTotals } from '../run/types.js';
 import { ReportCollector, reportToEvents } from './collect.js';
 import type { RunReport } from './json-schema.js';
 import { createDotReporter, createPrettyReporter, type LiveReporter } from './live.js';
-import { githubSections, htmlSections, jsonSections, junitSections, renderSections, tapSections, type ReportSections } from './render.js';
+import {
+  githubSections,
+  htmlSections,
+  jsonSections,
+  junitSections,
+  renderSections,
+  tapSections,
+  type ReportSections,
+} from './render.js';
 import { FileReportSpill, reportFileSink, writeSpilledReport, type ReportSink } from './streaming.js';
 
 export { ReportCollector, reportToEvents } from './collect.js';
@@ -37,7 +45,9 @@ export function parseReporterSpec(text: string): ReporterSpec {
   const name = (colon < 0 ? text : text.slice(0, colon)).trim().toLowerCase();
   const path = colon < 0 ? undefined : text.slice(colon + 1).trim();
   if (!(REPORTER_NAMES as readonly string[]).includes(name)) {
-    throw new DialError('E_USAGE', `unknown reporter '${name}'`, { hint: `reporters: ${REPORTER_NAMES.join(', ')} (optionally NAME:PATH)` });
+    throw new DialError('E_USAGE', `unknown reporter '${name}'`, {
+      hint: `reporters: ${REPORTER_NAMES.join(', ')} (optionally NAME:PATH)`,
+    });
   }
   if (path === '') throw new DialError('E_USAGE', `--reporter ${name}: needs a path after ':'`);
   return { name: name as ReporterName, ...(path ? { path } : {}) };
@@ -50,11 +60,17 @@ export function parseReporterSpec(text: string): ReporterSpec {
  */
 export function checkReporterSpecs(specs: ReporterSpec[]): void {
   const onStdout = specs.filter((spec) => spec.path === undefined);
-  const structured = onStdout.find((spec) => spec.name === 'json' || spec.name === 'junit' || spec.name === 'tap' || spec.name === 'html');
+  const structured = onStdout.find(
+    (spec) => spec.name === 'json' || spec.name === 'junit' || spec.name === 'tap' || spec.name === 'html',
+  );
   if (structured && onStdout.length > 1) {
-    throw new DialError('E_USAGE', `--reporter ${structured.name} and --reporter ${onStdout.find((spec) => spec !== structured)!.name} would both write to standard output`, {
-      hint: `give one a file: --reporter ${structured.name}:report.${structured.name === 'junit' ? 'xml' : structured.name}`,
-    });
+    throw new DialError(
+      'E_USAGE',
+      `--reporter ${structured.name} and --reporter ${onStdout.find((spec) => spec !== structured)!.name} would both write to standard output`,
+      {
+        hint: `give one a file: --reporter ${structured.name}:report.${structured.name === 'junit' ? 'xml' : structured.name}`,
+      },
+    );
   }
 }
 
@@ -157,15 +173,23 @@ export async function readReport(path: string): Promise<RunReport> {
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new DialError('E_INPUT', `${path} is not JSON: ${error instanceof Error ? error.message : String(error)}`, { location: { file: path, line: 1 }, hint: 'give reports written with --reporter json:PATH' });
+    throw new DialError('E_INPUT', `${path} is not JSON: ${error instanceof Error ? error.message : String(error)}`, {
+      location: { file: path, line: 1 },
+      hint: 'give reports written with --reporter json:PATH',
+    });
   }
   // zod is loaded only here: a run that writes reports never pays for it.
   const { runReportSchema } = await import('./json-schema.js');
   const result = runReportSchema.safeParse(data);
   if (!result.success) {
     const issue = result.error.issues[0];
-    const at = issue?.path.length ? issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('') : '(root)';
-    throw new DialError('E_INPUT', `${path} is not a dial JSON report: ${issue?.message ?? 'invalid'} at ${at}`, { location: { file: path, line: 1 }, hint: 'give reports written with --reporter json:PATH (version 1)' });
+    const at = issue?.path.length
+      ? issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')
+      : '(root)';
+    throw new DialError('E_INPUT', `${path} is not a dial JSON report: ${issue?.message ?? 'invalid'} at ${at}`, {
+      location: { file: path, line: 1 },
+      hint: 'give reports written with --reporter json:PATH (version 1)',
+    });
   }
   return result.data;
 }
@@ -178,7 +202,15 @@ export function mergeReports(reports: RunReport[]): RunReport {
     for (const key of Object.keys(totals) as Array<keyof typeof totals>) totals[key] += report.totals[key];
   }
   const startedAt = reports.map((r) => r.startedAt).sort()[0] ?? new Date().toISOString();
-  return { tool: 'dial', version: 1, startedAt, durationMs: Math.max(0, ...reports.map((r) => r.durationMs)), merged: reports.length, totals, files };
+  return {
+    tool: 'dial',
+    version: 1,
+    startedAt,
+    durationMs: Math.max(0, ...reports.map((r) => r.durationMs)),
+    merged: reports.length,
+    totals,
+    files,
+  };
 }
 
 /** Renders a finished report with any reporter (used by `dial report merge`). */

@@ -53,11 +53,21 @@ const request = z.object({
   skipReason: z.optional(z.string()),
   logs: z.optional(z.array(z.string())),
   assertions: z.array(assertion),
-  error: z.optional(z.object({ code: z.string(), message: z.string(), file: z.optional(z.string()), line: z.optional(z.number()), hint: z.optional(z.string()) })),
+  error: z.optional(
+    z.object({
+      code: z.string(),
+      message: z.string(),
+      file: z.optional(z.string()),
+      line: z.optional(z.number()),
+      hint: z.optional(z.string()),
+    }),
+  ),
   exchange: z.optional(
     z.object({
       request: z.object({ method: z.string(), url: z.string(), headers: headerList, body: z.optional(z.string()) }),
-      response: z.optional(z.object({ status: z.number(), statusText: z.string(), headers: headerList, body: z.optional(z.string()) })),
+      response: z.optional(
+        z.object({ status: z.number(), statusText: z.string(), headers: headerList, body: z.optional(z.string()) }),
+      ),
     }),
   ),
 });

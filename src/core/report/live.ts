@@ -28,13 +28,20 @@ export function createPrettyReporter(options: LiveReporterOptions): LiveReporter
     onEvent(event) {
       switch (event.type) {
         case 'request:retry':
-          write(`  ${style.warn('↻')} ${event.file} › ${event.request.name} ${style.dim(`attempt ${event.attempt} failed (${event.reason}); retrying${event.delayMs ? ` in ${formatDuration(event.delayMs)}` : ''}`)}\n`);
+          write(
+            `  ${style.warn('↻')} ${event.file} › ${event.request.name} ${style.dim(`attempt ${event.attempt} failed (${event.reason}); retrying${event.delayMs ? ` in ${formatDuration(event.delayMs)}` : ''}`)}\n`,
+          );
           break;
         case 'request:end': {
           const r = event.result;
-          const mark = r.status === 'passed' ? style.ok('✓') : r.status === 'skipped' ? style.warn('-') : style.error('✗');
-          const status = r.httpStatus !== undefined ? `  ${paintStatus(style, r.httpStatus, String(r.httpStatus))}` : '';
-          const extra = r.status === 'skipped' ? style.dim(`  skipped${r.skipReason ? `: ${r.skipReason}` : ''}`) : `${status}  ${style.dim(formatDuration(r.durationMs))}${r.attempts > 1 ? style.dim(` (${r.attempts} attempts)`) : ''}`;
+          const mark =
+            r.status === 'passed' ? style.ok('✓') : r.status === 'skipped' ? style.warn('-') : style.error('✗');
+          const status =
+            r.httpStatus !== undefined ? `  ${paintStatus(style, r.httpStatus, String(r.httpStatus))}` : '';
+          const extra =
+            r.status === 'skipped'
+              ? style.dim(`  skipped${r.skipReason ? `: ${r.skipReason}` : ''}`)
+              : `${status}  ${style.dim(formatDuration(r.durationMs))}${r.attempts > 1 ? style.dim(` (${r.attempts} attempts)`) : ''}`;
           write(`${mark} ${style.dim(`${event.file} ›`)} ${r.name}${extra}\n`);
           if (r.status === 'failed' || r.status === 'errored') {
             failures.push({ file: event.file, result: r });
@@ -42,7 +49,10 @@ export function createPrettyReporter(options: LiveReporterOptions): LiveReporter
             if (lines.length) write(`${lines.join('\n')}\n`);
           } else if (options.verbose) {
             const lines: string[] = [];
-            for (const a of r.assertions) lines.push(`    ${style.ok('✓')} ${a.kind === 'test' ? `test "${a.source}"` : `?? ${a.source}`}${a.message ? style.dim(`  ${a.message}`) : ''}`);
+            for (const a of r.assertions)
+              lines.push(
+                `    ${style.ok('✓')} ${a.kind === 'test' ? `test "${a.source}"` : `?? ${a.source}`}${a.message ? style.dim(`  ${a.message}`) : ''}`,
+              );
             for (const log of r.logs ?? []) lines.push(`    ${style.dim(`log: ${log}`)}`);
             if (lines.length) write(`${lines.join('\n')}\n`);
           }
@@ -52,7 +62,10 @@ export function createPrettyReporter(options: LiveReporterOptions): LiveReporter
           const lines = [''];
           if (failures.length) {
             lines.push(style.bold('Failed:'));
-            for (const { file, result } of failures) lines.push(`  ${style.error('✗')} ${file}:${result.line} › ${result.name}${result.error ? style.dim(`  ${result.error.code}`) : ''}`);
+            for (const { file, result } of failures)
+              lines.push(
+                `  ${style.error('✗')} ${file}:${result.line} › ${result.name}${result.error ? style.dim(`  ${result.error.code}`) : ''}`,
+              );
             lines.push('');
           }
           if (event.bailed) lines.push(style.warn('Stopped after the first failure (--bail).'));
@@ -77,7 +90,14 @@ export function createDotReporter(options: LiveReporterOptions): LiveReporter {
     onEvent(event) {
       if (event.type === 'request:end') {
         const r = event.result;
-        const ch = r.status === 'passed' ? style.ok('.') : r.status === 'failed' ? style.error('F') : r.status === 'errored' ? style.error('E') : style.warn('S');
+        const ch =
+          r.status === 'passed'
+            ? style.ok('.')
+            : r.status === 'failed'
+              ? style.error('F')
+              : r.status === 'errored'
+                ? style.error('E')
+                : style.warn('S');
         if (r.status === 'failed' || r.status === 'errored') failures.push({ file: event.file, result: r });
         column++;
         write(column % 80 === 0 ? `${ch}\n` : ch);

@@ -48,7 +48,9 @@ const XML_INVALID = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 
 /** Escapes text for XML attributes and content (and drops characters XML 1.0 forbids). */
 export function escapeXml(text: string): string {
-  return text.replace(XML_INVALID, '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+  return text
+    .replace(XML_INVALID, '')
+    .replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
 }
 
 function seconds(ms: number): string {
@@ -58,7 +60,10 @@ function seconds(ms: number): string {
 /** The lines explaining a failed or errored request (for junit/tap/html/github). */
 export function failureText(request: RequestReport, file: string): string {
   const lines: string[] = [];
-  if (request.error) lines.push(`${request.error.code}: ${request.error.message}${request.error.file ? ` (${request.error.file}${request.error.line ? `:${request.error.line}` : ''})` : ''}`);
+  if (request.error)
+    lines.push(
+      `${request.error.code}: ${request.error.message}${request.error.file ? ` (${request.error.file}${request.error.line ? `:${request.error.line}` : ''})` : ''}`,
+    );
   for (const a of request.assertions) {
     if (a.passed) continue;
     lines.push(`${a.kind === 'test' ? `test "${a.source}"` : `?? ${a.source}`} (${file}${a.line ? `:${a.line}` : ''})`);
@@ -80,7 +85,11 @@ export function failureHeadline(request: RequestReport): string {
 }
 
 function firstFailureLine(request: RequestReport, file: string): number {
-  if (request.error?.line && (!request.error.file || request.error.file === file || request.error.file.endsWith(`/${file}`))) return request.error.line;
+  if (
+    request.error?.line &&
+    (!request.error.file || request.error.file === file || request.error.file.endsWith(`/${file}`))
+  )
+    return request.error.line;
   return request.assertions.find((a) => !a.passed)?.line ?? request.line;
 }
 
@@ -104,15 +113,25 @@ export function renderJunit(report: RunReport): string {
 function junitSuite(file: FileReport): string {
   const out: string[] = [];
   const ft = file.totals;
-  out.push(`  <testsuite name="${escapeXml(file.path)}" tests="${file.requests.length}" failures="${ft.failed}" errors="${ft.errored}" skipped="${ft.skipped}" time="${seconds(file.durationMs)}" file="${escapeXml(file.path)}">`);
+  out.push(
+    `  <testsuite name="${escapeXml(file.path)}" tests="${file.requests.length}" failures="${ft.failed}" errors="${ft.errored}" skipped="${ft.skipped}" time="${seconds(file.durationMs)}" file="${escapeXml(file.path)}">`,
+  );
   for (const request of file.requests) {
     const attrs = `name="${escapeXml(request.name)}" classname="${escapeXml(file.path)}" time="${seconds(request.durationMs)}" file="${escapeXml(file.path)}" line="${request.line}"`;
     const body: string[] = [];
-    if (request.status === 'failed') body.push(`      <failure message="${escapeXml(failureHeadline(request))}" type="AssertionError">${escapeXml(failureText(request, file.path))}</failure>`);
-    else if (request.status === 'errored') body.push(`      <error message="${escapeXml(failureHeadline(request))}" type="${escapeXml(request.error?.code ?? 'Error')}">${escapeXml(failureText(request, file.path))}</error>`);
-    else if (request.status === 'skipped') body.push(`      <skipped message="${escapeXml(request.skipReason ?? 'skipped')}"/>`);
+    if (request.status === 'failed')
+      body.push(
+        `      <failure message="${escapeXml(failureHeadline(request))}" type="AssertionError">${escapeXml(failureText(request, file.path))}</failure>`,
+      );
+    else if (request.status === 'errored')
+      body.push(
+        `      <error message="${escapeXml(failureHeadline(request))}" type="${escapeXml(request.error?.code ?? 'Error')}">${escapeXml(failureText(request, file.path))}</error>`,
+      );
+    else if (request.status === 'skipped')
+      body.push(`      <skipped message="${escapeXml(request.skipReason ?? 'skipped')}"/>`);
     if (request.logs?.length) body.push(`      <system-out>${escapeXml(request.logs.join('\n'))}</system-out>`);
-    if (request.attempts > 1) body.push(`      <properties><property name="attempts" value="${request.attempts}"/></properties>`);
+    if (request.attempts > 1)
+      body.push(`      <properties><property name="attempts" value="${request.attempts}"/></properties>`);
     out.push(body.length ? `    <testcase ${attrs}>\n${body.join('\n')}\n    </testcase>` : `    <testcase ${attrs}/>`);
   }
   out.push('  </testsuite>');
@@ -197,14 +216,24 @@ pre{margin:.25rem 0 0;padding:.5rem;background:#fbf3f2;border-radius:4px;white-s
 export const HTML_ROW_LIMIT = 2000;
 
 function htmlRow(r: RequestReport, file: FileReport): string {
-  const details = r.status === 'failed' || r.status === 'errored' ? `<pre>${escapeHtml(failureText(r, file.path))}</pre>` : r.status === 'skipped' && r.skipReason ? `<div class="meta">${escapeHtml(r.skipReason)}</div>` : '';
+  const details =
+    r.status === 'failed' || r.status === 'errored'
+      ? `<pre>${escapeHtml(failureText(r, file.path))}</pre>`
+      : r.status === 'skipped' && r.skipReason
+        ? `<div class="meta">${escapeHtml(r.skipReason)}</div>`
+        : '';
   return `<tr><td class="s ${r.status}">${r.status}</td><td><strong>${escapeHtml(r.name)}</strong> <span class="meta">${escapeHtml(r.method)} ${escapeHtml(r.url)} · ${escapeHtml(file.path)}:${r.line}</span>${details}</td><td class="n">${r.httpStatus ?? ''}</td><td class="n">${r.durationMs.toFixed(0)} ms${r.attempts > 1 ? ` · ${r.attempts} attempts` : ''}</td></tr>`;
 }
 
 function htmlSection(file: FileReport, summarised: boolean): string {
-  const shown = summarised ? file.requests.filter((r) => r.status === 'failed' || r.status === 'errored') : file.requests;
+  const shown = summarised
+    ? file.requests.filter((r) => r.status === 'failed' || r.status === 'errored')
+    : file.requests;
   const left = file.requests.length - shown.length;
-  const rest = left > 0 ? `<tr><td class="s"></td><td class="meta">${file.totals.passed} passed and ${file.totals.skipped} skipped not listed</td><td></td><td></td></tr>` : '';
+  const rest =
+    left > 0
+      ? `<tr><td class="s"></td><td class="meta">${file.totals.passed} passed and ${file.totals.skipped} skipped not listed</td><td></td><td></td></tr>`
+      : '';
   return `<section><h2>${escapeHtml(file.path)} <span class="meta">${file.totals.passed}/${file.requests.length} passed</span></h2><table>${shown.map((r) => htmlRow(r, file)).join('')}${rest}</table></section>`;
 }
 
@@ -218,7 +247,9 @@ export function htmlSections(): ReportSections {
       summarised = summary.totals.requests > HTML_ROW_LIMIT;
       const t = summary.totals;
       const ok = t.failed + t.errored === 0;
-      const note = summarised ? `\n<p class="meta">${t.requests} requests: only the failed and errored ones are listed.</p>` : '';
+      const note = summarised
+        ? `\n<p class="meta">${t.requests} requests: only the failed and errored ones are listed.</p>`
+        : '';
       return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>dial run: ${ok ? 'passed' : 'failed'}</title><style>${HTML_STYLE}</style></head>

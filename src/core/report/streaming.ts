@@ -60,7 +60,12 @@ export interface ReportSink {
 }
 
 /** Writes the head, each spilled file's section and the tail of one report into a sink, in pieces. */
-export async function writeSpilledReport(sections: ReportSections, summary: ReportSummary, spill: FileReportSpill, sink: ReportSink): Promise<void> {
+export async function writeSpilledReport(
+  sections: ReportSections,
+  summary: ReportSummary,
+  spill: FileReportSpill,
+  sink: ReportSink,
+): Promise<void> {
   const chunkSize = 64 * 1024;
   let pending = '';
   const write = async (text: string) => {

@@ -22,7 +22,12 @@ export function exchangeLines(exchange: FailedExchange, indent: string): string[
 }
 
 /** What went wrong with a request: each failing assertion (as written, file:line, expected, actual, diff) or the error. */
-export function failureLines(result: RequestResult, file: string, style: Style, options: { outputFailed?: boolean; verbose?: boolean } = {}): string[] {
+export function failureLines(
+  result: RequestResult,
+  file: string,
+  style: Style,
+  options: { outputFailed?: boolean; verbose?: boolean } = {},
+): string[] {
   const lines: string[] = [];
   const indent = '    ';
   if (result.error) {
@@ -43,7 +48,8 @@ export function failureLines(result: RequestResult, file: string, style: Style, 
   if (result.logs?.length && (options.verbose || result.status !== 'passed')) {
     for (const log of result.logs) lines.push(`${indent}${style.dim(`log: ${log}`)}`);
   }
-  if (options.outputFailed && result.exchange) lines.push(...exchangeLines(result.exchange, indent).map((line) => style.dim(line)));
+  if (options.outputFailed && result.exchange)
+    lines.push(...exchangeLines(result.exchange, indent).map((line) => style.dim(line)));
   return lines;
 }
 

@@ -8,7 +8,12 @@ import { existsSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import type { Exchange, HttpRequest, SendOptions, CookieJar, ResponseBody } from '../http/types.js';
 import type { HttpFile, RequestNode } from '../httpfile/types.js';
-import { createSnapshotStores, evaluateAssertion, type AssertionResult, type AssertContext } from '../assert/evaluate.js';
+import {
+  createSnapshotStores,
+  evaluateAssertion,
+  type AssertionResult,
+  type AssertContext,
+} from '../assert/evaluate.js';
 import { loadResponseView, type ResponseView } from '../assert/response-view.js';
 import { ScriptRunner } from '../script/sandbox.js';
 import { DEFAULT_MAX_BODY_SIZE } from '../http/body-sinks.js';
@@ -22,7 +27,11 @@ import type { FailedExchange, RequestError } from './types.js';
 /** The part of the workspace session the runner uses (src/core/session). */
 export interface RunSession {
   globals: Map<string, unknown>;
-  prepare(file: HttpFile, node: RequestNode, options: { requestVariables?: Map<string, string>; promptAgain?: boolean }): Promise<{ request: HttpRequest; overrides?: Partial<SendOptions>; secretValues?: Iterable<string> }>;
+  prepare(
+    file: HttpFile,
+    node: RequestNode,
+    options: { requestVariables?: Map<string, string>; promptAgain?: boolean },
+  ): Promise<{ request: HttpRequest; overrides?: Partial<SendOptions>; secretValues?: Iterable<string> }>;
   record(file: HttpFile, node: RequestNode, request: HttpRequest, exchange: Exchange): void;
   resolveTemplate(text: string, file: HttpFile, node: RequestNode): string | Promise<string>;
   secretValues(): Iterable<string>;
@@ -75,10 +84,18 @@ function toRequestError(error: unknown): RequestError {
     };
   }
   const e = error as { code?: unknown; message?: unknown };
-  return { code: typeof e?.code === 'string' && e.code.startsWith('E_') ? e.code : 'E_INTERNAL', message: typeof e?.message === 'string' ? e.message : String(error) };
+  return {
+    code: typeof e?.code === 'string' && e.code.startsWith('E_') ? e.code : 'E_INTERNAL',
+    message: typeof e?.message === 'string' ? e.message : String(error),
+  };
 }
 
-function failedExchange(request: HttpRequest | undefined, exchange: Exchange | undefined, view: ResponseView | undefined, secrets: string[]): FailedExchange | undefined {
+function failedExchange(
+  request: HttpRequest | undefined,
+  exchange: Exchange | undefined,
+  view: ResponseView | undefined,
+  secrets: string[],
+): FailedExchange | undefined {
   if (!request && !exchange) return undefined;
   const sent = exchange?.request;
   const requestBody = sent?.bodyPreview ?? (request?.body.kind === 'text' ? request.body.text : undefined);
@@ -91,7 +108,11 @@ function failedExchange(request: HttpRequest | undefined, exchange: Exchange | u
     },
   };
   if (exchange) {
-    const body = view ? view.text() : exchange.response.body.kind === 'memory' ? exchange.response.body.bytes.toString('utf8') : undefined;
+    const body = view
+      ? view.text()
+      : exchange.response.body.kind === 'memory'
+        ? exchange.response.body.bytes.toString('utf8')
+        : undefined;
     result.response = {
       status: exchange.response.status,
       statusText: exchange.response.statusText,
@@ -140,7 +161,8 @@ export function referencedNames(files: Iterable<HttpFile>): Set<string> {
     for (const match of file.text.matchAll(REFERENCE)) names.add(match[1]);
     for (const request of file.requests) {
       for (const meta of request.metadata) {
-        if (meta.key === 'ref' || meta.key === 'forceRef') for (const name of meta.value.split(/[\s,]+/)) if (name) names.add(name);
+        if (meta.key === 'ref' || meta.key === 'forceRef')
+          for (const name of meta.value.split(/[\s,]+/)) if (name) names.add(name);
       }
     }
   }
@@ -200,7 +222,12 @@ function snapshotKeyOf(shared: ExecutorShared, node: RequestNode): string {
 }
 
 /** The attempt's outcome, with every secret the session knows now redacted; releases the response body. */
-function attemptOutcome(shared: ExecutorShared, attempt: Attempt, status: AttemptOutcome['status'], error?: unknown): AttemptOutcome {
+function attemptOutcome(
+  shared: ExecutorShared,
+  attempt: Attempt,
+  status: AttemptOutcome['status'],
+  error?: unknown,
+): AttemptOutcome {
   const { assertions, logs, exchange } = attempt;
   const values = shared.options.session.secretValues();
   let secrets = Array.isArray(values) ? values : [...values];
@@ -241,7 +268,13 @@ async function runScripts(shared: ExecutorShared, attempt: Attempt, kind: 'preSc
     const result = await shared.scripts.run(script, file, environment);
     attempt.logs.push(...result.logs);
     for (const test of result.tests) {
-      const assertion: AssertionResult = { kind: 'test', source: test.name, line: script.span.line, passed: test.passed, ...(test.message ? { message: test.message } : {}) };
+      const assertion: AssertionResult = {
+        kind: 'test',
+        source: test.name,
+        line: script.span.line,
+        passed: test.passed,
+        ...(test.message ? { message: test.message } : {}),
+      };
       attempt.assertions.push(assertion);
       attempt.context.emit({ type: 'assertion', result: assertion });
     }
@@ -292,7 +325,12 @@ async function checkAssertions(shared: ExecutorShared, attempt: Attempt, view: R
   };
   let snapshotIndex = 0;
   for (const assertion of node.assertions) {
-    const result = await evaluateAssertion(assertion, view, assertContext, assertion.predicate === 'snapshot' ? snapshotIndex++ : 0);
+    const result = await evaluateAssertion(
+      assertion,
+      view,
+      assertContext,
+      assertion.predicate === 'snapshot' ? snapshotIndex++ : 0,
+    );
     attempt.assertions.push(result);
     attempt.context.emit({ type: 'assertion', result });
   }
@@ -309,7 +347,8 @@ async function sendAndCheck(shared: ExecutorShared, attempt: Attempt): Promise<A
   const request = (attempt.request = prepared.request);
   const sendOptions = requestSendOptions(options, node, prepared.overrides, cookieJarFor(shared, file, node), signal);
   const exchange = (attempt.exchange = await engine.sendRequest(request, sendOptions));
-  if (!options.referencedNames || (node.name !== undefined && options.referencedNames.has(node.name))) session.record(file, node, request, exchange);
+  if (!options.referencedNames || (node.name !== undefined && options.referencedNames.has(node.name)))
+    session.record(file, node, request, exchange);
   attempt.context.emit({ type: 'response', httpStatus: exchange.response.status, durationMs: exchange.timings.total });
   const view = (attempt.view = await loadResponseView(exchange));
   if (node.outputRedirect) await saveBody(node, file, view);
@@ -323,7 +362,13 @@ async function sendAndCheck(shared: ExecutorShared, attempt: Attempt): Promise<A
 /** One attempt of one request; any error becomes an `errored` outcome. */
 async function executeAttempt(shared: ExecutorShared, context: AttemptContext): Promise<AttemptOutcome> {
   const { file, signal } = context;
-  const attempt: Attempt = { context, started: performance.now(), assertions: [], logs: [], requestVariables: new Map() };
+  const attempt: Attempt = {
+    context,
+    started: performance.now(),
+    assertions: [],
+    logs: [],
+    requestVariables: new Map(),
+  };
   const outerSignal = shared.activeSignals.get(file.path);
   shared.activeSignals.set(file.path, signal);
   try {
@@ -341,25 +386,40 @@ async function executeAttempt(shared: ExecutorShared, context: AttemptContext): 
  * events. It runs under `signal`, else under the signal of the request of that file being
  * executed (the one that references it), so Esc / Ctrl+C / --bail cancel it too.
  */
-async function runReferencedRequest(shared: ExecutorShared, file: HttpFile, node: RequestNode, signal?: AbortSignal): Promise<void> {
+async function runReferencedRequest(
+  shared: ExecutorShared,
+  file: HttpFile,
+  node: RequestNode,
+  signal?: AbortSignal,
+): Promise<void> {
   const result = await executeAttempt(shared, {
     file,
     node,
-    info: { index: node.index, name: node.name ?? `${node.method} ${node.url}`, line: node.requestLineSpan.line, method: node.method, url: node.url },
+    info: {
+      index: node.index,
+      name: node.name ?? `${node.method} ${node.url}`,
+      line: node.requestLineSpan.line,
+      method: node.method,
+      url: node.url,
+    },
     fileState: { file, info: { path: file.path, relativePath: file.path, requests: 1 }, data: new Map() },
     attempt: 1,
     signal: signal ?? shared.activeSignals.get(file.path) ?? new AbortController().signal,
     emit: () => {},
   });
   if (result.status === 'errored' && result.error) {
-    throw new DialError((result.error.code in errorCatalogue ? result.error.code : 'E_INPUT') as ErrorCode, `referenced request '${node.name ?? node.index + 1}' failed: ${result.error.message}`);
+    throw new DialError(
+      (result.error.code in errorCatalogue ? result.error.code : 'E_INPUT') as ErrorCode,
+      `referenced request '${node.name ?? node.index + 1}' failed: ${result.error.message}`,
+    );
   }
 }
 
 /** Builds the executor that sends requests through the engine and checks them. */
-export function createExecutor(
-  options: ExecutorOptions,
-): RequestExecutor & { scripts: ScriptRunner; runReference: (file: HttpFile, node: RequestNode, signal?: AbortSignal) => Promise<void> } {
+export function createExecutor(options: ExecutorOptions): RequestExecutor & {
+  scripts: ScriptRunner;
+  runReference: (file: HttpFile, node: RequestNode, signal?: AbortSignal) => Promise<void>;
+} {
   const shared: ExecutorShared = {
     options,
     scripts: new ScriptRunner(options.scriptTimeoutMs),
@@ -371,6 +431,7 @@ export function createExecutor(
     activeSignals: new Map(),
   };
   const execute = (context: AttemptContext): Promise<AttemptOutcome> => executeAttempt(shared, context);
-  const runReference = (file: HttpFile, node: RequestNode, signal?: AbortSignal): Promise<void> => runReferencedRequest(shared, file, node, signal);
+  const runReference = (file: HttpFile, node: RequestNode, signal?: AbortSignal): Promise<void> =>
+    runReferencedRequest(shared, file, node, signal);
   return Object.assign(execute, { scripts: shared.scripts, runReference });
 }

@@ -4,15 +4,44 @@
  */
 import type { HttpFile } from '../httpfile/types.js';
 import { DialError, isDialError } from '../errors.js';
-import { discoverFiles, planFiles, reportPath, selectShard, type PlannedFile, type RequestFilter, type Shard } from './plan.js';
+import {
+  discoverFiles,
+  planFiles,
+  reportPath,
+  selectShard,
+  type PlannedFile,
+  type RequestFilter,
+  type Shard,
+} from './plan.js';
 import { referencedNames } from './execute.js';
 import { runPlan, type RequestExecutor, type RunnerOptions, type RunSummary } from './runner.js';
 import type { RunEventListener } from './types.js';
 
 export * from './types.js';
-export { runPlan, runEvents, type RequestExecutor, type RunnerOptions, type RunSummary, type AttemptContext, type AttemptOutcome, type FileState } from './runner.js';
+export {
+  runPlan,
+  runEvents,
+  type RequestExecutor,
+  type RunnerOptions,
+  type RunSummary,
+  type AttemptContext,
+  type AttemptOutcome,
+  type FileState,
+} from './runner.js';
 export { createExecutor, referencedNames, type RunSession, type RunEngine, type ExecutorOptions } from './execute.js';
-export { parseShard, selectShard, discoverFiles, planFiles, createRequestFilter, grepMatcher, requestInfo, reportPath, type Shard, type PlannedFile, type RequestFilter } from './plan.js';
+export {
+  parseShard,
+  selectShard,
+  discoverFiles,
+  planFiles,
+  createRequestFilter,
+  grepMatcher,
+  requestInfo,
+  reportPath,
+  type Shard,
+  type PlannedFile,
+  type RequestFilter,
+} from './plan.js';
 export { watchForChanges, type WatchHandle } from './watch.js';
 
 export interface PlanRunOptions extends RequestFilter {
@@ -31,8 +60,12 @@ export interface PlanRunOptions extends RequestFilter {
 }
 
 /** Finds, parses and selects what to run. All parse errors are gathered; the first is thrown (E_PARSE, exit 3) with a count. */
-export async function planRun(options: PlanRunOptions): Promise<{ plan: PlannedFile[]; discovered: number; referenced: Set<string> }> {
-  let paths = options.discover ? await options.discover(options.paths) : await discoverFiles(options.paths, options.cwd);
+export async function planRun(
+  options: PlanRunOptions,
+): Promise<{ plan: PlannedFile[]; discovered: number; referenced: Set<string> }> {
+  let paths = options.discover
+    ? await options.discover(options.paths)
+    : await discoverFiles(options.paths, options.cwd);
   const discovered = paths.length;
   if (options.shard) paths = selectShard(paths, options.shard, (path) => reportPath(path, options.cwd));
   // Each tree is planned and let go before the next file is parsed: holding them all at once
@@ -57,7 +90,11 @@ export async function planRun(options: PlanRunOptions): Promise<{ plan: PlannedF
     const first = errors[0];
     if (isDialError(first) && errors.length === 1) throw first;
     if (isDialError(first)) {
-      throw new DialError(first.code, `${first.message} (and ${errors.length - 1} more file${errors.length === 2 ? '' : 's'} with errors)`, { location: first.location, hint: first.hint });
+      throw new DialError(
+        first.code,
+        `${first.message} (and ${errors.length - 1} more file${errors.length === 2 ? '' : 's'} with errors)`,
+        { location: first.location, hint: first.hint },
+      );
     }
     throw first;
   }
@@ -65,7 +102,9 @@ export async function planRun(options: PlanRunOptions): Promise<{ plan: PlannedF
 }
 
 /** Plans then runs; resolves with the summary. */
-export async function runFiles(options: PlanRunOptions & RunnerOptions & { execute: RequestExecutor; listener: RunEventListener }): Promise<RunSummary> {
+export async function runFiles(
+  options: PlanRunOptions & RunnerOptions & { execute: RequestExecutor; listener: RunEventListener },
+): Promise<RunSummary> {
   const { plan } = await planRun(options);
   return runPlan(plan, options.execute, options, options.listener);
 }

@@ -23,7 +23,9 @@ export function parseShard(text: string): Shard {
   const index = match ? Number(match[1]) : NaN;
   const total = match ? Number(match[2]) : NaN;
   if (!match || total < 1 || index < 1 || index > total) {
-    throw new DialError('E_USAGE', `invalid --shard '${text}'`, { hint: 'write --shard i/n with 1 ≤ i ≤ n, e.g. --shard 2/4' });
+    throw new DialError('E_USAGE', `invalid --shard '${text}'`, {
+      hint: 'write --shard i/n with 1 ≤ i ≤ n, e.g. --shard 2/4',
+    });
   }
   return { index, total };
 }
@@ -61,7 +63,9 @@ export async function discoverFiles(paths: string[], cwd: string): Promise<strin
     try {
       info = await stat(full);
     } catch {
-      throw new DialError('E_NOT_FOUND', `no such file or folder: ${path}`, { hint: 'give .http files or folders that hold them' });
+      throw new DialError('E_NOT_FOUND', `no such file or folder: ${path}`, {
+        hint: 'give .http files or folders that hold them',
+      });
     }
     if (info.isDirectory()) await walk(full);
     else found.add(full);
@@ -112,11 +116,15 @@ export function grepMatcher(grep: string): (name: string) => boolean {
 /** True when a request passes `--grep` and `--tag`. */
 export function createRequestFilter(filter: RequestFilter): (node: RequestNode) => boolean {
   const matchName = filter.grep ? grepMatcher(filter.grep) : undefined;
-  const tags = filter.tags?.flatMap((tag) => tag.split(',')).map((tag) => tag.trim()).filter(Boolean);
+  const tags = filter.tags
+    ?.flatMap((tag) => tag.split(','))
+    .map((tag) => tag.trim())
+    .filter(Boolean);
   return (node) => {
     if (matchName) {
       const info = requestInfo(node);
-      if (!matchName(info.name) && !(node.name && matchName(node.name)) && !(node.title && matchName(node.title))) return false;
+      if (!matchName(info.name) && !(node.name && matchName(node.name)) && !(node.title && matchName(node.title)))
+        return false;
     }
     if (tags?.length && !node.tags.some((tag) => tags.includes(tag))) return false;
     if (filter.name !== undefined && !requestHasName(node, filter.name)) return false;
@@ -135,7 +143,10 @@ export interface PlannedFile {
 }
 
 /** Selects the requests of parsed files; files left without requests are dropped. */
-export function planFiles(files: Array<{ file: HttpFile; relativePath: string }>, filter: RequestFilter): PlannedFile[] {
+export function planFiles(
+  files: Array<{ file: HttpFile; relativePath: string }>,
+  filter: RequestFilter,
+): PlannedFile[] {
   const accept = createRequestFilter(filter);
   const planned: PlannedFile[] = [];
   for (const { file, relativePath } of files) {

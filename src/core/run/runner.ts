@@ -7,7 +7,16 @@
 import type { HttpFile, RequestNode } from '../httpfile/types.js';
 import type { PlannedFile, Shard } from './plan.js';
 import { requestInfo } from './plan.js';
-import { emptyTotals, tally, type FileInfo, type RequestInfo, type RequestResult, type RunEvent, type RunEventListener, type Totals } from './types.js';
+import {
+  emptyTotals,
+  tally,
+  type FileInfo,
+  type RequestInfo,
+  type RequestResult,
+  type RunEvent,
+  type RunEventListener,
+  type Totals,
+} from './types.js';
 import type { AssertionResult } from '../assert/evaluate.js';
 
 /** What one attempt produced. */
@@ -29,7 +38,10 @@ export interface AttemptContext {
   attempt: number;
   signal: AbortSignal;
   /** Streams progress to listeners (response, assertion events). */
-  emit: (event: { type: 'response'; httpStatus: number; durationMs: number } | { type: 'assertion'; result: AssertionResult }) => void;
+  emit: (
+    event:
+      { type: 'response'; httpStatus: number; durationMs: number } | { type: 'assertion'; result: AssertionResult },
+  ) => void;
 }
 
 export type RequestExecutor = (context: AttemptContext) => Promise<AttemptOutcome>;
@@ -94,7 +106,12 @@ function errorOutcome(error: unknown, durationMs: number): AttemptOutcome {
  * `{ ...info, ...outcome, attempts, durationMs }` with Object.assign: V8 builds spread literals
  * that add keys on a slow path (~3 µs each, measured). Same keys in the same order.
  */
-function requestResult(info: RequestInfo, outcome: AttemptOutcome, attempts: number, durationMs: number): RequestResult {
+function requestResult(
+  info: RequestInfo,
+  outcome: AttemptOutcome,
+  attempts: number,
+  durationMs: number,
+): RequestResult {
   const result: RequestResult = Object.assign({}, info, outcome, { attempts: 0 });
   result.attempts = attempts;
   result.durationMs = durationMs;
@@ -106,7 +123,12 @@ function requestResult(info: RequestInfo, outcome: AttemptOutcome, attempts: num
  * requests. The plan is consumed: each entry is released once its file has started, so nothing
  * of a file that has run stays reachable from the plan.
  */
-export async function runPlan(plan: Array<PlannedFile | undefined>, execute: RequestExecutor, options: RunnerOptions, listener: RunEventListener): Promise<RunSummary> {
+export async function runPlan(
+  plan: Array<PlannedFile | undefined>,
+  execute: RequestExecutor,
+  options: RunnerOptions,
+  listener: RunEventListener,
+): Promise<RunSummary> {
   const started = performance.now();
   const totals = emptyTotals();
   totals.files = plan.length;
@@ -144,11 +166,25 @@ export async function runPlan(plan: Array<PlannedFile | undefined>, execute: Req
       for (const node of requests) {
         const info = requestInfo(node);
         if (stopped()) {
-          finish({ ...info, status: 'skipped', attempts: 0, durationMs: 0, assertions: [], skipReason: signal?.aborted ? 'interrupted' : 'bail' });
+          finish({
+            ...info,
+            status: 'skipped',
+            attempts: 0,
+            durationMs: 0,
+            assertions: [],
+            skipReason: signal?.aborted ? 'interrupted' : 'bail',
+          });
           continue;
         }
         if (node.skip) {
-          finish({ ...info, status: 'skipped', attempts: 0, durationMs: 0, assertions: [], skipReason: node.skip.reason || '@skip' });
+          finish({
+            ...info,
+            status: 'skipped',
+            attempts: 0,
+            durationMs: 0,
+            assertions: [],
+            skipReason: node.skip.reason || '@skip',
+          });
           continue;
         }
         if (!started) {
@@ -188,7 +224,11 @@ export async function runPlan(plan: Array<PlannedFile | undefined>, execute: Req
     } finally {
       if (started) await options.onFileEnd?.(state);
     }
-    emit({ type: 'file:end', file: rel, result: { relativePath: rel, durationMs: performance.now() - fileStarted, totals: fileTotals } });
+    emit({
+      type: 'file:end',
+      file: rel,
+      result: { relativePath: rel, durationMs: performance.now() - fileStarted, totals: fileTotals },
+    });
   };
 
   // A pool of workers taking files in plan order; after a bail the rest are reported skipped.
@@ -209,7 +249,11 @@ export async function runPlan(plan: Array<PlannedFile | undefined>, execute: Req
 }
 
 /** The same run as an async iterator of events (for consumers that prefer pulling, like the TUI). */
-export async function* runEvents(plan: PlannedFile[], execute: RequestExecutor, options: RunnerOptions): AsyncGenerator<RunEvent, RunSummary> {
+export async function* runEvents(
+  plan: PlannedFile[],
+  execute: RequestExecutor,
+  options: RunnerOptions,
+): AsyncGenerator<RunEvent, RunSummary> {
   const queue: RunEvent[] = [];
   let wake: (() => void) | undefined;
   let done = false;

@@ -71,7 +71,13 @@ export interface FileResult {
 }
 
 export type RunEvent =
-  | { type: 'run:start'; startedAt: string; files: FileInfo[]; requests: number; shard?: { index: number; total: number } }
+  | {
+      type: 'run:start';
+      startedAt: string;
+      files: FileInfo[];
+      requests: number;
+      shard?: { index: number; total: number };
+    }
   | { type: 'file:start'; file: FileInfo }
   | { type: 'request:start'; file: string; request: RequestInfo; attempt: number }
   | { type: 'response'; file: string; request: RequestInfo; attempt: number; httpStatus: number; durationMs: number }

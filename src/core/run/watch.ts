@@ -54,7 +54,8 @@ export function filesReadBy(file: HttpFile): string[] {
       }
     }
     for (const script of [...request.preScripts, ...request.handlers]) if (script.kind === 'file') add(script.path);
-    for (const assertion of request.assertions) if (assertion.predicate === 'schema' && assertion.expected) add(assertion.expected);
+    for (const assertion of request.assertions)
+      if (assertion.predicate === 'schema' && assertion.expected) add(assertion.expected);
   }
   return [...paths];
 }

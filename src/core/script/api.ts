@@ -7,7 +7,9 @@ import type { ResponseView } from '../assert/response-view.js';
 /** Thrown when a script touches an API dial does not provide. */
 export class UnsupportedApiError extends Error {
   constructor(readonly api: string) {
-    super(`'${api}' is not supported in dial scripts yet (supported: client.test/assert/log/global, request.variables/environment, response.status/headers/contentType/body)`);
+    super(
+      `'${api}' is not supported in dial scripts yet (supported: client.test/assert/log/global, request.variables/environment, response.status/headers/contentType/body)`,
+    );
     this.name = 'UnsupportedApiError';
   }
 }

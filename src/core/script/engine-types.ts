@@ -29,7 +29,14 @@ export function scriptData(env: ScriptEnvironment): string {
   return JSON.stringify({
     request: { method: env.request?.method, url: env.request?.url },
     response: view
-      ? { status: view.status, statusText: view.statusText, headers: view.headers, mimeType: view.mimeType, charset: view.charset, duration: view.durationMs }
+      ? {
+          status: view.status,
+          statusText: view.statusText,
+          headers: view.headers,
+          mimeType: view.mimeType,
+          charset: view.charset,
+          duration: view.durationMs,
+        }
       : null,
   });
 }

@@ -25,7 +25,8 @@ function bytes(part: [string, string]): Buffer {
 
 function digest(parts: DigestParts): { hex: string; base64: string; base64url: string } {
   const algorithm = String(parts.algorithm).toLowerCase();
-  if (!ALGORITHMS.has(algorithm)) throw new Error(`unknown hash '${parts.algorithm}' (supported: ${[...ALGORITHMS].join(', ')})`);
+  if (!ALGORITHMS.has(algorithm))
+    throw new Error(`unknown hash '${parts.algorithm}' (supported: ${[...ALGORITHMS].join(', ')})`);
   const hash = parts.key ? createHmac(algorithm, bytes(parts.key)) : createHash(algorithm);
   for (const part of parts.data) hash.update(bytes(part));
   const out = hash.digest();
@@ -45,7 +46,11 @@ function answer(state: HostState, op: string, args: unknown[]): unknown {
       if (recorder.logs.length < MAX_LOGS) recorder.logs.push(String(args[0]).slice(0, MAX_LOG_LENGTH));
       return null;
     case 'test':
-      recorder.tests.push(args[2] === null || args[2] === undefined ? { name, passed: Boolean(args[1]) } : { name, passed: Boolean(args[1]), message: String(args[2]) });
+      recorder.tests.push(
+        args[2] === null || args[2] === undefined
+          ? { name, passed: Boolean(args[1]) }
+          : { name, passed: Boolean(args[1]), message: String(args[2]) },
+      );
       return null;
     case 'globalSet':
       env.globals.set(name, args[1]);

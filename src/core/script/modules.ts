@@ -6,7 +6,15 @@
  */
 
 /** The modules the sandbox answers `require` with (the keys of PURE in prelude.ts). */
-export const SANDBOX_MODULES: ReadonlySet<string> = new Set(['assert', 'node:assert', 'assert/strict', 'node:assert/strict', 'chai', 'crypto', 'node:crypto']);
+export const SANDBOX_MODULES: ReadonlySet<string> = new Set([
+  'assert',
+  'node:assert',
+  'assert/strict',
+  'node:assert/strict',
+  'chai',
+  'crypto',
+  'node:crypto',
+]);
 
 const REQUIRE = /\brequire\s*\(\s*['"`]([^'"`]+)['"`]\s*\)/g;
 const IMPORT = /^\s*import\s[^;]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/m;

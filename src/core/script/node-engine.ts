@@ -17,7 +17,12 @@ interface PreludeApi {
 
 function failureOf(error: unknown): EngineFailure {
   if (error instanceof EngineFailure) return error;
-  const e = (error && typeof error === 'object' ? error : { message: String(error) }) as { name?: unknown; message?: unknown; stack?: unknown; code?: unknown };
+  const e = (error && typeof error === 'object' ? error : { message: String(error) }) as {
+    name?: unknown;
+    message?: unknown;
+    stack?: unknown;
+    code?: unknown;
+  };
   const name = typeof e.name === 'string' ? e.name : 'Error';
   const message = String(e.message ?? error);
   const stack = typeof e.stack === 'string' ? e.stack : '';
@@ -38,8 +43,24 @@ export class NodeEngine {
   private setUp(filename: string): { context: vm.Context; api: PreludeApi } {
     this.requireFrom = filename;
     if (this.context && this.api) return { context: this.context, api: this.api };
-    const context = vm.createContext({ process, Buffer, setTimeout, clearTimeout, setInterval, clearInterval, setImmediate, queueMicrotask, URL, URLSearchParams, TextEncoder, TextDecoder });
-    const prelude = vm.runInContext(PRELUDE_SOURCE, context, { filename: 'dial-script-api' }) as (host: unknown, node: unknown) => PreludeApi;
+    const context = vm.createContext({
+      process,
+      Buffer,
+      setTimeout,
+      clearTimeout,
+      setInterval,
+      clearInterval,
+      setImmediate,
+      queueMicrotask,
+      URL,
+      URLSearchParams,
+      TextEncoder,
+      TextDecoder,
+    });
+    const prelude = vm.runInContext(PRELUDE_SOURCE, context, { filename: 'dial-script-api' }) as (
+      host: unknown,
+      node: unknown,
+    ) => PreludeApi;
     const host = (op: string, args: string) => hostCall(this.state, op, args);
     const node = { require: (name: string) => createRequire(this.requireFrom)(name) as unknown };
     this.api = prelude(host, node);

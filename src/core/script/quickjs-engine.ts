@@ -63,8 +63,10 @@ function failureOf(dumped: unknown, timedOut: boolean): EngineFailure {
   const name = typeof error.name === 'string' ? error.name : 'Error';
   const message = typeof error.message === 'string' ? error.message : String(error.message ?? dumped);
   const stack = typeof error.stack === 'string' ? error.stack : '';
-  if (timedOut || (name === 'InternalError' && message === 'interrupted')) return new EngineFailure('timeout', name, message, stack);
-  if (name === 'InternalError' && /out of memory|stack overflow/.test(message)) return new EngineFailure('memory', name, message, stack);
+  if (timedOut || (name === 'InternalError' && message === 'interrupted'))
+    return new EngineFailure('timeout', name, message, stack);
+  if (name === 'InternalError' && /out of memory|stack overflow/.test(message))
+    return new EngineFailure('memory', name, message, stack);
   if (name === 'SyntaxError') return new EngineFailure('syntax', name, message, stack);
   return new EngineFailure('runtime', name, message, stack);
 }
@@ -93,7 +95,6 @@ class Sandbox {
     prelude.dispose();
     host.dispose();
   }
-
 }
 
 /** Runs scripts in a QuickJS sandbox. */
@@ -161,7 +162,8 @@ export class QuickJsEngine {
       if (Date.now() > box.deadline) throw new EngineFailure('timeout', 'InternalError', 'interrupted');
       const jobs = this.jobs(box);
       if (jobs > 0 || box.runtime.hasPendingJob()) continue;
-      if (!this.tick(box)) throw new EngineFailure('stalled', 'Error', 'the script waits for a promise that nothing can resolve');
+      if (!this.tick(box))
+        throw new EngineFailure('stalled', 'Error', 'the script waits for a promise that nothing can resolve');
     }
   }
 
@@ -240,7 +242,12 @@ export class QuickJsEngine {
       return body(box);
     } catch (error) {
       // A limit, or an engine error of the host side (e.g. its own stack), leaves the runtime in doubt.
-      if (!(error instanceof EngineFailure) || error.reason === 'timeout' || error.reason === 'memory' || error.reason === 'stalled') {
+      if (
+        !(error instanceof EngineFailure) ||
+        error.reason === 'timeout' ||
+        error.reason === 'memory' ||
+        error.reason === 'stalled'
+      ) {
         this.spent = true;
         this.sandbox = undefined;
       }

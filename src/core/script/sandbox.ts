@@ -38,7 +38,8 @@ export interface ScriptRunnerOptions {
 
 import { importStatement, nodeOnlyModules } from './modules.js';
 
-const ALLOW_HINT = 'scripts run sandboxed; to give this workspace Node access run `dial trust DIR`, or pass --allow-node (DIAL_ALLOW_NODE=1 in CI)';
+const ALLOW_HINT =
+  'scripts run sandboxed; to give this workspace Node access run `dial trust DIR`, or pass --allow-node (DIAL_ALLOW_NODE=1 in CI)';
 
 function lineAt(text: string, offset: number): number {
   let line = 1;
@@ -54,7 +55,9 @@ function errorLine(stack: string, filename: string): number | undefined {
 }
 
 function describe(failure: EngineFailure): string {
-  return failure.errorName !== 'Error' && failure.errorName !== 'UnsupportedApiError' ? `${failure.errorName}: ${failure.message}` : failure.message;
+  return failure.errorName !== 'Error' && failure.errorName !== 'UnsupportedApiError'
+    ? `${failure.errorName}: ${failure.message}`
+    : failure.message;
 }
 
 interface LoadedScript {
@@ -117,7 +120,10 @@ export class ScriptRunner {
       return { code: await code, filename: path, lineOffset: 0 };
     } catch {
       this.fileCode.delete(path);
-      throw new DialError('E_NOT_FOUND', `script file not found: ${node.path}`, { location: { file: file.path, line: node.span.line }, hint: 'script paths are relative to the .http file' });
+      throw new DialError('E_NOT_FOUND', `script file not found: ${node.path}`, {
+        location: { file: file.path, line: node.span.line },
+        hint: 'script paths are relative to the .http file',
+      });
     }
   }
 
@@ -134,37 +140,72 @@ export class ScriptRunner {
         const location = { file: filename, line: script.kind === 'inline' ? lineOffset + 1 : script.span.line };
         const imported = importStatement(code);
         if (imported !== undefined) {
-          throw new DialError('E_SCRIPT', `the script imports '${imported}' with an ES import statement, which scripts cannot use`, { location, hint: `load it with require('${imported}')` });
+          throw new DialError(
+            'E_SCRIPT',
+            `the script imports '${imported}' with an ES import statement, which scripts cannot use`,
+            { location, hint: `load it with require('${imported}')` },
+          );
         }
         const needed = nodeOnlyModules(code);
         if (needed.names.length > 0 && !nodeAllowed) {
           const line = lineOffset + 1 + (code.slice(0, needed.firstIndex).match(/\n/g)?.length ?? 0);
-          throw new DialError('E_SCRIPT', `the script loads ${needed.names.map((name) => `'${name}'`).join(', ')}, which needs Node access; nothing was sent`, {
-            location: { file: filename, line },
-            hint: ALLOW_HINT,
-          });
+          throw new DialError(
+            'E_SCRIPT',
+            `the script loads ${needed.names.map((name) => `'${name}'`).join(', ')}, which needs Node access; nothing was sent`,
+            {
+              location: { file: filename, line },
+              hint: ALLOW_HINT,
+            },
+          );
         }
       }
     }
   }
 
-  private toDialError(failure: EngineFailure, filename: string, fallbackLine: number, what: 'script' | 'js expression'): DialError {
+  private toDialError(
+    failure: EngineFailure,
+    filename: string,
+    fallbackLine: number,
+    what: 'script' | 'js expression',
+  ): DialError {
     const location = { file: filename, line: errorLine(failure.stack, filename) ?? fallbackLine };
     switch (failure.reason) {
       case 'timeout':
         return new DialError('E_SCRIPT', `${what} timed out after ${this.timeoutMs / 1000} s`, { location });
       case 'memory':
-        return new DialError('E_SCRIPT', `${what} ran out of memory (${failure.message}; the sandbox allows ${Math.round((this.options.memoryBytes ?? SCRIPT_MEMORY_BYTES) / 1048576)} MiB)`, { location });
+        return new DialError(
+          'E_SCRIPT',
+          `${what} ran out of memory (${failure.message}; the sandbox allows ${Math.round((this.options.memoryBytes ?? SCRIPT_MEMORY_BYTES) / 1048576)} MiB)`,
+          { location },
+        );
       case 'stalled':
         return new DialError('E_SCRIPT', `${what} never finished: ${failure.message}`, { location });
       case 'syntax':
-        return new DialError('E_SCRIPT', `${what === 'script' ? 'script syntax error' : 'invalid js expression'}: ${describe(failure)}`, { location });
+        return new DialError(
+          'E_SCRIPT',
+          `${what === 'script' ? 'script syntax error' : 'invalid js expression'}: ${describe(failure)}`,
+          { location },
+        );
       case 'runtime':
         break;
     }
-    if (failure.errorName === 'NodeAccessRequired') return new DialError('E_SCRIPT', `script needs Node access (${failure.message}), which this workspace has not been given`, { location, hint: ALLOW_HINT });
-    if (failure.errorName === 'UnsupportedApiError') return new DialError('E_SCRIPT', `${failure.message} (supported: client, request, response, crypto, $random, assert, require of assert/chai/crypto)`, { location, hint: 'remove that call or run with --no-scripts' });
-    return new DialError('E_SCRIPT', `${what === 'script' ? 'script error' : 'js expression failed'}: ${describe(failure)}`, { location });
+    if (failure.errorName === 'NodeAccessRequired')
+      return new DialError(
+        'E_SCRIPT',
+        `script needs Node access (${failure.message}), which this workspace has not been given`,
+        { location, hint: ALLOW_HINT },
+      );
+    if (failure.errorName === 'UnsupportedApiError')
+      return new DialError(
+        'E_SCRIPT',
+        `${failure.message} (supported: client, request, response, crypto, $random, assert, require of assert/chai/crypto)`,
+        { location, hint: 'remove that call or run with --no-scripts' },
+      );
+    return new DialError(
+      'E_SCRIPT',
+      `${what === 'script' ? 'script error' : 'js expression failed'}: ${describe(failure)}`,
+      { location },
+    );
   }
 
   /** Runs one pre-request or handler script. Throws DialError E_SCRIPT when the script breaks or hits a limit. */
@@ -190,10 +231,21 @@ export class ScriptRunner {
   async evaluate(expression: string, view: ResponseView, location: { file: string; line: number }): Promise<unknown> {
     const filename = location.file || '<js>';
     const engine = await this.engineFor(filename);
-    const env: ScriptEnvironment = { globals: new Map(), requestVariables: new Map(), environment: () => undefined, response: view };
+    const env: ScriptEnvironment = {
+      globals: new Map(),
+      requestVariables: new Map(),
+      environment: () => undefined,
+      response: view,
+    };
     const state: HostState = { env, recorder: { tests: [], logs: [], pending: [] } };
     try {
-      return engine.evaluate(`(function (response) { return (${expression}\n); })`, filename, location.line - 1, scriptData(env), state);
+      return engine.evaluate(
+        `(function (response) { return (${expression}\n); })`,
+        filename,
+        location.line - 1,
+        scriptData(env),
+        state,
+      );
     } catch (error) {
       if (!(error instanceof EngineFailure)) throw error;
       const dialError = this.toDialError(error, filename, location.line, 'js expression');

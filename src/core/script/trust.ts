@@ -56,7 +56,9 @@ export function untrustFolder(dir: string, env: Env = process.env): boolean {
 /** Whether `path` (a script or .http file) lies in a trusted folder. */
 export function isTrusted(path: string, env: Env = process.env): boolean {
   const target = canonical(path);
-  return trustedFolders(env).some((folder) => target === folder || target.startsWith(folder.endsWith(sep) ? folder : folder + sep));
+  return trustedFolders(env).some(
+    (folder) => target === folder || target.startsWith(folder.endsWith(sep) ? folder : folder + sep),
+  );
 }
 
 /** The default policy: DIAL_ALLOW_NODE=1 (set by --allow-node too) or a trusted folder. */

@@ -84,7 +84,11 @@ function sortItems(items: RequestItem[], readText: ReadItemText): SortedItems {
         sorted.fileItems.push(item);
         break;
       case 'body-file':
-        if (sorted.bodyFile) throw new DialError('E_USAGE', `only one @file body can be sent (got '${sorted.bodyFile.source}' and '${item.source}')`);
+        if (sorted.bodyFile)
+          throw new DialError(
+            'E_USAGE',
+            `only one @file body can be sent (got '${sorted.bodyFile.source}' and '${item.source}')`,
+          );
         sorted.bodyFile = item;
         break;
     }
@@ -106,16 +110,23 @@ function bodyModeFor(options: BuildRequestOptions, sorted: SortedItems): BodyMod
   let mode: BodyMode = options.mode ?? 'json';
   // A file upload only makes sense as multipart (HTTPie needs --form; we switch for you).
   if (fileItems.length > 0 && mode !== 'multipart') {
-    if (options.forceJson) throw new DialError('E_USAGE', `file upload '${fileItems[0].source}' cannot be sent as JSON`, { hint: 'drop --json, or send the file as the whole body with @file' });
+    if (options.forceJson)
+      throw new DialError('E_USAGE', `file upload '${fileItems[0].source}' cannot be sent as JSON`, {
+        hint: 'drop --json, or send the file as the whole body with @file',
+      });
     mode = 'multipart';
   }
   const hasData = sorted.dataItems.length > 0 || fileItems.length > 0;
   if ((bodyFile || options.stdinBody) && hasData) {
     const what = bodyFile ? `@${bodyFile.path}` : 'piped stdin';
-    throw new DialError('E_USAGE', `a request body from ${what} cannot be mixed with data fields`, { hint: bodyFile ? 'send either @file or fields' : 'pass --ignore-stdin to send only the fields' });
+    throw new DialError('E_USAGE', `a request body from ${what} cannot be mixed with data fields`, {
+      hint: bodyFile ? 'send either @file or fields' : 'pass --ignore-stdin to send only the fields',
+    });
   }
   if (bodyFile && options.stdinBody) {
-    throw new DialError('E_USAGE', `both piped stdin and @${bodyFile.path} give a body`, { hint: 'pass --ignore-stdin to send the file' });
+    throw new DialError('E_USAGE', `both piped stdin and @${bodyFile.path} give a body`, {
+      hint: 'pass --ignore-stdin to send the file',
+    });
   }
   return mode;
 }
@@ -132,11 +143,17 @@ function fieldsBody(mode: BodyMode, sorted: SortedItems, cwd: string, readText: 
   const { dataItems, fileItems } = sorted;
   switch (mode) {
     case 'json':
-      return { body: { kind: 'text', text: stringifyJson(buildJson(dataItems, readText)) }, contentType: 'application/json' };
+      return {
+        body: { kind: 'text', text: stringifyJson(buildJson(dataItems, readText)) },
+        contentType: 'application/json',
+      };
     case 'form': {
       const form = new URLSearchParams();
       for (const item of dataItems) {
-        if (item.kind === 'json') throw new DialError('E_USAGE', `raw JSON field '${item.source}' cannot be sent as a form`, { hint: 'drop --form to send JSON, or use field=value' });
+        if (item.kind === 'json')
+          throw new DialError('E_USAGE', `raw JSON field '${item.source}' cannot be sent as a form`, {
+            hint: 'drop --form to send JSON, or use field=value',
+          });
         form.append(item.key, item.fromFile ? readText(item, item.value) : item.value);
       }
       return { body: { kind: 'text', text: form.toString() }, contentType: FORM_TYPE };
@@ -144,14 +161,22 @@ function fieldsBody(mode: BodyMode, sorted: SortedItems, cwd: string, readText: 
     case 'multipart': {
       const parts: MultipartPart[] = [];
       for (const item of dataItems) {
-        if (item.kind === 'json') throw new DialError('E_USAGE', `raw JSON field '${item.source}' cannot be sent as multipart`, { hint: 'use field=value, or drop --multipart' });
+        if (item.kind === 'json')
+          throw new DialError('E_USAGE', `raw JSON field '${item.source}' cannot be sent as multipart`, {
+            hint: 'use field=value, or drop --multipart',
+          });
         parts.push({ name: item.key, value: item.fromFile ? readText(item, item.value) : item.value });
       }
       for (const item of fileItems) {
         const path = resolve(cwd, item.path);
         // Fail now (exit 3) rather than halfway through the upload.
         checkFile(path, item.source);
-        parts.push({ name: item.key, filePath: path, filename: basename(path), contentType: item.contentType ?? guessContentType(path) });
+        parts.push({
+          name: item.key,
+          filePath: path,
+          filename: basename(path),
+          contentType: item.contentType ?? guessContentType(path),
+        });
       }
       return { body: { kind: 'multipart', parts }, contentType: undefined };
     }
@@ -159,7 +184,12 @@ function fieldsBody(mode: BodyMode, sorted: SortedItems, cwd: string, readText: 
 }
 
 /** The body and its Content-Type: from @file, else piped stdin, else the fields, else none. */
-function requestBody(options: BuildRequestOptions, mode: BodyMode, sorted: SortedItems, readText: ReadItemText): BuiltBody {
+function requestBody(
+  options: BuildRequestOptions,
+  mode: BodyMode,
+  sorted: SortedItems,
+  readText: ReadItemText,
+): BuiltBody {
   const { bodyFile } = sorted;
   if (bodyFile) {
     const path = resolve(options.cwd, bodyFile.path);
@@ -168,15 +198,24 @@ function requestBody(options: BuildRequestOptions, mode: BodyMode, sorted: Sorte
     return { body: { kind: 'file', path }, contentType };
   }
   if (options.stdinBody) {
-    if (mode === 'multipart') throw new DialError('E_USAGE', 'piped stdin cannot be sent as multipart', { hint: 'pass --ignore-stdin, or upload a file with field@path' });
+    if (mode === 'multipart')
+      throw new DialError('E_USAGE', 'piped stdin cannot be sent as multipart', {
+        hint: 'pass --ignore-stdin, or upload a file with field@path',
+      });
     return { body: options.stdinBody, contentType: mode === 'form' ? FORM_TYPE : 'application/json' };
   }
-  if (sorted.dataItems.length > 0 || sorted.fileItems.length > 0) return fieldsBody(mode, sorted, options.cwd, readText);
+  if (sorted.dataItems.length > 0 || sorted.fileItems.length > 0)
+    return fieldsBody(mode, sorted, options.cwd, readText);
   return { body: { kind: 'none' } };
 }
 
 /** dial's default headers, replaced by user headers of the same name and dropped by `Name:` items. */
-function requestHeaders(options: BuildRequestOptions, sorted: SortedItems, jsonish: boolean, contentType: string | undefined): HeaderList {
+function requestHeaders(
+  options: BuildRequestOptions,
+  sorted: SortedItems,
+  jsonish: boolean,
+  contentType: string | undefined,
+): HeaderList {
   const { userHeaders, removed } = sorted;
   const defaults: HeaderList = [
     ['User-Agent', options.userAgent],
@@ -184,13 +223,16 @@ function requestHeaders(options: BuildRequestOptions, sorted: SortedItems, jsoni
   ];
   if (contentType) defaults.push(['Content-Type', contentType]);
   const userNames = new Set(userHeaders.map(([name]) => name.toLowerCase()));
-  return [...defaults.filter(([name]) => !userNames.has(name.toLowerCase())), ...userHeaders].filter(([name]) => !removed.has(name.toLowerCase()));
+  return [...defaults.filter(([name]) => !userNames.has(name.toLowerCase())), ...userHeaders].filter(
+    ([name]) => !removed.has(name.toLowerCase()),
+  );
 }
 
 /** Builds the request an item list describes; throws DialErrors for bad items or unreadable files. */
 export function buildRequest(options: BuildRequestOptions): HttpRequest {
   const read = options.readFile ?? ((path: string) => readFileSync(path));
-  const readText: ReadItemText = (item, path) => readItemFile(read, resolve(options.cwd, path), item.source).toString('utf8');
+  const readText: ReadItemText = (item, path) =>
+    readItemFile(read, resolve(options.cwd, path), item.source).toString('utf8');
   const base = new URL(options.url);
   const sorted = sortItems(options.items, readText);
   const url = urlWithQuery(base, sorted.queryParts);
@@ -198,7 +240,10 @@ export function buildRequest(options: BuildRequestOptions): HttpRequest {
   const { body, contentType } = requestBody(options, mode, sorted, readText);
 
   const method = options.method ?? (body.kind === 'none' ? 'GET' : 'POST');
-  if (!tokenPattern.test(method)) throw new DialError('E_USAGE', `invalid method '${method}'`, { hint: 'a method is a token such as GET, POST or PROPFIND' });
+  if (!tokenPattern.test(method))
+    throw new DialError('E_USAGE', `invalid method '${method}'`, {
+      hint: 'a method is a token such as GET, POST or PROPFIND',
+    });
   const hasData = sorted.dataItems.length > 0 || sorted.fileItems.length > 0;
   const jsonish = Boolean(options.forceJson) || (mode === 'json' && hasData) || contentType === 'application/json';
   const headers = requestHeaders(options, sorted, jsonish, contentType);
@@ -231,18 +276,22 @@ function readItemFile(read: (path: string) => Buffer, path: string, source: stri
 function fileError(error: unknown, path: string, source: string): DialError {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return new DialError('E_NOT_FOUND', `'${source}': no such file ${path}`, { cause: error });
-  if (code === 'EISDIR') return new DialError('E_INPUT', `'${source}': ${path} is a folder, not a file`, { cause: error });
+  if (code === 'EISDIR')
+    return new DialError('E_INPUT', `'${source}': ${path} is a folder, not a file`, { cause: error });
   return new DialError('E_INPUT', `'${source}': cannot read ${path} (${code ?? String(error)})`, { cause: error });
 }
 
 function checkHeaderName(name: string, source: string): void {
   if (!tokenPattern.test(name)) {
-    throw new DialError('E_USAGE', `'${source}': '${name}' is not a valid header name`, { hint: 'header names are tokens: letters, digits and !#$%&\'*+-.^_`|~' });
+    throw new DialError('E_USAGE', `'${source}': '${name}' is not a valid header name`, {
+      hint: "header names are tokens: letters, digits and !#$%&'*+-.^_`|~",
+    });
   }
 }
 
 function checkHeaderValue(value: string, source: string): void {
-  if (/[\r\n\0]/.test(value)) throw new DialError('E_HEADER_INJECTION', `'${source}': header values cannot contain line breaks`);
+  if (/[\r\n\0]/.test(value))
+    throw new DialError('E_HEADER_INJECTION', `'${source}': header values cannot contain line breaks`);
 }
 
 /** Builds the JSON body from data fields, nesting `a[b][0]` keys (HTTPie 3 nested JSON). */
@@ -262,9 +311,13 @@ export function buildJson(
         if (!(error instanceof JsonSyntaxError)) throw error;
         // An item is a command-line argument (exit 2); a file it names is input (exit 3).
         const where = item.fromFile ? ` in ${item.value}` : '';
-        throw new DialError(item.fromFile ? 'E_INPUT' : 'E_USAGE', `'${item.source}': invalid JSON${where}: ${error.message}`, {
-          hint: "quote the value for your shell, e.g. 'tags:=[\"a\",\"b\"]'; use field=value for a plain string",
-        });
+        throw new DialError(
+          item.fromFile ? 'E_INPUT' : 'E_USAGE',
+          `'${item.source}': invalid JSON${where}: ${error.message}`,
+          {
+            hint: 'quote the value for your shell, e.g. \'tags:=["a","b"]\'; use field=value for a plain string',
+          },
+        );
       }
     }
     root = setPath(root, item.path, value, item.source);
@@ -272,7 +325,12 @@ export function buildJson(
   return root ?? { type: 'object', entries: [] };
 }
 
-const describe = (node: JsonNode): string => (node.type === 'boolean' ? 'a boolean' : node.type === 'array' || node.type === 'object' ? `an ${node.type}` : `a ${node.type}`);
+const describe = (node: JsonNode): string =>
+  node.type === 'boolean'
+    ? 'a boolean'
+    : node.type === 'array' || node.type === 'object'
+      ? `an ${node.type}`
+      : `a ${node.type}`;
 const containerFor = (segment: KeySegment): JsonNode =>
   segment.kind === 'key' ? { type: 'object', entries: [] } : { type: 'array', items: [] };
 
@@ -282,9 +340,13 @@ function setPath(root: JsonNode | undefined, path: KeySegment[], value: JsonNode
   let walked = '';
   const conflict = (wanted: 'object' | 'array'): never => {
     // Items that disagree about the body's shape are a bad argument (exit 2, docs/cli.md).
-    throw new DialError('E_USAGE', `'${source}': ${walked === '' ? 'the body' : `'${walked}'`} is ${describe(cursor)}, so it cannot be used as an ${wanted}`, {
-      hint: 'each nested key must agree on whether a level is an object (a[b]) or an array (a[0], a[])',
-    });
+    throw new DialError(
+      'E_USAGE',
+      `'${source}': ${walked === '' ? 'the body' : `'${walked}'`} is ${describe(cursor)}, so it cannot be used as an ${wanted}`,
+      {
+        hint: 'each nested key must agree on whether a level is an object (a[b]) or an array (a[0], a[])',
+      },
+    );
   };
   for (let i = 0; i < path.length; i++) {
     const segment = path[i];

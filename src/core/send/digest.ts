@@ -41,7 +41,10 @@ export function parseDigestChallenge(headers: HeaderList): DigestChallenge | und
       if (!params.nonce) continue;
       const algorithm = (params.algorithm ?? 'MD5').toUpperCase();
       if (!supported.includes(algorithm)) continue;
-      const qop = params.qop?.split(',').map((q) => q.trim().toLowerCase()).filter(Boolean);
+      const qop = params.qop
+        ?.split(',')
+        .map((q) => q.trim().toLowerCase())
+        .filter(Boolean);
       if (qop && qop.length > 0 && !qop.includes('auth')) continue;
       challenges.push({ realm: params.realm ?? '', nonce: params.nonce, opaque: params.opaque, algorithm, qop });
     }
@@ -68,7 +71,9 @@ export function digestAuthorization(
   if (challenge.algorithm.endsWith('-SESS')) ha1 = hash(`${ha1}:${challenge.nonce}:${cnonce}`);
   const ha2 = hash(`${method}:${uri}`);
   const useQop = challenge.qop !== undefined && challenge.qop.length > 0;
-  const response = useQop ? hash(`${ha1}:${challenge.nonce}:${nc}:${cnonce}:auth:${ha2}`) : hash(`${ha1}:${challenge.nonce}:${ha2}`);
+  const response = useQop
+    ? hash(`${ha1}:${challenge.nonce}:${nc}:${cnonce}:auth:${ha2}`)
+    : hash(`${ha1}:${challenge.nonce}:${ha2}`);
   const quote = (value: string) => `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
   const parts = [
     `username=${quote(credentials.username)}`,

@@ -61,7 +61,11 @@ export function sanitizeFileName(name: string): string | undefined {
 }
 
 /** The name a download gets: Content-Disposition, else the last URL path segment, else `index`; with an extension from the media type when it has none. */
-export function downloadFileName(url: string, contentDisposition: string | undefined, contentType: string | undefined): string {
+export function downloadFileName(
+  url: string,
+  contentDisposition: string | undefined,
+  contentType: string | undefined,
+): string {
   const fromHeader = sanitizeFileName(contentDisposition ? (contentDispositionFilename(contentDisposition) ?? '') : '');
   if (fromHeader) return fromHeader;
   let segment = '';

@@ -83,7 +83,8 @@ export function parseItem(source: string): RequestItem {
   const key = plain(keyChars);
   const value = plain(chars.slice(found.at + found.separator.length));
   const needKey = () => {
-    if (key === '') throw new DialError('E_USAGE', `'${source}' has no name before '${found.separator}'`, { hint: itemHint });
+    if (key === '')
+      throw new DialError('E_USAGE', `'${source}' has no name before '${found.separator}'`, { hint: itemHint });
   };
   switch (found.separator) {
     case ':':
@@ -94,7 +95,10 @@ export function parseItem(source: string): RequestItem {
       return { kind: 'header', name: key, value, fromFile: true, source };
     case ';':
       needKey();
-      if (value !== '') throw new DialError('E_USAGE', `'${source}': an empty header is written 'Name;' with nothing after ';'`, { hint: itemHint });
+      if (value !== '')
+        throw new DialError('E_USAGE', `'${source}': an empty header is written 'Name;' with nothing after ';'`, {
+          hint: itemHint,
+        });
       return { kind: 'header-empty', name: key, source };
     case '==':
     case '==@':
@@ -102,10 +106,24 @@ export function parseItem(source: string): RequestItem {
       return { kind: 'query', name: key, value, fromFile: found.separator === '==@' || undefined, source };
     case '=':
     case '=@':
-      return { kind: 'data', key, path: parseKeyPath(keyChars, source), value, fromFile: found.separator === '=@' || undefined, source };
+      return {
+        kind: 'data',
+        key,
+        path: parseKeyPath(keyChars, source),
+        value,
+        fromFile: found.separator === '=@' || undefined,
+        source,
+      };
     case ':=':
     case ':=@':
-      return { kind: 'json', key, path: parseKeyPath(keyChars, source), value, fromFile: found.separator === ':=@' || undefined, source };
+      return {
+        kind: 'json',
+        key,
+        path: parseKeyPath(keyChars, source),
+        value,
+        fromFile: found.separator === ':=@' || undefined,
+        source,
+      };
     case '@': {
       if (key === '') {
         if (value === '') throw new DialError('E_USAGE', `'${source}' names no file`, { hint: itemHint });
@@ -124,12 +142,17 @@ export function parseItem(source: string): RequestItem {
  * Splits a field key into nested-JSON steps: `a[b][0][]` -> key a, key b, index 0, append.
  * `[]` or `[0]` at the start address a top-level array. Escaped brackets are literal.
  */
-export function parseKeyPath(chars: Char[] | string, source = typeof chars === 'string' ? chars : plain(chars)): KeySegment[] {
+export function parseKeyPath(
+  chars: Char[] | string,
+  source = typeof chars === 'string' ? chars : plain(chars),
+): KeySegment[] {
   const list = typeof chars === 'string' ? toChars(chars) : chars;
   const isOpen = (c: Char | undefined) => c !== undefined && !c.escaped && c.ch === '[';
   const isClose = (c: Char | undefined) => c !== undefined && !c.escaped && c.ch === ']';
   const bad = (message: string) =>
-    new DialError('E_USAGE', `'${source}': ${message}`, { hint: 'nested keys look like a[b][0]=x or a[]=x; escape a literal bracket with \\[' });
+    new DialError('E_USAGE', `'${source}': ${message}`, {
+      hint: 'nested keys look like a[b][0]=x or a[]=x; escape a literal bracket with \\[',
+    });
   let i = 0;
   let first = '';
   while (i < list.length && !isOpen(list[i])) {

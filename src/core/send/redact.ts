@@ -41,7 +41,8 @@ export class Redactor {
    */
   headers(headers: HeaderList): HeaderList {
     return headers.map(([name, value]): [string, string] => {
-      if (this.maskCredentialHeaders && isSensitiveHeader(name) && !value.includes('{{')) return [name, maskCredential(value)];
+      if (this.maskCredentialHeaders && isSensitiveHeader(name) && !value.includes('{{'))
+        return [name, maskCredential(value)];
       return [name, this.active ? maskForms(value, this.values) : value];
     });
   }
@@ -62,7 +63,10 @@ export class Redactor {
     let longest = 0;
     for (const value of this.byteValues) {
       for (let length = Math.min(value.length - 1, bytes.length); length > longest; length--) {
-        if (bytes[bytes.length - length] === value[0] && bytes.subarray(bytes.length - length).equals(value.subarray(0, length))) {
+        if (
+          bytes[bytes.length - length] === value[0] &&
+          bytes.subarray(bytes.length - length).equals(value.subarray(0, length))
+        ) {
           longest = length;
           break;
         }

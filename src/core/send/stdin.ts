@@ -6,7 +6,10 @@ import type { RequestBody } from '../http/types.js';
  * streaming body that replays that chunk and then the rest. `length` is passed through for
  * regular files (Content-Length instead of chunked).
  */
-export async function peekStdinBody(source: AsyncIterable<Uint8Array>, length?: number): Promise<RequestBody | undefined> {
+export async function peekStdinBody(
+  source: AsyncIterable<Uint8Array>,
+  length?: number,
+): Promise<RequestBody | undefined> {
   const iterator = source[Symbol.asyncIterator]();
   let first = await iterator.next();
   while (!first.done && first.value.byteLength === 0) first = await iterator.next();

@@ -2,9 +2,33 @@
 import { DialError } from '../errors.js';
 
 const knownMethods = new Set([
-  'GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH',
-  'PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK', 'REPORT', 'SEARCH',
-  'QUERY', 'PURGE', 'LINK', 'UNLINK', 'MKCALENDAR', 'ACL', 'BIND', 'UNBIND', 'REBIND',
+  'GET',
+  'HEAD',
+  'POST',
+  'PUT',
+  'DELETE',
+  'CONNECT',
+  'OPTIONS',
+  'TRACE',
+  'PATCH',
+  'PROPFIND',
+  'PROPPATCH',
+  'MKCOL',
+  'COPY',
+  'MOVE',
+  'LOCK',
+  'UNLOCK',
+  'REPORT',
+  'SEARCH',
+  'QUERY',
+  'PURGE',
+  'LINK',
+  'UNLINK',
+  'MKCALENDAR',
+  'ACL',
+  'BIND',
+  'UNBIND',
+  'REBIND',
 ]);
 
 /**
@@ -18,8 +42,12 @@ export function isMethodToken(token: string): boolean {
 
 /** Splits positionals into method (when given), URL and items. */
 export function splitPositionals(args: string[]): { method?: string; url: string; items: string[] } {
-  if (args.length === 0) throw new DialError('E_USAGE', 'missing URL', { hint: 'dial send [METHOD] URL [ITEMS…], e.g. dial send :3000/users name=Ann' });
-  if (args.length >= 2 && isMethodToken(args[0])) return { method: args[0].toUpperCase(), url: args[1], items: args.slice(2) };
+  if (args.length === 0)
+    throw new DialError('E_USAGE', 'missing URL', {
+      hint: 'dial send [METHOD] URL [ITEMS…], e.g. dial send :3000/users name=Ann',
+    });
+  if (args.length >= 2 && isMethodToken(args[0]))
+    return { method: args[0].toUpperCase(), url: args[1], items: args.slice(2) };
   return { url: args[0], items: args.slice(1) };
 }
 
@@ -37,10 +65,14 @@ export function expandUrl(text: string, defaultScheme = 'http'): string {
   try {
     parsed = new URL(url);
   } catch {
-    throw new DialError('E_USAGE', `invalid URL '${text}'`, { hint: 'write a URL like https://api.example.com/x, example.com/x or :3000/x (localhost)' });
+    throw new DialError('E_USAGE', `invalid URL '${text}'`, {
+      hint: 'write a URL like https://api.example.com/x, example.com/x or :3000/x (localhost)',
+    });
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new DialError('E_USAGE', `unsupported URL scheme '${parsed.protocol.slice(0, -1)}' in '${text}'`, { hint: 'dial speaks http:// and https://' });
+    throw new DialError('E_USAGE', `unsupported URL scheme '${parsed.protocol.slice(0, -1)}' in '${text}'`, {
+      hint: 'dial speaks http:// and https://',
+    });
   }
   return parsed.href;
 }

@@ -12,14 +12,33 @@ import { KEYMAP_EXAMPLE } from './keymap.js';
 import type { Settings, SettingKey } from './types.js';
 
 export { settingsPath, historyPath, configDir, dataDir } from './paths.js';
-export { KEYMAP_ACTIONS, KEYMAP_PRESETS, KEY_NAME, KEYMAP_EXAMPLE, keymapProblem, type KeymapAction, type KeymapProblem } from './keymap.js';
+export {
+  KEYMAP_ACTIONS,
+  KEYMAP_PRESETS,
+  KEY_NAME,
+  KEYMAP_EXAMPLE,
+  keymapProblem,
+  type KeymapAction,
+  type KeymapProblem,
+} from './keymap.js';
 
 export type { Settings, SettingKey } from './types.js';
 
 /** Every key, in the order `config list` shows them. */
 export const SETTING_KEYS: readonly SettingKey[] = [
-  'timeout', 'followRedirects', 'maxRedirects', 'verifyTls', 'historyLimit', 'editor', 'pager',
-  'theme', 'keymap', 'proxy', 'maxBodySize', 'defaultEnvironment', 'lastRequest',
+  'timeout',
+  'followRedirects',
+  'maxRedirects',
+  'verifyTls',
+  'historyLimit',
+  'editor',
+  'pager',
+  'theme',
+  'keymap',
+  'proxy',
+  'maxBodySize',
+  'defaultEnvironment',
+  'lastRequest',
 ];
 
 /** What each key means, for `config list` and error hints. */
@@ -41,7 +60,16 @@ export const SETTING_HELP: Record<SettingKey, string> = {
 
 /** The defaults (docs/cli.md, config). */
 export function defaultSettings(): Settings {
-  return { timeout: '30s', maxRedirects: 10, verifyTls: true, historyLimit: 500, keymap: {}, maxBodySize: '1GiB', defaultEnvironment: {}, lastRequest: {} };
+  return {
+    timeout: '30s',
+    maxRedirects: 10,
+    verifyTls: true,
+    historyLimit: 500,
+    keymap: {},
+    maxBodySize: '1GiB',
+    defaultEnvironment: {},
+    lastRequest: {},
+  };
 }
 
 type Env = Record<string, string | undefined>;
@@ -53,7 +81,9 @@ export function isSettingKey(key: string): key is SettingKey {
 
 /** The request timeout of settings in milliseconds (0 = none). */
 export function settingsTimeoutMs(settings: Pick<Settings, 'timeout'>): number {
-  return typeof settings.timeout === 'number' ? Math.round(settings.timeout * 1000) : parseDuration(settings.timeout, 'timeout setting');
+  return typeof settings.timeout === 'number'
+    ? Math.round(settings.timeout * 1000)
+    : parseDuration(settings.timeout, 'timeout setting');
 }
 
 /** Reads the raw stored object; undefined when there is no file. Throws E_CONFIG for broken JSON. */
@@ -145,7 +175,9 @@ export function parseSettingValue(key: SettingKey, raw: string): unknown {
       try {
         return JSON.parse(raw) as unknown;
       } catch {
-        throw new DialError('E_USAGE', `'${key}' takes a JSON object, got '${raw}'`, { hint: `e.g. dial config set ${key} '{"…": …}'` });
+        throw new DialError('E_USAGE', `'${key}' takes a JSON object, got '${raw}'`, {
+          hint: `e.g. dial config set ${key} '{"…": …}'`,
+        });
       }
     default:
       return raw;
@@ -206,21 +238,35 @@ export async function unsetSetting(key: string, env: Env = process.env): Promise
   store.delete(key);
 }
 
-async function updateRecord(key: 'defaultEnvironment' | 'lastRequest', root: string, value: string | undefined, env: Env): Promise<void> {
+async function updateRecord(
+  key: 'defaultEnvironment' | 'lastRequest',
+  root: string,
+  value: string | undefined,
+  env: Env,
+): Promise<void> {
   const stored = readStored(settingsPath(env));
   const current = stored?.data[key];
-  const record: Record<string, string> = current && typeof current === 'object' && !Array.isArray(current) ? { ...(current as Record<string, string>) } : {};
+  const record: Record<string, string> =
+    current && typeof current === 'object' && !Array.isArray(current) ? { ...(current as Record<string, string>) } : {};
   if (value === undefined) delete record[root];
   else record[root] = value;
   await setSettingValue(key, record, env);
 }
 
 /** Remembers the environment chosen for a workspace (undefined forgets it). */
-export function rememberEnvironment(workspaceRoot: string, name: string | undefined, env: Env = process.env): Promise<void> {
+export function rememberEnvironment(
+  workspaceRoot: string,
+  name: string | undefined,
+  env: Env = process.env,
+): Promise<void> {
   return updateRecord('defaultEnvironment', workspaceRoot, name, env);
 }
 
 /** Remembers the request last opened in a workspace (undefined forgets it). */
-export function rememberLastRequest(workspaceRoot: string, requestId: string | undefined, env: Env = process.env): Promise<void> {
+export function rememberLastRequest(
+  workspaceRoot: string,
+  requestId: string | undefined,
+  env: Env = process.env,
+): Promise<void> {
   return updateRecord('lastRequest', workspaceRoot, requestId, env);
 }

@@ -7,11 +7,52 @@
 
 /** Every TUI action a key can be bound to (src/ui/keymap.ts describes each; tsc keeps the two lists equal). */
 export const KEYMAP_ACTIONS = [
-  'quit', 'palette', 'environments', 'history', 'help', 'focusNext', 'focusPrev', 'back', 'send', 'cancel',
-  'reload', 'up', 'down', 'pageUp', 'pageDown', 'top', 'bottom', 'filterTree', 'nextTab', 'prevTab',
-  'toggleFold', 'foldAll', 'unfoldAll', 'scrollLeft', 'scrollRight', 'jsonPath', 'search', 'searchNext', 'searchPrev',
-  'copyBody', 'copyCurl', 'saveBody', 'pager', 'editMethod', 'editUrl', 'editQuery', 'editHeaders', 'editBody', 'editBodyExternal', 'editRequest',
-  'newRequest', 'duplicate', 'rename', 'delete', 'importRequests', 'toggleSecrets',
+  'quit',
+  'palette',
+  'environments',
+  'history',
+  'help',
+  'focusNext',
+  'focusPrev',
+  'back',
+  'send',
+  'cancel',
+  'reload',
+  'up',
+  'down',
+  'pageUp',
+  'pageDown',
+  'top',
+  'bottom',
+  'filterTree',
+  'nextTab',
+  'prevTab',
+  'toggleFold',
+  'foldAll',
+  'unfoldAll',
+  'scrollLeft',
+  'scrollRight',
+  'jsonPath',
+  'search',
+  'searchNext',
+  'searchPrev',
+  'copyBody',
+  'copyCurl',
+  'saveBody',
+  'pager',
+  'editMethod',
+  'editUrl',
+  'editQuery',
+  'editHeaders',
+  'editBody',
+  'editBodyExternal',
+  'editRequest',
+  'newRequest',
+  'duplicate',
+  'rename',
+  'delete',
+  'importRequests',
+  'toggleSecrets',
 ] as const;
 
 export type KeymapAction = (typeof KEYMAP_ACTIONS)[number];
@@ -20,7 +61,8 @@ export type KeymapAction = (typeof KEYMAP_ACTIONS)[number];
 export const KEYMAP_PRESETS = ['default', 'vim'] as const;
 
 /** A key name: optional ctrl+/shift+/meta+ and one printable character or a named key. */
-export const KEY_NAME = /^(?:(?:ctrl|shift|meta)\+)*(?:[\x21-\x7e]|enter|esc|tab|space|backspace|delete|up|down|left|right|pageup|pagedown|home|end)$/;
+export const KEY_NAME =
+  /^(?:(?:ctrl|shift|meta)\+)*(?:[\x21-\x7e]|enter|esc|tab|space|backspace|delete|up|down|left|right|pageup|pagedown|home|end)$/;
 
 /** The form `config set keymap` takes, for hints. */
 export const KEYMAP_EXAMPLE = `{"preset": "vim", "quit": ["q", "ctrl+q"]}`;
@@ -46,7 +88,10 @@ export function keymapProblem(value: unknown, options: { singleKeys?: boolean } 
     if (action === 'preset') {
       const preset = Array.isArray(keys) && keys.length === 1 ? keys[0] : keys;
       if (!(KEYMAP_PRESETS as readonly unknown[]).includes(preset)) {
-        return { path: [action], message: `unknown keymap preset '${String(preset)}' (known: ${KEYMAP_PRESETS.join(', ')})` };
+        return {
+          path: [action],
+          message: `unknown keymap preset '${String(preset)}' (known: ${KEYMAP_PRESETS.join(', ')})`,
+        };
       }
       continue;
     }

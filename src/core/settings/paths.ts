@@ -9,7 +9,11 @@ import { join } from 'node:path';
 type Env = Record<string, string | undefined>;
 
 /** The folder holding config.json. */
-export function configDir(env: Env = process.env, platform: NodeJS.Platform = process.platform, home = homedir()): string {
+export function configDir(
+  env: Env = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home = homedir(),
+): string {
   if (env.DIAL_CONFIG_DIR) return env.DIAL_CONFIG_DIR;
   if (platform === 'darwin') return join(home, 'Library', 'Preferences', 'dial');
   if (platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'dial', 'Config');
@@ -17,7 +21,11 @@ export function configDir(env: Env = process.env, platform: NodeJS.Platform = pr
 }
 
 /** The folder holding history.jsonl. */
-export function dataDir(env: Env = process.env, platform: NodeJS.Platform = process.platform, home = homedir()): string {
+export function dataDir(
+  env: Env = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home = homedir(),
+): string {
   if (env.DIAL_CONFIG_DIR) return env.DIAL_CONFIG_DIR;
   if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'dial');
   if (platform === 'win32') return join(env.LOCALAPPDATA || join(home, 'AppData', 'Local'), 'dial', 'Data');

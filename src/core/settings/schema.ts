@@ -11,30 +11,44 @@ const durationText = /^\s*\d+(?:\.\d+)?\s*(?:ms|s|m|h)?\s*$/;
 const duration = z.union(
   [
     z.number().check(z.nonnegative({ error: 'expected 0 or more seconds' })),
-    z.string().check(z.refine((value) => durationText.test(value), { error: 'expected a duration such as 500ms, 30s or 2m (a bare number means seconds)' })),
+    z.string().check(
+      z.refine((value) => durationText.test(value), {
+        error: 'expected a duration such as 500ms, 30s or 2m (a bare number means seconds)',
+      }),
+    ),
   ],
   { error: 'expected a duration such as 500ms, 30s or 2m (a bare number means seconds)' },
 );
-const count = (what: string) => z.int({ error: `expected a whole number of ${what}` }).check(z.nonnegative({ error: `expected 0 or more ${what}` }));
+const count = (what: string) =>
+  z.int({ error: `expected a whole number of ${what}` }).check(z.nonnegative({ error: `expected 0 or more ${what}` }));
 const flag = z.boolean({ error: 'expected true or false' });
 const text = z.string({ error: 'expected text' }).check(z.minLength(1, { error: 'expected non-empty text' }));
 const proxy = z.string({ error: 'expected a proxy URL' }).check(
-  z.refine((value) => {
-    try {
-      return ['http:', 'https:', 'socks:', 'socks5:'].includes(new URL(value).protocol);
-    } catch {
-      return false;
-    }
-  }, { error: 'expected a proxy URL such as http://proxy.local:3128' }),
+  z.refine(
+    (value) => {
+      try {
+        return ['http:', 'https:', 'socks:', 'socks5:'].includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { error: 'expected a proxy URL such as http://proxy.local:3128' },
+  ),
 );
 const size = z.union(
   [
     z.int({ error: 'expected a number of bytes' }).check(z.positive({ error: 'expected more than 0 bytes' })),
-    z.string().check(z.refine((value) => /^\s*\d+(?:\.\d+)?\s*(?:b|k|kb|kib|m|mb|mib|g|gb|gib)?\s*$/i.test(value), { error: 'expected a size such as 1GiB, 512MiB or a number of bytes' })),
+    z.string().check(
+      z.refine((value) => /^\s*\d+(?:\.\d+)?\s*(?:b|k|kb|kib|m|mb|mib|g|gb|gib)?\s*$/i.test(value), {
+        error: 'expected a size such as 1GiB, 512MiB or a number of bytes',
+      }),
+    ),
   ],
   { error: 'expected a size such as 1GiB, 512MiB or a number of bytes' },
 );
-const byWorkspace = z.record(z.string(), z.string({ error: 'expected text' }), { error: 'expected an object of workspace folder -> name' });
+const byWorkspace = z.record(z.string(), z.string({ error: 'expected text' }), {
+  error: 'expected an object of workspace folder -> name',
+});
 
 /** One schema per key, so `config set` validates just the key it changes. */
 export const keySchemas: Record<SettingKey, z.ZodMiniType> = {
@@ -45,7 +59,9 @@ export const keySchemas: Record<SettingKey, z.ZodMiniType> = {
   historyLimit: count('entries'),
   editor: text,
   pager: text,
-  theme: z.enum(['dark', 'light', 'mono'], { error: (issue) => `unknown theme '${String(issue.input)}' (known: dark, light, mono)` }),
+  theme: z.enum(['dark', 'light', 'mono'], {
+    error: (issue) => `unknown theme '${String(issue.input)}' (known: dark, light, mono)`,
+  }),
   // Checked by keymapProblem (checkValue): the same rules as the TUI's keymap resolver.
   keymap: z.custom<Record<string, string | string[]>>((value) => keymapProblem(value) === undefined),
   proxy,

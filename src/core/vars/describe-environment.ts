@@ -24,7 +24,12 @@ export interface EnvironmentDescription {
 }
 
 /** Resolves every variable of environment `name` as a `.http` file in `dir` would see it. */
-export async function describeEnvironment(root: string, dir: string, name: string | undefined, options: { reveal?: boolean; processEnv?: Record<string, string | undefined> } = {}): Promise<EnvironmentDescription> {
+export async function describeEnvironment(
+  root: string,
+  dir: string,
+  name: string | undefined,
+  options: { reveal?: boolean; processEnv?: Record<string, string | undefined> } = {},
+): Promise<EnvironmentDescription> {
   const store = new EnvStore(root);
   const [environment, dotenv] = await Promise.all([store.resolve(dir, name), store.dotenv()]);
   const resolver = new VariableResolver({
@@ -48,12 +53,27 @@ export async function describeEnvironment(root: string, dir: string, name: strin
     } catch (error) {
       unresolved = (error as Error).message;
     }
-    rows.push({ name: key, value, secret: environment.secretNames.has(key), source: rel(environment.sources.get(key)!), ...(unresolved ? { unresolved } : {}) });
+    rows.push({
+      name: key,
+      value,
+      secret: environment.secretNames.has(key),
+      source: rel(environment.sources.get(key)!),
+      ...(unresolved ? { unresolved } : {}),
+    });
   }
-  const dotenvRows = [...(dotenv?.values ?? new Map<string, string>())].map(([key, value]) => ({ name: key, value, secret: true, source: rel(dotenv!.path) }));
+  const dotenvRows = [...(dotenv?.values ?? new Map<string, string>())].map(([key, value]) => ({
+    name: key,
+    value,
+    secret: true,
+    source: rel(dotenv!.path),
+  }));
   if (!options.reveal) {
     // Secret values are masked, also where they are embedded in other values.
-    const secrets = [...resolver.secretValues, ...rows.filter((row) => row.secret).map((row) => row.value), ...dotenvRows.map((row) => row.value)];
+    const secrets = [
+      ...resolver.secretValues,
+      ...rows.filter((row) => row.secret).map((row) => row.value),
+      ...dotenvRows.map((row) => row.value),
+    ];
     for (const row of [...rows, ...dotenvRows]) row.value = row.secret ? MASK : redactText(row.value, secrets);
   }
   return { name, variables: rows, dotenv: dotenvRows, files: environment.files.map(rel) };

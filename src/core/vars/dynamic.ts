@@ -22,46 +22,108 @@ export interface DynamicContext {
   now?: () => Date;
 }
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const pad = (n: number, width = 2) => String(Math.abs(n)).padStart(width, '0');
 
 /** Formats a date with day.js-style tokens (YYYY MM DD HH mm ss SSS, MMM, ddd, A, Z, ZZ, X, x, [literal]). */
 export function formatDate(date: Date, format: string, utc: boolean): string {
   const get = utc
-    ? { y: date.getUTCFullYear(), M: date.getUTCMonth(), d: date.getUTCDate(), w: date.getUTCDay(), h: date.getUTCHours(), m: date.getUTCMinutes(), s: date.getUTCSeconds(), ms: date.getUTCMilliseconds(), offset: 0 }
-    : { y: date.getFullYear(), M: date.getMonth(), d: date.getDate(), w: date.getDay(), h: date.getHours(), m: date.getMinutes(), s: date.getSeconds(), ms: date.getMilliseconds(), offset: -date.getTimezoneOffset() };
-  const zone = (colon: boolean) => `${get.offset < 0 ? '-' : '+'}${pad(Math.trunc(get.offset / 60))}${colon ? ':' : ''}${pad(get.offset % 60)}`;
-  return format.replace(/\[([^\]]*)]|YYYY|YY|MMMM|MMM|MM|M|DD|D|dddd|ddd|HH|H|hh|h|mm|m|ss|s|SSS|A|a|ZZ|Z|X|x/g, (token, literal: string | undefined) => {
-    if (literal !== undefined) return literal;
-    switch (token) {
-      case 'YYYY': return String(get.y);
-      case 'YY': return pad(get.y % 100);
-      case 'MMMM': return MONTHS[get.M];
-      case 'MMM': return MONTHS[get.M].slice(0, 3);
-      case 'MM': return pad(get.M + 1);
-      case 'M': return String(get.M + 1);
-      case 'DD': return pad(get.d);
-      case 'D': return String(get.d);
-      case 'dddd': return DAYS[get.w];
-      case 'ddd': return DAYS[get.w].slice(0, 3);
-      case 'HH': return pad(get.h);
-      case 'H': return String(get.h);
-      case 'hh': return pad(get.h % 12 || 12);
-      case 'h': return String(get.h % 12 || 12);
-      case 'mm': return pad(get.m);
-      case 'm': return String(get.m);
-      case 'ss': return pad(get.s);
-      case 's': return String(get.s);
-      case 'SSS': return pad(get.ms, 3);
-      case 'A': return get.h < 12 ? 'AM' : 'PM';
-      case 'a': return get.h < 12 ? 'am' : 'pm';
-      case 'ZZ': return zone(false);
-      case 'Z': return zone(true);
-      case 'X': return String(Math.floor(date.getTime() / 1000));
-      default: return String(date.getTime());
-    }
-  });
+    ? {
+        y: date.getUTCFullYear(),
+        M: date.getUTCMonth(),
+        d: date.getUTCDate(),
+        w: date.getUTCDay(),
+        h: date.getUTCHours(),
+        m: date.getUTCMinutes(),
+        s: date.getUTCSeconds(),
+        ms: date.getUTCMilliseconds(),
+        offset: 0,
+      }
+    : {
+        y: date.getFullYear(),
+        M: date.getMonth(),
+        d: date.getDate(),
+        w: date.getDay(),
+        h: date.getHours(),
+        m: date.getMinutes(),
+        s: date.getSeconds(),
+        ms: date.getMilliseconds(),
+        offset: -date.getTimezoneOffset(),
+      };
+  const zone = (colon: boolean) =>
+    `${get.offset < 0 ? '-' : '+'}${pad(Math.trunc(get.offset / 60))}${colon ? ':' : ''}${pad(get.offset % 60)}`;
+  return format.replace(
+    /\[([^\]]*)]|YYYY|YY|MMMM|MMM|MM|M|DD|D|dddd|ddd|HH|H|hh|h|mm|m|ss|s|SSS|A|a|ZZ|Z|X|x/g,
+    (token, literal: string | undefined) => {
+      if (literal !== undefined) return literal;
+      switch (token) {
+        case 'YYYY':
+          return String(get.y);
+        case 'YY':
+          return pad(get.y % 100);
+        case 'MMMM':
+          return MONTHS[get.M];
+        case 'MMM':
+          return MONTHS[get.M].slice(0, 3);
+        case 'MM':
+          return pad(get.M + 1);
+        case 'M':
+          return String(get.M + 1);
+        case 'DD':
+          return pad(get.d);
+        case 'D':
+          return String(get.d);
+        case 'dddd':
+          return DAYS[get.w];
+        case 'ddd':
+          return DAYS[get.w].slice(0, 3);
+        case 'HH':
+          return pad(get.h);
+        case 'H':
+          return String(get.h);
+        case 'hh':
+          return pad(get.h % 12 || 12);
+        case 'h':
+          return String(get.h % 12 || 12);
+        case 'mm':
+          return pad(get.m);
+        case 'm':
+          return String(get.m);
+        case 'ss':
+          return pad(get.s);
+        case 's':
+          return String(get.s);
+        case 'SSS':
+          return pad(get.ms, 3);
+        case 'A':
+          return get.h < 12 ? 'AM' : 'PM';
+        case 'a':
+          return get.h < 12 ? 'am' : 'pm';
+        case 'ZZ':
+          return zone(false);
+        case 'Z':
+          return zone(true);
+        case 'X':
+          return String(Math.floor(date.getTime() / 1000));
+        default:
+          return String(date.getTime());
+      }
+    },
+  );
 }
 
 /** Splits arguments on whitespace, keeping "quoted" and 'quoted' text together (quotes removed). */
@@ -86,24 +148,59 @@ function applyOffset(date: Date, args: string[], expression: string, where: stri
       fail(`bad offset in {{${expression}}}`, where, 'offsets are pairs like `1 d` or `-2 h` (units y M w d h m s ms)');
     }
     switch (unit) {
-      case 'y': result.setUTCFullYear(result.getUTCFullYear() + amount); break;
-      case 'M': result.setUTCMonth(result.getUTCMonth() + amount); break;
-      case 'w': result.setTime(result.getTime() + amount * 7 * 86_400_000); break;
-      case 'd': result.setTime(result.getTime() + amount * 86_400_000); break;
-      case 'h': result.setTime(result.getTime() + amount * 3_600_000); break;
-      case 'm': result.setTime(result.getTime() + amount * 60_000); break;
-      case 's': result.setTime(result.getTime() + amount * 1000); break;
-      case 'ms': result.setTime(result.getTime() + amount); break;
-      default: fail(`unknown offset unit '${unit}' in {{${expression}}}`, where, 'units: y M w d h m s ms');
+      case 'y':
+        result.setUTCFullYear(result.getUTCFullYear() + amount);
+        break;
+      case 'M':
+        result.setUTCMonth(result.getUTCMonth() + amount);
+        break;
+      case 'w':
+        result.setTime(result.getTime() + amount * 7 * 86_400_000);
+        break;
+      case 'd':
+        result.setTime(result.getTime() + amount * 86_400_000);
+        break;
+      case 'h':
+        result.setTime(result.getTime() + amount * 3_600_000);
+        break;
+      case 'm':
+        result.setTime(result.getTime() + amount * 60_000);
+        break;
+      case 's':
+        result.setTime(result.getTime() + amount * 1000);
+        break;
+      case 'ms':
+        result.setTime(result.getTime() + amount);
+        break;
+      default:
+        fail(`unknown offset unit '${unit}' in {{${expression}}}`, where, 'units: y M w d h m s ms');
     }
   }
   return result;
 }
 
 const ALPHA = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
-const randomString = (alphabet: string, length: number) => Array.from({ length }, () => alphabet[randomInt(alphabet.length)]).join('');
+const randomString = (alphabet: string, length: number) =>
+  Array.from({ length }, () => alphabet[randomInt(alphabet.length)]).join('');
 
-const STRFTIME: Record<string, string> = { Y: 'YYYY', y: 'YY', m: 'MM', d: 'DD', H: 'HH', I: 'hh', M: 'mm', S: 'ss', p: 'A', a: 'ddd', A: 'dddd', b: 'MMM', B: 'MMMM', z: 'ZZ', s: 'X', '%': '%' };
+const STRFTIME: Record<string, string> = {
+  Y: 'YYYY',
+  y: 'YY',
+  m: 'MM',
+  d: 'DD',
+  H: 'HH',
+  I: 'hh',
+  M: 'mm',
+  S: 'ss',
+  p: 'A',
+  a: 'ddd',
+  A: 'dddd',
+  b: 'MMM',
+  B: 'MMMM',
+  z: 'ZZ',
+  s: 'X',
+  '%': '%',
+};
 
 /** kulala's `{{$date "%Y-%m-%d"}}` strftime format in formatDate's tokens; unknown directives are refused. */
 function strftimeToFormat(format: string, expression: string, where: string): string {
@@ -111,7 +208,14 @@ function strftimeToFormat(format: string, expression: string, where: string): st
   return format.replace(/%(.)|([^%]+)/g, (_, directive: string | undefined, literal: string | undefined) => {
     if (literal !== undefined) return `[${literal}]`;
     const token = STRFTIME[directive!];
-    if (token === undefined) fail(`unsupported strftime directive %${directive} in {{${expression}}}`, where, `supported: ${Object.keys(STRFTIME).map((k) => `%${k}`).join(' ')}`);
+    if (token === undefined)
+      fail(
+        `unsupported strftime directive %${directive} in {{${expression}}}`,
+        where,
+        `supported: ${Object.keys(STRFTIME)
+          .map((k) => `%${k}`)
+          .join(' ')}`,
+      );
     return token === '%' ? '[%]' : token;
   });
 }
@@ -136,15 +240,22 @@ export async function evaluateDynamic(expression: string, context: DynamicContex
     case '$localDatetime': {
       const utc = name === '$datetime';
       const [format, ...offset] = args;
-      if (!format) fail(`{{${name}}} needs a format`, where, 'write {{$datetime iso8601}}, {{$datetime rfc1123}} or {{$datetime "YYYY-MM-DD"}}');
+      if (!format)
+        fail(
+          `{{${name}}} needs a format`,
+          where,
+          'write {{$datetime iso8601}}, {{$datetime rfc1123}} or {{$datetime "YYYY-MM-DD"}}',
+        );
       const date = applyOffset(now, offset, expression, where);
       if (format === 'iso8601') return utc ? date.toISOString() : formatDate(date, 'YYYY-MM-DDTHH:mm:ss.SSSZ', false);
-      if (format === 'rfc1123') return utc ? date.toUTCString() : formatDate(date, 'ddd, DD MMM YYYY HH:mm:ss ZZ', false);
+      if (format === 'rfc1123')
+        return utc ? date.toUTCString() : formatDate(date, 'ddd, DD MMM YYYY HH:mm:ss ZZ', false);
       return formatDate(date, format, utc);
     }
     case '$randomInt': {
       const [min, max] = args.length >= 2 ? [Number(args[0]), Number(args[1])] : [0, 1000];
-      if (!Number.isInteger(min) || !Number.isInteger(max) || max <= min) fail(`bad range in {{${expression}}}`, where, 'write {{$randomInt 1 100}} (max exclusive)');
+      if (!Number.isInteger(min) || !Number.isInteger(max) || max <= min)
+        fail(`bad range in {{${expression}}}`, where, 'write {{$randomInt 1 100}} (max exclusive)');
       return String(randomInt(min, max));
     }
     case '$processEnv':
@@ -155,7 +266,9 @@ export async function evaluateDynamic(expression: string, context: DynamicContex
       const value = name === '$processEnv' ? context.processEnv[key] : context.dotenv?.values.get(key);
       if (value === undefined) {
         fail(
-          name === '$processEnv' ? `environment variable '${key}' is not set` : `'${key}' is not defined in ${context.dotenv?.path ?? '.env (no .env file in the workspace root)'}`,
+          name === '$processEnv'
+            ? `environment variable '${key}' is not set`
+            : `'${key}' is not defined in ${context.dotenv?.path ?? '.env (no .env file in the workspace root)'}`,
           where,
         );
       }
@@ -177,7 +290,9 @@ export async function evaluateDynamic(expression: string, context: DynamicContex
     context.secret(value!);
     return value!;
   }
-  const call = /^\$random\.(integer|float|alphabetic|alphanumeric|hexadecimal)\(([^)]*)\)$/.exec(expression.replace(/\s+/g, ''));
+  const call = /^\$random\.(integer|float|alphabetic|alphanumeric|hexadecimal)\(([^)]*)\)$/.exec(
+    expression.replace(/\s+/g, ''),
+  );
   if (call) {
     const numbers = call[2] ? call[2].split(',').map(Number) : [];
     if (numbers.some((n) => !Number.isFinite(n))) fail(`bad arguments in {{${expression}}}`, where);
@@ -190,10 +305,17 @@ export async function evaluateDynamic(expression: string, context: DynamicContex
         const [from = 0, to = 1000] = numbers;
         return String(from + Math.random() * (to - from));
       }
-      case 'alphabetic': return randomString(ALPHA, numbers[0] ?? 10);
-      case 'alphanumeric': return randomString(`${ALPHA}0123456789_`, numbers[0] ?? 10);
-      default: return randomString('0123456789abcdef', numbers[0] ?? 10);
+      case 'alphabetic':
+        return randomString(ALPHA, numbers[0] ?? 10);
+      case 'alphanumeric':
+        return randomString(`${ALPHA}0123456789_`, numbers[0] ?? 10);
+      default:
+        return randomString('0123456789abcdef', numbers[0] ?? 10);
     }
   }
-  return fail(`unknown dynamic variable {{${expression}}}`, where, 'dynamic variables: $uuid $timestamp $isoTimestamp $datetime $localDatetime $randomInt $processEnv $dotenv $random.*');
+  return fail(
+    `unknown dynamic variable {{${expression}}}`,
+    where,
+    'dynamic variables: $uuid $timestamp $isoTimestamp $datetime $localDatetime $randomInt $processEnv $dotenv $random.*',
+  );
 }

@@ -20,7 +20,7 @@ async function readValues(path: string): Promise<Map<string, string> | undefined
 /** The `.env` files httpyac reads for a file in `dir`, nearest folder first up to the repository root. */
 function envFolders(dir: string): string[] {
   const folders: string[] = [];
-  for (let at = dir; ; ) {
+  for (let at = dir; ;) {
     folders.push(at, join(at, 'env'));
     const parent = dirname(at);
     if (parent === at || existsSync(join(at, '.git'))) break;
@@ -30,7 +30,11 @@ function envFolders(dir: string): string[] {
 }
 
 /** Adds httpyac's `.env` values under `base` (base values win); returns base unchanged when there are none. */
-export async function withHttpyacEnvironment(base: ResolvedEnvironment, dir: string, name: string | undefined): Promise<ResolvedEnvironment> {
+export async function withHttpyacEnvironment(
+  base: ResolvedEnvironment,
+  dir: string,
+  name: string | undefined,
+): Promise<ResolvedEnvironment> {
   const values = new Map<string, string>();
   const files: string[] = [];
   const sources = new Map<string, string>();

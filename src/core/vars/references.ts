@@ -28,7 +28,11 @@ export function parseReference(expression: string): ReferenceExpression | undefi
   const bracketed = match[5] ?? (section === 'headers' && match[4]?.startsWith('[') ? match[4] : undefined);
   const quoted = bracketed === undefined ? undefined : /^\[\s*(['"])(.+)\1\s*\]$/.exec(bracketed);
   if (bracketed !== undefined && !quoted && section === 'headers') return undefined;
-  const path = quoted ? (section === 'headers' ? quoted[2] : `$[${quoted[1]}${quoted[2]}${quoted[1]}]`) : (match[4] ?? '*');
+  const path = quoted
+    ? section === 'headers'
+      ? quoted[2]
+      : `$[${quoted[1]}${quoted[2]}${quoted[1]}]`
+    : (match[4] ?? '*');
   return { name: match[1], part: match[2] as 'request' | 'response', section, path };
 }
 
@@ -47,16 +51,26 @@ async function bodyText(recorded: RecordedExchange, part: 'request' | 'response'
   }
   const body = recorded.request.body;
   switch (body.kind) {
-    case 'text': return body.text;
-    case 'bytes': return Buffer.from(body.bytes).toString('utf8');
-    case 'file': return readFile(body.path, 'utf8');
-    case 'none': return '';
-    default: return recorded.exchange.request.bodyPreview ?? '';
+    case 'text':
+      return body.text;
+    case 'bytes':
+      return Buffer.from(body.bytes).toString('utf8');
+    case 'file':
+      return readFile(body.path, 'utf8');
+    case 'none':
+      return '';
+    default:
+      return recorded.exchange.request.bodyPreview ?? '';
   }
 }
 
 /** The value a reference points at, as text. Throws E_VAR_UNDEFINED when it points at nothing. */
-export async function evaluateReference(reference: ReferenceExpression, recorded: RecordedExchange, raw: string, where: string): Promise<string> {
+export async function evaluateReference(
+  reference: ReferenceExpression,
+  recorded: RecordedExchange,
+  raw: string,
+  where: string,
+): Promise<string> {
   const missing = (why: string, hint?: string): never => {
     throw new DialError('E_VAR_UNDEFINED', `{{${raw}}}: ${why} (${where})`, { hint });
   };
@@ -78,7 +92,8 @@ export async function evaluateReference(reference: ReferenceExpression, recorded
   }
   const text = await bodyText(recorded, reference.part);
   if (reference.path === '*') return text;
-  if (reference.path.startsWith('//')) missing('XPath references are not supported', 'use a JSONPath ($.a.b) on JSON bodies, or * for the whole body');
+  if (reference.path.startsWith('//'))
+    missing('XPath references are not supported', 'use a JSONPath ($.a.b) on JSON bodies, or * for the whole body');
   // kulala and JetBrains also read a bare path (`body.token`, `body.items[0].id`) as JSONPath from the root.
   const path = reference.path.startsWith('$') ? reference.path : `$.${reference.path}`;
   let json: unknown;

@@ -81,10 +81,16 @@ export class VariableResolver {
   private tooLarge(chain: string[], length: number): DialError {
     const o = this.options;
     const what = chain.length ? `variable '${chain[chain.length - 1]}'` : 'the text';
-    return new DialError('E_VAR_TOO_LARGE', `${what} expands to more than ${MAX_EXPANDED_LENGTH / 1048576} Mi characters (${Math.round(length / 1048576)} Mi) in ${o.where}`, {
-      location: (chain.length ? o.locate?.(chain[0]) : undefined) ?? o.location,
-      hint: 'a variable that repeats others grows exponentially; check the chain' + (chain.length > 1 ? ` ${chain.join(' -> ')}` : ''),
-    });
+    return new DialError(
+      'E_VAR_TOO_LARGE',
+      `${what} expands to more than ${MAX_EXPANDED_LENGTH / 1048576} Mi characters (${Math.round(length / 1048576)} Mi) in ${o.where}`,
+      {
+        location: (chain.length ? o.locate?.(chain[0]) : undefined) ?? o.location,
+        hint:
+          'a variable that repeats others grows exponentially; check the chain' +
+          (chain.length > 1 ? ` ${chain.join(' -> ')}` : ''),
+      },
+    );
   }
 
   private secret(value: string): void {
@@ -93,7 +99,11 @@ export class VariableResolver {
 
   private async expression(expression: string, chain: string[]): Promise<string> {
     const o = this.options;
-    if (!expression) throw new DialError('E_VAR_UNDEFINED', `empty {{}} in ${o.where}`, { location: o.location, hint: 'write {{name}}' });
+    if (!expression)
+      throw new DialError('E_VAR_UNDEFINED', `empty {{}} in ${o.where}`, {
+        location: o.location,
+        hint: 'write {{name}}',
+      });
     if (expression.startsWith('$')) {
       return evaluateDynamic(expression, {
         processEnv: o.processEnv,
@@ -122,10 +132,14 @@ export class VariableResolver {
     const cached = this.cache.get(name);
     if (cached !== undefined) return cached;
     if (chain.includes(name)) {
-      throw new DialError('E_VAR_CYCLE', `variable cycle: ${[...chain.slice(chain.indexOf(name)), name].join(' -> ')} (${o.where})`, {
-        location: o.location,
-        hint: 'a variable cannot depend on itself; break the chain',
-      });
+      throw new DialError(
+        'E_VAR_CYCLE',
+        `variable cycle: ${[...chain.slice(chain.indexOf(name)), name].join(' -> ')} (${o.where})`,
+        {
+          location: o.location,
+          hint: 'a variable cannot depend on itself; break the chain',
+        },
+      );
     }
     let value: string | undefined;
     const template = o.fileVariables.get(name) ?? o.environment.values.get(name);
@@ -137,7 +151,8 @@ export class VariableResolver {
       this.secret(value);
     }
     if (value === undefined) value = await this.namedResponse(expression);
-    if (value === undefined && o.javascriptExpressions && !/^[\w.$-]+$/.test(expression)) value = await this.javascript(expression, chain);
+    if (value === undefined && o.javascriptExpressions && !/^[\w.$-]+$/.test(expression))
+      value = await this.javascript(expression, chain);
     if (value === undefined) throw await this.undefinedError(name);
     this.cache.set(name, markSecret(value));
     return value;
@@ -150,12 +165,22 @@ export class VariableResolver {
   private async namedResponse(expression: string): Promise<string | undefined> {
     const match = /^([\w-]+)(?:\.([\w$.[\]'"-]+))?$/.exec(expression);
     if (!match || !this.options.reference) return undefined;
-    const reference: ReferenceExpression = { name: match[1], part: 'response', section: 'body', path: match[2] === undefined ? '*' : `$.${match[2]}` };
+    const reference: ReferenceExpression = {
+      name: match[1],
+      part: 'response',
+      section: 'body',
+      path: match[2] === undefined ? '*' : `$.${match[2]}`,
+    };
     try {
       return await this.options.reference(reference, expression);
     } catch (error) {
       // `name` is no request either: report the undefined variable, not a missing request.
-      if (error instanceof DialError && error.code === 'E_VAR_UNDEFINED' && error.message.startsWith(`{{${expression}}}: no request named`)) return undefined;
+      if (
+        error instanceof DialError &&
+        error.code === 'E_VAR_UNDEFINED' &&
+        error.message.startsWith(`{{${expression}}}: no request named`)
+      )
+        return undefined;
       throw error;
     }
   }
@@ -163,14 +188,21 @@ export class VariableResolver {
   /** Runs httpyac `{{ … }}` blocks (in order); what they export becomes variables of this request (script level). */
   async runScriptBlocks(blocks: ReadonlyArray<{ code: string; line: number }>): Promise<void> {
     for (const block of blocks) {
-      const exported = await runHttpyacBlock(block.code, await this.scopeFor(block.code, []), { file: this.options.location?.file ?? this.options.fileLabel, line: block.line });
+      const exported = await runHttpyacBlock(block.code, await this.scopeFor(block.code, []), {
+        file: this.options.location?.file ?? this.options.fileLabel,
+        line: block.line,
+      });
       for (const [name, value] of exported) this.exported.set(name, value);
     }
   }
 
   /** Evaluates an httpyac expression with each variable it names in scope (response bodies parsed as JSON). */
   private async javascript(expression: string, chain: string[]): Promise<string> {
-    return evaluateHttpyacExpression(expression, await this.scopeFor(expression, chain), this.options.location ?? { file: this.options.fileLabel, line: 1 });
+    return evaluateHttpyacExpression(
+      expression,
+      await this.scopeFor(expression, chain),
+      this.options.location ?? { file: this.options.fileLabel, line: 1 },
+    );
   }
 
   /** The variables a piece of code names, resolved (JSON values parsed); names defined nowhere are left out. */
@@ -201,12 +233,18 @@ export class VariableResolver {
       '--var',
       'script variables',
       `file variables of ${o.fileLabel}`,
-      env.name ? `environment '${env.name}'${env.files.length ? ` (${env.files.join(', ')})` : ''}` : `$shared of ${env.files.length ? env.files.join(', ') : 'env files (none found)'}`,
+      env.name
+        ? `environment '${env.name}'${env.files.length ? ` (${env.files.join(', ')})` : ''}`
+        : `$shared of ${env.files.length ? env.files.join(', ') : 'env files (none found)'}`,
       o.dotenv ? o.dotenv.path : '.env (none in the workspace root)',
     ];
     let hint = `looked in: ${places.join('; ')}. The process environment is read only explicitly: {{$processEnv ${name}}}`;
     const elsewhere = env.name === undefined && o.definedIn ? await o.definedIn(name) : [];
-    if (elsewhere.length) hint = `'${name}' is defined in environment ${elsewhere.map((e) => `'${e}'`).join(', ')}: select one with -e ${elsewhere[0]}. ${hint}`;
-    return new DialError('E_VAR_UNDEFINED', `variable '${name}' is not defined (${o.where})`, { location: o.locate?.(name) ?? o.location, hint });
+    if (elsewhere.length)
+      hint = `'${name}' is defined in environment ${elsewhere.map((e) => `'${e}'`).join(', ')}: select one with -e ${elsewhere[0]}. ${hint}`;
+    return new DialError('E_VAR_UNDEFINED', `variable '${name}' is not defined (${o.where})`, {
+      location: o.locate?.(name) ?? o.location,
+      hint,
+    });
   }
 }

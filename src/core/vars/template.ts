@@ -32,7 +32,10 @@ export function hasPlaceholders(text: string): boolean {
 }
 
 /** Replaces each placeholder with what `resolve` returns for it (in order, one at a time). */
-export async function substitute(text: string, resolve: (expression: string, placeholder: Placeholder) => Promise<string>): Promise<string> {
+export async function substitute(
+  text: string,
+  resolve: (expression: string, placeholder: Placeholder) => Promise<string>,
+): Promise<string> {
   const placeholders = findPlaceholders(text);
   if (placeholders.length === 0) return text;
   let out = '';

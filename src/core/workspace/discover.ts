@@ -82,16 +82,24 @@ export async function discoverHttpFiles(root: string, paths: string[] = [root]):
     } catch (error) {
       throw new DialError('E_NOT_FOUND', `cannot read folder ${dir}: ${(error as Error).message}`, { cause: error });
     }
-    const ignoreFiles = entries.some((entry) => entry.name === '.gitignore') ? [...above, ...(await readIgnoreFile(dir))] : above;
-    await Promise.all(entries.map(async (entry) => {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (SKIPPED.has(entry.name) || isIgnored(path, true, ignoreFiles)) return;
-        await walk(path, ignoreFiles);
-      } else if ((entry.isFile() || entry.isSymbolicLink()) && isRequestFile(entry.name) && !isIgnored(path, false, ignoreFiles)) {
-        found.add(path);
-      }
-    }));
+    const ignoreFiles = entries.some((entry) => entry.name === '.gitignore')
+      ? [...above, ...(await readIgnoreFile(dir))]
+      : above;
+    await Promise.all(
+      entries.map(async (entry) => {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) {
+          if (SKIPPED.has(entry.name) || isIgnored(path, true, ignoreFiles)) return;
+          await walk(path, ignoreFiles);
+        } else if (
+          (entry.isFile() || entry.isSymbolicLink()) &&
+          isRequestFile(entry.name) &&
+          !isIgnored(path, false, ignoreFiles)
+        ) {
+          found.add(path);
+        }
+      }),
+    );
   };
   for (const given of paths) {
     const path = resolve(given);

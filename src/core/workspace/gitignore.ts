@@ -35,7 +35,10 @@ function toRegex(pattern: string, anchored: boolean): RegExp {
       const close = pattern.indexOf(']', i + 1);
       if (close < 0) re += '\\[';
       else {
-        re += `[${pattern.slice(i + 1, close).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
+        re += `[${pattern
+          .slice(i + 1, close)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\')}]`;
         i = close;
       }
     } else if (c === '\\' && i + 1 < pattern.length) re += `\\${pattern[++i]}`;
@@ -55,7 +58,9 @@ export function compileGitignore(text: string): (relativePath: string, isDirecto
  * Like compileGitignore, but answers undefined when no pattern matches, so that a deeper
  * .gitignore's verdict (including a `!negation`) can win over a shallower one's, as in git.
  */
-export function compileGitignoreVerdict(text: string): (relativePath: string, isDirectory: boolean) => boolean | undefined {
+export function compileGitignoreVerdict(
+  text: string,
+): (relativePath: string, isDirectory: boolean) => boolean | undefined {
   const rules: Rule[] = [];
   for (const raw of text.split(/\r?\n/)) {
     let line = raw.replace(/(?<!\\)\s+$/, '');

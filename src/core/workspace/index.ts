@@ -3,6 +3,11 @@ export { findWorkspaceRoot, discoverHttpFiles, isRequestFile } from './discover.
 export { compileGitignore } from './gitignore.js';
 export { listRequests, type ListedRequest, type RequestListing } from './list.js';
 export {
-  parseSendTarget, prepareFileRequest, selectRequest, requestLabel,
-  type SendTarget, type PrepareFileRequestOptions, type PreparedFileRequest,
+  parseSendTarget,
+  prepareFileRequest,
+  selectRequest,
+  requestLabel,
+  type SendTarget,
+  type PrepareFileRequestOptions,
+  type PreparedFileRequest,
 } from './send-target.js';

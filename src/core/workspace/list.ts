@@ -27,13 +27,17 @@ export interface RequestListing {
 /** Parses every request file under `paths` (default: the workspace root) and lists its requests. */
 export async function listRequests(root: string, cwd: string, paths?: string[]): Promise<RequestListing> {
   const files = await discoverHttpFiles(root, paths && paths.length ? paths : [root]);
-  const parsed = await Promise.all(files.map(async (path) => {
-    try {
-      return parseHttpFile(await readFile(path, 'utf8'), path);
-    } catch (error) {
-      return error instanceof DialError ? error : new DialError('E_NOT_FOUND', `cannot read ${path}: ${(error as Error).message}`, { cause: error });
-    }
-  }));
+  const parsed = await Promise.all(
+    files.map(async (path) => {
+      try {
+        return parseHttpFile(await readFile(path, 'utf8'), path);
+      } catch (error) {
+        return error instanceof DialError
+          ? error
+          : new DialError('E_NOT_FOUND', `cannot read ${path}: ${(error as Error).message}`, { cause: error });
+      }
+    }),
+  );
   const requests: ListedRequest[] = [];
   const errors: DialError[] = [];
   for (const file of parsed) {
@@ -44,7 +48,12 @@ export async function listRequests(root: string, cwd: string, paths?: string[]):
     const label = relative(cwd, file.path) || file.path;
     for (const node of file.requests) {
       requests.push({
-        file: label, line: node.requestLineSpan.line, name: node.name, method: node.method, url: node.url, tags: node.tags,
+        file: label,
+        line: node.requestLineSpan.line,
+        name: node.name,
+        method: node.method,
+        url: node.url,
+        tags: node.tags,
         ...(node.skip ? { skip: node.skip.reason ?? true } : {}),
       });
     }

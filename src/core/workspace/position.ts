@@ -25,18 +25,26 @@ export function requestHasName(node: RequestNode, name: string): boolean {
 
 /** The requests of a file a position selects; E_NOT_FOUND (with the file's line and requests) when none. */
 export function requestsAtPosition(file: HttpFile, position: RequestPosition, shown: string): RequestNode[] {
-  const listing = () => file.requests.map((r) => `${r.name ?? `${r.method} ${r.url}`} (line ${r.span.line})`).join(', ') || 'none';
+  const listing = () =>
+    file.requests.map((r) => `${r.name ?? `${r.method} ${r.url}`} (line ${r.span.line})`).join(', ') || 'none';
   if (position.name !== undefined) {
     const named = file.requests.filter((node) => requestHasName(node, position.name!));
-    if (named.length === 0) throw new DialError('E_NOT_FOUND', `no request named '${position.name}' in ${shown}`, { hint: `requests: ${listing()}` });
+    if (named.length === 0)
+      throw new DialError('E_NOT_FOUND', `no request named '${position.name}' in ${shown}`, {
+        hint: `requests: ${listing()}`,
+      });
     return named;
   }
   const line = position.line!;
   const lineCount = file.text.split('\n').length - (file.text.endsWith('\n') ? 1 : 0);
   if (line < 1 || line > lineCount) {
-    throw new DialError('E_NOT_FOUND', `${shown} has ${lineCount} lines; there is no line ${line}`, { location: { file: shown, line: Math.max(1, Math.min(line, lineCount)) }, hint: `requests: ${listing()}` });
+    throw new DialError('E_NOT_FOUND', `${shown} has ${lineCount} lines; there is no line ${line}`, {
+      location: { file: shown, line: Math.max(1, Math.min(line, lineCount)) },
+      hint: `requests: ${listing()}`,
+    });
   }
-  if (file.requests.length === 0) throw new DialError('E_NOT_FOUND', `no requests in ${shown}`, { location: { file: shown, line } });
+  if (file.requests.length === 0)
+    throw new DialError('E_NOT_FOUND', `no requests in ${shown}`, { location: { file: shown, line } });
   const found = file.requests.filter((node) => node.span.line <= line).at(-1) ?? file.requests[0];
   return [found];
 }

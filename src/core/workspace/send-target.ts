@@ -68,7 +68,11 @@ export function requestLabel(node: RequestNode): string {
 }
 
 /** Picks the request a target names: `#name` (or `#n`, 1-based), `:line`, the only one, or asks. */
-export async function selectRequest(file: HttpFile, target: SendTarget, pick?: (requests: RequestNode[]) => Promise<RequestNode>): Promise<RequestNode> {
+export async function selectRequest(
+  file: HttpFile,
+  target: SendTarget,
+  pick?: (requests: RequestNode[]) => Promise<RequestNode>,
+): Promise<RequestNode> {
   const node = await chooseRequest(file, target, pick);
   // httpyac/kulala `# @disabled`: such a request is never sent, not even when asked for by name.
   const disabled = node.metadata.find((meta) => meta.key === 'disabled' && meta.value !== 'false');
@@ -81,28 +85,47 @@ export async function selectRequest(file: HttpFile, target: SendTarget, pick?: (
   return node;
 }
 
-async function chooseRequest(file: HttpFile, target: SendTarget, pick?: (requests: RequestNode[]) => Promise<RequestNode>): Promise<RequestNode> {
+async function chooseRequest(
+  file: HttpFile,
+  target: SendTarget,
+  pick?: (requests: RequestNode[]) => Promise<RequestNode>,
+): Promise<RequestNode> {
   const requests = file.requests;
   const where = target.path;
   const listing = () => requests.map(requestLabel).join(', ');
-  if (requests.length === 0) throw new DialError('E_NOT_FOUND', `no requests in ${where}`, { hint: 'a request is a line like `GET https://example.com`' });
+  if (requests.length === 0)
+    throw new DialError('E_NOT_FOUND', `no requests in ${where}`, {
+      hint: 'a request is a line like `GET https://example.com`',
+    });
   if (target.name !== undefined) {
     const named = requests.filter((request) => request.name === target.name);
     if (named.length > 1) {
-      throw new DialError('E_PARSE', `${named.length} requests are named '${target.name}' (lines ${named.map((r) => r.span.line).join(', ')}); which one is meant is unclear`, {
-        location: { file: where, line: named[1].span.line },
-        hint: 'give each request its own `# @name`',
-      });
+      throw new DialError(
+        'E_PARSE',
+        `${named.length} requests are named '${target.name}' (lines ${named.map((r) => r.span.line).join(', ')}); which one is meant is unclear`,
+        {
+          location: { file: where, line: named[1].span.line },
+          hint: 'give each request its own `# @name`',
+        },
+      );
     }
     if (named.length === 1) return named[0];
     if (/^\d+$/.test(target.name) && requests[Number(target.name) - 1]) return requests[Number(target.name) - 1];
-    throw new DialError('E_NOT_FOUND', `no request named '${target.name}' in ${where}`, { hint: `requests: ${listing()}` });
+    throw new DialError('E_NOT_FOUND', `no request named '${target.name}' in ${where}`, {
+      hint: `requests: ${listing()}`,
+    });
   }
   if (target.line !== undefined) {
     const lineCount = file.text.split('\n').length - (file.text.endsWith('\n') ? 1 : 0);
-    if (target.line > lineCount) throw new DialError('E_NOT_FOUND', `${where} has ${lineCount} lines; there is no line ${target.line}`, { hint: `requests: ${requests.map((r) => `${requestLabel(r)} (line ${r.span.line})`).join(', ')}` });
+    if (target.line > lineCount)
+      throw new DialError('E_NOT_FOUND', `${where} has ${lineCount} lines; there is no line ${target.line}`, {
+        hint: `requests: ${requests.map((r) => `${requestLabel(r)} (line ${r.span.line})`).join(', ')}`,
+      });
     const found = requests.filter((request) => request.span.line <= target.line!).at(-1);
-    if (!found) throw new DialError('E_NOT_FOUND', `no request at line ${target.line} of ${where}`, { hint: `the first request starts at line ${requests[0].span.line}` });
+    if (!found)
+      throw new DialError('E_NOT_FOUND', `no request at line ${target.line} of ${where}`, {
+        hint: `the first request starts at line ${requests[0].span.line}`,
+      });
     return found;
   }
   if (requests.length === 1) return requests[0];
@@ -116,7 +139,10 @@ async function chooseRequest(file: HttpFile, target: SendTarget, pick?: (request
 export async function prepareFileRequest(options: PrepareFileRequestOptions): Promise<PreparedFileRequest> {
   // Loaded here, not at the top: `dial send URL` imports this module for parseSendTarget only.
   const [{ createSession }, { EnvStore }, { findWorkspaceRoot }, settings] = await Promise.all([
-    import('../session/index.js'), import('../env/index.js'), import('./discover.js'), import('../settings/index.js'),
+    import('../session/index.js'),
+    import('../env/index.js'),
+    import('./discover.js'),
+    import('../settings/index.js'),
   ]);
   const path = resolve(options.cwd, options.target.path);
   // The workspace is the one the command runs in when the file is inside it (so a nested folder
@@ -128,7 +154,8 @@ export async function prepareFileRequest(options: PrepareFileRequestOptions): Pr
   if (environment === undefined) {
     const remembered = (await settings.loadSettings()).defaultEnvironment[root];
     // A remembered environment that no longer exists is forgotten quietly, never an error.
-    if (remembered !== undefined && (await new EnvStore(root).names(dirname(path))).includes(remembered)) environment = remembered;
+    if (remembered !== undefined && (await new EnvStore(root).names(dirname(path))).includes(remembered))
+      environment = remembered;
   }
   const kept = new Map<string, KeptReference>();
   const session = createSession({
@@ -143,11 +170,17 @@ export async function prepareFileRequest(options: PrepareFileRequestOptions): Pr
           },
         }
       : { sendOptions: options.sendOptions }),
-    ...(options.onDependency && { onDependency: (event: DependencyEvent) => options.onDependency!(event, [...session.secretValues()]) }),
+    ...(options.onDependency && {
+      onDependency: (event: DependencyEvent) => options.onDependency!(event, [...session.secretValues()]),
+    }),
     refuseDependencies: options.refuseDependencies,
   });
   const file = await session.loadFile(path);
-  const node = await selectRequest(file, { ...options.target, path: relative(options.cwd, path) || path }, options.pick);
+  const node = await selectRequest(
+    file,
+    { ...options.target, path: relative(options.cwd, path) || path },
+    options.pick,
+  );
   const prepared = await session.prepare(file, node);
   if (options.environment !== undefined) {
     const current = (await settings.loadSettings()).defaultEnvironment[root];

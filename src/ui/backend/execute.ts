@@ -31,7 +31,11 @@ export async function bodyTextOf(body: ResponseResult['exchange']['response']['b
 }
 
 /** Values of the private env file(s) for the environment: masked even when this request did not use them. */
-export async function privateValues(envStore: EnvStore, dir: string, environment: string | undefined): Promise<string[]> {
+export async function privateValues(
+  envStore: EnvStore,
+  dir: string,
+  environment: string | undefined,
+): Promise<string[]> {
   try {
     const resolved = await envStore.resolve(dir, environment);
     return [...resolved.secretNames].flatMap((name) => resolved.values.get(name) ?? []);
@@ -58,12 +62,19 @@ function testOutcomes(assertions: AssertionResult[]): TestOutcome[] {
   return assertions.map((a) => ({
     source: a.source,
     passed: a.passed,
-    message: a.passed ? undefined : (a.message ?? (a.expected !== undefined || a.actual !== undefined ? `expected ${a.expected ?? '?'}, got ${a.actual ?? '?'}` : undefined)),
+    message: a.passed
+      ? undefined
+      : (a.message ??
+        (a.expected !== undefined || a.actual !== undefined
+          ? `expected ${a.expected ?? '?'}, got ${a.actual ?? '?'}`
+          : undefined)),
   }));
 }
 
 /** Builds `execute`: sends one request and returns its result; only one body is kept at a time. */
-export function createExecute(context: ExecuteContext): (file: HttpFile, node: RequestNode, options: ExecuteOptions) => Promise<ResponseResult> {
+export function createExecute(
+  context: ExecuteContext,
+): (file: HttpFile, node: RequestNode, options: ExecuteOptions) => Promise<ResponseResult> {
   let previousExchange: Exchange | undefined;
   return async (file, node, executeOptions) => {
     const { session, run } = context.runnerFor(executeOptions.environment);
@@ -74,8 +85,18 @@ export function createExecute(context: ExecuteContext): (file: HttpFile, node: R
       const outcome = await run({
         file,
         node,
-        info: { index: node.index, name: displayName(node), line: node.requestLineSpan.line, method: node.method, url: node.url },
-        fileState: { file, info: { path: file.path, relativePath: relative(context.root, file.path), requests: file.requests.length }, data: new Map() },
+        info: {
+          index: node.index,
+          name: displayName(node),
+          line: node.requestLineSpan.line,
+          method: node.method,
+          url: node.url,
+        },
+        fileState: {
+          file,
+          info: { path: file.path, relativePath: relative(context.root, file.path), requests: file.requests.length },
+          data: new Map(),
+        },
         attempt: 1,
         signal: executeOptions.signal,
         emit: () => undefined,
@@ -83,15 +104,28 @@ export function createExecute(context: ExecuteContext): (file: HttpFile, node: R
       const exchange = current.exchange;
       if (!exchange) {
         const error = outcome.error ?? { code: 'E_NETWORK', message: 'no response' };
-        throw new ExecuteError(executeOptions.signal.aborted ? 'E_CANCELLED' : error.code, error.message + (error.hint ? ` (${error.hint})` : ''));
+        throw new ExecuteError(
+          executeOptions.signal.aborted ? 'E_CANCELLED' : error.code,
+          error.message + (error.hint ? ` (${error.hint})` : ''),
+        );
       }
       if (previousExchange && previousExchange !== exchange) releaseBody(previousExchange.response.body);
       previousExchange = exchange;
       if (current.prepared) context.preparedOf.set(exchange, current.prepared);
-      const secretValues = [...new Set([...session.secretValues(), ...(await privateValues(context.envStore(), dirname(file.path), executeOptions.environment))])];
+      const secretValues = [
+        ...new Set([
+          ...session.secretValues(),
+          ...(await privateValues(context.envStore(), dirname(file.path), executeOptions.environment)),
+        ]),
+      ];
       const bytes = exchange.response.body.kind === 'memory' ? exchange.response.body.bytes : undefined;
       try {
-        const entry = toHistoryEntry(exchange, { responseBody: bytes, secretValues, workspace: context.root, requestId: context.requestId(file, node) });
+        const entry = toHistoryEntry(exchange, {
+          responseBody: bytes,
+          secretValues,
+          workspace: context.root,
+          requestId: context.requestId(file, node),
+        });
         appendHistory(entry, { path: historyPath(context.env), limit: context.settings.historyLimit });
       } catch {
         // History is best effort: a full disk must not lose the response on screen.

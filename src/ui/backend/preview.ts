@@ -25,7 +25,6 @@ export interface PreviewContext {
 function bodyLines(body: Uint8Array | undefined, size: number | undefined): string[] {
   if (!body || body.length === 0) return [];
   const text = Buffer.from(body).toString('utf8');
-  // eslint-disable-next-line no-control-regex -- control bytes (other than tab and line breaks) mean a binary body
   if (/[\x00-\x08\x0e-\x1f]/.test(text)) return [`(${size ?? body.length} bytes of binary data)`];
   const lines = text.split(/\r?\n/);
   if (size !== undefined && size > body.length) lines.push(`… (${size} bytes in all)`);
@@ -33,7 +32,9 @@ function bodyLines(body: Uint8Array | undefined, size: number | undefined): stri
 }
 
 /** Builds `preview`: the request with its variables filled in for an environment. */
-export function createPreview(context: PreviewContext): (file: HttpFile, node: RequestNode, environment: string | undefined) => Promise<RequestPreviewText> {
+export function createPreview(
+  context: PreviewContext,
+): (file: HttpFile, node: RequestNode, environment: string | undefined) => Promise<RequestPreviewText> {
   return async (file, node, environment) => {
     const session = createSession({
       workspaceRoot: context.root,
@@ -45,13 +46,28 @@ export function createPreview(context: PreviewContext): (file: HttpFile, node: R
     });
     try {
       const prepared = await session.prepare(file, node);
-      const preview = await previewRequest(prepared.request, { ...context.sendOptions, ...prepared.overrides }, 64 * 1024);
-      const secrets = [...prepared.secretValues, ...session.secretValues(), ...(await privateValues(context.envStore(), dirname(file.path), environment))];
-      const text = [`${preview.method} ${preview.url}`, ...preview.headers.map(([name, value]) => `${name}: ${value}`), ...(preview.body?.length ? ['', ...bodyLines(preview.body, preview.bodySize)] : [])].join('\n');
+      const preview = await previewRequest(
+        prepared.request,
+        { ...context.sendOptions, ...prepared.overrides },
+        64 * 1024,
+      );
+      const secrets = [
+        ...prepared.secretValues,
+        ...session.secretValues(),
+        ...(await privateValues(context.envStore(), dirname(file.path), environment)),
+      ];
+      const text = [
+        `${preview.method} ${preview.url}`,
+        ...preview.headers.map(([name, value]) => `${name}: ${value}`),
+        ...(preview.body?.length ? ['', ...bodyLines(preview.body, preview.bodySize)] : []),
+      ].join('\n');
       return { lines: redactText(text, secrets).split('\n') };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      return { lines: [`${node.method} ${node.url}`, ...node.headers.map((h) => `${h.name}: ${h.value}`)], problem: message };
+      return {
+        lines: [`${node.method} ${node.url}`, ...node.headers.map((h) => `${h.name}: ${h.value}`)],
+        problem: message,
+      };
     }
   };
 }

@@ -46,7 +46,8 @@ function engineFor(context: RunnerContext) {
       const active = context.current();
       active?.options.onState('sending');
       const target = sendOpts?.bodyTarget;
-      if (!active || (target && (target.kind !== 'buffer' || target.maxInMemoryBytes !== undefined))) return sendRequest(request, sendOpts);
+      if (!active || (target && (target.kind !== 'buffer' || target.maxInMemoryBytes !== undefined)))
+        return sendRequest(request, sendOpts);
       // The same default buffering (a stream target that answers null buffers), plus a signal when the head arrives.
       return sendRequest(request, {
         ...sendOpts,
@@ -92,7 +93,6 @@ export function createRunners(context: RunnerContext): (environment: string | un
     const key = environment ?? '';
     const existing = runners.get(key);
     if (existing) return existing;
-    let executor: ReturnType<typeof createExecutor> | undefined;
     const session = createSession({
       workspaceRoot: context.root,
       environment,
@@ -103,16 +103,21 @@ export function createRunners(context: RunnerContext): (environment: string | un
         if (!current) throw new DialError('E_VAR_UNDEFINED', `no value for @prompt variable '${name}'`);
         return current.options.prompt(name, description);
       },
-      runReference: (file, node) => executor!.runReference(file, node),
+      // The executor is made just below; the session calls back only once a request runs.
+      runReference: (file, node) => executor.runReference(file, node),
     });
-    executor = createExecutor({
+    const executor = createExecutor({
       session: recordingSession(session, context),
       engine: engineFor(context),
       sendOptions: context.sendOptions,
       timeoutMs: context.timeoutMs,
       followRedirects: context.followRedirects,
       // `request.environment.get(name)` in scripts: the selected environment's values, with --var on top (as `dial run`).
-      environmentValues: async (dir) => new Map([...(await context.envStore.resolve(dir, environment)).values, ...Object.entries(context.cliVariables)]),
+      environmentValues: async (dir) =>
+        new Map([
+          ...(await context.envStore.resolve(dir, environment)).values,
+          ...Object.entries(context.cliVariables),
+        ]),
     });
     const runner = { session, run: executor };
     runners.set(key, runner);

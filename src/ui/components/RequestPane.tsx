@@ -39,7 +39,9 @@ export function RequestPane({ node, fileLabel, error, height, width, theme }: Re
       </Text>{' '}
       <Text color={theme.url}>{node.url}</Text>
       {node.httpVersion ? <Text color={theme.muted}> {node.httpVersion}</Text> : null}
-      <Text color={theme.muted}>{`  ${node.title ? `### ${node.title}  ` : ''}${node.name && node.name !== node.title ? `@${node.name}  ` : ''}${fileLabel ?? ''}`}</Text>
+      <Text
+        color={theme.muted}
+      >{`  ${node.title ? `### ${node.title}  ` : ''}${node.name && node.name !== node.title ? `@${node.name}  ` : ''}${fileLabel ?? ''}`}</Text>
     </Text>,
   );
   for (const [i, header] of node.headers.entries()) {
@@ -50,7 +52,10 @@ export function RequestPane({ node, fileLabel, error, height, width, theme }: Re
     );
   }
   if (node.body) {
-    const bodyLines = node.body.kind === 'inline' ? node.body.text.split('\n') : [`< ${node.body.path}${node.body.substitute ? ' (with variables)' : ''}`];
+    const bodyLines =
+      node.body.kind === 'inline'
+        ? node.body.text.split('\n')
+        : [`< ${node.body.path}${node.body.substitute ? ' (with variables)' : ''}`];
     lines.push(<Text key="sep"> </Text>);
     bodyLines.forEach((text, i) =>
       lines.push(

@@ -31,7 +31,13 @@ export interface ResponsePaneProps {
   theme: Theme;
 }
 
-const tabLabels: Record<Tab, string> = { body: 'Body', headers: 'Headers', timings: 'Timings', tests: 'Tests', raw: 'Raw' };
+const tabLabels: Record<Tab, string> = {
+  body: 'Body',
+  headers: 'Headers',
+  timings: 'Timings',
+  tests: 'Tests',
+  raw: 'Raw',
+};
 
 /** Rows the body viewer gets inside a response pane of `height` rows. */
 export function viewerHeight(height: number): number {
@@ -49,15 +55,26 @@ export function ResponsePane(props: ResponsePaneProps): React.ReactElement {
           {` ${tabLabels[t]} `}
         </Text>
       ))}
-       {model && (tab === 'body' || tab === 'raw' || tab === 'headers') ? <Text color={theme.muted}>{`  ${viewerPosition(model, viewer)}${viewer.left ? `  col ${viewer.left + 1}` : ''}${viewer.jsonPath ? `  filter ${viewer.jsonPath}` : ''}`}</Text> : null}
+      {model && (tab === 'body' || tab === 'raw' || tab === 'headers') ? (
+        <Text
+          color={theme.muted}
+        >{`  ${viewerPosition(model, viewer)}${viewer.left ? `  col ${viewer.left + 1}` : ''}${viewer.jsonPath ? `  filter ${viewer.jsonPath}` : ''}`}</Text>
+      ) : null}
     </Text>
   );
   const bodyHeight = viewerHeight(height);
   let content: React.ReactElement;
   if (!result) {
-    content = <StaticLines lines={requestState === 'idle' && props.preview ? previewLines(props.preview, theme) : []} height={bodyHeight} />;
+    content = (
+      <StaticLines
+        lines={requestState === 'idle' && props.preview ? previewLines(props.preview, theme) : []}
+        height={bodyHeight}
+      />
+    );
   } else if ((tab === 'body' || tab === 'raw' || tab === 'headers') && model) {
-    content = <ResponseViewer base={model} state={viewer} height={bodyHeight} width={width} theme={theme} focused={focused} />;
+    content = (
+      <ResponseViewer base={model} state={viewer} height={bodyHeight} width={width} theme={theme} focused={focused} />
+    );
   } else {
     content = <StaticLines lines={staticLines(tab, result, props.node, theme)} height={bodyHeight} />;
   }
@@ -85,17 +102,37 @@ function HeadLine(props: ResponsePaneProps & { inFlight: boolean }): React.React
   const { result, requestState, requestError, spinner, theme, inFlight, elapsedMs, stale } = props;
   const response = result?.exchange.response;
   if (inFlight) return <Text wrap="truncate-end" color={theme.status.pending}>{`${spinner} ${requestState}…`}</Text>;
-  if (requestState === 'cancelled') return <Text wrap="truncate-end" color={theme.warn}>{`cancelled after ${formatMs(elapsedMs ?? 0)}: press enter to send again.`}</Text>;
+  if (requestState === 'cancelled')
+    return (
+      <Text
+        wrap="truncate-end"
+        color={theme.warn}
+      >{`cancelled after ${formatMs(elapsedMs ?? 0)}: press enter to send again.`}</Text>
+    );
   if (!response) {
-    if (requestState === 'idle') return <Text wrap="truncate-end" color={theme.muted}>Not sent yet: press enter to send. What it would send:</Text>;
-    return <Text wrap="truncate-end" color={theme.error}>{`${requestState}${requestError ? `: ${requestError}` : ''}: press enter to send again.`}</Text>;
+    if (requestState === 'idle')
+      return (
+        <Text wrap="truncate-end" color={theme.muted}>
+          Not sent yet: press enter to send. What it would send:
+        </Text>
+      );
+    return (
+      <Text
+        wrap="truncate-end"
+        color={theme.error}
+      >{`${requestState}${requestError ? `: ${requestError}` : ''}: press enter to send again.`}</Text>
+    );
   }
   return (
     <Text wrap="truncate-end">
       <Text bold color={statusColor(theme, response.status)}>{`${response.status} ${response.statusText}`}</Text>
-      <Text color={theme.muted}>{`  ${formatMs(result.exchange.timings.total)}  ${formatBytes(response.size)}  HTTP/${response.httpVersion}`}</Text>
+      <Text
+        color={theme.muted}
+      >{`  ${formatMs(result.exchange.timings.total)}  ${formatBytes(response.size)}  HTTP/${response.httpVersion}`}</Text>
       {stale ? <Text color={theme.warn}>{'  (stale: the request changed since)'}</Text> : null}
-      {requestState !== 'done' ? <Text color={theme.error}>{`  (${requestState}${requestError ? `: ${requestError}` : ''})`}</Text> : null}
+      {requestState !== 'done' ? (
+        <Text color={theme.error}>{`  (${requestState}${requestError ? `: ${requestError}` : ''})`}</Text>
+      ) : null}
     </Text>
   );
 }
@@ -107,7 +144,10 @@ function previewLines(preview: RequestPreviewText, theme: Theme): React.ReactEle
       {line || ' '}
     </Text>
   ));
-  if (preview.problem) lines.unshift(<Text key="problem" wrap="truncate-end" color={theme.warn}>{`cannot resolve it yet: ${preview.problem}`}</Text>);
+  if (preview.problem)
+    lines.unshift(
+      <Text key="problem" wrap="truncate-end" color={theme.warn}>{`cannot resolve it yet: ${preview.problem}`}</Text>,
+    );
   return lines;
 }
 
@@ -144,18 +184,35 @@ function timingLines(exchange: ResponseResult['exchange'], theme: Theme): React.
   ));
   if (exchange.redirects.length > 0) {
     lines.push(<Text key="redirects" bold>{`Redirects (${exchange.redirects.length})`}</Text>);
-    exchange.redirects.forEach((hop, i) => lines.push(<Text key={`r${i}`} wrap="truncate-end">{`  ${hop.status} ${hop.method} ${hop.from} → ${hop.to}`}</Text>));
+    exchange.redirects.forEach((hop, i) =>
+      lines.push(
+        <Text key={`r${i}`} wrap="truncate-end">{`  ${hop.status} ${hop.method} ${hop.from} → ${hop.to}`}</Text>,
+      ),
+    );
   }
-  const cookies = exchange.response.headers.filter(([name]) => name.toLowerCase() === 'set-cookie').map(([, value]) => value);
+  const cookies = exchange.response.headers
+    .filter(([name]) => name.toLowerCase() === 'set-cookie')
+    .map(([, value]) => value);
   if (cookies.length > 0) {
     lines.push(<Text key="cookies" bold>{`Cookies set (${cookies.length})`}</Text>);
     cookies.forEach((cookie, i) => lines.push(<Text key={`c${i}`} wrap="truncate-end">{`  ${cookie}`}</Text>));
   }
-  if (exchange.response.remoteAddress) lines.push(<Text key="remote" color={theme.muted}>{`Remote ${exchange.response.remoteAddress}:${exchange.response.remotePort ?? ''}`}</Text>);
+  if (exchange.response.remoteAddress)
+    lines.push(
+      <Text
+        key="remote"
+        color={theme.muted}
+      >{`Remote ${exchange.response.remoteAddress}:${exchange.response.remotePort ?? ''}`}</Text>,
+    );
   return lines;
 }
 
-function staticLines(tab: Tab, result: ResponseResult, node: RequestNode | undefined, theme: Theme): React.ReactElement[] {
+function staticLines(
+  tab: Tab,
+  result: ResponseResult,
+  node: RequestNode | undefined,
+  theme: Theme,
+): React.ReactElement[] {
   const { exchange } = result;
   if (tab === 'headers') {
     return exchange.response.headers.map(([name, value], i) => (
@@ -167,19 +224,37 @@ function staticLines(tab: Tab, result: ResponseResult, node: RequestNode | undef
   if (tab === 'timings') return timingLines(exchange, theme);
   // tests
   if (result.tests) {
-    if (result.tests.length === 0) return [<Text key="none" color={theme.muted}>No assertions in this request.</Text>];
+    if (result.tests.length === 0)
+      return [
+        <Text key="none" color={theme.muted}>
+          No assertions in this request.
+        </Text>,
+      ];
     return result.tests.map((test, i) => (
       <Text key={i} wrap="truncate-end">
-        {test.passed === undefined ? <Text color={theme.muted}>○ </Text> : test.passed ? <Text color={theme.status.ok}>✓ </Text> : <Text color={theme.status.failed}>✗ </Text>}
+        {test.passed === undefined ? (
+          <Text color={theme.muted}>○ </Text>
+        ) : test.passed ? (
+          <Text color={theme.status.ok}>✓ </Text>
+        ) : (
+          <Text color={theme.status.failed}>✗ </Text>
+        )}
         {test.source}
         {test.message ? <Text color={theme.muted}>{`  ${test.message}`}</Text> : null}
       </Text>
     ));
   }
   const assertions = node?.assertions ?? [];
-  if (assertions.length === 0) return [<Text key="none" color={theme.muted}>No assertions in this request.</Text>];
+  if (assertions.length === 0)
+    return [
+      <Text key="none" color={theme.muted}>
+        No assertions in this request.
+      </Text>,
+    ];
   return [
-    <Text key="note" color={theme.muted}>Not evaluated here: `dial run` evaluates them.</Text>,
+    <Text key="note" color={theme.muted}>
+      Not evaluated here: `dial run` evaluates them.
+    </Text>,
     ...assertions.map((a, i) => <Text key={i} wrap="truncate-end">{`○ ${a.source.trim()}`}</Text>),
   ];
 }

@@ -5,7 +5,14 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import type { Theme } from '../theme.js';
-import { buildView, isCaseSensitive, rowSegments, type LineModel, type Segment, type TokenKind } from '../viewer/line-model.js';
+import {
+  buildView,
+  isCaseSensitive,
+  rowSegments,
+  type LineModel,
+  type Segment,
+  type TokenKind,
+} from '../viewer/line-model.js';
 import { viewerModel, type ViewerState } from '../viewer/viewer-reducer.js';
 
 export interface ResponseViewerProps {
@@ -71,7 +78,14 @@ function cut(segments: Segment[], width: number, skip = 0): Segment[] {
   return out;
 }
 
-export function ResponseViewer({ base, state, height, width, theme, focused }: ResponseViewerProps): React.ReactElement {
+export function ResponseViewer({
+  base,
+  state,
+  height,
+  width,
+  theme,
+  focused,
+}: ResponseViewerProps): React.ReactElement {
   const model = viewerModel(base, state.jsonPath);
   const view = buildView(model, state.folded);
   const rows: React.ReactElement[] = [];

@@ -27,7 +27,17 @@ function stateColor(theme: Theme, state: RequestState): string | undefined {
   return theme.status.pending;
 }
 
-export function StatusBar({ environment, request, requestState, secretsShown = false, hints, toast, width, rows = 1, theme }: StatusBarProps): React.ReactElement {
+export function StatusBar({
+  environment,
+  request,
+  requestState,
+  secretsShown = false,
+  hints,
+  toast,
+  width,
+  rows = 1,
+  theme,
+}: StatusBarProps): React.ReactElement {
   return (
     <Box width={width} height={rows} overflow="hidden">
       <Text wrap={toast ? 'wrap' : 'truncate-end'}>
@@ -35,7 +45,13 @@ export function StatusBar({ environment, request, requestState, secretsShown = f
         {request ? <Text bold>{`${request.length > 32 ? `${request.slice(0, 31)}…` : request} `}</Text> : null}
         <Text color={stateColor(theme, requestState)}>{requestState}</Text>
         {'  '}
-        {secretsShown ? <Text color={theme.warn} bold>secrets SHOWN</Text> : <Text color={theme.muted}>secrets hidden</Text>}
+        {secretsShown ? (
+          <Text color={theme.warn} bold>
+            secrets SHOWN
+          </Text>
+        ) : (
+          <Text color={theme.muted}>secrets hidden</Text>
+        )}
         {'  '}
         {toast ? <Text color={theme.warn}>{toast}</Text> : <Text color={theme.muted}>{hints}</Text>}
       </Text>

@@ -16,14 +16,27 @@ export interface TreeProps {
   theme: Theme;
 }
 
-export function Tree({ rows, cursor, height, width, filter, filtering, focused, theme }: TreeProps): React.ReactElement {
+export function Tree({
+  rows,
+  cursor,
+  height,
+  width,
+  filter,
+  filtering,
+  focused,
+  theme,
+}: TreeProps): React.ReactElement {
   const listHeight = Math.max(1, height - 1);
   const scroll = Math.min(Math.max(0, cursor - listHeight + 1), Math.max(0, rows.length - listHeight));
   const shown = rows.slice(scroll, scroll + listHeight);
   return (
     <Box flexDirection="column" height={height} width={width} overflow="hidden">
       <Text wrap="truncate-end" color={filtering ? theme.accent : theme.muted}>
-        {filtering || filter ? `/${filter}${filtering ? '▏' : ''}` : rows.length === 0 ? 'no .http files' : '/ to filter'}
+        {filtering || filter
+          ? `/${filter}${filtering ? '▏' : ''}`
+          : rows.length === 0
+            ? 'no .http files'
+            : '/ to filter'}
       </Text>
       {shown.map((row, i) => {
         const index = scroll + i;
@@ -36,7 +49,12 @@ export function Tree({ rows, cursor, height, width, filter, filtering, focused, 
           );
         }
         return (
-          <Text key={`r${row.fileIndex}:${row.requestIndex}`} wrap="truncate-end" inverse={selected && focused} underline={selected && !focused}>
+          <Text
+            key={`r${row.fileIndex}:${row.requestIndex}`}
+            wrap="truncate-end"
+            inverse={selected && focused}
+            underline={selected && !focused}
+          >
             {'  '}
             <Text color={theme.method}>{row.method.padEnd(6)}</Text> {fit(row.label, Math.max(1, width - 9))}
           </Text>

@@ -23,20 +23,52 @@ export interface WorkbenchProps {
   theme: Theme;
 }
 
-export function Workbench({ state, dims, outcome, result, preview, model, spinner, theme }: WorkbenchProps): React.ReactElement {
+export function Workbench({
+  state,
+  dims,
+  outcome,
+  result,
+  preview,
+  model,
+  spinner,
+  theme,
+}: WorkbenchProps): React.ReactElement {
   const rows = treeRows(state);
   const selected = selectedRequest(state);
   const cursorRow = rows[state.treeCursor];
   const errorEntry = !selected && cursorRow ? state.files[cursorRow.fileIndex] : undefined;
-  const border = (pane: AppState['focus']): string | undefined => (state.focus === pane ? theme.borderFocused : theme.border);
+  const border = (pane: AppState['focus']): string | undefined =>
+    state.focus === pane ? theme.borderFocused : theme.border;
   return (
     <Box flexDirection="row" height={dims.mainHeight}>
-      <Box borderStyle="round" borderColor={border('tree')} width={dims.treeWidth} height={dims.mainHeight} flexDirection="column">
-        <Tree rows={rows} cursor={state.treeCursor} height={dims.mainHeight - 2} width={dims.treeWidth - 2} filter={state.treeFilter} filtering={state.treeFiltering} focused={state.focus === 'tree'} theme={theme} />
+      <Box
+        borderStyle="round"
+        borderColor={border('tree')}
+        width={dims.treeWidth}
+        height={dims.mainHeight}
+        flexDirection="column"
+      >
+        <Tree
+          rows={rows}
+          cursor={state.treeCursor}
+          height={dims.mainHeight - 2}
+          width={dims.treeWidth - 2}
+          filter={state.treeFilter}
+          filtering={state.treeFiltering}
+          focused={state.focus === 'tree'}
+          theme={theme}
+        />
       </Box>
       <Box flexDirection="column" width={dims.rightWidth} height={dims.mainHeight}>
         <Box borderStyle="round" borderColor={border('request')} height={dims.requestHeight} width={dims.rightWidth}>
-          <RequestPane node={selected?.node} fileLabel={selected?.entry.relativePath ?? errorEntry?.relativePath} error={errorEntry?.error} height={dims.requestHeight - 2} width={dims.rightWidth - 2} theme={theme} />
+          <RequestPane
+            node={selected?.node}
+            fileLabel={selected?.entry.relativePath ?? errorEntry?.relativePath}
+            error={errorEntry?.error}
+            height={dims.requestHeight - 2}
+            width={dims.rightWidth - 2}
+            theme={theme}
+          />
         </Box>
         <Box borderStyle="round" borderColor={border('response')} height={dims.responseHeight} width={dims.rightWidth}>
           <ResponsePane

@@ -16,18 +16,40 @@ export interface BodyEditorScreenProps {
   theme: Theme;
 }
 
-export function BodyEditorScreen({ editor, json, message, width, height, theme }: BodyEditorScreenProps): React.ReactElement {
+export function BodyEditorScreen({
+  editor,
+  json,
+  message,
+  width,
+  height,
+  theme,
+}: BodyEditorScreenProps): React.ReactElement {
   const rows = Math.max(1, height - 4 - (message ? 1 : 0));
   const inner = Math.max(1, width - 4);
   const problem = json ? jsonSyntaxProblem(bodyEditorText(editor)) : undefined;
   const shown = editor.lines.slice(editor.scroll, editor.scroll + rows);
   return (
-    <Box flexDirection="column" width={width} height={height} borderStyle="round" borderColor={theme.borderFocused} paddingX={1}>
-      <Text bold wrap="truncate-end">{`Body  line ${editor.row + 1}/${editor.lines.length}, column ${editor.col + 1}`}</Text>
+    <Box
+      flexDirection="column"
+      width={width}
+      height={height}
+      borderStyle="round"
+      borderColor={theme.borderFocused}
+      paddingX={1}
+    >
+      <Text
+        bold
+        wrap="truncate-end"
+      >{`Body  line ${editor.row + 1}/${editor.lines.length}, column ${editor.col + 1}`}</Text>
       <Box flexDirection="column" height={rows} overflow="hidden">
         {shown.map((line, i) => {
           const row = editor.scroll + i;
-          if (row !== editor.row) return <Text key={row} wrap="truncate-end">{fit(line, inner) || ' '}</Text>;
+          if (row !== editor.row)
+            return (
+              <Text key={row} wrap="truncate-end">
+                {fit(line, inner) || ' '}
+              </Text>
+            );
           // The cursor: the character under it shown inverse (a space at the end of the line).
           const start = Math.max(0, editor.col - inner + 1);
           const visible = line.slice(start);
@@ -41,7 +63,11 @@ export function BodyEditorScreen({ editor, json, message, width, height, theme }
           );
         })}
       </Box>
-      {message ? <Text wrap="truncate-end" color={theme.warn}>{message}</Text> : null}
+      {message ? (
+        <Text wrap="truncate-end" color={theme.warn}>
+          {message}
+        </Text>
+      ) : null}
       <Text wrap="truncate-end" color={problem ? theme.warn : theme.muted}>
         {`${json ? (problem ? `✗ ${problem}` : '✓ valid JSON') : 'text'} · ctrl+s save · esc cancel`}
       </Text>

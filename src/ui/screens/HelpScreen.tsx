@@ -13,11 +13,22 @@ export interface HelpScreenProps {
 }
 
 export function HelpScreen({ keymap, scroll, width, height, theme }: HelpScreenProps): React.ReactElement {
-  const rows = actionNames.map((action) => ({ action, keys: keymap[action].join(', '), text: actionDescriptions[action] }));
+  const rows = actionNames.map((action) => ({
+    action,
+    keys: keymap[action].join(', '),
+    text: actionDescriptions[action],
+  }));
   const listHeight = Math.max(1, height - 4);
   const start = Math.min(scroll, Math.max(0, rows.length - listHeight));
   return (
-    <Box flexDirection="column" width={width} height={height} borderStyle="round" borderColor={theme.borderFocused} paddingX={1}>
+    <Box
+      flexDirection="column"
+      width={width}
+      height={height}
+      borderStyle="round"
+      borderColor={theme.borderFocused}
+      paddingX={1}
+    >
       <Text bold>Keys (esc closes)</Text>
       <Box flexDirection="column" height={listHeight} overflow="hidden">
         {rows.slice(start, start + listHeight).map((row) => (
@@ -28,7 +39,9 @@ export function HelpScreen({ keymap, scroll, width, height, theme }: HelpScreenP
           </Text>
         ))}
       </Box>
-      <Text color={theme.muted}>Text fields: enter accepts, esc cancels, ctrl+u clears. Override keys in settings `keymap`.</Text>
+      <Text color={theme.muted}>
+        Text fields: enter accepts, esc cancels, ctrl+u clears. Override keys in settings `keymap`.
+      </Text>
     </Box>
   );
 }

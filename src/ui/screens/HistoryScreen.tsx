@@ -18,12 +18,24 @@ export interface HistoryScreenProps {
   theme: Theme;
 }
 
-export function HistoryScreen({ items, cursor, diff, diffScroll = 0, width, height, theme }: HistoryScreenProps): React.ReactElement {
+export function HistoryScreen({
+  items,
+  cursor,
+  diff,
+  diffScroll = 0,
+  width,
+  height,
+  theme,
+}: HistoryScreenProps): React.ReactElement {
   if (!diff) {
     return (
       <ListScreen
         title={`History (${items.length})`}
-        items={items.map((item, i) => ({ key: String(i), label: `${item.time}  ${item.status ?? '---'}  ${item.label}`, detail: item.durationMs !== undefined ? `${Math.round(item.durationMs)} ms` : undefined }))}
+        items={items.map((item, i) => ({
+          key: String(i),
+          label: `${item.time}  ${item.status ?? '---'}  ${item.label}`,
+          detail: item.durationMs !== undefined ? `${Math.round(item.durationMs)} ms` : undefined,
+        }))}
         cursor={cursor}
         width={width}
         height={height}
@@ -44,14 +56,35 @@ export function HistoryScreen({ items, cursor, diff, diffScroll = 0, width, heig
     else if (line.kind === 'removed') removed++;
   }
   // The summary comes first: the label (method and URL) may be long and is cut at the right edge.
-  const title = !item ? 'Diff' : previous ? `Diff +${added} -${removed} lines · ${previous.time} → ${item.time} · ${item.label}` : `Diff: ${item.label} (no earlier response of this request)`;
-  const shown = lines.length ? `lines ${scroll + 1}–${Math.min(lines.length, scroll + listHeight)} of ${lines.length} · ` : '';
+  const title = !item
+    ? 'Diff'
+    : previous
+      ? `Diff +${added} -${removed} lines · ${previous.time} → ${item.time} · ${item.label}`
+      : `Diff: ${item.label} (no earlier response of this request)`;
+  const shown = lines.length
+    ? `lines ${scroll + 1}–${Math.min(lines.length, scroll + listHeight)} of ${lines.length} · `
+    : '';
   return (
-    <Box flexDirection="column" width={width} height={height} borderStyle="round" borderColor={theme.borderFocused} paddingX={1}>
-      <Text bold wrap="truncate-end">{title}</Text>
+    <Box
+      flexDirection="column"
+      width={width}
+      height={height}
+      borderStyle="round"
+      borderColor={theme.borderFocused}
+      paddingX={1}
+    >
+      <Text bold wrap="truncate-end">
+        {title}
+      </Text>
       <Box flexDirection="column" height={listHeight} overflow="hidden">
         {lines.slice(scroll, scroll + listHeight).map((line, i) => (
-          <Text key={scroll + i} wrap="truncate-end" color={line.kind === 'added' ? theme.diff.added : line.kind === 'removed' ? theme.diff.removed : theme.muted}>
+          <Text
+            key={scroll + i}
+            wrap="truncate-end"
+            color={
+              line.kind === 'added' ? theme.diff.added : line.kind === 'removed' ? theme.diff.removed : theme.muted
+            }
+          >
             {`${line.kind === 'added' ? '+' : line.kind === 'removed' ? '-' : ' '} ${line.text}`}
           </Text>
         ))}

@@ -15,12 +15,28 @@ export interface ListScreenProps {
   footer?: string;
 }
 
-export function ListScreen({ title, query, items, cursor, width, height, theme, footer }: ListScreenProps): React.ReactElement {
+export function ListScreen({
+  title,
+  query,
+  items,
+  cursor,
+  width,
+  height,
+  theme,
+  footer,
+}: ListScreenProps): React.ReactElement {
   const listHeight = Math.max(1, height - 2 - (query === undefined ? 1 : 2) - (footer ? 1 : 0));
   const scroll = Math.min(Math.max(0, cursor - listHeight + 1), Math.max(0, items.length - listHeight));
   const inner = Math.max(1, width - 4);
   return (
-    <Box flexDirection="column" width={width} height={height} borderStyle="round" borderColor={theme.borderFocused} paddingX={1}>
+    <Box
+      flexDirection="column"
+      width={width}
+      height={height}
+      borderStyle="round"
+      borderColor={theme.borderFocused}
+      paddingX={1}
+    >
       <Text bold>{title}</Text>
       {query !== undefined ? <Text color={theme.accent}>{`> ${query}▏`}</Text> : null}
       <Box flexDirection="column" height={listHeight} overflow="hidden">

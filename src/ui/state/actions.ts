@@ -4,7 +4,20 @@ import type { RequestNode } from '../../core/httpfile/types.js';
 import { openBodyEditor } from './body-editor.js';
 import { isJsonBody } from './body-edit.js';
 import type { ViewerAction } from '../viewer/viewer-reducer.js';
-import { clampTree, none, panes, push, requestLabel, selectedRequest, shownResult, tabs, type AppState, type EditField, type Effect, type Step } from './app-state.js';
+import {
+  clampTree,
+  none,
+  panes,
+  push,
+  requestLabel,
+  selectedRequest,
+  shownResult,
+  tabs,
+  type AppState,
+  type EditField,
+  type Effect,
+  type Step,
+} from './app-state.js';
 
 const effect = (state: AppState, e: Effect): Step => ({ state, effects: [e] });
 const viewer = (state: AppState, action: ViewerAction): Step => ({ state, effects: [{ type: 'viewer', action }] });
@@ -43,7 +56,12 @@ function screenAction(state: AppState, action: ActionName): Step | undefined {
     case 'palette':
       return none(push(state, { kind: 'palette', query: '', cursor: 0 }));
     case 'environments':
-      return none(push(state, { kind: 'environments', cursor: state.environment ? state.environments.indexOf(state.environment) + 1 : 0 }));
+      return none(
+        push(state, {
+          kind: 'environments',
+          cursor: state.environment ? state.environments.indexOf(state.environment) + 1 : 0,
+        }),
+      );
     case 'history':
       return effect(state, { type: 'openHistory' });
     case 'reload':
@@ -73,7 +91,8 @@ function moveAction(state: AppState, action: ActionName): Step | undefined {
     case 'bottom': {
       if (state.focus === 'response') {
         if (action === 'up' || action === 'down') return viewer(state, { type: 'move', by: action === 'up' ? -1 : 1 });
-        if (action === 'pageUp' || action === 'pageDown') return viewer(state, { type: 'page', direction: action === 'pageUp' ? -1 : 1 });
+        if (action === 'pageUp' || action === 'pageDown')
+          return viewer(state, { type: 'page', direction: action === 'pageUp' ? -1 : 1 });
         return viewer(state, { type: action === 'top' ? 'top' : 'bottom' });
       }
       const delta = { up: -1, down: 1, pageUp: -10, pageDown: 10, top: -1e9, bottom: 1e9 }[action];
@@ -103,7 +122,10 @@ function responseAction(state: AppState, action: ActionName): Step | undefined {
       return viewer(state, { type: action });
     case 'jsonPath':
     case 'search':
-      return { state: { ...state, focus: 'response', tab: 'body' }, effects: [{ type: 'viewer', action: { type: 'startInput', kind: action } }] };
+      return {
+        state: { ...state, focus: 'response', tab: 'body' },
+        effects: [{ type: 'viewer', action: { type: 'startInput', kind: action } }],
+      };
     case 'searchNext':
     case 'searchPrev':
       return viewer(state, { type: 'findNext', direction: action === 'searchNext' ? 1 : -1 });
@@ -138,8 +160,11 @@ function requestAction(state: AppState, action: ActionName): Step | undefined {
     case 'editBody':
       return needsRequest(() => {
         const node = selected!.node;
-        if (node.body?.kind === 'file') return toast(state, `the body comes from ${node.body.path}: edit that file, or the whole request with e`);
-        return none(push(state, { kind: 'body', editor: openBodyEditor(node.body?.text ?? ''), json: isJsonBody(node.headers) }));
+        if (node.body?.kind === 'file')
+          return toast(state, `the body comes from ${node.body.path}: edit that file, or the whole request with e`);
+        return none(
+          push(state, { kind: 'body', editor: openBodyEditor(node.body?.text ?? ''), json: isJsonBody(node.headers) }),
+        );
       });
     case 'editBodyExternal':
       return needsRequest(() => effect(state, { type: 'editBody' }));
@@ -147,13 +172,30 @@ function requestAction(state: AppState, action: ActionName): Step | undefined {
     case 'duplicate':
       return needsRequest(() => effect(state, { type: action }));
     case 'rename':
-      return needsRequest(() => none(push(state, { kind: 'input', purpose: 'rename', label: 'Title', value: requestLabel(selected!.node) })));
+      return needsRequest(() =>
+        none(push(state, { kind: 'input', purpose: 'rename', label: 'Title', value: requestLabel(selected!.node) })),
+      );
     case 'delete':
-      return needsRequest(() => none(push(state, { kind: 'confirm', message: `Delete ${requestLabel(selected!.node)}? (y/n)`, effect: { type: 'delete' } })));
+      return needsRequest(() =>
+        none(
+          push(state, {
+            kind: 'confirm',
+            message: `Delete ${requestLabel(selected!.node)}? (y/n)`,
+            effect: { type: 'delete' },
+          }),
+        ),
+      );
     case 'newRequest':
       return none(push(state, { kind: 'input', purpose: 'newRequest', label: 'New request (METHOD URL)', value: '' }));
     case 'importRequests':
-      return none(push(state, { kind: 'input', purpose: 'import', label: 'Import (a curl command, or a Postman / OpenAPI file path)', value: '' }));
+      return none(
+        push(state, {
+          kind: 'input',
+          purpose: 'import',
+          label: 'Import (a curl command, or a Postman / OpenAPI file path)',
+          value: '',
+        }),
+      );
     default:
       return undefined;
   }
@@ -161,5 +203,11 @@ function requestAction(state: AppState, action: ActionName): Step | undefined {
 
 /** Runs one named action (from a key or the palette). */
 export function runAction(state: AppState, action: ActionName): Step {
-  return screenAction(state, action) ?? moveAction(state, action) ?? responseAction(state, action) ?? requestAction(state, action) ?? none(state);
+  return (
+    screenAction(state, action) ??
+    moveAction(state, action) ??
+    responseAction(state, action) ??
+    requestAction(state, action) ??
+    none(state)
+  );
 }

@@ -188,7 +188,9 @@ export function treeRows(state: Pick<AppState, 'files' | 'treeFilter'>): TreeRow
 }
 
 /** The request under the tree cursor (or the first request of the file under it). */
-export function selectedRequest(state: AppState): { entry: WorkspaceFileEntry; fileIndex: number; node: RequestNode } | undefined {
+export function selectedRequest(
+  state: AppState,
+): { entry: WorkspaceFileEntry; fileIndex: number; node: RequestNode } | undefined {
   const rows = treeRows(state);
   const row = rows[state.treeCursor];
   if (!row) return undefined;
@@ -223,7 +225,14 @@ export function paletteItems(state: AppState, keymap: Keymap, describe: (action:
     entry.file?.requests.forEach((node) => {
       const label = `${requestLabel(node)}  ${entry.relativePath}`;
       const match = `${requestLabel(node)} ${node.name ?? ''} ${node.method} ${node.url} ${entry.relativePath}`;
-      items.push({ id: `r:${fileIndex}:${node.index}`, kind: 'request', label, match, fileIndex, requestIndex: node.index });
+      items.push({
+        id: `r:${fileIndex}:${node.index}`,
+        kind: 'request',
+        label,
+        match,
+        fileIndex,
+        requestIndex: node.index,
+      });
     }),
   );
   for (const action of Object.keys(keymap) as ActionName[]) {
@@ -235,18 +244,51 @@ export function paletteItems(state: AppState, keymap: Keymap, describe: (action:
 }
 
 /** The palette entries the query keeps, best first. */
-export function filteredPalette(state: AppState, query: string, keymap: Keymap, describe: (action: ActionName) => string): PaletteItem[] {
+export function filteredPalette(
+  state: AppState,
+  query: string,
+  keymap: Keymap,
+  describe: (action: ActionName) => string,
+): PaletteItem[] {
   return fuzzyFilter(paletteItems(state, keymap, describe), query, (item) => item.match);
 }
 
 const paletteActions = new Set<ActionName>([
-  'send', 'environments', 'history', 'help', 'quit', 'copyBody', 'copyCurl', 'saveBody', 'pager', 'foldAll', 'unfoldAll',
-  'jsonPath', 'search', 'reload', 'editMethod', 'editUrl', 'editQuery', 'editHeaders', 'editBody', 'editBodyExternal', 'editRequest', 'newRequest', 'duplicate',
-  'rename', 'delete', 'importRequests', 'toggleSecrets',
+  'send',
+  'environments',
+  'history',
+  'help',
+  'quit',
+  'copyBody',
+  'copyCurl',
+  'saveBody',
+  'pager',
+  'foldAll',
+  'unfoldAll',
+  'jsonPath',
+  'search',
+  'reload',
+  'editMethod',
+  'editUrl',
+  'editQuery',
+  'editHeaders',
+  'editBody',
+  'editBodyExternal',
+  'editRequest',
+  'newRequest',
+  'duplicate',
+  'rename',
+  'delete',
+  'importRequests',
+  'toggleSecrets',
 ]);
 
 /** Line-editing of a single text field; returns the new value, or a submit/cancel outcome. */
-export function editText(value: string, name: string | undefined, input: string): { value: string; done?: 'submit' | 'cancel' } {
+export function editText(
+  value: string,
+  name: string | undefined,
+  input: string,
+): { value: string; done?: 'submit' | 'cancel' } {
   if (name === 'enter') return { value, done: 'submit' };
   if (name === 'esc') return { value, done: 'cancel' };
   if (name === 'backspace' || name === 'ctrl+h') return { value: value.slice(0, -1) };
@@ -255,7 +297,6 @@ export function editText(value: string, name: string | undefined, input: string)
   if (name === 'space') return { value: value + ' ' };
   // Printable single keys and pasted text; control keys are ignored.
   if (name === undefined || name.length === 1) {
-    // eslint-disable-next-line no-control-regex -- the point is to drop control characters from typed text
     const text = input.replace(/[\x00-\x1f\x7f]/g, '');
     return { value: value + text };
   }

@@ -5,7 +5,22 @@
  */
 import { actionsFor, type ActionName, type Keymap } from '../keymap.js';
 import { cachedDiff, historyDiffRows } from '../diff.js';
-import { editText, filteredPalette, none, pop, previousOf, replaceTop, clampTree, treeRows, top, type AppState, type Effect, type Pane, type Screen, type Step } from './app-state.js';
+import {
+  editText,
+  filteredPalette,
+  none,
+  pop,
+  previousOf,
+  replaceTop,
+  clampTree,
+  treeRows,
+  top,
+  type AppState,
+  type Effect,
+  type Pane,
+  type Screen,
+  type Step,
+} from './app-state.js';
 import { runAction } from './actions.js';
 import { bodyEditorKey, bodyEditorText } from './body-editor.js';
 import { jsonSyntaxProblem } from './body-edit.js';
@@ -22,13 +37,57 @@ type ScreenOf<K extends Screen['kind']> = Extract<Screen, { kind: K }>;
 export const paneActions: Record<Pane, ActionName[]> = {
   tree: ['up', 'down', 'pageUp', 'pageDown', 'top', 'bottom', 'filterTree'],
   request: ['up', 'down'],
-  response: ['up', 'down', 'pageUp', 'pageDown', 'top', 'bottom', 'scrollLeft', 'scrollRight', 'nextTab', 'prevTab', 'toggleFold', 'foldAll', 'unfoldAll', 'jsonPath', 'search', 'searchNext', 'searchPrev', 'copyBody', 'copyCurl', 'saveBody', 'pager'],
+  response: [
+    'up',
+    'down',
+    'pageUp',
+    'pageDown',
+    'top',
+    'bottom',
+    'scrollLeft',
+    'scrollRight',
+    'nextTab',
+    'prevTab',
+    'toggleFold',
+    'foldAll',
+    'unfoldAll',
+    'jsonPath',
+    'search',
+    'searchNext',
+    'searchPrev',
+    'copyBody',
+    'copyCurl',
+    'saveBody',
+    'pager',
+  ],
 };
 
 /** Actions that work whatever pane has the focus. */
 export const globalActions: ActionName[] = [
-  'quit', 'palette', 'environments', 'history', 'help', 'focusNext', 'focusPrev', 'cancel', 'send', 'back', 'toggleSecrets', 'reload',
-  'editMethod', 'editUrl', 'editQuery', 'editHeaders', 'editBody', 'editBodyExternal', 'editRequest', 'newRequest', 'duplicate', 'rename', 'delete', 'importRequests',
+  'quit',
+  'palette',
+  'environments',
+  'history',
+  'help',
+  'focusNext',
+  'focusPrev',
+  'cancel',
+  'send',
+  'back',
+  'toggleSecrets',
+  'reload',
+  'editMethod',
+  'editUrl',
+  'editQuery',
+  'editHeaders',
+  'editBody',
+  'editBodyExternal',
+  'editRequest',
+  'newRequest',
+  'duplicate',
+  'rename',
+  'delete',
+  'importRequests',
 ];
 
 /** `METHOD URL` (or a bare URL, sent with GET) from the new-request prompt. */
@@ -47,7 +106,9 @@ function inputEffect(screen: ScreenOf<'input'>, value: string): Effect | string 
       return { type: 'saveBody', path: text };
     case 'newRequest': {
       const line = parseRequestLine(text);
-      return line ? { type: 'createRequest', ...line } : `'${text}' is not METHOD URL (e.g. GET https://example.com/get)`;
+      return line
+        ? { type: 'createRequest', ...line }
+        : `'${text}' is not METHOD URL (e.g. GET https://example.com/get)`;
     }
     case 'rename':
       return { type: 'rename', title: text };
@@ -56,16 +117,23 @@ function inputEffect(screen: ScreenOf<'input'>, value: string): Effect | string 
   }
 }
 
-function fieldKey(state: AppState, screen: ScreenOf<'input'> | ScreenOf<'edit'> | ScreenOf<'prompt'>, name: string | undefined, input: string): Step {
+function fieldKey(
+  state: AppState,
+  screen: ScreenOf<'input'> | ScreenOf<'edit'> | ScreenOf<'prompt'>,
+  name: string | undefined,
+  input: string,
+): Step {
   const edited = editText(screen.value, name, input);
   const cancelled = edited.done === 'cancel' || name === 'ctrl+c';
   if (screen.kind === 'prompt') {
-    if (edited.done === 'submit') return { state: pop(state), effects: [{ type: 'promptAnswer', value: edited.value }] };
+    if (edited.done === 'submit')
+      return { state: pop(state), effects: [{ type: 'promptAnswer', value: edited.value }] };
     if (cancelled) return { state: pop(state), effects: [{ type: 'promptAnswer', value: undefined }] };
   } else if (cancelled) {
     return none(pop(state));
   } else if (edited.done === 'submit') {
-    if (screen.kind === 'edit') return { state: pop(state), effects: [{ type: 'saveInline', field: screen.field, value: edited.value }] };
+    if (screen.kind === 'edit')
+      return { state: pop(state), effects: [{ type: 'saveInline', field: screen.field, value: edited.value }] };
     const effect = inputEffect(screen, edited.value);
     // A value that does not fit keeps the prompt open with what was typed, and says why.
     if (typeof effect === 'string') return none({ ...state, toast: effect });
@@ -74,18 +142,29 @@ function fieldKey(state: AppState, screen: ScreenOf<'input'> | ScreenOf<'edit'> 
   return none(replaceTop(state, { ...screen, value: edited.value }));
 }
 
-function paletteKey(state: AppState, screen: ScreenOf<'palette'>, name: string | undefined, input: string, keymap: Keymap, describe: Describe): Step {
+function paletteKey(
+  state: AppState,
+  screen: ScreenOf<'palette'>,
+  name: string | undefined,
+  input: string,
+  keymap: Keymap,
+  describe: Describe,
+): Step {
   const items = filteredPalette(state, screen.query, keymap, describe);
   if (name === 'esc' || name === 'ctrl+c') return none(pop(state));
-  if (name === 'up' || name === 'ctrl+k') return none(replaceTop(state, { ...screen, cursor: Math.max(0, screen.cursor - 1) }));
-  if (name === 'down' || name === 'ctrl+j') return none(replaceTop(state, { ...screen, cursor: Math.min(items.length - 1, screen.cursor + 1) }));
+  if (name === 'up' || name === 'ctrl+k')
+    return none(replaceTop(state, { ...screen, cursor: Math.max(0, screen.cursor - 1) }));
+  if (name === 'down' || name === 'ctrl+j')
+    return none(replaceTop(state, { ...screen, cursor: Math.min(items.length - 1, screen.cursor + 1) }));
   if (name === 'enter') {
     const item = items[screen.cursor];
     const closed = pop(state);
     if (!item) return none(closed);
     if (item.kind === 'request') {
       const rows = treeRows({ files: closed.files, treeFilter: '' });
-      const at = rows.findIndex((r) => r.kind === 'request' && r.fileIndex === item.fileIndex && r.requestIndex === item.requestIndex);
+      const at = rows.findIndex(
+        (r) => r.kind === 'request' && r.fileIndex === item.fileIndex && r.requestIndex === item.requestIndex,
+      );
       return none(at === -1 ? closed : { ...closed, treeFilter: '', treeFiltering: false, treeCursor: at });
     }
     return runAction(closed, item.action!);
@@ -94,11 +173,17 @@ function paletteKey(state: AppState, screen: ScreenOf<'palette'>, name: string |
   return none(replaceTop(state, { ...screen, query: edited.value, cursor: 0 }));
 }
 
-function environmentsKey(state: AppState, screen: ScreenOf<'environments'>, name: string | undefined, has: (a: ActionName) => boolean): Step {
+function environmentsKey(
+  state: AppState,
+  screen: ScreenOf<'environments'>,
+  name: string | undefined,
+  has: (a: ActionName) => boolean,
+): Step {
   const options = [undefined, ...state.environments];
   if (name === 'esc' || name === 'ctrl+c' || name === 'q' || has('environments')) return none(pop(state));
   if (has('up')) return none(replaceTop(state, { ...screen, cursor: Math.max(0, screen.cursor - 1) }));
-  if (has('down')) return none(replaceTop(state, { ...screen, cursor: Math.min(options.length - 1, screen.cursor + 1) }));
+  if (has('down'))
+    return none(replaceTop(state, { ...screen, cursor: Math.min(options.length - 1, screen.cursor + 1) }));
   if (name === 'enter') {
     const picked = options[screen.cursor];
     return { state: { ...pop(state), environment: picked }, effects: [{ type: 'pickEnvironment', name: picked }] };
@@ -114,7 +199,8 @@ function historyDiffKey(state: AppState, screen: ScreenOf<'history'>, has: (a: A
   const total = item && previous ? cachedDiff(previous, item).length : 0;
   const max = Math.max(0, total - rows);
   const at = screen.diffScroll ?? 0;
-  const to = (scroll: number): Step => none(replaceTop(state, { ...screen, diffScroll: Math.min(max, Math.max(0, scroll)) }));
+  const to = (scroll: number): Step =>
+    none(replaceTop(state, { ...screen, diffScroll: Math.min(max, Math.max(0, scroll)) }));
   if (has('up')) return to(at - 1);
   if (has('down')) return to(at + 1);
   if (has('pageUp')) return to(at - rows);
@@ -124,17 +210,30 @@ function historyDiffKey(state: AppState, screen: ScreenOf<'history'>, has: (a: A
   return none(state);
 }
 
-function historyKey(state: AppState, screen: ScreenOf<'history'>, name: string | undefined, has: (a: ActionName) => boolean): Step {
-  if (name === 'esc' || name === 'ctrl+c' || name === 'q' || has('history')) return none(screen.diff ? replaceTop(state, { ...screen, diff: false }) : pop(state));
+function historyKey(
+  state: AppState,
+  screen: ScreenOf<'history'>,
+  name: string | undefined,
+  has: (a: ActionName) => boolean,
+): Step {
+  if (name === 'esc' || name === 'ctrl+c' || name === 'q' || has('history'))
+    return none(screen.diff ? replaceTop(state, { ...screen, diff: false }) : pop(state));
   if (has('toggleSecrets')) return none({ ...state, revealSecrets: !state.revealSecrets });
-  if (name === 'enter' || name === 'd') return none(replaceTop(state, { ...screen, diff: !screen.diff, diffScroll: 0 }));
+  if (name === 'enter' || name === 'd')
+    return none(replaceTop(state, { ...screen, diff: !screen.diff, diffScroll: 0 }));
   if (screen.diff) return historyDiffKey(state, screen, has);
   if (has('up')) return none(replaceTop(state, { ...screen, cursor: Math.max(0, screen.cursor - 1) }));
-  if (has('down')) return none(replaceTop(state, { ...screen, cursor: Math.min(screen.items.length - 1, screen.cursor + 1) }));
+  if (has('down'))
+    return none(replaceTop(state, { ...screen, cursor: Math.min(screen.items.length - 1, screen.cursor + 1) }));
   return none(state);
 }
 
-function helpKey(state: AppState, screen: ScreenOf<'help'>, name: string | undefined, has: (a: ActionName) => boolean): Step {
+function helpKey(
+  state: AppState,
+  screen: ScreenOf<'help'>,
+  name: string | undefined,
+  has: (a: ActionName) => boolean,
+): Step {
   if (name === 'esc' || name === 'q' || name === 'ctrl+c' || has('help')) return none(pop(state));
   const scroll = (to: number): Step => none(replaceTop(state, { ...screen, scroll: Math.max(0, to) }));
   if (has('up')) return scroll(screen.scroll - 1);
@@ -157,7 +256,14 @@ function bodyKey(state: AppState, screen: ScreenOf<'body'>, name: string | undef
   return none(replaceTop(state, { ...screen, editor }));
 }
 
-function screenKey(state: AppState, screen: Screen, name: string | undefined, input: string, keymap: Keymap, describe: Describe): Step {
+function screenKey(
+  state: AppState,
+  screen: Screen,
+  name: string | undefined,
+  input: string,
+  keymap: Keymap,
+  describe: Describe,
+): Step {
   const has = (action: ActionName): boolean => name !== undefined && keymap[action].includes(name);
   switch (screen.kind) {
     case 'prompt':
@@ -183,7 +289,11 @@ function screenKey(state: AppState, screen: Screen, name: string | undefined, in
 
 function treeFilterKey(state: AppState, name: string | undefined, input: string): Step {
   const edited = editText(state.treeFilter, name, input);
-  const firstRequest = (s: AppState): number => Math.max(0, treeRows(s).findIndex((r) => r.kind === 'request'));
+  const firstRequest = (s: AppState): number =>
+    Math.max(
+      0,
+      treeRows(s).findIndex((r) => r.kind === 'request'),
+    );
   if (edited.done === 'cancel') return none({ ...state, treeFiltering: false, treeFilter: '', treeCursor: 0 });
   // Enter leaves the filter with the first matching request selected.
   if (edited.done === 'submit') return none({ ...state, treeFiltering: false, treeCursor: firstRequest(state) });
@@ -195,12 +305,19 @@ function treeFilterKey(state: AppState, name: string | undefined, input: string)
 function viewerInputKey(state: AppState, value: string, name: string | undefined, input: string): Step {
   const edited = editText(value, name, input);
   if (edited.done === 'submit') return { state, effects: [{ type: 'viewer', action: { type: 'inputSubmit' } }] };
-  if (edited.done === 'cancel' || name === 'ctrl+c') return { state, effects: [{ type: 'viewer', action: { type: 'inputCancel' } }] };
+  if (edited.done === 'cancel' || name === 'ctrl+c')
+    return { state, effects: [{ type: 'viewer', action: { type: 'inputCancel' } }] };
   return { state, effects: [{ type: 'viewer', action: { type: 'inputChange', value: edited.value } }] };
 }
 
 /** One key, through the screens, text fields, the focused pane, then the global actions. */
-export function handleKey(state0: AppState, name: string | undefined, input: string, keymap: Keymap, describe: Describe): Step {
+export function handleKey(
+  state0: AppState,
+  name: string | undefined,
+  input: string,
+  keymap: Keymap,
+  describe: Describe,
+): Step {
   // Any key clears a transient message.
   const state = state0.toast ? { ...state0, toast: undefined } : state0;
   const screen = top(state);

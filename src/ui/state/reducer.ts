@@ -2,14 +2,29 @@
 import type { ActionName, Keymap } from '../keymap.js';
 import type { RequestState } from '../services.js';
 import { initialViewerState } from '../viewer/viewer-reducer.js';
-import { clampTree, none, outcomeKey, pop, selectedRequest, treeRows, type AppAction, type AppState, type RequestOutcome, type Step } from './app-state.js';
+import {
+  clampTree,
+  none,
+  outcomeKey,
+  pop,
+  selectedRequest,
+  treeRows,
+  type AppAction,
+  type AppState,
+  type RequestOutcome,
+  type Step,
+} from './app-state.js';
 import { handleKey } from './keys.js';
 import { displayName } from '../../core/request-name.js';
 
 const inFlightStates = new Set<RequestState>(['resolving', 'sending', 'receiving']);
 
 /** Outcomes of one file after a request left (`removed`) or joined (`inserted`) it at an index: later ones follow their request. */
-export function shiftOutcomes(outcomes: Record<string, RequestOutcome>, path: string, change: { removed?: number; inserted?: number }): Record<string, RequestOutcome> {
+export function shiftOutcomes(
+  outcomes: Record<string, RequestOutcome>,
+  path: string,
+  change: { removed?: number; inserted?: number },
+): Record<string, RequestOutcome> {
   if (change.removed === undefined && change.inserted === undefined) return outcomes;
   const next: Record<string, RequestOutcome> = {};
   for (const [key, outcome] of Object.entries(outcomes)) {
@@ -36,7 +51,9 @@ function fileChanged(state: AppState, action: Extract<AppAction, { type: 'fileCh
   let next: AppState = { ...state, files, outcomes };
   if (action.select !== undefined) {
     const rows = treeRows({ files, treeFilter: '' });
-    const at = rows.findIndex((r) => r.kind === 'request' && r.fileIndex === action.fileIndex && r.requestIndex === action.select);
+    const at = rows.findIndex(
+      (r) => r.kind === 'request' && r.fileIndex === action.fileIndex && r.requestIndex === action.select,
+    );
     next = { ...next, treeFilter: '', treeCursor: at === -1 ? state.treeCursor : at };
   }
   return clampTree(next, next.treeCursor);
@@ -48,8 +65,13 @@ function requestStateChanged(state: AppState, action: Extract<AppAction, { type:
   const outcome = key ? state.outcomes[key] : undefined;
   const base = { ...state, inFlight, sending: inFlight ? key : undefined };
   if (!key || !outcome) return base;
-  const ended = inFlight ? {} : { elapsedMs: action.at !== undefined ? action.at - outcome.startedAt : outcome.elapsedMs };
-  return { ...base, outcomes: { ...state.outcomes, [key]: { ...outcome, state: action.state, error: action.error, ...ended } } };
+  const ended = inFlight
+    ? {}
+    : { elapsedMs: action.at !== undefined ? action.at - outcome.startedAt : outcome.elapsedMs };
+  return {
+    ...base,
+    outcomes: { ...state.outcomes, [key]: { ...outcome, state: action.state, error: action.error, ...ended } },
+  };
 }
 
 function responded(state: AppState, action: Extract<AppAction, { type: 'response' }>): AppState {
@@ -58,19 +80,33 @@ function responded(state: AppState, action: Extract<AppAction, { type: 'response
   const base = { ...state, viewer: initialViewerState, inFlight: false, sending: undefined };
   if (!key || !outcome) return base;
   const elapsedMs = action.at !== undefined ? action.at - outcome.startedAt : undefined;
-  return { ...base, outcomes: { ...state.outcomes, [key]: { ...outcome, state: 'done', error: undefined, result: action.result, elapsedMs } } };
+  return {
+    ...base,
+    outcomes: {
+      ...state.outcomes,
+      [key]: { ...outcome, state: 'done', error: undefined, result: action.result, elapsedMs },
+    },
+  };
 }
 
 /** The workspace read (again): the same request stays selected (by file and title, else by position) when it is still there. */
 function reloaded(state: AppState, action: Extract<AppAction, { type: 'loaded' }>): AppState {
   const before = selectedRequest(state);
-  const next: AppState = { ...state, loaded: true, files: action.files, environments: action.environments, environment: action.environment };
+  const next: AppState = {
+    ...state,
+    loaded: true,
+    files: action.files,
+    environments: action.environments,
+    environment: action.environment,
+  };
   if (!before) return clampTree(next, state.treeCursor);
   const rows = treeRows(next);
-  const sameFile = (r: (typeof rows)[number]): boolean => r.kind === 'request' && next.files[r.fileIndex]?.path === before.entry.path;
+  const sameFile = (r: (typeof rows)[number]): boolean =>
+    r.kind === 'request' && next.files[r.fileIndex]?.path === before.entry.path;
   const label = displayName(before.node);
   let at = rows.findIndex((r) => sameFile(r) && r.label === label);
-  if (at === -1) at = rows.findIndex((r) => sameFile(r) && r.kind === 'request' && r.requestIndex === before.node.index);
+  if (at === -1)
+    at = rows.findIndex((r) => sameFile(r) && r.kind === 'request' && r.requestIndex === before.node.index);
   return at === -1 ? clampTree(next, state.treeCursor) : { ...next, treeCursor: at };
 }
 
@@ -87,7 +123,12 @@ function keyStep(before: AppState, step: Step): Step {
 }
 
 /** Reduces one action; keys may produce effects for the component to run. */
-export function appReducer(state: AppState, action: AppAction, keymap: Keymap, describe: (a: ActionName) => string = (a) => a): Step {
+export function appReducer(
+  state: AppState,
+  action: AppAction,
+  keymap: Keymap,
+  describe: (a: ActionName) => string = (a) => a,
+): Step {
   switch (action.type) {
     case 'key':
       return keyStep(state, handleKey(state, action.name, action.input, keymap, describe));
@@ -97,7 +138,13 @@ export function appReducer(state: AppState, action: AppAction, keymap: Keymap, d
       return none(fileChanged(state, action));
     case 'sendStarted': {
       const outcome: RequestOutcome = { state: 'resolving', startedAt: action.at, sentBlock: action.sentBlock };
-      return none({ ...state, sending: action.key, inFlight: true, viewer: initialViewerState, outcomes: { ...state.outcomes, [action.key]: outcome } });
+      return none({
+        ...state,
+        sending: action.key,
+        inFlight: true,
+        viewer: initialViewerState,
+        outcomes: { ...state.outcomes, [action.key]: outcome },
+      });
     }
     case 'requestState':
       return none(requestStateChanged(state, action));
@@ -117,12 +164,26 @@ export function appReducer(state: AppState, action: AppAction, keymap: Keymap, d
       return none(state.screenRows === action.rows ? state : { ...state, screenRows: action.rows });
     case 'selectRequest': {
       const rows = treeRows({ files: state.files, treeFilter: '' });
-      return none(selectRow(state, rows.findIndex((r) => r.kind === 'request' && r.fileIndex === action.fileIndex && r.requestIndex === action.requestIndex)));
+      return none(
+        selectRow(
+          state,
+          rows.findIndex(
+            (r) => r.kind === 'request' && r.fileIndex === action.fileIndex && r.requestIndex === action.requestIndex,
+          ),
+        ),
+      );
     }
     case 'selectPath': {
       const fileIndex = state.files.findIndex((entry) => entry.path === action.path);
       const rows = treeRows({ files: state.files, treeFilter: '' });
-      return none(selectRow(state, rows.findIndex((r) => r.kind === 'request' && r.fileIndex === fileIndex && r.requestIndex === action.requestIndex)));
+      return none(
+        selectRow(
+          state,
+          rows.findIndex(
+            (r) => r.kind === 'request' && r.fileIndex === fileIndex && r.requestIndex === action.requestIndex,
+          ),
+        ),
+      );
     }
   }
 }

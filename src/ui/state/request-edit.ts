@@ -31,7 +31,12 @@ export function parseHeaderLine(value: string): Array<{ name: string; value: str
 }
 
 /** The block text after changing the method, the URL, the query or the headers. */
-export function editRequestBlock(file: HttpFile, node: RequestNode, field: 'method' | 'url' | 'query' | 'headers', value: string): string {
+export function editRequestBlock(
+  file: HttpFile,
+  node: RequestNode,
+  field: 'method' | 'url' | 'query' | 'headers',
+  value: string,
+): string {
   const block = blockText(file, node);
   const base = node.span.start;
   if (field === 'query') return editRequestBlock(file, node, 'url', withQuery(node.url, value));
@@ -85,7 +90,8 @@ export function duplicateBlock(file: HttpFile, node: RequestNode, newName: strin
     // No `# @name`: the name is the `###` separator's title, so the copy gets a title of its own.
     block = renamed !== block ? renamed : block.replace(/^###[^\r\n]*/, `### ${newName}`);
     // The title is what the tree shows: the copy's says it is one.
-    if (renamed !== blockText(file, node) && node.title) block = block.replace(/^###[^\r\n]*/, `### ${node.title} copy`);
+    if (renamed !== blockText(file, node) && node.title)
+      block = block.replace(/^###[^\r\n]*/, `### ${node.title} copy`);
   }
   if (!/^###/.test(block)) block = `### ${newName}\n${block}`;
   return block.endsWith('\n') ? block : block + '\n';
@@ -127,6 +133,11 @@ export function renamedBlock(file: HttpFile, node: RequestNode, title: string): 
 export function withQuery(url: string, query: string): string {
   const at = url.indexOf('?');
   const base = at === -1 ? url : url.slice(0, at);
-  const params = query.trim().replace(/^\?/, '').split(/[&;\s]+/).filter(Boolean).join('&');
+  const params = query
+    .trim()
+    .replace(/^\?/, '')
+    .split(/[&;\s]+/)
+    .filter(Boolean)
+    .join('&');
   return params ? `${base}?${params}` : base;
 }

@@ -264,7 +264,13 @@ export function isCaseSensitive(query: string): boolean {
  * The next visible row (after `from` going forward, before it going backward) containing
  * `query`, wrapping around; -1 when none.
  */
-export function findRow(view: View, folded: ReadonlySet<number>, query: string, from: number, direction: 1 | -1): number {
+export function findRow(
+  view: View,
+  folded: ReadonlySet<number>,
+  query: string,
+  from: number,
+  direction: 1 | -1,
+): number {
   if (!query || view.count === 0) return -1;
   const sensitive = isCaseSensitive(query);
   const needle = sensitive ? query : query.toLowerCase();

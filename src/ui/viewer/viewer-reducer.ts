@@ -3,7 +3,15 @@
  * folded nodes, the JSONPath filter, search and its text input. The models (the heavy
  * part) are built outside and passed in the context, memoised per body.
  */
-import { allFoldable, applyJsonPath, buildJsonModel, buildView, findRow, foldTarget, type LineModel } from './line-model.js';
+import {
+  allFoldable,
+  applyJsonPath,
+  buildJsonModel,
+  buildView,
+  findRow,
+  foldTarget,
+  type LineModel,
+} from './line-model.js';
 
 export interface ViewerInput {
   kind: 'search' | 'jsonPath';
@@ -93,7 +101,12 @@ export function viewerReducer(state: ViewerState, action: ViewerAction, context:
     case 'move':
       return clampTo({ ...state, message: undefined }, state.cursor + action.by, view.count, height);
     case 'page':
-      return clampTo({ ...state, scroll: state.scroll + action.direction * Math.max(1, height - 1) }, state.cursor + action.direction * Math.max(1, height - 1), view.count, height);
+      return clampTo(
+        { ...state, scroll: state.scroll + action.direction * Math.max(1, height - 1) },
+        state.cursor + action.direction * Math.max(1, height - 1),
+        view.count,
+        height,
+      );
     case 'scrollX':
       return { ...state, left: Math.max(0, (state.left ?? 0) + action.by) };
     case 'top':
@@ -102,7 +115,11 @@ export function viewerReducer(state: ViewerState, action: ViewerAction, context:
       return clampTo(state, view.count - 1, view.count, height);
     case 'toggleFold': {
       const target = foldTarget(view, state.cursor);
-      if (target === undefined) return { ...state, message: model.kind === 'json' ? 'nothing to fold here' : 'folding needs a JSON body up to 2 MiB' };
+      if (target === undefined)
+        return {
+          ...state,
+          message: model.kind === 'json' ? 'nothing to fold here' : 'folding needs a JSON body up to 2 MiB',
+        };
       const folded = new Set(state.folded);
       if (folded.has(target)) folded.delete(target);
       else folded.add(target);
@@ -125,7 +142,11 @@ export function viewerReducer(state: ViewerState, action: ViewerAction, context:
       if (action.kind === 'jsonPath' && context.base.kind !== 'json') {
         return { ...state, message: 'JSONPath filters need a JSON body up to 2 MiB' };
       }
-      return { ...state, input: { kind: action.kind, value: action.kind === 'jsonPath' ? (state.jsonPath ?? '') : '' }, message: undefined };
+      return {
+        ...state,
+        input: { kind: action.kind, value: action.kind === 'jsonPath' ? (state.jsonPath ?? '') : '' },
+        message: undefined,
+      };
     case 'inputChange':
       return state.input ? { ...state, input: { ...state.input, value: action.value } } : state;
     case 'inputCancel':
@@ -136,17 +157,43 @@ export function viewerReducer(state: ViewerState, action: ViewerAction, context:
       if (state.input.kind === 'search') {
         if (!value) return { ...state, input: undefined, search: undefined };
         const found = findRow(view, state.folded, value, state.cursor - 1, 1);
-        const next = { ...state, input: undefined, search: value, message: found === -1 ? `no match for ${value}` : undefined };
+        const next = {
+          ...state,
+          input: undefined,
+          search: value,
+          message: found === -1 ? `no match for ${value}` : undefined,
+        };
         return found === -1 ? next : clampTo(next, found, view.count, height);
       }
-      if (!value || value === '$') return { ...state, input: undefined, jsonPath: undefined, folded: emptyFolds, cursor: 0, scroll: 0, message: undefined };
+      if (!value || value === '$')
+        return {
+          ...state,
+          input: undefined,
+          jsonPath: undefined,
+          folded: emptyFolds,
+          cursor: 0,
+          scroll: 0,
+          message: undefined,
+        };
       try {
         const path = normaliseJsonPath(value);
         const filtered = viewerModel(context.base, path);
         const matches = filtered.kind === 'json' && Array.isArray(filtered.value) ? filtered.value.length : 0;
-        return { ...state, input: undefined, jsonPath: path, folded: emptyFolds, cursor: 0, scroll: 0, message: `${matches} ${matches === 1 ? 'match' : 'matches'} for ${path}` };
+        return {
+          ...state,
+          input: undefined,
+          jsonPath: path,
+          folded: emptyFolds,
+          cursor: 0,
+          scroll: 0,
+          message: `${matches} ${matches === 1 ? 'match' : 'matches'} for ${path}`,
+        };
       } catch (error) {
-        return { ...state, input: undefined, message: `invalid JSONPath: ${error instanceof Error ? error.message : String(error)}` };
+        return {
+          ...state,
+          input: undefined,
+          message: `invalid JSONPath: ${error instanceof Error ? error.message : String(error)}`,
+        };
       }
     }
     case 'findNext': {

@@ -3,15 +3,39 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAssertion } from '../../../src/core/httpfile/assertion.js';
 import type { AssertionNode, HttpFile } from '../../../src/core/httpfile/types.js';
-import { createResponseView, createSnapshotStores, evaluateAssertion, type AssertContext } from '../../../src/core/assert/index.js';
+import {
+  createResponseView,
+  createSnapshotStores,
+  evaluateAssertion,
+  type AssertContext,
+} from '../../../src/core/assert/index.js';
 import { ScriptRunner } from '../../../src/core/script/index.js';
 import { tempDir } from '../../helpers/cli.js';
 
-const body = { id: 42, name: 'widget', tags: ['a', 'b'], items: [{ n: 1 }, { n: 2 }], ok: true, nothing: null, empty: [], price: 9.5 };
+const body = {
+  id: 42,
+  name: 'widget',
+  tags: ['a', 'b'],
+  items: [{ n: 1 }, { n: 2 }],
+  ok: true,
+  nothing: null,
+  empty: [],
+  price: 9.5,
+};
 
 function view(payload: unknown = body, contentType = 'application/json', status = 200) {
   const text = typeof payload === 'string' ? payload : JSON.stringify(payload);
-  return createResponseView({ status, headers: [['Content-Type', contentType], ['X-Id', 'abc-123'], ['Set-Cookie', 'a=1'], ['Set-Cookie', 'b=2']], durationMs: 12.4, bytes: Buffer.from(text) });
+  return createResponseView({
+    status,
+    headers: [
+      ['Content-Type', contentType],
+      ['X-Id', 'abc-123'],
+      ['Set-Cookie', 'a=1'],
+      ['Set-Cookie', 'b=2'],
+    ],
+    durationMs: 12.4,
+    bytes: Buffer.from(text),
+  });
 }
 
 function node(text: string, line = 7): AssertionNode {
@@ -22,7 +46,8 @@ function context(dir = tempDir(), overrides: Partial<AssertContext> = {}): Asser
   const file: HttpFile = { path: join(dir, 'api.http'), text: '', variables: [], requests: [] };
   return {
     file,
-    resolve: (t) => t.replace(/\{\{(\w+)\}\}/g, (_, n: string) => ({ expectedId: '42', who: 'widget' })[n] ?? `{{${n}}}`),
+    resolve: (t) =>
+      t.replace(/\{\{(\w+)\}\}/g, (_, n: string) => ({ expectedId: '42', who: 'widget' })[n] ?? `{{${n}}}`),
     scripts: new ScriptRunner(),
     snapshotStore: createSnapshotStores(),
     updateSnapshots: false,
@@ -37,31 +62,76 @@ async function check(text: string, v = view(), ctx = context()) {
 
 describe('assertions: each predicate passes and fails', () => {
   const cases: Array<[string, boolean]> = [
-    ['status == 200', true], ['status == 201', false], ['status != 404', true], ['status != 200', false],
-    ['status < 300', true], ['status < 200', false], ['status <= 200', true], ['status > 199', true], ['status >= 201', false],
-    ['header content-type contains json', true], ['header content-type contains xml', false],
-    ['header X-Id startsWith abc', true], ['header X-Id startsWith xyz', false],
-    ['header x-id endsWith 123', true], ['header x-id endsWith 12', false],
-    ['header x-id matches /^abc-\\d+$/', true], ['header x-id matches /^ABC/', false], ['header x-id matches /^ABC/i', true],
-    ['header x-missing exists', false], ['header x-missing not exists', true], ['header x-id exists', true],
+    ['status == 200', true],
+    ['status == 201', false],
+    ['status != 404', true],
+    ['status != 200', false],
+    ['status < 300', true],
+    ['status < 200', false],
+    ['status <= 200', true],
+    ['status > 199', true],
+    ['status >= 201', false],
+    ['header content-type contains json', true],
+    ['header content-type contains xml', false],
+    ['header X-Id startsWith abc', true],
+    ['header X-Id startsWith xyz', false],
+    ['header x-id endsWith 123', true],
+    ['header x-id endsWith 12', false],
+    ['header x-id matches /^abc-\\d+$/', true],
+    ['header x-id matches /^ABC/', false],
+    ['header x-id matches /^ABC/i', true],
+    ['header x-missing exists', false],
+    ['header x-missing not exists', true],
+    ['header x-id exists', true],
     ['header set-cookie == a=1, b=2', true],
-    ['body $.id == 42', true], ['body $.id == 43', false], ['body $.id == {{expectedId}}', true], ['body $.name == {{who}}', true],
-    ['body $.name == "widget"', true], ['body $.name == widget', true], ['body $.tags == ["a","b"]', true], ['body $.tags == ["a"]', false],
-    ['body $.tags contains "a"', true], ['body $.tags contains c', false], ['body $.tags includes b', true],
-    ['body $.id isNumber', true], ['body $.name isNumber', false], ['body $.name isString', true], ['body $.id isString', false],
-    ['body $.ok isBoolean', true], ['body $.id isBoolean', false], ['body $.tags isArray', true], ['body $.name isArray', false],
-    ['body $.items[0] isObject', true], ['body $.tags isObject', false], ['body $.nothing isNull', true], ['body $.id isNull', false],
-    ['body $.empty isEmpty', true], ['body $.tags isEmpty', false], ['body $.tags not isEmpty', true],
-    ['body $.tags length == 2', true], ['body $.tags length > 2', false], ['body $.name length >= 6', true],
-    ['body $.missing exists', false], ['body $.nothing exists', true], ['body $.items[1].n == 2', true],
-    ['body $.items[?(@.n > 1)].n == [2]', true], ['body $..n length == 2', true],
-    ['body $.price > 9', true], ['body $.price < 9', false],
-    ['body contains "widget"', true], ['body contains gadget', false],
+    ['body $.id == 42', true],
+    ['body $.id == 43', false],
+    ['body $.id == {{expectedId}}', true],
+    ['body $.name == {{who}}', true],
+    ['body $.name == "widget"', true],
+    ['body $.name == widget', true],
+    ['body $.tags == ["a","b"]', true],
+    ['body $.tags == ["a"]', false],
+    ['body $.tags contains "a"', true],
+    ['body $.tags contains c', false],
+    ['body $.tags includes b', true],
+    ['body $.id isNumber', true],
+    ['body $.name isNumber', false],
+    ['body $.name isString', true],
+    ['body $.id isString', false],
+    ['body $.ok isBoolean', true],
+    ['body $.id isBoolean', false],
+    ['body $.tags isArray', true],
+    ['body $.name isArray', false],
+    ['body $.items[0] isObject', true],
+    ['body $.tags isObject', false],
+    ['body $.nothing isNull', true],
+    ['body $.id isNull', false],
+    ['body $.empty isEmpty', true],
+    ['body $.tags isEmpty', false],
+    ['body $.tags not isEmpty', true],
+    ['body $.tags length == 2', true],
+    ['body $.tags length > 2', false],
+    ['body $.name length >= 6', true],
+    ['body $.missing exists', false],
+    ['body $.nothing exists', true],
+    ['body $.items[1].n == 2', true],
+    ['body $.items[?(@.n > 1)].n == [2]', true],
+    ['body $..n length == 2', true],
+    ['body $.price > 9', true],
+    ['body $.price < 9', false],
+    ['body contains "widget"', true],
+    ['body contains gadget', false],
     ['body == {"id":42}', false],
-    ['duration < 5000', true], ['duration > 5000', false],
-    ['js response.body.tags.length == 2', true], ['js response.status + 1 == 201', true], ['js response.body.id > 100', false],
-    ['js response.headers.valueOf("x-id") == "abc-123"', true], ['js response.parsedBody.ok == true', true],
-    ['status not == 500', true], ['status not == 200', false],
+    ['duration < 5000', true],
+    ['duration > 5000', false],
+    ['js response.body.tags.length == 2', true],
+    ['js response.status + 1 == 201', true],
+    ['js response.body.id > 100', false],
+    ['js response.headers.valueOf("x-id") == "abc-123"', true],
+    ['js response.parsedBody.ok == true', true],
+    ['status not == 500', true],
+    ['status not == 200', false],
   ];
   for (const [text, expected] of cases) {
     it(`${expected ? 'passes' : 'fails'}: ${text}`, async () => {
@@ -107,10 +177,18 @@ describe('assertions: each predicate passes and fails', () => {
 describe('JSON Schema', () => {
   it('passes a valid body and lists failing instance paths', async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'widget.schema.json'), JSON.stringify({
-      type: 'object', required: ['id', 'name'],
-      properties: { id: { type: 'string' }, name: { type: 'string' }, items: { type: 'array', items: { type: 'object', properties: { n: { type: 'string' } } } } },
-    }));
+    writeFileSync(
+      join(dir, 'widget.schema.json'),
+      JSON.stringify({
+        type: 'object',
+        required: ['id', 'name'],
+        properties: {
+          id: { type: 'string' },
+          name: { type: 'string' },
+          items: { type: 'array', items: { type: 'object', properties: { n: { type: 'string' } } } },
+        },
+      }),
+    );
     const fail = await check('body schema ./widget.schema.json', view(), context(dir));
     expect(fail.passed).toBe(false);
     expect(fail.diff).toEqual(expect.arrayContaining(['$.id: must be string', '$.items[0].n: must be string']));
@@ -134,12 +212,18 @@ describe('snapshots', () => {
     const snapPath = join(dir, '__snapshots__', 'api.http.snap.json');
     const stored = JSON.parse(readFileSync(snapPath, 'utf8'));
     expect(stored['get widget']).toEqual(body);
-    expect((await check('body snapshot ignore $.createdAt', view({ ...body, createdAt: 't2' }), context(dir))).passed).toBe(true);
+    expect(
+      (await check('body snapshot ignore $.createdAt', view({ ...body, createdAt: 't2' }), context(dir))).passed,
+    ).toBe(true);
     const changed = { ...body, name: 'gadget', tags: ['a'], extra: 1 };
     const fail = await check('body snapshot ignore $.createdAt', view(changed), context(dir));
     expect(fail.passed).toBe(false);
     expect(fail.diff).toEqual(['$.name: "widget" -> "gadget"', '$.tags[1]: "b" -> (none)', '$.extra: (none) -> 1']);
-    const update = await check('body snapshot ignore $.createdAt', view(changed), context(dir, { updateSnapshots: true }));
+    const update = await check(
+      'body snapshot ignore $.createdAt',
+      view(changed),
+      context(dir, { updateSnapshots: true }),
+    );
     expect(update).toMatchObject({ passed: true, message: 'snapshot updated' });
     expect((await check('body snapshot', view(changed), context(dir))).passed).toBe(true);
     expect(existsSync(snapPath)).toBe(true);

@@ -21,7 +21,10 @@ function exchange(i: number): Exchange {
       status: 200,
       statusText: 'OK',
       httpVersion: '1.1',
-      headers: [['Content-Type', 'application/json'], ['X-N', String(i)]],
+      headers: [
+        ['Content-Type', 'application/json'],
+        ['X-N', String(i)],
+      ],
       url: 'http://127.0.0.1/json',
       body: { kind: 'memory', bytes: Buffer.from(`{"id":${i},"pad":"${'x'.repeat(200)}"}`) },
       size: 0,
@@ -38,7 +41,7 @@ describe('per-request objects do not outlive their request', () => {
     for (let i = 0; i < 50_000; i++) {
       const view = await loadResponseView(exchange(i));
       sum += (view.json() as { id: number }).id;
-      if (i % 10 === 0) sum += ((createResponseApi(view).body as { id: number }).id === i ? 0 : 1);
+      if (i % 10 === 0) sum += (createResponseApi(view).body as { id: number }).id === i ? 0 : 1;
     }
     expect(sum).toBe((49_999 * 50_000) / 2);
     const grownMiB = (oldSpaceUsed() - before) / 1048576;

@@ -19,7 +19,11 @@ interface Reply {
 }
 
 /** A raw node:http request, independent of the engine under test elsewhere. */
-function call(method: string, path: string, options: { headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<Reply> {
+function call(
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const headers = { ...options.headers };
     if (options.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(options.body));
@@ -28,7 +32,13 @@ function call(method: string, path: string, options: { headers?: Record<string, 
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => {
         const body = Buffer.concat(chunks);
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body, text: body.toString(), json: () => JSON.parse(body.toString()) });
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          body,
+          text: body.toString(),
+          json: () => JSON.parse(body.toString()),
+        });
       });
       response.on('error', reject);
     });
@@ -52,10 +62,23 @@ describe('echo routes with the httpbin shape', () => {
 
   for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
     it(`/${method.toLowerCase()} parses a JSON body`, async () => {
-      const reply = await call(method, `/${method.toLowerCase()}`, { headers: { 'Content-Type': 'application/json' }, body: '{"a":[1,2]}' });
+      const reply = await call(method, `/${method.toLowerCase()}`, {
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"a":[1,2]}',
+      });
       expect(reply.status).toBe(200);
       const body = reply.json();
-      expect(Object.keys(body).sort()).toEqual(['args', 'data', 'files', 'form', 'headers', 'json', 'method', 'origin', 'url']);
+      expect(Object.keys(body).sort()).toEqual([
+        'args',
+        'data',
+        'files',
+        'form',
+        'headers',
+        'json',
+        'method',
+        'origin',
+        'url',
+      ]);
       expect(body).toMatchObject({ method, data: '{"a":[1,2]}', json: { a: [1, 2] }, form: {}, files: {} });
     });
   }
@@ -68,7 +91,10 @@ describe('echo routes with the httpbin shape', () => {
   });
 
   it('/post parses urlencoded forms and keeps non-JSON data as text', async () => {
-    const form = await call('POST', '/post', { headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'a=1&b=x+y&a=2' });
+    const form = await call('POST', '/post', {
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'a=1&b=x+y&a=2',
+    });
     expect(form.json().form).toEqual({ a: ['1', '2'], b: 'x y' });
     expect(form.json().data).toBe('');
     const plain = await call('POST', '/post', { headers: { 'Content-Type': 'text/plain' }, body: 'not json' });
@@ -90,21 +116,30 @@ describe('echo routes with the httpbin shape', () => {
       `--${boundary}--`,
       '',
     ].join('\r\n');
-    const reply = await call('POST', '/post', { headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` }, body });
+    const reply = await call('POST', '/post', {
+      headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+      body,
+    });
     expect(reply.json().form).toEqual({ field: 'value 1' });
     expect(reply.json().files).toEqual({ doc: 'line1\r\nline2' });
   });
 
   it('/anything and /anything/* accept any method', async () => {
     const reply = await call('OPTIONS', '/anything/deep/path?q=1');
-    expect(reply.json()).toMatchObject({ method: 'OPTIONS', args: { q: '1' }, url: `${echo.url}/anything/deep/path?q=1` });
+    expect(reply.json()).toMatchObject({
+      method: 'OPTIONS',
+      args: { q: '1' },
+      url: `${echo.url}/anything/deep/path?q=1`,
+    });
     expect((await call('PUT', '/anything', { body: 'x' })).json().data).toBe('x');
   });
 
   it('/headers, /ip, /user-agent', async () => {
     expect((await call('GET', '/headers', { headers: { 'X-A': 'b' } })).json().headers['X-A']).toBe('b');
     expect((await call('GET', '/ip')).json()).toEqual({ origin: '127.0.0.1' });
-    expect((await call('GET', '/user-agent', { headers: { 'User-Agent': 'ua/1' } })).json()).toEqual({ 'user-agent': 'ua/1' });
+    expect((await call('GET', '/user-agent', { headers: { 'User-Agent': 'ua/1' } })).json()).toEqual({
+      'user-agent': 'ua/1',
+    });
   });
 
   it('/json is the slideshow sample', async () => {
@@ -172,7 +207,10 @@ describe('echo status, delay, bytes, stream', () => {
   });
 
   it('/stream/:n sends n JSON lines', async () => {
-    const lines = (await call('GET', '/stream/5?a=1')).text.trim().split('\n').map((line) => JSON.parse(line));
+    const lines = (await call('GET', '/stream/5?a=1')).text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines.map((line) => line.id)).toEqual([0, 1, 2, 3, 4]);
     expect(lines[0].args).toEqual({ a: '1' });
   });
@@ -196,7 +234,10 @@ describe('echo redirects, auth, cookies', () => {
 
   it('/basic-auth/:u/:p', async () => {
     const good = `Basic ${Buffer.from('ann:pw').toString('base64')}`;
-    expect((await call('GET', '/basic-auth/ann/pw', { headers: { Authorization: good } })).json()).toEqual({ authenticated: true, user: 'ann' });
+    expect((await call('GET', '/basic-auth/ann/pw', { headers: { Authorization: good } })).json()).toEqual({
+      authenticated: true,
+      user: 'ann',
+    });
     const bad = await call('GET', '/basic-auth/ann/other', { headers: { Authorization: good } });
     expect(bad.status).toBe(401);
     expect(bad.headers['www-authenticate']).toBe('Basic realm="Fake Realm"');
@@ -204,14 +245,19 @@ describe('echo redirects, auth, cookies', () => {
   });
 
   it('/bearer', async () => {
-    expect((await call('GET', '/bearer', { headers: { Authorization: 'Bearer t0k' } })).json()).toEqual({ authenticated: true, token: 't0k' });
+    expect((await call('GET', '/bearer', { headers: { Authorization: 'Bearer t0k' } })).json()).toEqual({
+      authenticated: true,
+      token: 't0k',
+    });
     const missing = await call('GET', '/bearer');
     expect(missing.status).toBe(401);
     expect(missing.headers['www-authenticate']).toBe('Bearer');
   });
 
   it('/cookies, /cookies/set, /cookies/delete', async () => {
-    expect((await call('GET', '/cookies', { headers: { Cookie: 'a=1; b=2' } })).json()).toEqual({ cookies: { a: '1', b: '2' } });
+    expect((await call('GET', '/cookies', { headers: { Cookie: 'a=1; b=2' } })).json()).toEqual({
+      cookies: { a: '1', b: '2' },
+    });
     const set = await call('GET', '/cookies/set?k=v&n=1');
     expect(set.status).toBe(302);
     expect(set.headers.location).toBe('/cookies');

@@ -2,7 +2,14 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseHttpFile } from '../../../src/core/httpfile/index.js';
-import { externalCommand, FileChangedError, loadHttpFile, rewriteHttpFile, runExternal, saveBodyTo } from '../../../src/core/editing/index.js';
+import {
+  externalCommand,
+  FileChangedError,
+  loadHttpFile,
+  rewriteHttpFile,
+  runExternal,
+  saveBodyTo,
+} from '../../../src/core/editing/index.js';
 import { tempDir } from '../../helpers/cli.js';
 
 describe('editing', () => {
@@ -58,7 +65,11 @@ describe('rewriteHttpFile and changes made outside dial', () => {
     const error = await rewriteHttpFile(file, '### a\nPOST http://x/a\n').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FileChangedError);
     const keptAt = (error as FileChangedError).keptAt!;
-    expect(error).toMatchObject({ code: 'E_IO', message: `api.http changed on disk since it was loaded; nothing was written; your version is kept in ${keptAt}`, hint: 'reload api.http and make the edit again' });
+    expect(error).toMatchObject({
+      code: 'E_IO',
+      message: `api.http changed on disk since it was loaded; nothing was written; your version is kept in ${keptAt}`,
+      hint: 'reload api.http and make the edit again',
+    });
     expect(readFileSync(path, 'utf8')).toBe(outside);
     // The refused edit is not lost.
     expect(readFileSync(keptAt, 'utf8')).toBe('### a\nPOST http://x/a\n');
@@ -83,7 +94,9 @@ describe('rewriteHttpFile and changes made outside dial', () => {
     writeFileSync(path, 'GET http://x/a\n');
     const file = await loadHttpFile(path);
     rmSync(path);
-    await expect(rewriteHttpFile(file, 'POST http://x/a\n')).rejects.toThrow('gone.http was removed since it was loaded');
+    await expect(rewriteHttpFile(file, 'POST http://x/a\n')).rejects.toThrow(
+      'gone.http was removed since it was loaded',
+    );
     expect(existsSync(path)).toBe(false);
   });
 

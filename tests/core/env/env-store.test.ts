@@ -17,15 +17,31 @@ function workspace(files: Record<string, string>): string {
 describe('env files', () => {
   it('layers $shared < env, public < private, farther < nearer; marks private names secret', async () => {
     const root = workspace({
-      'http-client.env.json': JSON.stringify({ $shared: { a: 'shared', b: 'shared' }, dev: { b: 'dev', c: 'dev-root', n: 5, o: { x: 1 } }, prod: {} }),
+      'http-client.env.json': JSON.stringify({
+        $shared: { a: 'shared', b: 'shared' },
+        dev: { b: 'dev', c: 'dev-root', n: 5, o: { x: 1 } },
+        prod: {},
+      }),
       'http-client.private.env.json': JSON.stringify({ dev: { token: 'tok-root' }, $shared: { k: 'priv-shared' } }),
       'api/http-client.env.json': JSON.stringify({ dev: { c: 'dev-api', token: 'public-near' } }),
     });
     const store = new EnvStore(root);
     const env = await store.resolve(join(root, 'api'), 'dev');
-    expect(Object.fromEntries(env.values)).toEqual({ a: 'shared', b: 'dev', c: 'dev-api', n: '5', o: '{"x":1}', token: 'public-near', k: 'priv-shared' });
+    expect(Object.fromEntries(env.values)).toEqual({
+      a: 'shared',
+      b: 'dev',
+      c: 'dev-api',
+      n: '5',
+      o: '{"x":1}',
+      token: 'public-near',
+      k: 'priv-shared',
+    });
     expect([...env.secretNames].sort()).toEqual(['k', 'token']);
-    expect(env.files).toEqual([join(root, 'http-client.env.json'), join(root, 'http-client.private.env.json'), join(root, 'api/http-client.env.json')]);
+    expect(env.files).toEqual([
+      join(root, 'http-client.env.json'),
+      join(root, 'http-client.private.env.json'),
+      join(root, 'api/http-client.env.json'),
+    ]);
     expect(await store.names(join(root, 'api'))).toEqual(['dev', 'prod']);
     const none = await store.resolve(root);
     expect(Object.fromEntries(none.values)).toEqual({ a: 'shared', b: 'shared', k: 'priv-shared' });
@@ -53,20 +69,27 @@ describe('env files', () => {
   });
 
   it('the wrong shape is E_ENV pointing at the environment', async () => {
-    const error = await parseEnvFile('{\n  "dev": "http://x"\n}', '/w/http-client.env.json', false).catch((e: DialError) => e);
+    const error = await parseEnvFile('{\n  "dev": "http://x"\n}', '/w/http-client.env.json', false).catch(
+      (e: DialError) => e,
+    );
     expect((error as DialError).message).toContain("environment 'dev' must be an object");
     expect((error as DialError).location).toMatchObject({ line: 2, col: 3 });
   });
 
   it('reads .env from the workspace root', async () => {
-    const root = workspace({ '.env': 'A=1\nexport B="two words" # c\n# comment\nC=three # trailing\nD=\'x#y\'\nE="a\\nb"\n' });
+    const root = workspace({
+      '.env': 'A=1\nexport B="two words" # c\n# comment\nC=three # trailing\nD=\'x#y\'\nE="a\\nb"\n',
+    });
     const dotenv = await new EnvStore(root).dotenv();
     expect(Object.fromEntries(dotenv!.values)).toEqual({ A: '1', B: 'two words', C: 'three', D: 'x#y', E: 'a\nb' });
     expect(await new EnvStore(workspace({})).dotenv()).toBeUndefined();
   });
 
   it('parseDotenv handles multi-line quoted values and escaped quotes', () => {
-    expect(Object.fromEntries(parseDotenv('K="line1\nline2"\nQ="say \\"hi\\""\n'))).toEqual({ K: 'line1\nline2', Q: 'say "hi"' });
+    expect(Object.fromEntries(parseDotenv('K="line1\nline2"\nQ="say \\"hi\\""\n'))).toEqual({
+      K: 'line1\nline2',
+      Q: 'say "hi"',
+    });
   });
 
   it('folderChain goes from the root down, or is just the folder outside the root', () => {

@@ -25,14 +25,22 @@ describe('shellQuote', () => {
     expect(shellQuote('x', true)).toBe(`'x'`);
   });
 
-  it('uses $\'…\' only for control characters other than newline and tab', () => {
+  it("uses $'…' only for control characters other than newline and tab", () => {
     expect(shellQuote('a\nb\tc', true)).toBe(`'a\nb\tc'`);
     expect(shellQuote('a\rb')).toBe(`$'a\\rb'`);
     expect(ansiCQuote("x'\\\x01")).toBe(`$'x\\'\\\\\\x01'`);
   });
 
   it.runIf(hasBash)('round-trips through the real Bash', () => {
-    for (const value of ["it's", 'a "b" $HOME `x` \\n', 'line1\nline2', 'cr\r\nlf', 'esc\x1b[0m', 'ünï ☃', '!history']) {
+    for (const value of [
+      "it's",
+      'a "b" $HOME `x` \\n',
+      'line1\nline2',
+      'cr\r\nlf',
+      'esc\x1b[0m',
+      'ünï ☃',
+      '!history',
+    ]) {
       expect(bashEcho(shellQuote(value, true))).toBe(value);
     }
   });
@@ -40,12 +48,20 @@ describe('shellQuote', () => {
 
 describe('toCurl', () => {
   it('prints a GET with headers one flag per line', () => {
-    const command = toCurl({ method: 'GET', url: 'https://api.example.com/items?a=1&b=2', headers: [['Accept', 'application/json']], body: { kind: 'none' } });
+    const command = toCurl({
+      method: 'GET',
+      url: 'https://api.example.com/items?a=1&b=2',
+      headers: [['Accept', 'application/json']],
+      body: { kind: 'none' },
+    });
     expect(command).toBe(`curl 'https://api.example.com/items?a=1&b=2' \\\n  -H 'Accept: application/json'`);
   });
 
   it('prints everything on one line when multiline is false', () => {
-    const command = toCurl({ method: 'DELETE', url: 'http://x/1', headers: [], body: { kind: 'none' } }, { multiline: false, insecure: true });
+    const command = toCurl(
+      { method: 'DELETE', url: 'http://x/1', headers: [], body: { kind: 'none' } },
+      { multiline: false, insecure: true },
+    );
     expect(command).toBe(`curl -X DELETE 'http://x/1' -k`);
   });
 
@@ -60,18 +76,30 @@ describe('toCurl', () => {
   });
 
   it('writes bodies as --data-raw, --data-binary @file and -F', () => {
-    expect(toCurl({ method: 'POST', url: 'http://x/', headers: [['Content-Type', 'text/plain']], body: { kind: 'text', text: "it's" } })).toContain(`--data-raw 'it'\\''s'`);
+    expect(
+      toCurl({
+        method: 'POST',
+        url: 'http://x/',
+        headers: [['Content-Type', 'text/plain']],
+        body: { kind: 'text', text: "it's" },
+      }),
+    ).toContain(`--data-raw 'it'\\''s'`);
     const file = toCurl({ method: 'POST', url: 'http://x/', headers: [], body: { kind: 'file', path: './body.json' } });
     expect(file).toContain(`--data-binary '@./body.json'`);
     expect(file).toContain(`-H 'Content-Type: application/json'`);
     const multipart = toCurl({
-      method: 'POST', url: 'http://x/', headers: [],
-      body: { kind: 'multipart', parts: [
-        { name: 'title', value: 'hello' },
-        { name: 'note', value: 'a;b' },
-        { name: 'avatar', filePath: './me.png', contentType: 'image/png' },
-        { name: 'doc', filePath: './my file;1.txt', filename: 'doc.txt' },
-      ] },
+      method: 'POST',
+      url: 'http://x/',
+      headers: [],
+      body: {
+        kind: 'multipart',
+        parts: [
+          { name: 'title', value: 'hello' },
+          { name: 'note', value: 'a;b' },
+          { name: 'avatar', filePath: './me.png', contentType: 'image/png' },
+          { name: 'doc', filePath: './my file;1.txt', filename: 'doc.txt' },
+        ],
+      },
     });
     expect(multipart).toContain(`-F 'title=hello'`);
     expect(multipart).toContain(`--form-string 'note=a;b'`);
@@ -81,11 +109,22 @@ describe('toCurl', () => {
   });
 
   it('turns off the form Content-Type curl adds when the request has none', () => {
-    expect(toCurl({ method: 'POST', url: 'http://x/', headers: [], body: { kind: 'text', text: 'raw' } })).toContain(`-H 'Content-Type:'`);
+    expect(toCurl({ method: 'POST', url: 'http://x/', headers: [], body: { kind: 'text', text: 'raw' } })).toContain(
+      `-H 'Content-Type:'`,
+    );
   });
 
   it('adds --http2, -k, -g for brackets, and sends empty headers with ;', () => {
-    const command = toCurl({ method: 'GET', url: 'http://x/?filter[a]=1', headers: [['X-Empty', '']], body: { kind: 'none' }, httpVersion: '2' }, { insecure: true });
+    const command = toCurl(
+      {
+        method: 'GET',
+        url: 'http://x/?filter[a]=1',
+        headers: [['X-Empty', '']],
+        body: { kind: 'none' },
+        httpVersion: '2',
+      },
+      { insecure: true },
+    );
     expect(command).toContain('--http2');
     expect(command).toContain('-k');
     expect(command).toContain(`-g 'http://x/?filter[a]=1'`);
@@ -93,22 +132,45 @@ describe('toCurl', () => {
   });
 
   it('reads an expanded multipart body (a .http multipart) back into -F parts', () => {
-    const body = '--B\r\nContent-Disposition: form-data; name="title"\r\n\r\nHi; there\r\n'
-      + '--B\r\nContent-Disposition: form-data; name="doc"; filename="a.csv"\r\nContent-Type: text/csv\r\n\r\nx,y\n1,2\r\n--B--\r\n';
-    const request: HttpRequest = { method: 'POST', url: 'http://x/up', headers: [['Content-Type', 'multipart/form-data; boundary=B'], ['X-A', '1']], body: { kind: 'bytes', bytes: Buffer.from(body) } };
+    const body =
+      '--B\r\nContent-Disposition: form-data; name="title"\r\n\r\nHi; there\r\n' +
+      '--B\r\nContent-Disposition: form-data; name="doc"; filename="a.csv"\r\nContent-Type: text/csv\r\n\r\nx,y\n1,2\r\n--B--\r\n';
+    const request: HttpRequest = {
+      method: 'POST',
+      url: 'http://x/up',
+      headers: [
+        ['Content-Type', 'multipart/form-data; boundary=B'],
+        ['X-A', '1'],
+      ],
+      body: { kind: 'bytes', bytes: Buffer.from(body) },
+    };
     const command = toCurl(request);
-    expect(command).toBe(`curl 'http://x/up' \\\n  -H 'X-A: 1' \\\n  --form-string 'title=Hi; there' \\\n  -F 'doc="x,y\n1,2";type=text/csv;filename=a.csv'`);
-    expect(parseCurlCommand(command).request.body).toEqual({ kind: 'multipart', parts: [
-      { name: 'title', value: 'Hi; there' },
-      { name: 'doc', value: 'x,y\n1,2', contentType: 'text/csv', filename: 'a.csv' },
-    ] });
+    expect(command).toBe(
+      `curl 'http://x/up' \\\n  -H 'X-A: 1' \\\n  --form-string 'title=Hi; there' \\\n  -F 'doc="x,y\n1,2";type=text/csv;filename=a.csv'`,
+    );
+    expect(parseCurlCommand(command).request.body).toEqual({
+      kind: 'multipart',
+      parts: [
+        { name: 'title', value: 'Hi; there' },
+        { name: 'doc', value: 'x,y\n1,2', contentType: 'text/csv', filename: 'a.csv' },
+      ],
+    });
     // Binary parts stay bytes.
-    const binary = Buffer.concat([Buffer.from('--B\r\nContent-Disposition: form-data; name="f"\r\n\r\n'), Buffer.from([0, 0xff]), Buffer.from('\r\n--B--\r\n')]);
+    const binary = Buffer.concat([
+      Buffer.from('--B\r\nContent-Disposition: form-data; name="f"\r\n\r\n'),
+      Buffer.from([0, 0xff]),
+      Buffer.from('\r\n--B--\r\n'),
+    ]);
     expect(toCurl({ ...request, body: { kind: 'bytes', bytes: binary } })).toContain("--data-binary @<(printf -- '--B");
   });
 
   it('writes binary bodies with NUL bytes through printf', () => {
-    const command = toCurl({ method: 'POST', url: 'http://x/', headers: [['Content-Type', 'application/octet-stream']], body: { kind: 'bytes', bytes: new Uint8Array([0, 1, 0x41, 0x25, 0x27, 0xff]) } });
+    const command = toCurl({
+      method: 'POST',
+      url: 'http://x/',
+      headers: [['Content-Type', 'application/octet-stream']],
+      body: { kind: 'bytes', bytes: new Uint8Array([0, 1, 0x41, 0x25, 0x27, 0xff]) },
+    });
     expect(command).toContain(`--data-binary @<(printf -- '\\x00\\x01A%%'\\''\\xff')`);
   });
 });
@@ -116,7 +178,12 @@ describe('toCurl', () => {
 describe.runIf(hasBash)('printf bodies in the real Bash', () => {
   it('give back every byte', () => {
     const bytes = Buffer.from([...Array(256).keys()]);
-    const command = toCurl({ method: 'POST', url: 'http://x/', headers: [['Content-Type', 'application/octet-stream']], body: { kind: 'bytes', bytes } });
+    const command = toCurl({
+      method: 'POST',
+      url: 'http://x/',
+      headers: [['Content-Type', 'application/octet-stream']],
+      body: { kind: 'bytes', bytes },
+    });
     const substitution = /@(<\(printf -- '.*'\))$/s.exec(command)![1];
     const result = spawnSync('bash', ['-c', `cat ${substitution}`]);
     expect(Buffer.compare(result.stdout, bytes)).toBe(0);
@@ -125,17 +192,54 @@ describe.runIf(hasBash)('printf bodies in the real Bash', () => {
 
 describe('toCurl output parses back to the same request', () => {
   const cases: HttpRequest[] = [
-    { method: 'GET', url: 'https://api.example.com/items?q=a%20b&x=1', headers: [['Accept', 'application/json'], ['X-Quote', `it's "quoted"`]], body: { kind: 'none' } },
-    { method: 'POST', url: 'http://127.0.0.1:8080/users', headers: [['Content-Type', 'application/json']], body: { kind: 'text', text: '{\n  "name": "O\'Brien",\n  "tags": ["a", "b"]\n}' } },
-    { method: 'PATCH', url: 'http://x/a', headers: [['Content-Type', 'text/plain']], body: { kind: 'text', text: 'bell\x07 and cr\r\n' } },
-    { method: 'PUT', url: 'http://x/upload', headers: [['Content-Type', 'application/octet-stream']], body: { kind: 'file', path: './data.bin' } },
-    { method: 'POST', url: 'http://x/form', headers: [], body: { kind: 'multipart', parts: [
-      { name: 'title', value: 'hello world' },
-      { name: 'semi', value: 'a;b "c"' },
-      { name: 'typed', value: 'x;y', contentType: 'text/csv' },
-      { name: 'file', filePath: './a b.png', contentType: 'image/png', filename: 'photo.png' },
-    ] } },
-    { method: 'OPTIONS', url: 'http://x/', headers: [['Origin', 'http://y']], body: { kind: 'none' }, httpVersion: '2' },
+    {
+      method: 'GET',
+      url: 'https://api.example.com/items?q=a%20b&x=1',
+      headers: [
+        ['Accept', 'application/json'],
+        ['X-Quote', `it's "quoted"`],
+      ],
+      body: { kind: 'none' },
+    },
+    {
+      method: 'POST',
+      url: 'http://127.0.0.1:8080/users',
+      headers: [['Content-Type', 'application/json']],
+      body: { kind: 'text', text: '{\n  "name": "O\'Brien",\n  "tags": ["a", "b"]\n}' },
+    },
+    {
+      method: 'PATCH',
+      url: 'http://x/a',
+      headers: [['Content-Type', 'text/plain']],
+      body: { kind: 'text', text: 'bell\x07 and cr\r\n' },
+    },
+    {
+      method: 'PUT',
+      url: 'http://x/upload',
+      headers: [['Content-Type', 'application/octet-stream']],
+      body: { kind: 'file', path: './data.bin' },
+    },
+    {
+      method: 'POST',
+      url: 'http://x/form',
+      headers: [],
+      body: {
+        kind: 'multipart',
+        parts: [
+          { name: 'title', value: 'hello world' },
+          { name: 'semi', value: 'a;b "c"' },
+          { name: 'typed', value: 'x;y', contentType: 'text/csv' },
+          { name: 'file', filePath: './a b.png', contentType: 'image/png', filename: 'photo.png' },
+        ],
+      },
+    },
+    {
+      method: 'OPTIONS',
+      url: 'http://x/',
+      headers: [['Origin', 'http://y']],
+      body: { kind: 'none' },
+      httpVersion: '2',
+    },
     { method: 'GET', url: 'http://x/?a[0]=1', headers: [['X-Empty', '']], body: { kind: 'none' } },
   ];
   for (const [index, request] of cases.entries()) {
@@ -146,13 +250,18 @@ describe('toCurl output parses back to the same request', () => {
   }
 
   it('prints digest credentials as --digest -u, which parse back to the Digest convention', () => {
-    const command = toCurl({ method: 'GET', url: 'http://x/', headers: [], body: { kind: 'none' } }, { digest: { username: 'ada', password: "p w'd" } });
+    const command = toCurl(
+      { method: 'GET', url: 'http://x/', headers: [], body: { kind: 'none' } },
+      { digest: { username: 'ada', password: "p w'd" } },
+    );
     expect(command).toBe(`curl 'http://x/' \\\n  --digest \\\n  -u 'ada:p w'\\''d'`);
     expect(parseCurlCommand(command).request.headers).toEqual([['Authorization', "Digest ada p w'd"]]);
   });
 
   it('keeps -k as insecure', () => {
-    const parsed = parseCurlCommand(toCurl({ method: 'GET', url: 'https://x/', headers: [], body: { kind: 'none' } }, { insecure: true }));
+    const parsed = parseCurlCommand(
+      toCurl({ method: 'GET', url: 'https://x/', headers: [], body: { kind: 'none' } }, { insecure: true }),
+    );
     expect(parsed.insecure).toBe(true);
     expect(parsed.warnings).toEqual([]);
   });
@@ -169,10 +278,15 @@ describe('toCurl output parses back to the same request', () => {
 
   it('keepInUrl: those texts stay as written while the rest of the URL is normalised (and -g stops curl globbing them)', () => {
     const kept = '{{login.response.body.$.id}}';
-    const command = toCurl({ method: 'GET', url: `http://Example.com/a b/${kept}/x?q=${kept}&r=1 2`, headers: [], body: { kind: 'none' } }, { keepInUrl: [kept] });
+    const command = toCurl(
+      { method: 'GET', url: `http://Example.com/a b/${kept}/x?q=${kept}&r=1 2`, headers: [], body: { kind: 'none' } },
+      { keepInUrl: [kept] },
+    );
     expect(command).toBe(`curl -g 'http://example.com/a%20b/${kept}/x?q=${kept}&r=1%202'`);
     // Without it, the braces are percent-encoded as the engine would send them.
-    expect(toCurl({ method: 'GET', url: `http://x/${kept}`, headers: [], body: { kind: 'none' } })).toContain('/%7B%7Blogin.response.body.$.id%7D%7D');
+    expect(toCurl({ method: 'GET', url: `http://x/${kept}`, headers: [], body: { kind: 'none' } })).toContain(
+      '/%7B%7Blogin.response.body.$.id%7D%7D',
+    );
   });
 });
 
@@ -181,12 +295,26 @@ describe('toCurl transport options', () => {
 
   it('maps proxy, time limits, redirect limit and TLS files to curl flags, quoted', () => {
     const lines = toCurl(get, {
-      followRedirects: true, insecure: true, proxy: 'http://u:p w@proxy:3128', timeoutMs: 30_000, connectTimeoutMs: 250, maxRedirects: 0,
-      caFile: "/ca's.pem", certFile: 'C:cert.pem', keyFile: '/k.pem',
+      followRedirects: true,
+      insecure: true,
+      proxy: 'http://u:p w@proxy:3128',
+      timeoutMs: 30_000,
+      connectTimeoutMs: 250,
+      maxRedirects: 0,
+      caFile: "/ca's.pem",
+      certFile: 'C:cert.pem',
+      keyFile: '/k.pem',
     }).split(' \\\n  ');
     expect(lines).toEqual([
-      "curl -L 'https://h/x'", '-k', "--cacert '/ca'\\''s.pem'", "--cert 'C\\:cert.pem'", "--key '/k.pem'",
-      "-x 'http://u:p w@proxy:3128'", '--max-time 30', '--connect-timeout 0.25', '--max-redirs 0',
+      "curl -L 'https://h/x'",
+      '-k',
+      "--cacert '/ca'\\''s.pem'",
+      "--cert 'C\\:cert.pem'",
+      "--key '/k.pem'",
+      "-x 'http://u:p w@proxy:3128'",
+      '--max-time 30',
+      '--connect-timeout 0.25',
+      '--max-redirs 0',
     ]);
   });
 

@@ -15,21 +15,30 @@ beforeAll(() => {
   process.env.DIAL_CONFIG_DIR = tempDir('dial-config-');
   dir = tempDir('dial-unsent-');
   writeFileSync(join(dir, 'http-client.env.json'), JSON.stringify({ dev: { host: 'http://127.0.0.1:9' } }));
-  writeFileSync(join(dir, 'api.http'), [
-    '# @name login',
-    'POST {{host}}/login',
-    '',
-    '###',
-    '# @name me',
-    'GET {{host}}/me?t={{login.response.body.$.token}}',
-    'X-Token: {{login.response.body.$.token}}',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    join(dir, 'api.http'),
+    [
+      '# @name login',
+      'POST {{host}}/login',
+      '',
+      '###',
+      '# @name me',
+      'GET {{host}}/me?t={{login.response.body.$.token}}',
+      'X-Token: {{login.response.body.$.token}}',
+      '',
+    ].join('\n'),
+  );
 });
 
 describe('prepareFileRequest keepReferences', () => {
   it('keeps references as written and returns each once, running nothing', async () => {
-    const prepared = await prepareFileRequest({ target: { path: 'api.http', name: 'me' }, cwd: dir, environment: 'dev', cliVariables: {}, keepReferences: true });
+    const prepared = await prepareFileRequest({
+      target: { path: 'api.http', name: 'me' },
+      cwd: dir,
+      environment: 'dev',
+      cliVariables: {},
+      keepReferences: true,
+    });
     expect(prepared.node.name).toBe('me');
     expect(prepared.environment).toBe('dev');
     expect(prepared.request.headers).toContainEqual(['X-Token', '{{login.response.body.$.token}}']);

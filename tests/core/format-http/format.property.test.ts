@@ -12,58 +12,125 @@ import { fileSignature, formatHttpText } from '../../../src/core/format-http/ind
 const word = fc.stringMatching(/^[a-z][a-z0-9]{0,7}$/);
 const space = fc.constantFrom('', ' ', '  ', '\t');
 const method = fc.constantFrom('GET', 'POST', 'put', 'patch', 'DELETE', 'PURGE');
-const url = fc.tuple(fc.constantFrom('http://127.0.0.1:4010', '{{host}}', 'https://api.example.com'), fc.array(word, { maxLength: 3 }))
+const url = fc
+  .tuple(
+    fc.constantFrom('http://127.0.0.1:4010', '{{host}}', 'https://api.example.com'),
+    fc.array(word, { maxLength: 3 }),
+  )
   .map(([base, parts]) => `${base}/${parts.join('/')}`);
-const header = fc.tuple(fc.constantFrom('Accept', 'content-type', 'X-Id', 'AUTHORIZATION', '{{hname}}'), space, space, fc.stringMatching(/^[ -~]{0,20}$/), space)
+const header = fc
+  .tuple(
+    fc.constantFrom('Accept', 'content-type', 'X-Id', 'AUTHORIZATION', '{{hname}}'),
+    space,
+    space,
+    fc.stringMatching(/^[ -~]{0,20}$/),
+    space,
+  )
   .map(([name, before, after, value, trailing]) => `${name}${before}:${after}${value}${trailing}`);
-const jsonBody = fc.jsonValue({ maxDepth: 3 }).filter((v) => typeof v === 'object' && v !== null).map((v) => JSON.stringify(v));
+const jsonBody = fc
+  .jsonValue({ maxDepth: 3 })
+  .filter((v) => typeof v === 'object' && v !== null)
+  .map((v) => JSON.stringify(v));
 const bodyLines = fc.oneof(
-  fc.array(fc.oneof(fc.stringMatching(/^[{}"a-z0-9:, []{0,30}$/), fc.constant('  "token": "{{token}}",'), fc.constant('<a>text</a>'), fc.constant('   ')), { minLength: 1, maxLength: 5 }),
+  fc.array(
+    fc.oneof(
+      fc.stringMatching(/^[{}"a-z0-9:, []{0,30}$/),
+      fc.constant('  "token": "{{token}}",'),
+      fc.constant('<a>text</a>'),
+      fc.constant('   '),
+    ),
+    { minLength: 1, maxLength: 5 },
+  ),
   jsonBody.map((text) => [text]),
   fc.constant(['< ./body.json']),
   fc.constant(['<@ ./body.json']),
 );
-const comment = fc.tuple(fc.oneof(fc.constant('# a comment'), fc.constant('// another'), word.map((w) => `#${w}`)), space).map(([c, s]) => c + s);
+const comment = fc
+  .tuple(
+    fc.oneof(
+      fc.constant('# a comment'),
+      fc.constant('// another'),
+      word.map((w) => `#${w}`),
+    ),
+    space,
+  )
+  .map(([c, s]) => c + s);
 const metadata = fc.oneof(
-  word.map((w) => `# @name ${w}`), word.map((w) => `//   @tag ${w} smoke`), fc.constant('# @timeout 5s'),
-  fc.constant('# @no-redirect'), fc.constant('# @retry 2 100ms'), fc.constant('# @secret token'), word.map((w) => `# @custom ${w}  `),
+  word.map((w) => `# @name ${w}`),
+  word.map((w) => `//   @tag ${w} smoke`),
+  fc.constant('# @timeout 5s'),
+  fc.constant('# @no-redirect'),
+  fc.constant('# @retry 2 100ms'),
+  fc.constant('# @secret token'),
+  word.map((w) => `# @custom ${w}  `),
 );
-const variable = fc.tuple(word, space, space, fc.stringMatching(/^[ -~]{0,20}$/)).map(([n, a, b, v]) => `@${n}${a}=${b}${v}`);
+const variable = fc
+  .tuple(word, space, space, fc.stringMatching(/^[ -~]{0,20}$/))
+  .map(([n, a, b, v]) => `@${n}${a}=${b}${v}`);
 const blank = fc.constantFrom('', '   ', '\t');
-const separator = fc.tuple(fc.constantFrom('###', '####', '### '), fc.option(fc.stringMatching(/^[ -~]{0,20}$/), { nil: undefined }))
+const separator = fc
+  .tuple(fc.constantFrom('###', '####', '### '), fc.option(fc.stringMatching(/^[ -~]{0,20}$/), { nil: undefined }))
   .map(([marks, title]) => `${marks}${title ?? ''}`);
 
-const request = fc.record({
-  separator,
-  pre: fc.array(fc.oneof(comment, metadata, variable, blank, fc.constant('< {% request.variables.set("a", "1") %}'), fc.constant('< {%\n\n  const x = 1;\n%}')), { maxLength: 4 }),
-  method: fc.option(method, { nil: undefined }),
-  indent: space,
-  gap: space,
-  url,
-  version: fc.option(fc.constantFrom(' HTTP/1.1', '  HTTP/2'), { nil: undefined }),
-  continuation: fc.array(word.map((w) => `    &${w}=1`), { maxLength: 2 }),
-  headers: fc.array(fc.oneof(header, comment), { maxLength: 4 }),
-  bodyGap: fc.array(blank, { minLength: 1, maxLength: 3 }),
-  body: fc.option(bodyLines, { nil: undefined }),
-  trailingBlank: fc.array(blank, { maxLength: 3 }),
-  post: fc.array(fc.oneof(fc.constantFrom('?? status == 200', '?? body $.id exists  ', '?? header content-type contains json'), comment, fc.constant('> {%\n  client.global.set("x", 1);\n\n%}'), fc.constant('> ./h.js'), fc.constant('>> ./out.json')), { maxLength: 4 }),
-}).map((r) => {
-  const lines = [r.separator, ...r.pre];
-  const requestLine = `${r.indent}${r.method ? `${r.method}${r.gap || ' '}` : ''}${r.url}${r.continuation.length ? '' : (r.version ?? '')}`;
-  lines.push(requestLine, ...r.continuation, ...r.headers);
-  if (r.body) lines.push(...r.bodyGap, ...r.body);
-  lines.push(...r.trailingBlank);
-  if (r.post.length) lines.push('', ...r.post);
-  return lines.join('\n');
-});
+const request = fc
+  .record({
+    separator,
+    pre: fc.array(
+      fc.oneof(
+        comment,
+        metadata,
+        variable,
+        blank,
+        fc.constant('< {% request.variables.set("a", "1") %}'),
+        fc.constant('< {%\n\n  const x = 1;\n%}'),
+      ),
+      { maxLength: 4 },
+    ),
+    method: fc.option(method, { nil: undefined }),
+    indent: space,
+    gap: space,
+    url,
+    version: fc.option(fc.constantFrom(' HTTP/1.1', '  HTTP/2'), { nil: undefined }),
+    continuation: fc.array(
+      word.map((w) => `    &${w}=1`),
+      { maxLength: 2 },
+    ),
+    headers: fc.array(fc.oneof(header, comment), { maxLength: 4 }),
+    bodyGap: fc.array(blank, { minLength: 1, maxLength: 3 }),
+    body: fc.option(bodyLines, { nil: undefined }),
+    trailingBlank: fc.array(blank, { maxLength: 3 }),
+    post: fc.array(
+      fc.oneof(
+        fc.constantFrom('?? status == 200', '?? body $.id exists  ', '?? header content-type contains json'),
+        comment,
+        fc.constant('> {%\n  client.global.set("x", 1);\n\n%}'),
+        fc.constant('> ./h.js'),
+        fc.constant('>> ./out.json'),
+      ),
+      { maxLength: 4 },
+    ),
+  })
+  .map((r) => {
+    const lines = [r.separator, ...r.pre];
+    const requestLine = `${r.indent}${r.method ? `${r.method}${r.gap || ' '}` : ''}${r.url}${r.continuation.length ? '' : (r.version ?? '')}`;
+    lines.push(requestLine, ...r.continuation, ...r.headers);
+    if (r.body) lines.push(...r.bodyGap, ...r.body);
+    lines.push(...r.trailingBlank);
+    if (r.post.length) lines.push('', ...r.post);
+    return lines.join('\n');
+  });
 
-const file = fc.record({
-  leading: fc.array(blank, { maxLength: 3 }),
-  top: fc.array(fc.oneof(variable, comment, blank), { maxLength: 4 }),
-  requests: fc.array(request, { maxLength: 6 }),
-  eol: fc.constantFrom('\n', '\r\n'),
-  ending: fc.constantFrom('', '\n', '\n\n\n'),
-}).map(({ leading, top, requests, eol, ending }) => `${[...leading, ...top, ...requests].join('\n')}${ending}`.replace(/\n/g, eol));
+const file = fc
+  .record({
+    leading: fc.array(blank, { maxLength: 3 }),
+    top: fc.array(fc.oneof(variable, comment, blank), { maxLength: 4 }),
+    requests: fc.array(request, { maxLength: 6 }),
+    eol: fc.constantFrom('\n', '\r\n'),
+    ending: fc.constantFrom('', '\n', '\n\n\n'),
+  })
+  .map(({ leading, top, requests, eol, ending }) =>
+    `${[...leading, ...top, ...requests].join('\n')}${ending}`.replace(/\n/g, eol),
+  );
 
 function parses(text: string): boolean {
   try {
@@ -97,7 +164,23 @@ describe('dial fmt (property)', () => {
   it('is idempotent and keeps every request, for any line soup that parses', () => {
     const line = fc.oneof(
       fc.stringMatching(/^[ -~\t]{0,30}$/),
-      fc.constantFrom('###', '#### x ', 'GET http://a', 'post  http://b  HTTP/1.1', '> {%', '%}', '?? status == 1', '< ./f', '@a=1', '', '  ', '# @name q', '    ?a=1', 'X:1', '{"a":1}'),
+      fc.constantFrom(
+        '###',
+        '#### x ',
+        'GET http://a',
+        'post  http://b  HTTP/1.1',
+        '> {%',
+        '%}',
+        '?? status == 1',
+        '< ./f',
+        '@a=1',
+        '',
+        '  ',
+        '# @name q',
+        '    ?a=1',
+        'X:1',
+        '{"a":1}',
+      ),
     );
     fc.assert(
       fc.property(fc.array(line, { maxLength: 30 }), fc.constantFrom('\n', '\r\n'), (lines, eol) => {
@@ -121,7 +204,10 @@ describe('dial fmt (property)', () => {
         before.forEach((node, index) => {
           const again = after[index];
           expect([again.method, again.url, again.name]).toEqual([node.method, node.url, node.name]);
-          if (node.body?.kind !== 'inline' || again.body?.kind !== 'inline') return expect(again.body).toEqual(node.body ? expect.objectContaining({ kind: node.body.kind }) : undefined);
+          if (node.body?.kind !== 'inline' || again.body?.kind !== 'inline')
+            return expect(again.body).toEqual(
+              node.body ? expect.objectContaining({ kind: node.body.kind }) : undefined,
+            );
           let value: unknown;
           try {
             value = JSON.parse(node.body.text);

@@ -100,7 +100,9 @@ describe('formatHttpText', () => {
 
 describe('indentJson', () => {
   it('keeps big integers and escapes exactly as written', () => {
-    expect(indentJson('{"id":12345678901234567890,"s":"a\\u00e9\\"b"}')).toBe('{\n  "id": 12345678901234567890,\n  "s": "a\\u00e9\\"b"\n}');
+    expect(indentJson('{"id":12345678901234567890,"s":"a\\u00e9\\"b"}')).toBe(
+      '{\n  "id": 12345678901234567890,\n  "s": "a\\u00e9\\"b"\n}',
+    );
   });
 
   it('answers undefined for text that is not a JSON object or array', () => {
@@ -115,7 +117,24 @@ describe('unifiedDiff', () => {
     const before = 'a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n';
     const after = 'a\nB\nc\nd\ne\nf\ng\nh\ni\nJ\n';
     expect(unifiedDiff(before, after, 'x.http')).toBe(
-      ['--- a/x.http', '+++ b/x.http', '@@ -1,5 +1,5 @@', ' a', '-b', '+B', ' c', ' d', ' e', '@@ -7,4 +7,4 @@', ' g', ' h', ' i', '-j', '+J', ''].join('\n'),
+      [
+        '--- a/x.http',
+        '+++ b/x.http',
+        '@@ -1,5 +1,5 @@',
+        ' a',
+        '-b',
+        '+B',
+        ' c',
+        ' d',
+        ' e',
+        '@@ -7,4 +7,4 @@',
+        ' g',
+        ' h',
+        ' i',
+        '-j',
+        '+J',
+        '',
+      ].join('\n'),
     );
   });
 

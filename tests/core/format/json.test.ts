@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { JsonSyntaxError, parseJson, prettyJson, stringifyJson } from '../../../src/core/format/json.js';
-import { BINARY_NOTE, formatBodyForTerminal, formatRequestHead, formatResponseHead, isBinary, parsePrintSpec } from '../../../src/core/format/exchange.js';
+import {
+  BINARY_NOTE,
+  formatBodyForTerminal,
+  formatRequestHead,
+  formatResponseHead,
+  isBinary,
+  parsePrintSpec,
+} from '../../../src/core/format/exchange.js';
 import { createStyle } from '../../../src/core/style.js';
 import { DialError } from '../../../src/core/errors.js';
 
@@ -12,12 +19,25 @@ describe('JSON reader and pretty printer', () => {
   it('keeps the original key order, integer-like keys included, and number literals', () => {
     const text = '{"b":1,"2":2,"a":{"z":1.50,"1":1e3},"big":12345678901234567890,"neg":-0.0}';
     expect(prettyJson(text, plain)).toBe(
-      ['{', '    "b": 1,', '    "2": 2,', '    "a": {', '        "z": 1.50,', '        "1": 1e3', '    },', '    "big": 12345678901234567890,', '    "neg": -0.0', '}'].join('\n'),
+      [
+        '{',
+        '    "b": 1,',
+        '    "2": 2,',
+        '    "a": {',
+        '        "z": 1.50,',
+        '        "1": 1e3',
+        '    },',
+        '    "big": 12345678901234567890,',
+        '    "neg": -0.0',
+        '}',
+      ].join('\n'),
     );
   });
 
   it('prints empty containers compactly and keeps string escapes', () => {
-    expect(prettyJson('[{}, [], "a\\u00e9\\n", true, false, null]', plain)).toBe('[\n    {},\n    [],\n    "a\\u00e9\\n",\n    true,\n    false,\n    null\n]');
+    expect(prettyJson('[{}, [], "a\\u00e9\\n", true, false, null]', plain)).toBe(
+      '[\n    {},\n    [],\n    "a\\u00e9\\n",\n    true,\n    false,\n    null\n]',
+    );
     expect(prettyJson('  "x"  ', plain)).toBe('"x"');
   });
 
@@ -66,30 +86,47 @@ describe('JSON reader and pretty printer', () => {
 
 describe('exchange formatting', () => {
   it('parses --print specs and refuses other letters', () => {
-    expect(parsePrintSpec('Hb')).toEqual({ requestHeaders: true, requestBody: false, responseHeaders: false, responseBody: true, meta: false });
+    expect(parsePrintSpec('Hb')).toEqual({
+      requestHeaders: true,
+      requestBody: false,
+      responseHeaders: false,
+      responseBody: true,
+      meta: false,
+    });
     expect(() => parsePrintSpec('Hx')).toThrow(DialError);
     expect(() => parsePrintSpec('')).toThrow(DialError);
   });
 
   it('prints a request line with the path and a Host header', () => {
-    expect(formatRequestHead({ method: 'POST', url: 'http://localhost:3000/a?b=1', headers: [['Accept', '*/*']] }, plain)).toBe(
-      'POST /a?b=1 HTTP/1.1\nHost: localhost:3000\nAccept: */*',
-    );
+    expect(
+      formatRequestHead({ method: 'POST', url: 'http://localhost:3000/a?b=1', headers: [['Accept', '*/*']] }, plain),
+    ).toBe('POST /a?b=1 HTTP/1.1\nHost: localhost:3000\nAccept: */*');
   });
 
   it('prints a coloured status line by class', () => {
-    const head = { status: 404, statusText: 'Not Found', httpVersion: '1.1', headers: [['X', '1']] as Array<[string, string]> };
+    const head = {
+      status: 404,
+      statusText: 'Not Found',
+      httpVersion: '1.1',
+      headers: [['X', '1']] as Array<[string, string]>,
+    };
     expect(formatResponseHead(head, plain)).toBe('HTTP/1.1 404 Not Found\nX: 1');
     expect(formatResponseHead(head, colour)).toContain('\x1b[33m404 Not Found\x1b[0m');
     expect(formatResponseHead({ ...head, status: 200, statusText: 'OK' }, colour)).toContain('\x1b[32m200 OK\x1b[0m');
   });
 
   it('pretty-prints JSON bodies, passes text through and hides binary on a terminal', () => {
-    expect(formatBodyForTerminal(Buffer.from('{"b":1,"a":2}'), 'application/json', plain)).toBe('{\n    "b": 1,\n    "a": 2\n}\n');
-    expect(formatBodyForTerminal(Buffer.from('{"a":1}'), 'application/problem+json; charset=utf-8', plain)).toContain('    "a": 1');
+    expect(formatBodyForTerminal(Buffer.from('{"b":1,"a":2}'), 'application/json', plain)).toBe(
+      '{\n    "b": 1,\n    "a": 2\n}\n',
+    );
+    expect(formatBodyForTerminal(Buffer.from('{"a":1}'), 'application/problem+json; charset=utf-8', plain)).toContain(
+      '    "a": 1',
+    );
     expect(formatBodyForTerminal(Buffer.from('hello'), 'text/plain', plain)).toBe('hello\n');
     expect(formatBodyForTerminal(Buffer.from('{broken'), 'application/json', plain)).toBe('{broken\n');
-    expect(formatBodyForTerminal(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1]), 'image/png', plain)).toBe(`${BINARY_NOTE}\n`);
+    expect(formatBodyForTerminal(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1]), 'image/png', plain)).toBe(
+      `${BINARY_NOTE}\n`,
+    );
     expect(formatBodyForTerminal(Buffer.from([0xff, 0xfe, 0x41]), undefined, plain)).toBe(`${BINARY_NOTE}\n`);
     expect(isBinary(Buffer.from('héllo'), 'text/plain')).toBe(false);
     expect(isBinary(Buffer.from('plain'), 'application/octet-stream')).toBe(true);

@@ -2,7 +2,14 @@ import { appendFileSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appendHistory, clearHistory, HISTORY_BODY_LIMIT, readHistory, toHistoryEntry, trimHistory } from '../../../src/core/history/index.js';
+import {
+  appendHistory,
+  clearHistory,
+  HISTORY_BODY_LIMIT,
+  readHistory,
+  toHistoryEntry,
+  trimHistory,
+} from '../../../src/core/history/index.js';
 import type { Exchange } from '../../../src/core/http/types.js';
 import { MASK } from '../../../src/core/secrets.js';
 
@@ -27,7 +34,10 @@ function exchange(overrides: { url?: string; status?: number; body?: string } = 
       status: overrides.status ?? 200,
       statusText: 'OK',
       httpVersion: '1.1',
-      headers: [['Set-Cookie', 'sid=2; HttpOnly'], ['Content-Type', 'application/json']],
+      headers: [
+        ['Set-Cookie', 'sid=2; HttpOnly'],
+        ['Content-Type', 'application/json'],
+      ],
       url: 'http://api.test/login',
       body: { kind: 'memory', bytes: body },
       size: body.length,
@@ -39,7 +49,10 @@ function exchange(overrides: { url?: string; status?: number; body?: string } = 
 
 describe('history entries', () => {
   it('masks sensitive headers and redacts secret values everywhere', () => {
-    const entry = toHistoryEntry(exchange(), { secretValues: ['s3cr3t-value'], responseBody: Buffer.from('{"echo":"s3cr3t-value"}') });
+    const entry = toHistoryEntry(exchange(), {
+      secretValues: ['s3cr3t-value'],
+      responseBody: Buffer.from('{"echo":"s3cr3t-value"}'),
+    });
     const text = JSON.stringify(entry);
     expect(text).not.toContain('s3cr3t-value');
     expect(text).not.toContain('abc.def');
@@ -87,7 +100,8 @@ describe('history file', () => {
 
   it('is trimmed atomically to the newest `limit` entries when its size crosses a check step', () => {
     const path = file();
-    for (let i = 0; i < 12; i++) appendHistory(toHistoryEntry(exchange({ status: 200 + i })), { path, limit: 5, trimCheckBytes: 1 });
+    for (let i = 0; i < 12; i++)
+      appendHistory(toHistoryEntry(exchange({ status: 200 + i })), { path, limit: 5, trimCheckBytes: 1 });
     const lines = readFileSync(path, 'utf8').trim().split('\n');
     expect(lines).toHaveLength(5);
     expect(readHistory({ path }).map((entry) => entry.exchange.response.status)).toEqual([211, 210, 209, 208, 207]);
@@ -96,7 +110,8 @@ describe('history file', () => {
 
   it('does not re-read the file on every append: below the step nothing is trimmed', () => {
     const path = file();
-    for (let i = 0; i < 8; i++) appendHistory(toHistoryEntry(exchange()), { path, limit: 5, trimCheckBytes: 10 * 1024 * 1024 });
+    for (let i = 0; i < 8; i++)
+      appendHistory(toHistoryEntry(exchange()), { path, limit: 5, trimCheckBytes: 10 * 1024 * 1024 });
     expect(readFileSync(path, 'utf8').trim().split('\n')).toHaveLength(8);
     trimHistory({ path, limit: 5 });
     expect(readFileSync(path, 'utf8').trim().split('\n')).toHaveLength(5);

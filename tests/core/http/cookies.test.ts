@@ -36,7 +36,12 @@ describe('cookie jar', () => {
 
   it('expiry: Max-Age, Expires, deletion and replacement', () => {
     const jar = createCookieJar();
-    jar.store('http://h.test/', ['a=1', 'b=2; Max-Age=3600', 'c=3; Expires=Thu, 01 Jan 1970 00:00:00 GMT', 'd=4; Expires=Wed, 01 Jan 2celebrated']);
+    jar.store('http://h.test/', [
+      'a=1',
+      'b=2; Max-Age=3600',
+      'c=3; Expires=Thu, 01 Jan 1970 00:00:00 GMT',
+      'd=4; Expires=Wed, 01 Jan 2celebrated',
+    ]);
     expect(jar.cookieHeaderFor('http://h.test/')).toBe('a=1; b=2; d=4');
     jar.store('http://h.test/', ['a=changed', 'b=; Max-Age=0']);
     expect(jar.cookieHeaderFor('http://h.test/')).toBe('a=changed; d=4');

@@ -4,7 +4,15 @@ import { join } from 'node:path';
 import { createServer, type Server } from 'node:net';
 import { Writable } from 'node:stream';
 import { deflateRawSync } from 'node:zlib';
-import { closeConnections, createCookieJar, releaseBody, sendRequest, type Exchange, type HttpRequest, type SendOptions } from '../../../src/core/http/index.js';
+import {
+  closeConnections,
+  createCookieJar,
+  releaseBody,
+  sendRequest,
+  type Exchange,
+  type HttpRequest,
+  type SendOptions,
+} from '../../../src/core/http/index.js';
 import { startEchoServer, type EchoServer } from '../../../src/core/echo/server.js';
 import { startHttpServer, startRecordingServer, type TestServer } from '../../helpers/servers.js';
 import { tempDir } from '../../helpers/cli.js';
@@ -35,7 +43,6 @@ function json(exchange: Exchange): Record<string, any> {
   return JSON.parse(text(exchange)) as Record<string, any>;
 }
 
-
 describe('sendRequest: request as sent', () => {
   it('sends default headers and records them, with timings', async () => {
     const exchange = await sendRequest(get(`${echo.url}/get?a=1&a=2&b=x`), noProxy);
@@ -62,7 +69,13 @@ describe('sendRequest: request as sent', () => {
 
   it('keeps user headers (and a user Accept-Encoding) as given', async () => {
     const exchange = await sendRequest(
-      get(`${echo.url}/headers`, { headers: [['X-Custom', 'yes'], ['accept-encoding', 'identity'], ['User-Agent', 'me/1']] }),
+      get(`${echo.url}/headers`, {
+        headers: [
+          ['X-Custom', 'yes'],
+          ['accept-encoding', 'identity'],
+          ['User-Agent', 'me/1'],
+        ],
+      }),
       noProxy,
     );
     const headers = json(exchange).headers as Record<string, string>;
@@ -89,7 +102,12 @@ describe('sendRequest: request as sent', () => {
 describe('sendRequest: request bodies', () => {
   it('text body with Content-Length and a preview', async () => {
     const exchange = await sendRequest(
-      { method: 'POST', url: `${echo.url}/post`, headers: [['Content-Type', 'application/json']], body: { kind: 'text', text: '{"a":1}' } },
+      {
+        method: 'POST',
+        url: `${echo.url}/post`,
+        headers: [['Content-Type', 'application/json']],
+        body: { kind: 'text', text: '{"a":1}' },
+      },
       noProxy,
     );
     const body = json(exchange);
@@ -103,7 +121,10 @@ describe('sendRequest: request bodies', () => {
     const server = await startRecordingServer();
     try {
       const bytes = new Uint8Array([0, 1, 2, 255, 0]);
-      const exchange = await sendRequest({ method: 'PUT', url: `${server.url}/b`, headers: [], body: { kind: 'bytes', bytes } }, noProxy);
+      const exchange = await sendRequest(
+        { method: 'PUT', url: `${server.url}/b`, headers: [], body: { kind: 'bytes', bytes } },
+        noProxy,
+      );
       expect(server.requests[0].body).toEqual(Buffer.from(bytes));
       expect(exchange.request.bodyPreview).toBe('[binary data, 5 bytes]');
       expect(exchange.request.bodySize).toBe(5);
@@ -119,7 +140,10 @@ describe('sendRequest: request bodies', () => {
     writeFileSync(path, content);
     const server = await startRecordingServer();
     try {
-      const exchange = await sendRequest({ method: 'POST', url: `${server.url}/f`, headers: [], body: { kind: 'file', path } }, noProxy);
+      const exchange = await sendRequest(
+        { method: 'POST', url: `${server.url}/f`, headers: [], body: { kind: 'file', path } },
+        noProxy,
+      );
       expect(exchange.response.status).toBe(200);
       expect(server.requests[0].body.toString()).toBe(content);
       expect(server.requests[0].headers['content-length']).toBe(String(Buffer.byteLength(content)));
@@ -131,7 +155,12 @@ describe('sendRequest: request bodies', () => {
   });
 
   it('a missing body file is E_INPUT', async () => {
-    const error = await dialErrorOf(sendRequest({ method: 'POST', url: `${echo.url}/post`, headers: [], body: { kind: 'file', path: '/nonexistent/x.json' } }, noProxy));
+    const error = await dialErrorOf(
+      sendRequest(
+        { method: 'POST', url: `${echo.url}/post`, headers: [], body: { kind: 'file', path: '/nonexistent/x.json' } },
+        noProxy,
+      ),
+    );
     expect(error.code).toBe('E_INPUT');
     expect(error.message).toContain('/nonexistent/x.json');
   });
@@ -143,12 +172,18 @@ describe('sendRequest: request bodies', () => {
         yield Buffer.from('hello ');
         yield Buffer.from('world');
       }
-      const chunked = await sendRequest({ method: 'POST', url: `${server.url}/s`, headers: [], body: { kind: 'stream', stream: chunks() } }, noProxy);
+      const chunked = await sendRequest(
+        { method: 'POST', url: `${server.url}/s`, headers: [], body: { kind: 'stream', stream: chunks() } },
+        noProxy,
+      );
       expect(server.requests[0].body.toString()).toBe('hello world');
       expect(server.requests[0].headers['transfer-encoding']).toBe('chunked');
       expect(chunked.request.bodyPreview).toBe('hello world');
       expect(chunked.request.bodySize).toBe(11);
-      await sendRequest({ method: 'POST', url: `${server.url}/s`, headers: [], body: { kind: 'stream', stream: chunks(), length: 11 } }, noProxy);
+      await sendRequest(
+        { method: 'POST', url: `${server.url}/s`, headers: [], body: { kind: 'stream', stream: chunks(), length: 11 } },
+        noProxy,
+      );
       expect(server.requests[1].headers['content-length']).toBe('11');
       expect(server.requests[1].headers['transfer-encoding']).toBeUndefined();
     } finally {
@@ -188,7 +223,12 @@ describe('sendRequest: request bodies', () => {
 
   it('urlencoded form body reaches the echo form', async () => {
     const exchange = await sendRequest(
-      { method: 'POST', url: `${echo.url}/post`, headers: [['Content-Type', 'application/x-www-form-urlencoded']], body: { kind: 'text', text: 'a=1&b=two' } },
+      {
+        method: 'POST',
+        url: `${echo.url}/post`,
+        headers: [['Content-Type', 'application/x-www-form-urlencoded']],
+        body: { kind: 'text', text: 'a=1&b=two' },
+      },
       noProxy,
     );
     expect(json(exchange).form).toEqual({ a: '1', b: 'two' });
@@ -208,7 +248,9 @@ describe('sendRequest: validation', () => {
   });
 
   it('CR/LF in a header value, bad header names and CR/LF in the URL are E_HEADER_INJECTION', async () => {
-    const value = await dialErrorOf(sendRequest(get(`${echo.url}/get`, { headers: [['X-A', 'ok\r\nEvil: 1']] }), noProxy));
+    const value = await dialErrorOf(
+      sendRequest(get(`${echo.url}/get`, { headers: [['X-A', 'ok\r\nEvil: 1']] }), noProxy),
+    );
     expect(value.code).toBe('E_HEADER_INJECTION');
     expect(value.exitCode).toBe(3);
     const name = await dialErrorOf(sendRequest(get(`${echo.url}/get`, { headers: [['Bad Name', 'v']] }), noProxy));
@@ -221,11 +263,16 @@ describe('sendRequest: validation', () => {
     const exchange = await sendRequest(get(`http://ann:p%40ss@127.0.0.1:${echo.port}/basic-auth/ann/p@ss`), noProxy);
     expect(exchange.response.status).toBe(200);
     expect(exchange.request.url).toBe(`${echo.url}/basic-auth/ann/p@ss`);
-    expect(exchange.request.headers.find(([name]) => name === 'Authorization')?.[1]).toBe(`Basic ${Buffer.from('ann:p@ss').toString('base64')}`);
+    expect(exchange.request.headers.find(([name]) => name === 'Authorization')?.[1]).toBe(
+      `Basic ${Buffer.from('ann:p@ss').toString('base64')}`,
+    );
   });
 
   it('methods go out upper-cased', async () => {
-    const exchange = await sendRequest({ method: 'post', url: `${echo.url}/post`, headers: [], body: { kind: 'text', text: 'x' } }, noProxy);
+    const exchange = await sendRequest(
+      { method: 'post', url: `${echo.url}/post`, headers: [], body: { kind: 'text', text: 'x' } },
+      noProxy,
+    );
     expect(exchange.request.method).toBe('POST');
     expect(json(exchange).method).toBe('POST');
   });
@@ -244,20 +291,33 @@ describe('sendRequest: validation', () => {
   });
 
   it('custom token methods are allowed', async () => {
-    const exchange = await sendRequest({ method: 'PURGE', url: `${echo.url}/anything`, headers: [], body: { kind: 'none' } }, noProxy);
+    const exchange = await sendRequest(
+      { method: 'PURGE', url: `${echo.url}/anything`, headers: [], body: { kind: 'none' } },
+      noProxy,
+    );
     expect(json(exchange).method).toBe('PURGE');
   });
 });
 
 describe('sendRequest: redirects', () => {
   let server: TestServer;
-  const seen: Array<{ method: string; url: string; body: string; headers: Record<string, string | string[] | undefined> }> = [];
+  const seen: Array<{
+    method: string;
+    url: string;
+    body: string;
+    headers: Record<string, string | string[] | undefined>;
+  }> = [];
   beforeAll(async () => {
     server = await startHttpServer((request, response) => {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
-        seen.push({ method: request.method ?? '', url: request.url ?? '', body: Buffer.concat(chunks).toString(), headers: request.headers });
+        seen.push({
+          method: request.method ?? '',
+          url: request.url ?? '',
+          body: Buffer.concat(chunks).toString(),
+          headers: request.headers,
+        });
         const match = /^\/r(\d{3})$/.exec(request.url ?? '');
         if (match) {
           response.writeHead(Number(match[1]), { Location: '/final' });
@@ -313,7 +373,9 @@ describe('sendRequest: redirects', () => {
         expect(seen[1].headers['content-length']).toBeUndefined();
       }
       expect(exchange.request.method).toBe(expectedMethod);
-      expect(exchange.redirects).toEqual([{ status, from: `${server.url}/r${status}`, to: `${server.url}/final`, method: expectedMethod }]);
+      expect(exchange.redirects).toEqual([
+        { status, from: `${server.url}/r${status}`, to: `${server.url}/final`, method: expectedMethod },
+      ]);
       expect(hops).toEqual(exchange.redirects);
     });
   }
@@ -327,7 +389,9 @@ describe('sendRequest: redirects', () => {
 
   it('stops after maxRedirects with E_TOO_MANY_REDIRECTS (exit 4)', async () => {
     seen.length = 0;
-    const error = await dialErrorOf(sendRequest(get(`${server.url}/loop`), { ...noProxy, followRedirects: true, maxRedirects: 3 }));
+    const error = await dialErrorOf(
+      sendRequest(get(`${server.url}/loop`), { ...noProxy, followRedirects: true, maxRedirects: 3 }),
+    );
     expect(error.code).toBe('E_TOO_MANY_REDIRECTS');
     expect(error.exitCode).toBe(4);
     expect(seen.length).toBe(4);
@@ -337,15 +401,24 @@ describe('sendRequest: redirects', () => {
     const exchange = await sendRequest(get(`${echo.url}/redirect/3`), { ...noProxy, followRedirects: true });
     expect(exchange.redirects).toHaveLength(3);
     expect(exchange.response.url).toBe(`${echo.url}/get`);
-    expect((await dialErrorOf(sendRequest(get(`${echo.url}/redirect/11`), { ...noProxy, followRedirects: true }))).code).toBe('E_TOO_MANY_REDIRECTS');
-    expect((await sendRequest(get(`${echo.url}/redirect/10`), { ...noProxy, followRedirects: true })).response.status).toBe(200);
+    expect(
+      (await dialErrorOf(sendRequest(get(`${echo.url}/redirect/11`), { ...noProxy, followRedirects: true }))).code,
+    ).toBe('E_TOO_MANY_REDIRECTS');
+    expect(
+      (await sendRequest(get(`${echo.url}/redirect/10`), { ...noProxy, followRedirects: true })).response.status,
+    ).toBe(200);
   });
 
   it('never forwards Authorization, Proxy-Authorization or Cookie to another host', async () => {
     seen.length = 0;
     const exchange = await sendRequest(
       get(`${server.url}/cross`, {
-        headers: [['Authorization', 'Bearer secret'], ['Proxy-Authorization', 'Basic x'], ['Cookie', 'sid=1'], ['X-Keep', 'yes']],
+        headers: [
+          ['Authorization', 'Bearer secret'],
+          ['Proxy-Authorization', 'Basic x'],
+          ['Cookie', 'sid=1'],
+          ['X-Keep', 'yes'],
+        ],
       }),
       { ...noProxy, followRedirects: true },
     );
@@ -362,7 +435,10 @@ describe('sendRequest: redirects', () => {
 
   it('keeps Authorization on a same-host redirect', async () => {
     seen.length = 0;
-    await sendRequest(get(`${server.url}/r302`, { headers: [['Authorization', 'Bearer secret']] }), { ...noProxy, followRedirects: true });
+    await sendRequest(get(`${server.url}/r302`, { headers: [['Authorization', 'Bearer secret']] }), {
+      ...noProxy,
+      followRedirects: true,
+    });
     expect(seen[1].headers.authorization).toBe('Bearer secret');
   });
 
@@ -371,7 +447,10 @@ describe('sendRequest: redirects', () => {
       yield Buffer.from('data');
     }
     const error = await dialErrorOf(
-      sendRequest({ method: 'POST', url: `${server.url}/r307`, headers: [], body: { kind: 'stream', stream: once() } }, { ...noProxy, followRedirects: true }),
+      sendRequest(
+        { method: 'POST', url: `${server.url}/r307`, headers: [], body: { kind: 'stream', stream: once() } },
+        { ...noProxy, followRedirects: true },
+      ),
     );
     expect(error.code).toBe('E_INPUT');
     expect(error.hint).toContain('file');
@@ -406,7 +485,10 @@ describe('sendRequest: decoding', () => {
   });
 
   it('an empty gzip body (HEAD) is fine', async () => {
-    const exchange = await sendRequest({ method: 'HEAD', url: `${echo.url}/gzip`, headers: [], body: { kind: 'none' } }, noProxy);
+    const exchange = await sendRequest(
+      { method: 'HEAD', url: `${echo.url}/gzip`, headers: [], body: { kind: 'none' } },
+      noProxy,
+    );
     expect(exchange.response.status).toBe(200);
     expect(exchange.response.size).toBe(0);
   });
@@ -437,7 +519,9 @@ describe('sendRequest: timeouts, cancellation and transport errors', () => {
   });
 
   it('timeout also covers a slow body', async () => {
-    const error = await dialErrorOf(sendRequest(get(`${echo.url}/sse?count=50&interval=100`), { ...noProxy, timeoutMs: 300 }));
+    const error = await dialErrorOf(
+      sendRequest(get(`${echo.url}/sse?count=50&interval=100`), { ...noProxy, timeoutMs: 300 }),
+    );
     expect(error.code).toBe('E_TIMEOUT');
   });
 
@@ -450,7 +534,9 @@ describe('sendRequest: timeouts, cancellation and transport errors', () => {
     expect(error.exitCode).toBe(130);
     const already = new AbortController();
     already.abort();
-    expect((await dialErrorOf(sendRequest(get(`${echo.url}/get`), { ...noProxy, signal: already.signal }))).code).toBe('E_CANCELLED');
+    expect((await dialErrorOf(sendRequest(get(`${echo.url}/get`), { ...noProxy, signal: already.signal }))).code).toBe(
+      'E_CANCELLED',
+    );
   });
 
   it('connection refused is E_CONNREFUSED with a hint', async () => {
@@ -486,7 +572,9 @@ describe('sendRequest: timeouts, cancellation and transport errors', () => {
     await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
     const port = (tcp.address() as { port: number }).port;
     try {
-      const error = await dialErrorOf(sendRequest(get(`https://127.0.0.1:${port}/`), { ...noProxy, connectTimeoutMs: 150, timeoutMs: 5000 }));
+      const error = await dialErrorOf(
+        sendRequest(get(`https://127.0.0.1:${port}/`), { ...noProxy, connectTimeoutMs: 150, timeoutMs: 5000 }),
+      );
       expect(error.code).toBe('E_TIMEOUT');
       expect(error.message).toContain('connect');
     } finally {
@@ -527,12 +615,18 @@ describe('sendRequest: body targets', () => {
   });
 
   it("'stream' target returning null buffers instead", async () => {
-    const exchange = await sendRequest(get(`${echo.url}/json`), { ...noProxy, bodyTarget: { kind: 'stream', open: () => null } });
+    const exchange = await sendRequest(get(`${echo.url}/json`), {
+      ...noProxy,
+      bodyTarget: { kind: 'stream', open: () => null },
+    });
     expect(json(exchange).slideshow.title).toBe('Sample Slide Show');
   });
 
   it('an in-memory limit spills the body to a temp file', async () => {
-    const exchange = await sendRequest(get(`${echo.url}/bytes/100000?seed=abc`), { ...noProxy, bodyTarget: { kind: 'buffer', maxInMemoryBytes: 10_000 } });
+    const exchange = await sendRequest(get(`${echo.url}/bytes/100000?seed=abc`), {
+      ...noProxy,
+      bodyTarget: { kind: 'buffer', maxInMemoryBytes: 10_000 },
+    });
     const body = exchange.response.body;
     expect(body.kind).toBe('file');
     if (body.kind !== 'file') return;
@@ -551,7 +645,11 @@ describe('sendRequest: body targets', () => {
 describe('sendRequest: cookie jar', () => {
   it('stores cookies set during a redirect and sends them back', async () => {
     const jar = createCookieJar();
-    const exchange = await sendRequest(get(`${echo.url}/cookies/set?session=abc&theme=dark`), { ...noProxy, followRedirects: true, cookieJar: jar });
+    const exchange = await sendRequest(get(`${echo.url}/cookies/set?session=abc&theme=dark`), {
+      ...noProxy,
+      followRedirects: true,
+      cookieJar: jar,
+    });
     expect(json(exchange).cookies).toEqual({ session: 'abc', theme: 'dark' });
     const next = await sendRequest(get(`${echo.url}/cookies`), { ...noProxy, cookieJar: jar });
     expect(json(next).cookies).toEqual({ session: 'abc', theme: 'dark' });
@@ -560,7 +658,9 @@ describe('sendRequest: cookie jar', () => {
     const other = await sendRequest(get(`http://localhost:${echo.port}/cookies`), { ...noProxy, cookieJar: jar });
     expect(json(other).cookies).toEqual({});
     await sendRequest(get(`${echo.url}/cookies/delete?session`), { ...noProxy, cookieJar: jar });
-    expect(json(await sendRequest(get(`${echo.url}/cookies`), { ...noProxy, cookieJar: jar })).cookies).toEqual({ theme: 'dark' });
+    expect(json(await sendRequest(get(`${echo.url}/cookies`), { ...noProxy, cookieJar: jar })).cookies).toEqual({
+      theme: 'dark',
+    });
   });
 
   it('without a jar no cookies are kept', async () => {

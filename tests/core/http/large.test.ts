@@ -65,7 +65,13 @@ describe('large bodies', () => {
     const again = createHash('sha256');
     await sendRequest(
       { method: 'GET', url: `${echo.url}/bytes/${size}?seed=big`, headers: [], body: { kind: 'none' } },
-      { env: {}, bodyTarget: { kind: 'stream', open: () => new Writable({ write: (chunk: Buffer, _e, cb) => (again.update(chunk), cb()) }) } },
+      {
+        env: {},
+        bodyTarget: {
+          kind: 'stream',
+          open: () => new Writable({ write: (chunk: Buffer, _e, cb) => (again.update(chunk), cb()) }),
+        },
+      },
     );
     expect(again.digest('hex')).toBe(hash.digest('hex'));
   });
@@ -84,7 +90,10 @@ describe('large bodies', () => {
     const size = 40 * MiB;
     let path = '';
     const growth = await peakRssGrowth(async () => {
-      const exchange = await sendRequest({ method: 'GET', url: `${echo.url}/bytes/${size}`, headers: [], body: { kind: 'none' } }, { env: {} });
+      const exchange = await sendRequest(
+        { method: 'GET', url: `${echo.url}/bytes/${size}`, headers: [], body: { kind: 'none' } },
+        { env: {} },
+      );
       const body = exchange.response.body;
       expect(body.kind).toBe('file');
       if (body.kind !== 'file') return;
@@ -98,7 +107,13 @@ describe('large bodies', () => {
       const streamed = createHash('sha256');
       await sendRequest(
         { method: 'GET', url: `${echo.url}/bytes/${size}`, headers: [], body: { kind: 'none' } },
-        { env: {}, bodyTarget: { kind: 'stream', open: () => new Writable({ write: (chunk: Buffer, _e, cb) => (streamed.update(chunk), cb()) }) } },
+        {
+          env: {},
+          bodyTarget: {
+            kind: 'stream',
+            open: () => new Writable({ write: (chunk: Buffer, _e, cb) => (streamed.update(chunk), cb()) }),
+          },
+        },
       );
       expect(fromFile.digest('hex')).toBe(streamed.digest('hex'));
       releaseBody(body);
@@ -117,7 +132,9 @@ describe('large bodies', () => {
         { env: {}, timeoutMs: 300, bodyTarget: { kind: 'buffer', maxInMemoryBytes: 1024 } },
       ),
     ).rejects.toMatchObject({ code: 'E_TIMEOUT' });
-    const after = readdirSync(tmpdir()).filter((name) => name.startsWith(`dial-body-${process.pid}-`) && !before.has(name));
+    const after = readdirSync(tmpdir()).filter(
+      (name) => name.startsWith(`dial-body-${process.pid}-`) && !before.has(name),
+    );
     expect(after).toEqual([]);
   });
 });

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeConnections, proxyFor, sendRequest, type Exchange, type HttpRequest } from '../../../src/core/http/index.js';
+import {
+  closeConnections,
+  proxyFor,
+  sendRequest,
+  type Exchange,
+  type HttpRequest,
+} from '../../../src/core/http/index.js';
 import { noProxyCovers } from '../../../src/core/http/proxy.js';
 import { startEchoServer, type EchoServer } from '../../../src/core/echo/server.js';
 import { startTestProxy, type TestProxy } from '../../helpers/proxy.js';
@@ -26,7 +32,9 @@ describe('proxy selection', () => {
     expect(noProxyCovers(url('http://localhost:9090/'), 'localhost:8080')).toBe(false);
     expect(noProxyCovers(url('http://anything/'), '*')).toBe(true);
     expect(noProxyCovers(url('http://127.0.0.1:5/'), 'foo, 127.0.0.1')).toBe(true);
-    expect(proxyFor(url('http://127.0.0.1/'), undefined, { HTTP_PROXY: 'http://p:1', NO_PROXY: '127.0.0.1' })).toBeUndefined();
+    expect(
+      proxyFor(url('http://127.0.0.1/'), undefined, { HTTP_PROXY: 'http://p:1', NO_PROXY: '127.0.0.1' }),
+    ).toBeUndefined();
   });
 });
 
@@ -43,7 +51,12 @@ describe('requests through a proxy (undici, loaded lazily)', () => {
     await echo.close();
   });
 
-  const get = (url: string): HttpRequest => ({ method: 'GET', url, headers: [['X-Via', 'test']], body: { kind: 'none' } });
+  const get = (url: string): HttpRequest => ({
+    method: 'GET',
+    url,
+    headers: [['X-Via', 'test']],
+    body: { kind: 'none' },
+  });
   const json = (exchange: Exchange): Record<string, any> => {
     const body = exchange.response.body;
     if (body.kind !== 'memory') throw new Error('expected memory');
@@ -95,7 +108,10 @@ describe('requests through a proxy (undici, loaded lazily)', () => {
     const secure = await startHttpsServer((_request, response) => response.end('secret hello'));
     try {
       const before = proxy.seen.length;
-      const exchange = await sendRequest(get(`${secure.url}/x`), { env: { HTTPS_PROXY: proxy.url }, tls: { verify: true, caFile: secure.certificate.certPath } });
+      const exchange = await sendRequest(get(`${secure.url}/x`), {
+        env: { HTTPS_PROXY: proxy.url },
+        tls: { verify: true, caFile: secure.certificate.certPath },
+      });
       const body = exchange.response.body;
       expect(body.kind === 'memory' && body.bytes.toString()).toBe('secret hello');
       expect(proxy.seen.slice(before)).toContain(`CONNECT 127.0.0.1:${secure.port}`);

@@ -19,7 +19,13 @@ beforeAll(async () => {
     const socket = request.socket as TLSSocket;
     const peer = socket.getPeerCertificate();
     response.setHeader('content-type', 'application/json');
-    response.end(JSON.stringify({ ok: true, authorized: socket.authorized, clientCert: peer && 'subject' in peer ? peer.subject?.CN ?? null : null }));
+    response.end(
+      JSON.stringify({
+        ok: true,
+        authorized: socket.authorized,
+        clientCert: peer && 'subject' in peer ? (peer.subject?.CN ?? null) : null,
+      }),
+    );
   }, certificate);
 });
 afterAll(async () => {
@@ -37,7 +43,6 @@ function json(exchange: Exchange): Record<string, unknown> {
   return JSON.parse(body.bytes.toString()) as Record<string, unknown>;
 }
 
-
 describe('TLS', () => {
   it('a self-signed certificate fails with E_TLS and a hint naming --cacert and --insecure', async () => {
     const error = await dialErrorOf(sendRequest(get(`${server.url}/`), { env: {} }));
@@ -49,7 +54,10 @@ describe('TLS', () => {
   });
 
   it('works with the CA file, with TLS timing', async () => {
-    const exchange = await sendRequest(get(`${server.url}/`), { env: {}, tls: { verify: true, caFile: certificate.certPath } });
+    const exchange = await sendRequest(get(`${server.url}/`), {
+      env: {},
+      tls: { verify: true, caFile: certificate.certPath },
+    });
     expect(exchange.response.status).toBe(200);
     expect(exchange.timings.tls).toBeGreaterThan(0);
     expect(exchange.timings.connect).toBeGreaterThan(0);
@@ -75,7 +83,9 @@ describe('TLS', () => {
       keyPath: '',
     });
     try {
-      const error = await dialErrorOf(sendRequest(get(`${mismatched.url}/`), { env: {}, tls: { verify: true, caFile: caPath } }));
+      const error = await dialErrorOf(
+        sendRequest(get(`${mismatched.url}/`), { env: {}, tls: { verify: true, caFile: caPath } }),
+      );
       expect(error.code).toBe('E_TLS');
       expect((error.cause as { code?: string }).code).toBe('ERR_TLS_CERT_ALTNAME_INVALID');
     } finally {
@@ -84,7 +94,9 @@ describe('TLS', () => {
   });
 
   it('an unreadable CA file is E_INPUT naming --cacert', async () => {
-    const error = await dialErrorOf(sendRequest(get(`${server.url}/`), { env: {}, tls: { verify: true, caFile: '/nonexistent/ca.pem' } }));
+    const error = await dialErrorOf(
+      sendRequest(get(`${server.url}/`), { env: {}, tls: { verify: true, caFile: '/nonexistent/ca.pem' } }),
+    );
     expect(error.code).toBe('E_INPUT');
     expect(error.hint).toContain('--cacert');
   });
@@ -102,10 +114,18 @@ describe('TLS', () => {
     try {
       const withCert = await sendRequest(get(`${mtls.url}/`), {
         env: {},
-        tls: { verify: true, caFile: certificate.certPath, certFile: certificate.certPath, keyFile: certificate.keyPath },
+        tls: {
+          verify: true,
+          caFile: certificate.certPath,
+          certFile: certificate.certPath,
+          keyFile: certificate.keyPath,
+        },
       });
       expect(json(withCert).cn).toBe('localhost');
-      const without = await sendRequest(get(`${mtls.url}/`), { env: {}, tls: { verify: true, caFile: certificate.certPath } });
+      const without = await sendRequest(get(`${mtls.url}/`), {
+        env: {},
+        tls: { verify: true, caFile: certificate.certPath },
+      });
       expect(json(without).cn).toBeNull();
     } finally {
       await mtls.close();
@@ -123,7 +143,14 @@ describe('HTTP/2 (opt-in, through undici)', () => {
       request.on('end', () => {
         response.setHeader('content-type', 'application/json');
         response.setHeader('set-cookie', ['a=1']);
-        response.end(JSON.stringify({ httpVersion: request.httpVersion, method: request.method, body: Buffer.concat(chunks).toString(), ua: request.headers['user-agent'] }));
+        response.end(
+          JSON.stringify({
+            httpVersion: request.httpVersion,
+            method: request.method,
+            body: Buffer.concat(chunks).toString(),
+            ua: request.headers['user-agent'],
+          }),
+        );
       });
     });
     await new Promise<void>((resolve) => h2.listen(0, '127.0.0.1', resolve));
@@ -136,7 +163,13 @@ describe('HTTP/2 (opt-in, through undici)', () => {
 
   it('speaks HTTP/2 when asked', async () => {
     const exchange = await sendRequest(
-      { method: 'POST', url: `${url}/x`, headers: [['Content-Type', 'text/plain']], body: { kind: 'text', text: 'over h2' }, httpVersion: '2' },
+      {
+        method: 'POST',
+        url: `${url}/x`,
+        headers: [['Content-Type', 'text/plain']],
+        body: { kind: 'text', text: 'over h2' },
+        httpVersion: '2',
+      },
       { env: {}, tls: { verify: true, caFile: certificate.certPath } },
     );
     expect(exchange.response.httpVersion).toBe('2');
@@ -147,7 +180,10 @@ describe('HTTP/2 (opt-in, through undici)', () => {
   });
 
   it('speaks HTTP/1.1 to the same server by default', async () => {
-    const exchange = await sendRequest(get(`${url}/x`), { env: {}, tls: { verify: true, caFile: certificate.certPath } });
+    const exchange = await sendRequest(get(`${url}/x`), {
+      env: {},
+      tls: { verify: true, caFile: certificate.certPath },
+    });
     expect(exchange.response.httpVersion).toBe('1.1');
     expect(json(exchange).httpVersion).toBe('1.1');
   });
@@ -157,7 +193,13 @@ describe('HTTP/2 (opt-in, through undici)', () => {
     await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
     try {
       const port = (tcp.address() as { port: number }).port;
-      const error = await dialErrorOf(sendRequest(get(`https://127.0.0.1:${port}/`, { httpVersion: '2' }), { env: {}, connectTimeoutMs: 150, timeoutMs: 5000 }));
+      const error = await dialErrorOf(
+        sendRequest(get(`https://127.0.0.1:${port}/`, { httpVersion: '2' }), {
+          env: {},
+          connectTimeoutMs: 150,
+          timeoutMs: 5000,
+        }),
+      );
       expect(error.code).toBe('E_TIMEOUT');
       expect(error.message).toContain('connect');
     } finally {

@@ -11,7 +11,10 @@ describe('parseAssertion', () => {
   it.each([
     ['status == 200', { query: 'status', predicate: '==', expected: '200', not: false }],
     ['duration < 500', { query: 'duration', predicate: '<', expected: '500' }],
-    ['header Content-Type contains json', { query: 'header', argument: 'Content-Type', predicate: 'contains', expected: 'json' }],
+    [
+      'header Content-Type contains json',
+      { query: 'header', argument: 'Content-Type', predicate: 'contains', expected: 'json' },
+    ],
     ['header x-a includes a b c', { query: 'header', argument: 'x-a', predicate: 'contains', expected: 'a b c' }],
     ['body contains "ok"', { query: 'body', predicate: 'contains', expected: '"ok"' }],
     ['body $.items[0].id == {{id}}', { query: 'body', argument: '$.items[0].id', predicate: '==', expected: '{{id}}' }],
@@ -27,7 +30,10 @@ describe('parseAssertion', () => {
     ['body $.name endsWith 1', { predicate: 'endsWith' }],
     ['js response.body.a + 1 == 2', { query: 'js', argument: 'response.body.a + 1', predicate: '==', expected: '2' }],
     ['js (a == b) == true', { query: 'js', argument: '(a == b)', predicate: '==', expected: 'true' }],
-    ['js response.headers.valueOf("x y") not exists', { argument: 'response.headers.valueOf("x y")', not: true, predicate: 'exists' }],
+    [
+      'js response.headers.valueOf("x y") not exists',
+      { argument: 'response.headers.valueOf("x y")', not: true, predicate: 'exists' },
+    ],
     ["xpath //a[@b='c d'] == 1", { query: 'xpath', argument: "//a[@b='c d']", predicate: '==' }],
     ['body isEmpty', { query: 'body', predicate: 'isEmpty' }],
   ])('%s', (text, expected) => {
@@ -60,7 +66,13 @@ describe('parseAssertion', () => {
   });
 
   it('formatAssertion prints what parseAssertion reads', () => {
-    for (const text of ['status == 200', 'body $.a not isNull', 'body $.items length > 1', 'body snapshot ignore $.a $.b', 'header x contains y z']) {
+    for (const text of [
+      'status == 200',
+      'body $.a not isNull',
+      'body $.items length > 1',
+      'body snapshot ignore $.a $.b',
+      'header x contains y z',
+    ]) {
       expect(formatAssertion(parseAssertion(text))).toBe(text);
     }
   });

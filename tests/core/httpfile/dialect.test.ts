@@ -17,7 +17,13 @@ function refusal(text: string, path = 'f.http'): { message: string; line?: numbe
 
 describe('refusals (never silently wrong)', () => {
   it('refuses protocol keywords with the protocol named', () => {
-    for (const [line, protocol] of [['GRAPHQL http://x/q', 'GraphQL'], ['WS ws://x/s', 'WebSocket'], ['GRPC localhost:50051/a.B/C', 'gRPC'], ['SSE http://x/e', 'server-sent'], ['MQTT tcp://x', 'MQTT']]) {
+    for (const [line, protocol] of [
+      ['GRAPHQL http://x/q', 'GraphQL'],
+      ['WS ws://x/s', 'WebSocket'],
+      ['GRPC localhost:50051/a.B/C', 'gRPC'],
+      ['SSE http://x/e', 'server-sent'],
+      ['MQTT tcp://x', 'MQTT'],
+    ]) {
       const r = refusal(`###\n${line}\n`);
       expect(r.message).toContain(protocol);
       expect(r.line).toBe(2);
@@ -25,7 +31,8 @@ describe('refusals (never silently wrong)', () => {
   });
   it('refuses unknown methods, accepts WebDAV ones', () => {
     expect(refusal('FETCH http://x/a\n').message).toContain("unknown method 'FETCH'");
-    for (const method of ['PROPFIND', 'MKCOL', 'PURGE', 'QUERY', 'M-SEARCH']) expect(parseHttpFile(`${method} http://x/a\n`, '').requests[0].method).toBe(method);
+    for (const method of ['PROPFIND', 'MKCOL', 'PURGE', 'QUERY', 'M-SEARCH'])
+      expect(parseHttpFile(`${method} http://x/a\n`, '').requests[0].method).toBe(method);
   });
   it('refuses run and import lines, GraphQL fragments, asterisk-form', () => {
     expect(refusal('### a\nrun #login\n').message).toContain('`run`');
@@ -34,13 +41,22 @@ describe('refusals (never silently wrong)', () => {
     expect(refusal('OPTIONS *\nHost: example.com\n').message).toContain('asterisk');
   });
   it('refuses Lua and non-JS handler files; scripts that load modules parse (dial run checks them against Node access)', () => {
-    expect(parseHttpFile('GET http://x\n\n> {%\nconst c = require("fs");\n%}\n', '').requests[0].handlers).toHaveLength(1);
+    expect(parseHttpFile('GET http://x\n\n> {%\nconst c = require("fs");\n%}\n', '').requests[0].handlers).toHaveLength(
+      1,
+    );
     expect(refusal('GET http://x\n\n> ./check.lua\n').message).toContain('Lua');
     expect(refusal('GET http://x\n# @lang=lua\n> {%\nlocal a = 1\n%}\n').message).toContain("'lua'");
   });
   it('keeps the encoding of <@latin1 bodies, refuses unknown encodings', () => {
-    expect(parseHttpFile('POST http://x\n\n<@latin1 ./body.txt\n', '').requests[0].body).toMatchObject({ kind: 'file', path: './body.txt', substitute: true, encoding: 'latin1' });
-    expect(parseHttpFile('POST http://x\n\n<@utf8 ./body.txt\n', '').requests[0].body).toEqual(expect.not.objectContaining({ encoding: expect.anything() }));
+    expect(parseHttpFile('POST http://x\n\n<@latin1 ./body.txt\n', '').requests[0].body).toMatchObject({
+      kind: 'file',
+      path: './body.txt',
+      substitute: true,
+      encoding: 'latin1',
+    });
+    expect(parseHttpFile('POST http://x\n\n<@utf8 ./body.txt\n', '').requests[0].body).toEqual(
+      expect.not.objectContaining({ encoding: expect.anything() }),
+    );
     const r = refusal('POST http://x\n\n<@klingon ./body.txt\n');
     expect(r.message).toContain("unknown file encoding 'klingon'");
     expect(r.line).toBe(3);
@@ -76,21 +92,37 @@ describe('corner cases of the request line', () => {
 
 describe('bodies the tools rewrite', () => {
   it('REST Client GraphQL: query + variables become a JSON payload without the marker header', () => {
-    const node = parseHttpFile('POST http://x/graphql\nX-REQUEST-TYPE: GraphQL\n\nquery Repo($n: String!) {\n  repo(name: $n) { id }\n}\n\n{"n": "{{name}}"}\n', '').requests[0];
+    const node = parseHttpFile(
+      'POST http://x/graphql\nX-REQUEST-TYPE: GraphQL\n\nquery Repo($n: String!) {\n  repo(name: $n) { id }\n}\n\n{"n": "{{name}}"}\n',
+      '',
+    ).requests[0];
     expect(node.headers).toEqual([]);
     const text = node.body?.kind === 'inline' ? node.body.text : '';
-    expect(JSON.parse(text.replace('{{name}}', 'dial'))).toEqual({ query: 'query Repo($n: String!) {\n  repo(name: $n) { id }\n}', operationName: 'Repo', variables: { n: 'dial' } });
+    expect(JSON.parse(text.replace('{{name}}', 'dial'))).toEqual({
+      query: 'query Repo($n: String!) {\n  repo(name: $n) { id }\n}',
+      operationName: 'Repo',
+      variables: { n: 'dial' },
+    });
   });
   it('httpyac GraphQL: query up to the blank line plus spread fragments, then variables', () => {
-    const text = '# @dialect httpyac\nfragment Parts on Repo {\n  name\n}\n\nPOST https://x/graphql\nContent-Type: application/json\n\nquery test($n: String!) {\n  repo(name: $n) { ...Parts }\n}\n\n{"n": "{{name}}"}\n\nPOST https://x/graphql\n\nmutation {\n  go\n}\n';
+    const text =
+      '# @dialect httpyac\nfragment Parts on Repo {\n  name\n}\n\nPOST https://x/graphql\nContent-Type: application/json\n\nquery test($n: String!) {\n  repo(name: $n) { ...Parts }\n}\n\n{"n": "{{name}}"}\n\nPOST https://x/graphql\n\nmutation {\n  go\n}\n';
     const [first, second] = parseHttpFile(text, '').requests;
-    const body = (node: typeof first) => JSON.parse((node.body?.kind === 'inline' ? node.body.text : '').replace('{{name}}', 'dial'));
-    expect(body(first)).toEqual({ query: 'query test($n: String!) {\n  repo(name: $n) { ...Parts }\n}\nfragment Parts on Repo {\n  name\n}', operationName: 'test', variables: { n: 'dial' } });
+    const body = (node: typeof first) =>
+      JSON.parse((node.body?.kind === 'inline' ? node.body.text : '').replace('{{name}}', 'dial'));
+    expect(body(first)).toEqual({
+      query: 'query test($n: String!) {\n  repo(name: $n) { ...Parts }\n}\nfragment Parts on Repo {\n  name\n}',
+      operationName: 'test',
+      variables: { n: 'dial' },
+    });
     expect(body(second)).toEqual({ query: 'mutation {\n  go\n}' });
     expect(refusal('# @dialect httpyac\nPOST https://x/graphql\n\ngql q < ./q.gql\n').message).toContain('GraphQL');
   });
   it('form bodies: lines starting with & continue the previous one', () => {
-    const node = parseHttpFile('POST http://x\nContent-Type: application/x-www-form-urlencoded\n\nname=foo\n&password=bar\n', '').requests[0];
+    const node = parseHttpFile(
+      'POST http://x\nContent-Type: application/x-www-form-urlencoded\n\nname=foo\n&password=bar\n',
+      '',
+    ).requests[0];
     expect(node.body).toMatchObject({ kind: 'inline', text: 'name=foo&password=bar' });
   });
 });
@@ -99,7 +131,10 @@ describe('dialects', () => {
   const twoRequests = 'POST /a\nContent-Type: text/plain\n\nhello\n\n# @name second\nGET /b\n';
   it('httpyac starts a request at every request line and prefixes {{host}}', () => {
     const file = parseHttpFile(`# @dialect httpyac\n${twoRequests}`, '');
-    expect(file.requests.map((r) => [r.method, r.url, r.name])).toEqual([['POST', '{{host}}/a', undefined], ['GET', '{{host}}/b', 'second']]);
+    expect(file.requests.map((r) => [r.method, r.url, r.name])).toEqual([
+      ['POST', '{{host}}/a', undefined],
+      ['GET', '{{host}}/b', 'second'],
+    ]);
     expect(file.requests[0].body).toMatchObject({ kind: 'inline', text: 'hello' });
     expect(printHttpFile(file)).toBe(`# @dialect httpyac\n${twoRequests}`);
   });
@@ -116,7 +151,10 @@ describe('dialects', () => {
     mkdirSync(join(dir, 'api'));
     expect(chooseDialect('GET /a\n', join(dir, 'api', 'a.http'))).toEqual({ dialect: 'httpyac', source: 'workspace' });
     expect(chooseDialect('# @ref login\nGET /a\n', '')).toEqual({ dialect: 'httpyac', source: 'constructs' });
-    expect(chooseDialect('# @dialect jetbrains\n# @ref login\nGET /a\n', join(dir, 'a.http'))).toEqual({ dialect: 'jetbrains', source: 'file' });
+    expect(chooseDialect('# @dialect jetbrains\n# @ref login\nGET /a\n', join(dir, 'a.http'))).toEqual({
+      dialect: 'jetbrains',
+      source: 'file',
+    });
     expect(chooseDialect('GET http://x\n', '')).toEqual({ dialect: 'jetbrains', source: 'default' });
     const guessed = parseHttpFile('GET /a\n\nGET /b\n', join(dir, 'api', 'g.http'));
     expect(guessed.requests.map((r) => r.url)).toEqual(['{{host}}/a', '{{host}}/b']);

@@ -16,8 +16,15 @@ describe('multipart bodies', () => {
     const dir = tempDir('dial-multipart-');
     writeFileSync(join(dir, 'a.bin'), Buffer.from([0, 1, 2, 255]));
     writeFileSync(join(dir, 't.txt'), 'hi {{who}}');
-    const text = '--B\nContent-Disposition: form-data; name="a"\n\n< ./a.bin\n--B\nContent-Disposition: form-data; name="t"\n\n<@ ./t.txt\n--B\nContent-Disposition: form-data; name="plain"\n\n<b>literal</b>\n--B--';
-    const bytes = Buffer.from(await expandMultipartBody(text, { boundary: 'B', baseDir: dir, substitute: async (t) => t.replace('{{who}}', 'ada') }));
+    const text =
+      '--B\nContent-Disposition: form-data; name="a"\n\n< ./a.bin\n--B\nContent-Disposition: form-data; name="t"\n\n<@ ./t.txt\n--B\nContent-Disposition: form-data; name="plain"\n\n<b>literal</b>\n--B--';
+    const bytes = Buffer.from(
+      await expandMultipartBody(text, {
+        boundary: 'B',
+        baseDir: dir,
+        substitute: async (t) => t.replace('{{who}}', 'ada'),
+      }),
+    );
     expect(bytes.toString('latin1').startsWith('--B\r\nContent-Disposition: form-data; name="a"\r\n\r\n')).toBe(true);
     expect(bytes.includes(Buffer.from([13, 10, 13, 10, 0, 1, 2, 255, 13, 10, 45, 45, 66]))).toBe(true);
     expect(bytes.toString('latin1')).toContain('\r\n\r\nhi ada\r\n--B\r\n');
@@ -25,6 +32,8 @@ describe('multipart bodies', () => {
   });
 
   it('a missing part file rejects with the path', async () => {
-    await expect(expandMultipartBody('--B\nX: y\n\n< ./nope.txt\n--B--', { boundary: 'B', baseDir: tempDir() })).rejects.toThrow(/nope\.txt/);
+    await expect(
+      expandMultipartBody('--B\nX: y\n\n< ./nope.txt\n--B--', { boundary: 'B', baseDir: tempDir() }),
+    ).rejects.toThrow(/nope\.txt/);
   });
 });

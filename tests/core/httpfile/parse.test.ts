@@ -14,11 +14,19 @@ function parseError(text: string): DialError {
 
 describe('parseHttpFile: requests', () => {
   it('splits on ### and names from the title or @name (which wins)', () => {
-    const file = parseHttpFile('### First\nGET http://a/1\n\n### Second one\n# @name second\n// @tag x\nGET http://a/2\n', 'f.http');
-    expect(file.requests.map((r) => [r.name, r.title])).toEqual([['First', 'First'], ['second', 'Second one']]);
+    const file = parseHttpFile(
+      '### First\nGET http://a/1\n\n### Second one\n# @name second\n// @tag x\nGET http://a/2\n',
+      'f.http',
+    );
+    expect(file.requests.map((r) => [r.name, r.title])).toEqual([
+      ['First', 'First'],
+      ['second', 'Second one'],
+    ]);
     expect(file.requests[1].tags).toEqual(['x']);
     expect(file.requests[0].span).toMatchObject({ start: 0, line: 1 });
-    expect(file.text.slice(file.requests[0].span.start, file.requests[0].span.end)).toBe('### First\nGET http://a/1\n\n');
+    expect(file.text.slice(file.requests[0].span.start, file.requests[0].span.end)).toBe(
+      '### First\nGET http://a/1\n\n',
+    );
   });
 
   it('implies GET without a method and keeps it omitted', () => {
@@ -45,18 +53,29 @@ describe('parseHttpFile: requests', () => {
     const [request] = file.requests;
     expect(request.url).toBe('http://a/w?limit=10&sort=name');
     expect(request.headers).toHaveLength(1);
-    expect(file.text.slice(request.requestLineSpan.start, request.requestLineSpan.end)).toBe('GET http://a/w\n    ?limit=10\n    &sort=name');
+    expect(file.text.slice(request.requestLineSpan.start, request.requestLineSpan.end)).toBe(
+      'GET http://a/w\n    ?limit=10\n    &sort=name',
+    );
   });
 
   it('joins indented /path segments too (JetBrains), with the version on the last line', () => {
-    const [request] = parseHttpFile('GET http://example.com:8080\n    /api\n    /html\n    /get\n    ?id=123\n    &value=content HTTP/1.1\n', '').requests;
-    expect(request).toMatchObject({ url: 'http://example.com:8080/api/html/get?id=123&value=content', httpVersion: 'HTTP/1.1' });
+    const [request] = parseHttpFile(
+      'GET http://example.com:8080\n    /api\n    /html\n    /get\n    ?id=123\n    &value=content HTTP/1.1\n',
+      '',
+    ).requests;
+    expect(request).toMatchObject({
+      url: 'http://example.com:8080/api/html/get?id=123&value=content',
+      httpVersion: 'HTTP/1.1',
+    });
   });
 
   it('reads headers until a blank line, then the body without trailing blank lines', () => {
     const text = 'POST http://a\nContent-Type: application/json\nX-A:  b c \n\n{\n  "a": 1\n}\n\n\n###\nGET http://b\n';
     const [request] = parseHttpFile(text, '').requests;
-    expect(request.headers.map((h) => [h.name, h.value])).toEqual([['Content-Type', 'application/json'], ['X-A', 'b c']]);
+    expect(request.headers.map((h) => [h.name, h.value])).toEqual([
+      ['Content-Type', 'application/json'],
+      ['X-A', 'b c'],
+    ]);
     expect(request.body).toMatchObject({ kind: 'inline', text: '{\n  "a": 1\n}' });
     expect(request.body!.span.line).toBe(5);
   });
@@ -74,12 +93,18 @@ describe('parseHttpFile: requests', () => {
     const file = parseHttpFile('POST http://a\n\n< ./body.json\n###\nPOST http://a\n\n<@ ./tpl.json\n', '');
     expect(file.requests[0].body).toMatchObject({ kind: 'file', path: './body.json', substitute: false });
     expect(file.requests[1].body).toMatchObject({ kind: 'file', path: './tpl.json', substitute: true });
-    expect(parseHttpFile('POST http://a\n\n<a>x</a>\n', '').requests[0].body).toMatchObject({ kind: 'inline', text: '<a>x</a>' });
+    expect(parseHttpFile('POST http://a\n\n<a>x</a>\n', '').requests[0].body).toMatchObject({
+      kind: 'inline',
+      text: '<a>x</a>',
+    });
   });
 
   it('keeps multipart bodies with < file parts as inline text', () => {
     const body = '--B\nContent-Disposition: form-data; name="f"; filename="a.txt"\n\n< ./a.txt\n--B--';
-    const [request] = parseHttpFile(`POST http://a\nContent-Type: multipart/form-data; boundary=B\n\n${body}\n`, '').requests;
+    const [request] = parseHttpFile(
+      `POST http://a\nContent-Type: multipart/form-data; boundary=B\n\n${body}\n`,
+      '',
+    ).requests;
     expect(request.body).toMatchObject({ kind: 'inline', text: body });
   });
 
@@ -89,7 +114,10 @@ describe('parseHttpFile: requests', () => {
   });
 
   it('skips comments outside bodies and keeps # lines inside bodies', () => {
-    const file = parseHttpFile('# top comment\n// another\nPOST http://a\n# header comment\nA: 1\n\n#!body line\n{}\n', '');
+    const file = parseHttpFile(
+      '# top comment\n// another\nPOST http://a\n# header comment\nA: 1\n\n#!body line\n{}\n',
+      '',
+    );
     expect(file.requests[0].headers).toHaveLength(1);
     expect(file.requests[0].body).toMatchObject({ text: '#!body line\n{}' });
   });
@@ -98,14 +126,31 @@ describe('parseHttpFile: requests', () => {
 describe('parseHttpFile: metadata', () => {
   it('reads every metadata key and keeps unknown ones', () => {
     const text = [
-      '### t', '# @name n', '# @tag a b, c', '# @timeout 5s', '# @no-redirect', '// @no-cookie-jar', '# @skip not ready',
-      '# @retry 3 500ms', '# @secret token, apiKey', '# @prompt otp Your one-time code', '# @prompt user', '# @no-log',
-      'GET http://a', '',
+      '### t',
+      '# @name n',
+      '# @tag a b, c',
+      '# @timeout 5s',
+      '# @no-redirect',
+      '// @no-cookie-jar',
+      '# @skip not ready',
+      '# @retry 3 500ms',
+      '# @secret token, apiKey',
+      '# @prompt otp Your one-time code',
+      '# @prompt user',
+      '# @no-log',
+      'GET http://a',
+      '',
     ].join('\n');
     const [r] = parseHttpFile(text, '').requests;
     expect(r).toMatchObject({
-      name: 'n', tags: ['a', 'b', 'c'], timeoutMs: 5000, noRedirect: true, noCookieJar: true, skip: { reason: 'not ready' },
-      retry: { count: 3, delayMs: 500 }, secrets: ['token', 'apiKey'],
+      name: 'n',
+      tags: ['a', 'b', 'c'],
+      timeoutMs: 5000,
+      noRedirect: true,
+      noCookieJar: true,
+      skip: { reason: 'not ready' },
+      retry: { count: 3, delayMs: 500 },
+      secrets: ['token', 'apiKey'],
       prompts: [{ name: 'otp', description: 'Your one-time code' }, { name: 'user' }],
     });
     expect(r.metadata.map((m) => m.key)).toContain('no-log');
@@ -136,30 +181,45 @@ describe('parseHttpFile: metadata', () => {
 
 describe('parseHttpFile: variables and scripts', () => {
   it('reads file variables at the top and inside blocks', () => {
-    const file = parseHttpFile('@host = http://a\n@token={{login.response.body.$.t}}\n\n### one\n@id = 7\nGET {{host}}/{{id}}\n\n@after = x\n###\nGET http://b\n', '');
+    const file = parseHttpFile(
+      '@host = http://a\n@token={{login.response.body.$.t}}\n\n### one\n@id = 7\nGET {{host}}/{{id}}\n\n@after = x\n###\nGET http://b\n',
+      '',
+    );
     expect(file.variables.map((v) => [v.name, v.value])).toEqual([
-      ['host', 'http://a'], ['token', '{{login.response.body.$.t}}'], ['id', '7'], ['after', 'x'],
+      ['host', 'http://a'],
+      ['token', '{{login.response.body.$.t}}'],
+      ['id', '7'],
+      ['after', 'x'],
     ]);
     // a "body" of only variables declares variables between requests
     expect(file.requests[0].body).toBeUndefined();
     expect(file.requests[0].variables.map((v) => v.name)).toEqual(['id', 'after']);
     // ...but variable-like lines in a real body stay body text
-    expect(parseHttpFile('POST http://a\n\n@a = 1\ntext\n', '').requests[0].body).toMatchObject({ text: '@a = 1\ntext' });
+    expect(parseHttpFile('POST http://a\n\n@a = 1\ntext\n', '').requests[0].body).toMatchObject({
+      text: '@a = 1\ntext',
+    });
   });
 
   it('reads pre-request scripts (inline and file) and response handlers', () => {
-    const text = '< {% request.variables.set("a", "1") %}\n< ./pre.js\nGET http://a\n\n> {%\n  client.log(1);\n%}\n> ./after.js\n';
+    const text =
+      '< {% request.variables.set("a", "1") %}\n< ./pre.js\nGET http://a\n\n> {%\n  client.log(1);\n%}\n> ./after.js\n';
     const [r] = parseHttpFile(text, '').requests;
     expect(r.preScripts).toEqual([
       { kind: 'inline', code: ' request.variables.set("a", "1") ', span: expect.anything() },
       { kind: 'file', path: './pre.js', span: expect.anything() },
     ]);
-    expect(r.handlers).toMatchObject([{ kind: 'inline', code: '\n  client.log(1);\n' }, { kind: 'file', path: './after.js' }]);
+    expect(r.handlers).toMatchObject([
+      { kind: 'inline', code: '\n  client.log(1);\n' },
+      { kind: 'file', path: './after.js' },
+    ]);
     expect(r.handlers[0].span.line).toBe(5);
   });
 
   it('a handler script may contain ### and > lines', () => {
-    const [r, s] = parseHttpFile('GET http://a\n\n> {%\n// ### not a separator\nconst a = 1 > 0;\n%}\n###\nGET http://b\n', '').requests;
+    const [r, s] = parseHttpFile(
+      'GET http://a\n\n> {%\n// ### not a separator\nconst a = 1 > 0;\n%}\n###\nGET http://b\n',
+      '',
+    ).requests;
     expect(r.handlers[0]).toMatchObject({ code: '\n// ### not a separator\nconst a = 1 > 0;\n' });
     expect(s.url).toBe('http://b');
   });
@@ -171,7 +231,8 @@ describe('parseHttpFile: variables and scripts', () => {
   });
 
   it('ignores JetBrains response references (<> file) after the body', () => {
-    const text = 'POST http://a\nContent-Type: application/json\n\n{"id": {{$random.integer()}}}\n\n<> 2021-04-21T185502.200.json\n<> 2021-04-21T185400.200.json\n###\nGET http://b\n<> ./x.json\n';
+    const text =
+      'POST http://a\nContent-Type: application/json\n\n{"id": {{$random.integer()}}}\n\n<> 2021-04-21T185502.200.json\n<> 2021-04-21T185400.200.json\n###\nGET http://b\n<> ./x.json\n';
     const [a, b] = parseHttpFile(text, '').requests;
     expect(a.body).toMatchObject({ text: '{"id": {{$random.integer()}}}' });
     expect(b.headers).toEqual([]);
@@ -204,7 +265,9 @@ describe('parseHttpFile: errors', () => {
     expect(error.message).toContain('unexpected space');
     expect(error.location).toMatchObject({ line: 3, col: 6, excerpt: 'fetch http://a/x' });
     // Spaces inside {{ }} are part of a variable, not of the URL.
-    expect(parseHttpFile('GET {{ host }}/x?q={{ $random.uuid }}\n', '').requests[0].url).toBe('{{ host }}/x?q={{ $random.uuid }}');
+    expect(parseHttpFile('GET {{ host }}/x?q={{ $random.uuid }}\n', '').requests[0].url).toBe(
+      '{{ host }}/x?q={{ $random.uuid }}',
+    );
   });
 
   it('names text after the assertions', () => {

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  draftFromNode, formatRequest, insertRequestText, parseHttpFile, printHttpFile, removeRequestText, replaceRequestText, replaceSpan,
+  draftFromNode,
+  formatRequest,
+  insertRequestText,
+  parseHttpFile,
+  printHttpFile,
+  removeRequestText,
+  replaceRequestText,
+  replaceSpan,
 } from '../../../src/core/httpfile/index.js';
 
 const FILE = `@host = http://127.0.0.1:4010
@@ -31,14 +38,21 @@ describe('printHttpFile', () => {
 describe('formatRequest', () => {
   it('prints the canonical style', () => {
     const text = formatRequest({
-      title: 'Create widget', name: 'create', method: 'POST', url: '{{host}}/widgets', httpVersion: 'HTTP/2',
+      title: 'Create widget',
+      name: 'create',
+      method: 'POST',
+      url: '{{host}}/widgets',
+      httpVersion: 'HTTP/2',
       variables: [{ name: 'id', value: '7' }],
       metadata: [{ key: 'tag', value: 'smoke' }, { key: 'no-redirect' }],
       preScripts: [{ kind: 'inline', code: 'request.variables.set("a", "1")' }],
       headers: [{ name: 'Content-Type', value: 'application/json' }],
       body: '{"name": "w"}\n\n',
       assertions: ['status == 201', '?? body $.id exists'],
-      handlers: [{ kind: 'inline', code: '\n  client.global.set("id", response.body.id);\n' }, { kind: 'file', path: './h.js' }],
+      handlers: [
+        { kind: 'inline', code: '\n  client.global.set("id", response.body.id);\n' },
+        { kind: 'file', path: './h.js' },
+      ],
       outputRedirect: { path: './out.json', overwrite: true },
     });
     expect(text).toBe(`### Create widget
@@ -65,8 +79,14 @@ Content-Type: application/json
   it('prints a minimal request and a file body', () => {
     expect(formatRequest({ url: 'http://a' })).toBe('###\nGET http://a\n');
     expect(formatRequest({ url: 'http://a', methodExplicit: false })).toBe('###\nhttp://a\n');
-    expect(formatRequest({ name: 'up', method: 'PUT', url: 'http://a', body: { kind: 'file', path: './b.json', substitute: true } }))
-      .toBe('### up\n# @name up\nPUT http://a\n\n<@ ./b.json\n');
+    expect(
+      formatRequest({
+        name: 'up',
+        method: 'PUT',
+        url: 'http://a',
+        body: { kind: 'file', path: './b.json', substitute: true },
+      }),
+    ).toBe('### up\n# @name up\nPUT http://a\n\n<@ ./b.json\n');
   });
 
   it('reprints a parsed request into an equivalent one', () => {
@@ -82,8 +102,15 @@ Content-Type: application/json
 describe('surgical edits', () => {
   it('replaceRequestText changes only that request and keeps the blank lines after it', () => {
     const file = parseHttpFile(FILE, '');
-    const edited = replaceRequestText(file, 0, formatRequest({ name: 'login', title: 'Log in', method: 'POST', url: '{{host}}/v2/login' }));
-    const expected = FILE.replace(/### Log in[\s\S]*?\?\? status == 200/, '### Log in\n# @name login\nPOST {{host}}/v2/login');
+    const edited = replaceRequestText(
+      file,
+      0,
+      formatRequest({ name: 'login', title: 'Log in', method: 'POST', url: '{{host}}/v2/login' }),
+    );
+    const expected = FILE.replace(
+      /### Log in[\s\S]*?\?\? status == 200/,
+      '### Log in\n# @name login\nPOST {{host}}/v2/login',
+    );
     expect(edited).toBe(expected);
     const reparsed = parseHttpFile(edited, '');
     expect(reparsed.requests.map((r) => r.url)).toEqual(['{{host}}/v2/login', '{{host}}/widgets']);
@@ -100,7 +127,9 @@ describe('surgical edits', () => {
   it('replaceSpan edits one header', () => {
     const file = parseHttpFile(FILE, '');
     const header = file.requests[1].headers[0];
-    expect(replaceSpan(file, header.span, 'Accept: application/json')).toBe(FILE.replace('Accept: */*', 'Accept: application/json'));
+    expect(replaceSpan(file, header.span, 'Accept: application/json')).toBe(
+      FILE.replace('Accept: */*', 'Accept: application/json'),
+    );
   });
 
   it('insertRequestText appends with a blank line, or inserts before a request', () => {

@@ -10,7 +10,6 @@ const FIXTURES = resolve(import.meta.dirname, '../../fixtures/import/postman');
 const COLLECTION = join(FIXTURES, 'shop.postman_collection.json');
 const ENVIRONMENT = join(FIXTURES, 'shop.postman_environment.json');
 
-
 describe('import postman', () => {
   it('writes a .http file per folder (nested folders as folders) and the env files', async () => {
     const result = await importPostmanFiles(COLLECTION, ENVIRONMENT);
@@ -27,7 +26,9 @@ describe('import postman', () => {
 
   it('every file parses back; names are slugs, unique within the file', async () => {
     const result = await importPostmanFiles(COLLECTION, ENVIRONMENT);
-    const names = result.files.filter((file) => file.path.endsWith('.http')).map((file) => parseHttpFile(file.content, file.path).requests.map((node) => node.name));
+    const names = result.files
+      .filter((file) => file.path.endsWith('.http'))
+      .map((file) => parseHttpFile(file.content, file.path).requests.map((node) => node.name));
     expect(names).toEqual([
       ['health-check'],
       ['list-customers', 'get-customer', 'create-customer'],
@@ -39,7 +40,8 @@ describe('import postman', () => {
   it('maps auth (inherited bearer, folder basic, apikey header/query, noauth) to headers with variables', async () => {
     const result = await importPostmanFiles(COLLECTION, ENVIRONMENT);
     const file = (path: string) => parseHttpFile(result.files.find((f) => f.path === path)!.content, path);
-    const header = (node: { headers: Array<{ name: string; value: string }> }, name: string) => node.headers.find((h) => h.name === name)?.value;
+    const header = (node: { headers: Array<{ name: string; value: string }> }, name: string) =>
+      node.headers.find((h) => h.name === name)?.value;
     const [health] = file('shop-api.http').requests;
     expect(header(health, 'Authorization')).toBeUndefined();
     const [list, get] = file('customers.http').requests;
@@ -57,16 +59,30 @@ describe('import postman', () => {
   it('converts every body mode', async () => {
     // Written next to the collection: upload paths are relative to each .http file's folder.
     const result = await importPostmanFiles(COLLECTION, undefined, { outDir: FIXTURES });
-    const customers = parseHttpFile(result.files.find((f) => f.path === 'customers.http')!.content, 'customers.http').requests;
+    const customers = parseHttpFile(
+      result.files.find((f) => f.path === 'customers.http')!.content,
+      'customers.http',
+    ).requests;
     expect(customers[2].headers.find((h) => h.name === 'Content-Type')?.value).toBe('application/json');
-    expect(customers[2].body).toMatchObject({ kind: 'inline', text: expect.stringContaining('"pageSize": "{{pageSize}}"') });
-    const admin = parseHttpFile(result.files.find((f) => f.path === 'customers/admin.http')!.content, 'a.http').requests;
-    expect(admin[1].body?.kind === 'inline' && admin[1].body.text).toContain('Content-Disposition: form-data; name="avatar"; filename="avatar.png"\nContent-Type: image/png\n\n< ../avatar.png');
+    expect(customers[2].body).toMatchObject({
+      kind: 'inline',
+      text: expect.stringContaining('"pageSize": "{{pageSize}}"'),
+    });
+    const admin = parseHttpFile(
+      result.files.find((f) => f.path === 'customers/admin.http')!.content,
+      'a.http',
+    ).requests;
+    expect(admin[1].body?.kind === 'inline' && admin[1].body.text).toContain(
+      'Content-Disposition: form-data; name="avatar"; filename="avatar.png"\nContent-Type: image/png\n\n< ../avatar.png',
+    );
     expect(admin[1].body?.kind === 'inline' && admin[1].body.text).not.toContain('name="old"');
     const orders = parseHttpFile(result.files.find((f) => f.path === 'orders.http')!.content, 'o.http').requests;
     expect(orders[0].body).toMatchObject({ kind: 'inline', text: 'status=open+%26+paid&limit={{pageSize}}' });
     expect(orders[1].body).toMatchObject({ kind: 'file', path: './orders.csv', substitute: false });
-    expect(JSON.parse(orders[4].body?.kind === 'inline' ? orders[4].body.text : '')).toEqual({ query: 'query Orders($first: Int) { orders(first: $first) { id } }', variables: { first: 5 } });
+    expect(JSON.parse(orders[4].body?.kind === 'inline' ? orders[4].body.text : '')).toEqual({
+      query: 'query Orders($first: Int) { orders(first: $first) { id } }',
+      variables: { first: 5 },
+    });
   });
 
   it('splits variables into env and private env files; secrets by type or name', async () => {
@@ -87,7 +103,9 @@ describe('import postman', () => {
   it('keeps scripts and descriptions as comments, with a warning per script', async () => {
     const result = await importPostmanFiles(COLLECTION);
     const customers = result.files.find((f) => f.path === 'customers.http')!.content;
-    expect(customers).toContain('# Lists customers, newest first.\n# Postman test script (not converted):\n#   pm.test("status is 200", function () {');
+    expect(customers).toContain(
+      '# Lists customers, newest first.\n# Postman test script (not converted):\n#   pm.test("status is 200", function () {',
+    );
     expect(customers).toContain('# disabled in Postman: X-Trace: 1');
     expect(result.files[0].content).toContain('# \\@internal use only');
     expect(result.warnings).toEqual([
@@ -101,7 +119,10 @@ describe('import postman', () => {
   it('names the file, path, line and column of a malformed collection', async () => {
     const dir = tempDir();
     const path = join(dir, 'bad.json');
-    writeFileSync(path, '{\n  "info": {"name": "x"},\n  "item": [\n    {"name": "a", "request": {"url": 42}}\n  ]\n}\n');
+    writeFileSync(
+      path,
+      '{\n  "info": {"name": "x"},\n  "item": [\n    {"name": "a", "request": {"url": 42}}\n  ]\n}\n',
+    );
     const error = await dialErrorOf(importPostmanFiles(path));
     expect(error.code).toBe('E_IMPORT');
     expect(error.message).toBe('Postman collection: item[0].request.url: expected string or object');
@@ -126,26 +147,52 @@ describe('import postman v2.0', () => {
   it('reads v2.0 auth objects, raw header strings, string requests and inherit', async () => {
     const dir = tempDir();
     const path = join(dir, 'v20.json');
-    writeFileSync(path, JSON.stringify({
-      info: { name: 'Old', schema: 'https://schema.getpostman.com/json/collection/v2.0.0/collection.json' },
-      auth: { type: 'bearer', bearer: { token: 'literal-token' } },
-      item: [
-        { name: 'Plain', request: 'https://api.example.com/ping?id={{$randomUUID}}&n={{$randomFirstName}}' },
-        { name: 'Headers', request: { method: 'post', url: 'https://api.example.com/h', header: 'X-A: 1\nX-B: two words', auth: { type: 'inherit' } } },
-        { name: 'Digest', request: { url: 'https://api.example.com/d', auth: { type: 'digest', digest: { username: 'u', password: '{{pw}}' } } } },
-        { name: 'Hawk', request: { url: 'https://api.example.com/k', auth: { type: 'hawk', hawk: {} } } },
-      ],
-    }));
+    writeFileSync(
+      path,
+      JSON.stringify({
+        info: { name: 'Old', schema: 'https://schema.getpostman.com/json/collection/v2.0.0/collection.json' },
+        auth: { type: 'bearer', bearer: { token: 'literal-token' } },
+        item: [
+          { name: 'Plain', request: 'https://api.example.com/ping?id={{$randomUUID}}&n={{$randomFirstName}}' },
+          {
+            name: 'Headers',
+            request: {
+              method: 'post',
+              url: 'https://api.example.com/h',
+              header: 'X-A: 1\nX-B: two words',
+              auth: { type: 'inherit' },
+            },
+          },
+          {
+            name: 'Digest',
+            request: {
+              url: 'https://api.example.com/d',
+              auth: { type: 'digest', digest: { username: 'u', password: '{{pw}}' } },
+            },
+          },
+          { name: 'Hawk', request: { url: 'https://api.example.com/k', auth: { type: 'hawk', hawk: {} } } },
+        ],
+      }),
+    );
     const result = await importPostmanFiles(path);
     const nodes = parseHttpFile(result.files[0].content, 'old.http').requests;
-    expect(nodes.map((node) => [node.name, node.method, node.url, node.headers.map((h) => `${h.name}: ${h.value}`)])).toEqual([
-      ['plain', 'GET', 'https://api.example.com/ping?id={{$uuid}}&n={{$randomFirstName}}', ['Authorization: Bearer {{token}}']],
+    expect(
+      nodes.map((node) => [node.name, node.method, node.url, node.headers.map((h) => `${h.name}: ${h.value}`)]),
+    ).toEqual([
+      [
+        'plain',
+        'GET',
+        'https://api.example.com/ping?id={{$uuid}}&n={{$randomFirstName}}',
+        ['Authorization: Bearer {{token}}'],
+      ],
       ['headers', 'POST', 'https://api.example.com/h', ['X-A: 1', 'X-B: two words', 'Authorization: Bearer {{token}}']],
       ['digest', 'GET', 'https://api.example.com/d', ['Authorization: Digest {{username}} {{pw}}']],
       ['hawk', 'GET', 'https://api.example.com/k', []],
     ]);
     // The literal token is kept out of the .http file, in the private env file.
-    expect(JSON.parse(result.files.find((f) => f.path === 'http-client.private.env.json')!.content)).toEqual({ $shared: { token: 'literal-token' } });
+    expect(JSON.parse(result.files.find((f) => f.path === 'http-client.private.env.json')!.content)).toEqual({
+      $shared: { token: 'literal-token' },
+    });
     expect(result.warnings).toEqual([
       "old.http#Hawk: 'hawk' auth is not supported and was not converted",
       'Postman dynamic variables dial does not have: $randomFirstName (replace them before sending)',
@@ -157,20 +204,32 @@ describe('import postman URLs', () => {
   it('builds URLs without raw from their parts, drops disabled query parameters, turns :vars into {{vars}}', async () => {
     const dir = tempDir();
     const path = join(dir, 'parts.json');
-    writeFileSync(path, JSON.stringify({
-      info: { name: 'Parts', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
-      item: [{
-        name: 'By parts',
-        request: {
-          method: 'GET',
-          url: {
-            protocol: 'https', host: ['api', 'example', 'com'], port: '8443', path: ['v1', 'teams', ':teamId', 'members'],
-            query: [{ key: 'role', value: 'admin' }, { key: 'x', value: '1', disabled: true }, { key: 'flag', value: null }],
-            variable: [{ key: 'teamId', value: 't-9' }],
+    writeFileSync(
+      path,
+      JSON.stringify({
+        info: { name: 'Parts', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
+        item: [
+          {
+            name: 'By parts',
+            request: {
+              method: 'GET',
+              url: {
+                protocol: 'https',
+                host: ['api', 'example', 'com'],
+                port: '8443',
+                path: ['v1', 'teams', ':teamId', 'members'],
+                query: [
+                  { key: 'role', value: 'admin' },
+                  { key: 'x', value: '1', disabled: true },
+                  { key: 'flag', value: null },
+                ],
+                variable: [{ key: 'teamId', value: 't-9' }],
+              },
+            },
           },
-        },
-      }],
-    }));
+        ],
+      }),
+    );
     const result = await importPostmanFiles(path);
     const node = parseHttpFile(result.files[0].content, 'parts.http').requests[0];
     expect(node.url).toBe('https://api.example.com:8443/v1/teams/{{teamId}}/members?role=admin&flag');
@@ -181,16 +240,30 @@ describe('import postman URLs', () => {
 describe('import postman upload files', () => {
   const collection = (src: Record<string, unknown>) => ({
     info: { name: 'Files', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
-    item: [{
-      name: 'Deep',
-      item: [{
-        name: 'Deeper',
+    item: [
+      {
+        name: 'Deep',
         item: [
-          { name: 'Upload', request: { method: 'POST', url: 'http://x/u', body: { mode: 'formdata', formdata: [{ key: 'doc', type: 'file', src: src.form }] } } },
-          { name: 'Put', request: { method: 'PUT', url: 'http://x/p', body: { mode: 'file', file: { src: src.file } } } },
+          {
+            name: 'Deeper',
+            item: [
+              {
+                name: 'Upload',
+                request: {
+                  method: 'POST',
+                  url: 'http://x/u',
+                  body: { mode: 'formdata', formdata: [{ key: 'doc', type: 'file', src: src.form }] },
+                },
+              },
+              {
+                name: 'Put',
+                request: { method: 'PUT', url: 'http://x/p', body: { mode: 'file', file: { src: src.file } } },
+              },
+            ],
+          },
         ],
-      }],
-    }],
+      },
+    ],
   });
   const bodies = (content: string) => parseHttpFile(content, 'x.http').requests.map((node) => node.body);
 
@@ -219,7 +292,9 @@ describe('import postman upload files', () => {
     writeFileSync(absolute, 'x');
     writeFileSync(path, JSON.stringify(collection({ form: 'missing/doc.pdf', file: absolute })));
     const result = await importPostmanFiles(path, undefined, { outDir: source });
-    expect(result.warnings).toEqual([`deep/deeper.http#Upload: form field 'doc': ${join(source, 'missing', 'doc.pdf')} does not exist; put the file there or edit the path`]);
+    expect(result.warnings).toEqual([
+      `deep/deeper.http#Upload: form field 'doc': ${join(source, 'missing', 'doc.pdf')} does not exist; put the file there or edit the path`,
+    ]);
     const [upload, put] = bodies(result.files.find((f) => f.path === 'deep/deeper.http')!.content);
     expect(upload?.kind === 'inline' && upload.text).toContain('< ../missing/doc.pdf\n');
     expect(put).toMatchObject({ kind: 'file', path: absolute });

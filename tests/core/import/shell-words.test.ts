@@ -14,12 +14,30 @@ describe('splitBashWords: separators and offsets', () => {
 
   it('reads ; | & && || and line breaks as operators between words, even without blanks', () => {
     const split = splitBashWords('a;b|c&d&&e||f\ng');
-    expect(split.map(({ value, operator }) => (operator ? `<${value}>` : value))).toEqual(['a', '<;>', 'b', '<|>', 'c', '<&>', 'd', '<&&>', 'e', '<||>', 'f', '<\n>', 'g']);
+    expect(split.map(({ value, operator }) => (operator ? `<${value}>` : value))).toEqual([
+      'a',
+      '<;>',
+      'b',
+      '<|>',
+      'c',
+      '<&>',
+      'd',
+      '<&&>',
+      'e',
+      '<||>',
+      'f',
+      '<\n>',
+      'g',
+    ]);
     expect(split.filter((word) => word.operator).map((word) => word.offset)).toEqual([1, 3, 5, 7, 10, 13]);
   });
 
   it('takes # as a comment only at the start of a word', () => {
-    expect(splitBashWords('curl http://x/#frag # the rest\n-k').filter((word) => !word.operator).map((word) => word.value)).toEqual(['curl', 'http://x/#frag', '-k']);
+    expect(
+      splitBashWords('curl http://x/#frag # the rest\n-k')
+        .filter((word) => !word.operator)
+        .map((word) => word.value),
+    ).toEqual(['curl', 'http://x/#frag', '-k']);
   });
 
   it('a backslash keeps the next character (a blank, a quote, an operator) in the word; at the end it adds nothing', () => {

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { ReportCollector, mergeReports, renderGithub, renderHtml, renderJunit, renderTap, renderJson, createReporters, parseReporterSpec, readReport, type RunReport } from '../../../src/core/report/index.js';
+import {
+  ReportCollector,
+  mergeReports,
+  renderGithub,
+  renderHtml,
+  renderJunit,
+  renderTap,
+  renderJson,
+  createReporters,
+  parseReporterSpec,
+  readReport,
+  type RunReport,
+} from '../../../src/core/report/index.js';
 import { runReportSchema } from '../../../src/core/report/json-schema.js';
 import type { RequestResult, RunEvent } from '../../../src/core/run/types.js';
 import { DialError } from '../../../src/core/errors.js';
@@ -9,14 +21,30 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 function result(name: string, status: RequestResult['status'], extra: Partial<RequestResult> = {}): RequestResult {
-  return { index: 0, name, line: 3, method: 'GET', url: '{{host}}/x', status, attempts: 1, durationMs: 12.345, assertions: [], ...extra };
+  return {
+    index: 0,
+    name,
+    line: 3,
+    method: 'GET',
+    url: '{{host}}/x',
+    status,
+    attempts: 1,
+    durationMs: 12.345,
+    assertions: [],
+    ...extra,
+  };
 }
 
 function events(file: string, results: RequestResult[]): RunEvent[] {
   const totals = { files: 1, requests: results.length, passed: 0, failed: 0, errored: 0, skipped: 0 };
   for (const r of results) totals[r.status]++;
   return [
-    { type: 'run:start', startedAt: '2026-01-01T00:00:00.000Z', files: [{ path: `/w/${file}`, relativePath: file, requests: results.length }], requests: results.length },
+    {
+      type: 'run:start',
+      startedAt: '2026-01-01T00:00:00.000Z',
+      files: [{ path: `/w/${file}`, relativePath: file, requests: results.length }],
+      requests: results.length,
+    },
     { type: 'file:start', file: { path: `/w/${file}`, relativePath: file, requests: results.length } },
     ...results.map((r): RunEvent => ({ type: 'request:end', file, result: r })),
     { type: 'file:end', file, result: { relativePath: file, durationMs: 40, totals } },
@@ -27,13 +55,29 @@ function events(file: string, results: RequestResult[]): RunEvent[] {
 function sample(file = 'api/a <&>.http'): RunReport {
   const collector = new ReportCollector();
   const results = [
-    result('ok', 'passed', { httpStatus: 200, assertions: [{ kind: 'assertion', source: 'status == 200', line: 5, passed: true }] }),
+    result('ok', 'passed', {
+      httpStatus: 200,
+      assertions: [{ kind: 'assertion', source: 'status == 200', line: 5, passed: true }],
+    }),
     result('bad "quotes" & <tags>', 'failed', {
       httpStatus: 500,
-      assertions: [{ kind: 'assertion', source: 'status == 200', line: 9, passed: false, expected: '== 200', actual: '500', message: 'expected == 200, got 500' }],
+      assertions: [
+        {
+          kind: 'assertion',
+          source: 'status == 200',
+          line: 9,
+          passed: false,
+          expected: '== 200',
+          actual: '500',
+          message: 'expected == 200, got 500',
+        },
+      ],
       logs: ['log \u0001 line'],
     }),
-    result('down', 'errored', { error: { code: 'E_CONNREFUSED', message: 'connection refused by 127.0.0.1:9\nsecond line' }, attempts: 3 }),
+    result('down', 'errored', {
+      error: { code: 'E_CONNREFUSED', message: 'connection refused by 127.0.0.1:9\nsecond line' },
+      attempts: 3,
+    }),
     result('later', 'skipped', { skipReason: 'not # ready' }),
   ];
   for (const event of events(file, results)) collector.onEvent(event);
@@ -45,7 +89,11 @@ describe('reporters', () => {
     const report = JSON.parse(renderJson(sample()));
     expect(runReportSchema.safeParse(report).success).toBe(true);
     expect(report.totals).toEqual({ files: 1, requests: 4, passed: 1, failed: 1, errored: 1, skipped: 1 });
-    expect(report.files[0].requests[2]).toMatchObject({ status: 'errored', attempts: 3, error: { code: 'E_CONNREFUSED' } });
+    expect(report.files[0].requests[2]).toMatchObject({
+      status: 'errored',
+      attempts: 3,
+      error: { code: 'E_CONNREFUSED' },
+    });
   });
 
   it('JUnit is valid, escaped XML with a suite per file and a case per request', () => {
@@ -109,7 +157,10 @@ describe('reporters', () => {
   it('the collected report keeps just the failed and errored requests, with or without file reporters', () => {
     const everything = sample();
     const live = createReporters([parseReporterSpec('dot')], { stdout: () => {}, color: false });
-    const withJson = createReporters([parseReporterSpec('dot'), parseReporterSpec(`json:${join(tempDir(), 'r.json')}`)], { stdout: () => {}, color: false });
+    const withJson = createReporters(
+      [parseReporterSpec('dot'), parseReporterSpec(`json:${join(tempDir(), 'r.json')}`)],
+      { stdout: () => {}, color: false },
+    );
     for (const event of events('api/a <&>.http', everything.files[0].requests as RequestResult[])) {
       live.onEvent(event);
       withJson.onEvent(event);

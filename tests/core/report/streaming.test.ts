@@ -5,7 +5,16 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ReportCollector, createReporters, renderGithub, renderHtml, renderJson, renderJunit, renderTap, type RunReport } from '../../../src/core/report/index.js';
+import {
+  ReportCollector,
+  createReporters,
+  renderGithub,
+  renderHtml,
+  renderJson,
+  renderJunit,
+  renderTap,
+  type RunReport,
+} from '../../../src/core/report/index.js';
 import { FileReportSpill } from '../../../src/core/report/streaming.js';
 import { HTML_ROW_LIMIT } from '../../../src/core/report/render.js';
 import type { RequestResult, RunEvent, Totals } from '../../../src/core/run/types.js';
@@ -15,9 +24,19 @@ const STATUSES: RequestResult['status'][] = ['passed', 'failed', 'errored', 'ski
 
 function request(index: number, status: RequestResult['status']): RequestResult {
   return {
-    index, name: `r${index} <&>`, line: 3 + index * 4, method: 'GET', url: '{{host}}/x', status, attempts: 1, durationMs: index + 0.5,
+    index,
+    name: `r${index} <&>`,
+    line: 3 + index * 4,
+    method: 'GET',
+    url: '{{host}}/x',
+    status,
+    attempts: 1,
+    durationMs: index + 0.5,
     httpStatus: status === 'errored' ? undefined : 200,
-    assertions: status === 'failed' ? [{ kind: 'assertion', source: 'status == 201', line: 5, passed: false, expected: '== 201', actual: '200' }] : [],
+    assertions:
+      status === 'failed'
+        ? [{ kind: 'assertion', source: 'status == 201', line: 5, passed: false, expected: '== 201', actual: '200' }]
+        : [],
     ...(status === 'errored' && { error: { code: 'E_CONNREFUSED', message: 'refused' } }),
     ...(status === 'skipped' && { skipReason: 'later' }),
   };
@@ -26,8 +45,18 @@ function request(index: number, status: RequestResult['status']): RequestResult 
 /** Events of a run over `fileCount` files of `perFile` requests, files finishing in a scrambled order. */
 function runEvents(fileCount: number, perFile: number): RunEvent[] {
   const totals: Totals = { files: fileCount, requests: 0, passed: 0, failed: 0, errored: 0, skipped: 0 };
-  const files = Array.from({ length: fileCount }, (_, f) => `dir/f${String((f * 7) % fileCount).padStart(3, '0')}.http`);
-  const events: RunEvent[] = [{ type: 'run:start', startedAt: '2026-01-01T00:00:00.000Z', files: files.map((path) => ({ path: `/w/${path}`, relativePath: path, requests: perFile })), requests: fileCount * perFile }];
+  const files = Array.from(
+    { length: fileCount },
+    (_, f) => `dir/f${String((f * 7) % fileCount).padStart(3, '0')}.http`,
+  );
+  const events: RunEvent[] = [
+    {
+      type: 'run:start',
+      startedAt: '2026-01-01T00:00:00.000Z',
+      files: files.map((path) => ({ path: `/w/${path}`, relativePath: path, requests: perFile })),
+      requests: fileCount * perFile,
+    },
+  ];
   for (const file of files) {
     const fileTotals: Totals = { files: 1, requests: 0, passed: 0, failed: 0, errored: 0, skipped: 0 };
     events.push({ type: 'file:start', file: { path: `/w/${file}`, relativePath: file, requests: perFile } });
@@ -56,11 +85,20 @@ describe('streamed reports', () => {
     const events = runEvents(23, 9);
     const dir = tempDir();
     const names = ['json', 'junit', 'tap', 'html', 'github'] as const;
-    const reporters = createReporters(names.map((name) => ({ name, path: join(dir, `report.${name}`) })), { stdout: () => {}, color: false });
+    const reporters = createReporters(
+      names.map((name) => ({ name, path: join(dir, `report.${name}`) })),
+      { stdout: () => {}, color: false },
+    );
     for (const event of events) reporters.onEvent(event);
     await reporters.finish();
     const report = inMemory(events);
-    const expected = { json: renderJson(report), junit: renderJunit(report), tap: renderTap(report), html: renderHtml(report), github: renderGithub(report) };
+    const expected = {
+      json: renderJson(report),
+      junit: renderJunit(report),
+      tap: renderTap(report),
+      html: renderHtml(report),
+      github: renderGithub(report),
+    };
     for (const name of names) expect(readFileSync(join(dir, `report.${name}`), 'utf8'), name).toBe(expected[name]);
     expect(JSON.parse(expected.json)).toEqual(report);
   });
@@ -75,7 +113,10 @@ describe('streamed reports', () => {
   });
 
   it('keep only the failed and errored requests in memory', () => {
-    const reporters = createReporters([{ name: 'junit', path: join(tempDir(), 'r.xml') }], { stdout: () => {}, color: false });
+    const reporters = createReporters([{ name: 'junit', path: join(tempDir(), 'r.xml') }], {
+      stdout: () => {},
+      color: false,
+    });
     for (const event of runEvents(4, 8)) reporters.onEvent(event);
     const kept = reporters.report().files.flatMap((file) => file.requests.map((r) => r.status));
     expect(kept.length).toBe(16);
@@ -84,7 +125,12 @@ describe('streamed reports', () => {
 
   it('spill files to disk, read them back sorted by path, and remove the spill', () => {
     const spill = new FileReportSpill();
-    const file = (path: string) => ({ path, durationMs: 1, totals: { files: 1, requests: 0, passed: 0, failed: 0, errored: 0, skipped: 0 }, requests: [] });
+    const file = (path: string) => ({
+      path,
+      durationMs: 1,
+      totals: { files: 1, requests: 0, passed: 0, failed: 0, errored: 0, skipped: 0 },
+      requests: [],
+    });
     for (const path of ['b.http', 'a/z.http', 'ä.http', 'a.http']) spill.add(file(path));
     expect([...spill.files()].map((f) => f.path)).toEqual(['a.http', 'a/z.http', 'b.http', 'ä.http']);
     expect(existsSync(spill.dir)).toBe(true);

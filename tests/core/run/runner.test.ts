@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parseHttpFile } from '../../../src/core/httpfile/index.js';
-import { parseShard, planFiles, planRun, runPlan, runEvents, selectShard, createRequestFilter, type AttemptOutcome, type RequestExecutor, type RunEvent, type PlannedFile } from '../../../src/core/run/index.js';
+import {
+  parseShard,
+  planFiles,
+  planRun,
+  runPlan,
+  runEvents,
+  selectShard,
+  createRequestFilter,
+  type AttemptOutcome,
+  type RequestExecutor,
+  type RunEvent,
+  type PlannedFile,
+} from '../../../src/core/run/index.js';
 import { DialError } from '../../../src/core/errors.js';
 
 function fileOf(name: string, text: string) {
@@ -43,19 +55,27 @@ describe('shards', () => {
 
   it('every file lands in exactly one shard, whatever the input order (property)', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(fc.stringMatching(/^[a-z0-9/]{1,12}\.http$/), { maxLength: 40 }), fc.integer({ min: 1, max: 9 }), fc.boolean(), (files, total, reverse) => {
-        const input = reverse ? [...files].reverse() : files;
-        const seen = new Map<string, number>();
-        for (let index = 1; index <= total; index++) {
-          for (const file of selectShard(input, { index, total }, (f) => f)) seen.set(file, (seen.get(file) ?? 0) + 1);
-        }
-        expect(seen.size).toBe(files.length);
-        for (const count of seen.values()) expect(count).toBe(1);
-        // Deterministic: the same shard of a shuffled list is the same set.
-        for (let index = 1; index <= total; index++) {
-          expect(selectShard(files, { index, total }, (f) => f)).toEqual(selectShard([...files].reverse(), { index, total }, (f) => f));
-        }
-      }),
+      fc.property(
+        fc.uniqueArray(fc.stringMatching(/^[a-z0-9/]{1,12}\.http$/), { maxLength: 40 }),
+        fc.integer({ min: 1, max: 9 }),
+        fc.boolean(),
+        (files, total, reverse) => {
+          const input = reverse ? [...files].reverse() : files;
+          const seen = new Map<string, number>();
+          for (let index = 1; index <= total; index++) {
+            for (const file of selectShard(input, { index, total }, (f) => f))
+              seen.set(file, (seen.get(file) ?? 0) + 1);
+          }
+          expect(seen.size).toBe(files.length);
+          for (const count of seen.values()) expect(count).toBe(1);
+          // Deterministic: the same shard of a shuffled list is the same set.
+          for (let index = 1; index <= total; index++) {
+            expect(selectShard(files, { index, total }, (f) => f)).toEqual(
+              selectShard([...files].reverse(), { index, total }, (f) => f),
+            );
+          }
+        },
+      ),
     );
   });
 
@@ -91,7 +111,10 @@ describe('filters', () => {
     expect(second.requests[0]).toEqual(first.requests[0]);
   });
   it('planRun plans each file then lets the loader forget it; references are gathered first', async () => {
-    const texts: Record<string, string> = { '/w/a.http': three, '/w/b.http': '### use\nGET http://x/{{a.response.body.$.id}}\n' };
+    const texts: Record<string, string> = {
+      '/w/a.http': three,
+      '/w/b.http': '### use\nGET http://x/{{a.response.body.$.id}}\n',
+    };
     const forgotten: string[] = [];
     const { plan, referenced } = await planRun({
       paths: ['/w'],
@@ -120,14 +143,23 @@ describe('runner', () => {
     // The plan is consumed, so nothing of a file that ran stays reachable through it.
     expect(plan).toEqual([undefined]);
     expect(summary.totals).toEqual({ files: 1, requests: 3, passed: 2, failed: 0, errored: 0, skipped: 1 });
-    const ends = events.filter((e) => e.type === 'request:end').map((e) => e.type === 'request:end' && [e.result.name, e.result.status, e.result.skipReason]);
-    expect(ends).toEqual([['a', 'passed', undefined], ['b', 'passed', undefined], ['c', 'skipped', 'not ready']]);
+    const ends = events
+      .filter((e) => e.type === 'request:end')
+      .map((e) => e.type === 'request:end' && [e.result.name, e.result.status, e.result.skipReason]);
+    expect(ends).toEqual([
+      ['a', 'passed', undefined],
+      ['b', 'passed', undefined],
+      ['c', 'skipped', 'not ready'],
+    ]);
     expect(events[0].type).toBe('run:start');
     expect(events.at(-1)?.type).toBe('run:end');
   });
 
   it('keeps at most `concurrency` files in flight', async () => {
-    const plan = planFiles(Array.from({ length: 6 }, (_, i) => fileOf(`f${i}.http`, 'GET http://x/\n\n###\nGET http://x/2\n')), {});
+    const plan = planFiles(
+      Array.from({ length: 6 }, (_, i) => fileOf(`f${i}.http`, 'GET http://x/\n\n###\nGET http://x/2\n')),
+      {},
+    );
     let inFlight = 0;
     let peak = 0;
     const execute: RequestExecutor = async () => {
@@ -143,7 +175,10 @@ describe('runner', () => {
   });
 
   it('retries failed attempts (flag and @retry) and counts attempts', async () => {
-    const plan = planFiles([fileOf('r.http', '### flaky\n# @retry 3 1ms\nGET http://x/\n\n### never\nGET http://x/n\n')], {});
+    const plan = planFiles(
+      [fileOf('r.http', '### flaky\n# @retry 3 1ms\nGET http://x/\n\n### never\nGET http://x/n\n')],
+      {},
+    );
     let flakyCalls = 0;
     const execute: RequestExecutor = async ({ node }) => {
       if (node.name === 'flaky') return ++flakyCalls < 3 ? { status: 'failed', durationMs: 1, assertions: [] } : pass;
@@ -152,12 +187,18 @@ describe('runner', () => {
     const { events, listener } = collect();
     await runPlan(plan, execute, { retry: 1 }, listener);
     const results = events.flatMap((e) => (e.type === 'request:end' ? [e.result] : []));
-    expect(results.map((r) => [r.name, r.status, r.attempts])).toEqual([['flaky', 'passed', 3], ['never', 'errored', 2]]);
+    expect(results.map((r) => [r.name, r.status, r.attempts])).toEqual([
+      ['flaky', 'passed', 3],
+      ['never', 'errored', 2],
+    ]);
     expect(events.filter((e) => e.type === 'request:retry')).toHaveLength(3);
   });
 
   it('--bail stops scheduling and reports the rest as skipped', async () => {
-    const plan = planFiles([fileOf('a.http', 'GET http://x/1\n\n###\nGET http://x/2\n'), fileOf('b.http', 'GET http://x/3\n')], {});
+    const plan = planFiles(
+      [fileOf('a.http', 'GET http://x/1\n\n###\nGET http://x/2\n'), fileOf('b.http', 'GET http://x/3\n')],
+      {},
+    );
     let calls = 0;
     const execute: RequestExecutor = async () => {
       calls++;
@@ -168,15 +209,22 @@ describe('runner', () => {
     expect(calls).toBe(1);
     expect(summary.bailed).toBe(true);
     expect(summary.totals).toMatchObject({ failed: 1, skipped: 2, requests: 3 });
-    const skipped = events.flatMap((e) => (e.type === 'request:end' && e.result.status === 'skipped' ? [e.result.skipReason] : []));
+    const skipped = events.flatMap((e) =>
+      e.type === 'request:end' && e.result.status === 'skipped' ? [e.result.skipReason] : [],
+    );
     expect(skipped).toEqual(['bail', 'bail']);
   });
 
   it('an executor that throws makes an errored request, not a crash', async () => {
     const plan = planFiles([fileOf('a.http', 'GET http://x/1\n')], {});
-    const summary = await runPlan(plan, async () => {
-      throw new DialError('E_VAR_UNDEFINED', 'variable x is not defined');
-    }, {}, () => {});
+    const summary = await runPlan(
+      plan,
+      async () => {
+        throw new DialError('E_VAR_UNDEFINED', 'variable x is not defined');
+      },
+      {},
+      () => {},
+    );
     expect(summary.totals.errored).toBe(1);
   });
 
@@ -184,10 +232,15 @@ describe('runner', () => {
     const plan = planFiles([fileOf('a.http', 'GET http://x/1\n\n###\nGET http://x/2\n')], {});
     const controller = new AbortController();
     const { events, listener } = collect();
-    const summary = await runPlan(plan, async () => {
-      controller.abort();
-      return pass;
-    }, { signal: controller.signal }, listener);
+    const summary = await runPlan(
+      plan,
+      async () => {
+        controller.abort();
+        return pass;
+      },
+      { signal: controller.signal },
+      listener,
+    );
     expect(summary.interrupted).toBe(true);
     expect(events.flatMap((e) => (e.type === 'request:end' ? [e.result.status] : []))).toEqual(['passed', 'skipped']);
   });
@@ -203,7 +256,10 @@ describe('runner', () => {
 describe('referencedNames', () => {
   it('finds dotted references and # @ref / # @forceRef names', async () => {
     const { referencedNames } = await import('../../../src/core/run/index.js');
-    const file = parseHttpFile('### a\n# @ref login, other\nGET {{host}}/x?t={{token.response.body.$.t}}&u={{ user.id }}&d={{$dotenv X}}\n\n### b\n# @forceRef setup\nGET {{host}}/y\n', '/w/r.http');
+    const file = parseHttpFile(
+      '### a\n# @ref login, other\nGET {{host}}/x?t={{token.response.body.$.t}}&u={{ user.id }}&d={{$dotenv X}}\n\n### b\n# @forceRef setup\nGET {{host}}/y\n',
+      '/w/r.http',
+    );
     expect([...referencedNames([file])].sort()).toEqual(['login', 'other', 'setup', 'token', 'user']);
   });
 });

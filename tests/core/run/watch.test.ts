@@ -28,6 +28,12 @@ describe('filesReadBy', () => {
       '',
     ].join('\n');
     const read = filesReadBy(parseHttpFile(text, '/w/api/req.http')).sort();
-    expect(read).toEqual(['/w/api/after.js', '/w/api/img/a.png', '/w/api/pre.js', '/w/api/widget.schema.json', '/w/shared/body.json']);
+    expect(read).toEqual([
+      '/w/api/after.js',
+      '/w/api/img/a.png',
+      '/w/api/pre.js',
+      '/w/api/widget.schema.json',
+      '/w/shared/body.json',
+    ]);
   });
 });

@@ -10,7 +10,11 @@ import { tempDir } from '../../helpers/cli.js';
 
 describe('script modules', () => {
   it('lists the modules only Node can give, not the ones the sandbox provides', () => {
-    expect(nodeOnlyModules("const a = require('assert'); const c = require(\"crypto\"); const f = require('fs'); require(`./lib.js`); require('fs');").names).toEqual(['fs', './lib.js']);
+    expect(
+      nodeOnlyModules(
+        "const a = require('assert'); const c = require(\"crypto\"); const f = require('fs'); require(`./lib.js`); require('fs');",
+      ).names,
+    ).toEqual(['fs', './lib.js']);
     expect(nodeOnlyModules("const { expect } = require('chai');").names).toEqual([]);
     expect(importStatement("import fs from 'fs';\nclient.log(1)")).toBe('fs');
     expect(importStatement("client.log('import x from y')")).toBeUndefined();
@@ -27,7 +31,9 @@ describe('script modules', () => {
     writeFileSync(join(dir, 'handler.js'), "client.log('x');\nconst { execSync } = require('child_process');\n");
     const path = join(dir, 'api.http');
     const file = parseHttpFile('GET http://127.0.0.1:1/x\n\n> ./handler.js\n', path);
-    const error = (await new ScriptRunner(5000, { allowNode: false }).checkModules(file).catch((e: unknown) => e)) as DialError;
+    const error = (await new ScriptRunner(5000, { allowNode: false })
+      .checkModules(file)
+      .catch((e: unknown) => e)) as DialError;
     expect(error).toBeInstanceOf(DialError);
     expect(error.code).toBe('E_SCRIPT');
     expect(error.message).toContain("loads 'child_process', which needs Node access");

@@ -12,7 +12,16 @@ function env(overrides: Partial<ScriptEnvironment> = {}): ScriptEnvironment {
     globals: new Map(),
     requestVariables: new Map(),
     environment: (name) => ({ host: 'http://h' })[name],
-    response: createResponseView({ status: 200, headers: [['Content-Type', 'application/json; charset=utf-8'], ['X-A', '1'], ['X-A', '2']], durationMs: 5, bytes: Buffer.from('{"items":[{"id":7}],"token":"t"}') }),
+    response: createResponseView({
+      status: 200,
+      headers: [
+        ['Content-Type', 'application/json; charset=utf-8'],
+        ['X-A', '1'],
+        ['X-A', '2'],
+      ],
+      durationMs: 5,
+      bytes: Buffer.from('{"items":[{"id":7}],"token":"t"}'),
+    }),
     ...overrides,
   };
 }
@@ -53,7 +62,10 @@ client.log("token", response.body.token, {a: 1});`);
     await runHandler('client.global.set("firstId", response.body.items[0].id); request.variables.set("v", 5);', e);
     expect(e.globals.get('firstId')).toBe(7);
     expect(e.requestVariables.get('v')).toBe('5');
-    const out = await runHandler('client.test("g", () => { client.assert(client.global.get("firstId") === 7); client.assert(request.environment.get("host") === "http://h"); client.assert(!client.global.isEmpty()); }); client.global.clear("firstId");', e);
+    const out = await runHandler(
+      'client.test("g", () => { client.assert(client.global.get("firstId") === 7); client.assert(request.environment.get("host") === "http://h"); client.assert(!client.global.isEmpty()); }); client.global.clear("firstId");',
+      e,
+    );
     expect(out.tests[0].passed).toBe(true);
     expect(e.globals.has('firstId')).toBe(false);
   });
@@ -85,7 +97,9 @@ client.log("token", response.body.token, {a: 1});`);
     const sync = (await runHandler('while (true) {}', env(), runner).catch((e: unknown) => e)) as DialError;
     expect(sync.code).toBe('E_SCRIPT');
     expect(sync.message).toMatch(/timed out/);
-    const asyncError = (await runHandler('await new Promise(() => {});', env(), runner).catch((e: unknown) => e)) as DialError;
+    const asyncError = (await runHandler('await new Promise(() => {});', env(), runner).catch(
+      (e: unknown) => e,
+    )) as DialError;
     expect(asyncError.message).toMatch(/never finished/);
   });
 
@@ -99,7 +113,9 @@ client.log("token", response.body.token, {a: 1});`);
 
   it('Node access is refused without trust, with the way to allow it', async () => {
     for (const code of ['process.exit(1)', 'require("fs")', 'require("child_process")']) {
-      const error = (await runHandler(code, env(), new ScriptRunner(5000, { allowNode: false })).catch((e: unknown) => e)) as DialError;
+      const error = (await runHandler(code, env(), new ScriptRunner(5000, { allowNode: false })).catch(
+        (e: unknown) => e,
+      )) as DialError;
       expect(error.code, code).toBe('E_SCRIPT');
       expect(error.message, code).toMatch(/needs Node access/);
       expect(error.hint, code).toMatch(/dial trust/);
@@ -118,19 +134,33 @@ client.test("chai", () => require("chai").expect(response.body).to.have.property
 client.test("chai fails", () => require("chai").expect(1).to.equal(2));
 client.test("kulala", () => { assert.same(response.body.token, "t"); assert.jsonHas("items.0.id", 7); });`);
     expect(outcome.tests.map((t) => [t.name, t.passed])).toEqual([
-      ['sha256', true], ['hmac', true], ['uuid', true], ['int', true], ['node assert', true], ['chai', true], ['chai fails', false], ['kulala', true],
+      ['sha256', true],
+      ['hmac', true],
+      ['uuid', true],
+      ['int', true],
+      ['node assert', true],
+      ['chai', true],
+      ['chai fails', false],
+      ['kulala', true],
     ]);
     expect(outcome.tests[6].message).toMatch(/expected 1 to equal 2/);
   });
 
   it('a trusted runner gives scripts require and process', async () => {
-    const outcome = await runHandler('client.test("node", () => client.assert(typeof require("fs").readFileSync === "function" && typeof process.pid === "number"));', env(), new ScriptRunner(5000, { allowNode: true }));
+    const outcome = await runHandler(
+      'client.test("node", () => client.assert(typeof require("fs").readFileSync === "function" && typeof process.pid === "number"));',
+      env(),
+      new ScriptRunner(5000, { allowNode: true }),
+    );
     expect(outcome.tests).toEqual([{ name: 'node', passed: true }]);
   });
 
   it('runs a handler file relative to the .http file and maps its line', async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'handler.js'), 'client.test("from file", () => client.assert(response.status === 200));\n\nundefinedFn();\n');
+    writeFileSync(
+      join(dir, 'handler.js'),
+      'client.test("from file", () => client.assert(response.status === 200));\n\nundefinedFn();\n',
+    );
     const file = parseHttpFile('GET http://x/\n\n> ./handler.js\n', join(dir, 'b.http'));
     const runner = new ScriptRunner();
     const error = (await runner.run(file.requests[0].handlers[0], file, env()).catch((e: unknown) => e)) as DialError;
@@ -142,7 +172,11 @@ client.test("kulala", () => { assert.same(response.body.token, "t"); assert.json
   it('scripts are isolated from each other but share the context cheaply', async () => {
     const runner = new ScriptRunner();
     await runHandler('var leaked = 1;', env(), runner);
-    const out = await runHandler('client.test("no leak", () => client.assert(typeof leaked === "undefined"));', env(), runner);
+    const out = await runHandler(
+      'client.test("no leak", () => client.assert(typeof leaked === "undefined"));',
+      env(),
+      runner,
+    );
     expect(out.tests[0].passed).toBe(true);
   });
 });

@@ -6,7 +6,12 @@ import { buildRequest, type BuildRequestOptions } from '../../../src/core/send/b
 import { parseItem } from '../../../src/core/send/items.js';
 import { DialError } from '../../../src/core/errors.js';
 import type { HttpRequest } from '../../../src/core/http/types.js';
-import { contentDispositionFilename, downloadFileName, sanitizeFileName, uniquePath } from '../../../src/core/send/download.js';
+import {
+  contentDispositionFilename,
+  downloadFileName,
+  sanitizeFileName,
+  uniquePath,
+} from '../../../src/core/send/download.js';
 import { digestAuthorization, parseDigestChallenge } from '../../../src/core/send/digest.js';
 import { peekStdinBody } from '../../../src/core/send/stdin.js';
 
@@ -18,9 +23,16 @@ writeFileSync(join(dir, 'body.xml'), '<a/>');
 writeFileSync(join(dir, 'bad.json'), '{nope');
 
 function build(items: string[], options: Partial<BuildRequestOptions> = {}): HttpRequest {
-  return buildRequest({ url: 'http://localhost:3000/x', items: items.map(parseItem), cwd: dir, userAgent: 'dial/test', ...options });
+  return buildRequest({
+    url: 'http://localhost:3000/x',
+    items: items.map(parseItem),
+    cwd: dir,
+    userAgent: 'dial/test',
+    ...options,
+  });
 }
-const header = (request: HttpRequest, name: string) => request.headers.filter(([key]) => key.toLowerCase() === name.toLowerCase()).map(([, value]) => value);
+const header = (request: HttpRequest, name: string) =>
+  request.headers.filter(([key]) => key.toLowerCase() === name.toLowerCase()).map(([, value]) => value);
 const text = (request: HttpRequest) => (request.body.kind === 'text' ? request.body.text : undefined);
 const codeOf = (fn: () => unknown): string | undefined => {
   try {
@@ -40,14 +52,29 @@ describe('buildRequest', () => {
   });
 
   it('sends JSON by default, keeping item order and number literals', () => {
-    const request = build(['name=Ann', 'age:=30', 'ratio:=1.50', 'big:=12345678901234567890', 'ok:=true', 'meta:=@meta.json', 'bio=@bio.txt']);
-    expect(text(request)).toBe('{"name":"Ann","age":30,"ratio":1.50,"big":12345678901234567890,"ok":true,"meta":{"z": 1.0, "a": [1]},"bio":"line one\\n"}'.replace('{"z": 1.0, "a": [1]}', '{"z":1.0,"a":[1]}'));
+    const request = build([
+      'name=Ann',
+      'age:=30',
+      'ratio:=1.50',
+      'big:=12345678901234567890',
+      'ok:=true',
+      'meta:=@meta.json',
+      'bio=@bio.txt',
+    ]);
+    expect(text(request)).toBe(
+      '{"name":"Ann","age":30,"ratio":1.50,"big":12345678901234567890,"ok":true,"meta":{"z": 1.0, "a": [1]},"bio":"line one\\n"}'.replace(
+        '{"z": 1.0, "a": [1]}',
+        '{"z":1.0,"a":[1]}',
+      ),
+    );
     expect(header(request, 'content-type')).toEqual(['application/json']);
     expect(header(request, 'accept')).toEqual(['application/json, */*;q=0.5']);
   });
 
   it('builds nested JSON (HTTPie 3 rules)', () => {
-    expect(text(build(['a[b][0]=x', 'a[b][2]=z', 'a[c]:=1', 'tags[]=p', 'tags[]=q']))).toBe('{"a":{"b":["x",null,"z"],"c":1},"tags":["p","q"]}');
+    expect(text(build(['a[b][0]=x', 'a[b][2]=z', 'a[c]:=1', 'tags[]=p', 'tags[]=q']))).toBe(
+      '{"a":{"b":["x",null,"z"],"c":1},"tags":["p","q"]}',
+    );
     expect(text(build(['[]:=1', '[]:=2']))).toBe('[1,2]');
     expect(text(build(['[0][type]=platform', '[1][type]=desktop']))).toBe('[{"type":"platform"},{"type":"desktop"}]');
     // Last one wins, in the first place.
@@ -72,7 +99,14 @@ describe('buildRequest', () => {
   });
 
   it('headers: set, replace defaults, remove, empty, from a file', () => {
-    const request = build(['Accept:text/plain', 'User-Agent:', 'X-Empty;', 'X-Token:@token.txt', 'X-Multi:1', 'X-Multi:2']);
+    const request = build([
+      'Accept:text/plain',
+      'User-Agent:',
+      'X-Empty;',
+      'X-Token:@token.txt',
+      'X-Multi:1',
+      'X-Multi:2',
+    ]);
     expect(header(request, 'accept')).toEqual(['text/plain']);
     expect(header(request, 'user-agent')).toEqual([]);
     expect(header(request, 'x-empty')).toEqual(['']);
@@ -118,10 +152,12 @@ describe('buildRequest', () => {
 describe('stdin peeking', () => {
   it('an empty pipe is no body; a non-empty one streams every byte', async () => {
     expect(await peekStdinBody((async function* () {})())).toBeUndefined();
-    const body = await peekStdinBody((async function* () {
-      yield Buffer.from('ab');
-      yield Buffer.from('cd');
-    })());
+    const body = await peekStdinBody(
+      (async function* () {
+        yield Buffer.from('ab');
+        yield Buffer.from('cd');
+      })(),
+    );
     expect(body?.kind).toBe('stream');
     if (body?.kind !== 'stream') return;
     const chunks: Buffer[] = [];
@@ -133,7 +169,9 @@ describe('stdin peeking', () => {
 describe('download names', () => {
   it('reads Content-Disposition (filename* wins) and never leaves the folder', () => {
     expect(contentDispositionFilename('attachment; filename="report.pdf"')).toBe('report.pdf');
-    expect(contentDispositionFilename("attachment; filename=x.txt; filename*=UTF-8''na%C3%AFve%20file.txt")).toBe('naïve file.txt');
+    expect(contentDispositionFilename("attachment; filename=x.txt; filename*=UTF-8''na%C3%AFve%20file.txt")).toBe(
+      'naïve file.txt',
+    );
     expect(downloadFileName('http://h/a/b', 'attachment; filename="../../etc/passwd"', undefined)).toBe('passwd');
     expect(downloadFileName('http://h/a/b', 'attachment; filename="..\\..\\win.ini"', undefined)).toBe('win.ini');
     expect(downloadFileName('http://h/a/b', 'attachment; filename=".."', undefined)).toBe('b');
@@ -176,13 +214,15 @@ describe('digest auth (RFC 7616 §3.9.1 vectors)', () => {
 
   it('computes the MD5 response', () => {
     const challenge = parseDigestChallenge([['www-authenticate', challengeHeader('MD5')]]);
-    expect(digestAuthorization(challenge!, credentials, 'GET', 'http://www.example.org/dir/index.html', cnonce)).toContain(
-      'response="8ca523f5e9506fed4657c9700eebdbec"',
-    );
+    expect(
+      digestAuthorization(challenge!, credentials, 'GET', 'http://www.example.org/dir/index.html', cnonce),
+    ).toContain('response="8ca523f5e9506fed4657c9700eebdbec"');
   });
 
   it('ignores Basic challenges and unsupported algorithms', () => {
     expect(parseDigestChallenge([['WWW-Authenticate', 'Basic realm="x"']])).toBeUndefined();
-    expect(parseDigestChallenge([['WWW-Authenticate', 'Digest realm="x", nonce="n", algorithm=SHA-512-256']])).toBeUndefined();
+    expect(
+      parseDigestChallenge([['WWW-Authenticate', 'Digest realm="x", nonce="n", algorithm=SHA-512-256']]),
+    ).toBeUndefined();
   });
 });

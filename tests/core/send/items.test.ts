@@ -17,15 +17,40 @@ describe('parseItem', () => {
     expect(parseItem('X-Api:abc')).toMatchObject({ kind: 'header', name: 'X-Api', value: 'abc' });
     expect(parseItem('User-Agent:')).toMatchObject({ kind: 'header-remove', name: 'User-Agent' });
     expect(parseItem('X-Empty;')).toMatchObject({ kind: 'header-empty', name: 'X-Empty' });
-    expect(parseItem('X-File:@token.txt')).toMatchObject({ kind: 'header', name: 'X-File', value: 'token.txt', fromFile: true });
+    expect(parseItem('X-File:@token.txt')).toMatchObject({
+      kind: 'header',
+      name: 'X-File',
+      value: 'token.txt',
+      fromFile: true,
+    });
     expect(parseItem('q==search me')).toMatchObject({ kind: 'query', name: 'q', value: 'search me' });
     expect(parseItem('q==@query.txt')).toMatchObject({ kind: 'query', name: 'q', value: 'query.txt', fromFile: true });
-    expect(parseItem('name=Ann')).toMatchObject({ kind: 'data', key: 'name', value: 'Ann', path: [{ kind: 'key', name: 'name' }] });
+    expect(parseItem('name=Ann')).toMatchObject({
+      kind: 'data',
+      key: 'name',
+      value: 'Ann',
+      path: [{ kind: 'key', name: 'name' }],
+    });
     expect(parseItem('bio=@bio.txt')).toMatchObject({ kind: 'data', key: 'bio', value: 'bio.txt', fromFile: true });
     expect(parseItem('age:=30')).toMatchObject({ kind: 'json', key: 'age', value: '30' });
-    expect(parseItem('meta:=@meta.json')).toMatchObject({ kind: 'json', key: 'meta', value: 'meta.json', fromFile: true });
-    expect(parseItem('avatar@img/a.png')).toMatchObject({ kind: 'file', key: 'avatar', path: 'img/a.png', contentType: undefined });
-    expect(parseItem('avatar@a.bin;type=image/png')).toMatchObject({ kind: 'file', key: 'avatar', path: 'a.bin', contentType: 'image/png' });
+    expect(parseItem('meta:=@meta.json')).toMatchObject({
+      kind: 'json',
+      key: 'meta',
+      value: 'meta.json',
+      fromFile: true,
+    });
+    expect(parseItem('avatar@img/a.png')).toMatchObject({
+      kind: 'file',
+      key: 'avatar',
+      path: 'img/a.png',
+      contentType: undefined,
+    });
+    expect(parseItem('avatar@a.bin;type=image/png')).toMatchObject({
+      kind: 'file',
+      key: 'avatar',
+      path: 'a.bin',
+      contentType: 'image/png',
+    });
     expect(parseItem('@body.json')).toMatchObject({ kind: 'body-file', path: 'body.json' });
   });
 
@@ -64,13 +89,19 @@ describe('parseKeyPath', () => {
       { kind: 'append' },
     ]);
     expect(parseKeyPath('[]')).toEqual([{ kind: 'append' }]);
-    expect(parseKeyPath('[2][name]')).toEqual([{ kind: 'index', index: 2 }, { kind: 'key', name: 'name' }]);
+    expect(parseKeyPath('[2][name]')).toEqual([
+      { kind: 'index', index: 2 },
+      { kind: 'key', name: 'name' },
+    ]);
     expect(parseKeyPath('plain')).toEqual([{ kind: 'key', name: 'plain' }]);
   });
 
   it('treats escaped brackets as text', () => {
     expect(parseKeyPath('a\\[b\\]')).toEqual([{ kind: 'key', name: 'a[b]' }]);
-    expect(parseKeyPath('a[\\1]')).toEqual([{ kind: 'key', name: 'a' }, { kind: 'key', name: '1' }]);
+    expect(parseKeyPath('a[\\1]')).toEqual([
+      { kind: 'key', name: 'a' },
+      { kind: 'key', name: '1' },
+    ]);
     expect(parseItem('x\\[0\\]=v')).toMatchObject({ path: [{ kind: 'key', name: 'x[0]' }] });
   });
 
@@ -83,14 +114,20 @@ describe('parseKeyPath', () => {
 
 describe('method inference and URL shorthand', () => {
   it('knows methods but never takes a host for one', () => {
-    for (const token of ['GET', 'POST', 'PROPFIND', 'PURGE', 'get', 'Delete', 'patch']) expect(isMethodToken(token)).toBe(true);
-    for (const token of ['localhost', 'example.com', ':3000', 'api', 'Localhost']) expect(isMethodToken(token)).toBe(false);
+    for (const token of ['GET', 'POST', 'PROPFIND', 'PURGE', 'get', 'Delete', 'patch'])
+      expect(isMethodToken(token)).toBe(true);
+    for (const token of ['localhost', 'example.com', ':3000', 'api', 'Localhost'])
+      expect(isMethodToken(token)).toBe(false);
   });
 
   it('splits positionals: a method only when a URL follows', () => {
     expect(splitPositionals(['localhost', 'a=1'])).toEqual({ url: 'localhost', items: ['a=1'] });
     expect(splitPositionals(['put', ':3000/x', 'a=1'])).toEqual({ method: 'PUT', url: ':3000/x', items: ['a=1'] });
-    expect(splitPositionals(['PROPFIND', 'example.com'])).toEqual({ method: 'PROPFIND', url: 'example.com', items: [] });
+    expect(splitPositionals(['PROPFIND', 'example.com'])).toEqual({
+      method: 'PROPFIND',
+      url: 'example.com',
+      items: [],
+    });
     expect(splitPositionals(['GET'])).toEqual({ url: 'GET', items: [] });
     expect(codeOf(() => splitPositionals([]))).toBe('E_USAGE');
   });

@@ -23,8 +23,18 @@ describe('Redactor (what dial send prints)', () => {
 
   it('masks text, header values and bytes as history does; values under 3 characters stay', () => {
     expect(redactor.text('pw=hunter2-secret&x=ab')).toBe(`pw=${MASK}&x=ab`);
-    expect(redactor.headers([['Authorization', 'Bearer tok-123'], ['X-Other', 'plain']])).toEqual([['Authorization', `Bearer ${MASK}`], ['X-Other', 'plain']]);
-    expect(Buffer.from(redactor.bytes(Buffer.from('{"t":"tok-123","u":"tok-123"}'))).toString()).toBe(`{"t":"${MASK}","u":"${MASK}"}`);
+    expect(
+      redactor.headers([
+        ['Authorization', 'Bearer tok-123'],
+        ['X-Other', 'plain'],
+      ]),
+    ).toEqual([
+      ['Authorization', `Bearer ${MASK}`],
+      ['X-Other', 'plain'],
+    ]);
+    expect(Buffer.from(redactor.bytes(Buffer.from('{"t":"tok-123","u":"tok-123"}'))).toString()).toBe(
+      `{"t":"${MASK}","u":"${MASK}"}`,
+    );
     const none = new Redactor([]);
     const bytes = Buffer.from('tok-123');
     expect(none.active).toBe(false);
@@ -33,9 +43,15 @@ describe('Redactor (what dial send prints)', () => {
 
   it('masks a secret in the body in its encoded forms too, as it does in text (a URL echoed back, JSON)', () => {
     const spaced = new Redactor(['p@ss w/rd+"q"']);
-    const body = Buffer.from(`{"url": "http://h/get?k=${encodeURI('p@ss w/rd+"q"')}", "form": "k=${encodeURIComponent('p@ss w/rd+"q"').replaceAll('%20', '+')}", "json": ${JSON.stringify('p@ss w/rd+"q"')}}`);
-    expect(Buffer.from(spaced.bytes(body)).toString()).toBe(`{"url": "http://h/get?k=${MASK}", "form": "k=${MASK}", "json": "${MASK}"}`);
-    expect(streamed(spaced, body, [7, 13, 5]).out).toBe(`{"url": "http://h/get?k=${MASK}", "form": "k=${MASK}", "json": "${MASK}"}`);
+    const body = Buffer.from(
+      `{"url": "http://h/get?k=${encodeURI('p@ss w/rd+"q"')}", "form": "k=${encodeURIComponent('p@ss w/rd+"q"').replaceAll('%20', '+')}", "json": ${JSON.stringify('p@ss w/rd+"q"')}}`,
+    );
+    expect(Buffer.from(spaced.bytes(body)).toString()).toBe(
+      `{"url": "http://h/get?k=${MASK}", "form": "k=${MASK}", "json": "${MASK}"}`,
+    );
+    expect(streamed(spaced, body, [7, 13, 5]).out).toBe(
+      `{"url": "http://h/get?k=${MASK}", "form": "k=${MASK}", "json": "${MASK}"}`,
+    );
   });
 
   it('masks a value split across chunks, holding back only a tail that may start one', () => {
@@ -50,12 +66,28 @@ describe('Redactor (what dial send prints)', () => {
   it('any chunking gives the same output as masking the whole body at once', () => {
     const secrets = ['hunter2-secret', 'tok-123', 'aaa-b'];
     const masker = new Redactor(secrets);
-    const piece = fc.constantFrom('hunter2-secret', 'tok-123', 'aaa-b', 'aaa', 'hunt', 'tok-', 'x', ' ', 'é', '\n', 'a');
+    const piece = fc.constantFrom(
+      'hunter2-secret',
+      'tok-123',
+      'aaa-b',
+      'aaa',
+      'hunt',
+      'tok-',
+      'x',
+      ' ',
+      'é',
+      '\n',
+      'a',
+    );
     fc.assert(
-      fc.property(fc.array(piece, { maxLength: 30 }), fc.array(fc.integer({ min: 1, max: 7 }), { maxLength: 40 }), (parts, sizes) => {
-        const text = parts.join('');
-        expect(streamed(masker, Buffer.from(text, 'utf8'), sizes).out).toBe(redactText(text, secrets));
-      }),
+      fc.property(
+        fc.array(piece, { maxLength: 30 }),
+        fc.array(fc.integer({ min: 1, max: 7 }), { maxLength: 40 }),
+        (parts, sizes) => {
+          const text = parts.join('');
+          expect(streamed(masker, Buffer.from(text, 'utf8'), sizes).out).toBe(redactText(text, secrets));
+        },
+      ),
     );
   });
 });

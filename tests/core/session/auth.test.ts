@@ -10,7 +10,12 @@ async function session(text: string, options: { cliVariables?: Record<string, st
   const root = tempDir('dial-auth-');
   writeFileSync(join(root, 'api.http'), text);
   if (options.privateEnv) writeFileSync(join(root, 'http-client.private.env.json'), JSON.stringify(options.privateEnv));
-  const s = createSession({ workspaceRoot: root, environment: options.privateEnv ? 'dev' : undefined, cliVariables: options.cliVariables, processEnv: {} });
+  const s = createSession({
+    workspaceRoot: root,
+    environment: options.privateEnv ? 'dev' : undefined,
+    cliVariables: options.cliVariables,
+    processEnv: {},
+  });
   const file = await s.loadFile(join(root, 'api.http'));
   return { s, file };
 }
@@ -33,7 +38,9 @@ describe('.http auth conventions', () => {
   });
 
   it('Basic with variables from the private env file masks the encoded value too', async () => {
-    const { s, file } = await session('GET http://127.0.0.1:9/x\nAuthorization: Basic {{user}} {{password}}\n', { privateEnv: { dev: { user: 'ada', password: 'pw-secret' } } });
+    const { s, file } = await session('GET http://127.0.0.1:9/x\nAuthorization: Basic {{user}} {{password}}\n', {
+      privateEnv: { dev: { user: 'ada', password: 'pw-secret' } },
+    });
     const { request, secretValues } = await s.prepare(file, file.requests[0]);
     const encoded = Buffer.from('ada:pw-secret').toString('base64');
     expect(request.headers).toEqual([['Authorization', `Basic ${encoded}`]]);
@@ -48,13 +55,19 @@ describe('.http auth conventions', () => {
       const header = request.headers.authorization;
       seen.push(header ?? '');
       if (!header) {
-        response.writeHead(401, { 'WWW-Authenticate': `Digest realm="${realm}", qop="auth", algorithm=SHA-256, nonce="${nonce}", opaque="op"` });
+        response.writeHead(401, {
+          'WWW-Authenticate': `Digest realm="${realm}", qop="auth", algorithm=SHA-256, nonce="${nonce}", opaque="op"`,
+        });
         response.end('no');
         return;
       }
-      const params = Object.fromEntries([...header.matchAll(/(\w+)=(?:"([^"]*)"|([^,\s]+))/g)].map((m) => [m[1], m[2] ?? m[3]]));
+      const params = Object.fromEntries(
+        [...header.matchAll(/(\w+)=(?:"([^"]*)"|([^,\s]+))/g)].map((m) => [m[1], m[2] ?? m[3]]),
+      );
       const h = (text: string) => createHash('sha256').update(text).digest('hex');
-      const expected = h(`${h(`ann:${realm}:secret`)}:${nonce}:${params.nc}:${params.cnonce}:auth:${h(`GET:${params.uri}`)}`);
+      const expected = h(
+        `${h(`ann:${realm}:secret`)}:${nonce}:${params.nc}:${params.cnonce}:auth:${h(`GET:${params.uri}`)}`,
+      );
       response.writeHead(params.response === expected ? 200 : 403);
       response.end(params.response === expected ? 'welcome' : 'bad digest');
     });

@@ -13,11 +13,22 @@ beforeAll(async () => {
     if (request.url === '/login') {
       response.setHeader('content-type', 'application/json');
       response.setHeader('x-id', 'abc-1');
-      response.end(JSON.stringify({ token: `tok-${server.requests.filter((r) => r.url === '/login').length}`, user: { name: 'ada' } }));
+      response.end(
+        JSON.stringify({
+          token: `tok-${server.requests.filter((r) => r.url === '/login').length}`,
+          user: { name: 'ada' },
+        }),
+      );
       return;
     }
     response.setHeader('content-type', 'application/json');
-    response.end(JSON.stringify({ url: request.url, auth: request.headers.authorization ?? null, body: request.body.toString('utf8') }));
+    response.end(
+      JSON.stringify({
+        url: request.url,
+        auth: request.headers.authorization ?? null,
+        body: request.body.toString('utf8'),
+      }),
+    );
   });
 });
 afterAll(() => server.close());
@@ -39,7 +50,6 @@ async function prepared(files: Record<string, string>, name: string, options: Pa
   return { session, file, node, result: await session.prepare(file, node) };
 }
 
-
 describe('lookup order (each level beats the next)', () => {
   const env = JSON.stringify({ dev: { v: 'env', host: 'HOST' } });
   const files = (fileVar: boolean, envVar: boolean, dotenv: boolean): Record<string, string> => ({
@@ -50,10 +60,17 @@ describe('lookup order (each level beats the next)', () => {
 
   it('1. --var beats script values', async () => {
     const root = workspace(files(true, true, true));
-    const session = createSession({ workspaceRoot: root, environment: 'dev', cliVariables: { v: 'cli' }, processEnv: {} });
+    const session = createSession({
+      workspaceRoot: root,
+      environment: 'dev',
+      cliVariables: { v: 'cli' },
+      processEnv: {},
+    });
     session.globals.set('v', 'global');
     const file = await session.loadFile(join(root, 'api.http'));
-    expect((await session.prepare(file, file.requests[0], { requestVariables: new Map([['v', 'script']]) })).request.url).toBe(`${server.url}/x?v=cli`);
+    expect(
+      (await session.prepare(file, file.requests[0], { requestVariables: new Map([['v', 'script']]) })).request.url,
+    ).toBe(`${server.url}/x?v=cli`);
   });
 
   it('2. script values (request.variables, then client.global) beat file variables', async () => {
@@ -61,7 +78,9 @@ describe('lookup order (each level beats the next)', () => {
     const session = createSession({ workspaceRoot: root, environment: 'dev', processEnv: {} });
     session.globals.set('v', 'global');
     const file = await session.loadFile(join(root, 'api.http'));
-    expect((await session.prepare(file, file.requests[0], { requestVariables: new Map([['v', 'script']]) })).request.url).toMatch(/v=script$/);
+    expect(
+      (await session.prepare(file, file.requests[0], { requestVariables: new Map([['v', 'script']]) })).request.url,
+    ).toMatch(/v=script$/);
     expect((await session.prepare(file, file.requests[0])).request.url).toMatch(/v=global$/);
   });
 
@@ -91,9 +110,13 @@ describe('lookup order (each level beats the next)', () => {
   });
 
   it('file variables apply from their declaration on, and may reference other variables', async () => {
-    const { session, file } = await prepared({
-      'api.http': '@base = HOST\n@url = {{base}}/{{path}}\n### a\n@path = a\nGET {{url}}\n### b\nGET {{url}}\n### c\n@path = c\nGET {{url}}\n',
-    }, 'a');
+    const { session, file } = await prepared(
+      {
+        'api.http':
+          '@base = HOST\n@url = {{base}}/{{path}}\n### a\n@path = a\nGET {{url}}\n### b\nGET {{url}}\n### c\n@path = c\nGET {{url}}\n',
+      },
+      'a',
+    );
     expect((await session.prepare(file, file.requests[1])).request.url).toBe(`${server.url}/a`);
     expect((await session.prepare(file, file.requests[2])).request.url).toBe(`${server.url}/c`);
   });
@@ -101,16 +124,24 @@ describe('lookup order (each level beats the next)', () => {
 
 describe('unresolved variables, cycles, injection', () => {
   it('an undefined variable names the variable, the request and where it looked', async () => {
-    const root = workspace({ 'api.http': '### r\nGET HOST/{{missing}}\n', 'http-client.env.json': '{"dev": {"missing": "x"}}' });
+    const root = workspace({
+      'api.http': '### r\nGET HOST/{{missing}}\n',
+      'http-client.env.json': '{"dev": {"missing": "x"}}',
+    });
     const session = createSession({ workspaceRoot: root, processEnv: {} });
     const file = await session.loadFile(join(root, 'api.http'));
     const error = await dialErrorOf(session.prepare(file, file.requests[0]));
     expect(error.code).toBe('E_VAR_UNDEFINED');
     expect(error.exitCode).toBe(3);
     expect(error.message).toBe("variable 'missing' is not defined (request 'r' at api.http:2)");
-    expect(error.location).toMatchObject({ file: join(root, 'api.http'), line: 2, col: server.url.length + 6, excerpt: `GET ${server.url}/{{missing}}` });
+    expect(error.location).toMatchObject({
+      file: join(root, 'api.http'),
+      line: 2,
+      col: server.url.length + 6,
+      excerpt: `GET ${server.url}/{{missing}}`,
+    });
     expect(error.hint).toContain('file variables of api.http');
-    expect(error.hint).toContain("select one with -e dev");
+    expect(error.hint).toContain('select one with -e dev');
   });
 
   it('points at a placeholder inside a file variable, and refuses an unclosed {{', async () => {
@@ -158,7 +189,11 @@ describe('unresolved variables, cycles, injection', () => {
     const error = await dialErrorOf(session.prepare(file, file.requests[0]));
     expect(error.hint).toContain('--var otp=');
     const asked: string[] = [];
-    const prompting = createSession({ workspaceRoot: root, processEnv: {}, prompt: async (name, description) => (asked.push(`${name}:${description}`), '1234') });
+    const prompting = createSession({
+      workspaceRoot: root,
+      processEnv: {},
+      prompt: async (name, description) => (asked.push(`${name}:${description}`), '1234'),
+    });
     expect((await prompting.prepare(file, file.requests[0])).request.url).toBe(`${server.url}/1234`);
     await prompting.prepare(file, file.requests[0]);
     expect(asked).toEqual(['otp:Your code']);
@@ -197,14 +232,19 @@ GET {{host}}/whole?b={{login.response.body.*}}
     expect(seen[1].headers.authorization).toBe(`Bearer ${token}`);
     expect(exchange.response.status).toBe(200);
     // a second request referencing login does not run it again
-    await session.execute(file, file.requests.find((r) => r.name === 'whole')!);
+    await session.execute(
+      file,
+      file.requests.find((r) => r.name === 'whole')!,
+    );
     expect(server.requests.slice(before).filter((r) => r.url === '/login')).toHaveLength(1);
     expect(decodeURIComponent(server.requests.at(-1)!.url)).toContain(`"token":"${token}"`);
     expect(session.hasRun(file, file.requests[0])).toBe(true);
   });
 
   it('a reference cycle between requests is E_VAR_CYCLE naming the chain', async () => {
-    const root = workspace({ 'api.http': '### a\nGET HOST/a?x={{b.response.body.*}}\n\n### b\nGET HOST/b?x={{a.response.body.*}}\n' });
+    const root = workspace({
+      'api.http': '### a\nGET HOST/a?x={{b.response.body.*}}\n\n### b\nGET HOST/b?x={{a.response.body.*}}\n',
+    });
     const session = createSession({ workspaceRoot: root, processEnv: {} });
     const file = await session.loadFile(join(root, 'api.http'));
     const error = await dialErrorOf(session.execute(file, file.requests[0]));
@@ -213,12 +253,24 @@ GET {{host}}/whole?b={{login.response.body.*}}
   });
 
   it('a reference to an unknown request or an empty JSONPath is E_VAR_UNDEFINED', async () => {
-    const root = workspace({ 'api.http': `${API}\n### bad\nGET HOST/x?{{nobody.response.body.$.a}}\n\n### empty\nGET HOST/x?{{login.response.body.$.nothing}}\n` });
+    const root = workspace({
+      'api.http': `${API}\n### bad\nGET HOST/x?{{nobody.response.body.$.a}}\n\n### empty\nGET HOST/x?{{login.response.body.$.nothing}}\n`,
+    });
     const session = createSession({ workspaceRoot: root, processEnv: {} });
     const file = await session.loadFile(join(root, 'api.http'));
-    const bad = await dialErrorOf(session.prepare(file, file.requests.find((r) => r.name === 'bad')!));
+    const bad = await dialErrorOf(
+      session.prepare(
+        file,
+        file.requests.find((r) => r.name === 'bad')!,
+      ),
+    );
     expect(bad.message).toContain("no request named 'nobody'");
-    const empty = await dialErrorOf(session.prepare(file, file.requests.find((r) => r.name === 'empty')!));
+    const empty = await dialErrorOf(
+      session.prepare(
+        file,
+        file.requests.find((r) => r.name === 'empty')!,
+      ),
+    );
     expect(empty.message).toContain('$.nothing matched nothing');
   });
 
@@ -227,8 +279,14 @@ GET {{host}}/whole?b={{login.response.body.*}}
     const root = workspace({ 'api.http': `${API}\n### after\n# @ref login\nGET HOST/after\n` });
     const session = createSession({ workspaceRoot: root, processEnv: {} });
     const file = await session.loadFile(join(root, 'api.http'));
-    await session.execute(file, file.requests.find((r) => r.name === 'after')!);
-    await session.execute(file, file.requests.find((r) => r.name === 'after')!);
+    await session.execute(
+      file,
+      file.requests.find((r) => r.name === 'after')!,
+    );
+    await session.execute(
+      file,
+      file.requests.find((r) => r.name === 'after')!,
+    );
     expect(server.requests.slice(before).map((r) => r.url)).toEqual(['/login', '/after', '/after']);
   });
 
@@ -244,7 +302,10 @@ GET {{host}}/whole?b={{login.response.body.*}}
       },
     });
     const file = await session.loadFile(join(root, 'api.http'));
-    await session.prepare(file, file.requests.find((r) => r.name === 'me')!);
+    await session.prepare(
+      file,
+      file.requests.find((r) => r.name === 'me')!,
+    );
     expect(ran).toEqual(['login']);
   });
 });
@@ -252,14 +313,18 @@ GET {{host}}/whole?b={{login.response.body.*}}
 describe('bodies, metadata and secrets', () => {
   it('resolves inline bodies, < file (as is) and <@ file (substituted) relative to the .http file', async () => {
     const root = workspace({
-      'sub/api.http': '@who = ada\n### inline\nPOST HOST/a\n\n{"u": "{{who}}"}\n\n### file\nPOST HOST/a\n\n< ./body.json\n\n### tpl\nPOST HOST/a\n\n<@ ./body.json\n\n### missing\nPOST HOST/a\n\n< ./nope.json\n',
+      'sub/api.http':
+        '@who = ada\n### inline\nPOST HOST/a\n\n{"u": "{{who}}"}\n\n### file\nPOST HOST/a\n\n< ./body.json\n\n### tpl\nPOST HOST/a\n\n<@ ./body.json\n\n### missing\nPOST HOST/a\n\n< ./nope.json\n',
       'sub/body.json': '{"u": "{{who}}"}',
     });
     const session = createSession({ workspaceRoot: root, processEnv: {} });
     const file = await session.loadFile(join(root, 'sub/api.http'));
     const [inline, asFile, tpl, missing] = file.requests;
     expect((await session.prepare(file, inline)).request.body).toEqual({ kind: 'text', text: '{"u": "ada"}' });
-    expect((await session.prepare(file, asFile)).request.body).toEqual({ kind: 'file', path: join(root, 'sub/body.json') });
+    expect((await session.prepare(file, asFile)).request.body).toEqual({
+      kind: 'file',
+      path: join(root, 'sub/body.json'),
+    });
     expect((await session.prepare(file, tpl)).request.body).toEqual({ kind: 'text', text: '{"u": "ada"}' });
     const error = await dialErrorOf(session.prepare(file, missing));
     expect(error.code).toBe('E_NOT_FOUND');
@@ -268,32 +333,50 @@ describe('bodies, metadata and secrets', () => {
 
   it('sends a multipart body with a file part, CRLF framed', async () => {
     const root = workspace({
-      'api.http': '### up\nPOST HOST/upload\nContent-Type: multipart/form-data; boundary=XB\n\n--XB\nContent-Disposition: form-data; name="title"\n\n{{title}}\n--XB\nContent-Disposition: form-data; name="f"; filename="a.txt"\nContent-Type: text/plain\n\n< ./a.txt\n--XB--\n',
+      'api.http':
+        '### up\nPOST HOST/upload\nContent-Type: multipart/form-data; boundary=XB\n\n--XB\nContent-Disposition: form-data; name="title"\n\n{{title}}\n--XB\nContent-Disposition: form-data; name="f"; filename="a.txt"\nContent-Type: text/plain\n\n< ./a.txt\n--XB--\n',
       'a.txt': 'file content',
     });
     const session = createSession({ workspaceRoot: root, cliVariables: { title: 'hello' }, processEnv: {} });
     const file = await session.loadFile(join(root, 'api.http'));
     await session.execute(file, file.requests[0]);
     const sent = server.requests.at(-1)!;
-    expect(sent.body.toString()).toBe('--XB\r\nContent-Disposition: form-data; name="title"\r\n\r\nhello\r\n--XB\r\nContent-Disposition: form-data; name="f"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nfile content\r\n--XB--\r\n');
+    expect(sent.body.toString()).toBe(
+      '--XB\r\nContent-Disposition: form-data; name="title"\r\n\r\nhello\r\n--XB\r\nContent-Disposition: form-data; name="f"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nfile content\r\n--XB--\r\n',
+    );
   });
 
   it('maps metadata to send options and the HTTP version', async () => {
-    const { result } = await prepared({ 'api.http': '### r\n# @timeout 2s\n# @connection-timeout 2 m\n# @no-redirect\n# @no-cookie-jar\nGET HOST/x HTTP/2\n' }, 'r');
-    expect(result.overrides).toEqual({ timeoutMs: 2000, connectTimeoutMs: 120_000, followRedirects: false, cookieJar: undefined });
+    const { result } = await prepared(
+      {
+        'api.http':
+          '### r\n# @timeout 2s\n# @connection-timeout 2 m\n# @no-redirect\n# @no-cookie-jar\nGET HOST/x HTTP/2\n',
+      },
+      'r',
+    );
+    expect(result.overrides).toEqual({
+      timeoutMs: 2000,
+      connectTimeoutMs: 120_000,
+      followRedirects: false,
+      cookieJar: undefined,
+    });
     expect('cookieJar' in result.overrides).toBe(true);
     expect(result.request.httpVersion).toBe('2');
   });
 
   it('completes scheme-less URLs and /path + Host', async () => {
-    const { session, file } = await prepared({ 'api.http': '### a\nGET 127.0.0.1:9/x\n### b\nGET /y\nHost: example.com\n' }, 'a');
+    const { session, file } = await prepared(
+      { 'api.http': '### a\nGET 127.0.0.1:9/x\n### b\nGET /y\nHost: example.com\n' },
+      'a',
+    );
     expect((await session.prepare(file, file.requests[0])).request.url).toBe('http://127.0.0.1:9/x');
     expect((await session.prepare(file, file.requests[1])).request.url).toBe('http://example.com/y');
   });
 
   it('collects secret values: private env file, .env, @secret, $processEnv', async () => {
     const root = workspace({
-      'api.http': '### r\n# @secret apiKey\nGET HOST/x?k={{apiKey}}&t={{token}}&p={{pub}}&d={{dot}}&e={{$processEnv PE}}\n',
+      'api.http':
+        '### r\n# @secret apiKey\nGET HOST/x?k={{apiKey}}&t={{token}}&p={{pub}}&d={{dot}}&e={{$processEnv PE}}\n',
       'http-client.env.json': '{"dev": {"pub": "public-value", "apiKey": "key-123"}}',
       'http-client.private.env.json': '{"dev": {"token": "private-tok"}}',
       '.env': 'dot=dot-secret\n',

@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  defaultSettings, keymapProblem, loadSettings, rememberEnvironment, rememberLastRequest, setSetting, settingsPath, settingsTimeoutMs, unsetSetting,
+  defaultSettings,
+  keymapProblem,
+  loadSettings,
+  rememberEnvironment,
+  rememberLastRequest,
+  setSetting,
+  settingsPath,
+  settingsTimeoutMs,
+  unsetSetting,
 } from '../../../src/core/settings/index.js';
 import { configDir, dataDir, historyPath } from '../../../src/core/settings/paths.js';
 import { DialError } from '../../../src/core/errors.js';
@@ -47,7 +55,13 @@ describe('settings', () => {
     await setSetting('verifyTls', 'no', env);
     await setSetting('keymap', '{"quit":["q","ctrl+c"]}', env);
     const settings = await loadSettings(env);
-    expect(settings).toMatchObject({ timeout: '5s', maxRedirects: 3, verifyTls: false, keymap: { quit: ['q', 'ctrl+c'] }, historyLimit: 500 });
+    expect(settings).toMatchObject({
+      timeout: '5s',
+      maxRedirects: 3,
+      verifyTls: false,
+      keymap: { quit: ['q', 'ctrl+c'] },
+      historyLimit: 500,
+    });
     expect(statSync(settingsPath(env)).mode & 0o777).toBe(0o600);
     await setSetting('timeout', '12', env);
     expect((await loadSettings(env)).timeout).toBe(12);
@@ -57,7 +71,15 @@ describe('settings', () => {
     const env = freshEnv();
     await setSetting('timeout', '5s', env);
     const before = readFileSync(settingsPath(env));
-    for (const [key, value] of [['timeout', 'soon'], ['maxRedirects', '-1'], ['maxRedirects', '2.5'], ['verifyTls', 'maybe'], ['proxy', 'not a url'], ['keymap', '{"quit":"q"}'], ['historyLimit', 'lots']]) {
+    for (const [key, value] of [
+      ['timeout', 'soon'],
+      ['maxRedirects', '-1'],
+      ['maxRedirects', '2.5'],
+      ['verifyTls', 'maybe'],
+      ['proxy', 'not a url'],
+      ['keymap', '{"quit":"q"}'],
+      ['historyLimit', 'lots'],
+    ]) {
       expect(await codeOf(setSetting(key, value, env))).toBe('E_USAGE');
     }
     expect(await codeOf(setSetting('colour', 'red', env))).toBe('E_USAGE');
@@ -69,10 +91,20 @@ describe('settings', () => {
 
   it('keymap: the same checks as the TUI resolver (actions, key names, preset)', async () => {
     const env = freshEnv();
-    for (const value of ['{"launchRockets":["x"]}', '{"quit":["hyper+space bar"]}', '{"quit":[1]}', '{"preset":"emacs"}', '[]', '{"quit":"q"}']) {
+    for (const value of [
+      '{"launchRockets":["x"]}',
+      '{"quit":["hyper+space bar"]}',
+      '{"quit":[1]}',
+      '{"preset":"emacs"}',
+      '[]',
+      '{"quit":"q"}',
+    ]) {
       expect(await codeOf(setSetting('keymap', value, env)), value).toBe('E_USAGE');
     }
-    expect(keymapProblem({ launchRockets: ['x'] })).toEqual({ path: ['launchRockets'], message: expect.stringContaining("unknown keymap action 'launchRockets'") });
+    expect(keymapProblem({ launchRockets: ['x'] })).toEqual({
+      path: ['launchRockets'],
+      message: expect.stringContaining("unknown keymap action 'launchRockets'"),
+    });
     expect(keymapProblem({ quit: ['q', 'hyper+space bar'] })?.path).toEqual(['quit', 1]);
     // A lone key is fine for the resolver (which also reads hand-written overrides), not for settings.
     expect(keymapProblem({ quit: 'q' }, { singleKeys: true })).toBeUndefined();

@@ -1,18 +1,34 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateDynamic, evaluateReference, parseReference, type RecordedExchange } from '../../../src/core/vars/index.js';
+import {
+  evaluateDynamic,
+  evaluateReference,
+  parseReference,
+  type RecordedExchange,
+} from '../../../src/core/vars/index.js';
 import { parseEnvFile } from '../../../src/core/env/env-store.js';
 
 const recorded = {
   request: { method: 'GET', url: 'http://x/', headers: [], body: { kind: 'none' } },
   exchange: {
     request: { method: 'GET', url: 'http://x/', headers: [] },
-    response: { status: 200, headers: [['X-Id', '42'], ['Content-Type', 'application/json']], body: { kind: 'memory', bytes: Buffer.from('{"token":"t1","items":[{"id":7}]}') } },
+    response: {
+      status: 200,
+      headers: [
+        ['X-Id', '42'],
+        ['Content-Type', 'application/json'],
+      ],
+      body: { kind: 'memory', bytes: Buffer.from('{"token":"t1","items":[{"id":7}]}') },
+    },
   },
 } as unknown as RecordedExchange;
 
 describe('references written the other tools’ ways', () => {
-  it("reads headers['X-Id'] and headers[\"X-Id\"]", async () => {
-    for (const raw of ["login.response.headers['X-Id']", 'login.response.headers["X-Id"]', 'login.response.headers.X-Id']) {
+  it('reads headers[\'X-Id\'] and headers["X-Id"]', async () => {
+    for (const raw of [
+      "login.response.headers['X-Id']",
+      'login.response.headers["X-Id"]',
+      'login.response.headers.X-Id',
+    ]) {
       const reference = parseReference(raw);
       expect(reference).toMatchObject({ section: 'headers', path: 'X-Id' });
       expect(await evaluateReference(reference!, recorded, raw, 'here')).toBe('42');
@@ -20,13 +36,21 @@ describe('references written the other tools’ ways', () => {
   });
   it('reads a body path without $. from the root', async () => {
     expect(await evaluateReference(parseReference('login.response.body.token')!, recorded, 'x', 'here')).toBe('t1');
-    expect(await evaluateReference(parseReference('login.response.body.items[0].id')!, recorded, 'x', 'here')).toBe('7');
+    expect(await evaluateReference(parseReference('login.response.body.items[0].id')!, recorded, 'x', 'here')).toBe(
+      '7',
+    );
     expect(await evaluateReference(parseReference('login.response.body.$.token')!, recorded, 'x', 'here')).toBe('t1');
   });
 });
 
 describe('kulala {{$date}}', () => {
-  const context = { processEnv: {}, variable: async () => '', where: 'here', secret: () => undefined, now: () => new Date(2024, 2, 5, 9, 7, 3) };
+  const context = {
+    processEnv: {},
+    variable: async () => '',
+    where: 'here',
+    secret: () => undefined,
+    now: () => new Date(2024, 2, 5, 9, 7, 3),
+  };
   it('is the local date, or a strftime format', async () => {
     expect(await evaluateDynamic('$date', context)).toBe('2024-03-05');
     expect(await evaluateDynamic('$date "%d/%m/%YT%H:%M"', context)).toBe('05/03/2024T09:07');
@@ -36,7 +60,11 @@ describe('kulala {{$date}}', () => {
 
 describe('env files', () => {
   it('ignore a "$schema" key', async () => {
-    const file = await parseEnvFile('{"$schema": "https://x/schema.json", "dev": {"host": "http://h"}}', 'http-client.env.json', false);
+    const file = await parseEnvFile(
+      '{"$schema": "https://x/schema.json", "dev": {"host": "http://h"}}',
+      'http-client.env.json',
+      false,
+    );
     expect(Object.keys(file.environments)).toEqual(['dev']);
   });
 });

@@ -6,7 +6,13 @@ const NOW = new Date('2024-03-05T07:08:09.123Z');
 const secrets: string[] = [];
 const ctx = {
   processEnv: { API_TOKEN: 'from-process', NAME_HOLDER: 'x' },
-  dotenv: { path: '/w/.env', values: new Map([['DB_PASS', 'hunter2'], ['OTHER', 'o']]) },
+  dotenv: {
+    path: '/w/.env',
+    values: new Map([
+      ['DB_PASS', 'hunter2'],
+      ['OTHER', 'o'],
+    ]),
+  },
   variable: async (name: string) => (name === 'which' ? 'DB_PASS' : 'API_TOKEN'),
   where: "request 'r' at a.http:1",
   secret: (value: string) => secrets.push(value),

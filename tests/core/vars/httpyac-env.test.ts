@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { withHttpyacEnvironment } from '../../../src/core/vars/httpyac-env.js';
 
-const base = { values: new Map([['token', 'from-json']]), secretNames: new Set<string>(), files: ['http-client.env.json'], sources: new Map([['token', 'http-client.env.json']]) };
+const base = {
+  values: new Map([['token', 'from-json']]),
+  secretNames: new Set<string>(),
+  files: ['http-client.env.json'],
+  sources: new Map([['token', 'http-client.env.json']]),
+};
 
 describe("httpyac's env/*.env files", () => {
   const root = mkdtempSync(join(tmpdir(), 'dial-httpyac-env-'));

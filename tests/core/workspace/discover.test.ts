@@ -26,8 +26,17 @@ describe('findWorkspaceRoot', () => {
 describe('discoverHttpFiles', () => {
   it('finds .http and .rest files, skipping node_modules, .git and .gitignored paths', async () => {
     const root = tree([
-      'a.http', 'b.rest', 'c.txt', 'node_modules/pkg/x.http', '.git/y.http', 'build/z.http', 'docs/keep.http', 'docs/draft.http',
-      'deep/tmp/t.http', 'deep/ok.http', 'secret.local.http',
+      'a.http',
+      'b.rest',
+      'c.txt',
+      'node_modules/pkg/x.http',
+      '.git/y.http',
+      'build/z.http',
+      'docs/keep.http',
+      'docs/draft.http',
+      'deep/tmp/t.http',
+      'deep/ok.http',
+      'secret.local.http',
     ]);
     writeFileSync(join(root, '.gitignore'), '# comment\nbuild/\n/docs/*.http\n!docs/keep.http\n**/tmp\n*.local.http\n');
     const files = (await discoverHttpFiles(root)).map((f) => f.slice(root.length + 1));
@@ -35,7 +44,15 @@ describe('discoverHttpFiles', () => {
   });
 
   it('reads the .gitignore of every folder, relative to it; a deeper file wins, as in git', async () => {
-    const root = tree(['a.http', 'sub/gen/x.http', 'sub/y.http', 'sub/old.http', 'sub/deep/old.http', 'other/gen/z.http', 'other/old.http']);
+    const root = tree([
+      'a.http',
+      'sub/gen/x.http',
+      'sub/y.http',
+      'sub/old.http',
+      'sub/deep/old.http',
+      'other/gen/z.http',
+      'other/old.http',
+    ]);
     writeFileSync(join(root, '.gitignore'), 'old.http\n');
     // `/gen/` is anchored to sub/, so other/gen stays; `!deep/old.http` re-includes one file.
     writeFileSync(join(root, 'sub/.gitignore'), '/gen/\n!deep/old.http\n');
@@ -57,11 +74,21 @@ describe('discoverHttpFiles', () => {
 describe('compileGitignore', () => {
   const ignored = compileGitignore('*.log\n/root-only.txt\nout/\nlib/**/gen\n!keep.log\na?c\n[xy].md\n\\#hash\n');
   it.each([
-    ['x.log', false, true], ['deep/x.log', false, true], ['keep.log', false, false],
-    ['root-only.txt', false, true], ['sub/root-only.txt', false, false],
-    ['out', true, true], ['out', false, false], ['a/out/file', false, true],
-    ['lib/gen', true, true], ['lib/a/b/gen', true, true], ['other/gen', true, false],
-    ['abc', false, true], ['x.md', false, true], ['z.md', false, false], ['#hash', false, true],
+    ['x.log', false, true],
+    ['deep/x.log', false, true],
+    ['keep.log', false, false],
+    ['root-only.txt', false, true],
+    ['sub/root-only.txt', false, false],
+    ['out', true, true],
+    ['out', false, false],
+    ['a/out/file', false, true],
+    ['lib/gen', true, true],
+    ['lib/a/b/gen', true, true],
+    ['other/gen', true, false],
+    ['abc', false, true],
+    ['x.md', false, true],
+    ['z.md', false, false],
+    ['#hash', false, true],
   ])('%s (dir=%s) ignored=%s', (path, isDir, expected) => {
     expect(ignored(path, isDir)).toBe(expected);
   });

@@ -4,7 +4,10 @@ import { pickRequest, promptValue } from '../../../src/commands/pick.js';
 import { parseHttpFile } from '../../../src/core/httpfile/index.js';
 import { DialError } from '../../../src/core/errors.js';
 
-const file = parseHttpFile('### login\nPOST http://a/login\n\n### list\nGET http://a/widgets\n\n###\nDELETE http://a/x\n', 'a.http');
+const file = parseHttpFile(
+  '### login\nPOST http://a/login\n\n### list\nGET http://a/widgets\n\n###\nDELETE http://a/x\n',
+  'a.http',
+);
 
 function streams() {
   const input = new PassThrough();
@@ -28,7 +31,9 @@ describe('pickRequest', () => {
     answer(io, ['2']);
     const chosen = await pickRequest(file.requests, io);
     expect(chosen.name).toBe('list');
-    expect(io.text()).toContain('Which request?\n  1) login  POST http://a/login\n  2) list  GET http://a/widgets\n  3) DELETE http://a/x\n');
+    expect(io.text()).toContain(
+      'Which request?\n  1) login  POST http://a/login\n  2) list  GET http://a/widgets\n  3) DELETE http://a/x\n',
+    );
   });
 
   it('accepts a name, and asks again after a wrong answer', async () => {

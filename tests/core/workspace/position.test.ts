@@ -3,7 +3,10 @@ import { parseHttpFile } from '../../../src/core/httpfile/index.js';
 import { requestsAtPosition, splitPosition } from '../../../src/core/workspace/position.js';
 import { isDialError } from '../../../src/core/errors.js';
 
-const file = parseHttpFile('@host = x\n\n### one\nGET http://a/1\n\n### two\n# @name second\nGET http://a/2\n\nGET http://a/3\n', 'api.http');
+const file = parseHttpFile(
+  '@host = x\n\n### one\nGET http://a/1\n\n### two\n# @name second\nGET http://a/2\n\nGET http://a/3\n',
+  'api.http',
+);
 
 describe('position', () => {
   it('splits FILE:LINE and FILE#NAME, and leaves other arguments alone', () => {

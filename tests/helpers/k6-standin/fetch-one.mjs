@@ -10,7 +10,14 @@ const req = request(wanted.url, { method: wanted.method, headers: wanted.headers
   res.on('data', (chunk) => body.push(chunk));
   res.on('end', () => {
     const duration = Number(process.hrtime.bigint() - started) / 1e6;
-    process.stdout.write(JSON.stringify({ status: res.statusCode, headers: res.headers, body: Buffer.concat(body).toString('utf8'), duration }));
+    process.stdout.write(
+      JSON.stringify({
+        status: res.statusCode,
+        headers: res.headers,
+        body: Buffer.concat(body).toString('utf8'),
+        duration,
+      }),
+    );
   });
 });
 req.on('error', (error) => {

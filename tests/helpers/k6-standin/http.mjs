@@ -16,11 +16,29 @@ export default {
   CookieJar: class CookieJar {},
   request(method, url, body, params = {}) {
     const input = JSON.stringify({ method, url, headers: params.headers ?? {}, body: bodyBase64(body) });
-    const answer = JSON.parse(execFileSync(process.execPath, [fetchOne], { input, maxBuffer: 64 * 1024 * 1024 }).toString('utf8'));
+    const answer = JSON.parse(
+      execFileSync(process.execPath, [fetchOne], { input, maxBuffer: 64 * 1024 * 1024 }).toString('utf8'),
+    );
     const headers = {};
-    for (const [name, value] of Object.entries(answer.headers)) headers[canonical(name)] = Array.isArray(value) ? value.join(', ') : value;
-    const sentBody = body === null || body === undefined ? null : Buffer.from(bodyBase64(body), 'base64').toString('utf8');
-    globalThis.__k6Requests.push({ method, url, headers: params.headers ?? {}, body: sentBody, tags: params.tags, redirects: params.redirects, timeout: params.timeout });
-    return { status: answer.status, headers, body: answer.body, timings: { duration: answer.duration }, error: answer.error ?? '' };
+    for (const [name, value] of Object.entries(answer.headers))
+      headers[canonical(name)] = Array.isArray(value) ? value.join(', ') : value;
+    const sentBody =
+      body === null || body === undefined ? null : Buffer.from(bodyBase64(body), 'base64').toString('utf8');
+    globalThis.__k6Requests.push({
+      method,
+      url,
+      headers: params.headers ?? {},
+      body: sentBody,
+      tags: params.tags,
+      redirects: params.redirects,
+      timeout: params.timeout,
+    });
+    return {
+      status: answer.status,
+      headers,
+      body: answer.body,
+      timings: { duration: answer.duration },
+      error: answer.error ?? '',
+    };
   },
 };

@@ -10,7 +10,9 @@ globalThis.__k6Checks = [];
 globalThis.__k6Requests = [];
 globalThis.open = (path, mode) => {
   const bytes = readFileSync(resolve(dirname(script), path));
-  return mode === 'b' ? bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) : bytes.toString('utf8');
+  return mode === 'b'
+    ? bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)
+    : bytes.toString('utf8');
 };
 const source = readFileSync(script, 'utf8')
   .replace("import http from 'k6/http';", `import http from '${pathToFileURL(resolve(here, 'http.mjs')).href}';`)
