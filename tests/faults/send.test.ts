@@ -194,3 +194,54 @@ describe('fault: dial send', () => {
     expect(readdirSync(dir).sort()).toEqual(['out.bin']);
   });
 });
+
+describe('dial send runs a .http request scripts as dial run does', () => {
+  function scripted(handler: string): string {
+    const root = tempDir('dial-fault-');
+    writeFileSync(
+      join(root, 'api.http'),
+      `### scripted\n< {%\n  request.variables.set('who', 'ada');\n  client.log('pre ran');\n%}\nGET ${server.url}/me?who={{who}}\n\n> {%\n${handler}\n%}\n`,
+    );
+    return root;
+  }
+
+  it('the pre-request script sets a variable, the handler logs and tests on stderr', async () => {
+    const root = scripted(
+      '  client.log("status " + response.status);\n  client.test("echoes", () => client.assert(response.body.url === "/me?who=ada", "wrong url"));',
+    );
+    const before = server.requests.length;
+    const result = await runCli(['send', 'api.http'], { cwd: root });
+    expect(result.code).toBe(0);
+    expect(server.requests.slice(before).map((r) => r.url)).toEqual(['/me?who=ada']);
+    expect(result.stderr).toBe('pre ran\nstatus 200\n✓ echoes\n');
+  });
+
+  it('a failing client.test exits 1 (E_TEST_FAILED) after the response is printed', async () => {
+    const root = scripted('  client.test("is 201", () => client.assert(response.status === 201, "expected 201"));');
+    const result = await runCli(['send', 'api.http'], { cwd: root });
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout).url).toBe('/me?who=ada');
+    expect(result.stderr).toContain('✗ is 201');
+    expect(result.stderr).toContain('error[E_TEST_FAILED]: 1 script test failed');
+  });
+
+  it('--no-scripts runs none (the variable the pre-request script sets is then undefined)', async () => {
+    const root = scripted('  client.log("handler ran");');
+    const before = server.requests.length;
+    const result = await runCli(['send', '--no-scripts', 'api.http'], { cwd: root });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain("variable 'who' is not defined");
+    expect(server.requests.length).toBe(before);
+  });
+
+  it('a script that needs Node is refused before anything is sent', async () => {
+    const root = scripted("  const fs = require('fs');");
+    const before = server.requests.length;
+    const result = await runCli(['send', 'api.http'], { cwd: root });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(
+      /error\[E_SCRIPT\] .*api\.http:9: the script loads 'fs', which needs Node access; nothing was sent/,
+    );
+    expect(server.requests.length).toBe(before);
+  });
+});

@@ -50,7 +50,8 @@ export function registerSend(program: Command): void {
       '--no-deps',
       'refuse to send the requests a .http request references (they are announced on stderr otherwise)',
     )
-    .option('--no-mask', 'print secrets and credential headers as they are (history still masks them)');
+    .option('--no-mask', 'print secrets and credential headers as they are (history still masks them)')
+    .option('--no-scripts', "do not run a .http request's pre-request and response scripts");
   addVariableFlags(command, { env: 'environment for a .http target', var: 'variable for a .http target (repeatable)' });
   command
     .option('--name <name>', 'the request of the .http file with this `# @name` or `###` title (as FILE.http#NAME)')

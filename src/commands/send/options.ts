@@ -41,6 +41,8 @@ export interface SendCommandOptions {
   refuseDependencies: boolean;
   /** `--no-mask`: print secrets and credential headers as they are (history still masks them). */
   mask: boolean;
+  /** `--no-scripts`: a `.http` request's scripts are not run. */
+  scripts: boolean;
   environment?: string;
   variables: Record<string, string>;
   /** `--env` or `--var` was given (they apply to .http targets only). */
@@ -100,6 +102,7 @@ const sendFlags = z
     ignoreStdin: flag,
     deps: z._default(z.boolean(), true),
     mask: z._default(z.boolean(), true),
+    scripts: z._default(z.boolean(), true),
     env: text,
     var: variablePairs,
   })
@@ -189,6 +192,7 @@ export function sendOptions(flags: unknown): SendCommandOptions {
     ignoreStdin: Boolean(checked.ignoreStdin),
     refuseDependencies: !checked.deps,
     mask: checked.mask,
+    scripts: checked.scripts,
     environment: checked.env,
     variables: checked.var,
     variablesGiven: checked.env !== undefined || Object.keys(checked.var).length > 0,

@@ -40,6 +40,9 @@ import {
   type SendTarget,
 } from '../../core/workspace/send-target.js';
 import type { DependencyEvent } from '../../core/session/index.js';
+import type { RequestScripts } from '../../core/workspace/send-target.js';
+import type { ScriptOutcome } from '../../core/script/sandbox.js';
+import type { HttpFile } from '../../core/httpfile/types.js';
 import { SENSITIVE_HEADERS } from '../../core/secrets.js';
 import { basicAuthorization } from '../../core/http/basic-auth.js';
 import { parseItem, type RequestItem } from '../../core/send/items.js';
@@ -105,6 +108,10 @@ interface PreparedSend {
   digest?: DigestCredentials;
   /** The .http request the command is printed from (--curl). */
   source?: CurlCommandOptions['source'];
+  /** The request's scripts (a .http request with scripts): its handlers run once the response is in. */
+  scripts?: RequestScripts;
+  file?: HttpFile;
+  node?: RequestNode;
   follow: boolean;
 }
 
@@ -176,6 +183,7 @@ export async function runSend(args: string[], options: SendCommandOptions, io: S
   }
   if (options.curl) return printCurl(request, prepared, options, settings, transport, sendOptions, io);
 
+  if (prepared.scripts) printScriptOutcomes(prepared.scripts.outcomes, io, errStyle);
   const context = await printingContext({ options, io, settings, prepared, sendOptions, errStyle, warn });
   if (options.offline) {
     const shown = await context.asSent(request);
@@ -234,7 +242,10 @@ async function prepareFileTarget(
     pick: io.pick,
     prompt: io.prompt,
   };
-  let prepared: Pick<PreparedFileRequest, 'request' | 'file' | 'node' | 'overrides' | 'secretValues' | 'digest'>;
+  let prepared: Pick<
+    PreparedFileRequest,
+    'request' | 'file' | 'node' | 'overrides' | 'secretValues' | 'digest' | 'scripts'
+  >;
   let source: CurlCommandOptions['source'];
   let keptTexts: string[] = [];
   if (options.curl || options.offline) {
@@ -251,6 +262,9 @@ async function prepareFileTarget(
       ...common,
       sendOptions: { timeoutMs, followRedirects: follow, maxRedirects, tls, proxy, onWarning: warn },
       refuseDependencies: options.refuseDependencies,
+      ...(options.scripts && {
+        loadScripts: async () => new (await import('../../core/script/sandbox.js')).ScriptRunner(),
+      }),
       onDependency: announceDependency(
         options,
         settings,
@@ -273,6 +287,7 @@ async function prepareFileTarget(
     digest: prepared.digest,
     source,
     follow,
+    ...(prepared.scripts && { scripts: prepared.scripts, file: prepared.file, node: prepared.node }),
   };
 }
 
@@ -562,7 +577,61 @@ async function sendAndPrint(context: SendContext): Promise<void> {
       );
   }
   recordHistory(context, exchange, historyBody);
+  const failedTests = await runHandlers(context, exchange, historyBody);
   checkStatus(context, exchange, downloadTo !== undefined);
+  if (failedTests > 0) {
+    throw new DialError('E_TEST_FAILED', `${failedTests} script test${failedTests === 1 ? '' : 's'} failed`, {
+      hint: 'the tests are listed above',
+    });
+  }
+}
+
+/**
+ * The request's response handlers, as `dial run` runs them, over the response (its first 64 KiB
+ * when the body streamed past dial); their logs and tests go to stderr. Answers the failed tests.
+ */
+async function runHandlers(context: SendContext, exchange: Exchange, body: Uint8Array | undefined): Promise<number> {
+  const { scripts, file, node } = context.prepared;
+  if (!scripts || !file || !node || node.handlers.length === 0) return 0;
+  const { createResponseView } = await import('../../core/assert/response-view.js');
+  const { response } = exchange;
+  const view = createResponseView({
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+    durationMs: exchange.timings.total,
+    bytes: body === undefined ? undefined : Buffer.from(body),
+  });
+  const outcomes = [];
+  for (const handler of node.handlers) {
+    outcomes.push(
+      await scripts.runner.run(handler, file, {
+        globals: scripts.globals,
+        requestVariables: scripts.requestVariables,
+        environment: scripts.environment,
+        request: { method: node.method, url: node.url },
+        response: view,
+      }),
+    );
+  }
+  return printScriptOutcomes(outcomes, context.io, context.errStyle);
+}
+
+/** A script's `client.log` lines and `client.test` results, on stderr; answers how many tests failed. */
+function printScriptOutcomes(outcomes: ScriptOutcome[], io: SendIo, style: Style): number {
+  let failed = 0;
+  for (const outcome of outcomes) {
+    for (const line of outcome.logs) io.stderr.write(`${line}\n`);
+    for (const test of outcome.tests) {
+      if (!test.passed) failed++;
+      io.stderr.write(
+        test.passed
+          ? `${style.ok('✓')} ${test.name}\n`
+          : `${style.error('✗')} ${test.name}${test.message && test.message !== test.name ? `: ${test.message}` : ''}\n`,
+      );
+    }
+  }
+  return failed;
 }
 
 /** Opens where a response body streams to, once its head is in; null keeps it in memory (printed when done). */

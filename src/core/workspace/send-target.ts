@@ -8,6 +8,8 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { HttpRequest, SendOptions } from '../http/types.js';
 import type { HttpFile, RequestNode } from '../httpfile/types.js';
 import type { DependencyEvent, KeptReference } from '../session/index.js';
+import type { ScriptRunner, ScriptOutcome } from '../script/sandbox.js';
+import type { ScriptEnvironment } from '../script/api.js';
 import { DialError } from '../errors.js';
 
 export interface SendTarget {
@@ -45,6 +47,23 @@ export interface PrepareFileRequestOptions {
   onDependency?: (event: DependencyEvent, secretValues: string[]) => void;
   /** A reference to a request that has not run is an E_INPUT instead (`send --no-deps`). */
   refuseDependencies?: boolean;
+  /**
+   * Runs the request's scripts as `dial run` does (`dial send`): loaded only when the request has
+   * scripts; their modules are checked first, and pre-request scripts run before its variables
+   * resolve. The handlers are left to the caller (PreparedFileRequest.scripts), once a response is in.
+   */
+  loadScripts?: () => Promise<ScriptRunner>;
+}
+
+/** The scripts of a prepared request and what they share (`client.global`, `request.variables`). */
+export interface RequestScripts {
+  runner: ScriptRunner;
+  /** The environment the handlers see (`request.environment.get`), as `dial run` gives it. */
+  environment: ScriptEnvironment['environment'];
+  globals: Map<string, unknown>;
+  requestVariables: Map<string, string>;
+  /** What the pre-request scripts logged and tested. */
+  outcomes: ScriptOutcome[];
 }
 
 export interface PreparedFileRequest {
@@ -60,6 +79,8 @@ export interface PreparedFileRequest {
   digest?: { username: string; password: string };
   /** With keepReferences: the references left as written, each once (for a warning). */
   kept?: KeptReference[];
+  /** With loadScripts, when the request has scripts: for running its response handlers. */
+  scripts?: RequestScripts;
 }
 
 /** A short label of a request for lists and messages: its name, or `#n METHOD URL`. */
@@ -181,7 +202,24 @@ export async function prepareFileRequest(options: PrepareFileRequestOptions): Pr
     { ...options.target, path: relative(options.cwd, path) || path },
     options.pick,
   );
-  const prepared = await session.prepare(file, node);
+  const scripts =
+    options.loadScripts && (node.preScripts.length > 0 || node.handlers.length > 0)
+      ? await runPreRequestScripts(
+          await options.loadScripts(),
+          file,
+          node,
+          session.globals,
+          new Map([
+            ...(await new EnvStore(root).resolve(dirname(path), environment)).values,
+            ...Object.entries(options.cliVariables),
+          ]),
+        )
+      : undefined;
+  const prepared = await session.prepare(
+    file,
+    node,
+    scripts ? { requestVariables: scripts.requestVariables } : undefined,
+  );
   if (options.environment !== undefined) {
     const current = (await settings.loadSettings()).defaultEnvironment[root];
     if (current !== options.environment) await settings.rememberEnvironment(root, options.environment);
@@ -196,5 +234,37 @@ export async function prepareFileRequest(options: PrepareFileRequestOptions): Pr
     environment,
     ...(prepared.digest ? { digest: prepared.digest } : {}),
     ...(options.keepReferences ? { kept: [...kept.values()] } : {}),
+    ...(scripts ? { scripts } : {}),
   };
+}
+
+/** Checks a request's scripts' modules (before anything is sent) and runs its pre-request scripts. */
+async function runPreRequestScripts(
+  runner: ScriptRunner,
+  file: HttpFile,
+  node: RequestNode,
+  globals: Map<string, unknown>,
+  environmentValues: Map<string, string>,
+): Promise<RequestScripts> {
+  await runner.checkModules(file);
+  // As `dial run`: the selected environment's values with --var on top.
+  const values = environmentValues;
+  const scripts: RequestScripts = {
+    runner,
+    environment: (name) => values.get(name),
+    globals,
+    requestVariables: new Map(),
+    outcomes: [],
+  };
+  for (const script of node.preScripts) {
+    scripts.outcomes.push(
+      await runner.run(script, file, {
+        globals,
+        requestVariables: scripts.requestVariables,
+        environment: scripts.environment,
+        request: { method: node.method, url: node.url },
+      }),
+    );
+  }
+  return scripts;
 }
