@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { runCli, tempDir } from '../helpers/cli.js';
@@ -32,7 +32,10 @@ afterAll(async () => {
   await server.close();
 });
 
-const spills = (dir: string) => readdirSync(dir).filter((name) => name.startsWith('dial-body-'));
+/** Where dial's spill files go under a temp folder (spillFolder in src/core/http/body-sinks.ts). */
+const spillDir = (tmp: string) => join(tmp, `dial-spill-${process.getuid?.() ?? 'user'}`);
+const spills = (tmp: string) =>
+  (existsSync(spillDir(tmp)) ? readdirSync(spillDir(tmp)) : []).filter((name) => name.startsWith('dial-body-'));
 
 describe('fault: body limits', () => {
   it('a gzip bomb in run: E_BODY_TOO_LARGE (compression bomb), no spill file left', async () => {
@@ -64,14 +67,18 @@ describe('fault: body limits', () => {
     const dir = tempDir('dial-fault-');
     const tmp = tempDir('dial-fault-tmp-');
     const dead = spawnSync(process.execPath, ['-e', '0']).pid;
-    writeFileSync(join(tmp, `dial-body-${dead}-0123456789ab`), 'left by kill -9');
-    writeFileSync(join(tmp, `dial-body-${process.pid}-0123456789ab`), 'still in use');
+    mkdirSync(spillDir(tmp), { recursive: true });
+    writeFileSync(join(spillDir(tmp), `dial-body-${dead}-0123456789ab`), 'left by kill -9');
+    mkdirSync(join(spillDir(tmp), `dial-report-${dead}-Ab12Cd`));
+    writeFileSync(join(spillDir(tmp), `dial-report-${dead}-Ab12Cd`, 'files.jsonl'), 'a report spill left by kill -9');
+    writeFileSync(join(spillDir(tmp), `dial-body-${process.pid}-0123456789ab`), 'still in use');
     writeFileSync(join(tmp, 'unrelated-file'), 'not ours');
     writeFileSync(join(dir, 'api.http'), `GET ${server.url}/big\n`);
     const result = await runCli(['run', 'api.http'], { cwd: dir, env: { TMPDIR: tmp } });
     expect(result.code).toBe(0);
-    expect(existsSync(join(tmp, `dial-body-${dead}-0123456789ab`))).toBe(false);
-    expect(existsSync(join(tmp, `dial-body-${process.pid}-0123456789ab`))).toBe(true);
+    expect(existsSync(join(spillDir(tmp), `dial-body-${dead}-0123456789ab`))).toBe(false);
+    expect(existsSync(join(spillDir(tmp), `dial-report-${dead}-Ab12Cd`))).toBe(false);
+    expect(existsSync(join(spillDir(tmp), `dial-body-${process.pid}-0123456789ab`))).toBe(true);
     expect(existsSync(join(tmp, 'unrelated-file'))).toBe(true);
   });
 });

@@ -2,7 +2,7 @@
  * Where a response body ends up: memory with a spill to a temp file past a limit, or a
  * caller's Writable (stdout, a download) with backpressure. Both count decoded bytes.
  */
-import { createWriteStream, readdirSync, unlinkSync, type WriteStream } from 'node:fs';
+import { createWriteStream, lstatSync, mkdirSync, readdirSync, rmSync, unlinkSync, type WriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transform, Writable } from 'node:stream';
@@ -23,7 +23,25 @@ export const RATIO_LIMIT = 100;
 const spilledFiles = new Set<string>();
 let exitHookInstalled = false;
 let staleSwept = false;
-const SPILL_NAME = /^dial-body-(\d+)-[0-9a-f]+$/;
+const SPILL_NAME = /^dial-(?:body|report)-(\d+)-[0-9A-Za-z]+$/;
+
+/**
+ * The folder spill files go to: a folder of this user's inside the temp folder, so the sweep
+ * below reads a few names, not the whole of $TMPDIR (thousands of entries on a busy machine).
+ * A folder of that name that is not this user's own (or a symlink) is not used.
+ */
+export function spillFolder(base = tmpdir()): string {
+  const uid = process.getuid?.();
+  const dir = join(base, `dial-spill-${uid ?? 'user'}`);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const info = lstatSync(dir);
+    if (info.isDirectory() && (uid === undefined || info.uid === uid)) return dir;
+  } catch {
+    // no folder of our own: the temp folder itself
+  }
+  return base;
+}
 
 function isAlive(pid: number): boolean {
   try {
@@ -38,9 +56,9 @@ function isAlive(pid: number): boolean {
  * Removes spill files left by a dial process that no longer runs (killed with -9, so its exit
  * hook never ran). Runs once per process; answers how many files it removed.
  */
-export function removeStaleSpills(dir = tmpdir()): number {
-  if (staleSwept && dir === tmpdir()) return 0;
-  if (dir === tmpdir()) staleSwept = true;
+export function removeStaleSpills(dir = spillFolder()): number {
+  if (staleSwept) return 0;
+  staleSwept = true;
   let removed = 0;
   let names: string[];
   try {
@@ -52,7 +70,7 @@ export function removeStaleSpills(dir = tmpdir()): number {
     const match = SPILL_NAME.exec(name);
     if (!match || Number(match[1]) === process.pid || isAlive(Number(match[1]))) continue;
     try {
-      unlinkSync(join(dir, name));
+      rmSync(join(dir, name), { recursive: true, force: true });
       removed++;
     } catch {
       // another process got there first
@@ -168,7 +186,7 @@ export class BufferSink extends Writable {
     }
     if (!this.file) {
       removeStaleSpills();
-      const path = join(tmpdir(), `dial-body-${process.pid}-${randomHex(12)}`);
+      const path = join(spillFolder(), `dial-body-${process.pid}-${randomHex(12)}`);
       const stream = createWriteStream(path, { flags: 'wx', mode: 0o600 });
       stream.on('error', (error) => this.destroy(error));
       this.file = { path, stream };

@@ -5,9 +5,9 @@
  * So a run of a million requests writes its JSON or JUnit report with the memory of one file.
  */
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openOutputFile } from '../atomic-write.js';
+import { spillFolder } from '../http/body-sinks.js';
 import type { FileReport } from './json-schema.js';
 import type { ReportSections, ReportSummary } from './render.js';
 
@@ -19,7 +19,8 @@ interface SpilledFile {
 
 /** FileReports kept on disk, one JSON line each, read back sorted by path. */
 export class FileReportSpill {
-  readonly dir = mkdtempSync(join(tmpdir(), 'dial-report-'));
+  // Named with the pid so a later run can sweep the spill of a killed one (removeStaleSpills).
+  readonly dir = mkdtempSync(join(spillFolder(), `dial-report-${process.pid}-`));
   private readonly fd = openSync(join(this.dir, 'files.jsonl'), 'w+', 0o600);
   private readonly index: SpilledFile[] = [];
   private size = 0;

@@ -124,15 +124,15 @@ describe('large bodies', () => {
 
   it('a failed transfer removes its temp file', async () => {
     const { readdirSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const before = new Set(readdirSync(tmpdir()).filter((name) => name.startsWith(`dial-body-${process.pid}-`)));
+    const { spillFolder } = await import('../../../src/core/http/body-sinks.js');
+    const before = new Set(readdirSync(spillFolder()).filter((name) => name.startsWith(`dial-body-${process.pid}-`)));
     await expect(
       sendRequest(
         { method: 'GET', url: `${echo.url}/bytes/${1024 * MiB}`, headers: [], body: { kind: 'none' } },
         { env: {}, timeoutMs: 300, bodyTarget: { kind: 'buffer', maxInMemoryBytes: 1024 } },
       ),
     ).rejects.toMatchObject({ code: 'E_TIMEOUT' });
-    const after = readdirSync(tmpdir()).filter(
+    const after = readdirSync(spillFolder()).filter(
       (name) => name.startsWith(`dial-body-${process.pid}-`) && !before.has(name),
     );
     expect(after).toEqual([]);
