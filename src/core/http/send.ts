@@ -3,19 +3,30 @@
  * decoding and the body target, on top of one of two transports (./index.ts explains why two).
  */
 import { pipeline } from 'node:stream/promises';
-import type { Readable, Writable } from 'node:stream';
+import type { Readable, Transform, Writable } from 'node:stream';
 import { nowMs } from '../clock.js';
 import { DialError } from '../errors.js';
 import { isSensitiveHeader } from '../secrets.js';
-import { BodyRecorder, prepareBody } from './body.js';
+import { BodyRecorder, prepareBody, type PreparedBody } from './body.js';
 import { decodersFor } from './decode.js';
 import { sendWithNode } from './node-transport.js';
 import { loadUndiciTransport } from './pool.js';
 import { buildHeaders, findHeader, normalise, usesUndici } from './request-head.js';
 import { BufferSink, DEFAULT_MAX_IN_MEMORY, EncodedCounter, ForwardSink } from './body-sinks.js';
 import { cancelledError, timeoutError, toTransportError } from './transport-errors.js';
-import { Stopper, type HopResponse, type TlsMaterial, type Transport } from './transport.js';
-import type { Exchange, HeaderList, HttpRequest, RedirectHop, ResponseBody, ResponseHead, SendOptions, TlsOptions } from './types.js';
+import { Stopper, type HopResponse, type Phases, type TlsMaterial, type Transport } from './transport.js';
+import type {
+  CookieJar,
+  Exchange,
+  HeaderList,
+  HttpRequest,
+  RedirectHop,
+  ResponseBody,
+  ResponseHead,
+  SendOptions,
+  Timings,
+  TlsOptions,
+} from './types.js';
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const BODY_HEADERS = new Set(['content-type', 'content-length', 'transfer-encoding', 'content-encoding']);
@@ -46,7 +57,13 @@ async function loadTls(options: TlsOptions | undefined): Promise<TlsMaterial> {
     options?.certFile ? readTlsFile(options.certFile, '--cert') : undefined,
     options?.keyFile ? readTlsFile(options.keyFile, '--key') : undefined,
   ]);
-  return { rejectUnauthorized: verify, ca, cert, key, poolKey: `${verify}|${options?.caFile ?? ''}|${options?.certFile ?? ''}|${options?.keyFile ?? ''}` };
+  return {
+    rejectUnauthorized: verify,
+    ca,
+    cert,
+    key,
+    poolKey: `${verify}|${options?.caFile ?? ''}|${options?.certFile ?? ''}|${options?.keyFile ?? ''}`,
+  };
 }
 
 /** The origin of a URL: scheme, host and port. Credentials never cross from one origin to another. */
@@ -69,24 +86,11 @@ export async function sendRequest(request: HttpRequest, options: SendOptions = {
 
   const timeoutMs = options.timeoutMs ?? 30_000;
   const connectTimeoutMs = options.connectTimeoutMs ?? timeoutMs;
-  const maxRedirects = options.maxRedirects ?? 10;
   const env = options.env ?? process.env;
-  const stopper = new Stopper();
-  let stopReason: 'timeout' | 'cancel' | undefined;
-  const onCancel = (): void => {
-    stopReason ??= 'cancel';
-    stopper.stop();
-  };
-  options.signal?.addEventListener('abort', onCancel, { once: true });
-  const timer =
-    timeoutMs > 0
-      ? setTimeout(() => {
-          stopReason ??= 'timeout';
-          stopper.stop();
-        }, timeoutMs)
-      : undefined;
+  const stopper = new SendStopper(timeoutMs, options.signal);
 
   let proxy: string | undefined;
+  // The body of the hop being read: destroyed when the send fails, so its socket is not left open.
   let pending: Readable | undefined;
   try {
     const tls = await loadTls(options.tls);
@@ -107,65 +111,21 @@ export async function sendRequest(request: HttpRequest, options: SendOptions = {
         { stopper, connectTimeoutMs, tls, httpVersion: request.httpVersion ?? '1.1', proxy },
       );
       pending = hop.body;
-      pending.on('error', () => {});
-
-      if (options.cookieJar) {
-        const setCookies = hop.headers.filter(([name]) => name.toLowerCase() === 'set-cookie').map(([, value]) => value);
-        if (setCookies.length > 0) options.cookieJar.store(url.toString(), setCookies);
-      }
+      pending.on('error', ignoreError);
+      if (options.cookieJar) storeCookies(options.cookieJar, url, hop.headers);
 
       const location = findHeader(hop.headers, 'location');
       if (options.followRedirects && REDIRECT_STATUSES.has(hop.status) && location !== undefined) {
-        // Drain a small redirect body so its connection can be reused; drop anything else.
-        const length = Number(findHeader(hop.headers, 'content-length') ?? NaN);
-        if (length <= 64 * 1024) hop.body.resume();
-        else hop.body.destroy();
+        releaseRedirectBody(hop);
         pending = undefined;
-        if (redirects.length >= maxRedirects) {
-          throw new DialError('E_TOO_MANY_REDIRECTS', `too many redirects: more than ${maxRedirects} (last: ${url.toString()})`, {
-            hint: 'the server may redirect in a loop; raise the limit in settings (maxRedirects) or turn off --follow to see the redirect',
-          });
-        }
-        let next: URL;
-        try {
-          next = new URL(location, url);
-        } catch (error) {
-          throw new DialError('E_NETWORK', `the server redirected to an invalid URL '${location}' (from ${url.toString()})`, { cause: error });
-        }
-        if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-          throw new DialError('E_NETWORK', `the server redirected to an unsupported URL '${next.toString()}'`, {
-            hint: 'dial only follows redirects to http:// and https:// URLs',
-          });
-        }
-        // Never carry credentials from a Location header into the next request's URL or history.
-        next.username = '';
-        next.password = '';
-        let nextMethod = method;
-        let dropBody = false;
-        if (hop.status === 303 ? method !== 'HEAD' : (hop.status === 301 || hop.status === 302) && method !== 'GET' && method !== 'HEAD') {
-          nextMethod = 'GET';
-          dropBody = true;
-        }
-        if (!dropBody && body && !body.replayable) {
-          throw new DialError('E_INPUT', `the server answered ${hop.status} (redirect keeping the body) but a streamed body cannot be sent twice`, {
-            hint: 'send the body from a file (@file) instead of a pipe, or call the final URL directly',
-          });
-        }
-        const redirect: RedirectHop = { status: hop.status, from: url.toString(), to: next.toString(), method: nextMethod };
-        options.onRedirect?.(redirect);
-        redirects.push(redirect);
-        if (dropBody) {
-          body = undefined;
-          userHeaders = userHeaders.filter(([name]) => !BODY_HEADERS.has(name.toLowerCase()));
-        }
-        if (originKey(next) !== originKey(url)) {
-          userHeaders = userHeaders.filter(([name]) => !dropsAcrossOrigins(name));
-        }
-        if (url.protocol === 'https:' && next.protocol === 'http:') {
-          options.onWarning?.(`redirect from https to plain http: ${url.toString()} -> ${next.toString()} (credentials were not sent on)`);
-        }
-        method = nextMethod;
-        url = next;
+        const next = followRedirect(
+          hop.status,
+          location,
+          { url, method, body, headers: userHeaders },
+          redirects,
+          options,
+        );
+        ({ url, method, body, headers: userHeaders } = next);
         continue;
       }
 
@@ -176,37 +136,14 @@ export async function sendRequest(request: HttpRequest, options: SendOptions = {
         headers: hop.headers,
         url: url.toString(),
       };
-      const bodyless = method === 'HEAD' || hop.status === 204 || hop.status === 304 || hop.status < 200;
-      const decoders = options.decompress !== false && !bodyless ? await decodersFor(findHeader(hop.headers, 'content-encoding'), hop.body) : [];
-      let target: Writable | null = null;
-      if (options.bodyTarget?.kind === 'stream') target = await options.bodyTarget.open(head);
-      const limit = options.bodyTarget?.kind === 'buffer' ? (options.bodyTarget.maxInMemoryBytes ?? DEFAULT_MAX_IN_MEMORY) : DEFAULT_MAX_IN_MEMORY;
-      let received: { body: ResponseBody; size: number };
-      // The common case (small, unencoded body kept in memory) skips stream.pipeline: it costs
-      // an AbortController, a DOMException and a dozen listeners per request (~40 µs).
-      const cap = options.bodyTarget?.kind === 'buffer' ? options.bodyTarget.maxBodyBytes : undefined;
-      // A body past its cap leaves the fast path, so the sink below stops it.
-      const small = target === null && decoders.length === 0 ? await readSmallBody(hop.body, cap !== undefined && cap < limit ? cap : limit, stopper) : undefined;
-      if (small && !small.overflow) {
-        received = { body: { kind: 'memory', bytes: small.chunks.length === 1 ? small.chunks[0] : Buffer.concat(small.chunks, small.size) }, size: small.size };
-      } else {
-        const maxBodyBytes = cap;
-        const counter = maxBodyBytes !== undefined && decoders.length > 0 ? new EncodedCounter() : undefined;
-        const caps = maxBodyBytes !== undefined ? { maxBytes: maxBodyBytes, encoded: counter, url: url.toString() } : undefined;
-        const sink = target !== null ? new ForwardSink(target) : new BufferSink(limit, caps);
-        // Past the limit: what was read goes to the sink first (it spills to a temp file), then the rest.
-        if (small && sink instanceof BufferSink) for (const chunk of small.chunks) sink.write(chunk);
-        const stages = counter ? [counter, ...decoders] : decoders;
-        await (pipeline as unknown as (...streams: unknown[]) => Promise<void>)(hop.body, ...stages, sink, { signal: stopper.signal });
-        received = { body: sink instanceof BufferSink ? sink.result() : { kind: 'streamed', size: sink.size }, size: sink.size };
-      }
+      const received = await receiveBody(hop, head, method, options, stopper);
       pending = undefined;
       if (stopper.aborted) throw new Error('aborted');
 
       return {
         request: {
           method,
-          url: url.toString(),
+          url: head.url,
           headers,
           bodyPreview: recorder.preview(),
           bodySize: body ? (body.length ?? recorder.size) : undefined,
@@ -223,32 +160,269 @@ export async function sendRequest(request: HttpRequest, options: SendOptions = {
           remoteAddress: hop.remoteAddress,
           remotePort: hop.remotePort,
         },
-        timings: {
-          dns: round(hop.phases.dns),
-          connect: round(hop.phases.connect),
-          tls: round(hop.phases.tls),
-          firstByte: round(hop.phases.firstByte),
-          total: round(nowMs() - started),
-        },
+        timings: timingsOf(hop.phases, started),
         redirects,
       };
     }
   } catch (error) {
     pending?.destroy();
-    if (stopReason === 'timeout') throw Object.assign(timeoutError(url.toString(), timeoutMs, proxy), { cause: error });
-    if (stopReason === 'cancel') throw Object.assign(cancelledError(url.toString()), { cause: error });
-    throw toTransportError(error, { url: url.toString(), proxy });
+    throw sendFailure(error, stopper.reason, url.toString(), timeoutMs, proxy);
   } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onCancel);
+    stopper.release();
   }
+}
+
+/**
+ * The Stopper of one send: stops it at its timeout or when the caller's signal aborts, and keeps
+ * which came first, so the error says timeout or cancelled rather than what the stop broke.
+ * It is its own abort listener (handleEvent) and its timer's argument: no closures per request.
+ */
+class SendStopper extends Stopper {
+  reason: 'timeout' | 'cancel' | undefined;
+  private readonly timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    timeoutMs: number,
+    private readonly callerSignal: AbortSignal | undefined,
+  ) {
+    super();
+    callerSignal?.addEventListener('abort', this, { once: true });
+    this.timer = timeoutMs > 0 ? setTimeout(expire, timeoutMs, this) : undefined;
+  }
+
+  /** The caller's signal aborted. */
+  handleEvent(): void {
+    this.stopFor('cancel');
+  }
+
+  /** Stops the send; the first reason given is the one its error names. */
+  stopFor(reason: 'timeout' | 'cancel'): void {
+    this.reason ??= reason;
+    this.stop();
+  }
+
+  /** Clears the timer and the abort listener once the send is over. */
+  release(): void {
+    clearTimeout(this.timer);
+    this.callerSignal?.removeEventListener('abort', this);
+  }
+}
+
+/** A send's timer fired. */
+function expire(stopper: SendStopper): void {
+  stopper.stopFor('timeout');
+}
+
+/** Swallows a response body's late error: the send already failed or finished, and an unhandled 'error' would crash. */
+function ignoreError(): void {}
+
+/** Hands a response's Set-Cookie headers to the cookie jar. */
+function storeCookies(jar: CookieJar, url: URL, headers: HeaderList): void {
+  const setCookies = headers.filter(([name]) => name.toLowerCase() === 'set-cookie').map(([, value]) => value);
+  if (setCookies.length > 0) jar.store(url.toString(), setCookies);
+}
+
+/** Lets go of a redirect's own body: a small one is drained so its connection can be reused, a big one dropped. */
+function releaseRedirectBody(hop: HopResponse): void {
+  const length = Number(findHeader(hop.headers, 'content-length') ?? NaN);
+  if (length <= 64 * 1024) hop.body.resume();
+  else hop.body.destroy();
+}
+
+/** What one hop sends: a redirect turns it into the next hop's. */
+interface Outgoing {
+  url: URL;
+  method: string;
+  body: PreparedBody | undefined;
+  headers: HeaderList;
+}
+
+/**
+ * Works out the request a redirect leads to, records the hop (and tells onRedirect), or throws
+ * when it must not be followed (too many, a bad Location, a streamed body that cannot be resent).
+ */
+function followRedirect(
+  status: number,
+  location: string,
+  current: Outgoing,
+  redirects: RedirectHop[],
+  options: SendOptions,
+): Outgoing {
+  const { url } = current;
+  const maxRedirects = options.maxRedirects ?? 10;
+  if (redirects.length >= maxRedirects) {
+    throw new DialError(
+      'E_TOO_MANY_REDIRECTS',
+      `too many redirects: more than ${maxRedirects} (last: ${url.toString()})`,
+      {
+        hint: 'the server may redirect in a loop; raise the limit in settings (maxRedirects) or turn off --follow to see the redirect',
+      },
+    );
+  }
+  const next = redirectTarget(location, url);
+  const dropBody = rewritesToGet(status, current.method);
+  const method = dropBody ? 'GET' : current.method;
+  if (!dropBody && current.body && !current.body.replayable) {
+    throw new DialError(
+      'E_INPUT',
+      `the server answered ${status} (redirect keeping the body) but a streamed body cannot be sent twice`,
+      {
+        hint: 'send the body from a file (@file) instead of a pipe, or call the final URL directly',
+      },
+    );
+  }
+  const redirect: RedirectHop = { status, from: url.toString(), to: next.toString(), method };
+  options.onRedirect?.(redirect);
+  redirects.push(redirect);
+  let headers = current.headers;
+  if (dropBody) headers = headers.filter(([name]) => !BODY_HEADERS.has(name.toLowerCase()));
+  if (originKey(next) !== originKey(url)) headers = headers.filter(([name]) => !dropsAcrossOrigins(name));
+  if (url.protocol === 'https:' && next.protocol === 'http:') {
+    options.onWarning?.(
+      `redirect from https to plain http: ${url.toString()} -> ${next.toString()} (credentials were not sent on)`,
+    );
+  }
+  return { url: next, method, body: dropBody ? undefined : current.body, headers };
+}
+
+/** The URL a Location header points to, resolved against the request's; only http(s), and never with credentials. */
+function redirectTarget(location: string, from: URL): URL {
+  let next: URL;
+  try {
+    next = new URL(location, from);
+  } catch (error) {
+    throw new DialError(
+      'E_NETWORK',
+      `the server redirected to an invalid URL '${location}' (from ${from.toString()})`,
+      {
+        cause: error,
+      },
+    );
+  }
+  if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+    throw new DialError('E_NETWORK', `the server redirected to an unsupported URL '${next.toString()}'`, {
+      hint: 'dial only follows redirects to http:// and https:// URLs',
+    });
+  }
+  // Never carry credentials from a Location header into the next request's URL or history.
+  next.username = '';
+  next.password = '';
+  return next;
+}
+
+/** Whether a redirect turns the request into a GET without its body (303 always but HEAD; 301/302 as browsers do). */
+function rewritesToGet(status: number, method: string): boolean {
+  return status === 303
+    ? method !== 'HEAD'
+    : (status === 301 || status === 302) && method !== 'GET' && method !== 'HEAD';
+}
+
+/** The response body as received, and its size in decoded bytes. */
+interface ReceivedBody {
+  body: ResponseBody;
+  size: number;
+}
+
+/** Reads a final response's body, decoded, into what the caller asked: memory (spilling to a file when large) or a stream. */
+async function receiveBody(
+  hop: HopResponse,
+  head: ResponseHead,
+  method: string,
+  options: SendOptions,
+  stopper: Stopper,
+): Promise<ReceivedBody> {
+  const bodyless = method === 'HEAD' || hop.status === 204 || hop.status === 304 || hop.status < 200;
+  const decoders =
+    options.decompress !== false && !bodyless
+      ? await decodersFor(findHeader(hop.headers, 'content-encoding'), hop.body)
+      : [];
+  const target: Writable | null = options.bodyTarget?.kind === 'stream' ? await options.bodyTarget.open(head) : null;
+  const limit =
+    options.bodyTarget?.kind === 'buffer'
+      ? (options.bodyTarget.maxInMemoryBytes ?? DEFAULT_MAX_IN_MEMORY)
+      : DEFAULT_MAX_IN_MEMORY;
+  // The common case (small, unencoded body kept in memory) skips stream.pipeline: it costs
+  // an AbortController, a DOMException and a dozen listeners per request (~40 µs).
+  const cap = options.bodyTarget?.kind === 'buffer' ? options.bodyTarget.maxBodyBytes : undefined;
+  // A body past its cap leaves the fast path, so the sink below stops it.
+  const small =
+    target === null && decoders.length === 0
+      ? await readSmallBody(hop.body, cap !== undefined && cap < limit ? cap : limit, stopper)
+      : undefined;
+  if (small && !small.overflow) {
+    return {
+      body: {
+        kind: 'memory',
+        bytes: small.chunks.length === 1 ? small.chunks[0] : Buffer.concat(small.chunks, small.size),
+      },
+      size: small.size,
+    };
+  }
+  return pipeBody(hop.body, decoders, target, limit, cap, small?.chunks, head.url, stopper);
+}
+
+/**
+ * The slow path of receiveBody: pipes the body through its decoders into the caller's stream or
+ * a BufferSink (which spills past `limit` and enforces `cap`); `readSoFar` is what the fast path took.
+ */
+async function pipeBody(
+  source: Readable,
+  decoders: Transform[],
+  target: Writable | null,
+  limit: number,
+  cap: number | undefined,
+  readSoFar: Buffer[] | undefined,
+  url: string,
+  stopper: Stopper,
+): Promise<ReceivedBody> {
+  const counter = cap !== undefined && decoders.length > 0 ? new EncodedCounter() : undefined;
+  const caps = cap !== undefined ? { maxBytes: cap, encoded: counter, url } : undefined;
+  const sink = target !== null ? new ForwardSink(target) : new BufferSink(limit, caps);
+  // Past the limit: what was read goes to the sink first (it spills to a temp file), then the rest.
+  if (readSoFar && sink instanceof BufferSink) for (const chunk of readSoFar) sink.write(chunk);
+  const stages = counter ? [counter, ...decoders] : decoders;
+  await (pipeline as unknown as (...streams: unknown[]) => Promise<void>)(source, ...stages, sink, {
+    signal: stopper.signal,
+  });
+  return {
+    body: sink instanceof BufferSink ? sink.result() : { kind: 'streamed', size: sink.size },
+    size: sink.size,
+  };
+}
+
+/** The exchange's timings, rounded to 0.01 ms; total runs from `started` to now. */
+function timingsOf(phases: Phases, started: number): Timings {
+  return {
+    dns: round(phases.dns),
+    connect: round(phases.connect),
+    tls: round(phases.tls),
+    firstByte: round(phases.firstByte),
+    total: round(nowMs() - started),
+  };
+}
+
+/** The error a failed send rejects with: a timeout or cancellation says so (the transport's error is its cause). */
+function sendFailure(
+  error: unknown,
+  stopReason: 'timeout' | 'cancel' | undefined,
+  url: string,
+  timeoutMs: number,
+  proxy: string | undefined,
+): Error {
+  if (stopReason === 'timeout') return Object.assign(timeoutError(url, timeoutMs, proxy), { cause: error });
+  if (stopReason === 'cancel') return Object.assign(cancelledError(url), { cause: error });
+  return toTransportError(error, { url, proxy });
 }
 
 /**
  * Reads a body into memory with plain 'data' listeners until it ends, or until it passes
  * `limit` (then it answers overflow with the stream paused, for the spilling sink to take over).
  */
-function readSmallBody(source: Readable, limit: number, stopper: Stopper): Promise<{ chunks: Buffer[]; size: number; overflow: boolean }> {
+function readSmallBody(
+  source: Readable,
+  limit: number,
+  stopper: Stopper,
+): Promise<{ chunks: Buffer[]; size: number; overflow: boolean }> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

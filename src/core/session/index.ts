@@ -114,8 +114,16 @@ export interface Session {
    */
   forgetFile(path: string): void;
   /** `promptAgain`: this is a new send, so its `# @prompt` values are asked again (not the session's earlier answers); the requests it references reuse them. */
-  prepare(file: HttpFile, node: RequestNode, extra?: { requestVariables?: Map<string, string>; promptAgain?: boolean }): Promise<PreparedRequest>;
-  execute(file: HttpFile, node: RequestNode, options?: { signal?: AbortSignal; sendOptions?: Partial<SendOptions> }): Promise<Exchange>;
+  prepare(
+    file: HttpFile,
+    node: RequestNode,
+    extra?: { requestVariables?: Map<string, string>; promptAgain?: boolean },
+  ): Promise<PreparedRequest>;
+  execute(
+    file: HttpFile,
+    node: RequestNode,
+    options?: { signal?: AbortSignal; sendOptions?: Partial<SendOptions> },
+  ): Promise<Exchange>;
   record(file: HttpFile, node: RequestNode, request: HttpRequest, exchange: Exchange): void;
   hasRun(file: HttpFile, node: RequestNode): boolean;
   resolveTemplate(text: string, file: HttpFile, node: RequestNode): Promise<string>;
@@ -171,7 +179,11 @@ class RequestSession implements Session {
       pending = readFile(absolute, 'utf8').then(
         (text) => parseHttpFile(text, absolute),
         (error: NodeJS.ErrnoException) => {
-          throw new DialError('E_NOT_FOUND', `cannot read ${path}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`, { cause: error });
+          throw new DialError(
+            'E_NOT_FOUND',
+            `cannot read ${path}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`,
+            { cause: error },
+          );
         },
       );
       this.files.set(absolute, pending);
@@ -201,7 +213,11 @@ class RequestSession implements Session {
     if (node.name) this.recordedByName.set(node.name, entry);
   }
 
-  async execute(file: HttpFile, node: RequestNode, options: { signal?: AbortSignal; sendOptions?: Partial<SendOptions>; onSend?: (request: HttpRequest) => void } = {}): Promise<Exchange> {
+  async execute(
+    file: HttpFile,
+    node: RequestNode,
+    options: { signal?: AbortSignal; sendOptions?: Partial<SendOptions>; onSend?: (request: HttpRequest) => void } = {},
+  ): Promise<Exchange> {
     const prepared = await this.prepare(file, node);
     options.onSend?.(prepared.request);
     const send = this.options.send ?? (await import('../http/index.js')).sendRequest;
@@ -216,7 +232,12 @@ class RequestSession implements Session {
     if (prepared.digest) {
       const { sendWithDigest } = await import('../send/digest.js');
       const engine = this.options.send ? undefined : await import('../http/index.js');
-      ({ exchange, request } = await sendWithDigest((outgoing) => send(outgoing, sendOptions), request, prepared.digest, { release: engine?.releaseBody }));
+      ({ exchange, request } = await sendWithDigest(
+        (outgoing) => send(outgoing, sendOptions),
+        request,
+        prepared.digest,
+        { release: engine?.releaseBody },
+      ));
     } else {
       exchange = await send(request, sendOptions);
     }
@@ -224,7 +245,11 @@ class RequestSession implements Session {
     return exchange;
   }
 
-  prepare(file: HttpFile, node: RequestNode, extra: { requestVariables?: Map<string, string>; promptAgain?: boolean } = {}): Promise<PreparedRequest> {
+  prepare(
+    file: HttpFile,
+    node: RequestNode,
+    extra: { requestVariables?: Map<string, string>; promptAgain?: boolean } = {},
+  ): Promise<PreparedRequest> {
     return this.prepareInChain(file, node, extra);
   }
 
@@ -271,13 +296,22 @@ class RequestSession implements Session {
   }
 
   /** `preparing`: the resolver serves prepare(node), so references it runs chain from node (cycle detection). */
-  private async resolver(file: HttpFile, node: RequestNode, extra: { requestVariables?: Map<string, string> }, preparing: boolean): Promise<VariableResolver> {
+  private async resolver(
+    file: HttpFile,
+    node: RequestNode,
+    extra: { requestVariables?: Map<string, string> },
+    preparing: boolean,
+  ): Promise<VariableResolver> {
     const dir = file.path ? dirname(file.path) : this.workspaceRoot;
     const [jetbrainsEnvironment, dotenv] = await this.environmentFor(dir);
     // httpyac files also read httpyac's `env/*.env` files (under the JetBrains env files).
-    const environment = file.dialect === 'httpyac' ? await withHttpyacEnvironment(jetbrainsEnvironment, dir, this.environment) : jetbrainsEnvironment;
+    const environment =
+      file.dialect === 'httpyac'
+        ? await withHttpyacEnvironment(jetbrainsEnvironment, dir, this.environment)
+        : jetbrainsEnvironment;
     const fileVariables = new Map<string, string>();
-    for (const variable of file.variables) if (variable.span.start < node.requestLineSpan.start) fileVariables.set(variable.name, variable.value);
+    for (const variable of file.variables)
+      if (variable.span.start < node.requestLineSpan.start) fileVariables.set(variable.name, variable.value);
     const where = this.where(file, node);
     return new VariableResolver({
       cliVariables: this.options.cliVariables ?? {},
@@ -291,7 +325,15 @@ class RequestSession implements Session {
       secretNames: this.secretNames(file),
       processEnv: this.options.processEnv ?? process.env,
       reference: (reference, raw) =>
-        this.reference(file, preparing ? node : undefined, reference.name, (recorded) => evaluateReference(reference, recorded, raw, where), raw, where, `{{${raw}}}`),
+        this.reference(
+          file,
+          preparing ? node : undefined,
+          reference.name,
+          (recorded) => evaluateReference(reference, recorded, raw, where),
+          raw,
+          where,
+          `{{${raw}}}`,
+        ),
       where,
       fileLabel: this.label(file),
       location: { file: file.path || '<text>', line: node.requestLineSpan.line },
@@ -299,7 +341,8 @@ class RequestSession implements Session {
       definedIn: async (name) => {
         const found = new Set<string>();
         for (const envFile of await this.env.filesFor(dir)) {
-          for (const [envName, values] of Object.entries(envFile.environments)) if (envName !== '$shared' && Object.hasOwn(values, name)) found.add(envName);
+          for (const [envName, values] of Object.entries(envFile.environments))
+            if (envName !== '$shared' && Object.hasOwn(values, name)) found.add(envName);
         }
         return [...found].sort();
       },
@@ -312,15 +355,25 @@ class RequestSession implements Session {
    * `kept`: the reference as written, returned as is when the session keeps references.
    */
   private async reference(
-    file: HttpFile, from: RequestNode | undefined, name: string, evaluate: (recorded: RecordedExchange) => Promise<string>, raw: string, where: string, kept: string,
+    file: HttpFile,
+    from: RequestNode | undefined,
+    name: string,
+    evaluate: (recorded: RecordedExchange) => Promise<string>,
+    raw: string,
+    where: string,
+    kept: string,
   ): Promise<string> {
     const target = file.requests.find((request) => request.name === name);
     let recorded = target ? this.recorded.get(keyOf(file, target)) : this.recordedByName.get(name);
     if (!recorded) {
       if (!target) {
-        throw new DialError('E_VAR_UNDEFINED', `{{${raw}}}: no request named '${name}' in ${file.path ? relative(this.workspaceRoot, file.path) : 'this file'} (${where})`, {
-          hint: 'name the request with `# @name ' + name + '` or `### ' + name + '`',
-        });
+        throw new DialError(
+          'E_VAR_UNDEFINED',
+          `{{${raw}}}: no request named '${name}' in ${file.path ? relative(this.workspaceRoot, file.path) : 'this file'} (${where})`,
+          {
+            hint: 'name the request with `# @name ' + name + '` or `### ' + name + '`',
+          },
+        );
       }
       if (this.options.keepReference) {
         this.options.keepReference({ request: name, text: kept });
@@ -344,7 +397,8 @@ class RequestSession implements Session {
       }
       let running = this.running.get(key);
       if (!running) {
-        const runTarget = () => (this.options.runReference ? this.options.runReference(file, target) : this.runDependency(file, target, from));
+        const runTarget = () =>
+          this.options.runReference ? this.options.runReference(file, target) : this.runDependency(file, target, from);
         running = this.chain.run([...chain, key], runTarget);
         this.running.set(key, running);
         // A run that failed or was cancelled is forgotten, so the next request that needs it tries again.
@@ -355,7 +409,8 @@ class RequestSession implements Session {
       }
       await running;
       recorded = this.recorded.get(key);
-      if (!recorded) throw new DialError('E_VAR_UNDEFINED', `{{${raw}}}: request '${name}' did not produce a response (${where})`);
+      if (!recorded)
+        throw new DialError('E_VAR_UNDEFINED', `{{${raw}}}: request '${name}' did not produce a response (${where})`);
     }
     return evaluate(recorded);
   }
@@ -366,10 +421,14 @@ class RequestSession implements Session {
     const neededBy = from ? referenceName(from) : 'this request';
     const environment = this.options.environment;
     if (this.options.refuseDependencies) {
-      throw new DialError('E_INPUT', `'${neededBy}' needs request '${name}' to run first, and dependencies are turned off`, {
-        location: { file: file.path || '<text>', line: target.requestLineSpan.line },
-        hint: `send '${name}' yourself, or leave out --no-deps to let dial run it (it is announced)`,
-      });
+      throw new DialError(
+        'E_INPUT',
+        `'${neededBy}' needs request '${name}' to run first, and dependencies are turned off`,
+        {
+          location: { file: file.path || '<text>', line: target.requestLineSpan.line },
+          hint: `send '${name}' yourself, or leave out --no-deps to let dial run it (it is announced)`,
+        },
+      );
     }
     const tell = this.options.onDependency;
     let sent: HttpRequest | undefined;
@@ -397,105 +456,199 @@ class RequestSession implements Session {
     this.running.delete(key);
   }
 
-  private async prepareInChain(file: HttpFile, node: RequestNode, extra: { requestVariables?: Map<string, string>; promptAgain?: boolean }): Promise<PreparedRequest> {
+  /** prepare(): resolves a request into what is sent, running the requests it references first. */
+  private async prepareInChain(
+    file: HttpFile,
+    node: RequestNode,
+    extra: { requestVariables?: Map<string, string>; promptAgain?: boolean },
+  ): Promise<PreparedRequest> {
+    await this.askPrompts(file, node, extra.promptAgain);
+    const resolver = await this.resolver(file, node, extra, true);
+    if (node.httpyacScripts) await resolver.runScriptBlocks(node.httpyacScripts);
+    await this.runRefs(file, node);
+    this.checkClosedTemplates(file, node);
+    let url = await this.resolveUrl(file, node, resolver);
+    const headers = await this.resolveHeaders(file, node, resolver);
+    url = completeUrl(url, headers);
+    const auth = applyAuthConvention(headers, resolver.secretValues);
+    const body = await this.resolveBody(file, node, resolver, headers);
+    const request: HttpRequest = { method: node.method, url, headers, body };
+    const version = node.httpVersion?.toUpperCase();
+    if (version === 'HTTP/2' || version === 'HTTP/2.0') request.httpVersion = '2';
+    else if (version === 'HTTP/1.1') request.httpVersion = '1.1';
+    const overrides = metadataOverrides(node);
+    const secretValues = [...resolver.secretValues];
+    for (const secret of secretValues) this.secrets.add(secret);
+    return auth.digest
+      ? { request, overrides, secretValues, digest: auth.digest }
+      : { request, overrides, secretValues };
+  }
+
+  /** Asks the request's `# @prompt` values that neither --var nor an earlier answer gives (E_VAR_UNDEFINED with no prompt). */
+  private async askPrompts(file: HttpFile, node: RequestNode, promptAgain: boolean | undefined): Promise<void> {
     const cli = this.options.cliVariables ?? {};
     // A new send with promptAgain (the TUI, as JetBrains) asks its `# @prompt` values again; the
     // requests it references (prepared inside the chain) reuse this send's answers.
-    if (extra.promptAgain && this.chain.getStore() === undefined) this.promptedNow = new Set();
+    if (promptAgain && this.chain.getStore() === undefined) this.promptedNow = new Set();
     for (const prompt of node.prompts) {
       if (Object.hasOwn(cli, prompt.name) || (this.promptedNow ?? this.prompted).has(prompt.name)) continue;
       if (!this.options.prompt) {
-        throw new DialError('E_VAR_UNDEFINED', `no value for @prompt variable '${prompt.name}' (${this.where(file, node)})`, {
-          location: { file: file.path || '<text>', line: node.requestLineSpan.line },
-          hint: `pass --var ${prompt.name}=…${prompt.description ? ` (${prompt.description})` : ''}`,
-        });
+        throw new DialError(
+          'E_VAR_UNDEFINED',
+          `no value for @prompt variable '${prompt.name}' (${this.where(file, node)})`,
+          {
+            location: { file: file.path || '<text>', line: node.requestLineSpan.line },
+            hint: `pass --var ${prompt.name}=…${prompt.description ? ` (${prompt.description})` : ''}`,
+          },
+        );
       }
       this.prompted.set(prompt.name, await this.options.prompt(prompt.name, prompt.description));
       this.promptedNow?.add(prompt.name);
     }
-    const resolver = await this.resolver(file, node, extra, true);
-    if (node.httpyacScripts) await resolver.runScriptBlocks(node.httpyacScripts);
-    const fileLabel = file.path || '<text>';
-    // httpyac's `# @ref login` / `# @forceRef login`: make sure the named request ran first.
+  }
+
+  /** httpyac's `# @ref login` / `# @forceRef login`: makes sure the named requests ran first. */
+  private async runRefs(file: HttpFile, node: RequestNode): Promise<void> {
     for (const meta of node.metadata) {
       if (meta.key !== 'ref' && meta.key !== 'forceRef') continue;
       for (const name of meta.value.split(/[\s,]+/).filter(Boolean)) {
         // `@forceRef` runs the request again even when it already ran in this session.
         if (meta.key === 'forceRef') this.forgetRun(file, name);
-        await this.reference(file, node, name, async () => '', `@${meta.key} ${name}`, this.where(file, node), `# @${meta.key} ${name}`);
+        await this.reference(
+          file,
+          node,
+          name,
+          async () => '',
+          `@${meta.key} ${name}`,
+          this.where(file, node),
+          `# @${meta.key} ${name}`,
+        );
       }
     }
-    const dir = file.path ? dirname(file.path) : this.workspaceRoot;
+  }
 
+  /** Throws on a `{{` left open in the URL or a header (it would be sent as literal text). */
+  private checkClosedTemplates(file: HttpFile, node: RequestNode): void {
     // Checked before anything resolves; the list is only built when a `{{` is left open.
     const anyUnclosed = unclosed(node.url) || node.headers.some((h) => unclosed(h.value));
-    for (const [what, template, line] of anyUnclosed ? [['URL', node.url, node.requestLineSpan.line] as const, ...node.headers.map((h) => [`header '${h.name}'`, h.value, h.span.line] as const)] : []) {
+    for (const [what, template, line] of anyUnclosed
+      ? [
+          ['URL', node.url, node.requestLineSpan.line] as const,
+          ...node.headers.map((h) => [`header '${h.name}'`, h.value, h.span.line] as const),
+        ]
+      : []) {
       if (unclosed(template)) {
         throw new DialError('E_VAR_UNDEFINED', `unclosed {{ in the ${what} (${this.where(file, node)})`, {
-          location: { file: fileLabel, line, excerpt: file.text.split(/\r?\n/, line)[line - 1] },
+          location: { file: file.path || '<text>', line, excerpt: file.text.split(/\r?\n/, line)[line - 1] },
           hint: 'close the variable with }}',
         });
       }
     }
-    let url = await resolver.resolve(node.url);
+  }
+
+  /** The request's URL with its variables resolved; a line break a variable brought in is refused. */
+  private async resolveUrl(file: HttpFile, node: RequestNode, resolver: VariableResolver): Promise<string> {
+    const url = await resolver.resolve(node.url);
     if (/[\r\n]/.test(url)) {
-      throw new DialError('E_HEADER_INJECTION', `the URL contains a line break after variable substitution (${this.where(file, node)})`, {
-        location: { file: fileLabel, line: node.requestLineSpan.line },
-        hint: 'a variable used in the URL holds CR or LF; fix its value',
-      });
+      throw new DialError(
+        'E_HEADER_INJECTION',
+        `the URL contains a line break after variable substitution (${this.where(file, node)})`,
+        {
+          location: { file: file.path || '<text>', line: node.requestLineSpan.line },
+          hint: 'a variable used in the URL holds CR or LF; fix its value',
+        },
+      );
     }
+    return url;
+  }
+
+  /** The request's headers with their variables resolved; line breaks and invalid names are refused. */
+  private async resolveHeaders(
+    file: HttpFile,
+    node: RequestNode,
+    resolver: VariableResolver,
+  ): Promise<Array<[string, string]>> {
     const headers: Array<[string, string]> = [];
     for (const header of node.headers) {
       const name = await resolver.resolve(header.name);
       const value = await resolver.resolve(header.value);
-      const location = { file: fileLabel, line: header.span.line, excerpt: file.text.slice(header.span.start, header.span.end) };
+      const location = {
+        file: file.path || '<text>',
+        line: header.span.line,
+        excerpt: file.text.slice(header.span.start, header.span.end),
+      };
       if (/[\r\n]/.test(value) || /[\r\n]/.test(name)) {
-        throw new DialError('E_HEADER_INJECTION', `header '${name.replace(/[\r\n]/g, '')}' contains a line break after variable substitution (${this.where(file, node)})`, {
-          location,
-          hint: 'a variable used in this header holds CR or LF; fix its value',
-        });
+        throw new DialError(
+          'E_HEADER_INJECTION',
+          `header '${name.replace(/[\r\n]/g, '')}' contains a line break after variable substitution (${this.where(file, node)})`,
+          {
+            location,
+            hint: 'a variable used in this header holds CR or LF; fix its value',
+          },
+        );
       }
       if (!HEADER_NAME_RE.test(name)) {
-        throw new DialError('E_INPUT', `'${name}' is not a valid header name (${this.where(file, node)})`, { location, hint: 'header names are tokens: letters, digits and !#$%&\'*+.^_`|~-' });
+        throw new DialError('E_INPUT', `'${name}' is not a valid header name (${this.where(file, node)})`, {
+          location,
+          hint: "header names are tokens: letters, digits and !#$%&'*+.^_`|~-",
+        });
       }
       headers.push([name, value]);
     }
-    url = completeUrl(url, headers);
-    const auth = applyAuthConvention(headers, resolver.secretValues);
+    return headers;
+  }
 
-    let body: RequestBody = { kind: 'none' };
-    if (node.body?.kind === 'inline') {
-      const text = await resolver.resolve(node.body.text);
+  /**
+   * The request's body: inline text (a multipart body expanded, its `< file` parts read) or a
+   * `< file` (read and resolved when it substitutes variables, else sent from disk).
+   */
+  private async resolveBody(
+    file: HttpFile,
+    node: RequestNode,
+    resolver: VariableResolver,
+    headers: Array<[string, string]>,
+  ): Promise<RequestBody> {
+    const source = node.body;
+    // Paths in a body are relative to the .http file.
+    const dir = file.path ? dirname(file.path) : this.workspaceRoot;
+    const fileLabel = file.path || '<text>';
+    if (source?.kind === 'inline') {
+      const text = await resolver.resolve(source.text);
       const contentType = headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1];
       const boundary = multipartBoundary(contentType);
-      body = boundary
-        ? { kind: 'bytes', bytes: await expandMultipartBody(text, { boundary, baseDir: dir, substitute: (t) => resolver.resolve(t) }).catch((error: NodeJS.ErrnoException) => {
-            throw new DialError('E_NOT_FOUND', `multipart body: ${error.message}`, { location: { file: fileLabel, line: node.body!.span.line }, cause: error });
-          }) }
-        : { kind: 'text', text };
-    } else if (node.body?.kind === 'file') {
-      const path = resolve(dir, await resolver.resolve(node.body.path));
-      const location = { file: fileLabel, line: node.body.span.line, excerpt: file.text.slice(node.body.span.start, node.body.span.end) };
+      if (!boundary) return { kind: 'text', text };
+      const bytes = await expandMultipartBody(text, {
+        boundary,
+        baseDir: dir,
+        substitute: (t) => resolver.resolve(t),
+      }).catch((error: NodeJS.ErrnoException) => {
+        throw new DialError('E_NOT_FOUND', `multipart body: ${error.message}`, {
+          location: { file: fileLabel, line: source.span.line },
+          cause: error,
+        });
+      });
+      return { kind: 'bytes', bytes };
+    }
+    if (source?.kind === 'file') {
+      const path = resolve(dir, await resolver.resolve(source.path));
+      const location = {
+        file: fileLabel,
+        line: source.span.line,
+        excerpt: file.text.slice(source.span.start, source.span.end),
+      };
       try {
         if (!(await stat(path)).isFile()) throw new Error('not a file');
       } catch {
-        throw new DialError('E_NOT_FOUND', `body file not found: ${path}`, { location, hint: 'paths in `< ./file` are relative to the .http file' });
+        throw new DialError('E_NOT_FOUND', `body file not found: ${path}`, {
+          location,
+          hint: 'paths in `< ./file` are relative to the .http file',
+        });
       }
-      body = node.body.substitute ? { kind: 'text', text: await resolver.resolve(decodeFileBody(await readFile(path), node.body.encoding)) } : { kind: 'file', path };
+      return source.substitute
+        ? { kind: 'text', text: await resolver.resolve(decodeFileBody(await readFile(path), source.encoding)) }
+        : { kind: 'file', path };
     }
-
-    const overrides: Partial<SendOptions> = {};
-    if (node.timeoutMs !== undefined) overrides.timeoutMs = node.timeoutMs;
-    if (node.connectTimeoutMs !== undefined) overrides.connectTimeoutMs = node.connectTimeoutMs;
-    if (node.noRedirect) overrides.followRedirects = false;
-    if (node.noCookieJar) overrides.cookieJar = undefined;
-    const version = node.httpVersion?.toUpperCase();
-    const request: HttpRequest = { method: node.method, url, headers, body };
-    if (version === 'HTTP/2' || version === 'HTTP/2.0') request.httpVersion = '2';
-    else if (version === 'HTTP/1.1') request.httpVersion = '1.1';
-    const secretValues = [...resolver.secretValues];
-    for (const secret of secretValues) this.secrets.add(secret);
-    return auth.digest ? { request, overrides, secretValues, digest: auth.digest } : { request, overrides, secretValues };
+    return { kind: 'none' };
   }
 }
 
@@ -504,7 +657,10 @@ class RequestSession implements Session {
  * `Basic user:password` is sent base64-encoded (an already encoded value is left alone);
  * `Digest user password` becomes digest credentials and the header is dropped.
  */
-function applyAuthConvention(headers: Array<[string, string]>, secrets: Set<string>): { digest?: { username: string; password: string } } {
+function applyAuthConvention(
+  headers: Array<[string, string]>,
+  secrets: Set<string>,
+): { digest?: { username: string; password: string } } {
   const index = headers.findIndex(([name]) => name.toLowerCase() === 'authorization');
   if (index < 0) return {};
   const match = /^(Basic|Digest)\s+(.*\S)\s*$/i.exec(headers[index][1]);
@@ -536,6 +692,16 @@ function applyAuthConvention(headers: Array<[string, string]>, secrets: Set<stri
   return {};
 }
 
+/** Send options the request's metadata sets (@timeout, @connection-timeout, @no-redirect, @no-cookie-jar). */
+function metadataOverrides(node: RequestNode): Partial<SendOptions> {
+  const overrides: Partial<SendOptions> = {};
+  if (node.timeoutMs !== undefined) overrides.timeoutMs = node.timeoutMs;
+  if (node.connectTimeoutMs !== undefined) overrides.connectTimeoutMs = node.connectTimeoutMs;
+  if (node.noRedirect) overrides.followRedirects = false;
+  if (node.noCookieJar) overrides.cookieJar = undefined;
+  return overrides;
+}
+
 /** True when a `{{` is never closed (it would be sent as literal text). */
 function unclosed(template: string): boolean {
   const last = template.lastIndexOf('{{');
@@ -543,9 +709,14 @@ function unclosed(template: string): boolean {
 }
 
 /** Where `{{name}}` is written: in the request's block first, else above it (a file variable). */
-function locatePlaceholder(file: HttpFile, node: RequestNode, name: string): { file: string; line: number; col: number; excerpt: string } | undefined {
+function locatePlaceholder(
+  file: HttpFile,
+  node: RequestNode,
+  name: string,
+): { file: string; line: number; col: number; excerpt: string } | undefined {
   const find = (from: number, to: number): number | undefined => {
-    for (const placeholder of findPlaceholders(file.text.slice(from, to))) if (placeholder.expression === name) return from + placeholder.start;
+    for (const placeholder of findPlaceholders(file.text.slice(from, to)))
+      if (placeholder.expression === name) return from + placeholder.start;
     return undefined;
   };
   const at = find(node.span.start, node.span.end) ?? find(0, node.span.start);
@@ -553,7 +724,12 @@ function locatePlaceholder(file: HttpFile, node: RequestNode, name: string): { f
   const { line, col } = lineColAt(file.text, at);
   const lineStart = file.text.lastIndexOf('\n', at - 1) + 1;
   const lineEnd = file.text.indexOf('\n', at);
-  return { file: file.path || '<text>', line, col, excerpt: file.text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd).replace(/\r$/, '') };
+  return {
+    file: file.path || '<text>',
+    line,
+    col,
+    excerpt: file.text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd).replace(/\r$/, ''),
+  };
 }
 
 /** `/path` + Host header -> a full URL; a URL without a scheme gets http:// (as JetBrains does). */
