@@ -85,11 +85,6 @@ async function startServer() {
   return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() };
 }
 
-/** True when `dial <command>` has replaced its placeholder (which says "Placeholder until its issue lands"). */
-function implemented(command) {
-  return !readFileSync(join(root, `src/commands/${command}.ts`), 'utf8').includes('Placeholder until its issue lands');
-}
-
 const server = await startServer();
 try {
   const node0 = [process.execPath, ['-e', '0']];
@@ -102,7 +97,7 @@ try {
     '`node -e 0`',
   );
 
-  if (implemented('send')) {
+  {
     const offline = await compare(
       node0,
       [process.execPath, [dial, 'send', '--offline', `${server.url}/json`]],
@@ -155,7 +150,7 @@ try {
       '—',
       `${(gib / 1048576 / (big.ms / 1000)).toFixed(0)} MiB/s`,
     ]);
-  } else notMeasured('start-up: `dial send`', '`dial send` not implemented');
+  }
 
   // Parsing: in-process, against splitting the same text into lines (the least any parser must do).
   if (existsSync(join(root, 'src/core/httpfile/index.ts'))) {
@@ -201,7 +196,7 @@ try {
   } else notMeasured('parse a 10,000-request file', 'parser not present');
 
   // dial run: 500 sequential requests with two assertions each, against a bare undici loop.
-  if (implemented('run')) {
+  {
     const runDir = join(work, 'run');
     mkdirSync(runDir, { recursive: true });
     const block = (i) => `### r${i}\nGET ${server.url}/json\n\n?? status == 200\n?? body $.id == 42\n`;
@@ -294,7 +289,7 @@ try {
       ]);
     }
     if (quick) notMeasured('`dial run` peak RSS at 1,000,000 requests', '--quick');
-  } else notMeasured('`dial run` throughput', '`dial run` not implemented');
+  }
 
   if (existsSync(join(root, 'bench/tui.mjs'))) {
     const { benchTui } = await import('./tui.mjs');

@@ -217,6 +217,8 @@ async function prepareRun(options: RunCommandOptions): Promise<RunSetup> {
       positions: options.positions,
       loadFile: (path) => session.loadFile(path),
       checkFile: options.scripts ? (file) => executor.scripts.checkModules(file) : undefined,
+      // The plan keeps no file text: each file is read again at its turn (flat memory).
+      readAgain: (path) => readFile(path, 'utf8'),
       forgetFile: (path) => session.forgetFile(path),
       discover: async (paths) => {
         const files = await discoverHttpFiles(root, paths);

@@ -121,17 +121,17 @@ export function createReporters(specs: ReporterSpec[], options: ReporterOptions)
   const spill = structured.length > 0 ? new FileReportSpill() : undefined;
   const files = structured.length > 0 ? new ReportCollector() : undefined;
   const live: LiveReporter[] = [];
-  const liveFiles: Array<() => void> = [];
+  const liveFiles: ReportSink[] = [];
   const resolvePath = options.resolvePath ?? ((p: string) => p);
   for (const spec of specs) {
     if (spec.name !== 'pretty' && spec.name !== 'dot') continue;
-    const toFile = spec.path !== undefined;
-    const chunks: string[] = [];
-    const write = toFile ? (text: string) => void chunks.push(text) : options.stdout;
-    const style = createStyle(!toFile && options.color);
+    // To a file, live output streams there as it comes (nothing piles up in memory).
+    const sink = spec.path === undefined ? undefined : reportFileSink(resolvePath(spec.path));
+    if (sink) liveFiles.push(sink);
+    const write = sink ? (text: string) => sink.append(text) : options.stdout;
+    const style = createStyle(!sink && options.color);
     const make = spec.name === 'pretty' ? createPrettyReporter : createDotReporter;
     live.push(make({ write, style, verbose: options.verbose, outputFailed: options.outputFailed }));
-    if (toFile) liveFiles.push(() => writeReportFile(resolvePath(spec.path!), chunks.join('')));
   }
   return {
     onEvent(event) {
@@ -143,7 +143,7 @@ export function createReporters(specs: ReporterSpec[], options: ReporterOptions)
       for (const reporter of live) reporter.onEvent(event);
     },
     async finish() {
-      for (const write of liveFiles) write();
+      for (const sink of liveFiles) await sink.finish();
       if (!files || !spill) return;
       try {
         // Files that never ended (an interrupted run) still go into the reports.

@@ -94,9 +94,11 @@ export async function writeSpilledReport(
  * regular file is replaced when complete, a symlink's target is written, a FIFO or device is
  * written in place; every failure is E_IO naming the path.
  */
-export function reportFileSink(path: string): ReportSink {
+export function reportFileSink(path: string): ReportSink & { append(text: string): void } {
   const output = openOutputFile(path, { what: 'report' });
   return {
+    // Live reporters' small writes: queued in order without waiting (a failure surfaces in finish).
+    append: (text) => void output.stream.write(text),
     write: (text) =>
       new Promise<void>((resolveWrite) => {
         // Back-pressure: wait for the disk when the stream's buffer is full. A failed stream

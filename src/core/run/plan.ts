@@ -2,6 +2,7 @@
  * Planning a run: which files (discovery, `--shard`), which requests (`--grep`, `--tag`),
  * and which are reported as skipped (`# @skip`). Pure except for discovery.
  */
+import { createHash } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import type { HttpFile, RequestNode } from '../httpfile/types.js';
@@ -99,6 +100,11 @@ export interface RequestFilter {
   name?: string;
   /** Per file (absolute path): only the request at this line or with this name (`api.http:14`). */
   positions?: Map<string, RequestPosition>;
+  /**
+   * Reads a planned file's text again at its turn (`dial run`: from disk), so the plan holds no
+   * text; without it each planned file keeps its text until the run ends.
+   */
+  readAgain?: (path: string) => Promise<string>;
 }
 
 /** Builds the name matcher of `--grep`. */
@@ -136,10 +142,44 @@ export interface PlannedFile {
   info: FileInfo;
   /**
    * The file's tree and its selected requests, in file order. The tree is not kept from planning
-   * to the file's turn: it is parsed again from the text (~8 µs a request), so a run of thousands
-   * of requests holds the trees of the running files only and its memory stays flat.
+   * to the file's turn: it is parsed again then (~8 µs a request); with readAgain, the text is
+   * read again too, checked against a digest of the planned one. So a run of a million requests
+   * holds the running files only, and its memory stays flat.
    */
-  open(): { file: HttpFile; requests: RequestNode[] };
+  open(): Promise<{ file: HttpFile; requests: RequestNode[] }>;
+}
+
+/**
+ * Gives a planned file's text back at its turn: read again (readAgain) and checked against a
+ * digest of the planned text, so a file changed mid-run is E_INPUT, never run as something else.
+ */
+function textAgain(file: HttpFile, readAgain: RequestFilter['readAgain']): () => Promise<string> {
+  const { path, text } = file;
+  if (!readAgain || !path) return async () => text;
+  const planned = digestOf(text);
+  return async () => {
+    let now: string;
+    try {
+      now = await readAgain(path);
+    } catch (error) {
+      throw new DialError(
+        'E_NOT_FOUND',
+        `cannot read ${path} again: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+        { cause: error },
+      );
+    }
+    if (digestOf(now) !== planned) {
+      throw new DialError('E_INPUT', `${path} changed while the run was under way`, {
+        location: { file: path, line: 1 },
+        hint: 'run again once the file is saved (--watch re-runs on changes)',
+      });
+    }
+    return now;
+  };
+}
+
+function digestOf(text: string): string {
+  return createHash('sha1').update(text).digest('base64');
 }
 
 /** Selects the requests of parsed files; files left without requests are dropped. */
@@ -157,9 +197,10 @@ export function planFiles(
       if (accept(node) && (!candidates || candidates.has(node))) selected.push(index);
     });
     if (selected.length === 0) continue;
-    const { path, text } = file;
-    const open = () => {
-      const tree = parseHttpFile(text, path);
+    const { path } = file;
+    const read = textAgain(file, filter.readAgain);
+    const open = async () => {
+      const tree = parseHttpFile(await read(), path);
       return { file: tree, requests: selected.map((index) => tree.requests[index]) };
     };
     planned.push({ info: { path, relativePath, requests: selected.length }, open });

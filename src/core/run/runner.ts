@@ -149,7 +149,7 @@ export async function runPlan(
     const fileStarted = performance.now();
     const fileTotals = emptyTotals();
     fileTotals.files = 1;
-    const { file, requests } = planned.open();
+    const { file, requests } = await planned.open();
     const state: FileState = { file, info: planned.info, data: new Map() };
     const rel = planned.info.relativePath;
     emit({ type: 'file:start', file: planned.info });

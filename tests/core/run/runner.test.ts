@@ -102,13 +102,28 @@ describe('filters', () => {
     const plan = planFiles([fileOf('t.http', three), fileOf('u.http', 'GET http://x/u\n')], { tags: ['slow'] });
     expect(plan.map((p) => p.info.relativePath)).toEqual(['t.http']);
   });
-  it('keeps no tree between planning and running: each open() parses the file again', () => {
+  it('keeps no tree between planning and running: each open() parses the file again', async () => {
     const [planned] = planFiles([fileOf('t.http', three)], { tags: ['slow'] });
-    const first = planned.open();
-    const second = planned.open();
+    const first = await planned.open();
+    const second = await planned.open();
     expect(second.file).not.toBe(first.file);
     expect(second.requests.map((r) => r.name)).toEqual(['b']);
     expect(second.requests[0]).toEqual(first.requests[0]);
+  });
+  it('with readAgain, a planned file is read again at its turn and must be the file that was planned', async () => {
+    let onDisk = three;
+    const reads: string[] = [];
+    const [planned] = planFiles([fileOf('t.http', three)], {
+      tags: ['slow'],
+      readAgain: async (path) => {
+        reads.push(path);
+        return onDisk;
+      },
+    });
+    expect((await planned.open()).requests.map((r) => r.name)).toEqual(['b']);
+    expect(reads).toEqual(['/w/t.http']);
+    onDisk = three.replace('### b', '### c');
+    await expect(planned.open()).rejects.toMatchObject({ code: 'E_INPUT', message: '/w/t.http changed while the run was under way' });
   });
   it('planRun plans each file then lets the loader forget it; references are gathered first', async () => {
     const texts: Record<string, string> = {
