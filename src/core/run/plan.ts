@@ -154,9 +154,19 @@ export interface PlannedFile {
  * digest of the planned text, so a file changed mid-run is E_INPUT, never run as something else.
  */
 function textAgain(file: HttpFile, readAgain: RequestFilter['readAgain']): () => Promise<string> {
-  const { path, text } = file;
-  if (!readAgain || !path) return async () => text;
-  const planned = digestOf(text);
+  // Two helpers, so the closure that reads again does not share a V8 context holding the text.
+  return readAgain && file.path ? readCheckedAgain(file.path, digestOf(file.text), readAgain) : keptText(file.text);
+}
+
+function keptText(text: string): () => Promise<string> {
+  return async () => text;
+}
+
+function readCheckedAgain(
+  path: string,
+  planned: string,
+  readAgain: (path: string) => Promise<string>,
+): () => Promise<string> {
   return async () => {
     let now: string;
     try {
@@ -182,6 +192,22 @@ function digestOf(text: string): string {
   return createHash('sha1').update(text).digest('base64');
 }
 
+/** The indices of the requests of `file` the filter selects (a helper, so no closure of the plan keeps the tree). */
+function selectedIndices(
+  file: HttpFile,
+  relativePath: string,
+  accept: (node: RequestNode) => boolean,
+  filter: RequestFilter,
+): number[] {
+  const position = filter.positions?.get(file.path);
+  const candidates = position ? new Set(requestsAtPosition(file, position, relativePath)) : undefined;
+  const selected: number[] = [];
+  file.requests.forEach((node, index) => {
+    if (accept(node) && (!candidates || candidates.has(node))) selected.push(index);
+  });
+  return selected;
+}
+
 /** Selects the requests of parsed files; files left without requests are dropped. */
 export function planFiles(
   files: Array<{ file: HttpFile; relativePath: string }>,
@@ -190,12 +216,7 @@ export function planFiles(
   const accept = createRequestFilter(filter);
   const planned: PlannedFile[] = [];
   for (const { file, relativePath } of files) {
-    const selected: number[] = [];
-    const position = filter.positions?.get(file.path);
-    const candidates = position ? new Set(requestsAtPosition(file, position, relativePath)) : undefined;
-    file.requests.forEach((node, index) => {
-      if (accept(node) && (!candidates || candidates.has(node))) selected.push(index);
-    });
+    const selected = selectedIndices(file, relativePath, accept, filter);
     if (selected.length === 0) continue;
     const { path } = file;
     const read = textAgain(file, filter.readAgain);
