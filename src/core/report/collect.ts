@@ -25,6 +25,8 @@ export class ReportCollector {
         if (event.shard) this.shard = { index: event.shard.index, total: event.shard.total };
         break;
       case 'file:start':
+        // Keeping only failures, a file gets an entry with its first failure (memory stays flat).
+        if (this.options.failuresOnly) break;
         this.files.set(event.file.relativePath, {
           path: event.file.relativePath,
           durationMs: 0,
@@ -37,6 +39,7 @@ export class ReportCollector {
         this.entry(event.file).requests.push(toRequestReport(event.result));
         break;
       case 'file:end': {
+        if (this.options.failuresOnly && !this.files.has(event.file)) break;
         const entry = this.entry(event.file);
         entry.durationMs = round(event.result.durationMs);
         entry.totals = { ...event.result.totals };

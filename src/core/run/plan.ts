@@ -219,12 +219,15 @@ export function planFiles(
     const selected = selectedIndices(file, relativePath, accept, filter);
     if (selected.length === 0) continue;
     const { path } = file;
+    const count = selected.length;
+    // Every request selected (the usual case): the plan keeps no list of indices.
+    const only = count === file.requests.length ? undefined : selected;
     const read = textAgain(file, filter.readAgain);
     const open = async () => {
       const tree = parseHttpFile(await read(), path);
-      return { file: tree, requests: selected.map((index) => tree.requests[index]) };
+      return { file: tree, requests: only ? only.map((index) => tree.requests[index]) : tree.requests };
     };
-    planned.push({ info: { path, relativePath, requests: selected.length }, open });
+    planned.push({ info: { path, relativePath, requests: count }, open });
   }
   return planned;
 }
