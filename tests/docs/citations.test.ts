@@ -33,7 +33,19 @@ function citations(paths: string[], patterns: RegExp[] = FORBIDDEN): string[] {
 }
 
 describe('citations', () => {
-  const scanned = ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', 'docs', 'src', 'bin', 'scripts', 'bench', 'examples', 'action.yml', 'Dockerfile'].flatMap(filesUnder);
+  const scanned = [
+    'README.md',
+    'CONTRIBUTING.md',
+    'CHANGELOG.md',
+    'docs',
+    'src',
+    'bin',
+    'scripts',
+    'bench',
+    'examples',
+    'action.yml',
+    'Dockerfile',
+  ].flatMap(filesUnder);
 
   it('scans the product files', () => {
     expect(scanned).toContain('README.md');

@@ -123,7 +123,10 @@ describe('filters', () => {
     expect((await planned.open()).requests.map((r) => r.name)).toEqual(['b']);
     expect(reads).toEqual(['/w/t.http']);
     onDisk = three.replace('### b', '### c');
-    await expect(planned.open()).rejects.toMatchObject({ code: 'E_INPUT', message: '/w/t.http changed while the run was under way' });
+    await expect(planned.open()).rejects.toMatchObject({
+      code: 'E_INPUT',
+      message: '/w/t.http changed while the run was under way',
+    });
   });
   it('planRun plans each file then lets the loader forget it; references are gathered first', async () => {
     const texts: Record<string, string> = {
