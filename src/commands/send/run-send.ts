@@ -398,21 +398,12 @@ function announceDependency(
     io.stderr.write(
       `dial: '${event.name}' answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}\n`,
     );
-    if (settings.historyLimit <= 0) return;
-    try {
-      const body = response.body.kind === 'memory' ? response.body.bytes : undefined;
-      appendHistory(
-        toHistoryEntry(event.exchange, {
-          responseBody: body,
-          secretValues,
-          workspace: io.cwd,
-          requestId: `${fileLabel}#${event.name}`,
-        }),
-        { path: historyPath(io.env), limit: settings.historyLimit },
-      );
-    } catch (error) {
-      warn(`could not record history: ${(error as Error).message}`);
-    }
+    appendToHistory(settings, io, warn, event.exchange, {
+      responseBody: response.body.kind === 'memory' ? response.body.bytes : undefined,
+      secretValues,
+      workspace: io.cwd,
+      requestId: `${fileLabel}#${event.name}`,
+    });
   };
 }
 
@@ -723,22 +714,27 @@ async function printResponse(
 /** Appends the exchange to history (secrets masked); a failure to write is a warning, not an error. */
 function recordHistory(context: SendContext, exchange: Exchange, responseBody: Uint8Array | undefined): void {
   const { settings, prepared, io } = context;
+  appendToHistory(settings, io, context.warn, exchange, {
+    responseBody,
+    secretValues: prepared.secretValues,
+    workspace: prepared.workspace,
+    requestId: prepared.requestId,
+  });
+}
+
+/** One history entry (none when history is off); a failure to write is a warning. */
+function appendToHistory(
+  settings: Settings,
+  io: SendIo,
+  warn: (message: string) => void,
+  exchange: Exchange,
+  entry: Parameters<typeof toHistoryEntry>[1],
+): void {
   if (settings.historyLimit <= 0) return;
   try {
-    appendHistory(
-      toHistoryEntry(exchange, {
-        responseBody,
-        secretValues: prepared.secretValues,
-        workspace: prepared.workspace,
-        requestId: prepared.requestId,
-      }),
-      {
-        path: historyPath(io.env),
-        limit: settings.historyLimit,
-      },
-    );
+    appendHistory(toHistoryEntry(exchange, entry), { path: historyPath(io.env), limit: settings.historyLimit });
   } catch (error) {
-    context.warn(`could not record history: ${(error as Error).message}`);
+    warn(`could not record history: ${(error as Error).message}`);
   }
 }
 

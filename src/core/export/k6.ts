@@ -90,8 +90,6 @@ class Refusals {
   }
 }
 
-const labelOf = displayName;
-
 function checkTemplate(
   text: string,
   span: Span,
@@ -197,20 +195,20 @@ function noteWhatIsLeftOut(node: RequestNode, refusals: Refusals, input: K6Expor
     if (!input.dropScripts) {
       refusals.refuse(
         scripts[0].span,
-        `request '${labelOf(node)}' has a script, and scripts are not translated to k6`,
+        `request '${displayName(node)}' has a script, and scripts are not translated to k6`,
         'remove the script, or export with --drop-scripts to leave every script out (each is listed on stderr)',
       );
     }
     for (const script of scripts)
-      warnings.push(`${at(script.span)}: script of '${labelOf(node)}' left out (--drop-scripts)`);
+      warnings.push(`${at(script.span)}: script of '${displayName(node)}' left out (--drop-scripts)`);
   }
   if (node.retry)
     warnings.push(
-      `${at(node.requestLineSpan)}: @retry of '${labelOf(node)}' left out (k6 counts every attempt; use k6 thresholds)`,
+      `${at(node.requestLineSpan)}: @retry of '${displayName(node)}' left out (k6 counts every attempt; use k6 thresholds)`,
     );
   if (node.outputRedirect)
     warnings.push(
-      `${at(node.outputRedirect.span)}: '>> ${node.outputRedirect.path}' of '${labelOf(node)}' left out (k6 does not write response files)`,
+      `${at(node.outputRedirect.span)}: '>> ${node.outputRedirect.path}' of '${displayName(node)}' left out (k6 does not write response files)`,
     );
 }
 
@@ -241,7 +239,7 @@ function translateRequest(
   });
   return {
     ...(node.name && { name: node.name }),
-    label: labelOf(node),
+    label: displayName(node),
     line: node.requestLineSpan.line,
     method: node.method,
     url: node.url,
@@ -309,7 +307,7 @@ export function exportK6(input: K6ExportInput): K6Export {
     const requests: K6Request[] = [];
     for (const node of file.requests) {
       if (node.skip) {
-        warnings.push(`${label}:${node.requestLineSpan.line}: '${labelOf(node)}' is @skip, left out`);
+        warnings.push(`${label}:${node.requestLineSpan.line}: '${displayName(node)}' is @skip, left out`);
         continue;
       }
       requests.push(translateRequest(node, file, refusals, input, { earlier, allNames, warnings, bodyFiles }));

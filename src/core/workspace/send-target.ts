@@ -247,11 +247,10 @@ async function runPreRequestScripts(
   environmentValues: Map<string, string>,
 ): Promise<RequestScripts> {
   await runner.checkModules(file);
-  // As `dial run`: the selected environment's values with --var on top.
-  const values = environmentValues;
   const scripts: RequestScripts = {
     runner,
-    environment: (name) => values.get(name),
+    // As `dial run`: the selected environment's values with --var on top.
+    environment: (name) => environmentValues.get(name),
     globals,
     requestVariables: new Map(),
     outcomes: [],
