@@ -41,7 +41,8 @@ import { withHttpyacEnvironment } from '../vars/httpyac-env.js';
 import { expandMultipartBody, multipartBoundary } from '../httpfile/multipart.js';
 import { DialError } from '../errors.js';
 import { EnvStore, type Dotenv, type ResolvedEnvironment } from '../env/index.js';
-import { VariableResolver } from '../vars/resolver.js';
+import { VariableResolver, type AuthPlaceholder } from '../vars/resolver.js';
+import type { OAuthClient, OAuthHost } from '../oauth/index.js';
 import { evaluateReference, type RecordedExchange } from '../vars/references.js';
 import { findPlaceholders } from '../vars/template.js';
 import { lineColAt } from '../env/json-file.js';
@@ -72,6 +73,12 @@ export interface SessionOptions {
   onDependency?: (event: DependencyEvent) => void;
   /** Set: a reference to a request that has not run is an E_INPUT naming both (`send --no-deps`). */
   refuseDependencies?: boolean;
+  /**
+   * OAuth 2.0 (`{{$auth.token("name")}}`): how the user is told to sign in, the browser, the
+   * token cache. Default: nothing told, no browser, the cache in dial's config folder. With
+   * keepReference the placeholder stays as written (printing a request never signs in).
+   */
+  oauth?: OAuthHost;
 }
 
 /** A referenced request the session runs on its own (SessionOptions.onDependency). */
@@ -165,6 +172,7 @@ class RequestSession implements Session {
   private readonly secretNamesByFile = new WeakMap<HttpFile, Set<string>>();
   private readonly labels = new WeakMap<HttpFile, string>();
   private readonly environmentsByDir = new Map<string, Promise<[ResolvedEnvironment, Dotenv | undefined]>>();
+  private oauthClient?: Promise<OAuthClient>;
 
   constructor(private readonly options: SessionOptions) {
     this.workspaceRoot = resolve(options.workspaceRoot);
@@ -338,6 +346,7 @@ class RequestSession implements Session {
       fileLabel: this.label(file),
       location: { file: file.path || '<text>', line: node.requestLineSpan.line },
       locate: (name) => locatePlaceholder(file, node, name),
+      auth: (use) => this.auth(use),
       definedIn: async (name) => {
         const found = new Set<string>();
         for (const envFile of await this.env.filesFor(dir)) {
@@ -346,6 +355,32 @@ class RequestSession implements Session {
         }
         return [...found].sort();
       },
+    });
+  }
+
+  /** `{{$auth.token("name")}}`: core/oauth, loaded on the first use only. */
+  private async auth(use: AuthPlaceholder): Promise<{ value: string; secrets: string[] }> {
+    if (this.options.keepReference) return { value: use.raw, secrets: [] };
+    this.oauthClient ??= import('../oauth/index.js').then(({ createOAuthClient }) =>
+      createOAuthClient({
+        host: this.options.oauth ?? { notify: () => undefined },
+        workspaceRoot: this.workspaceRoot,
+        environment: this.environment,
+        sendOptions: this.options.sendOptions,
+        processEnv: this.options.processEnv ?? process.env,
+        ...(this.options.send ? { send: this.options.send } : {}),
+      }),
+    );
+    const client = await this.oauthClient;
+    return client.token({
+      kind: use.kind,
+      name: use.name,
+      location: use.location,
+      where: use.where,
+      configs: use.environment.auth,
+      environmentName: use.environment.name,
+      envFiles: use.environment.files,
+      resolve: use.resolve,
     });
   }
 
