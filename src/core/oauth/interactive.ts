@@ -1,6 +1,6 @@
 /**
  * The two grants that need the user: Authorization Code (with PKCE when configured) through a
- * loopback redirect listener on 127.0.0.1 (RFC 8252 §7.3), and Device Authorization (RFC 8628)
+ * loopback redirect listener on 127.0.0.1 (RFC 8252, section 7.3), and Device Authorization (RFC 8628)
  * with polling. The user is told what to do through `notify` (the commands print it on stderr)
  * and the page is opened with `openBrowser` when the host has one; neither is waited on, so
  * nothing blocks on a browser: the listener or the polling waits, up to `timeoutMs`.

@@ -1,11 +1,11 @@
 /**
  * Talking to the authorization server: form POSTs to the token and device authorization
- * endpoints (RFC 6749 §4, RFC 8628 §3.1), client authentication as the configuration says, and
+ * endpoints (RFC 6749 section 4, RFC 8628 section 3.1), client authentication as the configuration says, and
  * the answers read into tokens or an E_AUTH that shows the server's `error` and
  * `error_description`. Requests go through dial's own engine, so --proxy, TLS and timeouts apply.
  */
 import { readFile } from 'node:fs/promises';
-import { DialError, type SourceLocation } from '../errors.js';
+import { DialError, isDialError, type SourceLocation } from '../errors.js';
 import type { Exchange, HttpRequest, SendOptions } from '../http/types.js';
 import { basicAuthorization } from '../http/basic-auth.js';
 import type { OAuthConfig } from './config.js';
@@ -75,15 +75,25 @@ export async function postForm(
     if (config.clientAuth === 'in body' && config.clientSecret !== undefined)
       form.set('client_secret', config.clientSecret);
   }
-  const exchange = await context.send(
-    { method: 'POST', url, headers, body: { kind: 'text', text: form.toString() } },
-    {
-      ...context.sendOptions,
-      cookieJar: undefined,
-      followRedirects: false,
-      bodyTarget: { kind: 'buffer', maxBodyBytes: 1024 * 1024 },
-    },
-  );
+  const exchange = await context
+    .send(
+      { method: 'POST', url, headers, body: { kind: 'text', text: form.toString() } },
+      {
+        ...context.sendOptions,
+        cookieJar: undefined,
+        followRedirects: false,
+        bodyTarget: { kind: 'buffer', maxBodyBytes: 1024 * 1024 },
+      },
+    )
+    .catch((error: unknown) => {
+      // A transport failure (refused, DNS, TLS, timeout) points at the `{{$auth.token}}` that needed it.
+      if (!isDialError(error) || error.location) throw error;
+      throw new DialError(error.code, `${error.message} (${what} of auth configuration '${config.name}')`, {
+        location: context.location,
+        hint: error.hint,
+        cause: error,
+      });
+    });
   const text = await bodyText(exchange);
   const status = exchange.response.status;
   let data: unknown;
