@@ -368,6 +368,28 @@ describe('$auth.token: configuration errors and printing', () => {
     expect(oauth.tokenRequests.length).toBe(before);
   });
 
+  it('a token endpoint that refuses connections: E_CONNREFUSED pointing at the {{$auth.token}} line', async () => {
+    const { session, file } = await open({ auth: clientCredentials({ 'Token URL': 'http://127.0.0.1:9/token' }) });
+    const error = await expectDialError(session.prepare(file, file.requests[0]));
+    expect(error.code).toBe('E_CONNREFUSED');
+    expect(error.message).toContain("token endpoint of auth configuration 'main'");
+    expect(error.location).toMatchObject({ line: 3 });
+  });
+
+  it('"Security" is no variable, and one that is not an object is refused at its line', async () => {
+    const { root, session, file } = await open({
+      auth: clientCredentials(),
+      http: '### x\nGET {{api}}/{{Security}}\n',
+    });
+    const undefinedError = await expectDialError(session.prepare(file, file.requests[0]));
+    expect(undefinedError.message).toContain("variable 'Security' is not defined");
+    writeFileSync(join(root, 'http-client.env.json'), '{\n  "dev": {\n    "Security": "oops"\n  }\n}\n');
+    const again = createSession({ workspaceRoot: root, environment: 'dev', processEnv: {} });
+    const error = await expectDialError(again.prepare(file, file.requests[0]));
+    expect(error.code).toBe('E_ENV');
+    expect(error.location).toMatchObject({ line: 3 });
+  });
+
   it('printing a request (keepReference: --curl, --offline, the preview) keeps the placeholder and signs in nowhere', async () => {
     const before = oauth.tokenRequests.length;
     const { session, file, cacheFile } = await open({
