@@ -72,7 +72,14 @@ beforeAll(async () => {
     `### ${name}\nGET {{api}}/me\nAuthorization: Bearer {{$auth.token("${auth}")}}\n\n?? status == 200\n`;
   writeFileSync(join(dir, 'cc.http'), request('me', 'cc'));
   writeFileSync(join(dir, 'bad.http'), request('me', 'bad'));
-  writeFileSync(join(dir, 'code.http'), request('me', 'code') + '\n' + request('again', 'code'));
+  // The second request carries the token in the query string, where no header masking hides it;
+  // the third fails an assertion on the echoed token, so the reports show its actual value.
+  writeFileSync(
+    join(dir, 'code.http'),
+    request('me', 'code') +
+      '\n### again\nGET {{api}}/me?access_token={{$auth.token("code")}}\n\n?? status == 200\n' +
+      '\n### leak\nGET {{api}}/me\nAuthorization: Bearer {{$auth.token("code")}}\n\n?? body $.echoed == "nope"\n',
+  );
   writeFileSync(join(dir, 'device.http'), '### me\nGET {{api}}/me?access_token={{$auth.token("device")}}\n');
 });
 
@@ -156,7 +163,7 @@ describe('dial send with {{$auth.token}}', () => {
 });
 
 describe('dial run with {{$auth.token}}', () => {
-  it('authorization code + PKCE: the URL on stderr, opened with $BROWSER, signed in once for two requests; reports hold no token', async () => {
+  it('authorization code + PKCE: the URL on stderr, opened with $BROWSER, signed in once for three requests; reports hold no token', async () => {
     const configDir = tempDir('dial-config-');
     const log = join(tempDir(), 'opened.txt');
     const before = oauth.tokenRequests.length;
@@ -175,7 +182,7 @@ describe('dial run with {{$auth.token}}', () => {
       ],
       { cwd: dir, configDir, env: { ...browser, OAUTH_USER_LOG: log } },
     );
-    expect(result.code).toBe(0);
+    expect(result.code).toBe(1);
     const stderr = stripAnsi(result.stderr);
     const printed = /^dial: sign in for auth configuration 'code': open (\S+)$/m.exec(stderr)?.[1];
     expect(printed).toBeDefined();
@@ -183,10 +190,11 @@ describe('dial run with {{$auth.token}}', () => {
     expect(new URL(printed!).searchParams.get('code_challenge_method')).toBe('S256');
     const grants = oauth.tokenRequests.slice(before).map((r) => r.body.grant_type);
     expect(grants).toEqual(['authorization_code']);
-    expect(stripAnsi(result.stdout)).toMatch(/2 passed/);
+    expect(stripAnsi(result.stdout)).toMatch(/2 passed, 1 failed/);
+    expect(stripAnsi(result.stdout)).toContain('Bearer ••••');
     for (const report of ['r.json', 'r.xml']) {
       const text = readFileSync(join(configDir, report), 'utf8');
-      expect(text.length).toBeGreaterThan(100);
+      expect(text).toContain('Bearer ••••');
       expectNoToken(text);
     }
     expectNoToken(result.stdout + result.stderr);
@@ -194,14 +202,22 @@ describe('dial run with {{$auth.token}}', () => {
 
   it('an expired cached token is refreshed on the next run (no second sign-in)', async () => {
     const configDir = tempDir('dial-config-');
-    const first = await runCli(['run', 'code.http', '-e', 'dev'], { cwd: dir, configDir, env: browser });
+    const first = await runCli(['run', 'code.http', '-e', 'dev', '--grep', 'me|again'], {
+      cwd: dir,
+      configDir,
+      env: browser,
+    });
     expect(first.code).toBe(0);
     const cacheFile = join(configDir, 'oauth-tokens.json');
     const cache = JSON.parse(readFileSync(cacheFile, 'utf8')) as { tokens: Record<string, { expiresAt: number }> };
     for (const token of Object.values(cache.tokens)) token.expiresAt = Date.now() - 1000;
     writeFileSync(cacheFile, JSON.stringify(cache));
     const before = oauth.tokenRequests.length;
-    const second = await runCli(['run', 'code.http', '-e', 'dev'], { cwd: dir, configDir, env: { BROWSER: 'false' } });
+    const second = await runCli(['run', 'code.http', '-e', 'dev', '--grep', 'me|again'], {
+      cwd: dir,
+      configDir,
+      env: { BROWSER: 'false' },
+    });
     expect(second.code).toBe(0);
     expect(second.stderr).not.toContain('sign in');
     expect(oauth.tokenRequests.slice(before).map((r) => r.body.grant_type)).toEqual(['refresh_token']);
