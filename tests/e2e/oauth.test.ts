@@ -41,6 +41,7 @@ beforeAll(async () => {
             Auth: {
               cc: { ...common, 'Grant Type': 'Client Credentials', Scope: 'read' },
               bad: { ...common, 'Grant Type': 'Client Credentials', 'Client Secret': 'wrong' },
+              manual: { ...common, 'Grant Type': 'Client Credentials', 'Acquire Automatically': false },
               code: {
                 ...common,
                 'Grant Type': 'Authorization Code',
@@ -66,12 +67,15 @@ beforeAll(async () => {
   );
   writeFileSync(
     join(dir, 'http-client.private.env.json'),
-    JSON.stringify({ dev: { Security: { Auth: { cc: { 'Client Secret': SECRET } } } } }),
+    JSON.stringify({
+      dev: { Security: { Auth: { cc: { 'Client Secret': SECRET }, manual: { 'Client Secret': SECRET } } } },
+    }),
   );
   const request = (name: string, auth: string) =>
     `### ${name}\nGET {{api}}/me\nAuthorization: Bearer {{$auth.token("${auth}")}}\n\n?? status == 200\n`;
   writeFileSync(join(dir, 'cc.http'), request('me', 'cc'));
   writeFileSync(join(dir, 'bad.http'), request('me', 'bad'));
+  writeFileSync(join(dir, 'manual.http'), request('me', 'manual'));
   // The second request carries the token in the query string, where no header masking hides it;
   // the third fails an assertion on the echoed token, so the reports show its actual value.
   writeFileSync(
@@ -222,5 +226,54 @@ describe('dial run with {{$auth.token}}', () => {
     expect(second.stderr).not.toContain('sign in');
     expect(oauth.tokenRequests.slice(before).map((r) => r.body.grant_type)).toEqual(['refresh_token']);
     expect(existsSync(cacheFile)).toBe(true);
+  });
+});
+
+describe('dial auth', () => {
+  it('token prints a token the API accepts, cached; login gets a new one; logout forgets them', async () => {
+    const configDir = tempDir('dial-config-');
+    const token = await runCli(['auth', 'token', 'cc', '-e', 'dev'], { cwd: dir, configDir });
+    expect(token.code).toBe(0);
+    const value = token.stdout.trim();
+    expect(oauth.issued.has(value)).toBe(true);
+    const before = oauth.tokenRequests.length;
+    expect((await runCli(['auth', 'token', 'cc', '-e', 'dev'], { cwd: dir, configDir })).stdout.trim()).toBe(value);
+    expect(oauth.tokenRequests.length).toBe(before);
+
+    const login = await runCli(['auth', 'login', 'cc', '-e', 'dev'], { cwd: dir, configDir });
+    expect(login.code).toBe(0);
+    expect(login.stderr).toBe("dial: signed in with 'cc' (environment 'dev'); the token is cached\n");
+    expect(login.stdout).toBe('');
+    expect(oauth.tokenRequests.length).toBe(before + 1);
+    const cache = join(configDir, 'oauth-tokens.json');
+    // (The mock signs the same claims in the same second into the same JWT: the request count tells.)
+    expect(oauth.tokenRequests.at(-1)!.body.grant_type).toBe('client_credentials');
+
+    const logout = await runCli(['auth', 'logout'], { cwd: dir, configDir });
+    expect(logout.stderr).toBe('dial: forgot 1 cached token\n');
+    expect(Object.keys((JSON.parse(readFileSync(cache, 'utf8')) as { tokens: object }).tokens)).toEqual([]);
+  });
+
+  it('"Acquire Automatically": false: a request fails with a hint to `dial auth login`, which makes it work', async () => {
+    const configDir = tempDir('dial-config-');
+    const refused = await runCli(['send', 'manual.http#me', '-e', 'dev'], { cwd: dir, configDir });
+    expect(refused.code).toBe(4);
+    expect(stripAnsi(refused.stderr)).toMatch(
+      /error\[E_AUTH\] \S*manual\.http:3:\d+: no valid token for auth configuration 'manual'/,
+    );
+    expect(stripAnsi(refused.stderr)).toContain('hint: get one with `dial auth login manual`');
+    expect((await runCli(['auth', 'login', 'manual', '-e', 'dev'], { cwd: dir, configDir })).code).toBe(0);
+    const sent = await runCli(['send', 'manual.http#me', '-e', 'dev'], { cwd: dir, configDir });
+    expect(sent.code).toBe(0);
+    expect(sent.stdout).toContain('"ok":true');
+  });
+
+  it('an unknown name: E_ENV without a made-up place, naming the configurations', async () => {
+    const result = await runCli(['auth', 'token', 'nope', '-e', 'dev'], { cwd: dir });
+    expect(result.code).toBe(3);
+    expect(stripAnsi(result.stderr)).toMatch(
+      /^error\[E_ENV\]: no auth configuration 'nope' in environment 'dev'\nhint: auth configurations: 'cc', 'bad', 'manual'/,
+    );
+    expect(result.stdout).toBe('');
   });
 });

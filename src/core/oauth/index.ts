@@ -33,6 +33,12 @@ export interface OAuthHost {
   interactionTimeoutMs?: number;
   /** The clock (ms), for tests. */
   now?: () => number;
+  /**
+   * `auto` (requests): a cached token, else refresh, else the grant unless "Acquire Automatically"
+   * is false. `always` (`dial auth token`): the same, whatever "Acquire Automatically" says.
+   * `fresh` (`dial auth login`): the grant runs, cache or not.
+   */
+  acquire?: 'auto' | 'always' | 'fresh';
 }
 
 /** One `{{$auth.token("name")}}` to resolve. */
@@ -78,7 +84,7 @@ export class OAuthClient {
 
   constructor(private readonly options: OAuthClientOptions) {
     this.now = options.host.now ?? Date.now;
-    const cacheFile = options.host.cacheFile ?? join(configDir(options.processEnv), 'oauth-tokens.json');
+    const cacheFile = options.host.cacheFile ?? defaultCacheFile(options.processEnv);
     this.store = new TokenStore(cacheFile, this.now);
   }
 
@@ -130,6 +136,9 @@ export class OAuthClient {
 
   private async obtain(key: string, config: OAuthConfig, use: AuthUse): Promise<TokenSet> {
     const fingerprint = fingerprintHash(configFingerprint(config));
+    const mode = this.options.host.acquire ?? 'auto';
+    if (mode === 'fresh')
+      return this.save(key, fingerprint, await this.acquire(config, await this.endpointContext(use)));
     const inMemory = this.memory.get(key);
     if (inMemory?.config === fingerprint && this.valid(inMemory.token)) return inMemory.token;
     const stored = await this.store.get(key);
@@ -138,21 +147,23 @@ export class OAuthClient {
       this.memory.set(key, { config: fingerprint, token: cached });
       return cached;
     }
+    if (!config.acquireAutomatically && mode === 'auto')
+      throw new DialError(
+        'E_AUTH',
+        `no valid token for auth configuration '${config.name}'${cached ? ' (the cached one expired)' : ''}, and "Acquire Automatically" is false (${use.where})`,
+        {
+          location: use.location,
+          hint: `get one with \`dial auth login ${config.name}\`, or set "Acquire Automatically": true in ${config.location.file}:${config.location.line}`,
+        },
+      );
     const context = await this.endpointContext(use);
     let token: TokenSet | undefined;
     if (cached?.refreshToken) token = await this.refresh(config, cached, context);
-    if (!token) {
-      if (!config.acquireAutomatically)
-        throw new DialError(
-          'E_AUTH',
-          `no valid token for auth configuration '${config.name}', and "Acquire Automatically" is false (${use.where})`,
-          {
-            location: use.location,
-            hint: `set "Acquire Automatically": true in ${config.location.file}:${config.location.line} to let dial sign in`,
-          },
-        );
-      token = await this.acquire(config, context);
-    }
+    token ??= await this.acquire(config, context);
+    return this.save(key, fingerprint, token);
+  }
+
+  private async save(key: string, fingerprint: string, token: TokenSet): Promise<TokenSet> {
     this.memory.set(key, { config: fingerprint, token });
     await this.store.set(key, { ...token, config: fingerprint });
     return token;
@@ -211,4 +222,27 @@ export class OAuthClient {
 
 export function createOAuthClient(options: OAuthClientOptions): OAuthClient {
   return new OAuthClient(options);
+}
+
+/** The default token cache file for a process environment. */
+export function defaultCacheFile(env?: Record<string, string | undefined>): string {
+  return join(configDir(env), 'oauth-tokens.json');
+}
+
+/**
+ * Forgets cached tokens (`dial auth logout`): those of `workspaceRoot` (every workspace when
+ * undefined), of `environment` and `name` when given. Answers how many were dropped.
+ */
+export function forgetTokens(
+  cacheFile: string,
+  filter: { workspaceRoot?: string; environment?: string; name?: string },
+): Promise<number> {
+  return new TokenStore(cacheFile, Date.now).removeWhere((key) => {
+    const [root, environment, name] = JSON.parse(key) as [string, string, string];
+    return (
+      (filter.workspaceRoot === undefined || root === filter.workspaceRoot) &&
+      (filter.environment === undefined || environment === filter.environment) &&
+      (filter.name === undefined || name === filter.name)
+    );
+  });
 }

@@ -52,6 +52,22 @@ export class TokenStore {
     return (await this.cache).tokens[key];
   }
 
+  /** Drops the tokens whose key `matches`; answers how many (the file is written only when some were). */
+  async removeWhere(matches: (key: string) => boolean): Promise<number> {
+    const data = await readCache(this.path);
+    const keys = Object.keys(data.tokens).filter((key) => {
+      try {
+        return matches(key);
+      } catch {
+        return false;
+      }
+    });
+    for (const key of keys) delete data.tokens[key];
+    if (keys.length) writeFileAtomic(this.path, `${JSON.stringify(data, null, 2)}\n`, 0o600, 'OAuth token cache');
+    this.cache = Promise.resolve(data);
+    return keys.length;
+  }
+
   /** Stores (or, with undefined, forgets) a token; re-reads the file first so other dial processes' tokens stay. */
   async set(key: string, token: StoredToken | undefined): Promise<void> {
     const data = await readCache(this.path);
