@@ -40,7 +40,9 @@ function basicCredentials(header: string | undefined): [string, string] | undefi
   if (!match) return undefined;
   const text = Buffer.from(match[1], 'base64').toString('utf8');
   const colon = text.indexOf(':');
-  return [text.slice(0, colon), text.slice(colon + 1)];
+  // RFC 6749 section 2.3.1: both halves are form-encoded.
+  const decode = (part: string) => decodeURIComponent(part.replace(/\+/g, ' '));
+  return [decode(text.slice(0, colon)), decode(text.slice(colon + 1))];
 }
 
 /** oauth2-mock-server with the client secret and the users checked (see the file comment). */

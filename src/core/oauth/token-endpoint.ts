@@ -49,6 +49,8 @@ async function bodyText(exchange: Exchange): Promise<string> {
   return '';
 }
 
+const formEncode = (text: string) => new URLSearchParams({ a: text }).toString().slice(2);
+
 /** Adds the custom parameters meant for `where` to a form. */
 export function addCustomParameters(form: URLSearchParams, config: OAuthConfig, where: 'auth' | 'token'): void {
   for (const parameter of config.parameters)
@@ -68,8 +70,10 @@ export async function postForm(
     ['Content-Type', 'application/x-www-form-urlencoded'],
     ['Accept', 'application/json'],
   ];
+  // RFC 6749 section 2.3.1: the id and secret are form-encoded before they are joined (as
+  // openid-client does), so a `:` or `%` in a secret reaches the server intact.
   if (config.clientAuth === 'basic' && config.clientSecret !== undefined)
-    headers.push(['Authorization', basicAuthorization(config.clientId, config.clientSecret)]);
+    headers.push(['Authorization', basicAuthorization(formEncode(config.clientId), formEncode(config.clientSecret))]);
   else {
     form.set('client_id', config.clientId);
     if (config.clientAuth === 'in body' && config.clientSecret !== undefined)
@@ -186,7 +190,9 @@ export async function requestToken(
   previous?: TokenSet,
 ): Promise<TokenSet> {
   const form = new URLSearchParams(fields);
-  if (config.scope && !form.has('scope') && fields.grant_type !== 'authorization_code') form.set('scope', config.scope);
+  // The scope was asked for at the authorization (code) or device authorization request already.
+  const scoped = fields.grant_type === 'client_credentials' || fields.grant_type === 'password';
+  if (config.scope && scoped) form.set('scope', config.scope);
   addCustomParameters(form, config, 'token');
   try {
     const answer = await postForm(config.tokenUrl, form, config, context, 'token endpoint');

@@ -152,6 +152,23 @@ describe('$auth.token: client credentials', () => {
     ).toEqual(['dev', 'staging']);
   });
 
+  it('Basic client authentication form-encodes the id and secret (RFC 6749 2.3.1): a secret with : % + and a space works', async () => {
+    const odd = 'p:ss%w+rd x';
+    const server = await startOAuthServer({ clientId: 'dial cli', clientSecret: odd });
+    try {
+      const { session, file } = await open({
+        auth: clientCredentials({ 'Token URL': server.tokenUrl, 'Client ID': 'dial cli', 'Client Secret': odd }),
+      });
+      const { request } = await session.prepare(file, file.requests[0]);
+      expect(server.issued.has(request.headers[0][1].slice(7))).toBe(true);
+      expect(server.tokenRequests[0].authorization).toBe(
+        `Basic ${Buffer.from('dial+cli:p%3Ass%25w%2Brd+x').toString('base64')}`,
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
   it('"Client Credentials": "in body" sends the secret in the form; Custom Request Parameters go to the token request', async () => {
     const before = oauth.tokenRequests.length;
     const { session, file } = await open({
