@@ -93,4 +93,28 @@ describe('OAuth 2.0 in the workbench', () => {
     expect(readFileSync(join(configDir, 'oauth-tokens.json'), 'utf8')).toContain(token);
     expect(result.secrets).toContain(token);
   });
+
+  it('esc (the signal of the request) stops a sign-in that waits for the user', async () => {
+    const core = createCoreServices({
+      root,
+      environment: 'dev',
+      cliVariables: {},
+      suspend: (run) => run(),
+      env: { DIAL_CONFIG_DIR: tempDir() },
+      settings: defaultSettings(),
+      openBrowser: () => undefined,
+    });
+    const [entry] = await core.loadWorkspace();
+    const controller = new AbortController();
+    const started = Date.now();
+    const sending = core.execute(entry.file!, entry.file!.requests[0], {
+      environment: 'dev',
+      signal: controller.signal,
+      prompt: async () => '',
+      onState: () => undefined,
+      onNotice: () => setTimeout(() => controller.abort(), 100),
+    });
+    await expect(sending).rejects.toMatchObject({ code: 'E_CANCELLED' });
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
 });

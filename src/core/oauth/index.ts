@@ -39,6 +39,8 @@ export interface OAuthHost {
    * `fresh` (`dial auth login`): the grant runs, cache or not.
    */
   acquire?: 'auto' | 'always' | 'fresh';
+  /** The signal of the request being sent now: aborting it stops a sign-in that waits (the workbench's esc). */
+  signal?: () => AbortSignal | undefined;
 }
 
 /** One `{{$auth.token("name")}}` to resolve. */
@@ -216,6 +218,7 @@ export class OAuthClient {
       notify: (message) => host.notify(message),
       ...(host.openBrowser ? { openBrowser: (url: string) => host.openBrowser!(url) } : {}),
       timeoutMs: host.interactionTimeoutMs ?? 5 * 60_000,
+      signal: host.signal?.(),
     };
   }
 }

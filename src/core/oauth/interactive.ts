@@ -24,7 +24,7 @@ export interface UserContext extends EndpointContext {
   openBrowser?: (url: string) => void | Promise<void>;
   /** How long to wait for the user, ms. */
   timeoutMs: number;
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 const base64url = (bytes: Buffer) => bytes.toString('base64url');

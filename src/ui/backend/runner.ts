@@ -112,6 +112,7 @@ export function createRunners(context: RunnerContext): (environment: string | un
       // A sign-in URL or device code goes to the status bar of the request being sent.
       oauth: {
         notify: (message) => context.current()?.options.onNotice?.(message),
+        signal: () => context.current()?.options.signal,
         ...(context.openBrowser && { openBrowser: context.openBrowser }),
         ...(context.oauthCacheFile && { cacheFile: context.oauthCacheFile }),
       },
