@@ -138,7 +138,8 @@ async function startListener(config: OAuthConfig, state: string) {
   redirect.port = String(port);
   return {
     code,
-    redirectUri: config.redirectUrl && new URL(config.redirectUrl).port ? config.redirectUrl : redirect.href,
+    // A port written in the Redirect URL is registered with the provider: sent exactly as written.
+    redirectUri: config.redirectUrl && target.port !== 0 ? config.redirectUrl : redirect.href,
     close: () => {
       server.closeAllConnections();
       server.close();

@@ -419,3 +419,73 @@ describe('$auth.token: configuration errors and printing', () => {
     expect(existsSync(cacheFile)).toBe(false);
   });
 });
+
+describe("httpyac's spelling: Authorization: oauth2 [flow] [prefix]", () => {
+  const variables = (prefix: string, values: Record<string, string>) =>
+    Object.entries(values)
+      .map(([name, value]) => `@${prefix}_${name} = ${value}`)
+      .join('\n');
+
+  it('client_credentials with a prefix: the header becomes Bearer <token>, the secret masked', async () => {
+    const before = oauth.tokenRequests.length;
+    const { session, file } = await open({
+      auth: {},
+      http: `${variables('keycloak', { tokenEndpoint: oauth.tokenUrl, clientId: 'dial-cli', clientSecret: SECRET, scope: 'read' })}\n\n### me\nGET {{api}}/me\nAuthorization: oauth2 client_credentials keycloak\n`,
+    });
+    const { request, secretValues } = await session.prepare(file, file.requests[0]);
+    const token = /^Bearer (.+)$/.exec(request.headers[0][1])![1];
+    expect(oauth.issued.has(token)).toBe(true);
+    expect(oauth.tokenRequests[before].body).toMatchObject({ grant_type: 'client_credentials', scope: 'read' });
+    expect(secretValues).toEqual(expect.arrayContaining([token, SECRET]));
+  });
+
+  it('password with the oauth2_ fallback and useAuthorizationHeader false (secret in the form)', async () => {
+    const { session, file } = await open({
+      auth: {},
+      http: `${variables('oauth2', { tokenEndpoint: oauth.tokenUrl, clientId: 'dial-cli', clientSecret: SECRET, username: 'ada', password: 'pw-ada-1815', useAuthorizationHeader: 'false' })}\n@users_username = ada\n\n### me\nGET {{api}}/me\nAuthorization: oauth2 password users\n`,
+    });
+    const { request } = await session.prepare(file, file.requests[0]);
+    expect(oauth.issued.has(request.headers[0][1].slice(7))).toBe(true);
+    expect(oauth.tokenRequests.at(-1)!.body).toMatchObject({
+      grant_type: 'password',
+      username: 'ada',
+      client_secret: SECRET,
+    });
+  });
+
+  it('openid code with usePkce: signs in through the loopback listener (redirectUri port 0: any free port)', async () => {
+    const { session, file, notices } = await open({
+      auth: {},
+      http: `${variables('oauth2', { tokenEndpoint: oauth.tokenUrl, authorizationEndpoint: oauth.authUrl, clientId: 'dial-cli', usePkce: 'true', redirectUri: 'http://127.0.0.1:0/cb' })}\n\n### me\nGET {{api}}/me\nAuthorization: openid code\n`,
+    });
+    const { request } = await session.prepare(file, file.requests[0]);
+    expect(oauth.issued.has(request.headers[0][1].slice(7))).toBe(true);
+    const url = new URL(/open (\S+)/.exec(notices[0])![1]);
+    expect(url.searchParams.get('redirect_uri')).toMatch(/^http:\/\/127\.0\.0\.1:[1-9]\d*\/cb$/);
+    expect(oauth.tokenRequests.at(-1)!.body.code_verifier).toBeDefined();
+  });
+
+  it('a missing variable is named in httpyac words; hybrid and token_exchange are refused; printing keeps the header', async () => {
+    const missing = await open({
+      auth: {},
+      http: '@oauth2_clientId = x\n\n### me\nGET {{api}}/me\nAuthorization: oauth2\n',
+    });
+    const error = await expectDialError(missing.session.prepare(missing.file, missing.file.requests[0]));
+    expect(error.message).toContain('oauth2_tokenEndpoint is missing');
+    expect(error.hint).toContain('set the variable oauth2_tokenEndpoint');
+    expect(error.location).toMatchObject({ line: 5 });
+    for (const header of ['oauth2 hybrid', 'oauth2 code kc token_exchange other']) {
+      const refused = await open({ auth: {}, http: `### me\nGET {{api}}/me\nAuthorization: ${header}\n` });
+      expect((await expectDialError(refused.session.prepare(refused.file, refused.file.requests[0]))).code).toBe(
+        'E_INPUT',
+      );
+    }
+    const printed = await open({
+      auth: {},
+      http: '### me\nGET {{api}}/me\nAuthorization: oauth2 client_credentials\n',
+      options: { keepReference: () => undefined },
+    });
+    const { request } = await printed.session.prepare(printed.file, printed.file.requests[0]);
+    expect(request.headers[0][1]).toBe('oauth2 client_credentials');
+  });
+});
