@@ -76,6 +76,12 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'cc.http'), request('me', 'cc'));
   writeFileSync(join(dir, 'bad.http'), request('me', 'bad'));
   writeFileSync(join(dir, 'manual.http'), request('me', 'manual'));
+  writeFileSync(
+    join(dir, 'httpyac.http'),
+    `@kc_tokenEndpoint = ${oauth.tokenUrl}\n@kc_clientId = dial-cli\n@kc_clientSecret = {{$dotenv KC_SECRET}}\n\n` +
+      '### me\nGET {{api}}/me\nAuthorization: oauth2 client_credentials kc\n\n?? status == 200\n',
+  );
+  writeFileSync(join(dir, '.env'), `KC_SECRET=${SECRET}\n`);
   // The second request carries the token in the query string, where no header masking hides it;
   // the third fails an assertion on the echoed token, so the reports show its actual value.
   writeFileSync(
@@ -163,6 +169,24 @@ describe('dial send with {{$auth.token}}', () => {
     const history = readFileSync(join(configDir, 'history.jsonl'), 'utf8');
     expect(history).toContain('/me?access_token=••••');
     expectNoToken(history);
+  });
+});
+
+describe("httpyac's Authorization: oauth2", () => {
+  it('dial run: client credentials from prefixed variables (the secret from .env); nothing leaks', async () => {
+    const configDir = tempDir('dial-config-');
+    const before = oauth.tokenRequests.length;
+    const result = await runCli(
+      ['run', 'httpyac.http', '-e', 'dev', '--reporter', `json:${join(configDir, 'r.json')}`],
+      {
+        cwd: dir,
+        configDir,
+      },
+    );
+    expect(result.code).toBe(0);
+    expect(oauth.tokenRequests.slice(before).map((r) => r.body.grant_type)).toEqual(['client_credentials']);
+    expect(oauth.issued.has(api.received.at(-1)!.slice(7))).toBe(true);
+    expectNoToken(result.stdout + result.stderr + readFileSync(join(configDir, 'r.json'), 'utf8'));
   });
 });
 
