@@ -76,6 +76,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'cc.http'), request('me', 'cc'));
   writeFileSync(join(dir, 'bad.http'), request('me', 'bad'));
   writeFileSync(join(dir, 'manual.http'), request('me', 'manual'));
+  writeFileSync(join(dir, 'unknown.http'), 'GET {{api}}/me\nAuthorization: Bearer {{$auth.token("nope")}}\n');
   writeFileSync(
     join(dir, 'httpyac.http'),
     `@kc_tokenEndpoint = ${oauth.tokenUrl}\n@kc_clientId = dial-cli\n@kc_clientSecret = {{$dotenv KC_SECRET}}\n\n` +
@@ -141,7 +142,6 @@ describe('dial send with {{$auth.token}}', () => {
   });
 
   it('an unknown configuration: exit 3, E_ENV naming the known ones', async () => {
-    writeFileSync(join(dir, 'unknown.http'), 'GET {{api}}/me\nAuthorization: Bearer {{$auth.token("nope")}}\n');
     const result = await runCli(['send', 'unknown.http', '-e', 'dev'], { cwd: dir });
     expect(result.code).toBe(3);
     expect(stripAnsi(result.stderr)).toMatch(
@@ -299,5 +299,18 @@ describe('dial auth', () => {
       /^error\[E_ENV\]: no auth configuration 'nope' in environment 'dev'\nhint: auth configurations: 'cc', 'bad', 'manual'/,
     );
     expect(result.stdout).toBe('');
+  });
+});
+
+describe('dial check with {{$auth.token}}', () => {
+  it('an auth configuration the environment lacks is an undefined-auth finding; defined ones pass', async () => {
+    const missing = await runCli(['check', 'unknown.http', '-e', 'dev'], { cwd: dir });
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toContain(
+      "unknown.http:2:23: error: no auth configuration 'nope' (Security.Auth of the env file) in environment 'dev' [undefined-auth]",
+    );
+    const fine = await runCli(['check', 'cc.http', 'code.http', '-e', 'dev'], { cwd: dir });
+    expect(fine.stdout).toBe('');
+    expect(fine.code).toBe(0);
   });
 });
