@@ -29,6 +29,17 @@ export interface OAuthTestServer {
   close(): Promise<void>;
 }
 
+/** oauth2-mock-server's token answer, to change in a test (onToken). */
+export interface TokenAnswer {
+  body: Record<string, unknown>;
+  statusCode: number;
+}
+
+export interface MockOAuthServer extends OAuthTestServer {
+  /** Changes each token answer before it is sent. */
+  onToken(change: (response: TokenAnswer) => void): void;
+}
+
 export interface OAuthServerOptions {
   clientId?: string;
   clientSecret?: string;
@@ -46,7 +57,7 @@ function basicCredentials(header: string | undefined): [string, string] | undefi
 }
 
 /** oauth2-mock-server with the client secret and the users checked (see the file comment). */
-export async function startOAuthServer(options: OAuthServerOptions = {}): Promise<OAuthTestServer> {
+export async function startOAuthServer(options: OAuthServerOptions = {}): Promise<MockOAuthServer> {
   const server = new OAuth2Server();
   await server.issuer.keys.generate('RS256');
   const tokenRequests: TokenRequest[] = [];
@@ -84,6 +95,7 @@ export async function startOAuthServer(options: OAuthServerOptions = {}): Promis
     tokenRequests,
     issued,
     close: () => server.stop(),
+    onToken: (change) => server.service.on('beforeResponse', change),
   };
 }
 

@@ -75,7 +75,10 @@ export interface AuthValue {
   secrets: string[];
 }
 
-/** Seconds before expiry at which a token counts as expired (a request in flight must not carry a dying token). */
+/**
+ * How long before expiry a token counts as expired (a request in flight must not carry a dying
+ * token): 30 s, or a tenth of the lifetime for a token that lives less than 5 minutes.
+ */
 const EXPIRY_SKEW_MS = 30_000;
 
 export class OAuthClient {
@@ -133,7 +136,10 @@ export class OAuthClient {
   }
 
   private valid(token: TokenSet | undefined): boolean {
-    return !!token && (token.expiresAt === undefined || token.expiresAt - EXPIRY_SKEW_MS > this.now());
+    if (!token) return false;
+    if (token.expiresAt === undefined) return true;
+    const lifetime = token.obtainedAt === undefined ? Infinity : token.expiresAt - token.obtainedAt;
+    return token.expiresAt - Math.min(EXPIRY_SKEW_MS, lifetime / 10) > this.now();
   }
 
   private async obtain(key: string, config: OAuthConfig, use: AuthUse): Promise<TokenSet> {

@@ -19,6 +19,8 @@ export interface TokenSet {
   scope?: string;
   /** Epoch ms; undefined: the server gave no lifetime (kept for this process only). */
   expiresAt?: number;
+  /** Epoch ms when it was issued (with expiresAt: its lifetime). */
+  obtainedAt?: number;
 }
 
 export type Send = (request: HttpRequest, options: SendOptions) => Promise<Exchange>;
@@ -177,6 +179,7 @@ export function tokenSetOf(
     refreshToken: text(answer.refresh_token) ?? previous?.refreshToken,
     scope: text(answer.scope),
     expiresAt: Number.isFinite(lifetime) && lifetime > 0 ? now + lifetime * 1000 : undefined,
+    obtainedAt: now,
   };
   for (const [key, value] of Object.entries(fields)) if (value !== undefined) Object.assign(set, { [key]: value });
   return set;

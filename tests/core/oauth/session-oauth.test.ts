@@ -261,6 +261,31 @@ describe('$auth.token: password, ID token, refresh', () => {
     expect(oauth.issued.has(request.headers[0][1].slice(7))).toBe(true);
   });
 
+  it('a short-lived token (expires_in 20 s) is reused within its life, not fetched for every request', async () => {
+    const server = await startOAuthServer();
+    server.onToken((response) => (response.body.expires_in = 20));
+    try {
+      const cacheFile = join(tempDir('dial-oauth-cache-'), 'oauth-tokens.json');
+      const { session, file } = await open({
+        auth: clientCredentials({ 'Token URL': server.tokenUrl }),
+        cacheFile,
+      });
+      await session.prepare(file, file.requests[0]);
+      await session.prepare(file, file.requests[0]);
+      expect(server.tokenRequests).toHaveLength(1);
+      const stored = Object.values(
+        (
+          JSON.parse(readFileSync(cacheFile, 'utf8')) as {
+            tokens: Record<string, { expiresAt: number; obtainedAt: number }>;
+          }
+        ).tokens,
+      )[0];
+      expect(stored.expiresAt - stored.obtainedAt).toBe(20_000);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('"Acquire Automatically": false with no cached token: E_AUTH, nothing requested', async () => {
     const before = oauth.tokenRequests.length;
     const { session, file } = await open({ auth: password({ 'Acquire Automatically': false }) });
