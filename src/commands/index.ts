@@ -15,6 +15,7 @@ import { registerCompletion } from './completion.js';
 import { registerFmt } from './fmt.js';
 import { registerCheck } from './check.js';
 import { registerTrust } from './trust.js';
+import { registerAuth } from './auth.js';
 
 const commands: Record<string, (program: Command) => void> = {
   send: registerSend,
@@ -32,6 +33,7 @@ const commands: Record<string, (program: Command) => void> = {
   fmt: registerFmt,
   check: registerCheck,
   trust: registerTrust,
+  auth: registerAuth,
 };
 
 /**

@@ -59,6 +59,13 @@ export function registerOpen(program: Command): void {
       });
     await loadUiWithoutFetch();
     const { openWorkbench } = await importOpenWorkbench();
-    process.exitCode = await openWorkbench({ dir: root, environment: opts.env, cliVariables, color: useColor(sub) });
+    const { openInBrowser } = await import('./oauth-host.js');
+    process.exitCode = await openWorkbench({
+      dir: root,
+      environment: opts.env,
+      cliVariables,
+      color: useColor(sub),
+      openBrowser: (url) => openInBrowser(url),
+    });
   });
 }

@@ -13,6 +13,7 @@ export const commandExamples: readonly (readonly [string, string])[] = [
   ['dial fmt --check', 'format .http files (a diff and exit 1 in CI)'],
   ['dial check -e dev', 'undefined variables, bad metadata or JSON, without sending'],
   ['dial trust .', 'let the scripts of this workspace use Node'],
+  ['dial auth login my-api -e dev', 'sign in with an OAuth 2.0 configuration of the env file'],
   ['dial env show dev', 'the variables of an environment (secrets masked)'],
   ['dial config set timeout 10s', 'change a setting'],
   ['dial history show 1', 'the last exchange'],

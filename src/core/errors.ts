@@ -54,6 +54,7 @@ export const errorCatalogue = {
   E_NETWORK: ExitCode.transport,
   E_IO: ExitCode.transport,
   E_BODY_TOO_LARGE: ExitCode.transport,
+  E_AUTH: ExitCode.transport,
   // outcomes (1)
   E_HTTP_STATUS: ExitCode.failed,
   E_TEST_FAILED: ExitCode.failed,

@@ -52,6 +52,28 @@ export function maskedForms(secretValues: Iterable<string>): string[] {
 export function maskForms(text: string, forms: readonly string[]): string {
   let result = text;
   for (const form of forms) if (result.includes(form)) result = result.split(form).join(MASK);
+  return result.includes('…') ? maskCutSecrets(result, forms) : result;
+}
+
+/**
+ * A secret cut short where a value is shown shortened (`"Bearer eyJhbGciOi… (680 chars)"`, a
+ * JWT longer than the limit): the part before the `…` is a prefix of the secret, not the
+ * secret, so the whole-value replacement misses it. Any 6 or more characters just before a `…`
+ * that begin a secret are masked too.
+ */
+function maskCutSecrets(text: string, forms: readonly string[]): string {
+  let result = text;
+  for (let at = result.indexOf('…'); at >= 0; at = result.indexOf('…', at + 1)) {
+    for (const form of forms) {
+      let kept = Math.min(form.length - 1, at);
+      while (kept >= 6 && result.slice(at - kept, at) !== form.slice(0, kept)) kept--;
+      if (kept >= 6) {
+        result = result.slice(0, at - kept) + MASK + result.slice(at);
+        at = at - kept + MASK.length;
+        break;
+      }
+    }
+  }
   return result;
 }
 

@@ -2,7 +2,8 @@
  * The real WorkbenchServices: the TUI's only road to core. Everything here delegates to
  * src/core (httpfile, editing, http, export, session, run); the pieces live in ui/backend/.
  */
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
+import { configDir } from '../core/settings/paths.js';
 import type { Exchange, SendOptions } from '../core/http/types.js';
 import type { HttpFile, RequestNode } from '../core/httpfile/types.js';
 import { insertRequestText, removeRequestText, replaceRequestText } from '../core/httpfile/index.js';
@@ -36,6 +37,8 @@ export interface CoreServicesOptions {
   suspend: (run: () => void) => void;
   env?: Record<string, string | undefined>;
   settings: Settings;
+  /** Opens an OAuth 2.0 sign-in page in the browser. */
+  openBrowser?: (url: string) => void | Promise<void>;
 }
 
 /** The history of this workspace, newest first, as the history screen lists it. */
@@ -102,6 +105,8 @@ export function createCoreServices(options: CoreServicesOptions): WorkbenchServi
         followRedirects: settings.followRedirects ?? true,
         envStore,
         current: () => current,
+        ...(options.openBrowser && { openBrowser: options.openBrowser }),
+        oauthCacheFile: join(configDir(env), 'oauth-tokens.json'),
       }),
     };
   };

@@ -193,6 +193,7 @@ export class EffectRunner {
         onState: (requestState) => {
           if (!controller.signal.aborted) dispatch({ type: 'requestState', state: requestState });
         },
+        onNotice: (message) => this.toast(message),
       });
       if (this.abort !== controller) return;
       dispatch({ type: 'response', result: response, at: Date.now() });

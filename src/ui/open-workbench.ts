@@ -16,6 +16,8 @@ export interface OpenWorkbenchOptions {
   environment?: string;
   cliVariables: Record<string, string>;
   color: boolean;
+  /** Opens an OAuth 2.0 sign-in page in the browser (the command's opener: the UI starts no programs of its own). */
+  openBrowser?: (url: string) => void | Promise<void>;
 }
 
 /** Opens the TUI and resolves with the exit code when the user quits. */
@@ -61,6 +63,7 @@ export async function openWorkbench(options: OpenWorkbenchOptions): Promise<numb
         cliVariables: options.cliVariables,
         suspend,
         settings,
+        ...(options.openBrowser && { openBrowser: options.openBrowser }),
       }),
     onClose: () => closeConnections(),
   });

@@ -43,6 +43,8 @@ export interface ExecuteOptions {
   signal: AbortSignal;
   prompt: (name: string, description?: string) => Promise<string>;
   onState: (state: RequestState) => void;
+  /** What the user must do now (an OAuth 2.0 sign-in URL, a device code): shown in the status bar. */
+  onNotice?: (message: string) => void;
 }
 
 /** An unsent request as it would go out: variables filled in, secrets masked. */

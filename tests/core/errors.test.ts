@@ -71,4 +71,12 @@ describe('secrets', () => {
     expect(masked.split('••••')).toHaveLength(6);
     for (const leak of ['p@ss', 'ss%20w', 'ss+w', 'w/rd', 'rd%2B']) expect(masked).not.toContain(leak);
   });
+
+  it('a secret cut short before a "…" (a long token shown shortened) is masked too; short coincidences are not', () => {
+    const token = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJqb2huZG9lIn0.c2lnbmF0dXJl';
+    const shown = `"Bearer ${token.slice(0, 30)}… (${token.length + 9} chars)`;
+    expect(redactText(shown, [token])).toBe(`"Bearer ••••… (${token.length + 9} chars)`);
+    expect(redactText('eyJhb… and more', [token])).toBe('eyJhb… and more');
+    expect(redactText(`${token} then ${token.slice(0, 12)}…`, [token])).toBe('•••• then ••••…');
+  });
 });

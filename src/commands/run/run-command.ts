@@ -30,6 +30,7 @@ import {
   type ReporterSpec,
 } from '../../core/report/index.js';
 import { removeStaleSpills } from '../../core/http/body-sinks.js';
+import { oauthHost } from '../oauth-host.js';
 
 export interface RunCommandOptions {
   paths: string[];
@@ -185,6 +186,7 @@ async function prepareRun(options: RunCommandOptions): Promise<RunSetup> {
       cliVariables,
       sendOptions,
       send: engine.sendRequest,
+      oauth: oauthHost(options.stderr),
       // The executor is made just below; the session calls back only once a run is under way.
       runReference: (file, node) => executor.runReference(file, node),
     });

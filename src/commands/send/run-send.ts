@@ -48,6 +48,7 @@ import { basicAuthorization } from '../../core/http/basic-auth.js';
 import { parseItem, type RequestItem } from '../../core/send/items.js';
 import { expandUrl, normaliseProxy, splitPositionals } from '../../core/send/url.js';
 import { buildRequest } from '../../core/send/build.js';
+import { oauthHost } from '../oauth-host.js';
 import { collectStream, peekStdinBody } from '../../core/send/stdin.js';
 import { downloadFileName, uniquePath } from '../../core/send/download.js';
 import { Redactor } from '../../core/send/redact.js';
@@ -262,6 +263,7 @@ async function prepareFileTarget(
       ...common,
       sendOptions: { timeoutMs, followRedirects: follow, maxRedirects, tls, proxy, onWarning: warn },
       refuseDependencies: options.refuseDependencies,
+      oauth: oauthHost((text) => io.stderr.write(text)),
       ...(options.scripts && {
         loadScripts: async () => new (await import('../../core/script/sandbox.js')).ScriptRunner(),
       }),

@@ -101,8 +101,12 @@ async function environmentsFor(
   only: string | undefined,
 ): Promise<EnvironmentValues[]> {
   const names = only !== undefined ? [only] : await store.names(dir);
-  if (names.length === 0) return [{ values: (await store.resolve(dir)).values }];
-  return Promise.all(names.map(async (name) => ({ name, values: (await store.resolve(dir, name)).values })));
+  const values = async (name?: string): Promise<EnvironmentValues> => {
+    const resolved = await store.resolve(dir, name);
+    return { ...(name !== undefined && { name }), values: resolved.values, auth: new Set(resolved.auth?.keys()) };
+  };
+  if (names.length === 0) return [await values()];
+  return Promise.all(names.map((name) => values(name)));
 }
 
 /** Runs every check over the files under the given paths. */

@@ -9,7 +9,8 @@ export type FindingRule =
   | 'missing-request'
   | 'invalid-json'
   | 'missing-file'
-  | 'env-file';
+  | 'env-file'
+  | 'undefined-auth';
 
 export interface Finding {
   /** Relative to the working folder, forward slashes. */

@@ -23,6 +23,27 @@ export interface VariableScope {
 export interface EnvironmentValues {
   name?: string;
   values: Map<string, string>;
+  /** Names of its `Security.Auth` configurations (`{{$auth.token("name")}}`). */
+  auth?: Set<string>;
+}
+
+const AUTH_USE = /^\$auth\.(?:token|idToken)\s*\(\s*(?:"([^"]+)"|'([^']+)')\s*\)$/;
+
+/** `{{$auth.token("name")}}` whose configuration some environment lacks. */
+function checkAuthUse(expression: string, environments: EnvironmentValues[], report: (message: string) => void): void {
+  const match = AUTH_USE.exec(expression);
+  if (!match) return;
+  const name = match[1] ?? match[2];
+  const lacking = environments.filter((environment) => !environment.auth?.has(name));
+  if (lacking.length === 0) return;
+  const named = lacking.map((environment) => environment.name).filter(Boolean);
+  const where =
+    named.length === 0
+      ? ''
+      : named.length === environments.length && environments.length > 1
+        ? ` in every environment (${named.join(', ')})`
+        : ` in environment${named.length > 1 ? 's' : ''} ${named.map((n) => `'${n}'`).join(', ')}`;
+  report(`no auth configuration '${name}' (Security.Auth of the env file)${where}`);
 }
 
 type Report = (offset: number, rule: Finding['rule'], message: string) => void;
@@ -100,6 +121,10 @@ export function checkVariables(
           );
           continue;
         }
+        if (placeholder.expression.startsWith('$auth.'))
+          checkAuthUse(placeholder.expression, environments, (text) =>
+            report(span.start + placeholder.start, 'undefined-auth', text),
+          );
         const name = neededName(placeholder.expression, scope);
         if (name === undefined) continue;
         const failing = new Map<string, string[]>();

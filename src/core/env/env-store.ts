@@ -14,6 +14,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { DialError } from '../errors.js';
 import { lineColAt, parseJsonText } from './json-file.js';
 import { parseDotenv } from './dotenv.js';
+import { extractSecurity, mergeAuthConfigs, type AuthConfigEntry, type AuthConfigSource } from './security.js';
 
 export const ENV_FILE = 'http-client.env.json';
 export const PRIVATE_ENV_FILE = 'http-client.private.env.json';
@@ -24,6 +25,8 @@ export interface EnvFile {
   path: string;
   private: boolean;
   environments: Record<string, Record<string, string>>;
+  /** `Security.Auth` configurations by environment (taken out of the variables; see ./security.ts). */
+  security?: Record<string, Record<string, AuthConfigEntry>>;
 }
 
 export interface ResolvedEnvironment {
@@ -36,6 +39,8 @@ export interface ResolvedEnvironment {
   files: string[];
   /** The file each winning value came from. */
   sources: Map<string, string>;
+  /** `Security.Auth` configurations (`{{$auth.token("name")}}`), merged over the files. */
+  auth?: Map<string, AuthConfigSource>;
 }
 
 export interface Dotenv {
@@ -66,6 +71,11 @@ export async function parseEnvFile(text: string, path: string, isPrivate: boolea
   // A `"$schema"` key (editor completion for env files) is not an environment.
   if (data !== null && typeof data === 'object' && !Array.isArray(data))
     delete (data as Record<string, unknown>).$schema;
+  // `Security` (OAuth 2.0 configurations) is no variable: only a file that has one pays for the look.
+  const security =
+    text.includes('"Security"') && data !== null && typeof data === 'object' && !Array.isArray(data)
+      ? extractSecurity(data as Record<string, unknown>, text, path, isPrivate)
+      : undefined;
   const { envFileSchema } = await import('./env-schema.js');
   const result = envFileSchema.safeParse(data);
   if (!result.success) {
@@ -84,7 +94,9 @@ export async function parseEnvFile(text: string, path: string, isPrivate: boolea
     environments[name] = {};
     for (const [key, value] of Object.entries(variables)) environments[name][key] = stringify(value);
   }
-  return { path, private: isPrivate, environments };
+  return security && Object.keys(security).length
+    ? { path, private: isPrivate, environments, security }
+    : { path, private: isPrivate, environments };
 }
 
 /** The folders from `root` down to `dir` (just `dir` when it is outside the root). */
@@ -163,7 +175,10 @@ export class EnvStore {
         }
       }
     }
-    return { name, values, secretNames, files: files.map((file) => file.path), sources };
+    const auth = files.some((file) => file.security) ? mergeAuthConfigs(files, layers) : undefined;
+    return auth
+      ? { name, values, secretNames, files: files.map((file) => file.path), sources, auth }
+      : { name, values, secretNames, files: files.map((file) => file.path), sources };
   }
 
   /** The workspace root's `.env`, if any. */

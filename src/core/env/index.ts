@@ -13,4 +13,5 @@ export {
   type Dotenv,
 } from './env-store.js';
 export { parseDotenv } from './dotenv.js';
+export { SECURITY_KEY, type AuthConfigSource, type AuthConfigEntry } from './security.js';
 export { parseJsonText, lineColAt } from './json-file.js';

@@ -41,7 +41,8 @@ import { withHttpyacEnvironment } from '../vars/httpyac-env.js';
 import { expandMultipartBody, multipartBoundary } from '../httpfile/multipart.js';
 import { DialError } from '../errors.js';
 import { EnvStore, type Dotenv, type ResolvedEnvironment } from '../env/index.js';
-import { VariableResolver } from '../vars/resolver.js';
+import { VariableResolver, type AuthPlaceholder } from '../vars/resolver.js';
+import type { OAuthClient, OAuthHost } from '../oauth/index.js';
 import { evaluateReference, type RecordedExchange } from '../vars/references.js';
 import { findPlaceholders } from '../vars/template.js';
 import { lineColAt } from '../env/json-file.js';
@@ -72,6 +73,12 @@ export interface SessionOptions {
   onDependency?: (event: DependencyEvent) => void;
   /** Set: a reference to a request that has not run is an E_INPUT naming both (`send --no-deps`). */
   refuseDependencies?: boolean;
+  /**
+   * OAuth 2.0 (`{{$auth.token("name")}}`): how the user is told to sign in, the browser, the
+   * token cache. Default: nothing told, no browser, the cache in dial's config folder. With
+   * keepReference the placeholder stays as written (printing a request never signs in).
+   */
+  oauth?: OAuthHost;
 }
 
 /** A referenced request the session runs on its own (SessionOptions.onDependency). */
@@ -165,6 +172,7 @@ class RequestSession implements Session {
   private readonly secretNamesByFile = new WeakMap<HttpFile, Set<string>>();
   private readonly labels = new WeakMap<HttpFile, string>();
   private readonly environmentsByDir = new Map<string, Promise<[ResolvedEnvironment, Dotenv | undefined]>>();
+  private oauthClient?: Promise<OAuthClient>;
 
   constructor(private readonly options: SessionOptions) {
     this.workspaceRoot = resolve(options.workspaceRoot);
@@ -338,6 +346,7 @@ class RequestSession implements Session {
       fileLabel: this.label(file),
       location: { file: file.path || '<text>', line: node.requestLineSpan.line },
       locate: (name) => locatePlaceholder(file, node, name),
+      auth: (use) => this.auth(use),
       definedIn: async (name) => {
         const found = new Set<string>();
         for (const envFile of await this.env.filesFor(dir)) {
@@ -347,6 +356,89 @@ class RequestSession implements Session {
         return [...found].sort();
       },
     });
+  }
+
+  /** `{{$auth.token("name")}}`: core/oauth, loaded on the first use only. */
+  private async auth(use: AuthPlaceholder): Promise<{ value: string; secrets: string[] }> {
+    if (this.options.keepReference) return { value: use.raw, secrets: [] };
+    const client = await this.oauth();
+    return client.token({
+      kind: use.kind,
+      name: use.name,
+      location: use.location,
+      where: use.where,
+      configs: use.environment.auth,
+      environmentName: use.environment.name,
+      envFiles: use.environment.files,
+      resolve: use.resolve,
+    });
+  }
+
+  /**
+   * httpyac's `Authorization: oauth2 [flow] [prefix]` (core/oauth/httpyac.ts): the header becomes
+   * `Bearer <token>`. Printing a request (keepReference) leaves it as written.
+   */
+  private async httpyacAuth(
+    file: HttpFile,
+    node: RequestNode,
+    headers: Array<[string, string]>,
+    resolver: VariableResolver,
+  ): Promise<void> {
+    const index = headers.findIndex(
+      ([name, value]) => name.toLowerCase() === 'authorization' && /^\s*(oauth2|openid)\b/i.test(value),
+    );
+    if (index < 0 || this.options.keepReference) return;
+    const { HTTPYAC_AUTH, httpyacAuthSource, inHttpyacWords } = await import('../oauth/httpyac.js');
+    const written = node.headers.find((header) => header.name.toLowerCase() === 'authorization');
+    const line = written?.span.line ?? node.requestLineSpan.line;
+    const location = { file: file.path || '<text>', line, excerpt: file.text.split(/\r?\n/, line)[line - 1] };
+    if (!HTTPYAC_AUTH.test(headers[index][1]))
+      throw new DialError(
+        'E_INPUT',
+        `cannot read the httpyac OAuth 2.0 header '${headers[index][1]}' (${this.where(file, node)})`,
+        {
+          location,
+          hint: 'write Authorization: oauth2 client_credentials|password|code|device_code [variable prefix]',
+        },
+      );
+    const lookup = (name: string) =>
+      resolver.variable(name).catch((error: unknown) => {
+        if (error instanceof DialError && error.code === 'E_VAR_UNDEFINED' && error.message.includes(`'${name}'`))
+          return undefined;
+        throw error;
+      });
+    const source = await httpyacAuthSource(headers[index][1], lookup, location);
+    const prefix = HTTPYAC_AUTH.exec(headers[index][1])?.[3];
+    const client = await this.oauth();
+    try {
+      const { value, secrets } = await client.token({
+        kind: 'token',
+        name: source.name,
+        location,
+        where: this.where(file, node),
+        configs: new Map([[source.name, source]]),
+        envFiles: [],
+        resolve: async (text) => text,
+      });
+      headers[index] = [headers[index][0], `Bearer ${value}`];
+      for (const secret of secrets) resolver.secretValues.add(secret);
+    } catch (error) {
+      throw error instanceof DialError && error.code === 'E_ENV' ? inHttpyacWords(error, prefix) : error;
+    }
+  }
+
+  private oauth(): Promise<OAuthClient> {
+    this.oauthClient ??= import('../oauth/index.js').then(({ createOAuthClient }) =>
+      createOAuthClient({
+        host: this.options.oauth ?? { notify: () => undefined },
+        workspaceRoot: this.workspaceRoot,
+        environment: this.environment,
+        sendOptions: this.options.sendOptions,
+        processEnv: this.options.processEnv ?? process.env,
+        ...(this.options.send ? { send: this.options.send } : {}),
+      }),
+    );
+    return this.oauthClient;
   }
 
   /**
@@ -469,6 +561,7 @@ class RequestSession implements Session {
     this.checkClosedTemplates(file, node);
     let url = await this.resolveUrl(file, node, resolver);
     const headers = await this.resolveHeaders(file, node, resolver);
+    await this.httpyacAuth(file, node, headers, resolver);
     url = completeUrl(url, headers);
     const auth = applyAuthConvention(headers, resolver.secretValues);
     const body = await this.resolveBody(file, node, resolver, headers);

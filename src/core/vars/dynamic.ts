@@ -316,6 +316,6 @@ export async function evaluateDynamic(expression: string, context: DynamicContex
   return fail(
     `unknown dynamic variable {{${expression}}}`,
     where,
-    'dynamic variables: $uuid $timestamp $isoTimestamp $datetime $localDatetime $randomInt $processEnv $dotenv $random.*',
+    'dynamic variables: $uuid $timestamp $isoTimestamp $datetime $localDatetime $randomInt $processEnv $dotenv $random.* $auth.token("name")',
   );
 }

@@ -49,7 +49,26 @@ export interface ResolverOptions {
   javascriptExpressions?: boolean;
   /** Environments that define a name (for the "select an environment" hint). */
   definedIn?: (name: string) => Promise<string[]>;
+  /**
+   * `{{$auth.token("name")}}` / `{{$auth.idToken("name")}}` (OAuth 2.0): the value and the secrets
+   * it used. `resolve` fills `{{…}}` in the configuration's values with this request's variables.
+   */
+  auth?: (use: AuthPlaceholder) => Promise<{ value: string; secrets: string[] }>;
 }
+
+/** One `{{$auth.…}}` placeholder of a request. */
+export interface AuthPlaceholder {
+  kind: 'token' | 'idToken';
+  name: string;
+  /** The placeholder as written, `{{$auth.token("name")}}`. */
+  raw: string;
+  location?: SourceLocation;
+  where: string;
+  environment: ResolvedEnvironment;
+  resolve: (text: string) => Promise<string>;
+}
+
+const AUTH_CALL = /^\$auth\.(token|idToken)\s*\(\s*(?:"([^"]+)"|'([^']+)')\s*\)$/;
 
 /** Resolves templates for one request and collects the secret values it used. */
 export class VariableResolver {
@@ -104,6 +123,7 @@ export class VariableResolver {
         location: o.location,
         hint: 'write {{name}}',
       });
+    if (expression.startsWith('$auth.')) return this.auth(expression);
     if (expression.startsWith('$')) {
       return evaluateDynamic(expression, {
         processEnv: o.processEnv,
@@ -155,6 +175,29 @@ export class VariableResolver {
       value = await this.javascript(expression, chain);
     if (value === undefined) throw await this.undefinedError(name);
     this.cache.set(name, markSecret(value));
+    return value;
+  }
+
+  /** `{{$auth.token("name")}}`: the token (masked from here on) of a `Security.Auth` configuration. */
+  private async auth(expression: string): Promise<string> {
+    const o = this.options;
+    const location = o.locate?.(expression) ?? o.location;
+    const match = AUTH_CALL.exec(expression);
+    if (!match || !o.auth)
+      throw new DialError('E_VAR_UNDEFINED', `unknown dynamic variable {{${expression}}} (${o.where})`, {
+        location,
+        hint: 'write {{$auth.token("name")}} or {{$auth.idToken("name")}}, name being a configuration of "Security": {"Auth": …} in the env file',
+      });
+    const { value, secrets } = await o.auth({
+      kind: match[1] as 'token' | 'idToken',
+      name: match[2] ?? match[3],
+      raw: `{{${expression}}}`,
+      location,
+      where: o.where,
+      environment: o.environment,
+      resolve: (text) => this.template(text, []),
+    });
+    for (const secret of secrets) this.secret(secret);
     return value;
   }
 

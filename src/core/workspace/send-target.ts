@@ -4,6 +4,7 @@
  * `run` and the TUI do. The environment defaults to the one last used in the workspace
  * (settings.defaultEnvironment); choosing one with -e remembers it.
  */
+import type { OAuthHost } from '../oauth/index.js';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { HttpRequest, SendOptions } from '../http/types.js';
 import type { HttpFile, RequestNode } from '../httpfile/types.js';
@@ -47,6 +48,8 @@ export interface PrepareFileRequestOptions {
   onDependency?: (event: DependencyEvent, secretValues: string[]) => void;
   /** A reference to a request that has not run is an E_INPUT instead (`send --no-deps`). */
   refuseDependencies?: boolean;
+  /** OAuth 2.0 sign-in (`{{$auth.token("name")}}`): what the user is told, the browser. */
+  oauth?: OAuthHost;
   /**
    * Runs the request's scripts as `dial run` does (`dial send`): loaded only when the request has
    * scripts; their modules are checked first, and pre-request scripts run before its variables
@@ -195,6 +198,7 @@ export async function prepareFileRequest(options: PrepareFileRequestOptions): Pr
       onDependency: (event: DependencyEvent) => options.onDependency!(event, [...session.secretValues()]),
     }),
     refuseDependencies: options.refuseDependencies,
+    ...(options.oauth && { oauth: options.oauth }),
   });
   const file = await session.loadFile(path);
   const node = await selectRequest(

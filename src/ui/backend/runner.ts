@@ -37,6 +37,10 @@ export interface RunnerContext {
   envStore: EnvStore;
   /** The request being executed now, if any. */
   current: () => Current | undefined;
+  /** Opens an OAuth 2.0 sign-in page in the browser (`dial open` passes the command's opener). */
+  openBrowser?: (url: string) => void | Promise<void>;
+  /** The OAuth 2.0 token cache (in the config folder of the environment the workbench runs with). */
+  oauthCacheFile?: string;
 }
 
 /** The engine the executor sends through: the real one, telling the current request when it sends and when the head arrives. */
@@ -105,6 +109,13 @@ export function createRunners(context: RunnerContext): (environment: string | un
       },
       // The executor is made just below; the session calls back only once a request runs.
       runReference: (file, node) => executor.runReference(file, node),
+      // A sign-in URL or device code goes to the status bar of the request being sent.
+      oauth: {
+        notify: (message) => context.current()?.options.onNotice?.(message),
+        signal: () => context.current()?.options.signal,
+        ...(context.openBrowser && { openBrowser: context.openBrowser }),
+        ...(context.oauthCacheFile && { cacheFile: context.oauthCacheFile }),
+      },
     });
     const executor = createExecutor({
       session: recordingSession(session, context),
