@@ -15,6 +15,8 @@ import { registerCompletion } from './completion.js';
 import { registerFmt } from './fmt.js';
 import { registerCheck } from './check.js';
 import { registerTrust } from './trust.js';
+import { registerCookies } from './cookies.js';
+import { registerSessions } from './sessions.js';
 
 const commands: Record<string, (program: Command) => void> = {
   send: registerSend,
@@ -32,6 +34,8 @@ const commands: Record<string, (program: Command) => void> = {
   fmt: registerFmt,
   check: registerCheck,
   trust: registerTrust,
+  cookies: registerCookies,
+  sessions: registerSessions,
 };
 
 /**

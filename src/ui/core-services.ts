@@ -2,6 +2,7 @@
  * The real WorkbenchServices: the TUI's only road to core. Everything here delegates to
  * src/core (httpfile, editing, http, export, session, run); the pieces live in ui/backend/.
  */
+import { openWorkspaceJar } from '../core/cookies/jar-file.js';
 import { relative } from 'node:path';
 import type { Exchange, SendOptions } from '../core/http/types.js';
 import type { HttpFile, RequestNode } from '../core/httpfile/types.js';
@@ -102,6 +103,8 @@ export function createCoreServices(options: CoreServicesOptions): WorkbenchServi
         followRedirects: settings.followRedirects ?? true,
         envStore,
         current: () => current,
+        // The workspace's saved cookie jar per environment, as `dial send FILE` and `dial run` use it.
+        cookieJar: (environment) => openWorkspaceJar({ root, environment, env }),
       }),
     };
   };

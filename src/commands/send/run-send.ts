@@ -13,6 +13,7 @@ import { DialError } from '../../core/errors.js';
 import { createStyle, type Style } from '../../core/style.js';
 import type {
   Exchange,
+  CookieJar,
   HeaderList,
   HttpRequest,
   RequestBody,
@@ -21,6 +22,7 @@ import type {
   TlsOptions,
 } from '../../core/http/types.js';
 import type { RequestNode } from '../../core/httpfile/types.js';
+import type { CookieStore } from '../../core/http/cookies.js';
 import type { CurlCommandOptions } from '../../core/export/from-http.js';
 import { loadSettings, settingsTimeoutMs, historyPath, type Settings } from '../../core/settings/index.js';
 import { appendHistory, toHistoryEntry } from '../../core/history/index.js';
@@ -43,7 +45,7 @@ import type { DependencyEvent } from '../../core/session/index.js';
 import type { RequestScripts } from '../../core/workspace/send-target.js';
 import type { ScriptOutcome } from '../../core/script/sandbox.js';
 import type { HttpFile } from '../../core/httpfile/types.js';
-import { SENSITIVE_HEADERS } from '../../core/secrets.js';
+import { SENSITIVE_HEADERS, credentialValues } from '../../core/secrets.js';
 import { basicAuthorization } from '../../core/http/basic-auth.js';
 import { parseItem, type RequestItem } from '../../core/send/items.js';
 import { expandUrl, normaliseProxy, splitPositionals } from '../../core/send/url.js';
@@ -52,7 +54,7 @@ import { collectStream, peekStdinBody } from '../../core/send/stdin.js';
 import { downloadFileName, uniquePath } from '../../core/send/download.js';
 import { Redactor } from '../../core/send/redact.js';
 import type { DigestCredentials } from '../../core/send/digest.js';
-import type { SendCommandOptions } from './options.js';
+import type { SendAuth, SendCommandOptions } from './options.js';
 import { Printer, Progress, readHead, streamedBody, type Out } from './printer.js';
 import { TeeWriter } from './tee-writer.js';
 
@@ -113,6 +115,12 @@ interface PreparedSend {
   file?: HttpFile;
   node?: RequestNode;
   follow: boolean;
+  /** The saved cookie jar (a .http request) or the session's cookies (--session). */
+  cookieJar?: CookieJar;
+  /** Credentials a --session kept, used when -a is not given. */
+  sessionAuth?: SendAuth;
+  /** Saves the cookie jar or the session once the exchange is over (not for --curl / --offline). */
+  saveState?: () => void;
 }
 
 /** What printing and sending share once the request is built. */
@@ -153,6 +161,10 @@ export async function runSend(args: string[], options: SendCommandOptions, io: S
   };
   const transport = transportOf(options, settings, io.cwd);
   const target = sendTarget(args, io.cwd);
+  if (target && options.session)
+    throw new DialError('E_USAGE', '--session is for URL sends; a .http request keeps cookies in the workspace jar', {
+      hint: 'drop --session (see docs/cookies.md), or send the URL: dial send --session NAME URL',
+    });
   const prepared = target
     ? await prepareFileTarget(target, args, options, settings, transport, io, warn)
     : await prepareItemsRequest(args, options, settings, io, warn);
@@ -168,6 +180,7 @@ export async function runSend(args: string[], options: SendCommandOptions, io: S
     proxy: transport.proxy,
     // An https -> http redirect is followed (credentials dropped) but never silently.
     onWarning: warn,
+    cookieJar: prepared.cookieJar,
     ...prepared.overrides,
   };
   // Explicit flags beat a request's own metadata (@timeout, @no-redirect).
@@ -175,6 +188,7 @@ export async function runSend(args: string[], options: SendCommandOptions, io: S
   if (options.follow !== undefined) sendOptions.followRedirects = options.follow;
   if (options.maxRedirects !== undefined) sendOptions.maxRedirects = options.maxRedirects;
   if (!transport.verify) warn(`TLS certificate verification is off (${transport.verifySource})`);
+  maskJarCookies(prepared, sendOptions);
 
   const { request } = prepared;
   if ((options.offline || options.curl || prepared.digest) && request.body.kind === 'stream') {
@@ -190,7 +204,29 @@ export async function runSend(args: string[], options: SendCommandOptions, io: S
     context.printer.request(shown.head, context.spec, shown.body);
     return;
   }
-  await sendAndPrint(context);
+  try {
+    await sendAndPrint(context);
+  } finally {
+    saveState(prepared, warn);
+  }
+}
+
+/**
+ * The values of the saved cookies that go with the request: kept out of history (a server may
+ * echo them). On screen they are shown as `-a` credentials are; the Cookie header itself is masked.
+ */
+function maskJarCookies(prepared: PreparedSend, sendOptions: SendOptions): void {
+  const header = sendOptions.cookieJar?.cookieHeaderFor(prepared.request.url);
+  if (header) prepared.secretValues.push(...credentialValues([['Cookie', header]]));
+}
+
+/** Saves the cookie jar or the session; a failure is a warning (the exchange itself went through). */
+function saveState(prepared: PreparedSend, warn: (message: string) => void): void {
+  try {
+    prepared.saveState?.();
+  } catch (error) {
+    warn(`${(error as Error).message}; cookies of this send are not kept`);
+  }
 }
 
 /** TLS, timeout, redirects and proxy: the settings, overridden by flags. */
@@ -234,6 +270,7 @@ async function prepareFileTarget(
     });
   }
   const follow = options.follow ?? settings.followRedirects ?? true;
+  const jar = options.curl ? undefined : await workspaceCookieJar(options, io, warn);
   const common = {
     target,
     cwd: io.cwd,
@@ -241,10 +278,11 @@ async function prepareFileTarget(
     cliVariables: options.variables,
     pick: io.pick,
     prompt: io.prompt,
+    ...(jar && { openCookieJar: jar.open }),
   };
   let prepared: Pick<
     PreparedFileRequest,
-    'request' | 'file' | 'node' | 'overrides' | 'secretValues' | 'digest' | 'scripts'
+    'request' | 'file' | 'node' | 'overrides' | 'secretValues' | 'digest' | 'scripts' | 'cookieJar'
   >;
   let source: CurlCommandOptions['source'];
   let keptTexts: string[] = [];
@@ -288,6 +326,33 @@ async function prepareFileTarget(
     source,
     follow,
     ...(prepared.scripts && { scripts: prepared.scripts, file: prepared.file, node: prepared.node }),
+    cookieJar: prepared.cookieJar,
+    // --offline sends nothing, so nothing changes: the jar is read (to show its cookies), not saved.
+    ...(jar && !options.offline && { saveState: jar.save }),
+  };
+}
+
+/** The saved cookie jar of the workspace and environment a .http request runs in (none with --no-cookie-jar). */
+async function workspaceCookieJar(
+  options: SendCommandOptions,
+  io: SendIo,
+  warn: (message: string) => void,
+): Promise<{ open: (root: string, environment: string | undefined) => CookieJar; save: () => void } | undefined> {
+  if (!options.cookieJar) return undefined;
+  const { openWorkspaceJar } = await import('../../core/cookies/jar-file.js');
+  let saved: import('../../core/cookies/jar-file.js').WorkspaceJar | undefined;
+  return {
+    open: (root, environment) => {
+      saved = openWorkspaceJar({
+        root,
+        environment,
+        ...(options.cookieJarPath !== undefined && { path: resolve(io.cwd, options.cookieJarPath) }),
+        env: io.env,
+        onProblem: warn,
+      });
+      return saved.fork();
+    },
+    save: () => saved?.save(),
   };
 }
 
@@ -331,13 +396,65 @@ async function prepareItemsRequest(
     userAgent: io.userAgent,
     httpVersion: options.http2 ? '2' : undefined,
   });
-  return {
+  const prepared: PreparedSend = {
     request,
     overrides: {},
     secretValues: [],
     printSecrets: [],
     keptTexts: [],
     follow: options.follow ?? settings.followRedirects ?? false,
+  };
+  if (options.session) await useSession(prepared, parsed, options, io);
+  return prepared;
+}
+
+/**
+ * `--session NAME`: the session's headers go with the request unless an item gives the same
+ * header, its credentials unless `-a` is given, its cookies through the jar; the items' headers,
+ * `-a` and the cookies the server sets are kept for the next send (not with --session-read-only).
+ */
+async function useSession(
+  prepared: PreparedSend,
+  items: RequestItem[],
+  options: SendCommandOptions,
+  io: SendIo,
+): Promise<void> {
+  const { locateSession, openSession, sessionHeaders } = await import('../../core/cookies/send-session.js');
+  const { request } = prepared;
+  const url = new URL(request.url);
+  const session = openSession(locateSession(options.session!.name, url, io.cwd, io.env));
+  const headerItems: Array<[string, string | null]> = [];
+  for (const item of items) {
+    if (item.kind === 'header' || item.kind === 'header-empty')
+      headerItems.push([item.name, item.kind === 'header' ? item.value : '']);
+    else if (item.kind === 'header-remove') headerItems.push([item.name, null]);
+  }
+  const given = new Set(headerItems.map(([name]) => name.toLowerCase()));
+  for (const [name, value] of sessionHeaders(session.data, given))
+    request.headers = setHeader(request.headers, name, value);
+  const kept = session.data.auth;
+  if (!options.auth && kept) prepared.sessionAuth = authFromSession(kept);
+  session.update({ headers: headerItems, ...(options.auth && { auth: sessionAuthOf(options.auth) }) }, url);
+  prepared.cookieJar = session.jar;
+  if (!options.session!.readOnly) prepared.saveState = () => session.save();
+}
+
+/** `-a` as a session keeps it. */
+function sessionAuthOf(auth: SendAuth): import('../../core/cookies/send-session.js').SessionAuth {
+  return auth.type === 'bearer'
+    ? { type: 'bearer', credentials: auth.token }
+    : { type: auth.type, credentials: `${auth.username}:${auth.password}` };
+}
+
+/** A session's credentials as if given with `-a`. */
+function authFromSession(auth: import('../../core/cookies/send-session.js').SessionAuth): SendAuth {
+  if (auth.type === 'bearer') return { type: 'bearer', token: auth.credentials };
+  const colon = auth.credentials.indexOf(':');
+  return {
+    type: auth.type,
+    username: colon === -1 ? auth.credentials : auth.credentials.slice(0, colon),
+    password: colon === -1 ? '' : auth.credentials.slice(colon + 1),
+    secretParts: auth.credentials.split(':').filter((part) => part.length >= 3),
   };
 }
 
@@ -409,7 +526,7 @@ function announceDependency(
 
 /** `-a/--auth`: a Bearer or Basic header, or digest credentials; credentials become history secrets. */
 function applyAuth(prepared: PreparedSend, options: SendCommandOptions): void {
-  const { auth } = options;
+  const auth = options.auth ?? prepared.sessionAuth;
   const { request } = prepared;
   if (auth?.type === 'bearer') {
     request.headers = setHeader(request.headers, 'Authorization', `Bearer ${auth.token}`);
@@ -714,9 +831,13 @@ async function printResponse(
 /** Appends the exchange to history (secrets masked); a failure to write is a warning, not an error. */
 function recordHistory(context: SendContext, exchange: Exchange, responseBody: Uint8Array | undefined): void {
   const { settings, prepared, io } = context;
+  // Cookies the server set in this exchange (a login answering with a redirect shows them in the
+  // next hop's URL or echo) stay out of history too: the jar file alone keeps them.
+  const jar = context.sendOptions.cookieJar as Partial<CookieStore> | undefined;
+  const setValues = jar?.changes ? [...jar.changes().values()].flatMap((cookie) => (cookie ? [cookie.value] : [])) : [];
   appendToHistory(settings, io, context.warn, exchange, {
     responseBody,
-    secretValues: prepared.secretValues,
+    secretValues: setValues.length ? [...prepared.secretValues, ...setValues] : prepared.secretValues,
     workspace: prepared.workspace,
     requestId: prepared.requestId,
   });

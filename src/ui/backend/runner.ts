@@ -10,6 +10,7 @@ import { createCookieJar, sendRequest } from '../../core/http/index.js';
 import { createSession, type PreparedRequest, type Session } from '../../core/session/index.js';
 import { createExecutor, type RunSession } from '../../core/run/index.js';
 import type { EnvStore } from '../../core/env/index.js';
+import type { WorkspaceJar } from '../../core/cookies/jar-file.js';
 import type { ExecuteOptions } from '../services.js';
 
 /** A request as the session prepared it, with where it came from (for copy as curl). */
@@ -37,33 +38,65 @@ export interface RunnerContext {
   envStore: EnvStore;
   /** The request being executed now, if any. */
   current: () => Current | undefined;
+  /** The saved cookie jar of an environment (undefined: cookies last while the workbench is open). */
+  cookieJar?: (environment: string | undefined) => WorkspaceJar | undefined;
 }
 
-/** The engine the executor sends through: the real one, telling the current request when it sends and when the head arrives. */
-function engineFor(context: RunnerContext) {
+/**
+ * The engine the executor sends through: the real one, telling the current request when it sends
+ * and when the head arrives. With a saved jar, each file's cookies start from it and are saved
+ * after every exchange (the workbench may be closed any way at all).
+ */
+function engineFor(context: RunnerContext, savedJar: WorkspaceJar | undefined) {
+  const send = (request: Parameters<typeof sendRequest>[0], sendOpts: Parameters<typeof sendRequest>[1]) =>
+    sendThrough(context, request, sendOpts);
   return {
-    sendRequest: (request: Parameters<typeof sendRequest>[0], sendOpts: Parameters<typeof sendRequest>[1]) => {
-      const active = context.current();
-      active?.options.onState('sending');
-      const target = sendOpts?.bodyTarget;
-      if (!active || (target && (target.kind !== 'buffer' || target.maxInMemoryBytes !== undefined)))
-        return sendRequest(request, sendOpts);
-      // The same default buffering (a stream target that answers null buffers), plus a signal when the head arrives.
-      return sendRequest(request, {
-        ...sendOpts,
-        bodyTarget: {
-          kind: 'stream',
-          open: () => {
-            if (context.current() === active) active.options.onState('receiving');
-            return null;
-          },
-        },
-      });
-    },
-    createCookieJar,
+    sendRequest: savedJar
+      ? async (request: Parameters<typeof sendRequest>[0], sendOpts: Parameters<typeof sendRequest>[1]) => {
+          try {
+            return await send(request, sendOpts);
+          } finally {
+            saveQuietly(savedJar);
+          }
+        }
+      : send,
+    createCookieJar: savedJar ? () => savedJar.fork() : createCookieJar,
     // Bodies stay until the next response replaces them (the viewer reads them).
     releaseBody: () => undefined,
   };
+}
+
+/** Saves the jar; a failure to write it must not fail the request the user sent (the next save tries again). */
+function saveQuietly(savedJar: WorkspaceJar): void {
+  try {
+    savedJar.save();
+  } catch {
+    // The cookies stay in memory and go with the next requests; only keeping them across sessions failed.
+  }
+}
+
+/** Sends through the real engine, telling the current request when it sends and when the head arrives. */
+function sendThrough(
+  context: RunnerContext,
+  request: Parameters<typeof sendRequest>[0],
+  sendOpts: Parameters<typeof sendRequest>[1],
+) {
+  const active = context.current();
+  active?.options.onState('sending');
+  const target = sendOpts?.bodyTarget;
+  if (!active || (target && (target.kind !== 'buffer' || target.maxInMemoryBytes !== undefined)))
+    return sendRequest(request, sendOpts);
+  // The same default buffering (a stream target that answers null buffers), plus a signal when the head arrives.
+  return sendRequest(request, {
+    ...sendOpts,
+    bodyTarget: {
+      kind: 'stream',
+      open: () => {
+        if (context.current() === active) active.options.onState('receiving');
+        return null;
+      },
+    },
+  });
 }
 
 /** The session wrapped so the current request's prepared request and exchange are kept. */
@@ -108,7 +141,7 @@ export function createRunners(context: RunnerContext): (environment: string | un
     });
     const executor = createExecutor({
       session: recordingSession(session, context),
-      engine: engineFor(context),
+      engine: engineFor(context, context.cookieJar?.(environment)),
       sendOptions: context.sendOptions,
       timeoutMs: context.timeoutMs,
       followRedirects: context.followRedirects,
