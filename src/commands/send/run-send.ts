@@ -332,13 +332,17 @@ async function prepareFileTarget(
   };
 }
 
-/** The saved cookie jar of the workspace and environment a .http request runs in (none with --no-cookie-jar). */
+/** The saved cookie jar of the workspace and environment a .http request runs in (one for this command only with --no-cookie-jar). */
 async function workspaceCookieJar(
   options: SendCommandOptions,
   io: SendIo,
   warn: (message: string) => void,
 ): Promise<{ open: (root: string, environment: string | undefined) => CookieJar; save: () => void } | undefined> {
-  if (!options.cookieJar) return undefined;
+  if (!options.cookieJar) {
+    // Cookies still go from the referenced requests (a login) to the request, for this command only.
+    const { createCookieJar } = await import('../../core/http/cookies.js');
+    return { open: () => createCookieJar(), save: () => undefined };
+  }
   const { openWorkspaceJar } = await import('../../core/cookies/jar-file.js');
   let saved: import('../../core/cookies/jar-file.js').WorkspaceJar | undefined;
   return {
