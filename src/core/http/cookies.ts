@@ -77,12 +77,16 @@ function secureOrigin(url: URL, host: string): boolean {
   );
 }
 
-/** Whether a cookie goes with a request to `url`. */
-export function cookieMatches(cookie: StoredCookie, url: URL): boolean {
+/** Whether a cookie's domain and path cover `url` (Secure aside). */
+function coversUrl(cookie: StoredCookie, url: URL): boolean {
   const host = cookieHost(url);
   if (cookie.hostOnly ? host !== cookie.domain : !domainMatches(host, cookie.domain)) return false;
-  if (!pathMatches(url.pathname || '/', cookie.path)) return false;
-  return !cookie.secure || url.protocol === 'https:' || url.protocol === 'wss:';
+  return pathMatches(url.pathname || '/', cookie.path);
+}
+
+/** Whether a cookie goes with a request to `url`. */
+export function cookieMatches(cookie: StoredCookie, url: URL): boolean {
+  return coversUrl(cookie, url) && (!cookie.secure || url.protocol === 'https:' || url.protocol === 'wss:');
 }
 
 const SAME_SITE: Record<string, StoredCookie['sameSite']> = { strict: 'Strict', lax: 'Lax', none: 'None' };
@@ -220,7 +224,7 @@ export function createCookieJar(initial: readonly StoredCookie[] = []): CookieSt
         const key = cookieKey(cookie);
         const existing = cookies.get(key);
         // An insecure origin cannot overwrite (or delete) a Secure cookie (RFC 6265bis 5.7 step 16).
-        if (insecure && [...cookies.values()].some((c) => c.secure && c.name === cookie.name && cookieMatches(c, url)))
+        if (insecure && [...cookies.values()].some((c) => c.secure && c.name === cookie.name && coversUrl(c, url)))
           continue;
         // A replaced cookie keeps its creation time (RFC 6265 5.3 step 11).
         if (existing) cookie.created = existing.created;
