@@ -114,7 +114,9 @@ describe('the saved cookie jar', () => {
     expect(body(anonymous.stdout).cookie).toBeNull();
     const flag = await runCli(['send', '--no-cookie-jar', 'api.http#me', '-e', 'dev'], { cwd: root, configDir });
     expect(body(flag.stdout).cookie).toBeNull();
-    await runCli(['send', `${server.url}/logout`], { cwd: root, configDir }); // a URL send has no jar: nothing changes
+    // A URL send has no jar (nothing changes), and says so when given a jar flag.
+    const url = await runCli(['send', '--no-cookie-jar', `${server.url}/logout`], { cwd: root, configDir });
+    expect(url.stderr).toContain('--cookie-jar and --no-cookie-jar apply to .http targets');
     expect(body((await runCli(['send', 'api.http#me', '-e', 'dev'], { cwd: root, configDir })).stdout).cookie).toBe(
       'sid=dev-cookie-secret',
     );

@@ -369,6 +369,8 @@ async function prepareItemsRequest(
   warn: (message: string) => void,
 ): Promise<PreparedSend> {
   if (options.variablesGiven) warn('--env and --var apply to .http targets; ignored for a URL');
+  if (options.cookieJarPath !== undefined || !options.cookieJar)
+    warn('--cookie-jar and --no-cookie-jar apply to .http targets; a URL send keeps cookies only with --session');
   const { method, url, items } = splitPositionals(args);
   const parsed: RequestItem[] = items.map(parseItem);
   const hasBodyItem = parsed.some(
