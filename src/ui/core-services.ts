@@ -37,6 +37,8 @@ export interface CoreServicesOptions {
   suspend: (run: () => void) => void;
   env?: Record<string, string | undefined>;
   settings: Settings;
+  /** `--cookie-jar FILE` (a path) or `--no-cookie-jar` (false); default the workspace's saved jar. */
+  cookieJar?: string | false;
 }
 
 /** The history of this workspace, newest first, as the history screen lists it. */
@@ -104,7 +106,15 @@ export function createCoreServices(options: CoreServicesOptions): WorkbenchServi
         envStore,
         current: () => current,
         // The workspace's saved cookie jar per environment, as `dial send FILE` and `dial run` use it.
-        cookieJar: (environment) => openWorkspaceJar({ root, environment, env }),
+        cookieJar: (environment) =>
+          options.cookieJar === false
+            ? undefined
+            : openWorkspaceJar({
+                root,
+                environment,
+                env,
+                ...(options.cookieJar !== undefined && { path: options.cookieJar }),
+              }),
       }),
     };
   };

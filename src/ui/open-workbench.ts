@@ -16,6 +16,8 @@ export interface OpenWorkbenchOptions {
   environment?: string;
   cliVariables: Record<string, string>;
   color: boolean;
+  /** `--cookie-jar FILE` (absolute) or `--no-cookie-jar` (false). */
+  cookieJar?: string | false;
 }
 
 /** Opens the TUI and resolves with the exit code when the user quits. */
@@ -61,6 +63,7 @@ export async function openWorkbench(options: OpenWorkbenchOptions): Promise<numb
         cliVariables: options.cliVariables,
         suspend,
         settings,
+        ...(options.cookieJar !== undefined && { cookieJar: options.cookieJar }),
       }),
     onClose: () => closeConnections(),
   });

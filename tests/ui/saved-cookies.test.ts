@@ -36,8 +36,13 @@ afterAll(async () => {
 });
 
 /** Sends one request of api.http through a new workbench's services; answers the Cookie the server saw. */
-async function sendInNewWorkbench(environment: string, index: number): Promise<string | null> {
+async function sendInNewWorkbench(
+  environment: string,
+  index: number,
+  cookieJar?: string | false,
+): Promise<string | null> {
   const core = createCoreServices({
+    ...(cookieJar !== undefined && { cookieJar }),
     root,
     environment,
     cliVariables: {},
@@ -66,5 +71,14 @@ describe('the workbench and the saved cookie jar', () => {
     expect(await sendInNewWorkbench('prod', 1)).toBeNull();
     const send = await runCli(['send', 'api.http#me', '-e', 'dev'], { cwd: root, configDir });
     expect(JSON.parse(send.stdout)).toEqual({ cookie: 'sid=tui-cookie' });
+  });
+
+  it('dial open --no-cookie-jar neither reads nor saves it; --cookie-jar FILE uses FILE', async () => {
+    expect(await sendInNewWorkbench('dev', 1, false)).toBeNull();
+    const jar = join(tempDir('dial-tui-jar-'), 'jar.json');
+    expect(await sendInNewWorkbench('dev', 1, jar)).toBeNull();
+    expect(await sendInNewWorkbench('prod', 0, jar)).toBeNull();
+    expect(await sendInNewWorkbench('prod', 1, jar)).toBe('sid=tui-cookie');
+    expect(await sendInNewWorkbench('prod', 1)).toBeNull();
   });
 });
