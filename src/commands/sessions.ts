@@ -81,6 +81,8 @@ export function registerSessions(program: Command): void {
       if (isSessionPath(name)) {
         const { resolve } = await import('node:path');
         const path = resolve(name);
+        const { existsSync } = await import('node:fs');
+        if (!existsSync(path)) throw await notFound(name, undefined);
         process.stdout.write(`${JSON.stringify({ path, ...(await maskedSession(readSession(path))) }, null, 2)}\n`);
         return;
       }
