@@ -45,7 +45,7 @@ import type { DependencyEvent } from '../../core/session/index.js';
 import type { RequestScripts } from '../../core/workspace/send-target.js';
 import type { ScriptOutcome } from '../../core/script/sandbox.js';
 import type { HttpFile } from '../../core/httpfile/types.js';
-import { SENSITIVE_HEADERS, credentialValues } from '../../core/secrets.js';
+import { SENSITIVE_HEADERS } from '../../core/secrets.js';
 import { basicAuthorization } from '../../core/http/basic-auth.js';
 import { parseItem, type RequestItem } from '../../core/send/items.js';
 import { expandUrl, normaliseProxy, splitPositionals } from '../../core/send/url.js';
@@ -57,6 +57,7 @@ import type { DigestCredentials } from '../../core/send/digest.js';
 import type { SendAuth, SendCommandOptions } from './options.js';
 import { Printer, Progress, readHead, streamedBody, type Out } from './printer.js';
 import { TeeWriter } from './tee-writer.js';
+import { maskJarCookies, saveState, useSession, workspaceCookieJar } from './saved-state.js';
 
 /** The outside world `runSend` talks to (the command passes process streams). */
 export interface SendIo {
@@ -211,24 +212,6 @@ export async function runSend(args: string[], options: SendCommandOptions, io: S
   }
 }
 
-/**
- * The values of the saved cookies that go with the request: kept out of history (a server may
- * echo them). On screen they are shown as `-a` credentials are; the Cookie header itself is masked.
- */
-function maskJarCookies(prepared: PreparedSend, sendOptions: SendOptions): void {
-  const header = sendOptions.cookieJar?.cookieHeaderFor(prepared.request.url);
-  if (header) prepared.secretValues.push(...credentialValues([['Cookie', header]]));
-}
-
-/** Saves the cookie jar or the session; a failure is a warning (the exchange itself went through). */
-function saveState(prepared: PreparedSend, warn: (message: string) => void): void {
-  try {
-    prepared.saveState?.();
-  } catch (error) {
-    warn(`${(error as Error).message}; cookies of this send are not kept`);
-  }
-}
-
 /** TLS, timeout, redirects and proxy: the settings, overridden by flags. */
 function transportOf(options: SendCommandOptions, settings: Settings, cwd: string): Transport {
   const verify = options.verify?.verify ?? settings.verifyTls;
@@ -332,34 +315,6 @@ async function prepareFileTarget(
   };
 }
 
-/** The saved cookie jar of the workspace and environment a .http request runs in (one for this command only with --no-cookie-jar). */
-async function workspaceCookieJar(
-  options: SendCommandOptions,
-  io: SendIo,
-  warn: (message: string) => void,
-): Promise<{ open: (root: string, environment: string | undefined) => CookieJar; save: () => void } | undefined> {
-  if (!options.cookieJar) {
-    // Cookies still go from the referenced requests (a login) to the request, for this command only.
-    const { createCookieJar } = await import('../../core/http/cookies.js');
-    return { open: () => createCookieJar(), save: () => undefined };
-  }
-  const { openWorkspaceJar } = await import('../../core/cookies/jar-file.js');
-  let saved: import('../../core/cookies/jar-file.js').WorkspaceJar | undefined;
-  return {
-    open: (root, environment) => {
-      saved = openWorkspaceJar({
-        root,
-        environment,
-        ...(options.cookieJarPath !== undefined && { path: resolve(io.cwd, options.cookieJarPath) }),
-        env: io.env,
-        onProblem: warn,
-      });
-      return saved.fork();
-    },
-    save: () => saved?.save(),
-  };
-}
-
 /** A request from HTTPie-style items (`[METHOD] URL name=value Header:value…`), with piped stdin as its body. */
 async function prepareItemsRequest(
   args: string[],
@@ -412,56 +367,6 @@ async function prepareItemsRequest(
   };
   if (options.session) await useSession(prepared, parsed, options, io);
   return prepared;
-}
-
-/**
- * `--session NAME`: the session's headers go with the request unless an item gives the same
- * header, its credentials unless `-a` is given, its cookies through the jar; the items' headers,
- * `-a` and the cookies the server sets are kept for the next send (not with --session-read-only).
- */
-async function useSession(
-  prepared: PreparedSend,
-  items: RequestItem[],
-  options: SendCommandOptions,
-  io: SendIo,
-): Promise<void> {
-  const { locateSession, openSession, sessionHeaders } = await import('../../core/cookies/send-session.js');
-  const { request } = prepared;
-  const url = new URL(request.url);
-  const session = openSession(locateSession(options.session!.name, url, io.cwd, io.env));
-  const headerItems: Array<[string, string | null]> = [];
-  for (const item of items) {
-    if (item.kind === 'header' || item.kind === 'header-empty')
-      headerItems.push([item.name, item.kind === 'header' ? item.value : '']);
-    else if (item.kind === 'header-remove') headerItems.push([item.name, null]);
-  }
-  const given = new Set(headerItems.map(([name]) => name.toLowerCase()));
-  for (const [name, value] of sessionHeaders(session.data, given))
-    request.headers = setHeader(request.headers, name, value);
-  const kept = session.data.auth;
-  if (!options.auth && kept) prepared.sessionAuth = authFromSession(kept);
-  session.update({ headers: headerItems, ...(options.auth && { auth: sessionAuthOf(options.auth) }) }, url);
-  prepared.cookieJar = session.jar;
-  if (!options.session!.readOnly) prepared.saveState = () => session.save();
-}
-
-/** `-a` as a session keeps it. */
-function sessionAuthOf(auth: SendAuth): import('../../core/cookies/send-session.js').SessionAuth {
-  return auth.type === 'bearer'
-    ? { type: 'bearer', credentials: auth.token }
-    : { type: auth.type, credentials: `${auth.username}:${auth.password}` };
-}
-
-/** A session's credentials as if given with `-a`. */
-function authFromSession(auth: import('../../core/cookies/send-session.js').SessionAuth): SendAuth {
-  if (auth.type === 'bearer') return { type: 'bearer', token: auth.credentials };
-  const colon = auth.credentials.indexOf(':');
-  return {
-    type: auth.type,
-    username: colon === -1 ? auth.credentials : auth.credentials.slice(0, colon),
-    password: colon === -1 ? '' : auth.credentials.slice(colon + 1),
-    secretParts: auth.credentials.split(':').filter((part) => part.length >= 3),
-  };
 }
 
 /**
