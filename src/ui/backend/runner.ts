@@ -42,27 +42,49 @@ export interface RunnerContext {
   cookieJar?: (environment: string | undefined) => WorkspaceJar | undefined;
 }
 
-/**
- * The engine the executor sends through: the real one, telling the current request when it sends
- * and when the head arrives. With a saved jar, each file's cookies start from it and are saved
- * after every exchange (the workbench may be closed any way at all).
- */
-function engineFor(context: RunnerContext, savedJar: WorkspaceJar | undefined) {
-  const send = (request: Parameters<typeof sendRequest>[0], sendOpts: Parameters<typeof sendRequest>[1]) =>
-    sendThrough(context, request, sendOpts);
+/** The engine the executor sends through: the real one, telling the current request when it sends and when the head arrives. */
+function engineFor(context: RunnerContext) {
   return {
-    sendRequest: savedJar
-      ? async (request: Parameters<typeof sendRequest>[0], sendOpts: Parameters<typeof sendRequest>[1]) => {
-          try {
-            return await send(request, sendOpts);
-          } finally {
-            saveQuietly(savedJar);
-          }
-        }
-      : send,
-    createCookieJar: savedJar ? () => savedJar.fork() : createCookieJar,
+    sendRequest: (request: Parameters<typeof sendRequest>[0], sendOpts: Parameters<typeof sendRequest>[1]) => {
+      const active = context.current();
+      active?.options.onState('sending');
+      const target = sendOpts?.bodyTarget;
+      if (!active || (target && (target.kind !== 'buffer' || target.maxInMemoryBytes !== undefined)))
+        return sendRequest(request, sendOpts);
+      // The same default buffering (a stream target that answers null buffers), plus a signal when the head arrives.
+      return sendRequest(request, {
+        ...sendOpts,
+        bodyTarget: {
+          kind: 'stream',
+          open: () => {
+            if (context.current() === active) active.options.onState('receiving');
+            return null;
+          },
+        },
+      });
+    },
+    createCookieJar,
     // Bodies stay until the next response replaces them (the viewer reads them).
     releaseBody: () => undefined,
+  };
+}
+
+/**
+ * With a saved jar: each file's cookies start from it, and it is saved after every exchange (the
+ * workbench may be closed any way at all).
+ */
+function withSavedJar(engine: ReturnType<typeof engineFor>, savedJar: WorkspaceJar | undefined) {
+  if (!savedJar) return engine;
+  return {
+    ...engine,
+    sendRequest: async (...args: Parameters<typeof sendRequest>) => {
+      try {
+        return await engine.sendRequest(...args);
+      } finally {
+        saveQuietly(savedJar);
+      }
+    },
+    createCookieJar: () => savedJar.fork(),
   };
 }
 
@@ -73,30 +95,6 @@ function saveQuietly(savedJar: WorkspaceJar): void {
   } catch {
     // The cookies stay in memory and go with the next requests; only keeping them across sessions failed.
   }
-}
-
-/** Sends through the real engine, telling the current request when it sends and when the head arrives. */
-function sendThrough(
-  context: RunnerContext,
-  request: Parameters<typeof sendRequest>[0],
-  sendOpts: Parameters<typeof sendRequest>[1],
-) {
-  const active = context.current();
-  active?.options.onState('sending');
-  const target = sendOpts?.bodyTarget;
-  if (!active || (target && (target.kind !== 'buffer' || target.maxInMemoryBytes !== undefined)))
-    return sendRequest(request, sendOpts);
-  // The same default buffering (a stream target that answers null buffers), plus a signal when the head arrives.
-  return sendRequest(request, {
-    ...sendOpts,
-    bodyTarget: {
-      kind: 'stream',
-      open: () => {
-        if (context.current() === active) active.options.onState('receiving');
-        return null;
-      },
-    },
-  });
 }
 
 /** The session wrapped so the current request's prepared request and exchange are kept. */
@@ -141,7 +139,7 @@ export function createRunners(context: RunnerContext): (environment: string | un
     });
     const executor = createExecutor({
       session: recordingSession(session, context),
-      engine: engineFor(context, context.cookieJar?.(environment)),
+      engine: withSavedJar(engineFor(context), context.cookieJar?.(environment)),
       sendOptions: context.sendOptions,
       timeoutMs: context.timeoutMs,
       followRedirects: context.followRedirects,
