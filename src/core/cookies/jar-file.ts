@@ -92,7 +92,7 @@ export function writeJarFile(path: string, file: JarFile): void {
 /** The saved jar of one (workspace, environment), for a run. */
 export interface WorkspaceJar {
   path: string;
-  /** A jar holding the saved cookies as they are on disk now; what it changes is saved by `save`. */
+  /** A jar holding the saved cookies (as read at the first fork, or as the last save left them); what it changes is saved by `save`. */
   fork(): CookieStore;
   /** Applies what every fork changed to the file as it is on disk now. Throws DialError E_IO. */
   save(): void;
@@ -113,10 +113,13 @@ export function openWorkspaceJar(options: OpenJarOptions): WorkspaceJar {
   const path = options.path ? resolve(options.path) : workspaceJarPath(workspace, options.env);
   const environment = options.environment ?? NO_ENVIRONMENT;
   const forks: CookieStore[] = [];
+  // Read once, then kept up to date by save: a run of a thousand files reads the file once.
+  let snapshot: StoredCookie[] | undefined;
   return {
     path,
     fork() {
-      const jar = createCookieJar(cookiesOf(readJarFile(path, workspace, options.onProblem), environment));
+      snapshot ??= cookiesOf(readJarFile(path, workspace, options.onProblem), environment);
+      const jar = createCookieJar(snapshot);
       forks.push(jar);
       return jar;
     },
@@ -129,6 +132,7 @@ export function openWorkspaceJar(options: OpenJarOptions): WorkspaceJar {
       );
       file.environments[environment] = merged.map(cookieToJson);
       writeJarFile(path, file);
+      snapshot = merged;
     },
   };
 }
