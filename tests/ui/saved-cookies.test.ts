@@ -3,7 +3,7 @@
  * gets in one workbench session goes with requests of the next one and of `dial send`, in the
  * same environment only.
  */
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCoreServices } from '../../src/ui/core-services.js';
@@ -14,15 +14,15 @@ import { startHttpServer, type TestServer } from '../helpers/servers.js';
 
 let server: TestServer;
 let root: string;
-const configDir = tempDir('dial-tui-cookies-config-');
+const configDir = tempDir('dial-tui-jar-config-');
 
 beforeAll(async () => {
   server = await startHttpServer((request, response) => {
-    if (request.url === '/login') response.setHeader('set-cookie', 'sid=tui-cookie; Path=/');
+    if (request.url === '/login') response.setHeader('set-cookie', 'sid=tui-s3cr3t; Path=/');
     response.setHeader('content-type', 'application/json');
     response.end(JSON.stringify({ cookie: request.headers.cookie ?? null }));
   });
-  root = tempDir('dial-tui-cookies-');
+  root = tempDir('dial-tui-jar-ws-');
   writeFileSync(join(root, 'http-client.env.json'), JSON.stringify({ dev: {}, prod: {} }));
   writeFileSync(
     join(root, 'api.http'),
@@ -67,10 +67,14 @@ describe('the workbench and the saved cookie jar', () => {
     expect(await sendInNewWorkbench('dev', 0)).toBeNull();
     // Saved after the exchange: a new workbench (a new session of the same workspace) sends it.
     expect(readdirSync(join(configDir, 'cookies'))).toHaveLength(1);
-    expect(await sendInNewWorkbench('dev', 1)).toBe('sid=tui-cookie');
+    expect(await sendInNewWorkbench('dev', 1)).toBe('sid=tui-s3cr3t');
     expect(await sendInNewWorkbench('prod', 1)).toBeNull();
     const send = await runCli(['send', 'api.http#me', '-e', 'dev'], { cwd: root, configDir });
-    expect(JSON.parse(send.stdout)).toEqual({ cookie: 'sid=tui-cookie' });
+    expect(JSON.parse(send.stdout)).toEqual({ cookie: 'sid=tui-s3cr3t' });
+    // The workbench's history entries (the echoed Cookie, the Set-Cookie) keep the value out.
+    const history = readFileSync(join(configDir, 'history.jsonl'), 'utf8');
+    expect(history.split('\n').filter((line) => line.includes('/me')).length).toBeGreaterThanOrEqual(2);
+    expect(history).not.toContain('tui-s3cr3t');
   });
 
   it('dial open --no-cookie-jar neither reads nor saves it; --cookie-jar FILE uses FILE', async () => {
@@ -78,7 +82,7 @@ describe('the workbench and the saved cookie jar', () => {
     const jar = join(tempDir('dial-tui-jar-'), 'jar.json');
     expect(await sendInNewWorkbench('dev', 1, jar)).toBeNull();
     expect(await sendInNewWorkbench('prod', 0, jar)).toBeNull();
-    expect(await sendInNewWorkbench('prod', 1, jar)).toBe('sid=tui-cookie');
+    expect(await sendInNewWorkbench('prod', 1, jar)).toBe('sid=tui-s3cr3t');
     expect(await sendInNewWorkbench('prod', 1)).toBeNull();
   });
 });
