@@ -137,8 +137,17 @@ describe('the saved cookie jar', () => {
     const isolated = await runCli(['run', '--no-cookie-jar', 'me.http'], { cwd: root, configDir });
     expect(isolated.code).toBe(1);
     expect(isolated.stdout).toContain('logged in');
-    // The run's failure report masks the value of a cookie it sent… and here none was sent.
-    expect(isolated.stdout).not.toContain('runner-cookie-secret');
+    // A failed request's report shows its exchange: the saved cookie it sent is masked, also where echoed.
+    writeFileSync(join(root, 'fails.http'), `### fails\nGET ${server.url}/me\n\n?? status == 500\n`);
+    const failed = await runCli(['run', '--output-failed', '--reporter', 'json:report.json', 'fails.http'], {
+      cwd: root,
+      configDir,
+    });
+    expect(failed.code).toBe(1);
+    // No terminal reporter: --output-failed writes the exchange to stderr.
+    expect(failed.stderr).toContain('"cookie":');
+    expect(failed.stderr).not.toContain('runner-cookie-secret');
+    expect(readFileSync(join(root, 'report.json'), 'utf8')).not.toContain('runner-cookie-secret');
   });
 
   it('--cookie-jar FILE keeps the jar in FILE (0600) instead of the config folder', async () => {
