@@ -104,6 +104,11 @@ describe('the saved cookie jar', () => {
     expect(body(none.stdout).cookie).toBeNull();
     const dev = await runCli(['send', 'api.http#me', '-e', 'dev'], { cwd: root, configDir });
     expect(body(dev.stdout).cookie).toBe('sid=dev-cookie-secret');
+    // --curl prints the command that sends what dial would: the saved cookie of that environment only.
+    const curl = await runCli(['send', '--curl', 'api.http#me', '-e', 'dev'], { cwd: root, configDir });
+    expect(curl.stdout).toContain("-H 'Cookie: sid=dev-cookie-secret'");
+    const curlProd = await runCli(['send', '--curl', 'api.http#me', '-e', 'prod'], { cwd: root, configDir });
+    expect(curlProd.stdout).not.toContain('Cookie');
   });
 
   it('# @no-cookie-jar and --no-cookie-jar send no saved cookie; a server removes one by expiring it', async () => {

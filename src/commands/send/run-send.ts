@@ -57,7 +57,7 @@ import type { DigestCredentials } from '../../core/send/digest.js';
 import type { SendAuth, SendCommandOptions } from './options.js';
 import { Printer, Progress, readHead, streamedBody, type Out } from './printer.js';
 import { TeeWriter } from './tee-writer.js';
-import { maskJarCookies, saveState, useSession, workspaceCookieJar } from './saved-state.js';
+import { maskJarCookies, saveState, useSession, withJarCookies, workspaceCookieJar } from './saved-state.js';
 
 /** The outside world `runSend` talks to (the command passes process streams). */
 export interface SendIo {
@@ -196,7 +196,17 @@ export async function runSend(args: string[], options: SendCommandOptions, io: S
     // These need the body bytes more than once (printing, or answering a digest challenge).
     request.body = { kind: 'bytes', bytes: await collectStream(request.body.stream) };
   }
-  if (options.curl) return printCurl(request, prepared, options, settings, transport, sendOptions, io);
+  // The curl command sends the cookies dial would: the saved jar's (or the session's) go in its Cookie header.
+  if (options.curl)
+    return printCurl(
+      withJarCookies(request, sendOptions.cookieJar),
+      prepared,
+      options,
+      settings,
+      transport,
+      sendOptions,
+      io,
+    );
 
   if (prepared.scripts) printScriptOutcomes(prepared.scripts.outcomes, io, errStyle);
   const context = await printingContext({ options, io, settings, prepared, sendOptions, errStyle, warn });
@@ -253,7 +263,7 @@ async function prepareFileTarget(
     });
   }
   const follow = options.follow ?? settings.followRedirects ?? true;
-  const jar = options.curl ? undefined : await workspaceCookieJar(options, io, warn);
+  const jar = await workspaceCookieJar(options, io, warn);
   const common = {
     target,
     cwd: io.cwd,
@@ -310,8 +320,8 @@ async function prepareFileTarget(
     follow,
     ...(prepared.scripts && { scripts: prepared.scripts, file: prepared.file, node: prepared.node }),
     cookieJar: prepared.cookieJar,
-    // --offline sends nothing, so nothing changes: the jar is read (to show its cookies), not saved.
-    ...(jar && !options.offline && { saveState: jar.save }),
+    // --offline and --curl send nothing, so nothing changes: the jar is read (to show its cookies), not saved.
+    ...(jar && !options.offline && !options.curl && { saveState: jar.save }),
   };
 }
 

@@ -126,3 +126,21 @@ function authFromSession(auth: SessionAuth): SendAuth {
     secretParts: auth.credentials.split(':').filter((part) => part.length >= 3),
   };
 }
+
+/** The request with the jar's cookies for its URL in its Cookie header (its own cookies win by name), for `--curl`. */
+export function withJarCookies(request: HttpRequest, jar: CookieJar | undefined): HttpRequest {
+  const header = jar?.cookieHeaderFor(request.url);
+  if (!header) return request;
+  const nameOf = (pair: string): string => pair.split('=')[0].trim();
+  const own = request.headers.filter(([name]) => name.toLowerCase() === 'cookie').map(([, value]) => value);
+  const ownNames = new Set(own.flatMap((value) => value.split(';').map(nameOf)));
+  const added = header.split('; ').filter((pair) => !ownNames.has(nameOf(pair)));
+  if (added.length === 0) return request;
+  return {
+    ...request,
+    headers: [
+      ...request.headers.filter(([name]) => name.toLowerCase() !== 'cookie'),
+      ['Cookie', [...own, ...added].join('; ')],
+    ],
+  };
+}
