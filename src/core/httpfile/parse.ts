@@ -561,12 +561,12 @@ class HttpFileParser {
       for (let k = 0; k < url.length; k++) encoded += masked[k] === ' ' || masked[k] === '\t' ? '%20' : url[k];
       url = encoded;
     }
-    if (url === '*') {
+    if (url === '*' && this.block.method !== 'OPTIONS') {
       this.fail(
-        'asterisk-form targets (`OPTIONS *`) are not supported yet',
+        `the target \`*\` (asterisk-form) is only for OPTIONS, not ${this.block.method}`,
         i,
         1,
-        'write the server origin instead: `OPTIONS https://example.com/`',
+        'write the server origin instead: `GET https://example.com/`',
       );
     }
     return url;
@@ -890,6 +890,14 @@ class HttpFileParser {
       }
     }
     this.refuseScriptPlaceholders(block);
+    if (block.url === '*' && headerValue(block, 'host') === undefined) {
+      this.fail(
+        '`OPTIONS *` needs a `Host` header naming the server',
+        block.requestLineSpan!.line - 1,
+        1,
+        'add a line `Host: example.com` (or `Host: https://example.com`) below the request line',
+      );
+    }
     // Before the headers are read: a GraphQL body drops its marker header.
     const body = this.bodyOf(block);
     const start = block.separator ? block.start : (block.contentStart ?? block.requestLineSpan!.start);

@@ -36,6 +36,7 @@ import { dirname, relative, resolve } from 'node:path';
 import type { Exchange, HttpRequest, RequestBody, SendOptions } from '../http/types.js';
 import type { HttpFile, RequestNode } from '../httpfile/types.js';
 import { parseHttpFile } from '../httpfile/parse.js';
+import { reportParseWarnings } from '../httpfile/warnings.js';
 import { decodeFileBody } from '../httpfile/scripts.js';
 import { withHttpyacEnvironment } from '../vars/httpyac-env.js';
 import { expandMultipartBody, multipartBoundary } from '../httpfile/multipart.js';
@@ -165,6 +166,7 @@ class RequestSession implements Session {
   private readonly secretNamesByFile = new WeakMap<HttpFile, Set<string>>();
   private readonly labels = new WeakMap<HttpFile, string>();
   private readonly environmentsByDir = new Map<string, Promise<[ResolvedEnvironment, Dotenv | undefined]>>();
+  private readonly implicitByDir = new Map<string, Promise<ResolvedEnvironment | undefined>>();
 
   constructor(private readonly options: SessionOptions) {
     this.workspaceRoot = resolve(options.workspaceRoot);
@@ -295,6 +297,22 @@ class RequestSession implements Session {
     return pending;
   }
 
+  /**
+   * kulala's default environment, used when none is chosen for names defined nowhere else:
+   * `default` (kulala 6 and later) or else `dev` (kulala 5 and earlier), when the env files define it.
+   */
+  private implicitEnvironment(dir: string): Promise<ResolvedEnvironment | undefined> {
+    let pending = this.implicitByDir.get(dir);
+    if (!pending) {
+      pending = this.env.names(dir).then((names) => {
+        const name = ['default', 'dev'].find((candidate) => names.includes(candidate));
+        return name === undefined ? undefined : this.env.resolve(dir, name);
+      });
+      this.implicitByDir.set(dir, pending);
+    }
+    return pending;
+  }
+
   /** `preparing`: the resolver serves prepare(node), so references it runs chain from node (cycle detection). */
   private async resolver(
     file: HttpFile,
@@ -338,6 +356,16 @@ class RequestSession implements Session {
       fileLabel: this.label(file),
       location: { file: file.path || '<text>', line: node.requestLineSpan.line },
       locate: (name) => locatePlaceholder(file, node, name),
+      implicitEnvironment: this.environment === undefined ? () => this.implicitEnvironment(dir) : undefined,
+      onImplicitEnvironment: (environment, name) =>
+        reportParseWarnings([
+          {
+            message: `no environment chosen: '${name}' is taken from environment '${environment}', kulala's default`,
+            hint: `choose the environment with -e ${environment} (or another) to make this explicit`,
+            file: this.label(file),
+            line: node.requestLineSpan.line,
+          },
+        ]),
       definedIn: async (name) => {
         const found = new Set<string>();
         for (const envFile of await this.env.filesFor(dir)) {
@@ -469,10 +497,12 @@ class RequestSession implements Session {
     this.checkClosedTemplates(file, node);
     let url = await this.resolveUrl(file, node, resolver);
     const headers = await this.resolveHeaders(file, node, resolver);
+    const asteriskForm = url === '*';
     url = completeUrl(url, headers);
     const auth = applyAuthConvention(headers, resolver.secretValues);
     const body = await this.resolveBody(file, node, resolver, headers);
     const request: HttpRequest = { method: node.method, url, headers, body };
+    if (asteriskForm) request.asteriskForm = true;
     const version = node.httpVersion?.toUpperCase();
     if (version === 'HTTP/2' || version === 'HTTP/2.0') request.httpVersion = '2';
     else if (version === 'HTTP/1.1') request.httpVersion = '1.1';
@@ -732,14 +762,27 @@ function locatePlaceholder(
   };
 }
 
-/** `/path` + Host header -> a full URL; a URL without a scheme gets http:// (as JetBrains does). */
+/**
+ * `/path` + Host header -> a full URL; a URL without a scheme gets http:// (as JetBrains does).
+ * A Host header written with a scheme (`Host: https://example.com`) is sent without it.
+ */
 function completeUrl(url: string, headers: Array<[string, string]>): string {
-  if (url.startsWith('/')) {
-    const host = headers.find(([name]) => name.toLowerCase() === 'host')?.[1];
-    // rest.nvim and the JetBrains spec also write the scheme in the Host header (`Host: https://example.com`).
-    if (host && /^https?:\/\//i.test(host)) return `${host.replace(/\/+$/, '')}${url}`;
-    if (host) return `${/:443$/.test(host) ? 'https' : 'http'}://${host}${url}`;
-    return url;
+  if (url.startsWith('/') || url === '*') {
+    const index = headers.findIndex(([name]) => name.toLowerCase() === 'host');
+    const host = index < 0 ? undefined : headers[index][1];
+    const origin = host ? originOfHost(host) : undefined;
+    // What goes on the wire is the authority alone: `Host: example.com:8080`.
+    if (host && /^https?:\/\//i.test(host))
+      headers[index] = [headers[index][0], host.replace(/^https?:\/\/|\/.*$/gi, '')];
+    if (url === '*') return origin ? `${origin}/` : url;
+    return origin ? `${origin}${url}` : url;
   }
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `http://${url}`;
+}
+
+/** The origin a Host header names: `example.com` → http, `example.com:443` → https, or the scheme written in it. */
+function originOfHost(host: string): string {
+  // rest.nvim and the JetBrains spec also write the scheme in the Host header (`Host: https://example.com`).
+  if (/^https?:\/\//i.test(host)) return host.replace(/\/+$/, '');
+  return `${/:443$/.test(host) ? 'https' : 'http'}://${host}`;
 }

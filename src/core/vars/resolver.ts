@@ -49,6 +49,12 @@ export interface ResolverOptions {
   javascriptExpressions?: boolean;
   /** Environments that define a name (for the "select an environment" hint). */
   definedIn?: (name: string) => Promise<string[]>;
+  /**
+   * No environment chosen: kulala's default environment (`default`, or `dev` before kulala 6),
+   * consulted only for a name defined nowhere else; `used` is told which one gave a value.
+   */
+  implicitEnvironment?: () => Promise<ResolvedEnvironment | undefined>;
+  onImplicitEnvironment?: (environment: string, name: string) => void;
 }
 
 /** Resolves templates for one request and collects the secret values it used. */
@@ -150,11 +156,25 @@ export class VariableResolver {
       value = o.dotenv.values.get(name)!;
       this.secret(value);
     }
+    if (value === undefined) value = await this.fromImplicitEnvironment(name, chain);
     if (value === undefined) value = await this.namedResponse(expression);
     if (value === undefined && o.javascriptExpressions && !/^[\w.$-]+$/.test(expression))
       value = await this.javascript(expression, chain);
     if (value === undefined) throw await this.undefinedError(name);
     this.cache.set(name, markSecret(value));
+    return value;
+  }
+
+  /** kulala's default environment when none is chosen (names defined nowhere else only). */
+  private async fromImplicitEnvironment(name: string, chain: string[]): Promise<string | undefined> {
+    const o = this.options;
+    if (o.environment.name !== undefined || !o.implicitEnvironment) return undefined;
+    const implicit = await o.implicitEnvironment();
+    const template = implicit?.values.get(name);
+    if (implicit?.name === undefined || template === undefined) return undefined;
+    o.onImplicitEnvironment?.(implicit.name, name);
+    const value = await this.template(template, [...chain, name]);
+    if (implicit.secretNames.has(name)) this.secret(value);
     return value;
   }
 
