@@ -59,11 +59,10 @@ const GRAPHQL_OPERATION_RE = /^(?:fragment|query|mutation|subscription)\b[^:]*\{
 /** httpyac keeps responses in the file after the request: `HTTP/1.1 200 - OK`. */
 /** What `{{ … }}` may hold: a variable name, a request reference, or a `$dynamic` variable with arguments. */
 const PLACEHOLDER_RE = /\{\{([^{}\n]*)\}\}/g;
+const BODY_REFERENCE_RE = /^\s*[\w-]+\.(?:request|response)\.body\.(?:asXml\.)?\//;
 const PLAIN_PLACEHOLDER_RE = /^\s*(?:\$.*|[\w$.\-[\]'"*/%@]*)\s*$/s;
 /** Calls, arrows, template strings or operators: `{{ }}` text that is code, not a misspelt name. */
 const LOOKS_LIKE_JS_RE = /[()`]|=>|\s[-+*/%]\s|[!<>=]=|&&|\|\||\?\?/;
-/** REST Client's XPath references (`{{name.response.body.//a/@id}}`): not evaluated by dial. */
-const XPATH_REFERENCE_RE = /\.(?:request|response)\.body\.\/\//;
 const HTTPYAC_FRAGMENT_RE = /^\s*fragment\s+([^\s({]+)\s+on\s+/;
 const HTTPYAC_QUERY_RE = /^\s*(?:query|mutation)(?:\s+([^\s({]+))?/;
 const SAVED_RESPONSE_RE = /^HTTP\/\d(?:\.\d)?[ \t]+\d{3}\b/;
@@ -860,14 +859,9 @@ class HttpFileParser {
           'get a token yourself (for Azure: `az account get-access-token`) and pass it with --var token=… as {{token}}',
         );
       }
-      if (XPATH_REFERENCE_RE.test(match[1])) {
-        this.fail(
-          `XPath references are not supported yet: ${match[0]}`,
-          ...where(),
-          'ask for JSON and use a JSONPath ($.a.b), or set the value in a `> {% client.global.set(…) %}` handler',
-        );
-      }
       if (PLAIN_PLACEHOLDER_RE.test(match[1]) || !LOOKS_LIKE_JS_RE.test(match[1])) continue;
+      // A body path of a request reference may be an XPath with calls (`count(//a)`, `text()`).
+      if (BODY_REFERENCE_RE.test(match[1])) continue;
       // httpyac evaluates these in its script engine; dial does too, in its sandbox (no modules).
       if (this.dialect === 'httpyac' && !/\brequire\s*\(|^\s*[@+]/.test(match[1])) continue;
       this.fail(
