@@ -36,11 +36,13 @@ import { applyMetadata, refusedMetadata } from './metadata.js';
 import { isKnownMethod, KNOWN_METHODS, PROTOCOL_KEYWORDS } from './methods.js';
 import { fileBodyEncoding, inlineScriptRefusal, isSupportedEncoding, scriptFileRefusal } from './scripts.js';
 import { reportParseWarnings } from './warnings.js';
+import { importPath, isImportLine, isRunLine, parseRunLine } from './run-lines.js';
 import type {
   AssertionNode,
   BodyNode,
   FileVariable,
   HttpFile,
+  ImportNode,
   ParseWarning,
   RequestNode,
   ScriptNode,
@@ -162,6 +164,7 @@ class HttpFileParser {
   private readonly variables: FileVariable[] = [];
   private readonly requests: RequestNode[] = [];
   private readonly warnings: ParseWarning[] = [];
+  private readonly imports: ImportNode[] = [];
   private readonly fileLabel: string;
   private variablesOutOfOrder = false;
   private guessNoted = false;
@@ -203,6 +206,7 @@ class HttpFileParser {
       requests: this.requests,
       dialect: this.dialect,
     };
+    if (this.imports.length > 0) file.imports = this.imports;
     if (this.warnings.length > 0) {
       file.warnings = this.warnings;
       reportParseWarnings(this.warnings);
@@ -314,7 +318,24 @@ class HttpFileParser {
     if (t.startsWith('{{') && !maskTemplates(t).trim().includes(' ') && !t.includes('}}')) return this.scriptBlock(i);
     if (t.charCodeAt(0) === 60 /* < */) return this.preScriptLine(i, line, t);
     if (this.dialect === 'httpyac' && HTTPYAC_FRAGMENT_RE.test(t)) return this.graphqlFragment(i, t);
+    if (isImportLine(t)) return this.importLine(i, t);
+    if (isRunLine(t)) return this.runLine(i, t);
     return this.requestLine(i, line);
+  }
+
+  /** JetBrains/kulala `import ./file.http`: that file's requests can be run by name. */
+  private importLine(i: number, t: string): number {
+    this.imports.push({ path: importPath(t), span: this.lineSpan(i) });
+    return i;
+  }
+
+  /** JetBrains/kulala `run #name` / `run ./file.http`: run before this block's request, or on its own. */
+  private runLine(i: number, t: string): number {
+    const parsed = parseRunLine(t);
+    if (typeof parsed === 'string')
+      this.fail(`bad run line: ${parsed}`, i, 1, 'write `run #Login` or `run ./other.http`');
+    (this.block.runs ??= []).push({ ...parsed, span: this.lineSpan(i) });
+    return i;
   }
 
   /** httpyac: `fragment Name on Type { … }` up to the next blank line, kept for the queries that spread it. */
@@ -442,22 +463,6 @@ class HttpFileParser {
 
   /** Lines that look like a request line but mean something dial does not do (yet). */
   private refuseForeignLine(i: number, rest: string): void {
-    if (/^run[ \t]+\S/.test(rest)) {
-      this.fail(
-        '`run` lines are not supported yet',
-        i,
-        1,
-        'run the other requests with `dial run file.http` (several files and --name are accepted) instead of `run #name`',
-      );
-    }
-    if (/^import[ \t]+\S/.test(rest)) {
-      this.fail(
-        '`import` lines are not supported yet',
-        i,
-        1,
-        'copy the requests or variables you need into this file, or pass both files to `dial run`',
-      );
-    }
     if (GRAPHQL_OPERATION_RE.test(rest)) {
       this.fail(
         'GraphQL documents are not supported yet',
@@ -874,7 +879,10 @@ class HttpFileParser {
 
   private finish(end: number): void {
     const block = this.block;
-    if (!block.hasRequest) return;
+    if (!block.hasRequest) {
+      if (block.runs) this.finishRunOnly(block, end);
+      return;
+    }
     if (!block.bodyHasContent) {
       // Only variables and comments after the headers: they are variables, not a body.
       for (const i of block.bodyVariables) {
@@ -927,6 +935,40 @@ class HttpFileParser {
     };
     if (block.connectTimeoutMs !== undefined) request.connectTimeoutMs = block.connectTimeoutMs;
     if (block.scriptBlocks) request.httpyacScripts = block.scriptBlocks;
+    if (block.runs) request.runs = block.runs;
     this.requests.push(request);
+  }
+
+  /** A block of only `run` lines: a node of its own (method RUN, url the first target as written). */
+  private finishRunOnly(block: Block, end: number): void {
+    const first = block.runs![0].span;
+    const start = block.separator ? block.start : (block.contentStart ?? first.start);
+    const line = block.separator ? block.line : (block.contentLine ?? first.line);
+    this.requests.push({
+      index: this.requests.length,
+      name: block.name ?? block.title,
+      title: block.title,
+      span: { start, end, line, col: 1 },
+      requestLineSpan: first,
+      method: 'RUN',
+      methodExplicit: true,
+      url: this.text.slice(first.start, first.end).trim().slice(3).trim(),
+      headers: [],
+      metadata: block.metadata,
+      tags: block.tags,
+      timeoutMs: block.timeoutMs,
+      noRedirect: block.noRedirect,
+      noCookieJar: block.noCookieJar,
+      skip: block.skip,
+      retry: block.retry,
+      secrets: block.secrets,
+      prompts: block.prompts,
+      preScripts: block.preScripts,
+      handlers: [],
+      assertions: [],
+      variables: block.variables,
+      runs: block.runs,
+      runOnly: true,
+    });
   }
 }

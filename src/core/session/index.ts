@@ -490,6 +490,16 @@ class RequestSession implements Session {
     node: RequestNode,
     extra: { requestVariables?: Map<string, string>; promptAgain?: boolean },
   ): Promise<PreparedRequest> {
+    if (node.runOnly) {
+      throw new DialError(
+        'E_INPUT',
+        `${this.where(file, node)} holds only \`run\` lines: it runs other requests and sends nothing itself`,
+        {
+          location: { file: file.path || '<text>', line: node.requestLineSpan.line },
+          hint: `run it with dial run ${this.label(file)}:${node.requestLineSpan.line}`,
+        },
+      );
+    }
     await this.askPrompts(file, node, extra.promptAgain);
     const resolver = await this.resolver(file, node, extra, true);
     if (node.httpyacScripts) await resolver.runScriptBlocks(node.httpyacScripts);
