@@ -12,8 +12,8 @@ const REFUSED_KEYS: Readonly<Record<string, string>> = {
   jwt: 'httpyac `# @jwt` is not supported yet: decode the token in a `> {% %}` handler and set a variable',
   'env-stdin-cmd':
     'kulala `# @env-stdin-cmd` is not supported: run the command yourself and pass the value with --var name=value',
-  'env-json-key':
-    'kulala `# @env-json-key` is not supported: extract the value with a `> {% client.global.set(…) %}` handler',
+  'env-stdin-cmd-pre':
+    'kulala `# @env-stdin-cmd-pre` is not supported: run the command yourself and pass the value with --var name=value',
   graphql:
     'GraphQL requests are not supported yet: send the query as JSON with POST and Content-Type: application/json',
   'grpc-global-import': 'gRPC requests are not supported yet',

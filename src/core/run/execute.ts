@@ -314,6 +314,24 @@ export function requestSendOptions(
   });
 }
 
+/**
+ * kulala's `# @env-json-key NAME a.b.c`: after the response, NAME holds the value at that dotted
+ * path of the JSON body (as `client.global.set` would); a path that is not there leaves NAME unset.
+ */
+function setJsonKeyVariables(shared: ExecutorShared, node: RequestNode, view: ResponseView): void {
+  for (const meta of node.metadata) {
+    if (meta.key !== 'env-json-key') continue;
+    const [name, path] = meta.value.split(/\s+/);
+    if (!name || !path) continue;
+    let value: unknown = view.json();
+    for (const key of path.replace(/^\$\./, '').split('.')) {
+      value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+      if (value === undefined) break;
+    }
+    if (value !== undefined && value !== null) shared.options.session.globals.set(name, value);
+  }
+}
+
 /** Evaluates the request's `> assert` lines against the response, emitting each result. */
 async function checkAssertions(shared: ExecutorShared, attempt: Attempt, view: ResponseView): Promise<void> {
   const { file, node } = attempt.context;
@@ -356,6 +374,7 @@ async function sendAndCheck(shared: ExecutorShared, attempt: Attempt): Promise<A
   const view = (attempt.view = await loadResponseView(exchange));
   if (node.outputRedirect) await saveBody(node, file, view);
   await runScripts(shared, attempt, 'handlers');
+  setJsonKeyVariables(shared, node, view);
   await checkAssertions(shared, attempt, view);
   let passed = true;
   for (const result of attempt.assertions) if (!result.passed) passed = false;
