@@ -34,7 +34,7 @@ export interface CompatCase {
   id: string;
   source: string;
   /** Path of the file in its origin repository, and the commit it was taken from. */
-  origin: { path: string; commit: string };
+  origin: { path: string; commit: string; repo?: string };
   /** The case's file under tests/compat/cases/ (its folder is copied whole: env files, bodies). */
   file: string;
   /** Origins (`https://api.example.com`) replaced by the recording server's origin in the staged files. */

@@ -606,9 +606,19 @@ class HttpFileParser {
     return i;
   }
 
-  /** After the request line, comments are only read for rest.nvim's `# @lang` (scripts that are not JavaScript). */
+  /**
+   * After the request line, comments are read for rest.nvim's `# @lang` (scripts that are not
+   * JavaScript) and kulala's metadata, which kulala reads anywhere in the block (`# @env-json-key`
+   * under the headers); a key dial refuses is refused here too.
+   */
   private commentAfterRequestLine(i: number, t: string): void {
     const meta = METADATA_RE.exec(t);
+    if (meta && refusedMetadata(meta[1]))
+      this.fail(`unsupported metadata @${meta[1]}`, i, 1, refusedMetadata(meta[1])!);
+    if (meta?.[1] === 'env-json-key') {
+      this.block.metadata.push({ key: meta[1], value: t.slice(meta[0].length).trim(), span: this.lineSpan(i) });
+      return;
+    }
     if (meta?.[1] === 'lang')
       this.block.scriptLanguage = t
         .slice(meta[0].length)
