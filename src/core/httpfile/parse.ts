@@ -51,6 +51,7 @@ import type {
 
 const METHOD_RE = /^[A-Z][A-Z0-9_-]*$/;
 const VERSION_RE = /^HTTP\/\d(?:\.\d)?$/i;
+const PRIOR_KNOWLEDGE_RE = /[ \t]+(HTTP\/2[ \t]+\(Prior Knowledge\))[ \t]*$/i;
 const VARIABLE_RE = /^@([A-Za-z_$][\w.$-]*)\s*=/;
 const METADATA_RE = /^(?:#+|\/\/+)[ \t]*@([A-Za-z][\w.-]*)/;
 const HEADER_NAME_RE = /^(?:[!#$%&'*+.^_`|~0-9A-Za-z-]|\{\{[^{}]*\}\})+$/;
@@ -514,6 +515,14 @@ class HttpFileParser {
       url += this.takeVersion(this.lineText(last).trim());
     }
     block.url = this.checkedUrl(url, i, line);
+    if (block.httpVersion && /prior/i.test(block.httpVersion) && /^http:\/\//i.test(block.url)) {
+      this.fail(
+        'HTTP/2 with prior knowledge over plain http:// (h2c) is not supported',
+        i,
+        1,
+        'use an https:// URL (HTTP/2 is then negotiated), or HTTP/1.1',
+      );
+    }
     block.hasRequest = true;
     block.requestLineSpan = { start: this.starts[i], end: this.ends[last], line: i + 1, col: 1 };
     block.state = 'headers';
@@ -521,6 +530,12 @@ class HttpFileParser {
   }
 
   private takeVersion(part: string): string {
+    // JetBrains: `HTTP/2 (Prior Knowledge)` is HTTP/2 without negotiation.
+    const priorKnowledge = PRIOR_KNOWLEDGE_RE.exec(part);
+    if (priorKnowledge) {
+      this.block.httpVersion = priorKnowledge[1];
+      return part.slice(0, priorKnowledge.index).trimEnd();
+    }
     const lastSpace = Math.max(part.lastIndexOf(' '), part.lastIndexOf('\t'));
     if (lastSpace > 0 && VERSION_RE.test(part.slice(lastSpace + 1))) {
       this.block.httpVersion = part.slice(lastSpace + 1);

@@ -515,7 +515,16 @@ class RequestSession implements Session {
     if (asteriskForm) request.asteriskForm = true;
     const version = node.httpVersion?.toUpperCase();
     if (version === 'HTTP/2' || version === 'HTTP/2.0') request.httpVersion = '2';
-    else if (version === 'HTTP/1.1') request.httpVersion = '1.1';
+    else if (version?.startsWith('HTTP/2 ')) {
+      // `HTTP/2 (Prior Knowledge)`: over TLS HTTP/2 is negotiated; plain-text h2c is not spoken.
+      if (!url.startsWith('https:')) {
+        throw new DialError('E_INPUT', `HTTP/2 with prior knowledge needs https:// here (${this.where(file, node)})`, {
+          location: { file: file.path || '<text>', line: node.requestLineSpan.line },
+          hint: 'dial does not speak plain-text HTTP/2 (h2c); use https:// or HTTP/1.1',
+        });
+      }
+      request.httpVersion = '2';
+    } else if (version === 'HTTP/1.1') request.httpVersion = '1.1';
     const overrides = metadataOverrides(node);
     const secretValues = [...resolver.secretValues];
     for (const secret of secretValues) this.secrets.add(secret);
