@@ -37,6 +37,7 @@ import { isKnownMethod, KNOWN_METHODS, PROTOCOL_KEYWORDS } from './methods.js';
 import { fileBodyEncoding, inlineScriptRefusal, isSupportedEncoding, scriptFileRefusal } from './scripts.js';
 import { reportParseWarnings } from './warnings.js';
 import { importPath, isImportLine, isRunLine, parseRunLine } from './run-lines.js';
+import { applySharedBlock } from './kulala-shared.js';
 import type {
   AssertionNode,
   BodyNode,
@@ -204,7 +205,7 @@ class HttpFileParser {
       path: this.path,
       text: this.text,
       variables: this.variables,
-      requests: this.requests,
+      requests: this.dialect === 'httpyac' ? this.requests : applySharedBlock(this.requests, this.fileLabel),
       dialect: this.dialect,
     };
     if (this.imports.length > 0) file.imports = this.imports;
