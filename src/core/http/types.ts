@@ -59,7 +59,7 @@ export interface HttpRequest {
    */
   omitHeaders?: string[];
   /**
-   * Send the request target `*` (asterisk-form, RFC 9112 §3.2.4: `OPTIONS * HTTP/1.1`) to the
+   * Send the request target `*` (asterisk-form: `OPTIONS * HTTP/1.1`) to the
    * origin of `url` instead of its path. HTTP/1.1 without a proxy only; redirects use their URL.
    */
   asteriskForm?: boolean;

@@ -1,4 +1,4 @@
-// Asterisk-form (`OPTIONS * HTTP/1.1`, RFC 9112 §3.2.4): the request target `*` goes to the
+// Asterisk-form (`OPTIONS * HTTP/1.1`): the request target `*` goes to the
 // origin of the URL, first hop only, HTTP/1.1 without a proxy only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeConnections, sendRequest, type SendOptions } from '../../../src/core/http/index.js';
