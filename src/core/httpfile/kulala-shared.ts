@@ -37,14 +37,14 @@ function applyLeadingBlock(requests: RequestNode[]): RequestNode[] {
   const shared = requests[0];
   const title = shared?.title?.trim() ?? '';
   const match = SHARED_TITLE_RE.exec(title);
-  if (!match || requests.length < 2) return requests;
+  if (!match) return requests;
   const rest = requests.slice(1);
   if (isNop(shared)) {
     for (const request of rest) shareInto(shared, request);
     rest.forEach((request, index) => (request.index = index));
     return rest;
   }
-  if (match[1]) {
+  if (match[1] && rest.length > 0) {
     // Shared each: the shared request runs before each request, not on its own.
     const line = { name: title, variables: [], span: shared.requestLineSpan };
     for (const request of rest) request.runs = [line, ...(request.runs ?? [])];

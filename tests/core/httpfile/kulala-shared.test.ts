@@ -51,6 +51,7 @@ describe('kulala shared blocks', () => {
     expect(() => parseHttpFile('### a\nGET http://x/a\n\n### Shared\nNOP\nX-A: 1\n', 'k.http')).toThrow(
       expect.objectContaining({ location: expect.objectContaining({ file: 'k.http', line: 5 }) }),
     );
+    expect(parseHttpFile('### Shared\nNOP\nX-A: 1\n', '').requests).toEqual([]);
     const once = parseHttpFile('### Shared\nPOST http://x/login\n\n### a\nGET http://x/a\n', '');
     expect(once.requests.map((r) => r.runs)).toEqual([undefined, undefined]);
   });
