@@ -57,10 +57,11 @@ async function loadOrFail(
   try {
     return await load(path);
   } catch (error) {
-    if (error instanceof DialError) throw error;
+    // A file that does not parse says where; one that cannot be read is pointed at from this line.
+    if (error instanceof DialError && error.location) throw error;
     throw new DialError(
       'E_NOT_FOUND',
-      `${what}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      `${what}: cannot read ${path}${error instanceof DialError ? '' : ` (${(error as NodeJS.ErrnoException).code ?? String(error)})`}`,
       {
         location: { file: from.path || '<text>', line },
         hint: 'paths in `import` and `run` lines are relative to the .http file',

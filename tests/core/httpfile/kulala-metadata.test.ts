@@ -28,4 +28,15 @@ describe('kulala metadata after the request line', () => {
     expect(isDialError(error) && error.location?.line).toBe(3);
     expect(isDialError(error) && error.message).toContain('@env-stdin-cmd');
   });
+
+  it('refuses a kulala Lua script (`-- lua` first line) at its line', () => {
+    let error: unknown;
+    try {
+      parseHttpFile('GET http://x/\n\n> {%\n  -- lua\n  client.global.token = 1\n%}\n', 'k.http');
+    } catch (caught) {
+      error = caught;
+    }
+    expect(isDialError(error) && error.location?.line).toBe(3);
+    expect(isDialError(error) && error.message).toContain('-- lua');
+  });
 });
