@@ -56,6 +56,7 @@ const PRIOR_KNOWLEDGE_RE = /[ \t]+(HTTP\/2[ \t]+\(Prior Knowledge\))[ \t]*$/i;
 const VARIABLE_RE = /^@([A-Za-z_$][\w.$-]*)\s*=/;
 const METADATA_RE = /^(?:#+|\/\/+)[ \t]*@([A-Za-z][\w.-]*)/;
 const HEADER_NAME_RE = /^(?:[!#$%&'*+.^_`|~0-9A-Za-z-]|\{\{[^{}]*\}\})+$/;
+const TEMPLATED_HEADER_RE = /^(?:\{\{[^{}]*\}\}|[!#$%&'*+.^_`|~0-9A-Za-z-])+[ \t]*:/;
 const HEADER_LINE_RE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+[ \t]*:/;
 /** A line that is unmistakably a request line: known method, then an absolute, rooted or templated target. */
 const STRICT_REQUEST_LINE_RE = /^([A-Z][A-Z-]*)[ \t]+(?:https?:\/\/|\/|\{\{)\S*(?:[ \t]+HTTP\/\d(?:\.\d)?)?[ \t]*$/;
@@ -558,7 +559,8 @@ class HttpFileParser {
       !isComment(trimmed) &&
       !mayEndBody(trimmed) &&
       !trimmed.startsWith('<') &&
-      !trimmed.startsWith('{')
+      // `{` opens a JSON body; `{{path}}` continues the target unless it names a header (`{{h}}: v`).
+      (!trimmed.startsWith('{') || (trimmed.startsWith('{{') && !TEMPLATED_HEADER_RE.test(trimmed)))
     );
   }
 

@@ -22,3 +22,11 @@ describe('HTTP/2 (Prior Knowledge)', () => {
     expect(isDialError(error) && error.message).toContain('h2c');
   });
 });
+
+describe('indented continuation lines', () => {
+  it('a line starting with {{…}} continues the target; {{name}}: value is a header', () => {
+    const [request] = parseHttpFile('GET http://x/api\n    {{query}}\n    &b=2\n    {{h}}: v\n', '').requests;
+    expect(request.url).toBe('http://x/api{{query}}&b=2');
+    expect(request.headers.map((header) => [header.name, header.value])).toEqual([['{{h}}', 'v']]);
+  });
+});
