@@ -60,6 +60,7 @@ function shareInto(shared: RequestNode, request: RequestNode): void {
   request.handlers = [...request.handlers, ...shared.handlers];
   if (shared.runs) request.runs = [...shared.runs, ...(request.runs ?? [])];
   request.timeoutMs ??= shared.timeoutMs;
+  request.connectTimeoutMs ??= shared.connectTimeoutMs;
   request.noRedirect ||= shared.noRedirect;
   request.noCookieJar ||= shared.noCookieJar;
 }

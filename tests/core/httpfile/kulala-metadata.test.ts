@@ -39,4 +39,21 @@ describe('kulala metadata after the request line', () => {
     expect(isDialError(error) && error.location?.line).toBe(3);
     expect(isDialError(error) && error.message).toContain('-- lua');
   });
+
+  it('maps or ignores harmless # @curl- flags, refuses the ones that change what is sent', () => {
+    const [request] = parseHttpFile(
+      '# @curl-compressed\n# @curl-location\n# @curl-connect-timeout 20\n# @curl-max-time 5\nGET http://x/\n',
+      '',
+    ).requests;
+    expect(request.connectTimeoutMs).toBe(20_000);
+    expect(request.timeoutMs).toBe(5_000);
+    let error: unknown;
+    try {
+      parseHttpFile('GET http://x/a\n\n###\n# @curl-data-urlencode\nPOST http://x/\n\na=b c\n', 'k.http');
+    } catch (caught) {
+      error = caught;
+    }
+    expect(isDialError(error) && error.location?.line).toBe(4);
+    expect(isDialError(error) && error.hint).toContain('--data-urlencode');
+  });
 });
