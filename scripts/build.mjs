@@ -44,6 +44,9 @@ const libraries = {
   yaml: "module.exports = require('yaml');",
   ajv: "module.exports = require('ajv');",
   'jsonpath-plus': "module.exports = require('jsonpath-plus');",
+  // XPath over XML bodies (REST Client references, httpyac `?? xpath`).
+  xpath: "module.exports = require('xpath');",
+  '@xmldom/xmldom': "module.exports = require('@xmldom/xmldom');",
   '@apidevtools/swagger-parser': "module.exports = require('@apidevtools/swagger-parser');",
   conf: "module.exports = require('conf').default;",
   // The script sandbox (QuickJS in WebAssembly), loaded on the first script only.

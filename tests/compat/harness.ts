@@ -34,7 +34,7 @@ export interface CompatCase {
   id: string;
   source: string;
   /** Path of the file in its origin repository, and the commit it was taken from. */
-  origin: { path: string; commit: string };
+  origin: { path: string; commit: string; repo?: string };
   /** The case's file under tests/compat/cases/ (its folder is copied whole: env files, bodies). */
   file: string;
   /** Origins (`https://api.example.com`) replaced by the recording server's origin in the staged files. */
@@ -44,7 +44,10 @@ export interface CompatCase {
   vars?: Record<string, string>;
   args?: string[];
   /** Canned answers by `METHOD /path` (or `/path`): status and JSON body. */
-  responses?: Record<string, { status?: number; json?: unknown; headers?: Record<string, string | string[]> }>;
+  responses?: Record<
+    string,
+    { status?: number; json?: unknown; text?: string; headers?: Record<string, string | string[]> }
+  >;
   expect?: ExpectedRequest[];
   refused?: { line: number; contains: string };
   /** Set when dial is known not to match the tool yet (counted in the rate, not failed in `npm test`): why. */
@@ -110,7 +113,7 @@ async function startRecorder(
       const path = (req.url ?? '').split('?')[0];
       const canned = compatCase.responses?.[`${req.method} ${path}`] ?? compatCase.responses?.[path];
       res.writeHead(canned?.status ?? 200, { 'content-type': 'application/json', ...canned?.headers });
-      res.end(JSON.stringify(canned?.json ?? {}));
+      res.end(canned?.text ?? JSON.stringify(canned?.json ?? {}));
     });
   });
   // CONNECT never reaches the request handler: Node hands it over as a tunnel.
@@ -198,7 +201,8 @@ function compareRequest(expected: ExpectedRequest, got: Recorded | undefined, in
 }
 
 function withOrigin(expected: ExpectedRequest, origin: string): ExpectedRequest {
-  const fill = (text: string): string => text.split('$ORIGIN').join(origin);
+  const fill = (text: string): string =>
+    text.split('$ORIGIN').join(origin).split('$HOSTPORT').join(origin.slice('http://'.length));
   return {
     ...expected,
     url: fill(expected.url),

@@ -1,4 +1,4 @@
-import { cpSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
@@ -96,6 +96,9 @@ describe('dial send FILE.http#name', () => {
 
   it('an unresolved variable exits 3 naming it, the request and where it looked; nothing is sent', async () => {
     const root = workspace();
+    // No `dev` or `default` environment: those would be taken as kulala's default (next test).
+    const envFile = join(root, 'http-client.env.json');
+    writeFileSync(envFile, readFileSync(envFile, 'utf8').replace('"dev"', '"local"'));
     const before = server.requests.length;
     const result = await runCli(['send', 'jetbrains.http#widget', '--var', `host=${server.url}`], { cwd: root });
     expect(result.code).toBe(3);
@@ -103,9 +106,24 @@ describe('dial send FILE.http#name', () => {
       `error[E_VAR_UNDEFINED] ${join(root, 'jetbrains.http')}:39:5: variable 'base' is not defined (request 'widget' at jetbrains.http:39)`,
     );
     expect(result.stderr).toContain('  | GET {{base}}/widgets/{{firstId}} HTTP/2\n  |     ^');
-    expect(result.stderr).toContain('select one with -e dev');
+    expect(result.stderr).toContain('select one with -e local');
     expect(result.stderr).toContain('looked in: --var');
     expect(server.requests.length).toBe(before);
+  });
+
+  it("with no environment chosen, a name only `dev` defines comes from it (kulala's default), with a warning", async () => {
+    const root = workspace();
+    const before = server.requests.length;
+    const result = await runCli(
+      ['send', 'keyed.http#keyed', '--var', `host=${server.url}`, '--var', 'firstId=7', '--var', 'apiKey=k'],
+      { cwd: root },
+    );
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(
+      "keyed.http:3: no environment chosen: 'base' is taken from environment 'dev', kulala's default",
+    );
+    expect(result.stderr).toContain('choose the environment with -e dev');
+    expect(server.requests.slice(before).map((request) => request.url)).toEqual(['/v1/widgets/7']);
   });
 
   it('a header injection through a variable exits 3 and sends nothing', async () => {

@@ -95,8 +95,14 @@ function actualValue(assertion: AssertionNode, view: ResponseView, context: Asse
         line: assertion.span.line,
       });
     case 'xpath':
-      throw new Error('xpath assertions are not supported yet');
+      return xpathValue(view.text(), assertion.argument ?? '');
   }
+}
+
+/** httpyac's `?? xpath EXPR …`: the text of what the XPath selects in the XML body (the libraries load here only). */
+async function xpathValue(xml: string, expression: string): Promise<unknown> {
+  const { evaluateXPath, assertionValue } = await import('../xpath.js');
+  return assertionValue(await evaluateXPath(xml, expression));
 }
 
 function failure(assertion: AssertionNode, message: string, extra: Partial<AssertionResult> = {}): AssertionResult {

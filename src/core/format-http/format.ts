@@ -88,6 +88,9 @@ function classifyRequest(
 ): void {
   const verbatim: LineKind = { kind: 'verbatim' };
   const spanLast = (span: Span) => lastLineOf(file.text, span);
+  // `run` lines stay as written; a block of only them has no request line to rewrite.
+  for (const run of node.runs ?? []) kinds[run.span.line - 1] = verbatim;
+  if (node.runOnly) return;
   const requestLast = spanLast(node.requestLineSpan);
   if (requestLast === node.requestLineSpan.line)
     kinds[node.requestLineSpan.line - 1] = { kind: 'rewrite', text: requestLineText(node) };

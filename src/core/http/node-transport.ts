@@ -73,7 +73,7 @@ export async function sendWithNode(hop: HopRequest, context: HopContext): Promis
       protocol: hop.url.protocol,
       hostname: hop.url.hostname.replace(/^\[|\]$/g, ''),
       port: hop.url.port || (secure ? 443 : 80),
-      path: (hop.url.pathname || '/') + hop.url.search,
+      path: hop.target ?? (hop.url.pathname || '/') + hop.url.search,
       method: hop.method,
       agent: agentFor(secure),
       setHost: false,

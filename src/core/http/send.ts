@@ -77,6 +77,20 @@ function dropsAcrossOrigins(name: string): boolean {
   return isSensitiveHeader(name) || name.toLowerCase() === 'host';
 }
 
+/** The request target `*`, which dial sends over HTTP/1.1 without a proxy only. */
+function asteriskTarget(viaUndici: boolean): string {
+  if (viaUndici) {
+    throw new DialError(
+      'E_USAGE',
+      'an asterisk-form request (`OPTIONS *`) can only be sent over HTTP/1.1 without a proxy',
+      {
+        hint: 'drop HTTP/2 from the request line and send it without --proxy (or set NO_PROXY for its host)',
+      },
+    );
+  }
+  return '*';
+}
+
 /** Sends a request and resolves with the whole exchange, or rejects with a DialError. */
 export async function sendRequest(request: HttpRequest, options: SendOptions = {}): Promise<Exchange> {
   const protocolSender = protocolSenderFor(request.method);
@@ -106,11 +120,13 @@ export async function sendRequest(request: HttpRequest, options: SendOptions = {
       const route = usesUndici(request, url, options, env);
       proxy = route.proxy;
       const viaUndici = route.viaUndici;
+      // Asterisk-form (`OPTIONS *`) is the first hop's target only; a redirect goes to its URL.
+      const target = request.asteriskForm && redirects.length === 0 ? asteriskTarget(viaUndici) : undefined;
       const headers = buildHeaders(userHeaders, url, method, body, options, viaUndici, request.omitHeaders);
       const recorder = new BodyRecorder();
       const transport: Transport = viaUndici ? (await loadUndiciTransport()).sendWithUndici : sendWithNode;
       const hop: HopResponse = await transport(
-        { method, url, headers, body, recorder },
+        { method, url, headers, body, recorder, target },
         { stopper, connectTimeoutMs, tls, httpVersion: request.httpVersion ?? '1.1', proxy },
       );
       pending = hop.body;

@@ -20,6 +20,8 @@ export interface HopRequest {
   headers: HeaderList;
   body?: PreparedBody;
   recorder: BodyRecorder;
+  /** The request target when it is not the URL's path (asterisk-form `*`). */
+  target?: string;
 }
 
 /**

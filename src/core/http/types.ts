@@ -58,6 +58,11 @@ export interface HttpRequest {
    * e.g. `User-Agent:`).
    */
   omitHeaders?: string[];
+  /**
+   * Send the request target `*` (asterisk-form: `OPTIONS * HTTP/1.1`) to the
+   * origin of `url` instead of its path. HTTP/1.1 without a proxy only; redirects use their URL.
+   */
+  asteriskForm?: boolean;
 }
 
 export interface TlsOptions {

@@ -218,7 +218,10 @@ export async function sendWithUndici(hop: HopRequest, context: HopContext): Prom
   const started = nowMs();
   const headers: string[] = [];
   for (const [name, value] of hop.headers) {
-    if (!connectionHeaders.has(name.toLowerCase())) headers.push(name, value);
+    const lower = name.toLowerCase();
+    // undici's proxy agent adds its own Host unless it finds `host` or `Host`: a `HOST` written in
+    // a .http file would go out twice ("duplicate host header").
+    if (!connectionHeaders.has(lower)) headers.push(lower === 'host' ? 'host' : name, value);
   }
   let body: Buffer | Readable | undefined;
   if (hop.body) {

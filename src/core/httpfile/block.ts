@@ -1,5 +1,13 @@
 /** The parser's working state for one request block (internal to the parser). */
-import type { AssertionNode, HeaderNode, OutputRedirectNode, RequestNode, ScriptNode, Span } from './types.js';
+import type {
+  AssertionNode,
+  HeaderNode,
+  OutputRedirectNode,
+  RequestNode,
+  RunLineNode,
+  ScriptNode,
+  Span,
+} from './types.js';
 
 /** `response`: httpyac's saved response (`HTTP/1.1 200 OK` and what follows), read as comment text. */
 export type BlockState = 'pre' | 'headers' | 'body' | 'post' | 'response';
@@ -52,6 +60,8 @@ export interface Block extends BlockMetadata {
   scriptBlocks?: Array<{ code: string; line: number }>;
   /** `# @lang lua` (rest.nvim): scripts of this block are not JavaScript. */
   scriptLanguage?: string;
+  /** JetBrains/kulala `run` lines before the request line. */
+  runs?: RunLineNode[];
 }
 
 /** An empty block starting at `start` (a `###` line when `separator`). */

@@ -12,17 +12,43 @@ const REFUSED_KEYS: Readonly<Record<string, string>> = {
   jwt: 'httpyac `# @jwt` is not supported yet: decode the token in a `> {% %}` handler and set a variable',
   'env-stdin-cmd':
     'kulala `# @env-stdin-cmd` is not supported: run the command yourself and pass the value with --var name=value',
-  'env-json-key':
-    'kulala `# @env-json-key` is not supported: extract the value with a `> {% client.global.set(…) %}` handler',
+  'env-stdin-cmd-pre':
+    'kulala `# @env-stdin-cmd-pre` is not supported: run the command yourself and pass the value with --var name=value',
   graphql:
     'GraphQL requests are not supported yet: send the query as JSON with POST and Content-Type: application/json',
   'grpc-global-import': 'gRPC requests are not supported yet',
   'grpc-import': 'gRPC requests are not supported yet',
 };
 
+/**
+ * kulala's `# @curl-FLAG` lines that dial may ignore (it decompresses, follows redirects in a run
+ * and keeps bodies in memory anyway) or maps (`connect-timeout`, `max-time`). Any other curl flag
+ * could change what is sent (`data-urlencode`, `header`, `user`…), so it is refused.
+ */
+const CURL_FLAGS_IGNORED = new Set([
+  'compressed',
+  'no-buffer',
+  'non-buffer',
+  'location',
+  'L',
+  'silent',
+  's',
+  'show-error',
+  'S',
+  'verbose',
+  'v',
+  'connect-timeout',
+  'max-time',
+  'm',
+]);
+
 /** The refusal text for a metadata key dial will not ignore, or undefined when the key is fine. */
 export function refusedMetadata(key: string): string | undefined {
-  return Object.hasOwn(REFUSED_KEYS, key) ? REFUSED_KEYS[key] : undefined;
+  if (Object.hasOwn(REFUSED_KEYS, key)) return REFUSED_KEYS[key];
+  const curl = /^curl-(?:global-)?(.+)$/.exec(key);
+  if (curl && !CURL_FLAGS_IGNORED.has(curl[1]))
+    return `kulala's curl flag \`--${curl[1]}\` is not supported: dial does not run curl; set the header, body or option in the request itself`;
+  return undefined;
 }
 
 function durationOf(value: string, label: string, bad: MetadataFailure): number {
@@ -88,6 +114,15 @@ export function applyMetadata(block: Block, key: string, value: string, bad: Met
     }
     case 'prompt':
       applyPrompt(block, value, bad);
+      break;
+    case 'curl-connect-timeout':
+    case 'curl-global-connect-timeout':
+      // curl takes seconds.
+      block.connectTimeoutMs = durationOf(value, '@curl-connect-timeout', bad);
+      break;
+    case 'curl-max-time':
+    case 'curl-m':
+      block.timeoutMs = durationOf(value, '@curl-max-time', bad);
       break;
     case 'lang':
       block.scriptLanguage = value.replace(/^=\s*/, '').toLowerCase();

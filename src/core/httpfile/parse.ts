@@ -36,11 +36,14 @@ import { applyMetadata, refusedMetadata } from './metadata.js';
 import { isKnownMethod, KNOWN_METHODS, PROTOCOL_KEYWORDS, PROTOCOL_METHODS } from './methods.js';
 import { fileBodyEncoding, inlineScriptRefusal, isSupportedEncoding, scriptFileRefusal } from './scripts.js';
 import { reportParseWarnings } from './warnings.js';
+import { importPath, isImportLine, isRunLine, parseRunLine } from './run-lines.js';
+import { applySharedBlock } from './kulala-shared.js';
 import type {
   AssertionNode,
   BodyNode,
   FileVariable,
   HttpFile,
+  ImportNode,
   ParseWarning,
   RequestNode,
   ScriptNode,
@@ -49,9 +52,11 @@ import type {
 
 const METHOD_RE = /^[A-Z][A-Z0-9_-]*$/;
 const VERSION_RE = /^HTTP\/\d(?:\.\d)?$/i;
+const PRIOR_KNOWLEDGE_RE = /[ \t]+(HTTP\/2[ \t]+\(Prior Knowledge\))[ \t]*$/i;
 const VARIABLE_RE = /^@([A-Za-z_$][\w.$-]*)\s*=/;
 const METADATA_RE = /^(?:#+|\/\/+)[ \t]*@([A-Za-z][\w.-]*)/;
 const HEADER_NAME_RE = /^(?:[!#$%&'*+.^_`|~0-9A-Za-z-]|\{\{[^{}]*\}\})+$/;
+const TEMPLATED_HEADER_RE = /^(?:\{\{[^{}]*\}\}|[!#$%&'*+.^_`|~0-9A-Za-z-])+[ \t]*:/;
 const HEADER_LINE_RE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+[ \t]*:/;
 /** A line that is unmistakably a request line: known method, then an absolute, rooted or templated target. */
 const STRICT_REQUEST_LINE_RE = /^([A-Z][A-Z-]*)[ \t]+(?:https?:\/\/|\/|\{\{)\S*(?:[ \t]+HTTP\/\d(?:\.\d)?)?[ \t]*$/;
@@ -59,11 +64,10 @@ const GRAPHQL_OPERATION_RE = /^(?:fragment|query|mutation|subscription)\b[^:]*\{
 /** httpyac keeps responses in the file after the request: `HTTP/1.1 200 - OK`. */
 /** What `{{ … }}` may hold: a variable name, a request reference, or a `$dynamic` variable with arguments. */
 const PLACEHOLDER_RE = /\{\{([^{}\n]*)\}\}/g;
+const BODY_REFERENCE_RE = /^\s*[\w-]+\.(?:request|response)\.body\.(?:asXml\.)?\//;
 const PLAIN_PLACEHOLDER_RE = /^\s*(?:\$.*|[\w$.\-[\]'"*/%@]*)\s*$/s;
 /** Calls, arrows, template strings or operators: `{{ }}` text that is code, not a misspelt name. */
 const LOOKS_LIKE_JS_RE = /[()`]|=>|\s[-+*/%]\s|[!<>=]=|&&|\|\||\?\?/;
-/** REST Client's XPath references (`{{name.response.body.//a/@id}}`): not evaluated by dial. */
-const XPATH_REFERENCE_RE = /\.(?:request|response)\.body\.\/\//;
 const HTTPYAC_FRAGMENT_RE = /^\s*fragment\s+([^\s({]+)\s+on\s+/;
 const HTTPYAC_QUERY_RE = /^\s*(?:query|mutation)(?:\s+([^\s({]+))?/;
 const SAVED_RESPONSE_RE = /^HTTP\/\d(?:\.\d)?[ \t]+\d{3}\b/;
@@ -163,6 +167,7 @@ class HttpFileParser {
   private readonly variables: FileVariable[] = [];
   private readonly requests: RequestNode[] = [];
   private readonly warnings: ParseWarning[] = [];
+  private readonly imports: ImportNode[] = [];
   private readonly fileLabel: string;
   private variablesOutOfOrder = false;
   private guessNoted = false;
@@ -201,9 +206,10 @@ class HttpFileParser {
       path: this.path,
       text: this.text,
       variables: this.variables,
-      requests: this.requests,
+      requests: this.dialect === 'httpyac' ? this.requests : applySharedBlock(this.requests, this.fileLabel),
       dialect: this.dialect,
     };
+    if (this.imports.length > 0) file.imports = this.imports;
     if (this.warnings.length > 0) {
       file.warnings = this.warnings;
       reportParseWarnings(this.warnings);
@@ -315,7 +321,24 @@ class HttpFileParser {
     if (t.startsWith('{{') && !maskTemplates(t).trim().includes(' ') && !t.includes('}}')) return this.scriptBlock(i);
     if (t.charCodeAt(0) === 60 /* < */) return this.preScriptLine(i, line, t);
     if (this.dialect === 'httpyac' && HTTPYAC_FRAGMENT_RE.test(t)) return this.graphqlFragment(i, t);
+    if (isImportLine(t)) return this.importLine(i, t);
+    if (isRunLine(t)) return this.runLine(i, t);
     return this.requestLine(i, line);
+  }
+
+  /** JetBrains/kulala `import ./file.http`: that file's requests can be run by name. */
+  private importLine(i: number, t: string): number {
+    this.imports.push({ path: importPath(t), span: this.lineSpan(i) });
+    return i;
+  }
+
+  /** JetBrains/kulala `run #name` / `run ./file.http`: run before this block's request, or on its own. */
+  private runLine(i: number, t: string): number {
+    const parsed = parseRunLine(t);
+    if (typeof parsed === 'string')
+      this.fail(`bad run line: ${parsed}`, i, 1, 'write `run #Login` or `run ./other.http`');
+    (this.block.runs ??= []).push({ ...parsed, span: this.lineSpan(i) });
+    return i;
   }
 
   /** httpyac: `fragment Name on Type { … }` up to the next blank line, kept for the queries that spread it. */
@@ -443,22 +466,6 @@ class HttpFileParser {
 
   /** Lines that look like a request line but mean something dial does not do (yet). */
   private refuseForeignLine(i: number, rest: string): void {
-    if (/^run[ \t]+\S/.test(rest)) {
-      this.fail(
-        '`run` lines are not supported yet',
-        i,
-        1,
-        'run the other requests with `dial run file.http` (several files and --name are accepted) instead of `run #name`',
-      );
-    }
-    if (/^import[ \t]+\S/.test(rest)) {
-      this.fail(
-        '`import` lines are not supported yet',
-        i,
-        1,
-        'copy the requests or variables you need into this file, or pass both files to `dial run`',
-      );
-    }
     if (GRAPHQL_OPERATION_RE.test(rest)) {
       this.fail(
         'GraphQL documents are not supported yet',
@@ -514,6 +521,14 @@ class HttpFileParser {
       url += this.takeVersion(this.lineText(last).trim());
     }
     block.url = this.checkedUrl(url, i, line);
+    if (block.httpVersion && /prior/i.test(block.httpVersion) && /^http:\/\//i.test(block.url)) {
+      this.fail(
+        'HTTP/2 with prior knowledge over plain http:// (h2c) is not supported',
+        i,
+        1,
+        'use an https:// URL (HTTP/2 is then negotiated), or HTTP/1.1',
+      );
+    }
     block.hasRequest = true;
     block.requestLineSpan = { start: this.starts[i], end: this.ends[last], line: i + 1, col: 1 };
     block.state = 'headers';
@@ -521,6 +536,12 @@ class HttpFileParser {
   }
 
   private takeVersion(part: string): string {
+    // JetBrains: `HTTP/2 (Prior Knowledge)` is HTTP/2 without negotiation.
+    const priorKnowledge = PRIOR_KNOWLEDGE_RE.exec(part);
+    if (priorKnowledge) {
+      this.block.httpVersion = priorKnowledge[1];
+      return part.slice(0, priorKnowledge.index).trimEnd();
+    }
     const lastSpace = Math.max(part.lastIndexOf(' '), part.lastIndexOf('\t'));
     if (lastSpace > 0 && VERSION_RE.test(part.slice(lastSpace + 1))) {
       this.block.httpVersion = part.slice(lastSpace + 1);
@@ -542,7 +563,8 @@ class HttpFileParser {
       !isComment(trimmed) &&
       !mayEndBody(trimmed) &&
       !trimmed.startsWith('<') &&
-      !trimmed.startsWith('{')
+      // `{` opens a JSON body; `{{path}}` continues the target unless it names a header (`{{h}}: v`).
+      (!trimmed.startsWith('{') || (trimmed.startsWith('{{') && !TEMPLATED_HEADER_RE.test(trimmed)))
     );
   }
 
@@ -565,12 +587,12 @@ class HttpFileParser {
       for (let k = 0; k < url.length; k++) encoded += masked[k] === ' ' || masked[k] === '\t' ? '%20' : url[k];
       url = encoded;
     }
-    if (url === '*') {
+    if (url === '*' && this.block.method !== 'OPTIONS') {
       this.fail(
-        'asterisk-form targets (`OPTIONS *`) are not supported yet',
+        `the target \`*\` (asterisk-form) is only for OPTIONS, not ${this.block.method}`,
         i,
         1,
-        'write the server origin instead: `OPTIONS https://example.com/`',
+        'write the server origin instead: `GET https://example.com/`',
       );
     }
     return url;
@@ -606,9 +628,19 @@ class HttpFileParser {
     return i;
   }
 
-  /** After the request line, comments are only read for rest.nvim's `# @lang` (scripts that are not JavaScript). */
+  /**
+   * After the request line, comments are read for rest.nvim's `# @lang` (scripts that are not
+   * JavaScript) and kulala's metadata, which kulala reads anywhere in the block (`# @env-json-key`
+   * under the headers); a key dial refuses is refused here too.
+   */
   private commentAfterRequestLine(i: number, t: string): void {
     const meta = METADATA_RE.exec(t);
+    if (meta && refusedMetadata(meta[1]))
+      this.fail(`unsupported metadata @${meta[1]}`, i, 1, refusedMetadata(meta[1])!);
+    if (meta?.[1] === 'env-json-key') {
+      this.block.metadata.push({ key: meta[1], value: t.slice(meta[0].length).trim(), span: this.lineSpan(i) });
+      return;
+    }
     if (meta?.[1] === 'lang')
       this.block.scriptLanguage = t
         .slice(meta[0].length)
@@ -864,14 +896,9 @@ class HttpFileParser {
           'get a token yourself (for Azure: `az account get-access-token`) and pass it with --var token=… as {{token}}',
         );
       }
-      if (XPATH_REFERENCE_RE.test(match[1])) {
-        this.fail(
-          `XPath references are not supported yet: ${match[0]}`,
-          ...where(),
-          'ask for JSON and use a JSONPath ($.a.b), or set the value in a `> {% client.global.set(…) %}` handler',
-        );
-      }
       if (PLAIN_PLACEHOLDER_RE.test(match[1]) || !LOOKS_LIKE_JS_RE.test(match[1])) continue;
+      // A body path of a request reference may be an XPath with calls (`count(//a)`, `text()`).
+      if (BODY_REFERENCE_RE.test(match[1])) continue;
       // httpyac evaluates these in its script engine; dial does too, in its sandbox (no modules).
       if (this.dialect === 'httpyac' && !/\brequire\s*\(|^\s*[@+]/.test(match[1])) continue;
       this.fail(
@@ -884,7 +911,10 @@ class HttpFileParser {
 
   private finish(end: number): void {
     const block = this.block;
-    if (!block.hasRequest) return;
+    if (!block.hasRequest) {
+      if (block.runs) this.finishRunOnly(block, end);
+      return;
+    }
     if (!block.bodyHasContent) {
       // Only variables and comments after the headers: they are variables, not a body.
       for (const i of block.bodyVariables) {
@@ -894,6 +924,14 @@ class HttpFileParser {
       }
     }
     this.refuseScriptPlaceholders(block);
+    if (block.url === '*' && headerValue(block, 'host') === undefined) {
+      this.fail(
+        '`OPTIONS *` needs a `Host` header naming the server',
+        block.requestLineSpan!.line - 1,
+        1,
+        'add a line `Host: example.com` (or `Host: https://example.com`) below the request line',
+      );
+    }
     // Before the headers are read: a GraphQL body drops its marker header.
     const body = this.bodyOf(block);
     const start = block.separator ? block.start : (block.contentStart ?? block.requestLineSpan!.start);
@@ -929,6 +967,40 @@ class HttpFileParser {
     };
     if (block.connectTimeoutMs !== undefined) request.connectTimeoutMs = block.connectTimeoutMs;
     if (block.scriptBlocks) request.httpyacScripts = block.scriptBlocks;
+    if (block.runs) request.runs = block.runs;
     this.requests.push(request);
+  }
+
+  /** A block of only `run` lines: a node of its own (method RUN, url the first target as written). */
+  private finishRunOnly(block: Block, end: number): void {
+    const first = block.runs![0].span;
+    const start = block.separator ? block.start : (block.contentStart ?? first.start);
+    const line = block.separator ? block.line : (block.contentLine ?? first.line);
+    this.requests.push({
+      index: this.requests.length,
+      name: block.name ?? block.title,
+      title: block.title,
+      span: { start, end, line, col: 1 },
+      requestLineSpan: first,
+      method: 'RUN',
+      methodExplicit: true,
+      url: this.text.slice(first.start, first.end).trim().slice(3).trim(),
+      headers: [],
+      metadata: block.metadata,
+      tags: block.tags,
+      timeoutMs: block.timeoutMs,
+      noRedirect: block.noRedirect,
+      noCookieJar: block.noCookieJar,
+      skip: block.skip,
+      retry: block.retry,
+      secrets: block.secrets,
+      prompts: block.prompts,
+      preScripts: block.preScripts,
+      handlers: [],
+      assertions: [],
+      variables: block.variables,
+      runs: block.runs,
+      runOnly: true,
+    });
   }
 }

@@ -5,6 +5,9 @@ export function inlineScriptRefusal(code: string, language: string | undefined):
   if (language && language !== 'js' && language !== 'javascript') {
     return `scripts in '${language}' are not supported: dial runs JavaScript handlers (JetBrains API)`;
   }
+  // kulala marks a Lua script with a first line `-- lua`.
+  if (/^\s*--\s*lua\s*(?:\r?\n|$)/i.test(code))
+    return 'Lua scripts (kulala `-- lua`) are not supported: dial runs JavaScript handlers (JetBrains API)';
   // Modules are checked where Node access is known (ScriptRunner.checkModules), before a run sends anything.
   return undefined;
 }

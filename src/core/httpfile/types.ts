@@ -142,6 +142,29 @@ export interface RequestNode {
   variables: FileVariable[];
   /** httpyac `{{ … }}` blocks before the request line (httpyac dialect): their `exports` become variables. */
   httpyacScripts?: Array<{ code: string; line: number }>;
+  /**
+   * JetBrains/kulala `run` lines of the block: run before the request, in order. A block of only
+   * `run` lines is a node of its own with `runOnly` set (method `RUN`, url the first target).
+   */
+  runs?: RunLineNode[];
+  runOnly?: true;
+}
+
+/** `run #name`, `run ./file.http`, `run ./file.http#name`, each optionally `(@var=value, …)`. */
+export interface RunLineNode {
+  /** The `.http` file to run (relative to this file), if the line names one. */
+  path?: string;
+  /** The request to run (`#name`): a `# @name`, a `###` title, or `METHOD url` (kulala). */
+  name?: string;
+  /** `(@host=example.com, @user=ann)`: variables for the requests it runs (templates). */
+  variables: Array<{ name: string; value: string }>;
+  span: Span;
+}
+
+/** `import ./other.http`: its requests can be run by name with `run #name`. */
+export interface ImportNode {
+  path: string;
+  span: Span;
 }
 
 /** Something dial read one way while another tool may read it another: shown, never fatal. */
@@ -165,6 +188,8 @@ export interface HttpFile {
   dialect?: import('./dialect.js').Dialect;
   /** Ambiguities worth telling the user about (absent when there are none). */
   warnings?: ParseWarning[];
+  /** JetBrains/kulala `import ./file.http` lines (absent when there are none). */
+  imports?: ImportNode[];
 }
 
 /**

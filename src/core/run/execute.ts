@@ -23,6 +23,7 @@ import { credentialValues, maskHeaders, redactText } from '../secrets.js';
 import { writeFileAtomic } from '../atomic-write.js';
 import type { AttemptContext, AttemptOutcome, RequestExecutor } from './runner.js';
 import type { FailedExchange, RequestError } from './types.js';
+import { loadHttpFileFromDisk, resolveRunTargets } from '../workspace/run-lines.js';
 
 /** The part of the workspace session the runner uses (src/core/session). */
 export interface RunSession {
@@ -35,6 +36,8 @@ export interface RunSession {
   record(file: HttpFile, node: RequestNode, request: HttpRequest, exchange: Exchange): void;
   resolveTemplate(text: string, file: HttpFile, node: RequestNode): string | Promise<string>;
   secretValues(): Iterable<string>;
+  /** Reads a .http file that `run`/`import` lines name (the session's cache); default: read and parse it. */
+  loadFile?(path: string): Promise<HttpFile>;
 }
 
 /** The HTTP engine functions the executor needs (src/core/http). */
@@ -314,6 +317,24 @@ export function requestSendOptions(
   });
 }
 
+/**
+ * kulala's `# @env-json-key NAME a.b.c`: after the response, NAME holds the value at that dotted
+ * path of the JSON body (as `client.global.set` would); a path that is not there leaves NAME unset.
+ */
+function setJsonKeyVariables(shared: ExecutorShared, node: RequestNode, view: ResponseView): void {
+  for (const meta of node.metadata) {
+    if (meta.key !== 'env-json-key') continue;
+    const [name, path] = meta.value.split(/\s+/);
+    if (!name || !path) continue;
+    let value: unknown = view.json();
+    for (const key of path.replace(/^\$\./, '').split('.')) {
+      value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+      if (value === undefined) break;
+    }
+    if (value !== undefined && value !== null) shared.options.session.globals.set(name, value);
+  }
+}
+
 /** Evaluates the request's `> assert` lines against the response, emitting each result. */
 async function checkAssertions(shared: ExecutorShared, attempt: Attempt, view: ResponseView): Promise<void> {
   const { file, node } = attempt.context;
@@ -356,21 +377,69 @@ async function sendAndCheck(shared: ExecutorShared, attempt: Attempt): Promise<A
   const view = (attempt.view = await loadResponseView(exchange));
   if (node.outputRedirect) await saveBody(node, file, view);
   await runScripts(shared, attempt, 'handlers');
+  setJsonKeyVariables(shared, node, view);
   await checkAssertions(shared, attempt, view);
   let passed = true;
   for (const result of attempt.assertions) if (!result.passed) passed = false;
   return attemptOutcome(shared, attempt, passed ? 'passed' : 'failed');
 }
 
-/** One attempt of one request; any error becomes an `errored` outcome. */
-async function executeAttempt(shared: ExecutorShared, context: AttemptContext): Promise<AttemptOutcome> {
+/** One attempt of one request (with the requests its `run` lines run first); any error becomes an `errored` outcome. */
+function executeAttempt(shared: ExecutorShared, context: AttemptContext): Promise<AttemptOutcome> {
+  return context.node.runs ? executeWithRuns(shared, context) : executeOne(shared, context);
+}
+
+/**
+ * JetBrains/kulala `run` lines: the requests they name run in order (each with its own scripts
+ * and assertions, the line's `(@var=value)` as variables), then the block's own request if it
+ * has one. One outcome for the block: the worst status (the first error); assertions and logs add up.
+ */
+async function executeWithRuns(shared: ExecutorShared, context: AttemptContext): Promise<AttemptOutcome> {
+  const started = performance.now();
+  const combined: AttemptOutcome = { status: 'passed', durationMs: 0, assertions: [] };
+  const logs: string[] = [];
+  // Like a run of a file, a failing or erroring request does not stop the ones after it.
+  const add = (outcome: AttemptOutcome): void => {
+    combined.assertions.push(...outcome.assertions);
+    if (outcome.logs) logs.push(...outcome.logs);
+    if (outcome.httpStatus !== undefined) combined.httpStatus = outcome.httpStatus;
+    if (outcome.status === 'passed' || combined.status === 'errored') return;
+    if (combined.status === 'failed' && outcome.status !== 'errored') return;
+    combined.status = outcome.status;
+    if (outcome.error) combined.error = outcome.error;
+    if (outcome.exchange) combined.exchange = outcome.exchange;
+  };
+  const session = shared.options.session;
+  try {
+    const load = session.loadFile ? (path: string) => session.loadFile!(path) : loadHttpFileFromDisk;
+    const targets = await resolveRunTargets(context.file, context.node, load);
+    for (const target of targets) {
+      if (context.signal.aborted) break;
+      add(await executeOne(shared, { ...context, file: target.file, node: target.node }, target.variables));
+    }
+    if (!context.node.runOnly && !context.signal.aborted) add(await executeOne(shared, context));
+  } catch (error) {
+    // The targets could not be found: nothing of the block was sent.
+    add({ status: 'errored', durationMs: 0, assertions: [], error: toRequestError(error) });
+  }
+  combined.durationMs = performance.now() - started;
+  if (logs.length) combined.logs = logs;
+  return combined;
+}
+
+/** One attempt of one request, its `run` lines aside. */
+async function executeOne(
+  shared: ExecutorShared,
+  context: AttemptContext,
+  variables?: Map<string, string>,
+): Promise<AttemptOutcome> {
   const { file, signal } = context;
   const attempt: Attempt = {
     context,
     started: performance.now(),
     assertions: [],
     logs: [],
-    requestVariables: new Map(),
+    requestVariables: variables ? new Map(variables) : new Map(),
   };
   const outerSignal = shared.activeSignals.get(file.path);
   shared.activeSignals.set(file.path, signal);

@@ -36,6 +36,7 @@ import { dirname, relative, resolve } from 'node:path';
 import type { Exchange, HttpRequest, RequestBody, SendOptions } from '../http/types.js';
 import type { HttpFile, RequestNode } from '../httpfile/types.js';
 import { parseHttpFile } from '../httpfile/parse.js';
+import { reportParseWarnings } from '../httpfile/warnings.js';
 import { decodeFileBody } from '../httpfile/scripts.js';
 import { withHttpyacEnvironment } from '../vars/httpyac-env.js';
 import { expandMultipartBody, multipartBoundary } from '../httpfile/multipart.js';
@@ -173,6 +174,7 @@ class RequestSession implements Session {
   private readonly labels = new WeakMap<HttpFile, string>();
   private readonly environmentsByDir = new Map<string, Promise<[ResolvedEnvironment, Dotenv | undefined]>>();
   private oauthClient?: Promise<OAuthClient>;
+  private readonly implicitByDir = new Map<string, Promise<ResolvedEnvironment | undefined>>();
 
   constructor(private readonly options: SessionOptions) {
     this.workspaceRoot = resolve(options.workspaceRoot);
@@ -303,6 +305,22 @@ class RequestSession implements Session {
     return pending;
   }
 
+  /**
+   * kulala's default environment, used when none is chosen for names defined nowhere else:
+   * `default` (kulala 6 and later) or else `dev` (kulala 5 and earlier), when the env files define it.
+   */
+  private implicitEnvironment(dir: string): Promise<ResolvedEnvironment | undefined> {
+    let pending = this.implicitByDir.get(dir);
+    if (!pending) {
+      pending = this.env.names(dir).then((names) => {
+        const name = ['default', 'dev'].find((candidate) => names.includes(candidate));
+        return name === undefined ? undefined : this.env.resolve(dir, name);
+      });
+      this.implicitByDir.set(dir, pending);
+    }
+    return pending;
+  }
+
   /** `preparing`: the resolver serves prepare(node), so references it runs chain from node (cycle detection). */
   private async resolver(
     file: HttpFile,
@@ -347,6 +365,16 @@ class RequestSession implements Session {
       location: { file: file.path || '<text>', line: node.requestLineSpan.line },
       locate: (name) => locatePlaceholder(file, node, name),
       auth: (use) => this.auth(use),
+      implicitEnvironment: this.environment === undefined ? () => this.implicitEnvironment(dir) : undefined,
+      onImplicitEnvironment: (environment, name) =>
+        reportParseWarnings([
+          {
+            message: `no environment chosen: '${name}' is taken from environment '${environment}', kulala's default`,
+            hint: `choose the environment with -e ${environment} (or another) to make this explicit`,
+            file: this.label(file),
+            line: node.requestLineSpan.line,
+          },
+        ]),
       definedIn: async (name) => {
         const found = new Set<string>();
         for (const envFile of await this.env.filesFor(dir)) {
@@ -554,6 +582,16 @@ class RequestSession implements Session {
     node: RequestNode,
     extra: { requestVariables?: Map<string, string>; promptAgain?: boolean },
   ): Promise<PreparedRequest> {
+    if (node.runOnly) {
+      throw new DialError(
+        'E_INPUT',
+        `${this.where(file, node)} holds only \`run\` lines: it runs other requests and sends nothing itself`,
+        {
+          location: { file: file.path || '<text>', line: node.requestLineSpan.line },
+          hint: `run it with dial run ${this.label(file)}:${node.requestLineSpan.line}`,
+        },
+      );
+    }
     await this.askPrompts(file, node, extra.promptAgain);
     const resolver = await this.resolver(file, node, extra, true);
     if (node.httpyacScripts) await resolver.runScriptBlocks(node.httpyacScripts);
@@ -562,13 +600,24 @@ class RequestSession implements Session {
     let url = await this.resolveUrl(file, node, resolver);
     const headers = await this.resolveHeaders(file, node, resolver);
     await this.httpyacAuth(file, node, headers, resolver);
+    const asteriskForm = url === '*';
     url = completeUrl(url, headers);
     const auth = applyAuthConvention(headers, resolver.secretValues);
     const body = await this.resolveBody(file, node, resolver, headers);
     const request: HttpRequest = { method: node.method, url, headers, body };
+    if (asteriskForm) request.asteriskForm = true;
     const version = node.httpVersion?.toUpperCase();
     if (version === 'HTTP/2' || version === 'HTTP/2.0') request.httpVersion = '2';
-    else if (version === 'HTTP/1.1') request.httpVersion = '1.1';
+    else if (version?.startsWith('HTTP/2 ')) {
+      // `HTTP/2 (Prior Knowledge)`: over TLS HTTP/2 is negotiated; plain-text h2c is not spoken.
+      if (!url.startsWith('https:')) {
+        throw new DialError('E_INPUT', `HTTP/2 with prior knowledge needs https:// here (${this.where(file, node)})`, {
+          location: { file: file.path || '<text>', line: node.requestLineSpan.line },
+          hint: 'dial does not speak plain-text HTTP/2 (h2c); use https:// or HTTP/1.1',
+        });
+      }
+      request.httpVersion = '2';
+    } else if (version === 'HTTP/1.1') request.httpVersion = '1.1';
     const overrides = metadataOverrides(node);
     const secretValues = [...resolver.secretValues];
     for (const secret of secretValues) this.secrets.add(secret);
@@ -825,14 +874,27 @@ function locatePlaceholder(
   };
 }
 
-/** `/path` + Host header -> a full URL; a URL without a scheme gets http:// (as JetBrains does). */
+/**
+ * `/path` + Host header -> a full URL; a URL without a scheme gets http:// (as JetBrains does).
+ * A Host header written with a scheme (`Host: https://example.com`) is sent without it.
+ */
 function completeUrl(url: string, headers: Array<[string, string]>): string {
-  if (url.startsWith('/')) {
-    const host = headers.find(([name]) => name.toLowerCase() === 'host')?.[1];
-    // rest.nvim and the JetBrains spec also write the scheme in the Host header (`Host: https://example.com`).
-    if (host && /^https?:\/\//i.test(host)) return `${host.replace(/\/+$/, '')}${url}`;
-    if (host) return `${/:443$/.test(host) ? 'https' : 'http'}://${host}${url}`;
-    return url;
+  if (url.startsWith('/') || url === '*') {
+    const index = headers.findIndex(([name]) => name.toLowerCase() === 'host');
+    const host = index < 0 ? undefined : headers[index][1];
+    const origin = host ? originOfHost(host) : undefined;
+    // What goes on the wire is the authority alone: `Host: example.com:8080`.
+    if (host && /^https?:\/\//i.test(host))
+      headers[index] = [headers[index][0], host.replace(/^https?:\/\/|\/.*$/gi, '')];
+    if (url === '*') return origin ? `${origin}/` : url;
+    return origin ? `${origin}${url}` : url;
   }
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `http://${url}`;
+}
+
+/** The origin a Host header names: `example.com` → http, `example.com:443` → https, or the scheme written in it. */
+function originOfHost(host: string): string {
+  // rest.nvim and the JetBrains spec also write the scheme in the Host header (`Host: https://example.com`).
+  if (/^https?:\/\//i.test(host)) return host.replace(/\/+$/, '');
+  return `${/:443$/.test(host) ? 'https' : 'http'}://${host}`;
 }

@@ -64,6 +64,22 @@ async function bodyText(recorded: RecordedExchange, part: 'request' | 'response'
   }
 }
 
+function contentTypeOf(recorded: RecordedExchange, part: 'request' | 'response'): string {
+  const headers = part === 'response' ? recorded.exchange.response.headers : recorded.request.headers;
+  return headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
+}
+
+/**
+ * Whether a body path is an XPath (REST Client): `asXml.` / `asJson.` force the kind; a path
+ * starting with `/` is XPath; on an XML body anything but a JSONPath (`$…`) is XPath.
+ */
+function bodyPathKind(path: string, contentType: string): { path: string; xml: boolean } {
+  if (path.startsWith('asXml.')) return { path: path.slice('asXml.'.length), xml: true };
+  if (path.startsWith('asJson.')) return { path: path.slice('asJson.'.length), xml: false };
+  if (path.startsWith('/')) return { path, xml: true };
+  return { path, xml: !path.startsWith('$') && /[/+]xml\b/i.test(contentType) };
+}
+
 /** The value a reference points at, as text. Throws E_VAR_UNDEFINED when it points at nothing. */
 export async function evaluateReference(
   reference: ReferenceExpression,
@@ -92,10 +108,20 @@ export async function evaluateReference(
   }
   const text = await bodyText(recorded, reference.part);
   if (reference.path === '*') return text;
-  if (reference.path.startsWith('//'))
-    missing('XPath references are not supported', 'use a JSONPath ($.a.b) on JSON bodies, or * for the whole body');
+  const { path: written, xml } = bodyPathKind(reference.path, contentTypeOf(recorded, reference.part));
+  if (xml) {
+    const { evaluateXPath, referenceValue } = await import('../xpath.js');
+    let value: string | undefined;
+    try {
+      value = referenceValue(await evaluateXPath(text, written));
+    } catch (error) {
+      missing(`${(error as Error).message} in the ${reference.part} of '${reference.name}'`);
+    }
+    if (value === undefined) missing(`${written} matched nothing in the ${reference.part} body of '${reference.name}'`);
+    return value!;
+  }
   // kulala and JetBrains also read a bare path (`body.token`, `body.items[0].id`) as JSONPath from the root.
-  const path = reference.path.startsWith('$') ? reference.path : `$.${reference.path}`;
+  const path = written.startsWith('$') ? written : `$.${written}`;
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -54,6 +54,12 @@ export interface ResolverOptions {
    * it used. `resolve` fills `{{…}}` in the configuration's values with this request's variables.
    */
   auth?: (use: AuthPlaceholder) => Promise<{ value: string; secrets: string[] }>;
+  /**
+   * No environment chosen: kulala's default environment (`default`, or `dev` before kulala 6),
+   * consulted only for a name defined nowhere else; `used` is told which one gave a value.
+   */
+  implicitEnvironment?: () => Promise<ResolvedEnvironment | undefined>;
+  onImplicitEnvironment?: (environment: string, name: string) => void;
 }
 
 /** One `{{$auth.…}}` placeholder of a request. */
@@ -170,6 +176,7 @@ export class VariableResolver {
       value = o.dotenv.values.get(name)!;
       this.secret(value);
     }
+    if (value === undefined) value = await this.fromImplicitEnvironment(name, chain);
     if (value === undefined) value = await this.namedResponse(expression);
     if (value === undefined && o.javascriptExpressions && !/^[\w.$-]+$/.test(expression))
       value = await this.javascript(expression, chain);
@@ -198,6 +205,19 @@ export class VariableResolver {
       resolve: (text) => this.template(text, []),
     });
     for (const secret of secrets) this.secret(secret);
+    return value;
+  }
+
+  /** kulala's default environment when none is chosen (names defined nowhere else only). */
+  private async fromImplicitEnvironment(name: string, chain: string[]): Promise<string | undefined> {
+    const o = this.options;
+    if (o.environment.name !== undefined || !o.implicitEnvironment) return undefined;
+    const implicit = await o.implicitEnvironment();
+    const template = implicit?.values.get(name);
+    if (implicit?.name === undefined || template === undefined) return undefined;
+    o.onImplicitEnvironment?.(implicit.name, name);
+    const value = await this.template(template, [...chain, name]);
+    if (implicit.secretNames.has(name)) this.secret(value);
     return value;
   }
 

@@ -209,12 +209,14 @@ export async function prepareFileRequest(options: PrepareFileRequestOptions): Pr
     refuseDependencies: options.refuseDependencies,
     ...(options.oauth && { oauth: options.oauth }),
   });
-  const file = await session.loadFile(path);
-  const node = await selectRequest(
-    file,
-    { ...options.target, path: relative(options.cwd, path) || path },
-    options.pick,
-  );
+  const shown = relative(options.cwd, path) || path;
+  const loaded = await session.loadFile(path);
+  const selected = {
+    file: loaded,
+    node: await selectRequest(loaded, { ...options.target, path: shown }, options.pick),
+  };
+  // A block of one `run #name` line sends that request; more than one request is `dial run`'s work.
+  const { file, node, runVariables } = await followRunLine(session, selected.file, selected.node, shown);
   const scripts =
     options.loadScripts && (node.preScripts.length > 0 || node.handlers.length > 0)
       ? await runPreRequestScripts(
@@ -228,11 +230,9 @@ export async function prepareFileRequest(options: PrepareFileRequestOptions): Pr
           ]),
         )
       : undefined;
-  const prepared = await session.prepare(
-    file,
-    node,
-    scripts ? { requestVariables: scripts.requestVariables } : undefined,
-  );
+  if (runVariables) for (const [name, value] of runVariables) scripts?.requestVariables.set(name, value);
+  const requestVariables = scripts?.requestVariables ?? runVariables;
+  const prepared = await session.prepare(file, node, requestVariables ? { requestVariables } : undefined);
   if (options.environment !== undefined) {
     const current = (await settings.loadSettings()).defaultEnvironment[root];
     if (current !== options.environment) await settings.rememberEnvironment(root, options.environment);
@@ -250,6 +250,33 @@ export async function prepareFileRequest(options: PrepareFileRequestOptions): Pr
     ...(scripts ? { scripts } : {}),
     ...(cookieJar ? { cookieJar } : {}),
   };
+}
+
+/**
+ * The request `dial send` sends for a node: itself, or for a block of `run` lines that runs
+ * exactly one request, that request (with the line's variables). Anything else is E_USAGE
+ * pointing at `dial run`, which runs them all.
+ */
+async function followRunLine(
+  session: { loadFile(path: string): Promise<HttpFile> },
+  file: HttpFile,
+  node: RequestNode,
+  shown: string,
+): Promise<{ file: HttpFile; node: RequestNode; runVariables?: Map<string, string> }> {
+  if (!node.runs) return { file, node };
+  const { resolveRunTargets } = await import('./run-lines.js');
+  const targets = await resolveRunTargets(file, node, (path) => session.loadFile(path));
+  if (node.runOnly && targets.length === 1)
+    return { file: targets[0].file, node: targets[0].node, runVariables: targets[0].variables };
+  const count = targets.length + (node.runOnly ? 0 : 1);
+  throw new DialError(
+    'E_USAGE',
+    `request '${requestLabel(node)}' runs ${count} requests (\`run\` lines); dial send sends one`,
+    {
+      location: { file: file.path || '<text>', line: node.requestLineSpan.line },
+      hint: `run them all with: dial run ${shown}:${node.requestLineSpan.line}`,
+    },
+  );
 }
 
 /** Checks a request's scripts' modules (before anything is sent) and runs its pre-request scripts. */

@@ -101,23 +101,32 @@ function saveQuietly(savedJar: WorkspaceJar): void {
   }
 }
 
-/** The session wrapped so the current request's prepared request and exchange are kept. */
+/**
+ * The session wrapped so the current request's prepared request and exchange are kept. A request
+ * with `run` lines shows the last exchange it ran (its own, or for a block of only `run` lines,
+ * the last request they ran).
+ */
 function recordingSession(session: Session, context: RunnerContext): RunSession {
+  const isCurrent = (node: RequestNode): boolean => {
+    const current = context.current();
+    return current !== undefined && (node === current.node || current.node.runs !== undefined);
+  };
   return {
     globals: session.globals,
     prepare: async (file, node, extra) => {
       const prepared = await session.prepare(file, node, extra);
       const current = context.current();
-      if (current && node === current.node) current.prepared = { ...prepared, file, node };
+      if (current && isCurrent(node)) current.prepared = { ...prepared, file, node };
       return prepared;
     },
     record: (file, node, request, exchange) => {
       session.record(file, node, request, exchange);
       const current = context.current();
-      if (current && node === current.node) current.exchange = exchange;
+      if (current && isCurrent(node)) current.exchange = exchange;
     },
     resolveTemplate: (text, file, node) => session.resolveTemplate(text, file, node),
     secretValues: () => session.secretValues(),
+    loadFile: (path) => session.loadFile(path),
   };
 }
 

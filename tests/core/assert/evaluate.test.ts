@@ -155,10 +155,21 @@ describe('assertions: each predicate passes and fails', () => {
     expect((await check('body == hello world', view('hello world', 'text/plain'))).passed).toBe(true);
   });
 
-  it('xpath answers a clear unsupported message', async () => {
-    const result = await check('xpath //a exists', view('<a/>', 'application/xml'));
-    expect(result.passed).toBe(false);
-    expect(result.message).toMatch(/xpath assertions are not supported/);
+  it('xpath compares the text of what it selects in an XML body (httpyac)', async () => {
+    const xml = view(
+      '<bookstore><book><title>Everyday Italian</title></book><book><title>Go</title></book></bookstore>',
+      'application/xml',
+    );
+    expect((await check('xpath /bookstore/book[1]/title == Everyday Italian', xml)).passed).toBe(true);
+    expect((await check('xpath count(//book) == 2', xml)).passed).toBe(true);
+    expect((await check('xpath //missing exists', xml)).passed).toBe(false);
+    const wrong = await check('xpath /bookstore/book[2]/title == Rust', xml);
+    expect(wrong).toMatchObject({ passed: false, actual: '"Go"' });
+  });
+
+  it('xpath on a body that is not XML, or a broken XPath, fails with the reason', async () => {
+    expect((await check('xpath //a exists', view('{"a":1}'))).message).toMatch(/not XML/);
+    expect((await check('xpath /a/!! exists', view('<a/>', 'application/xml'))).message).toMatch(/not a valid XPath/);
   });
 
   it('a JSONPath on a non-JSON body fails with a reason', async () => {

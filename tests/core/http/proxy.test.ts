@@ -72,6 +72,19 @@ describe('requests through a proxy (undici, loaded lazily)', () => {
     expect(proxy.seen.length).toBeGreaterThan(before);
   });
 
+  it('a Host header written in any case goes out once through the proxy (`HOST:` in a .http file)', async () => {
+    const host = new URL(echo.url).host;
+    const request: HttpRequest = {
+      method: 'GET',
+      url: `${echo.url}/get`,
+      headers: [['HOST', host]],
+      body: { kind: 'none' },
+    };
+    const exchange = await sendRequest(request, { env: {}, proxy: proxy.url });
+    expect(exchange.response.status).toBe(200);
+    expect(json(exchange).headers.host ?? json(exchange).headers.Host).toBe(host);
+  });
+
   it('goes through HTTP_PROXY from the given env, and around it with NO_PROXY', async () => {
     const before = proxy.seen.length;
     await sendRequest(get(`${echo.url}/get`), { env: { HTTP_PROXY: proxy.url } });

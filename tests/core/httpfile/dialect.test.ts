@@ -34,11 +34,14 @@ describe('refusals (never silently wrong)', () => {
     for (const method of ['PROPFIND', 'MKCOL', 'PURGE', 'QUERY', 'M-SEARCH'])
       expect(parseHttpFile(`${method} http://x/a\n`, '').requests[0].method).toBe(method);
   });
-  it('refuses run and import lines, GraphQL fragments, asterisk-form', () => {
-    expect(refusal('### a\nrun #login\n').message).toContain('`run`');
-    expect(refusal('import ./other.http\n').message).toContain('`import`');
+  it('refuses bad run lines, GraphQL fragments; asterisk-form only as OPTIONS with a Host', () => {
+    expect(refusal('### a\nrun login\n').message).toContain('bad run line');
     expect(refusal('fragment F on User {\n  id\n}\nPOST http://x/graphql\n').message).toContain('GraphQL');
-    expect(refusal('OPTIONS *\nHost: example.com\n').message).toContain('asterisk');
+    expect(parseHttpFile('OPTIONS *\nHost: example.com\n', '').requests[0].url).toBe('*');
+    expect(refusal('GET *\nHost: example.com\n').message).toContain('only for OPTIONS');
+    const noHost = refusal('OPTIONS * HTTP/1.1\n\n###\nGET http://x\n');
+    expect(noHost.message).toContain('needs a `Host` header');
+    expect(noHost.line).toBe(1);
   });
   it('refuses Lua and non-JS handler files; scripts that load modules parse (dial run checks them against Node access)', () => {
     expect(parseHttpFile('GET http://x\n\n> {%\nconst c = require("fs");\n%}\n', '').requests[0].handlers).toHaveLength(

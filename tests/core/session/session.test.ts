@@ -126,7 +126,7 @@ describe('unresolved variables, cycles, injection', () => {
   it('an undefined variable names the variable, the request and where it looked', async () => {
     const root = workspace({
       'api.http': '### r\nGET HOST/{{missing}}\n',
-      'http-client.env.json': '{"dev": {"missing": "x"}}',
+      'http-client.env.json': '{"staging": {"missing": "x"}}',
     });
     const session = createSession({ workspaceRoot: root, processEnv: {} });
     const file = await session.loadFile(join(root, 'api.http'));
@@ -141,7 +141,7 @@ describe('unresolved variables, cycles, injection', () => {
       excerpt: `GET ${server.url}/{{missing}}`,
     });
     expect(error.hint).toContain('file variables of api.http');
-    expect(error.hint).toContain('select one with -e dev');
+    expect(error.hint).toContain('select one with -e staging');
   });
 
   it('points at a placeholder inside a file variable, and refuses an unclosed {{', async () => {

@@ -22,6 +22,45 @@ const recorded = {
   },
 } as unknown as RecordedExchange;
 
+function xmlExchange(body: string, contentType = 'application/xml'): RecordedExchange {
+  return {
+    request: { method: 'GET', url: 'http://x/', headers: [], body: { kind: 'none' } },
+    exchange: {
+      request: { method: 'GET', url: 'http://x/', headers: [] },
+      response: {
+        status: 200,
+        headers: [['Content-Type', contentType]],
+        body: { kind: 'memory', bytes: Buffer.from(body) },
+      },
+    },
+  } as unknown as RecordedExchange;
+}
+
+describe('XPath references (REST Client)', () => {
+  const replies = xmlExchange('<replies><reply id="3">first <b>one</b></reply><reply id="4">second</reply></replies>');
+  const value = (raw: string, on = replies) => evaluateReference(parseReference(raw)!, on, raw, 'here');
+
+  it('an attribute gives its value, an element its inner XML, a function its result', async () => {
+    expect(await value('r.response.body.//reply[1]/@id')).toBe('3');
+    expect(await value('r.response.body.//reply[1]')).toBe('first <b>one</b>');
+    expect(await value('r.response.body.count(//reply)')).toBe('2');
+    expect(await value('r.response.body./replies/reply[2]/text()')).toBe('second');
+  });
+
+  it('asXml. forces XPath, asJson. forces JSONPath; a $ path on XML stays JSONPath', async () => {
+    const textXml = xmlExchange('<a><b>x</b></a>', 'text/plain');
+    expect(await value('r.response.body.asXml.//b', textXml)).toBe('x');
+    const jsonAsText = xmlExchange('{"b":"y"}', 'text/plain');
+    expect(await value('r.response.body.asJson.$.b', jsonAsText)).toBe('y');
+  });
+
+  it('nothing selected, a body that is not XML or a broken XPath is E_VAR_UNDEFINED with the reason', async () => {
+    await expect(value('r.response.body.//nope')).rejects.toThrow(/\/\/nope matched nothing/);
+    await expect(value('r.response.body.//a', xmlExchange('not <xml'))).rejects.toThrow(/not XML/);
+    await expect(value('r.response.body.//[')).rejects.toThrow(/not a valid XPath/);
+  });
+});
+
 describe('references written the other tools’ ways', () => {
   it('reads headers[\'X-Id\'] and headers["X-Id"]', async () => {
     for (const raw of [
