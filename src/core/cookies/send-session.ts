@@ -9,7 +9,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { writeFileAtomic } from '../atomic-write.js';
+import { writeError, writeFileAtomic } from '../atomic-write.js';
 import { DialError } from '../errors.js';
 import { applyCookieChanges, createCookieJar, type CookieStore } from '../http/cookies.js';
 import type { HeaderList } from '../http/types.js';
@@ -225,6 +225,12 @@ export function clearSessions(filter: { name?: string; host?: string }, env: Env
     (s) =>
       (filter.name === undefined || s.name === filter.name) && (filter.host === undefined || s.host === filter.host),
   );
-  for (const session of removed) rmSync(session.path, { force: true });
+  for (const session of removed) {
+    try {
+      rmSync(session.path, { force: true });
+    } catch (error) {
+      throw writeError(session.path, error, 'session');
+    }
+  }
   return removed;
 }
