@@ -89,7 +89,11 @@ export function writeJarFile(path: string, file: JarFile): void {
     return;
   }
   // A new folder is the user's alone (the file is 0600 either way).
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw writeError(path, error, 'cookie jar');
+  }
   writeFileAtomic(path, `${JSON.stringify(file, null, 2)}\n`, 0o600, 'cookie jar');
 }
 

@@ -162,7 +162,11 @@ export function openSession(location: SessionLocation): OpenSession {
       const onDisk = readSafely(location.path);
       const base = onDisk.cookies.map(cookieFromJson).filter((c) => c !== undefined);
       data.cookies = applyCookieChanges(base, jar.changes()).map(cookieToJson);
-      mkdirSync(dirname(location.path), { recursive: true, mode: 0o700 });
+      try {
+        mkdirSync(dirname(location.path), { recursive: true, mode: 0o700 });
+      } catch (error) {
+        throw writeError(location.path, error, 'session');
+      }
       writeFileAtomic(location.path, `${JSON.stringify(data, null, 2)}\n`, 0o600, 'session');
     },
   };
