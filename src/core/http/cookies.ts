@@ -84,9 +84,9 @@ function coversUrl(cookie: StoredCookie, url: URL): boolean {
   return pathMatches(url.pathname || '/', cookie.path);
 }
 
-/** Whether a cookie goes with a request to `url`. */
+/** Whether a cookie goes with a request to `url` (a Secure one over https, or to a loopback host, as browsers do). */
 export function cookieMatches(cookie: StoredCookie, url: URL): boolean {
-  return coversUrl(cookie, url) && (!cookie.secure || url.protocol === 'https:' || url.protocol === 'wss:');
+  return coversUrl(cookie, url) && (!cookie.secure || secureOrigin(url, cookieHost(url)));
 }
 
 const SAME_SITE: Record<string, StoredCookie['sameSite']> = { strict: 'Strict', lax: 'Lax', none: 'None' };

@@ -79,6 +79,8 @@ describe('cookie jar: attributes and client-side rules (RFC 6265bis)', () => {
     jar.store('http://h.test/', ['s=1; Secure']);
     jar.store('http://localhost:8080/', ['l=1; Secure']);
     expect(jar.list().map((c) => c.name)).toEqual(['l']);
+    // …and goes back to it over http, as a browser sends it to its secure context.
+    expect(jar.cookieHeaderFor('http://localhost:8080/x')).toBe('l=1');
   });
 
   it('an http origin cannot overwrite a Secure cookie', () => {
