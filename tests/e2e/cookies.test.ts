@@ -164,6 +164,14 @@ describe('the saved cookie jar', () => {
     expect(() => readdirSync(join(configDir, 'cookies'))).toThrow();
     expect((await runCli(['run', '--cookie-jar', jar, 'me.http'], { cwd: root, configDir })).code).toBe(0);
     expect((await runCli(['run', 'me.http'], { cwd: root, configDir })).code).toBe(1);
+    // A jar that cannot be written is a warning: the run itself passed.
+    const unwritable = await runCli(['run', '--cookie-jar', 'api.http/jar.json', 'login.http'], {
+      cwd: root,
+      configDir,
+    });
+    expect(unwritable.code).toBe(0);
+    expect(unwritable.stderr).toContain('warning: cannot write the cookie jar');
+    expect(unwritable.stderr).toContain('the cookies of this run are not kept');
   });
 
   it('dial cookies list masks values; dial cookies clear empties the jar', async () => {

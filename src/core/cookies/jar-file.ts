@@ -11,7 +11,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { writeFileAtomic } from '../atomic-write.js';
+import { writeError, writeFileAtomic } from '../atomic-write.js';
 import { applyCookieChanges, createCookieJar, type CookieStore, type StoredCookie } from '../http/cookies.js';
 import { configDir } from '../settings/paths.js';
 import { cookieFromJson, cookieToJson, type SavedCookie } from './saved-cookie.js';
@@ -81,11 +81,19 @@ export function writeJarFile(path: string, file: JarFile): void {
   for (const [name, cookies] of Object.entries(file.environments))
     if (cookies.length === 0) delete file.environments[name];
   if (Object.keys(file.environments).length === 0) {
-    rmSync(path, { force: true });
+    try {
+      rmSync(path, { force: true });
+    } catch (error) {
+      throw writeError(path, error, 'cookie jar');
+    }
     return;
   }
   // A new folder is the user's alone (the file is 0600 either way).
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw writeError(path, error, 'cookie jar');
+  }
   writeFileAtomic(path, `${JSON.stringify(file, null, 2)}\n`, 0o600, 'cookie jar');
 }
 

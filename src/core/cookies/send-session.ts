@@ -9,7 +9,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { writeFileAtomic } from '../atomic-write.js';
+import { writeError, writeFileAtomic } from '../atomic-write.js';
 import { DialError } from '../errors.js';
 import { applyCookieChanges, createCookieJar, type CookieStore } from '../http/cookies.js';
 import type { HeaderList } from '../http/types.js';
@@ -162,7 +162,11 @@ export function openSession(location: SessionLocation): OpenSession {
       const onDisk = readSafely(location.path);
       const base = onDisk.cookies.map(cookieFromJson).filter((c) => c !== undefined);
       data.cookies = applyCookieChanges(base, jar.changes()).map(cookieToJson);
-      mkdirSync(dirname(location.path), { recursive: true, mode: 0o700 });
+      try {
+        mkdirSync(dirname(location.path), { recursive: true, mode: 0o700 });
+      } catch (error) {
+        throw writeError(location.path, error, 'session');
+      }
       writeFileAtomic(location.path, `${JSON.stringify(data, null, 2)}\n`, 0o600, 'session');
     },
   };
@@ -225,6 +229,12 @@ export function clearSessions(filter: { name?: string; host?: string }, env: Env
     (s) =>
       (filter.name === undefined || s.name === filter.name) && (filter.host === undefined || s.host === filter.host),
   );
-  for (const session of removed) rmSync(session.path, { force: true });
+  for (const session of removed) {
+    try {
+      rmSync(session.path, { force: true });
+    } catch (error) {
+      throw writeError(session.path, error, 'session');
+    }
+  }
   return removed;
 }

@@ -84,9 +84,9 @@ function coversUrl(cookie: StoredCookie, url: URL): boolean {
   return pathMatches(url.pathname || '/', cookie.path);
 }
 
-/** Whether a cookie goes with a request to `url`. */
+/** Whether a cookie goes with a request to `url` (a Secure one over https, or to a loopback host, as browsers do). */
 export function cookieMatches(cookie: StoredCookie, url: URL): boolean {
-  return coversUrl(cookie, url) && (!cookie.secure || url.protocol === 'https:' || url.protocol === 'wss:');
+  return coversUrl(cookie, url) && (!cookie.secure || secureOrigin(url, cookieHost(url)));
 }
 
 const SAME_SITE: Record<string, StoredCookie['sameSite']> = { strict: 'Strict', lax: 'Lax', none: 'None' };
@@ -250,7 +250,10 @@ export function createCookieJar(initial: readonly StoredCookie[] = []): CookieSt
   };
 }
 
-/** `base` with `changes` applied and expired cookies dropped (a saved jar brought up to date). */
+/** Most cookies a saved jar keeps (browsers keep about 3,000); past it, the oldest go first (RFC 6265 5.3). */
+export const MAX_SAVED_COOKIES = 3000;
+
+/** `base` with `changes` applied, expired cookies dropped and at most MAX_SAVED_COOKIES kept (a saved jar brought up to date). */
 export function applyCookieChanges(
   base: readonly StoredCookie[],
   changes: Iterable<[string, StoredCookie | null]>,
@@ -261,5 +264,7 @@ export function applyCookieChanges(
     if (cookie) merged.set(key, cookie);
     else merged.delete(key);
   }
-  return [...merged.values()].filter((cookie) => live(cookie, now)).sort(sendOrder);
+  let kept = [...merged.values()].filter((cookie) => live(cookie, now));
+  if (kept.length > MAX_SAVED_COOKIES) kept = kept.sort((a, b) => b.created - a.created).slice(0, MAX_SAVED_COOKIES);
+  return kept.sort(sendOrder);
 }

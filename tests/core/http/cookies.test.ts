@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCookieJar } from '../../../src/core/http/index.js';
-import { applyCookieChanges } from '../../../src/core/http/cookies.js';
+import { applyCookieChanges, MAX_SAVED_COOKIES } from '../../../src/core/http/cookies.js';
 
 describe('cookie jar', () => {
   it('host-only cookies go back to the same host only', () => {
@@ -79,6 +79,8 @@ describe('cookie jar: attributes and client-side rules (RFC 6265bis)', () => {
     jar.store('http://h.test/', ['s=1; Secure']);
     jar.store('http://localhost:8080/', ['l=1; Secure']);
     expect(jar.list().map((c) => c.name)).toEqual(['l']);
+    // …and goes back to it over http, as a browser sends it to its secure context.
+    expect(jar.cookieHeaderFor('http://localhost:8080/x')).toBe('l=1');
   });
 
   it('an http origin cannot overwrite a Secure cookie', () => {
@@ -140,5 +142,24 @@ describe('cookie jar: attributes and client-side rules (RFC 6265bis)', () => {
       'b=1; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=3600',
     ]);
     expect(jar.cookieHeaderFor('http://h.test/')).toBe('a=1; b=1');
+  });
+});
+
+describe('a saved jar brought up to date', () => {
+  it(`keeps at most ${MAX_SAVED_COOKIES} cookies, the newest`, () => {
+    const base = Array.from({ length: MAX_SAVED_COOKIES + 5 }, (_, i) => ({
+      name: `c${i}`,
+      value: '1',
+      domain: 'h.test',
+      hostOnly: true,
+      path: '/',
+      secure: false,
+      httpOnly: false,
+      created: i,
+    }));
+    const kept = applyCookieChanges(base, []);
+    expect(kept).toHaveLength(MAX_SAVED_COOKIES);
+    expect(kept.some((c) => c.name === 'c0')).toBe(false);
+    expect(kept.some((c) => c.name === `c${MAX_SAVED_COOKIES + 4}`)).toBe(true);
   });
 });
