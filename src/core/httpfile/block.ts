@@ -50,6 +50,8 @@ export interface Block extends BlockMetadata {
   graphql?: { operationName?: string };
   /** httpyac `{{ … }}` blocks before the request line. */
   scriptBlocks?: Array<{ code: string; line: number }>;
+  /** httpyac `{{ … }}` blocks that run after the response. */
+  postScriptBlocks?: Array<{ code: string; line: number }>;
   /** `# @lang lua` (rest.nvim): scripts of this block are not JavaScript. */
   scriptLanguage?: string;
 }

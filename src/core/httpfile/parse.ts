@@ -32,6 +32,13 @@ import { DialError } from '../errors.js';
 import { AssertionSyntaxError, parseAssertion } from './assertion.js';
 import { newBlock, type Block } from './block.js';
 import { chooseDialect, type Dialect } from './dialect.js';
+import {
+  HTTPYAC_SCRIPT_END_RE,
+  httpyacScriptStart,
+  refusedScriptEvent,
+  type HttpyacFileScripts,
+  type HttpyacScriptStart,
+} from './httpyac.js';
 import { applyMetadata, refusedMetadata } from './metadata.js';
 import { isKnownMethod, KNOWN_METHODS, PROTOCOL_KEYWORDS } from './methods.js';
 import { fileBodyEncoding, inlineScriptRefusal, isSupportedEncoding, scriptFileRefusal } from './scripts.js';
@@ -168,6 +175,9 @@ class HttpFileParser {
   private guessNoted = false;
   /** httpyac GraphQL fragments by name, appended to the queries that spread them. */
   private readonly fragments = new Map<string, string>();
+  /** httpyac: scripts that run once or for every request, and the files `# @import` names. */
+  private readonly httpyacFile: HttpyacFileScripts = { once: [], everyPre: [], everyPost: [] };
+  private readonly httpyacImports: Array<{ path: string; line: number }> = [];
   private block: Block = newBlock(0, 1, false);
 
   constructor(
@@ -197,6 +207,7 @@ class HttpFileParser {
     for (let i = 0; i < lineCount; i++) i = this.line(i);
     this.finish(this.text.length);
     if (this.variablesOutOfOrder) this.variables.sort((a, b) => a.span.start - b.span.start);
+    this.applyHttpyacFileScripts();
     const file: HttpFile = {
       path: this.path,
       text: this.text,
@@ -204,6 +215,8 @@ class HttpFileParser {
       requests: this.requests,
       dialect: this.dialect,
     };
+    if (this.httpyacFile.once.length > 0) file.httpyacFileScripts = this.httpyacFile.once;
+    if (this.httpyacImports.length > 0) file.httpyacImports = this.httpyacImports;
     if (this.warnings.length > 0) {
       file.warnings = this.warnings;
       reportParseWarnings(this.warnings);
@@ -312,7 +325,11 @@ class HttpFileParser {
       return i;
     }
     if (t.startsWith('/*')) return this.blockComment(i);
-    if (t.startsWith('{{') && !maskTemplates(t).trim().includes(' ') && !t.includes('}}')) return this.scriptBlock(i);
+    if (t.startsWith('{{') && !t.includes('}}')) {
+      const start = this.dialect === 'httpyac' ? httpyacScriptStart(t) : undefined;
+      if (start) return this.scriptBlock(i, start);
+      if (this.dialect !== 'httpyac' && !maskTemplates(t).trim().includes(' ')) this.refuseScriptBlock(i);
+    }
     if (t.charCodeAt(0) === 60 /* < */) return this.preScriptLine(i, line, t);
     if (this.dialect === 'httpyac' && HTTPYAC_FRAGMENT_RE.test(t)) return this.graphqlFragment(i, t);
     return this.requestLine(i, line);
@@ -339,18 +356,19 @@ class HttpFileParser {
   }
 
   /**
-   * httpyac's `{{ … }}` block before a request: JavaScript whose `exports.name = value` become
-   * variables of the request, run in dial's sandbox when the request is prepared (httpyac dialect,
-   * no modules); anywhere else refused.
+   * httpyac's `{{ … }}` script block (httpyac dialect; see httpyac.ts for when each kind runs):
+   * JavaScript whose `exports.name = value` become variables, run in dial's sandbox.
    */
-  private scriptBlock(i: number): number {
-    const open = this.starts[i] + this.lineText(i).indexOf('{{');
+  private scriptBlock(i: number, start: HttpyacScriptStart): number {
     let last = i + 1;
-    while (last < this.starts.length && !/^\s*\}\}\s*$/.test(this.lineText(last))) last++;
+    while (last < this.starts.length && !HTTPYAC_SCRIPT_END_RE.test(this.lineText(last))) last++;
     if (last >= this.starts.length)
       this.fail('unterminated `{{` block: no `}}` line', i, 1, 'close the block with `}}` on its own line');
-    const code = this.text.slice(open + 2, this.starts[last]);
-    if (this.dialect !== 'httpyac') this.refuseScriptBlock(i);
+    const refusedEvent = refusedScriptEvent(start.event);
+    if (refusedEvent)
+      this.fail(refusedEvent, i, 1, 'compute values in a plain `{{ … }}` block above the request and use {{name}}');
+    // From the end of the `{{` line, so the code's first line is the line after it.
+    const code = this.text.slice(this.ends[i], this.starts[last]);
     const refusal = inlineScriptRefusal(code, undefined);
     if (refusal) {
       throw new DialError('E_SCRIPT', `unsupported script: ${refusal}`, {
@@ -358,8 +376,33 @@ class HttpFileParser {
         location: { file: this.fileLabel, line: i + 1, col: 1, excerpt: this.lineText(i) },
       });
     }
-    (this.block.scriptBlocks ??= []).push({ code, line: i + 1 });
+    const block = this.block;
+    const afterResponse =
+      start.event === 'response' || start.event === 'after' || (start.event === undefined && block.state !== 'pre');
+    const script = { code, line: i + 1 };
+    if (start.everyRequest) (afterResponse ? this.httpyacFile.everyPost : this.httpyacFile.everyPre).push(script);
+    else if (afterResponse) (block.postScriptBlocks ??= []).push(script);
+    else (block.scriptBlocks ??= []).push(script);
+    // A block after the request line ends its headers or body.
+    if (block.state !== 'pre') block.state = 'post';
     return last;
+  }
+
+  /** httpyac: a `{{` line after the request line opens a script block; returns its last line, or -1. */
+  private httpyacScriptAt(i: number, t: string): number {
+    if (this.dialect !== 'httpyac' || t.charCodeAt(0) !== 123 || t.charCodeAt(1) !== 123) return -1;
+    const start = httpyacScriptStart(t);
+    return start ? this.scriptBlock(i, start) : -1;
+  }
+
+  /** httpyac: `{{+ }}` blocks run for every request; global regions' response blocks after every response. */
+  private applyHttpyacFileScripts(): void {
+    const { everyPre, everyPost } = this.httpyacFile;
+    if (everyPre.length === 0 && everyPost.length === 0) return;
+    for (const request of this.requests) {
+      if (everyPre.length) request.httpyacScripts = [...everyPre, ...(request.httpyacScripts ?? [])];
+      if (everyPost.length) request.httpyacPostScripts = [...(request.httpyacPostScripts ?? []), ...everyPost];
+    }
   }
 
   /** httpyac's multi-line `{{ … }}` JavaScript block outside the httpyac dialect, or after a request: refused. */
@@ -576,6 +619,8 @@ class HttpFileParser {
 
   private headerLine(i: number, line: string, t: string): number {
     const block = this.block;
+    const script = this.httpyacScriptAt(i, t);
+    if (script >= 0) return script;
     if (mayEndBody(t)) {
       const last = this.afterBodyProduction(i, line, t, false);
       if (last >= 0) {
@@ -639,7 +684,8 @@ class HttpFileParser {
         return last;
       }
     }
-    if (this.dialect === 'httpyac' && t.startsWith('{{') && !t.includes('}}')) this.refuseScriptBlock(i);
+    const script = this.httpyacScriptAt(i, t);
+    if (script >= 0) return script;
     if (/^\{%\s*$/.test(t) && block.bodyFirst < 0 && this.closesScriptBeforeNextRequest(i)) {
       this.fail(
         'a `{% … %}` script inside a body is not supported',
@@ -704,6 +750,8 @@ class HttpFileParser {
   // ---- after the body ----
 
   private afterBodyLine(i: number, line: string, t: string): number {
+    const script = this.httpyacScriptAt(i, t);
+    if (script >= 0) return script;
     if (isComment(t)) {
       this.commentAfterRequestLine(i, t);
       return i;
@@ -880,7 +928,12 @@ class HttpFileParser {
 
   private finish(end: number): void {
     const block = this.block;
-    if (!block.hasRequest) return;
+    if (!block.hasRequest) {
+      // httpyac's global region: its blocks run once before the requests, its response blocks after each.
+      if (block.scriptBlocks) this.httpyacFile.once.push(...block.scriptBlocks);
+      if (block.postScriptBlocks) this.httpyacFile.everyPost.push(...block.postScriptBlocks);
+      return;
+    }
     if (!block.bodyHasContent) {
       // Only variables and comments after the headers: they are variables, not a body.
       for (const i of block.bodyVariables) {
@@ -925,6 +978,7 @@ class HttpFileParser {
     };
     if (block.connectTimeoutMs !== undefined) request.connectTimeoutMs = block.connectTimeoutMs;
     if (block.scriptBlocks) request.httpyacScripts = block.scriptBlocks;
+    if (block.postScriptBlocks) request.httpyacPostScripts = block.postScriptBlocks;
     this.requests.push(request);
   }
 }

@@ -142,6 +142,8 @@ export interface RequestNode {
   variables: FileVariable[];
   /** httpyac `{{ … }}` blocks before the request line (httpyac dialect): their `exports` become variables. */
   httpyacScripts?: Array<{ code: string; line: number }>;
+  /** httpyac `{{ … }}` blocks after the request line (or `{{@response}}`): run with `response` once it is in. */
+  httpyacPostScripts?: Array<{ code: string; line: number }>;
 }
 
 /** Something dial read one way while another tool may read it another: shown, never fatal. */
@@ -165,6 +167,10 @@ export interface HttpFile {
   dialect?: import('./dialect.js').Dialect;
   /** Ambiguities worth telling the user about (absent when there are none). */
   warnings?: ParseWarning[];
+  /** httpyac: `{{ … }}` blocks of global regions (no request), run once before the file's requests. */
+  httpyacFileScripts?: Array<{ code: string; line: number }>;
+  /** httpyac `# @import ./other.http`: files whose requests and variables this file may use. */
+  httpyacImports?: Array<{ path: string; line: number }>;
 }
 
 /**

@@ -35,6 +35,12 @@ export interface RunSession {
   record(file: HttpFile, node: RequestNode, request: HttpRequest, exchange: Exchange): void;
   resolveTemplate(text: string, file: HttpFile, node: RequestNode): string | Promise<string>;
   secretValues(): Iterable<string>;
+  /** httpyac `{{ }}` blocks after the request: their client.test results and logs. */
+  runHttpyacPostScripts?(
+    file: HttpFile,
+    node: RequestNode,
+    response: ResponseView,
+  ): Promise<Array<{ tests: Array<{ name: string; passed: boolean; message?: string }>; logs: string[] }>>;
 }
 
 /** The HTTP engine functions the executor needs (src/core/http). */
@@ -281,6 +287,26 @@ async function runScripts(shared: ExecutorShared, attempt: Attempt, kind: 'preSc
   }
 }
 
+/** httpyac `{{ }}` blocks after the request, over its response: their tests join the attempt's assertions. */
+async function runHttpyacPostScripts(shared: ExecutorShared, attempt: Attempt, view: ResponseView): Promise<void> {
+  const { file, node } = attempt.context;
+  const outcomes = (await shared.options.session.runHttpyacPostScripts?.(file, node, view)) ?? [];
+  outcomes.forEach((outcome, index) => {
+    attempt.logs.push(...outcome.logs);
+    for (const test of outcome.tests) {
+      const assertion: AssertionResult = {
+        kind: 'test',
+        source: test.name,
+        line: node.httpyacPostScripts![index].line,
+        passed: test.passed,
+        ...(test.message ? { message: test.message } : {}),
+      };
+      attempt.assertions.push(assertion);
+      attempt.context.emit({ type: 'assertion', result: assertion });
+    }
+  });
+}
+
 /** The file's cookie jar, made on first use; none with `# @no-cookie-jar`. */
 function cookieJarFor(shared: ExecutorShared, file: HttpFile, node: RequestNode): CookieJar | undefined {
   let jar = shared.jars.get(file.path);
@@ -353,6 +379,7 @@ async function sendAndCheck(shared: ExecutorShared, attempt: Attempt): Promise<A
   const view = (attempt.view = await loadResponseView(exchange));
   if (node.outputRedirect) await saveBody(node, file, view);
   await runScripts(shared, attempt, 'handlers');
+  if (node.httpyacPostScripts && shared.scriptsOn) await runHttpyacPostScripts(shared, attempt, view);
   await checkAssertions(shared, attempt, view);
   let passed = true;
   for (const result of attempt.assertions) if (!result.passed) passed = false;

@@ -42,6 +42,8 @@ import { expandMultipartBody, multipartBoundary } from '../httpfile/multipart.js
 import { DialError } from '../errors.js';
 import { EnvStore, type Dotenv, type ResolvedEnvironment } from '../env/index.js';
 import { VariableResolver } from '../vars/resolver.js';
+import { httpyacResponse, type HttpyacBlockContext, type HttpyacBlockOutcome } from '../vars/httpyac-js.js';
+import type { ResponseView } from '../assert/response-view.js';
 import { evaluateReference, type RecordedExchange } from '../vars/references.js';
 import { findPlaceholders } from '../vars/template.js';
 import { lineColAt } from '../env/json-file.js';
@@ -129,9 +131,23 @@ export interface Session {
   resolveTemplate(text: string, file: HttpFile, node: RequestNode): Promise<string>;
   secretValues(): string[];
   environments(): Promise<string[]>;
+  /** httpyac: runs the request's `{{ }}` blocks that follow it, over its response (exports become globals). */
+  runHttpyacPostScripts(file: HttpFile, node: RequestNode, response: ResponseView): Promise<HttpyacBlockOutcome[]>;
 }
 
 const HEADER_NAME_RE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** httpyac's `request` in a `{{ }}` block: the request as written (templates unresolved), as httpyac gives it before sending. */
+function httpyacRequestOf(node: RequestNode): HttpyacBlockContext['request'] {
+  const headers: Record<string, string> = {};
+  for (const header of node.headers) headers[header.name] = header.value;
+  return {
+    method: node.method,
+    url: node.url,
+    headers,
+    ...(node.body?.kind === 'inline' ? { body: node.body.text } : {}),
+  };
+}
 
 function keyOf(file: HttpFile, node: RequestNode): string {
   return `${file.path}#${node.name ?? `@${node.index}`}`;
@@ -165,6 +181,8 @@ class RequestSession implements Session {
   private readonly secretNamesByFile = new WeakMap<HttpFile, Set<string>>();
   private readonly labels = new WeakMap<HttpFile, string>();
   private readonly environmentsByDir = new Map<string, Promise<[ResolvedEnvironment, Dotenv | undefined]>>();
+  /** httpyac global-region scripts, run once per file path. */
+  private readonly httpyacFileScriptsRun = new Map<string, Promise<unknown>>();
 
   constructor(private readonly options: SessionOptions) {
     this.workspaceRoot = resolve(options.workspaceRoot);
@@ -464,7 +482,8 @@ class RequestSession implements Session {
   ): Promise<PreparedRequest> {
     await this.askPrompts(file, node, extra.promptAgain);
     const resolver = await this.resolver(file, node, extra, true);
-    if (node.httpyacScripts) await resolver.runScriptBlocks(node.httpyacScripts);
+    if (file.httpyacFileScripts) await this.runHttpyacFileScripts(file, resolver);
+    if (node.httpyacScripts) await resolver.runScriptBlocks(node.httpyacScripts, { request: httpyacRequestOf(node) });
     await this.runRefs(file, node);
     this.checkClosedTemplates(file, node);
     let url = await this.resolveUrl(file, node, resolver);
@@ -482,6 +501,27 @@ class RequestSession implements Session {
     return auth.digest
       ? { request, overrides, secretValues, digest: auth.digest }
       : { request, overrides, secretValues };
+  }
+
+  /** httpyac: the `{{ }}` blocks of the file's global regions, run once per file (before its first request). */
+  private runHttpyacFileScripts(file: HttpFile, resolver: VariableResolver): Promise<unknown> {
+    let pending = this.httpyacFileScriptsRun.get(file.path);
+    if (!pending) {
+      pending = resolver.runScriptBlocks(file.httpyacFileScripts ?? []);
+      this.httpyacFileScriptsRun.set(file.path, pending);
+    }
+    return pending;
+  }
+
+  async runHttpyacPostScripts(file: HttpFile, node: RequestNode, response: ResponseView): Promise<HttpyacBlockOutcome[]> {
+    if (!node.httpyacPostScripts) return [];
+    const resolver = await this.resolver(file, node, {}, false);
+    const outcomes = await resolver.runScriptBlocks(node.httpyacPostScripts, {
+      request: httpyacRequestOf(node),
+      response: httpyacResponse(response),
+    });
+    for (const secret of resolver.secretValues) this.secrets.add(secret);
+    return outcomes;
   }
 
   /** Asks the request's `# @prompt` values that neither --var nor an earlier answer gives (E_VAR_UNDEFINED with no prompt). */

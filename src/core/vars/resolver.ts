@@ -17,7 +17,13 @@ import { substitute } from './template.js';
 import { evaluateDynamic } from './dynamic.js';
 import { parseReference, type ReferenceExpression } from './references.js';
 import { valueToText } from './jsonpath.js';
-import { evaluateHttpyacExpression, expressionIdentifiers, runHttpyacBlock } from './httpyac-js.js';
+import {
+  evaluateHttpyacExpression,
+  expressionIdentifiers,
+  runHttpyacBlock,
+  type HttpyacBlockContext,
+  type HttpyacBlockOutcome,
+} from './httpyac-js.js';
 
 /** The longest text one expansion may produce (16 Mi characters). */
 export const MAX_EXPANDED_LENGTH = 16 * 1024 * 1024;
@@ -185,15 +191,29 @@ export class VariableResolver {
     }
   }
 
-  /** Runs httpyac `{{ … }}` blocks (in order); what they export becomes variables of this request (script level). */
-  async runScriptBlocks(blocks: ReadonlyArray<{ code: string; line: number }>): Promise<void> {
+  /**
+   * Runs httpyac `{{ … }}` blocks (in order); what they export becomes variables of this request
+   * (script level) and run-wide globals (httpyac keeps them for the file's later requests).
+   */
+  async runScriptBlocks(
+    blocks: ReadonlyArray<{ code: string; line: number }>,
+    context: Omit<HttpyacBlockContext, 'globals'> = {},
+  ): Promise<HttpyacBlockOutcome[]> {
+    const outcomes: HttpyacBlockOutcome[] = [];
     for (const block of blocks) {
-      const exported = await runHttpyacBlock(block.code, await this.scopeFor(block.code, []), {
-        file: this.options.location?.file ?? this.options.fileLabel,
-        line: block.line,
-      });
-      for (const [name, value] of exported) this.exported.set(name, value);
+      const outcome = await runHttpyacBlock(
+        block.code,
+        await this.scopeFor(block.code, []),
+        { file: this.options.location?.file ?? this.options.fileLabel, line: block.line },
+        { ...context, globals: this.options.globals },
+      );
+      for (const [name, value] of outcome.exported) {
+        this.exported.set(name, value);
+        this.cache.delete(name);
+      }
+      outcomes.push(outcome);
     }
+    return outcomes;
   }
 
   /** Evaluates an httpyac expression with each variable it names in scope (response bodies parsed as JSON). */

@@ -64,7 +64,11 @@ describe('refusals (never silently wrong)', () => {
   it('refuses JavaScript in {{ }} and httpyac script blocks', () => {
     expect(refusal('POST http://x\n\n{"a": "{{Date.now()}}"}\n').line).toBe(3);
     expect(refusal('{{\n  exports.a = 1;\n}}\nGET http://x\n').message).toContain('script blocks');
-    expect(refusal('# @dialect httpyac\nGET /a\n\n{{\n  console.log(response);\n}}\n').line).toBe(4);
+    // In httpyac a block after the request line runs after the response (tests/core/httpfile/httpyac.test.ts).
+    expect(
+      parseHttpFile('# @dialect httpyac\nGET /a\n\n{{\n  console.log(response);\n}}\n', '').requests[0]
+        .httpyacPostScripts,
+    ).toEqual([{ code: '\n  console.log(response);\n', line: 4 }]);
   });
   it('refuses kulala env-from-command metadata and httpyac loops', () => {
     expect(refusal('# @env-stdin-cmd token echo 1\nGET http://x\n').message).toContain('@env-stdin-cmd');
