@@ -422,12 +422,21 @@ class HttpFileParser {
     let value = t.slice(meta[0].length).trim();
     // JetBrains also accepts `# @name = login`.
     if (value.charCodeAt(0) === 61 /* = */) value = value.slice(1).trim();
-    const refusal = refusedMetadata(meta[1]);
+    if (this.dialect === 'httpyac' && meta[1] === 'import') this.httpyacImport(i, value);
+    const refusal = this.dialect === 'httpyac' && meta[1] === 'import' ? undefined : refusedMetadata(meta[1]);
     if (refusal) this.fail(`unsupported metadata @${meta[1]}`, i, 1, refusal);
     this.block.metadata.push({ key: meta[1], value, span: this.lineSpan(i) });
     applyMetadata(this.block, meta[1], value, (message, hint) =>
       this.fail(`bad metadata value: ${message}`, i, 1, hint),
     );
+  }
+
+  /** httpyac `# @import ./other.http`: the file's requests and global variables become available (session). */
+  private httpyacImport(i: number, value: string): void {
+    if (!value) this.fail('@import needs a file', i, 1, 'write `# @import ./other.http`');
+    if (value.includes('{{'))
+      this.fail('@import with variables in the path is not supported', i, 1, 'write the path relative to this file');
+    this.httpyacImports.push({ path: value, line: i + 1 });
   }
 
   /** `< {% … %}` or `< ./pre.js` before the request line. */

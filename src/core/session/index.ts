@@ -149,6 +149,14 @@ function httpyacRequestOf(node: RequestNode): HttpyacBlockContext['request'] {
   };
 }
 
+/** The variables declared outside any request of a file (httpyac's global regions). */
+function globalVariables(file: HttpFile): Map<string, string> {
+  const inRequests = new Set(file.requests.flatMap((request) => request.variables));
+  const values = new Map<string, string>();
+  for (const variable of file.variables) if (!inRequests.has(variable)) values.set(variable.name, variable.value);
+  return values;
+}
+
 function keyOf(file: HttpFile, node: RequestNode): string {
   return `${file.path}#${node.name ?? `@${node.index}`}`;
 }
@@ -181,6 +189,8 @@ class RequestSession implements Session {
   private readonly secretNamesByFile = new WeakMap<HttpFile, Set<string>>();
   private readonly labels = new WeakMap<HttpFile, string>();
   private readonly environmentsByDir = new Map<string, Promise<[ResolvedEnvironment, Dotenv | undefined]>>();
+  /** httpyac `# @import`: the files each file imports, parsed once. */
+  private readonly imports = new WeakMap<HttpFile, Promise<HttpFile[]>>();
   /** httpyac global-region scripts, run once per file path. */
   private readonly httpyacFileScriptsRun = new Map<string, Promise<unknown>>();
 
@@ -328,6 +338,9 @@ class RequestSession implements Session {
         ? await withHttpyacEnvironment(jetbrainsEnvironment, dir, this.environment)
         : jetbrainsEnvironment;
     const fileVariables = new Map<string, string>();
+    // httpyac: the variables of imported files' global regions, under the file's own.
+    if (file.httpyacImports)
+      for (const imported of await this.importsOf(file)) for (const [name, value] of globalVariables(imported)) fileVariables.set(name, value);
     for (const variable of file.variables)
       if (variable.span.start < node.requestLineSpan.start) fileVariables.set(variable.name, variable.value);
     const where = this.where(file, node);
@@ -381,8 +394,9 @@ class RequestSession implements Session {
     where: string,
     kept: string,
   ): Promise<string> {
-    const target = file.requests.find((request) => request.name === name);
-    let recorded = target ? this.recorded.get(keyOf(file, target)) : this.recordedByName.get(name);
+    // httpyac: a request of a file this one imports (`# @import`) runs in that file.
+    const [owner, target] = await this.findRequest(file, name);
+    let recorded = target ? this.recorded.get(keyOf(owner, target)) : this.recordedByName.get(name);
     if (!recorded) {
       if (!target) {
         throw new DialError(
@@ -397,7 +411,7 @@ class RequestSession implements Session {
         this.options.keepReference({ request: name, text: kept });
         return kept;
       }
-      const key = keyOf(file, target);
+      const key = keyOf(owner, target);
       // The chain lives in AsyncLocalStorage only while a referenced request runs: entering it
       // turns on promise hooks, which cost every later await of the run, so plain requests never do.
       let chain = this.chain.getStore() ?? [];
@@ -416,7 +430,7 @@ class RequestSession implements Session {
       let running = this.running.get(key);
       if (!running) {
         const runTarget = () =>
-          this.options.runReference ? this.options.runReference(file, target) : this.runDependency(file, target, from);
+          this.options.runReference ? this.options.runReference(owner, target) : this.runDependency(owner, target, from);
         running = this.chain.run([...chain, key], runTarget);
         this.running.set(key, running);
         // A run that failed or was cancelled is forgotten, so the next request that needs it tries again.
@@ -465,11 +479,57 @@ class RequestSession implements Session {
     }
   }
 
+  /** The request named `name` in `file`, else in the files it imports (httpyac `# @import`), with the file that holds it. */
+  private async findRequest(file: HttpFile, name: string): Promise<[HttpFile, RequestNode | undefined]> {
+    const own = file.requests.find((request) => request.name === name);
+    if (own || !file.httpyacImports) return [file, own];
+    for (const imported of await this.importsOf(file)) {
+      const target = imported.requests.find((request) => request.name === name);
+      if (target) return [imported, target];
+    }
+    return [file, undefined];
+  }
+
+  /**
+   * httpyac `# @import ./other.http`: the files a file imports, and the ones they import, parsed
+   * once per session (paths relative to the importing file). A missing file is an error at its line.
+   */
+  private importsOf(file: HttpFile): Promise<HttpFile[]> {
+    let pending = this.imports.get(file);
+    if (!pending) {
+      pending = this.loadImports(file, new Set([file.path]));
+      this.imports.set(file, pending);
+    }
+    return pending;
+  }
+
+  private async loadImports(file: HttpFile, seen: Set<string>): Promise<HttpFile[]> {
+    const found: HttpFile[] = [];
+    for (const entry of file.httpyacImports ?? []) {
+      const path = resolve(file.path ? dirname(file.path) : this.workspaceRoot, entry.path);
+      if (seen.has(path)) continue;
+      seen.add(path);
+      let text: string;
+      try {
+        text = await readFile(path, 'utf8');
+      } catch (error) {
+        throw new DialError('E_NOT_FOUND', `@import: cannot read ${entry.path}`, {
+          location: { file: file.path || '<text>', line: entry.line },
+          hint: 'the path is relative to the .http file that imports it',
+          cause: error,
+        });
+      }
+      const imported = parseHttpFile(text, path, { dialect: 'httpyac' });
+      found.push(imported, ...(await this.loadImports(imported, seen)));
+    }
+    return found;
+  }
+
   /** Forgets that the request named `name` in `file` ran, so the next reference runs it again. */
-  private forgetRun(file: HttpFile, name: string): void {
-    const target = file.requests.find((request) => request.name === name);
+  private async forgetRun(file: HttpFile, name: string): Promise<void> {
+    const [owner, target] = await this.findRequest(file, name);
     if (!target) return;
-    const key = keyOf(file, target);
+    const key = keyOf(owner, target);
     this.recorded.delete(key);
     this.running.delete(key);
   }
@@ -482,6 +542,9 @@ class RequestSession implements Session {
   ): Promise<PreparedRequest> {
     await this.askPrompts(file, node, extra.promptAgain);
     const resolver = await this.resolver(file, node, extra, true);
+    if (file.httpyacImports)
+      for (const imported of await this.importsOf(file))
+        if (imported.httpyacFileScripts) await this.runHttpyacFileScripts(imported, resolver);
     if (file.httpyacFileScripts) await this.runHttpyacFileScripts(file, resolver);
     if (node.httpyacScripts) await resolver.runScriptBlocks(node.httpyacScripts, { request: httpyacRequestOf(node) });
     await this.runRefs(file, node);
@@ -507,7 +570,7 @@ class RequestSession implements Session {
   private runHttpyacFileScripts(file: HttpFile, resolver: VariableResolver): Promise<unknown> {
     let pending = this.httpyacFileScriptsRun.get(file.path);
     if (!pending) {
-      pending = resolver.runScriptBlocks(file.httpyacFileScripts ?? []);
+      pending = resolver.runScriptBlocks(file.httpyacFileScripts ?? [], {}, file.path);
       this.httpyacFileScriptsRun.set(file.path, pending);
     }
     return pending;
@@ -553,7 +616,7 @@ class RequestSession implements Session {
       if (meta.key !== 'ref' && meta.key !== 'forceRef') continue;
       for (const name of meta.value.split(/[\s,]+/).filter(Boolean)) {
         // `@forceRef` runs the request again even when it already ran in this session.
-        if (meta.key === 'forceRef') this.forgetRun(file, name);
+        if (meta.key === 'forceRef') await this.forgetRun(file, name);
         await this.reference(
           file,
           node,

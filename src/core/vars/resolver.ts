@@ -198,13 +198,15 @@ export class VariableResolver {
   async runScriptBlocks(
     blocks: ReadonlyArray<{ code: string; line: number }>,
     context: Omit<HttpyacBlockContext, 'globals'> = {},
+    /** The file the blocks are written in, when not the request's own (an imported file). */
+    file?: string,
   ): Promise<HttpyacBlockOutcome[]> {
     const outcomes: HttpyacBlockOutcome[] = [];
     for (const block of blocks) {
       const outcome = await runHttpyacBlock(
         block.code,
         await this.scopeFor(block.code, []),
-        { file: this.options.location?.file ?? this.options.fileLabel, line: block.line },
+        { file: file ?? this.options.location?.file ?? this.options.fileLabel, line: block.line },
         { ...context, globals: this.options.globals },
       );
       for (const [name, value] of outcome.exported) {
