@@ -132,6 +132,27 @@ export async function sendWithNode(hop: HopRequest, context: HopContext): Promis
     });
 
     request.once('error', fail);
+    // CONNECT: node hands the answer over as a tunnel, not a response. dial shows the answer and
+    // closes the tunnel (what it means to send CONNECT from a .http file, as httpyac does).
+    if (hop.method === 'CONNECT') {
+      request.once('connect', (response: http.IncomingMessage, socket: Socket) => {
+        socket.destroy();
+        if (settled) return;
+        settled = true;
+        clearTimeout(connectTimer);
+        phases.firstByte = nowMs() - (ready ?? started);
+        resolve({
+          status: response.statusCode ?? 0,
+          statusText: response.statusMessage ?? '',
+          httpVersion: response.httpVersion,
+          headers: rawToList(response.rawHeaders),
+          body: Readable.from([]),
+          remoteAddress: socket.remoteAddress,
+          remotePort: socket.remotePort,
+          phases,
+        });
+      });
+    }
     request.once('response', (response: http.IncomingMessage) => {
       if (settled) {
         response.destroy();

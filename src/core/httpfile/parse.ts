@@ -528,14 +528,6 @@ class HttpFileParser {
     this.refuseForeignLine(i, rest);
     const space = rest.search(/\s/);
     const word = space > 0 ? rest.slice(0, space) : '';
-    if (word.toUpperCase() === 'CONNECT') {
-      this.fail(
-        'CONNECT requests are not supported',
-        i,
-        1,
-        'CONNECT opens a proxy tunnel; to go through a proxy, use --proxy with the real request',
-      );
-    }
     if (word && isKnownMethod(word)) {
       block.method = word.toUpperCase();
       block.methodExplicit = true;
