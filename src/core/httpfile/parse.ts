@@ -917,8 +917,9 @@ class HttpFileParser {
         );
       }
       if (PLAIN_PLACEHOLDER_RE.test(match[1]) || !LOOKS_LIKE_JS_RE.test(match[1])) continue;
-      // httpyac evaluates these in its script engine; dial does too, in its sandbox (no modules).
-      if (this.dialect === 'httpyac' && !/\brequire\s*\(|^\s*[@+]/.test(match[1])) continue;
+      // httpyac evaluates these in its script engine; dial does too, in its sandbox (a module only
+      // Node gives is refused before sending by ScriptRunner.checkModules).
+      if (this.dialect === 'httpyac') continue;
       this.fail(
         `JavaScript in {{ }} is not supported yet: ${match[0]}`,
         ...where(),
