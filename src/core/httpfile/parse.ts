@@ -73,6 +73,8 @@ const LOOKS_LIKE_JS_RE = /[()`]|=>|\s[-+*/%]\s|[!<>=]=|&&|\|\||\?\?/;
 const XPATH_REFERENCE_RE = /\.(?:request|response)\.body\.\/\//;
 const HTTPYAC_FRAGMENT_RE = /^\s*fragment\s+([^\s({]+)\s+on\s+/;
 const HTTPYAC_QUERY_RE = /^\s*(?:query|mutation)(?:\s+([^\s({]+))?/;
+/** httpyac `gql [name] < ./query.gql`: the query read from a file. */
+const HTTPYAC_GQL_FILE_RE = /^\s*gql(?:\s+([^\s({]+))?\s+<\s+(.+?)\s*$/;
 const SAVED_RESPONSE_RE = /^HTTP\/\d(?:\.\d)?[ \t]+\d{3}\b/;
 
 export interface ParseOptions {
@@ -726,6 +728,16 @@ class HttpFileParser {
   private refuseGraphqlBody(i: number, t: string): void {
     const graphqlHeader = headerValue(this.block, 'x-request-type')?.toLowerCase() === 'graphql';
     const query = this.dialect === 'httpyac' && !graphqlHeader ? HTTPYAC_QUERY_RE.exec(t) : null;
+    const fromFile = this.dialect === 'httpyac' && !graphqlHeader ? HTTPYAC_GQL_FILE_RE.exec(t) : null;
+    if (fromFile) {
+      // httpyac names the operation after the file when the line names none (gqlHttpRegionParser).
+      const name = (fromFile[1] ?? fromFile[2].trim())
+        .split(' ')
+        .filter((part) => part && !part.startsWith('@'))
+        .pop();
+      this.block.graphql = { operationName: name, file: fromFile[2].trim(), line: i + 1 };
+      return;
+    }
     if (query) {
       this.block.graphql = query[1] ? { operationName: query[1] } : {};
       return;
@@ -840,6 +852,11 @@ class HttpFileParser {
         : { kind: 'file', path, substitute, encoding, span };
     }
     const text = this.text.slice(span.start, span.end);
+    if (block.graphql?.file) {
+      // `gql name < ./file`: the lines after it are the variables; the session builds the payload.
+      const variables = text.replace(/^[^\n]*\n?/, '').trim();
+      return variables ? { kind: 'inline', text: variables, span } : undefined;
+    }
     return {
       kind: 'inline',
       text: block.graphql ? this.httpyacGraphqlBody(block.graphql, text) : inlineBodyText(block, text),
@@ -981,6 +998,16 @@ class HttpFileParser {
     if (block.connectTimeoutMs !== undefined) request.connectTimeoutMs = block.connectTimeoutMs;
     if (block.scriptBlocks) request.httpyacScripts = block.scriptBlocks;
     if (block.postScriptBlocks) request.httpyacPostScripts = block.postScriptBlocks;
+    if (block.graphql?.file) {
+      request.httpyacGraphqlFile = {
+        path: block.graphql.file,
+        line: block.graphql.line!,
+        operationName: block.graphql.operationName,
+        fragments: Object.fromEntries(this.fragments),
+      };
+    }
+    // httpyac names an unnamed GraphQL request after its operation.
+    if (request.name === undefined && block.graphql?.operationName) request.name = block.graphql.operationName;
     this.requests.push(request);
   }
 }

@@ -144,6 +144,8 @@ export interface RequestNode {
   httpyacScripts?: Array<{ code: string; line: number }>;
   /** httpyac `{{ … }}` blocks after the request line (or `{{@response}}`): run with `response` once it is in. */
   httpyacPostScripts?: Array<{ code: string; line: number }>;
+  /** httpyac `gql name < ./query.gql`: the query file (the body holds the variables) and the fragments defined before it. */
+  httpyacGraphqlFile?: { path: string; line: number; operationName?: string; fragments: Record<string, string> };
 }
 
 /** Something dial read one way while another tool may read it another: shown, never fatal. */

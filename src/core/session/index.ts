@@ -705,6 +705,44 @@ class RequestSession implements Session {
    * The request's body: inline text (a multipart body expanded, its `< file` parts read) or a
    * `< file` (read and resolved when it substitutes variables, else sent from disk).
    */
+  /** httpyac `gql name < ./query.gql` (gqlAction): {query (+ the fragments it spreads), operationName, variables}. */
+  private async httpyacGraphqlFileBody(
+    node: RequestNode,
+    resolver: VariableResolver,
+    dir: string,
+    fileLabel: string,
+  ): Promise<RequestBody> {
+    const gql = node.httpyacGraphqlFile!;
+    let query: string;
+    try {
+      query = await readFile(resolve(dir, await resolver.resolve(gql.path)), 'utf8');
+    } catch (error) {
+      throw new DialError('E_NOT_FOUND', `GraphQL query file not found: ${gql.path}`, {
+        location: { file: fileLabel, line: gql.line },
+        hint: 'the path after `gql name <` is relative to the .http file',
+        cause: error,
+      });
+    }
+    for (const [name, fragment] of Object.entries(gql.fragments))
+      if (query.includes(`...${name}`)) query = `${query}\n${fragment}`;
+    const payload: { query: string; operationName?: string; variables?: unknown } = {
+      query: await resolver.resolve(query),
+    };
+    if (gql.operationName) payload.operationName = gql.operationName;
+    if (node.body?.kind === 'inline') {
+      const variables = await resolver.resolve(node.body.text);
+      try {
+        payload.variables = JSON.parse(variables);
+      } catch (error) {
+        throw new DialError('E_INPUT', `the GraphQL variables are not JSON: ${(error as Error).message}`, {
+          location: { file: fileLabel, line: node.body.span.line },
+          hint: 'write the variables as a JSON object after a blank line',
+        });
+      }
+    }
+    return { kind: 'text', text: JSON.stringify(payload) };
+  }
+
   private async resolveBody(
     file: HttpFile,
     node: RequestNode,
@@ -715,6 +753,7 @@ class RequestSession implements Session {
     // Paths in a body are relative to the .http file.
     const dir = file.path ? dirname(file.path) : this.workspaceRoot;
     const fileLabel = file.path || '<text>';
+    if (node.httpyacGraphqlFile) return this.httpyacGraphqlFileBody(node, resolver, dir, fileLabel);
     if (source?.kind === 'inline') {
       const text = await resolver.resolve(source.text);
       const contentType = headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1];
