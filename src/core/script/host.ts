@@ -24,7 +24,18 @@ function bytes(part: [string, string]): Buffer {
 }
 
 /** The sandbox's `Buffer` keeps its bytes as base64 text; this converts text between encodings (Node's Buffer names). */
-const BUFFER_ENCODINGS = new Set(['utf8', 'utf-8', 'hex', 'base64', 'base64url', 'latin1', 'binary', 'ascii', 'utf16le', 'ucs2']);
+const BUFFER_ENCODINGS = new Set([
+  'utf8',
+  'utf-8',
+  'hex',
+  'base64',
+  'base64url',
+  'latin1',
+  'binary',
+  'ascii',
+  'utf16le',
+  'ucs2',
+]);
 function recode(text: string, from: string, to: string): string {
   for (const encoding of [from, to])
     if (!BUFFER_ENCODINGS.has(encoding.toLowerCase()))

@@ -340,7 +340,8 @@ class RequestSession implements Session {
     const fileVariables = new Map<string, string>();
     // httpyac: the variables of imported files' global regions, under the file's own.
     if (file.httpyacImports)
-      for (const imported of await this.importsOf(file)) for (const [name, value] of globalVariables(imported)) fileVariables.set(name, value);
+      for (const imported of await this.importsOf(file))
+        for (const [name, value] of globalVariables(imported)) fileVariables.set(name, value);
     for (const variable of file.variables)
       if (variable.span.start < node.requestLineSpan.start) fileVariables.set(variable.name, variable.value);
     const where = this.where(file, node);
@@ -430,7 +431,9 @@ class RequestSession implements Session {
       let running = this.running.get(key);
       if (!running) {
         const runTarget = () =>
-          this.options.runReference ? this.options.runReference(owner, target) : this.runDependency(owner, target, from);
+          this.options.runReference
+            ? this.options.runReference(owner, target)
+            : this.runDependency(owner, target, from);
         running = this.chain.run([...chain, key], runTarget);
         this.running.set(key, running);
         // A run that failed or was cancelled is forgotten, so the next request that needs it tries again.
@@ -576,7 +579,11 @@ class RequestSession implements Session {
     return pending;
   }
 
-  async runHttpyacPostScripts(file: HttpFile, node: RequestNode, response: ResponseView): Promise<HttpyacBlockOutcome[]> {
+  async runHttpyacPostScripts(
+    file: HttpFile,
+    node: RequestNode,
+    response: ResponseView,
+  ): Promise<HttpyacBlockOutcome[]> {
     if (!node.httpyacPostScripts) return [];
     const resolver = await this.resolver(file, node, {}, false);
     const outcomes = await resolver.runScriptBlocks(node.httpyacPostScripts, {

@@ -120,7 +120,11 @@ describe('bodies the tools rewrite', () => {
       variables: { n: 'dial' },
     });
     expect(body(second)).toEqual({ query: 'mutation {\n  go\n}' });
-    expect(refusal('# @dialect httpyac\nPOST https://x/graphql\n\ngql q < ./q.gql\n').message).toContain('GraphQL');
+    // `gql q < ./q.gql` reads the query from a file (tests/core/httpfile/httpyac.test.ts).
+    expect(
+      parseHttpFile('# @dialect httpyac\nPOST https://x/graphql\n\ngql q < ./q.gql\n', '').requests[0]
+        .httpyacGraphqlFile,
+    ).toMatchObject({ path: './q.gql' });
   });
   it('form bodies: lines starting with & continue the previous one', () => {
     const node = parseHttpFile(
