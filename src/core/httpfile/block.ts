@@ -50,6 +50,7 @@ export interface Block extends BlockMetadata {
   graphql?: { operationName?: string; file?: string; line?: number };
   /** httpyac `{{ … }}` blocks before the request line. */
   scriptBlocks?: Array<{ code: string; line: number }>;
+  httpyacLoop?: RequestNode['httpyacLoop'];
   /** httpyac `{{ … }}` blocks that run after the response. */
   postScriptBlocks?: Array<{ code: string; line: number }>;
   /** `# @lang lua` (rest.nvim): scripts of this block are not JavaScript. */

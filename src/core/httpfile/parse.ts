@@ -75,6 +75,10 @@ const HTTPYAC_FRAGMENT_RE = /^\s*fragment\s+([^\s({]+)\s+on\s+/;
 const HTTPYAC_QUERY_RE = /^\s*(?:query|mutation)(?:\s+([^\s({]+))?/;
 /** httpyac `gql [name] < ./query.gql`: the query read from a file. */
 const HTTPYAC_GQL_FILE_RE = /^\s*gql(?:\s+([^\s({]+))?\s+<\s+(.+?)\s*$/;
+const HTTPYAC_QUERY_LINE_RE = /^\s*[?&](?:[^(=?&)]+=.*|\{\{.*\}\})\s*$/;
+const HTTPYAC_PATH_LINE_RE = /^\s*\/[^*]*$/;
+/** Metadata the httpyac dialect acts on that other dialects refuse. */
+const HTTPYAC_METADATA = new Set(['import', 'loop', 'jwt']);
 const SAVED_RESPONSE_RE = /^HTTP\/\d(?:\.\d)?[ \t]+\d{3}\b/;
 
 export interface ParseOptions {
@@ -424,12 +428,29 @@ class HttpFileParser {
     let value = t.slice(meta[0].length).trim();
     // JetBrains also accepts `# @name = login`.
     if (value.charCodeAt(0) === 61 /* = */) value = value.slice(1).trim();
-    if (this.dialect === 'httpyac' && meta[1] === 'import') this.httpyacImport(i, value);
-    const refusal = this.dialect === 'httpyac' && meta[1] === 'import' ? undefined : refusedMetadata(meta[1]);
+    const httpyacOwn = this.dialect === 'httpyac' && HTTPYAC_METADATA.has(meta[1]);
+    if (httpyacOwn && meta[1] === 'import') this.httpyacImport(i, value);
+    if (httpyacOwn && meta[1] === 'loop') this.block.httpyacLoop = this.httpyacLoop(i, value);
+    const refusal = httpyacOwn ? undefined : refusedMetadata(meta[1]);
     if (refusal) this.fail(`unsupported metadata @${meta[1]}`, i, 1, refusal);
     this.block.metadata.push({ key: meta[1], value, span: this.lineSpan(i) });
     applyMetadata(this.block, meta[1], value, (message, hint) =>
       this.fail(`bad metadata value: ${message}`, i, 1, hint),
+    );
+  }
+
+  /** httpyac `# @loop for 3` / `# @loop for item of list`; `while` is refused (its expression changes variables between passes). */
+  private httpyacLoop(i: number, value: string): NonNullable<RequestNode['httpyacLoop']> {
+    const forOf = /^\s*for\s+(.*)\s+of\s+(.*?)\s*$/.exec(value);
+    if (forOf && /^[A-Za-z_$][\w$]*$/.test(forOf[1].trim()))
+      return { kind: 'forOf', variable: forOf[1].trim(), iterable: forOf[2], line: i + 1 };
+    const count = /^\s*for\s*(\d+)\s*$/.exec(value);
+    if (count) return { kind: 'for', count: Number(count[1]), line: i + 1 };
+    return this.fail(
+      `@loop '${value}' is not supported`,
+      i,
+      1,
+      'dial runs `# @loop for 3` and `# @loop for item of list`; write the passes of a `while` loop as separate requests',
     );
   }
 
@@ -644,10 +665,24 @@ class HttpFileParser {
     const colon = t.indexOf(':');
     const name = colon > 0 ? t.slice(0, colon).trim() : '';
     if (!name || !HEADER_NAME_RE.test(name)) {
+      if (this.dialect === 'httpyac') return this.httpyacNonHeaderLine(i, line, t);
       this.fail('bad header line', i, 1, 'headers are `Name: value` lines; leave a blank line before the body');
     }
     block.headers.push({ name, value: t.slice(colon + 1).trim(), span: this.lineSpan(i) });
     return i;
+  }
+
+  /**
+   * httpyac (parseRequestLineFactory): among the headers, `?a=1` / `&b=2` and `/segment` lines
+   * continue the URL; any other line starts the body, no blank line needed.
+   */
+  private httpyacNonHeaderLine(i: number, line: string, t: string): number {
+    if (HTTPYAC_QUERY_LINE_RE.test(t) || HTTPYAC_PATH_LINE_RE.test(t)) {
+      this.block.url += t.trim();
+      return i;
+    }
+    this.block.state = 'body';
+    return this.bodyLine(i, line, t);
   }
 
   /** After the request line, comments are only read for rest.nvim's `# @lang` (scripts that are not JavaScript). */
@@ -998,6 +1033,7 @@ class HttpFileParser {
     if (block.connectTimeoutMs !== undefined) request.connectTimeoutMs = block.connectTimeoutMs;
     if (block.scriptBlocks) request.httpyacScripts = block.scriptBlocks;
     if (block.postScriptBlocks) request.httpyacPostScripts = block.postScriptBlocks;
+    if (block.httpyacLoop) request.httpyacLoop = block.httpyacLoop;
     if (block.graphql?.file) {
       request.httpyacGraphqlFile = {
         path: block.graphql.file,

@@ -144,6 +144,9 @@ export interface RequestNode {
   httpyacScripts?: Array<{ code: string; line: number }>;
   /** httpyac `{{ … }}` blocks after the request line (or `{{@response}}`): run with `response` once it is in. */
   httpyacPostScripts?: Array<{ code: string; line: number }>;
+  /** httpyac `# @loop`: the request is sent once per pass, with `$index` (and the loop variable) set. */
+  httpyacLoop?:
+    { kind: 'for'; count: number; line: number } | { kind: 'forOf'; variable: string; iterable: string; line: number };
   /** httpyac `gql name < ./query.gql`: the query file (the body holds the variables) and the fragments defined before it. */
   httpyacGraphqlFile?: { path: string; line: number; operationName?: string; fragments: Record<string, string> };
 }

@@ -35,6 +35,8 @@ export interface RunSession {
   record(file: HttpFile, node: RequestNode, request: HttpRequest, exchange: Exchange): void;
   resolveTemplate(text: string, file: HttpFile, node: RequestNode): string | Promise<string>;
   secretValues(): Iterable<string>;
+  /** httpyac `# @loop`: the request variables of each pass. */
+  httpyacLoopPasses?(file: HttpFile, node: RequestNode): Promise<Array<Map<string, string>>>;
   /** httpyac `{{ }}` blocks after the request: their client.test results and logs. */
   runHttpyacPostScripts?(
     file: HttpFile,
@@ -362,8 +364,25 @@ async function checkAssertions(shared: ExecutorShared, attempt: Attempt, view: R
   }
 }
 
-/** Prepares, sends and records the request, then runs handlers and assertions on its response. */
+/** Prepares, sends and records the request, then runs handlers and assertions on its response (once per `# @loop` pass). */
 async function sendAndCheck(shared: ExecutorShared, attempt: Attempt): Promise<AttemptOutcome> {
+  const { session, engine } = shared.options;
+  const { file, node } = attempt.context;
+  const passes =
+    node.httpyacLoop && session.httpyacLoopPasses ? await session.httpyacLoopPasses(file, node) : undefined;
+  if (!passes) await sendOnce(shared, attempt);
+  for (const [index, pass] of (passes ?? []).entries()) {
+    if (index > 0 && attempt.exchange) engine.releaseBody?.(attempt.exchange.response.body);
+    attempt.requestVariables = new Map(pass);
+    await sendOnce(shared, attempt);
+  }
+  let passed = true;
+  for (const result of attempt.assertions) if (!result.passed) passed = false;
+  return attemptOutcome(shared, attempt, passed ? 'passed' : 'failed');
+}
+
+/** One send of the request: pre-request scripts, prepare, send, record, handlers, httpyac blocks, assertions. */
+async function sendOnce(shared: ExecutorShared, attempt: Attempt): Promise<void> {
   const { options } = shared;
   const { session, engine } = options;
   const { file, node, signal } = attempt.context;
@@ -381,9 +400,6 @@ async function sendAndCheck(shared: ExecutorShared, attempt: Attempt): Promise<A
   await runScripts(shared, attempt, 'handlers');
   if (node.httpyacPostScripts && shared.scriptsOn) await runHttpyacPostScripts(shared, attempt, view);
   await checkAssertions(shared, attempt, view);
-  let passed = true;
-  for (const result of attempt.assertions) if (!result.passed) passed = false;
-  return attemptOutcome(shared, attempt, passed ? 'passed' : 'failed');
 }
 
 /** One attempt of one request; any error becomes an `errored` outcome. */

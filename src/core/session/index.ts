@@ -131,6 +131,8 @@ export interface Session {
   resolveTemplate(text: string, file: HttpFile, node: RequestNode): Promise<string>;
   secretValues(): string[];
   environments(): Promise<string[]>;
+  /** httpyac `# @loop`: the request variables of each pass (`$index`, the loop variable); one empty pass without a loop. */
+  httpyacLoopPasses(file: HttpFile, node: RequestNode): Promise<Array<Map<string, string>>>;
   /** httpyac: runs the request's `{{ }}` blocks that follow it, over its response (exports become globals). */
   runHttpyacPostScripts(file: HttpFile, node: RequestNode, response: ResponseView): Promise<HttpyacBlockOutcome[]>;
 }
@@ -545,10 +547,7 @@ class RequestSession implements Session {
   ): Promise<PreparedRequest> {
     await this.askPrompts(file, node, extra.promptAgain);
     const resolver = await this.resolver(file, node, extra, true);
-    if (file.httpyacImports)
-      for (const imported of await this.importsOf(file))
-        if (imported.httpyacFileScripts) await this.runHttpyacFileScripts(imported, resolver);
-    if (file.httpyacFileScripts) await this.runHttpyacFileScripts(file, resolver);
+    await this.runHttpyacGlobalScripts(file, resolver);
     if (node.httpyacScripts) await resolver.runScriptBlocks(node.httpyacScripts, { request: httpyacRequestOf(node) });
     await this.runRefs(file, node);
     this.checkClosedTemplates(file, node);
@@ -569,6 +568,14 @@ class RequestSession implements Session {
       : { request, overrides, secretValues };
   }
 
+  /** httpyac: the global scripts of the files a file imports, then its own (each once per session). */
+  private async runHttpyacGlobalScripts(file: HttpFile, resolver: VariableResolver): Promise<void> {
+    if (file.httpyacImports)
+      for (const imported of await this.importsOf(file))
+        if (imported.httpyacFileScripts) await this.runHttpyacFileScripts(imported, resolver);
+    if (file.httpyacFileScripts) await this.runHttpyacFileScripts(file, resolver);
+  }
+
   /** httpyac: the `{{ }}` blocks of the file's global regions, run once per file (before its first request). */
   private runHttpyacFileScripts(file: HttpFile, resolver: VariableResolver): Promise<unknown> {
     let pending = this.httpyacFileScriptsRun.get(file.path);
@@ -577,6 +584,29 @@ class RequestSession implements Session {
       this.httpyacFileScriptsRun.set(file.path, pending);
     }
     return pending;
+  }
+
+  async httpyacLoopPasses(file: HttpFile, node: RequestNode): Promise<Array<Map<string, string>>> {
+    const loop = node.httpyacLoop;
+    if (!loop) return [new Map()];
+    if (loop.kind === 'for')
+      return Array.from({ length: loop.count }, (_, index) => new Map([['$index', String(index)]]));
+    const resolver = await this.resolver(file, node, {}, false);
+    await this.runHttpyacGlobalScripts(file, resolver);
+    const list = await resolver.javascriptValue(loop.iterable);
+    if (!Array.isArray(list)) {
+      throw new DialError('E_SCRIPT', `@loop: '${loop.iterable}' is not a list (${this.where(file, node)})`, {
+        location: { file: file.path || '<text>', line: loop.line },
+        hint: 'loop over an array: `# @loop for item of items`',
+      });
+    }
+    return list.map(
+      (item, index) =>
+        new Map([
+          ['$index', String(index)],
+          [loop.variable, typeof item === 'string' ? item : JSON.stringify(item)],
+        ]),
+    );
   }
 
   async runHttpyacPostScripts(
@@ -588,7 +618,7 @@ class RequestSession implements Session {
     const resolver = await this.resolver(file, node, {}, false);
     const outcomes = await resolver.runScriptBlocks(node.httpyacPostScripts, {
       request: httpyacRequestOf(node),
-      response: httpyacResponse(response),
+      response: httpyacResponse(response, node.metadata.find((meta) => meta.key === 'jwt')?.value),
     });
     for (const secret of resolver.secretValues) this.secrets.add(secret);
     return outcomes;

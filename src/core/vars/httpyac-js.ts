@@ -175,7 +175,7 @@ const HTTPYAC_TEST = `const test = function (name, fn) { client.test(String(name
  * parsed body's fields on `response` itself (`response.slideshow.title`), so those are there too,
  * under the response fields.
  */
-export function httpyacResponse(view: ResponseView): Record<string, unknown> {
+export function httpyacResponse(view: ResponseView, jwt?: string): Record<string, unknown> {
   const headers: Record<string, string> = {};
   for (const [name, value] of view.headers) {
     const key = name.toLowerCase();
@@ -189,6 +189,8 @@ export function httpyacResponse(view: ResponseView): Record<string, unknown> {
       parsedBody = undefined;
     }
   }
+  if (jwt !== undefined && parsedBody !== null && typeof parsedBody === 'object' && !Array.isArray(parsedBody))
+    parsedBody = withParsedJwts(parsedBody as Record<string, unknown>, jwt);
   const fields = {
     statusCode: view.status,
     statusMessage: view.statusText,
@@ -200,6 +202,32 @@ export function httpyacResponse(view: ResponseView): Record<string, unknown> {
   };
   const own = parsedBody !== null && typeof parsedBody === 'object' && !Array.isArray(parsedBody) ? parsedBody : {};
   return { ...own, ...fields };
+}
+
+/** The payload of a JWT (`header.payload.signature`), or undefined when the text is none. */
+export function decodeJwtPayload(token: unknown): unknown {
+  if (typeof token !== 'string') return undefined;
+  const parts = token.split('.');
+  if (parts.length !== 3) return undefined;
+  try {
+    return JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * httpyac `# @jwt [keys]` (jwtMetaDataHandler): each top-level string of the body that is a JWT
+ * (only the keys the value names, when it names any) gets a `<key>_parsed` sibling with its payload.
+ */
+function withParsedJwts(body: Record<string, unknown>, keys: string): Record<string, unknown> {
+  const result: Record<string, unknown> = { ...body };
+  for (const [key, value] of Object.entries(body)) {
+    if (keys && !keys.includes(key)) continue;
+    const payload = decodeJwtPayload(value);
+    if (payload !== undefined) result[`${key}_parsed`] = payload;
+  }
+  return result;
 }
 
 /** Runs an httpyac `{{ … }}` block with `scope` as its variables; what it put on `exports`, as variable values. */

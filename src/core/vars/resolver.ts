@@ -111,6 +111,9 @@ export class VariableResolver {
         hint: 'write {{name}}',
       });
     if (expression.startsWith('$')) {
+      // httpyac's `{{$index}}` in a `# @loop` pass is a request variable, not a dynamic one.
+      const own = o.requestVariables?.get(expression);
+      if (own !== undefined) return own;
       return evaluateDynamic(expression, {
         processEnv: o.processEnv,
         dotenv: o.dotenv,
@@ -159,6 +162,11 @@ export class VariableResolver {
     if (value === undefined) value = await this.namedResponse(expression);
     if (value === undefined && o.javascriptExpressions && !/^[\w.$-]+$/.test(expression))
       value = await this.javascript(expression, chain);
+    // httpyac: `{{item.id}}` where `item` holds an object (a `# @loop` item, an export) is JavaScript too.
+    if (value === undefined && o.javascriptExpressions && /^[A-Za-z_$][\w$]*\./.test(expression)) {
+      const head = /^[A-Za-z_$][\w$]*/.exec(expression)![0];
+      if (await this.isDefined(head, chain)) value = await this.javascript(expression, chain);
+    }
     if (value === undefined) throw await this.undefinedError(name);
     this.cache.set(name, markSecret(value));
     return value;
@@ -216,6 +224,29 @@ export class VariableResolver {
       outcomes.push(outcome);
     }
     return outcomes;
+  }
+
+  private async isDefined(name: string, chain: string[]): Promise<boolean> {
+    try {
+      await this.expression(name, chain);
+      return true;
+    } catch (error) {
+      if (error instanceof DialError && error.code === 'E_VAR_UNDEFINED') return false;
+      throw error;
+    }
+  }
+
+  /** httpyac: the value of a JavaScript expression over the variables (`# @loop for x of list`): parsed JSON, or the text. */
+  async javascriptValue(expression: string): Promise<unknown> {
+    const name = expression.trim();
+    const text = /^[A-Za-z_$][\w$]*$/.test(name)
+      ? await this.expression(name, [])
+      : await this.javascript(expression, []);
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
   }
 
   /** Evaluates an httpyac expression with each variable it names in scope (response bodies parsed as JSON). */

@@ -202,6 +202,13 @@ export async function prepareFileRequest(options: PrepareFileRequestOptions): Pr
     { ...options.target, path: relative(options.cwd, path) || path },
     options.pick,
   );
+  if (node.httpyacLoop) {
+    // One send would be one pass of the loop: silently not what the file means.
+    throw new DialError('E_INPUT', 'this request has an httpyac `# @loop`: it is sent once per pass by `dial run`', {
+      location: { file: file.path, line: node.httpyacLoop.line },
+      hint: `run it with \`dial run ${relative(options.cwd, path) || path}\` (add --name to run this request only)`,
+    });
+  }
   const scripts =
     options.loadScripts && (node.preScripts.length > 0 || node.handlers.length > 0)
       ? await runPreRequestScripts(
