@@ -171,4 +171,28 @@ describe('httpyac # @import, gql files, CONNECT', () => {
       await new Promise<void>((done) => server.close(() => done()));
     }
   });
+
+  it('# @loop sends once per pass ($index, the item), # @sleep waits, # @jwt parses tokens for the scripts', async () => {
+    const token = `x.${Buffer.from('{"sub":"ada"}').toString('base64url')}.y`;
+    const server = await jsonServer((url) => (url?.startsWith('/login') ? { token } : {}));
+    try {
+      const text = `${HY}{{\n  exports.items = [{ "id": 7 }, { "id": 8 }];\n}}\n###\n# @loop for item of items\nGET ${server.url}/of?id={{item.id}}&i={{$index}}\n\n###\n# @loop for 2\n# @sleep 50\nGET ${server.url}/for?i={{$index}}\n\n###\n# @jwt token\nPOST ${server.url}/login\n\n{{\n  exports.subject = response.parsedBody.token_parsed.sub;\n}}\n\nGET ${server.url}/me?sub={{subject}}\n`;
+      const cwd = workspace({ 'l.http': text });
+      const result = await runCli(['run', 'l.http'], { cwd });
+      expect(result.code, result.stderr).toBe(0);
+      expect(server.requests.map((r) => r.url)).toEqual([
+        '/of?id=7&i=0',
+        '/of?id=8&i=1',
+        '/for?i=0',
+        '/for?i=1',
+        '/login',
+        '/me?sub=ada',
+      ]);
+      const send = await runCli(['send', 'l.http#2'], { cwd });
+      expect(send.code).toBe(3);
+      expect(send.stderr).toMatch(/l\.http:10.*# @loop/s);
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -5,6 +5,7 @@
  * only when something reads it; nothing synchronous touches the disk).
  */
 import { existsSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import { dirname, extname, resolve } from 'node:path';
 import type { Exchange, HttpRequest, SendOptions, CookieJar, ResponseBody } from '../http/types.js';
 import type { HttpFile, RequestNode } from '../httpfile/types.js';
@@ -368,6 +369,9 @@ async function checkAssertions(shared: ExecutorShared, attempt: Attempt, view: R
 async function sendAndCheck(shared: ExecutorShared, attempt: Attempt): Promise<AttemptOutcome> {
   const { session, engine } = shared.options;
   const { file, node } = attempt.context;
+  // httpyac `# @sleep 500`: wait that many ms first (an expression for the time is not evaluated: no wait).
+  const sleep = node.metadata.find((meta) => meta.key === 'sleep')?.value;
+  if (sleep && /^\d+$/.test(sleep)) await delay(Number(sleep), undefined, { signal: attempt.context.signal });
   const passes =
     node.httpyacLoop && session.httpyacLoopPasses ? await session.httpyacLoopPasses(file, node) : undefined;
   if (!passes) await sendOnce(shared, attempt);

@@ -109,3 +109,27 @@ describe('httpyac # @import and gql files', () => {
     expect(other.body).toBeUndefined();
   });
 });
+
+describe('httpyac metadata and the lines after the request line', () => {
+  it('# @loop for N and for x of list are read; while is refused at its line; other dialects refuse @loop', () => {
+    const [count, forOf] = parseHttpFile(
+      `${HY}# @loop for 3\nGET /a?i={{$index}}\n\n###\n# @loop for item of data.items\nGET /b?i={{item}}\n`,
+      '',
+    ).requests;
+    expect(count.httpyacLoop).toEqual({ kind: 'for', count: 3, line: 2 });
+    expect(forOf.httpyacLoop).toEqual({ kind: 'forOf', variable: 'item', iterable: 'data.items', line: 6 });
+    expect(refusal(`${HY}# @loop while x.i < 3\nGET /a\n`)).toMatchObject({ line: 2 });
+    expect(refusal('# @dialect jetbrains\n# @loop for 3\nGET http://x/\n').message).toContain('@loop');
+  });
+
+  it('a line among the headers that is no header starts the body; ?a=1 and /seg lines continue the URL', () => {
+    const [jwt, url] = parseHttpFile(
+      `${HY}# @jwt token\nPOST /anything\neyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig\n\nGET /items\n?page=2\n&size={{size}}\nAccept: */*\n/extra\n`,
+      '',
+    ).requests;
+    expect(jwt.body).toMatchObject({ kind: 'inline', text: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig' });
+    expect(url.url).toBe('{{host}}/items?page=2&size={{size}}/extra');
+    expect(url.headers.map((h) => h.name)).toEqual(['Accept']);
+    expect(refusal('GET http://x/\nnot a header\n').message).toContain('bad header line');
+  });
+});
