@@ -378,7 +378,7 @@ async function sendAndCheck(shared: ExecutorShared, attempt: Attempt): Promise<A
   for (const [index, pass] of (passes ?? []).entries()) {
     if (index > 0 && attempt.exchange) engine.releaseBody?.(attempt.exchange.response.body);
     attempt.requestVariables = new Map(pass);
-    await sendOnce(shared, attempt);
+    await sendOnce(shared, attempt, index);
   }
   let passed = true;
   for (const result of attempt.assertions) if (!result.passed) passed = false;
@@ -386,7 +386,7 @@ async function sendAndCheck(shared: ExecutorShared, attempt: Attempt): Promise<A
 }
 
 /** One send of the request: pre-request scripts, prepare, send, record, handlers, httpyac blocks, assertions. */
-async function sendOnce(shared: ExecutorShared, attempt: Attempt): Promise<void> {
+async function sendOnce(shared: ExecutorShared, attempt: Attempt, pass?: number): Promise<void> {
   const { options } = shared;
   const { session, engine } = options;
   const { file, node, signal } = attempt.context;
@@ -398,6 +398,10 @@ async function sendOnce(shared: ExecutorShared, attempt: Attempt): Promise<void>
   const exchange = (attempt.exchange = await engine.sendRequest(request, sendOptions));
   if (!options.referencedNames || (node.name !== undefined && options.referencedNames.has(node.name)))
     session.record(file, node, request, exchange);
+  // httpyac names each pass of a `# @loop` request `<name><index>` (`{{foo3.args.item}}`).
+  const passName = pass !== undefined && node.name !== undefined ? `${node.name}${pass}` : undefined;
+  if (passName && (!options.referencedNames || options.referencedNames.has(passName)))
+    session.record(file, { ...node, name: passName }, request, exchange);
   attempt.context.emit({ type: 'response', httpStatus: exchange.response.status, durationMs: exchange.timings.total });
   const view = (attempt.view = await loadResponseView(exchange));
   if (node.outputRedirect) await saveBody(node, file, view);

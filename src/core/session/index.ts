@@ -554,6 +554,9 @@ class RequestSession implements Session {
     let url = await this.resolveUrl(file, node, resolver);
     const headers = await this.resolveHeaders(file, node, resolver);
     url = completeUrl(url, headers);
+    // A rooted target with no Host header cannot be sent as written; httpyac's rule gives it the
+    // `host` variable. Used in every dialect, only when such a variable is defined.
+    if (url.startsWith('/')) url = `${await resolver.variable('host').catch(() => '')}${url}`;
     const auth = applyAuthConvention(headers, resolver.secretValues);
     const body = await this.resolveBody(file, node, resolver, headers);
     const request: HttpRequest = { method: node.method, url, headers, body };
