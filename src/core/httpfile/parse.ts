@@ -429,6 +429,15 @@ class HttpFileParser {
     // JetBrains also accepts `# @name = login`.
     if (value.charCodeAt(0) === 61 /* = */) value = value.slice(1).trim();
     const httpyacOwn = this.dialect === 'httpyac' && HTTPYAC_METADATA.has(meta[1]);
+    if (this.dialect === 'httpyac' && meta[1] === 'disabled' && value && !/^(?:true|false)$/.test(value)) {
+      // httpyac evaluates the value as JavaScript over typed variables; dial's variables are text.
+      this.fail(
+        `@disabled with a condition is not supported: ${value}`,
+        i,
+        1,
+        'write `# @disabled` to never send the request, or select requests with `dial run --name`/`--tag`',
+      );
+    }
     if (httpyacOwn && meta[1] === 'import') this.httpyacImport(i, value);
     if (httpyacOwn && meta[1] === 'loop') this.block.httpyacLoop = this.httpyacLoop(i, value);
     const refusal = httpyacOwn ? undefined : refusedMetadata(meta[1]);
@@ -457,9 +466,19 @@ class HttpFileParser {
   /** httpyac `# @import ./other.http`: the file's requests and global variables become available (session). */
   private httpyacImport(i: number, value: string): void {
     if (!value) this.fail('@import needs a file', i, 1, 'write `# @import ./other.http`');
-    if (value.includes('{{'))
-      this.fail('@import with variables in the path is not supported', i, 1, 'write the path relative to this file');
-    this.httpyacImports.push({ path: value, line: i + 1 });
+    // `{{root}}name.http`: file variables declared above with plain values are filled in.
+    const path = value.replace(/\{\{\s*([\w$-]+)\s*\}\}/g, (whole, name: string) => {
+      const found = this.variables.findLast((variable) => variable.name === name);
+      return found && !found.value.includes('{{') ? found.value : whole;
+    });
+    if (path.includes('{{'))
+      this.fail(
+        '@import with variables in the path is supported only for file variables declared above it',
+        i,
+        1,
+        'write the path relative to this file',
+      );
+    this.httpyacImports.push({ path, line: i + 1 });
   }
 
   /** `< {% … %}` or `< ./pre.js` before the request line. */
