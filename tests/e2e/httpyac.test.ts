@@ -195,4 +195,18 @@ describe('httpyac # @import, gql files, CONNECT', () => {
       await server.close();
     }
   });
+
+  it('...defaultHeaders spreads an object variable into headers', async () => {
+    const server = await jsonServer(() => ({}));
+    try {
+      const text = `${HY}@user = ada\n{{\n  exports.defaultHeaders = { 'Accept': 'text/html', 'X-User': \`u-\${user}\` };\n}}\nGET ${server.url}/h\n...defaultHeaders\nX-Own: 1\n`;
+      const result = await runCli(['run', 'h.http'], { cwd: workspace({ 'h.http': text }) });
+      expect(result.code, result.stderr).toBe(0);
+      const { headers } = server.requests[0];
+      expect([headers.accept, headers['x-user'], headers['x-own']]).toEqual(['text/html', 'u-ada', '1']);
+      expect(server.requests[0].body.toString()).toBe('');
+    } finally {
+      await server.close();
+    }
+  });
 });

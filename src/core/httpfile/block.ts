@@ -51,6 +51,7 @@ export interface Block extends BlockMetadata {
   /** httpyac `{{ … }}` blocks before the request line. */
   scriptBlocks?: Array<{ code: string; line: number }>;
   httpyacLoop?: RequestNode['httpyacLoop'];
+  headerSpreads?: RequestNode['httpyacHeaderSpreads'];
   /** httpyac `{{ … }}` blocks that run after the response. */
   postScriptBlocks?: Array<{ code: string; line: number }>;
   /** `# @lang lua` (rest.nvim): scripts of this block are not JavaScript. */

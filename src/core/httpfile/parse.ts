@@ -700,6 +700,11 @@ class HttpFileParser {
       this.block.url += t.trim();
       return i;
     }
+    const spread = /^\s*\.{3}(\S+?),?\s*$/.exec(t);
+    if (spread && this.block.state === 'headers') {
+      (this.block.headerSpreads ??= []).push({ name: spread[1], line: i + 1 });
+      return i;
+    }
     this.block.state = 'body';
     return this.bodyLine(i, line, t);
   }
@@ -1053,6 +1058,7 @@ class HttpFileParser {
     if (block.scriptBlocks) request.httpyacScripts = block.scriptBlocks;
     if (block.postScriptBlocks) request.httpyacPostScripts = block.postScriptBlocks;
     if (block.httpyacLoop) request.httpyacLoop = block.httpyacLoop;
+    if (block.headerSpreads) request.httpyacHeaderSpreads = block.headerSpreads;
     if (block.graphql?.file) {
       request.httpyacGraphqlFile = {
         path: block.graphql.file,

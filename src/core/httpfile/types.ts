@@ -147,6 +147,8 @@ export interface RequestNode {
   /** httpyac `# @loop`: the request is sent once per pass, with `$index` (and the loop variable) set. */
   httpyacLoop?:
     { kind: 'for'; count: number; line: number } | { kind: 'forOf'; variable: string; iterable: string; line: number };
+  /** httpyac `...defaultHeaders` lines among the headers: the object variable's fields become headers. */
+  httpyacHeaderSpreads?: Array<{ name: string; line: number }>;
   /** httpyac `gql name < ./query.gql`: the query file (the body holds the variables) and the fragments defined before it. */
   httpyacGraphqlFile?: { path: string; line: number; operationName?: string; fragments: Record<string, string> };
 }

@@ -738,13 +738,38 @@ class RequestSession implements Session {
       }
       headers.push([name, value]);
     }
+    if (node.httpyacHeaderSpreads) await this.spreadHttpyacHeaders(file, node, resolver, headers);
     return headers;
   }
 
-  /**
-   * The request's body: inline text (a multipart body expanded, its `< file` parts read) or a
-   * `< file` (read and resolved when it substitutes variables, else sent from disk).
-   */
+  /** httpyac `...defaultHeaders`: the fields of an object variable become headers (parseDefaultHeadersFactory). */
+  private async spreadHttpyacHeaders(
+    file: HttpFile,
+    node: RequestNode,
+    resolver: VariableResolver,
+    headers: Array<[string, string]>,
+  ): Promise<void> {
+    for (const spread of node.httpyacHeaderSpreads ?? []) {
+      const value = await resolver.javascriptValue(spread.name);
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        throw new DialError('E_INPUT', `...${spread.name}: not an object of headers (${this.where(file, node)})`, {
+          location: { file: file.path || '<text>', line: spread.line },
+          hint: 'export an object: exports.defaultHeaders = { Accept: "application/json" }',
+        });
+      }
+      for (const [name, raw] of Object.entries(value as Record<string, unknown>)) {
+        if (raw === undefined || raw === null) continue;
+        const text = typeof raw === 'string' ? raw : JSON.stringify(raw);
+        if (!HEADER_NAME_RE.test(name) || /[\r\n]/.test(text)) {
+          throw new DialError('E_HEADER_INJECTION', `...${spread.name}: header '${name}' is not valid`, {
+            location: { file: file.path || '<text>', line: spread.line },
+          });
+        }
+        headers.push([name, text]);
+      }
+    }
+  }
+
   /** httpyac `gql name < ./query.gql` (gqlAction): {query (+ the fragments it spreads), operationName, variables}. */
   private async httpyacGraphqlFileBody(
     node: RequestNode,
@@ -783,6 +808,10 @@ class RequestSession implements Session {
     return { kind: 'text', text: JSON.stringify(payload) };
   }
 
+  /**
+   * The request's body: inline text (a multipart body expanded, its `< file` parts read) or a
+   * `< file` (read and resolved when it substitutes variables, else sent from disk).
+   */
   private async resolveBody(
     file: HttpFile,
     node: RequestNode,

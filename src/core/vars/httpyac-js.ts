@@ -96,7 +96,12 @@ let runner: ScriptRunner | undefined;
 
 /** The identifiers an expression reads (outside string literals), minus built-ins: the variables to put in scope. */
 export function expressionIdentifiers(expression: string): string[] {
-  const code = expression.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, ' ').replace(/(["'`])(?:\\.|(?!\1)[^\\])*\1/g, '""');
+  // Strings are no code, except the `${…}` parts of template literals.
+  const code = expression
+    .replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, ' ')
+    .replace(/(["'`])(?:\\.|(?!\1)[^\\])*\1/g, (literal) =>
+      literal.startsWith('`') ? ` ${[...literal.matchAll(/\$\{([^}]*)\}/g)].map((m) => m[1]).join(' ')} ` : '""',
+    );
   // Names the code declares itself are its own, never variables (nor requests to run).
   const declared = new Set(
     [...code.matchAll(/\b(?:const|let|var|function|class)\s+([A-Za-z_$][\w$]*)/g)].map((m) => m[1]),
