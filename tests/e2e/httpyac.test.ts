@@ -86,11 +86,11 @@ describe('httpyac {{ }} blocks', () => {
     try {
       const block = await runCli(['run', 'm.http'], {
         cwd: workspace({
-          'm.http': `${HY}GET ${server.url}/a\n\n###\n{{\n  const { v4 } = require('uuid');\n  exports.id = v4();\n}}\nGET ${server.url}/b\n`,
+          'm.http': `${HY}GET ${server.url}/a\n\n###\n{{\n  const _ = require('lodash');\n  exports.id = _.uniqueId();\n}}\nGET ${server.url}/b\n`,
         }),
       });
       expect(block.code).toBe(3);
-      expect(block.stderr).toMatch(/m\.http:6.*'uuid'/);
+      expect(block.stderr).toMatch(/m\.http:6.*'lodash'/);
       const inline = await runCli(['run', 'f.http'], {
         cwd: workspace({
           'f.http': `${HY}GET ${server.url}/a\n\nPOST ${server.url}/b\n\n{"name": "{{require('faker').name.findName()}}"}\n`,
@@ -205,6 +205,24 @@ describe('httpyac # @import, gql files, CONNECT', () => {
       const { headers } = server.requests[0];
       expect([headers.accept, headers['x-user'], headers['x-own']]).toEqual(['text/html', 'u-ada', '1']);
       expect(server.requests[0].body.toString()).toBe('');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('`response` in a later request is the file’s last response; exports.$cancel skips; require("uuid") works', async () => {
+    const server = await jsonServer((url) => (url === '/info' ? { img: '/comics/a.png' } : {}));
+    try {
+      const text =
+        `${HY}GET ${server.url}/info\n\n###\nGET ${server.url}{{response.parsedBody.img}}\n\n###\n{{\n  exports.$cancel = true;\n}}\nGET ${server.url}/never\n\n###\n` +
+        `{{\n  const uuid = require('uuid');\n  exports.id = uuid.v4();\n}}\nGET ${server.url}/id?q={{id}}\n`;
+      const result = await runCli(['run', 'r.http'], { cwd: workspace({ 'r.http': text }) });
+      expect(result.code, result.stderr).toBe(0);
+      const urls = server.requests.map((r) => r.url);
+      expect(urls.slice(0, 2)).toEqual(['/info', '/comics/a.png']);
+      expect(urls[2]).toMatch(/^\/id\?q=[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-/);
+      expect(urls).toHaveLength(3);
+      expect(result.stdout).toMatch(/1 skipped/);
     } finally {
       await server.close();
     }

@@ -17,6 +17,7 @@ import {
 } from '../assert/evaluate.js';
 import { loadResponseView, type ResponseView } from '../assert/response-view.js';
 import { ScriptRunner } from '../script/sandbox.js';
+import { HttpyacCancel } from '../vars/httpyac-js.js';
 import { DEFAULT_MAX_BODY_SIZE } from '../http/body-sinks.js';
 import type { ScriptEnvironment } from '../script/api.js';
 import { DialError, errorCatalogue, isDialError, type ErrorCode } from '../errors.js';
@@ -36,6 +37,8 @@ export interface RunSession {
   record(file: HttpFile, node: RequestNode, request: HttpRequest, exchange: Exchange): void;
   resolveTemplate(text: string, file: HttpFile, node: RequestNode): string | Promise<string>;
   secretValues(): Iterable<string>;
+  /** httpyac: keeps the file's last response (`{{response.parsedBody.x}}` in a later request). */
+  noteHttpyacResponse?(file: HttpFile, response: ResponseView): void;
   /** httpyac `# @loop`: the request variables of each pass. */
   httpyacLoopPasses?(file: HttpFile, node: RequestNode): Promise<Array<Map<string, string>>>;
   /** httpyac `{{ }}` blocks after the request: their client.test results and logs. */
@@ -385,6 +388,16 @@ async function sendAndCheck(shared: ExecutorShared, attempt: Attempt): Promise<A
   return attemptOutcome(shared, attempt, passed ? 'passed' : 'failed');
 }
 
+/** sendAndCheck, where an httpyac `exports.$cancel` skips the request (nothing was sent). */
+async function sendAndCheckOrSkip(shared: ExecutorShared, attempt: Attempt): Promise<AttemptOutcome> {
+  try {
+    return await sendAndCheck(shared, attempt);
+  } catch (error) {
+    if (error instanceof HttpyacCancel) return attemptOutcome(shared, attempt, 'skipped');
+    throw error;
+  }
+}
+
 /** One send of the request: pre-request scripts, prepare, send, record, handlers, httpyac blocks, assertions. */
 async function sendOnce(shared: ExecutorShared, attempt: Attempt, pass?: number): Promise<void> {
   const { options } = shared;
@@ -405,6 +418,7 @@ async function sendOnce(shared: ExecutorShared, attempt: Attempt, pass?: number)
   attempt.context.emit({ type: 'response', httpStatus: exchange.response.status, durationMs: exchange.timings.total });
   const view = (attempt.view = await loadResponseView(exchange));
   if (node.outputRedirect) await saveBody(node, file, view);
+  if (file.dialect === 'httpyac') session.noteHttpyacResponse?.(file, view);
   await runScripts(shared, attempt, 'handlers');
   if (node.httpyacPostScripts && shared.scriptsOn) await runHttpyacPostScripts(shared, attempt, view);
   await checkAssertions(shared, attempt, view);
@@ -423,7 +437,7 @@ async function executeAttempt(shared: ExecutorShared, context: AttemptContext): 
   const outerSignal = shared.activeSignals.get(file.path);
   shared.activeSignals.set(file.path, signal);
   try {
-    return await sendAndCheck(shared, attempt);
+    return await sendAndCheckOrSkip(shared, attempt);
   } catch (error) {
     return attemptOutcome(shared, attempt, 'errored', error);
   } finally {

@@ -239,7 +239,9 @@ export const PRELUDE_SOURCE = String.raw`(function (host, node) {
   kulalaAssert.bodyHas = function (sub, m) { var b = currentResponse && currentResponse.body; nodeAssert((typeof b === 'string' ? b : fmt(b)).indexOf(sub) >= 0, m === undefined ? 'body contains ' + fmt(sub) : m); };
   kulalaAssert.jsonHas = function (key, value, m) { var b = currentResponse && currentResponse.body, cur = b; String(key).split('.').forEach(function (p) { cur = cur == null ? undefined : cur[p]; }); nodeAssert(same(cur, value), m === undefined ? 'json ' + key + ' is ' + fmt(value) : m); };
 
-  var PURE = { assert: nodeAssert, 'node:assert': nodeAssert, 'assert/strict': nodeAssert, 'node:assert/strict': nodeAssert, chai: chai, crypto: nodeCrypto, 'node:crypto': nodeCrypto };
+  // httpyac gives scripts uuid without installing it; v4 is crypto.randomUUID.
+  var uuidModule = { v4: function () { return call('uuid'); } };
+  var PURE = { assert: nodeAssert, 'node:assert': nodeAssert, 'assert/strict': nodeAssert, 'node:assert/strict': nodeAssert, chai: chai, crypto: nodeCrypto, 'node:crypto': nodeCrypto, uuid: uuidModule };
   function sandboxRequire(name) {
     if (Object.prototype.hasOwnProperty.call(PURE, name)) return PURE[name];
     if (node) return node.require(name);

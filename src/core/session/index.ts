@@ -131,6 +131,8 @@ export interface Session {
   resolveTemplate(text: string, file: HttpFile, node: RequestNode): Promise<string>;
   secretValues(): string[];
   environments(): Promise<string[]>;
+  /** httpyac: keeps the file's last response, which later requests read as `response`. */
+  noteHttpyacResponse(file: HttpFile, response: ResponseView): void;
   /** httpyac `# @loop`: the request variables of each pass (`$index`, the loop variable); one empty pass without a loop. */
   httpyacLoopPasses(file: HttpFile, node: RequestNode): Promise<Array<Map<string, string>>>;
   /** httpyac: runs the request's `{{ }}` blocks that follow it, over its response (exports become globals). */
@@ -193,6 +195,8 @@ class RequestSession implements Session {
   private readonly environmentsByDir = new Map<string, Promise<[ResolvedEnvironment, Dotenv | undefined]>>();
   /** httpyac `# @import`: the files each file imports, parsed once. */
   private readonly imports = new WeakMap<HttpFile, Promise<HttpFile[]>>();
+  /** httpyac: each file's last response (`response` in later requests of the file). */
+  private readonly lastHttpyacResponses = new Map<string, ResponseView>();
   /** httpyac global-region scripts, run once per file path. */
   private readonly httpyacFileScriptsRun = new Map<string, Promise<unknown>>();
 
@@ -356,6 +360,10 @@ class RequestSession implements Session {
       environment,
       dotenv,
       javascriptExpressions: file.dialect === 'httpyac',
+      lastResponse: () => {
+        const view = this.lastHttpyacResponses.get(file.path);
+        return view ? httpyacResponse(view) : undefined;
+      },
       secretNames: this.secretNames(file),
       processEnv: this.options.processEnv ?? process.env,
       reference: (reference, raw) =>
@@ -610,6 +618,10 @@ class RequestSession implements Session {
           [loop.variable, typeof item === 'string' ? item : JSON.stringify(item)],
         ]),
     );
+  }
+
+  noteHttpyacResponse(file: HttpFile, response: ResponseView): void {
+    this.lastHttpyacResponses.set(file.path, response);
   }
 
   async runHttpyacPostScripts(

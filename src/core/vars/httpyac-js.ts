@@ -117,11 +117,13 @@ export async function evaluateHttpyacExpression(
   expression: string,
   scope: Record<string, unknown>,
   location: { file: string; line: number },
+  /** httpyac's `response`: the file's last response (httpyacResponse()), when the expression names it. */
+  response?: Record<string, unknown>,
 ): Promise<string> {
   const declarations = Object.keys(scope)
     .map((name) => `const ${name} = __scope[${JSON.stringify(name)}];`)
     .join(' ');
-  const code = ` const __scope = ${JSON.stringify(scope)}; ${declarations} const __value = (${expression}\n); request.variables.set(${JSON.stringify(RESULT)}, typeof __value === 'string' ? __value : JSON.stringify(__value));`;
+  const code = ` const __scope = ${JSON.stringify(scope)}; ${declarations} { const response = ${JSON.stringify(response ?? null)} ?? undefined; const __value = (${expression}\n); request.variables.set(${JSON.stringify(RESULT)}, typeof __value === 'string' ? __value : JSON.stringify(__value)); }`;
   const file: HttpFile = { path: location.file, text: code, variables: [], requests: [] };
   const node: ScriptNode = { kind: 'inline', code, span: { start: 0, end: code.length, line: location.line, col: 1 } };
   const requestVariables = new Map<string, string>();
@@ -140,6 +142,16 @@ export async function evaluateHttpyacExpression(
   const value = requestVariables.get(RESULT);
   if (value === undefined) throw new DialError('E_SCRIPT', `{{${expression.trim()}}} gave no value`, { location });
   return value;
+}
+
+/** httpyac `exports.$cancel = true` in a block before the request: the request is not sent (a skip, in `dial run`). */
+export class HttpyacCancel extends DialError {
+  constructor(location: { file: string; line: number }) {
+    super('E_INPUT', 'the request was cancelled by its {{ }} block (exports.$cancel)', {
+      location,
+      hint: 'httpyac skips a request whose script sets exports.$cancel',
+    });
+  }
 }
 
 /** What an httpyac block sees besides its variables: the request (as written) and, after it, the response. */
@@ -275,8 +287,9 @@ export async function runHttpyacBlock(
   }
   const exportedValues = JSON.parse(requestVariables.get(RESULT) ?? '{}') as Record<string, unknown>;
   const exported = new Map<string, string>();
+  if (exportedValues.$cancel && context.response === undefined) throw new HttpyacCancel(location);
   for (const [name, value] of Object.entries(exportedValues)) {
-    if (value === undefined) continue;
+    if (value === undefined || name === '$cancel') continue;
     exported.set(name, typeof value === 'string' ? value : JSON.stringify(value));
     context.globals?.set(name, value);
   }

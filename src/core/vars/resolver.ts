@@ -53,6 +53,8 @@ export interface ResolverOptions {
   locate?: (name: string) => SourceLocation | undefined;
   /** httpyac dialect: `{{ expression }}` that is not a name is JavaScript over the variables it reads. */
   javascriptExpressions?: boolean;
+  /** httpyac: the file's last response as its scripts see it (`{{response.parsedBody.x}}` in a later request). */
+  lastResponse?: () => Record<string, unknown> | undefined;
   /** Environments that define a name (for the "select an environment" hint). */
   definedIn?: (name: string) => Promise<string[]>;
 }
@@ -165,7 +167,8 @@ export class VariableResolver {
     // httpyac: `{{item.id}}` where `item` holds an object (a `# @loop` item, an export) is JavaScript too.
     if (value === undefined && o.javascriptExpressions && /^[A-Za-z_$][\w$]*\./.test(expression)) {
       const head = /^[A-Za-z_$][\w$]*/.exec(expression)![0];
-      if (await this.isDefined(head, chain)) value = await this.javascript(expression, chain);
+      const lastResponse = head === 'response' && this.options.lastResponse?.() !== undefined;
+      if (lastResponse || (await this.isDefined(head, chain))) value = await this.javascript(expression, chain);
     }
     if (value === undefined) throw await this.undefinedError(name);
     this.cache.set(name, markSecret(value));
@@ -255,6 +258,7 @@ export class VariableResolver {
       expression,
       await this.scopeFor(expression, chain),
       this.options.location ?? { file: this.options.fileLabel, line: 1 },
+      /\bresponse\b/.test(expression) ? this.options.lastResponse?.() : undefined,
     );
   }
 
