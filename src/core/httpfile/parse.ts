@@ -685,6 +685,17 @@ class HttpFileParser {
     const name = colon > 0 ? t.slice(0, colon).trim() : '';
     if (!name || !HEADER_NAME_RE.test(name)) {
       if (this.dialect === 'httpyac') return this.httpyacNonHeaderLine(i, line, t);
+      if (/^[{[]/.test(t)) {
+        // A JSON body with no blank line before it: httpyac sends it as the body; the others
+        // cannot read the request at all, so dial follows httpyac and says so.
+        this.warn(
+          `line ${i + 1} starts the body without a blank line after the headers`,
+          i,
+          'leave a blank line between the headers and the body (JetBrains and REST Client require it)',
+        );
+        block.state = 'body';
+        return this.bodyLine(i, line, t);
+      }
       this.fail('bad header line', i, 1, 'headers are `Name: value` lines; leave a blank line before the body');
     }
     block.headers.push({ name, value: t.slice(colon + 1).trim(), span: this.lineSpan(i) });

@@ -63,7 +63,11 @@ describe('refusals (never silently wrong)', () => {
   });
   it('refuses JavaScript in {{ }} and httpyac script blocks', () => {
     expect(refusal('POST http://x\n\n{"a": "{{Date.now()}}"}\n').line).toBe(3);
-    expect(refusal('{{\n  exports.a = 1;\n}}\nGET http://x\n').message).toContain('script blocks');
+    // A `{{` block marks a file as httpyac's; read as JetBrains it is refused.
+    expect(refusal('# @dialect jetbrains\n{{\n  exports.a = 1;\n}}\nGET http://x\n').message).toContain(
+      'script blocks',
+    );
+    expect(parseHttpFile('{{\n  exports.a = 1;\n}}\nGET http://x\n', '').dialect).toBe('httpyac');
     // In httpyac a block after the request line runs after the response (tests/core/httpfile/httpyac.test.ts).
     expect(
       parseHttpFile('# @dialect httpyac\nGET /a\n\n{{\n  console.log(response);\n}}\n', '').requests[0]

@@ -131,5 +131,13 @@ describe('httpyac metadata and the lines after the request line', () => {
     expect(url.url).toBe('{{host}}/items?page=2&size={{size}}/extra');
     expect(url.headers.map((h) => h.name)).toEqual(['Accept']);
     expect(refusal('GET http://x/\nnot a header\n').message).toContain('bad header line');
+    // Elsewhere a JSON body right after the headers is the body too (with a warning); other text is refused.
+    const json = parseHttpFile(
+      'POST http://x/\nContent-Type: application/json\n{\n  "a": 1\n}\n?? status == 201\n',
+      '',
+    );
+    expect(json.requests[0].body).toMatchObject({ kind: 'inline', text: '{\n  "a": 1\n}' });
+    expect(json.requests[0].assertions).toHaveLength(1);
+    expect(json.warnings?.[0]).toMatchObject({ line: 3 });
   });
 });
