@@ -121,6 +121,13 @@ async function startRecorder(
     recorded.push({ method: 'CONNECT', url: req.url ?? '', headers: {}, body: '' });
     socket.end('HTTP/1.1 200 Connection Established\r\n\r\n');
   });
+  // Methods node's parser does not know (CHECKIN, VERSION-CONTROL, MKWORKSPACE…) arrive as a
+  // client error with the raw bytes: the request line is recorded from them.
+  server.on('clientError', (error: Error & { rawPacket?: Buffer }, socket: import('node:stream').Duplex) => {
+    const line = /^([A-Z][A-Z-]*) (\S+) HTTP\/1\.1\r\n/.exec(error.rawPacket?.toString('latin1') ?? '');
+    if (line) recorded.push({ method: line[1], url: line[2], headers: {}, body: '' });
+    socket.end('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}');
+  });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const { port } = server.address() as AddressInfo;
   return {

@@ -52,6 +52,23 @@ function connectTimeoutError(): Error {
   return Object.assign(new Error('connect timeout'), { code: 'DIAL_CONNECT_TIMEOUT' });
 }
 
+/**
+ * The answer to a CONNECT: dial shows it and closes the tunnel (what sending CONNECT from a
+ * .http file means, as httpyac does); the body is empty.
+ */
+function tunnelAnswer(response: http.IncomingMessage, socket: Socket, phases: Phases): HopResponse {
+  return {
+    status: response.statusCode ?? 0,
+    statusText: response.statusMessage ?? '',
+    httpVersion: response.httpVersion,
+    headers: rawToList(response.rawHeaders),
+    body: Readable.from([]),
+    remoteAddress: socket.remoteAddress,
+    remotePort: socket.remotePort,
+    phases,
+  };
+}
+
 /** Sends one HTTP/1.1 request and resolves when the response head has arrived. */
 export async function sendWithNode(hop: HopRequest, context: HopContext): Promise<HopResponse> {
   const secure = hop.url.protocol === 'https:';
@@ -132,6 +149,17 @@ export async function sendWithNode(hop: HopRequest, context: HopContext): Promis
     });
 
     request.once('error', fail);
+    // CONNECT: node hands the answer over as a tunnel, not a response (see tunnelAnswer).
+    if (hop.method === 'CONNECT') {
+      request.once('connect', (response: http.IncomingMessage, socket: Socket) => {
+        socket.destroy();
+        if (settled) return;
+        settled = true;
+        clearTimeout(connectTimer);
+        phases.firstByte = nowMs() - (ready ?? started);
+        resolve(tunnelAnswer(response, socket, phases));
+      });
+    }
     request.once('response', (response: http.IncomingMessage) => {
       if (settled) {
         response.destroy();

@@ -122,6 +122,10 @@ export async function sendRequest(request: HttpRequest, options: SendOptions = {
       const viaUndici = route.viaUndici;
       // Asterisk-form (`OPTIONS *`) is the first hop's target only; a redirect goes to its URL.
       const target = request.asteriskForm && redirects.length === 0 ? asteriskTarget(viaUndici) : undefined;
+      if (viaUndici && method === 'CONNECT')
+        throw new DialError('E_INPUT', 'CONNECT is sent over HTTP/1.1 without a proxy only', {
+          hint: 'remove the proxy setting or the HTTP/2 version for this request',
+        });
       const headers = buildHeaders(userHeaders, url, method, body, options, viaUndici, request.omitHeaders);
       const recorder = new BodyRecorder();
       const transport: Transport = viaUndici ? (await loadUndiciTransport()).sendWithUndici : sendWithNode;

@@ -55,9 +55,13 @@ export interface Block extends BlockMetadata {
   handlers: ScriptNode[];
   outputRedirect?: OutputRedirectNode;
   /** httpyac: the body is a GraphQL query (`query`/`mutation` first line); the operation name if any. */
-  graphql?: { operationName?: string };
+  graphql?: { operationName?: string; file?: string; line?: number };
   /** httpyac `{{ … }}` blocks before the request line. */
   scriptBlocks?: Array<{ code: string; line: number }>;
+  httpyacLoop?: RequestNode['httpyacLoop'];
+  headerSpreads?: RequestNode['httpyacHeaderSpreads'];
+  /** httpyac `{{ … }}` blocks that run after the response. */
+  postScriptBlocks?: Array<{ code: string; line: number }>;
   /** `# @lang lua` (rest.nvim): scripts of this block are not JavaScript. */
   scriptLanguage?: string;
   /** JetBrains/kulala `run` lines before the request line. */

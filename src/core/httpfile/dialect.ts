@@ -58,13 +58,20 @@ export function dialectOverride(): Dialect | undefined {
   return flagDialect;
 }
 
+// httpyac's own list (utils/configUtils.ts defaultConfigFiles), and older rc names.
 const HTTPYAC_FILES = [
-  '.httpyacrc',
-  '.httpyacrc.json',
-  '.httpyacrc.js',
+  '.httpyac.js',
+  '.httpyac.cjs',
+  '.httpyac.config.js',
+  '.httpyac.config.cjs',
   'httpyac.config.js',
   'httpyac.config.cjs',
   'httpyac.config.mjs',
+  '.httpyac.json',
+  'httpyac.config.json',
+  '.httpyacrc',
+  '.httpyacrc.json',
+  '.httpyacrc.js',
 ];
 const workspaceCache = new Map<string, Dialect | null>();
 
@@ -104,7 +111,7 @@ export function detectWorkspaceDialect(filePath: string): Dialect | undefined {
 const DIALECT_LINE_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@dialect[ \t]+(\S+)/m;
 // Metadata only httpyac has; kulala's env-from-command keys; rest.nvim's Lua handlers.
 const HTTPYAC_ONLY_RE =
-  /^[ \t]*(?:#+|\/\/+)[ \t]*@(?:ref|forceRef|import|loop|jwt|keepStreaming|note|sleep|verbose|debug|injectVariables|ratelimit|save|openWith)\b|\{\{[@+]|^\/\*|^HTTP\/\d(?:\.\d)?[ \t]+\d{3}\b/m;
+  /^[ \t]*(?:#+|\/\/+)[ \t]*@(?:ref|forceRef|import|loop|jwt|keepStreaming|note|sleep|verbose|debug|injectVariables|ratelimit|save|openWith)\b|\{\{[@+]|^[ \t]*\{\{(?:request|response|after|streaming|responseLogging)?[ \t]*\r?\n[\s\S]*?^[ \t]*\}\}[ \t]*$|^\/\*|^HTTP\/\d(?:\.\d)?[ \t]+\d{3}\b/m;
 const KULALA_ONLY_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@(?:env-stdin-cmd|env-json-key|curl-|grpc-|graphql)/m;
 const RESTNVIM_ONLY_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@lang[ \t]*=?[ \t]*lua|^[ \t]*>[ \t]*\S+\.lua[ \t]*$/m;
 

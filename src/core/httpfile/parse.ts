@@ -32,6 +32,13 @@ import { DialError } from '../errors.js';
 import { AssertionSyntaxError, parseAssertion } from './assertion.js';
 import { newBlock, type Block } from './block.js';
 import { chooseDialect, type Dialect } from './dialect.js';
+import {
+  HTTPYAC_SCRIPT_END_RE,
+  httpyacScriptStart,
+  refusedScriptEvent,
+  type HttpyacFileScripts,
+  type HttpyacScriptStart,
+} from './httpyac.js';
 import { applyMetadata, refusedMetadata } from './metadata.js';
 import { isKnownMethod, KNOWN_METHODS, PROTOCOL_KEYWORDS, PROTOCOL_METHODS } from './methods.js';
 import { fileBodyEncoding, inlineScriptRefusal, isSupportedEncoding, scriptFileRefusal } from './scripts.js';
@@ -70,6 +77,12 @@ const PLAIN_PLACEHOLDER_RE = /^\s*(?:\$.*|[\w$.\-[\]'"*/%@]*)\s*$/s;
 const LOOKS_LIKE_JS_RE = /[()`]|=>|\s[-+*/%]\s|[!<>=]=|&&|\|\||\?\?/;
 const HTTPYAC_FRAGMENT_RE = /^\s*fragment\s+([^\s({]+)\s+on\s+/;
 const HTTPYAC_QUERY_RE = /^\s*(?:query|mutation)(?:\s+([^\s({]+))?/;
+/** httpyac `gql [name] < ./query.gql`: the query read from a file. */
+const HTTPYAC_GQL_FILE_RE = /^\s*gql(?:\s+([^\s({]+))?\s+<\s+(.+?)\s*$/;
+const HTTPYAC_QUERY_LINE_RE = /^\s*[?&](?:[^(=?&)]+=.*|\{\{.*\}\})\s*$/;
+const HTTPYAC_PATH_LINE_RE = /^\s*\/[^*]*$/;
+/** Metadata the httpyac dialect acts on that other dialects refuse. */
+const HTTPYAC_METADATA = new Set(['import', 'loop', 'jwt']);
 const SAVED_RESPONSE_RE = /^HTTP\/\d(?:\.\d)?[ \t]+\d{3}\b/;
 
 export interface ParseOptions {
@@ -173,6 +186,9 @@ class HttpFileParser {
   private guessNoted = false;
   /** httpyac GraphQL fragments by name, appended to the queries that spread them. */
   private readonly fragments = new Map<string, string>();
+  /** httpyac: scripts that run once or for every request, and the files `# @import` names. */
+  private readonly httpyacFile: HttpyacFileScripts = { once: [], everyPre: [], everyPost: [] };
+  private readonly httpyacImports: Array<{ path: string; line: number }> = [];
   private block: Block = newBlock(0, 1, false);
 
   constructor(
@@ -202,6 +218,7 @@ class HttpFileParser {
     for (let i = 0; i < lineCount; i++) i = this.line(i);
     this.finish(this.text.length);
     if (this.variablesOutOfOrder) this.variables.sort((a, b) => a.span.start - b.span.start);
+    this.applyHttpyacFileScripts();
     const file: HttpFile = {
       path: this.path,
       text: this.text,
@@ -210,6 +227,8 @@ class HttpFileParser {
       dialect: this.dialect,
     };
     if (this.imports.length > 0) file.imports = this.imports;
+    if (this.httpyacFile.once.length > 0) file.httpyacFileScripts = this.httpyacFile.once;
+    if (this.httpyacImports.length > 0) file.httpyacImports = this.httpyacImports;
     if (this.warnings.length > 0) {
       file.warnings = this.warnings;
       reportParseWarnings(this.warnings);
@@ -318,7 +337,11 @@ class HttpFileParser {
       return i;
     }
     if (t.startsWith('/*')) return this.blockComment(i);
-    if (t.startsWith('{{') && !maskTemplates(t).trim().includes(' ') && !t.includes('}}')) return this.scriptBlock(i);
+    if (t.startsWith('{{') && !t.includes('}}')) {
+      const start = this.dialect === 'httpyac' ? httpyacScriptStart(t) : undefined;
+      if (start) return this.scriptBlock(i, start);
+      if (this.dialect !== 'httpyac' && !maskTemplates(t).trim().includes(' ')) this.refuseScriptBlock(i);
+    }
     if (t.charCodeAt(0) === 60 /* < */) return this.preScriptLine(i, line, t);
     if (this.dialect === 'httpyac' && HTTPYAC_FRAGMENT_RE.test(t)) return this.graphqlFragment(i, t);
     if (isImportLine(t)) return this.importLine(i, t);
@@ -362,18 +385,19 @@ class HttpFileParser {
   }
 
   /**
-   * httpyac's `{{ … }}` block before a request: JavaScript whose `exports.name = value` become
-   * variables of the request, run in dial's sandbox when the request is prepared (httpyac dialect,
-   * no modules); anywhere else refused.
+   * httpyac's `{{ … }}` script block (httpyac dialect; see httpyac.ts for when each kind runs):
+   * JavaScript whose `exports.name = value` become variables, run in dial's sandbox.
    */
-  private scriptBlock(i: number): number {
-    const open = this.starts[i] + this.lineText(i).indexOf('{{');
+  private scriptBlock(i: number, start: HttpyacScriptStart): number {
     let last = i + 1;
-    while (last < this.starts.length && !/^\s*\}\}\s*$/.test(this.lineText(last))) last++;
+    while (last < this.starts.length && !HTTPYAC_SCRIPT_END_RE.test(this.lineText(last))) last++;
     if (last >= this.starts.length)
       this.fail('unterminated `{{` block: no `}}` line', i, 1, 'close the block with `}}` on its own line');
-    const code = this.text.slice(open + 2, this.starts[last]);
-    if (this.dialect !== 'httpyac') this.refuseScriptBlock(i);
+    const refusedEvent = refusedScriptEvent(start.event);
+    if (refusedEvent)
+      this.fail(refusedEvent, i, 1, 'compute values in a plain `{{ … }}` block above the request and use {{name}}');
+    // From the end of the `{{` line, so the code's first line is the line after it.
+    const code = this.text.slice(this.ends[i], this.starts[last]);
     const refusal = inlineScriptRefusal(code, undefined);
     if (refusal) {
       throw new DialError('E_SCRIPT', `unsupported script: ${refusal}`, {
@@ -381,8 +405,33 @@ class HttpFileParser {
         location: { file: this.fileLabel, line: i + 1, col: 1, excerpt: this.lineText(i) },
       });
     }
-    (this.block.scriptBlocks ??= []).push({ code, line: i + 1 });
+    const block = this.block;
+    const afterResponse =
+      start.event === 'response' || start.event === 'after' || (start.event === undefined && block.state !== 'pre');
+    const script = { code, line: i + 1 };
+    if (start.everyRequest) (afterResponse ? this.httpyacFile.everyPost : this.httpyacFile.everyPre).push(script);
+    else if (afterResponse) (block.postScriptBlocks ??= []).push(script);
+    else (block.scriptBlocks ??= []).push(script);
+    // A block after the request line ends its headers or body.
+    if (block.state !== 'pre') block.state = 'post';
     return last;
+  }
+
+  /** httpyac: a `{{` line after the request line opens a script block; returns its last line, or -1. */
+  private httpyacScriptAt(i: number, t: string): number {
+    if (this.dialect !== 'httpyac' || t.charCodeAt(0) !== 123 || t.charCodeAt(1) !== 123) return -1;
+    const start = httpyacScriptStart(t);
+    return start ? this.scriptBlock(i, start) : -1;
+  }
+
+  /** httpyac: `{{+ }}` blocks run for every request; global regions' response blocks after every response. */
+  private applyHttpyacFileScripts(): void {
+    const { everyPre, everyPost } = this.httpyacFile;
+    if (everyPre.length === 0 && everyPost.length === 0) return;
+    for (const request of this.requests) {
+      if (everyPre.length) request.httpyacScripts = [...everyPre, ...(request.httpyacScripts ?? [])];
+      if (everyPost.length) request.httpyacPostScripts = [...(request.httpyacPostScripts ?? []), ...everyPost];
+    }
   }
 
   /** httpyac's multi-line `{{ … }}` JavaScript block outside the httpyac dialect, or after a request: refused. */
@@ -402,12 +451,57 @@ class HttpFileParser {
     let value = t.slice(meta[0].length).trim();
     // JetBrains also accepts `# @name = login`.
     if (value.charCodeAt(0) === 61 /* = */) value = value.slice(1).trim();
-    const refusal = refusedMetadata(meta[1]);
+    const httpyacOwn = this.dialect === 'httpyac' && HTTPYAC_METADATA.has(meta[1]);
+    if (this.dialect === 'httpyac' && meta[1] === 'disabled' && value && !/^(?:true|false)$/.test(value)) {
+      // httpyac evaluates the value as JavaScript over typed variables; dial's variables are text.
+      this.fail(
+        `@disabled with a condition is not supported: ${value}`,
+        i,
+        1,
+        'write `# @disabled` to never send the request, or select requests with `dial run --name`/`--tag`',
+      );
+    }
+    if (httpyacOwn && meta[1] === 'import') this.httpyacImport(i, value);
+    if (httpyacOwn && meta[1] === 'loop') this.block.httpyacLoop = this.httpyacLoop(i, value);
+    const refusal = httpyacOwn ? undefined : refusedMetadata(meta[1]);
     if (refusal) this.fail(`unsupported metadata @${meta[1]}`, i, 1, refusal);
     this.block.metadata.push({ key: meta[1], value, span: this.lineSpan(i) });
     applyMetadata(this.block, meta[1], value, (message, hint) =>
       this.fail(`bad metadata value: ${message}`, i, 1, hint),
     );
+  }
+
+  /** httpyac `# @loop for 3` / `# @loop for item of list`; `while` is refused (its expression changes variables between passes). */
+  private httpyacLoop(i: number, value: string): NonNullable<RequestNode['httpyacLoop']> {
+    const forOf = /^\s*for\s+(.*)\s+of\s+(.*?)\s*$/.exec(value);
+    if (forOf && /^[A-Za-z_$][\w$]*$/.test(forOf[1].trim()))
+      return { kind: 'forOf', variable: forOf[1].trim(), iterable: forOf[2], line: i + 1 };
+    const count = /^\s*for\s*(\d+)\s*$/.exec(value);
+    if (count) return { kind: 'for', count: Number(count[1]), line: i + 1 };
+    return this.fail(
+      `@loop '${value}' is not supported`,
+      i,
+      1,
+      'dial runs `# @loop for 3` and `# @loop for item of list`; write the passes of a `while` loop as separate requests',
+    );
+  }
+
+  /** httpyac `# @import ./other.http`: the file's requests and global variables become available (session). */
+  private httpyacImport(i: number, value: string): void {
+    if (!value) this.fail('@import needs a file', i, 1, 'write `# @import ./other.http`');
+    // `{{root}}name.http`: file variables declared above with plain values are filled in.
+    const path = value.replace(/\{\{\s*([\w$-]+)\s*\}\}/g, (whole, name: string) => {
+      const found = this.variables.findLast((variable) => variable.name === name);
+      return found && !found.value.includes('{{') ? found.value : whole;
+    });
+    if (path.includes('{{'))
+      this.fail(
+        '@import with variables in the path is supported only for file variables declared above it',
+        i,
+        1,
+        'write the path relative to this file',
+      );
+    this.httpyacImports.push({ path, line: i + 1 });
   }
 
   /** `< {% … %}` or `< ./pre.js` before the request line. */
@@ -483,14 +577,6 @@ class HttpFileParser {
     this.refuseForeignLine(i, rest);
     const space = rest.search(/\s/);
     const word = space > 0 ? rest.slice(0, space) : '';
-    if (word.toUpperCase() === 'CONNECT') {
-      this.fail(
-        'CONNECT requests are not supported',
-        i,
-        1,
-        'CONNECT opens a proxy tunnel; to go through a proxy, use --proxy with the real request',
-      );
-    }
     if (word && isKnownMethod(word)) {
       block.method = word.toUpperCase();
       block.methodExplicit = true;
@@ -602,6 +688,8 @@ class HttpFileParser {
 
   private headerLine(i: number, line: string, t: string): number {
     const block = this.block;
+    const script = this.httpyacScriptAt(i, t);
+    if (script >= 0) return script;
     if (mayEndBody(t)) {
       const last = this.afterBodyProduction(i, line, t, false);
       if (last >= 0) {
@@ -622,10 +710,40 @@ class HttpFileParser {
     const colon = t.indexOf(':');
     const name = colon > 0 ? t.slice(0, colon).trim() : '';
     if (!name || !HEADER_NAME_RE.test(name)) {
+      if (this.dialect === 'httpyac') return this.httpyacNonHeaderLine(i, line, t);
+      if (/^[{[]/.test(t)) {
+        // A JSON body with no blank line before it: httpyac sends it as the body; the others
+        // cannot read the request at all, so dial follows httpyac and says so.
+        this.warn(
+          `line ${i + 1} starts the body without a blank line after the headers`,
+          i,
+          'leave a blank line between the headers and the body (JetBrains and REST Client require it)',
+        );
+        block.state = 'body';
+        return this.bodyLine(i, line, t);
+      }
       this.fail('bad header line', i, 1, 'headers are `Name: value` lines; leave a blank line before the body');
     }
     block.headers.push({ name, value: t.slice(colon + 1).trim(), span: this.lineSpan(i) });
     return i;
+  }
+
+  /**
+   * httpyac (parseRequestLineFactory): among the headers, `?a=1` / `&b=2` and `/segment` lines
+   * continue the URL; any other line starts the body, no blank line needed.
+   */
+  private httpyacNonHeaderLine(i: number, line: string, t: string): number {
+    if (HTTPYAC_QUERY_LINE_RE.test(t) || HTTPYAC_PATH_LINE_RE.test(t)) {
+      this.block.url += t.trim();
+      return i;
+    }
+    const spread = /^\s*\.{3}(\S+?),?\s*$/.exec(t);
+    if (spread && this.block.state === 'headers') {
+      (this.block.headerSpreads ??= []).push({ name: spread[1], line: i + 1 });
+      return i;
+    }
+    this.block.state = 'body';
+    return this.bodyLine(i, line, t);
   }
 
   /**
@@ -675,7 +793,8 @@ class HttpFileParser {
         return last;
       }
     }
-    if (this.dialect === 'httpyac' && t.startsWith('{{') && !t.includes('}}')) this.refuseScriptBlock(i);
+    const script = this.httpyacScriptAt(i, t);
+    if (script >= 0) return script;
     if (/^\{%\s*$/.test(t) && block.bodyFirst < 0 && this.closesScriptBeforeNextRequest(i)) {
       this.fail(
         'a `{% … %}` script inside a body is not supported',
@@ -715,6 +834,16 @@ class HttpFileParser {
   private refuseGraphqlBody(i: number, t: string): void {
     const graphqlHeader = headerValue(this.block, 'x-request-type')?.toLowerCase() === 'graphql';
     const query = this.dialect === 'httpyac' && !graphqlHeader ? HTTPYAC_QUERY_RE.exec(t) : null;
+    const fromFile = this.dialect === 'httpyac' && !graphqlHeader ? HTTPYAC_GQL_FILE_RE.exec(t) : null;
+    if (fromFile) {
+      // httpyac names the operation after the file when the line names none (gqlHttpRegionParser).
+      const name = (fromFile[1] ?? fromFile[2].trim())
+        .split(' ')
+        .filter((part) => part && !part.startsWith('@'))
+        .pop();
+      this.block.graphql = { operationName: name, file: fromFile[2].trim(), line: i + 1 };
+      return;
+    }
     if (query) {
       this.block.graphql = query[1] ? { operationName: query[1] } : {};
       return;
@@ -740,6 +869,8 @@ class HttpFileParser {
   // ---- after the body ----
 
   private afterBodyLine(i: number, line: string, t: string): number {
+    const script = this.httpyacScriptAt(i, t);
+    if (script >= 0) return script;
     if (isComment(t)) {
       this.commentAfterRequestLine(i, t);
       return i;
@@ -827,6 +958,11 @@ class HttpFileParser {
         : { kind: 'file', path, substitute, encoding, span };
     }
     const text = this.text.slice(span.start, span.end);
+    if (block.graphql?.file) {
+      // `gql name < ./file`: the lines after it are the variables; the session builds the payload.
+      const variables = text.replace(/^[^\n]*\n?/, '').trim();
+      return variables ? { kind: 'inline', text: variables, span } : undefined;
+    }
     return {
       kind: 'inline',
       text: block.graphql ? this.httpyacGraphqlBody(block.graphql, text) : inlineBodyText(block, text),
@@ -899,8 +1035,9 @@ class HttpFileParser {
       if (PLAIN_PLACEHOLDER_RE.test(match[1]) || !LOOKS_LIKE_JS_RE.test(match[1])) continue;
       // A body path of a request reference may be an XPath with calls (`count(//a)`, `text()`).
       if (BODY_REFERENCE_RE.test(match[1])) continue;
-      // httpyac evaluates these in its script engine; dial does too, in its sandbox (no modules).
-      if (this.dialect === 'httpyac' && !/\brequire\s*\(|^\s*[@+]/.test(match[1])) continue;
+      // httpyac evaluates these in its script engine; dial does too, in its sandbox (a module only
+      // Node gives is refused before sending by ScriptRunner.checkModules).
+      if (this.dialect === 'httpyac') continue;
       this.fail(
         `JavaScript in {{ }} is not supported yet: ${match[0]}`,
         ...where(),
@@ -913,6 +1050,9 @@ class HttpFileParser {
     const block = this.block;
     if (!block.hasRequest) {
       if (block.runs) this.finishRunOnly(block, end);
+      // httpyac's global region: its blocks run once before the requests, its response blocks after each.
+      if (block.scriptBlocks) this.httpyacFile.once.push(...block.scriptBlocks);
+      if (block.postScriptBlocks) this.httpyacFile.everyPost.push(...block.postScriptBlocks);
       return;
     }
     if (!block.bodyHasContent) {
@@ -968,6 +1108,19 @@ class HttpFileParser {
     if (block.connectTimeoutMs !== undefined) request.connectTimeoutMs = block.connectTimeoutMs;
     if (block.scriptBlocks) request.httpyacScripts = block.scriptBlocks;
     if (block.runs) request.runs = block.runs;
+    if (block.postScriptBlocks) request.httpyacPostScripts = block.postScriptBlocks;
+    if (block.httpyacLoop) request.httpyacLoop = block.httpyacLoop;
+    if (block.headerSpreads) request.httpyacHeaderSpreads = block.headerSpreads;
+    if (block.graphql?.file) {
+      request.httpyacGraphqlFile = {
+        path: block.graphql.file,
+        line: block.graphql.line!,
+        operationName: block.graphql.operationName,
+        fragments: Object.fromEntries(this.fragments),
+      };
+    }
+    // httpyac names an unnamed GraphQL request after its operation.
+    if (request.name === undefined && block.graphql?.operationName) request.name = block.graphql.operationName;
     this.requests.push(request);
   }
 

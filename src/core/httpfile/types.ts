@@ -148,6 +148,15 @@ export interface RequestNode {
    */
   runs?: RunLineNode[];
   runOnly?: true;
+  /** httpyac `{{ … }}` blocks after the request line (or `{{@response}}`): run with `response` once it is in. */
+  httpyacPostScripts?: Array<{ code: string; line: number }>;
+  /** httpyac `# @loop`: the request is sent once per pass, with `$index` (and the loop variable) set. */
+  httpyacLoop?:
+    { kind: 'for'; count: number; line: number } | { kind: 'forOf'; variable: string; iterable: string; line: number };
+  /** httpyac `...defaultHeaders` lines among the headers: the object variable's fields become headers. */
+  httpyacHeaderSpreads?: Array<{ name: string; line: number }>;
+  /** httpyac `gql name < ./query.gql`: the query file (the body holds the variables) and the fragments defined before it. */
+  httpyacGraphqlFile?: { path: string; line: number; operationName?: string; fragments: Record<string, string> };
 }
 
 /** `run #name`, `run ./file.http`, `run ./file.http#name`, each optionally `(@var=value, …)`. */
@@ -190,6 +199,10 @@ export interface HttpFile {
   warnings?: ParseWarning[];
   /** JetBrains/kulala `import ./file.http` lines (absent when there are none). */
   imports?: ImportNode[];
+  /** httpyac: `{{ … }}` blocks of global regions (no request), run once before the file's requests. */
+  httpyacFileScripts?: Array<{ code: string; line: number }>;
+  /** httpyac `# @import ./other.http`: files whose requests and variables this file may use. */
+  httpyacImports?: Array<{ path: string; line: number }>;
 }
 
 /**

@@ -5,6 +5,7 @@
  * only when something reads it; nothing synchronous touches the disk).
  */
 import { existsSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import { dirname, extname, resolve } from 'node:path';
 import type { Exchange, HttpRequest, SendOptions, CookieJar, ResponseBody } from '../http/types.js';
 import type { HttpFile, RequestNode } from '../httpfile/types.js';
@@ -16,6 +17,7 @@ import {
 } from '../assert/evaluate.js';
 import { loadResponseView, type ResponseView } from '../assert/response-view.js';
 import { ScriptRunner } from '../script/sandbox.js';
+import { HttpyacCancel } from '../vars/httpyac-js.js';
 import { DEFAULT_MAX_BODY_SIZE } from '../http/body-sinks.js';
 import type { ScriptEnvironment } from '../script/api.js';
 import { DialError, errorCatalogue, isDialError, type ErrorCode } from '../errors.js';
@@ -38,6 +40,16 @@ export interface RunSession {
   secretValues(): Iterable<string>;
   /** Reads a .http file that `run`/`import` lines name (the session's cache); default: read and parse it. */
   loadFile?(path: string): Promise<HttpFile>;
+  /** httpyac: keeps the file's last response (`{{response.parsedBody.x}}` in a later request). */
+  noteHttpyacResponse?(file: HttpFile, response: ResponseView): void;
+  /** httpyac `# @loop`: the request variables of each pass. */
+  httpyacLoopPasses?(file: HttpFile, node: RequestNode): Promise<Array<Map<string, string>>>;
+  /** httpyac `{{ }}` blocks after the request: their client.test results and logs. */
+  runHttpyacPostScripts?(
+    file: HttpFile,
+    node: RequestNode,
+    response: ResponseView,
+  ): Promise<Array<{ tests: Array<{ name: string; passed: boolean; message?: string }>; logs: string[] }>>;
 }
 
 /** The HTTP engine functions the executor needs (src/core/http). */
@@ -287,6 +299,26 @@ async function runScripts(shared: ExecutorShared, attempt: Attempt, kind: 'preSc
   }
 }
 
+/** httpyac `{{ }}` blocks after the request, over its response: their tests join the attempt's assertions. */
+async function runHttpyacPostScripts(shared: ExecutorShared, attempt: Attempt, view: ResponseView): Promise<void> {
+  const { file, node } = attempt.context;
+  const outcomes = (await shared.options.session.runHttpyacPostScripts?.(file, node, view)) ?? [];
+  outcomes.forEach((outcome, index) => {
+    attempt.logs.push(...outcome.logs);
+    for (const test of outcome.tests) {
+      const assertion: AssertionResult = {
+        kind: 'test',
+        source: test.name,
+        line: node.httpyacPostScripts![index].line,
+        passed: test.passed,
+        ...(test.message ? { message: test.message } : {}),
+      };
+      attempt.assertions.push(assertion);
+      attempt.context.emit({ type: 'assertion', result: assertion });
+    }
+  });
+}
+
 /** The file's cookie jar, made on first use; none with `# @no-cookie-jar`. */
 function cookieJarFor(shared: ExecutorShared, file: HttpFile, node: RequestNode): CookieJar | undefined {
   let jar = shared.jars.get(file.path);
@@ -360,8 +392,38 @@ async function checkAssertions(shared: ExecutorShared, attempt: Attempt, view: R
   }
 }
 
-/** Prepares, sends and records the request, then runs handlers and assertions on its response. */
+/** Prepares, sends and records the request, then runs handlers and assertions on its response (once per `# @loop` pass). */
 async function sendAndCheck(shared: ExecutorShared, attempt: Attempt): Promise<AttemptOutcome> {
+  const { session, engine } = shared.options;
+  const { file, node } = attempt.context;
+  // httpyac `# @sleep 500`: wait that many ms first (an expression for the time is not evaluated: no wait).
+  const sleep = node.metadata.find((meta) => meta.key === 'sleep')?.value;
+  if (sleep && /^\d+$/.test(sleep)) await delay(Number(sleep), undefined, { signal: attempt.context.signal });
+  const passes =
+    node.httpyacLoop && session.httpyacLoopPasses ? await session.httpyacLoopPasses(file, node) : undefined;
+  if (!passes) await sendOnce(shared, attempt);
+  for (const [index, pass] of (passes ?? []).entries()) {
+    if (index > 0 && attempt.exchange) engine.releaseBody?.(attempt.exchange.response.body);
+    attempt.requestVariables = new Map(pass);
+    await sendOnce(shared, attempt, index);
+  }
+  let passed = true;
+  for (const result of attempt.assertions) if (!result.passed) passed = false;
+  return attemptOutcome(shared, attempt, passed ? 'passed' : 'failed');
+}
+
+/** sendAndCheck, where an httpyac `exports.$cancel` skips the request (nothing was sent). */
+async function sendAndCheckOrSkip(shared: ExecutorShared, attempt: Attempt): Promise<AttemptOutcome> {
+  try {
+    return await sendAndCheck(shared, attempt);
+  } catch (error) {
+    if (error instanceof HttpyacCancel) return attemptOutcome(shared, attempt, 'skipped');
+    throw error;
+  }
+}
+
+/** One send of the request: pre-request scripts, prepare, send, record, handlers, httpyac blocks, assertions. */
+async function sendOnce(shared: ExecutorShared, attempt: Attempt, pass?: number): Promise<void> {
   const { options } = shared;
   const { session, engine } = options;
   const { file, node, signal } = attempt.context;
@@ -373,15 +435,18 @@ async function sendAndCheck(shared: ExecutorShared, attempt: Attempt): Promise<A
   const exchange = (attempt.exchange = await engine.sendRequest(request, sendOptions));
   if (!options.referencedNames || (node.name !== undefined && options.referencedNames.has(node.name)))
     session.record(file, node, request, exchange);
+  // httpyac names each pass of a `# @loop` request `<name><index>` (`{{foo3.args.item}}`).
+  const passName = pass !== undefined && node.name !== undefined ? `${node.name}${pass}` : undefined;
+  if (passName && (!options.referencedNames || options.referencedNames.has(passName)))
+    session.record(file, { ...node, name: passName }, request, exchange);
   attempt.context.emit({ type: 'response', httpStatus: exchange.response.status, durationMs: exchange.timings.total });
   const view = (attempt.view = await loadResponseView(exchange));
   if (node.outputRedirect) await saveBody(node, file, view);
+  if (file.dialect === 'httpyac') session.noteHttpyacResponse?.(file, view);
   await runScripts(shared, attempt, 'handlers');
   setJsonKeyVariables(shared, node, view);
+  if (node.httpyacPostScripts && shared.scriptsOn) await runHttpyacPostScripts(shared, attempt, view);
   await checkAssertions(shared, attempt, view);
-  let passed = true;
-  for (const result of attempt.assertions) if (!result.passed) passed = false;
-  return attemptOutcome(shared, attempt, passed ? 'passed' : 'failed');
 }
 
 /** One attempt of one request (with the requests its `run` lines run first); any error becomes an `errored` outcome. */
@@ -444,7 +509,7 @@ async function executeOne(
   const outerSignal = shared.activeSignals.get(file.path);
   shared.activeSignals.set(file.path, signal);
   try {
-    return await sendAndCheck(shared, attempt);
+    return await sendAndCheckOrSkip(shared, attempt);
   } catch (error) {
     return attemptOutcome(shared, attempt, 'errored', error);
   } finally {

@@ -23,6 +23,26 @@ function bytes(part: [string, string]): Buffer {
   return Buffer.from(String(text), encoding as BufferEncoding);
 }
 
+/** The sandbox's `Buffer` keeps its bytes as base64 text; this converts text between encodings (Node's Buffer names). */
+const BUFFER_ENCODINGS = new Set([
+  'utf8',
+  'utf-8',
+  'hex',
+  'base64',
+  'base64url',
+  'latin1',
+  'binary',
+  'ascii',
+  'utf16le',
+  'ucs2',
+]);
+function recode(text: string, from: string, to: string): string {
+  for (const encoding of [from, to])
+    if (!BUFFER_ENCODINGS.has(encoding.toLowerCase()))
+      throw new Error(`Buffer encoding '${encoding}' is not supported (use ${[...BUFFER_ENCODINGS].join(', ')})`);
+  return Buffer.from(text, from.toLowerCase() as BufferEncoding).toString(to.toLowerCase() as BufferEncoding);
+}
+
 function digest(parts: DigestParts): { hex: string; base64: string; base64url: string } {
   const algorithm = String(parts.algorithm).toLowerCase();
   if (!ALGORITHMS.has(algorithm))
@@ -80,6 +100,8 @@ function answer(state: HostState, op: string, args: unknown[]): unknown {
       return digest(args[0] as DigestParts);
     case 'uuid':
       return randomUUID();
+    case 'recode':
+      return recode(String(args[0]), String(args[1]), String(args[2]));
     default:
       throw new Error(`unknown host call '${op}'`);
   }

@@ -14,6 +14,7 @@ export const SANDBOX_MODULES: ReadonlySet<string> = new Set([
   'chai',
   'crypto',
   'node:crypto',
+  'uuid',
 ]);
 
 const REQUIRE = /\brequire\s*\(\s*['"`]([^'"`]+)['"`]\s*\)/g;

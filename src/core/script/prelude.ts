@@ -239,7 +239,9 @@ export const PRELUDE_SOURCE = String.raw`(function (host, node) {
   kulalaAssert.bodyHas = function (sub, m) { var b = currentResponse && currentResponse.body; nodeAssert((typeof b === 'string' ? b : fmt(b)).indexOf(sub) >= 0, m === undefined ? 'body contains ' + fmt(sub) : m); };
   kulalaAssert.jsonHas = function (key, value, m) { var b = currentResponse && currentResponse.body, cur = b; String(key).split('.').forEach(function (p) { cur = cur == null ? undefined : cur[p]; }); nodeAssert(same(cur, value), m === undefined ? 'json ' + key + ' is ' + fmt(value) : m); };
 
-  var PURE = { assert: nodeAssert, 'node:assert': nodeAssert, 'assert/strict': nodeAssert, 'node:assert/strict': nodeAssert, chai: chai, crypto: nodeCrypto, 'node:crypto': nodeCrypto };
+  // httpyac gives scripts uuid without installing it; v4 is crypto.randomUUID.
+  var uuidModule = { v4: function () { return call('uuid'); } };
+  var PURE = { assert: nodeAssert, 'node:assert': nodeAssert, 'assert/strict': nodeAssert, 'node:assert/strict': nodeAssert, chai: chai, crypto: nodeCrypto, 'node:crypto': nodeCrypto, uuid: uuidModule };
   function sandboxRequire(name) {
     if (Object.prototype.hasOwnProperty.call(PURE, name)) return PURE[name];
     if (node) return node.require(name);
@@ -265,6 +267,36 @@ export const PRELUDE_SOURCE = String.raw`(function (host, node) {
     return true;
   }
 
+  // ---- Buffer: the common conversions (Buffer.from(text).toString('base64') and back), bytes kept as base64 ----
+  function SandboxBuffer() { unsupported('new Buffer() (use Buffer.from)'); }
+  function makeBuffer(b64) {
+    var b = Object.create(SandboxBuffer.prototype);
+    b.b64 = b64;
+    b.length = Math.floor(b64.length * 3 / 4) - (b64.slice(-2) === '==' ? 2 : b64.slice(-1) === '=' ? 1 : 0);
+    return b;
+  }
+  SandboxBuffer.prototype.toString = function (encoding) { return call('recode', this.b64, 'base64', encoding || 'utf8'); };
+  SandboxBuffer.prototype.toJSON = function () { return { type: 'Buffer', base64: this.b64 }; };
+  SandboxBuffer.from = function (value, encoding) {
+    if (value instanceof SandboxBuffer) return makeBuffer(value.b64);
+    if (typeof value === 'string') return makeBuffer(call('recode', value, encoding || 'utf8', 'base64'));
+    if (value && typeof value.length === 'number') {
+      var hex = '';
+      for (var i = 0; i < value.length; i++) hex += ('0' + (Number(value[i]) & 255).toString(16)).slice(-2);
+      return makeBuffer(call('recode', hex, 'hex', 'base64'));
+    }
+    unsupported('Buffer.from(' + typeof value + ')');
+  };
+  SandboxBuffer.isBuffer = function (value) { return value instanceof SandboxBuffer; };
+  SandboxBuffer.byteLength = function (value, encoding) { return SandboxBuffer.from(value, encoding).length; };
+  SandboxBuffer.concat = function (list) {
+    var hex = '';
+    for (var i = 0; i < list.length; i++) hex += SandboxBuffer.from(list[i]).toString('hex');
+    return makeBuffer(call('recode', hex, 'hex', 'base64'));
+  };
+  if (typeof G.btoa !== 'function') G.btoa = function (s) { return call('recode', String(s), 'latin1', 'base64'); };
+  if (typeof G.atob !== 'function') G.atob = function (s) { return call('recode', String(s), 'base64', 'latin1'); };
+
   G.crypto = nodeCrypto;
   G.$random = random;
   G.assert = kulalaAssert;
@@ -277,7 +309,7 @@ export const PRELUDE_SOURCE = String.raw`(function (host, node) {
     G.setImmediate = function (fn) { return addTimer(fn, 0, false); };
     G.queueMicrotask = function (fn) { Promise.resolve().then(fn); };
     Object.defineProperty(G, 'process', { get: function () { needsNode('process'); } });
-    Object.defineProperty(G, 'Buffer', { get: function () { needsNode('Buffer'); } });
+    G.Buffer = SandboxBuffer;
     ['fetch', 'WebSocket', 'websocket', 'XMLHttpRequest'].forEach(function (name) {
       Object.defineProperty(G, name, { get: function () { unsupported(name); } });
     });

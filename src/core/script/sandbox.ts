@@ -146,20 +146,40 @@ export class ScriptRunner {
             { location, hint: `load it with require('${imported}')` },
           );
         }
-        const needed = nodeOnlyModules(code);
-        if (needed.names.length > 0 && !nodeAllowed) {
-          const line = lineOffset + 1 + (code.slice(0, needed.firstIndex).match(/\n/g)?.length ?? 0);
-          throw new DialError(
-            'E_SCRIPT',
-            `the script loads ${needed.names.map((name) => `'${name}'`).join(', ')}, which needs Node access; nothing was sent`,
-            {
-              location: { file: filename, line },
-              hint: ALLOW_HINT,
-            },
-          );
-        }
+        if (!nodeAllowed) this.refuseNodeModules(code, filename, lineOffset + 1);
+      }
+      // httpyac `{{ }}` blocks: their code starts at the end of the `{{` line.
+      if (!nodeAllowed)
+        for (const block of [...(node.httpyacScripts ?? []), ...(node.httpyacPostScripts ?? [])])
+          this.refuseNodeModules(block.code, file.path, block.line);
+    }
+    if (!nodeAllowed)
+      for (const block of file.httpyacFileScripts ?? []) this.refuseNodeModules(block.code, file.path, block.line);
+    if (!nodeAllowed && file.dialect === 'httpyac') this.refuseNodeModulesInPlaceholders(file);
+  }
+
+  /** httpyac `{{ require('x')… }}` expressions in requests: the same check, at the placeholder's line. */
+  private refuseNodeModulesInPlaceholders(file: HttpFile): void {
+    if (!file.text.includes('require')) return;
+    for (const node of file.requests) {
+      const text = file.text.slice(node.requestLineSpan.start, node.span.end);
+      for (const match of text.matchAll(/\{\{([^{}\n]*\brequire\s*\([^{}\n]*)\}\}/g)) {
+        const line = node.requestLineSpan.line + (text.slice(0, match.index).match(/\n/g)?.length ?? 0);
+        this.refuseNodeModules(match[1], file.path, line);
       }
     }
+  }
+
+  /** E_SCRIPT at the line of the first `require` of a module only Node gives (the workspace has no Node access). */
+  private refuseNodeModules(code: string, filename: string, firstLine: number): void {
+    const needed = nodeOnlyModules(code);
+    if (needed.names.length === 0) return;
+    const line = firstLine + (code.slice(0, needed.firstIndex).match(/\n/g)?.length ?? 0);
+    throw new DialError(
+      'E_SCRIPT',
+      `the script loads ${needed.names.map((name) => `'${name}'`).join(', ')}, which needs Node access; nothing was sent`,
+      { location: { file: filename, line }, hint: ALLOW_HINT },
+    );
   }
 
   private toDialError(

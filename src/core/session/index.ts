@@ -44,6 +44,8 @@ import { DialError } from '../errors.js';
 import { EnvStore, type Dotenv, type ResolvedEnvironment } from '../env/index.js';
 import { VariableResolver, type AuthPlaceholder } from '../vars/resolver.js';
 import type { OAuthClient, OAuthHost } from '../oauth/index.js';
+import { httpyacResponse, type HttpyacBlockContext, type HttpyacBlockOutcome } from '../vars/httpyac-js.js';
+import type { ResponseView } from '../assert/response-view.js';
 import { evaluateReference, type RecordedExchange } from '../vars/references.js';
 import { findPlaceholders } from '../vars/template.js';
 import { lineColAt } from '../env/json-file.js';
@@ -137,9 +139,35 @@ export interface Session {
   resolveTemplate(text: string, file: HttpFile, node: RequestNode): Promise<string>;
   secretValues(): string[];
   environments(): Promise<string[]>;
+  /** httpyac: keeps the file's last response, which later requests read as `response`. */
+  noteHttpyacResponse(file: HttpFile, response: ResponseView): void;
+  /** httpyac `# @loop`: the request variables of each pass (`$index`, the loop variable); one empty pass without a loop. */
+  httpyacLoopPasses(file: HttpFile, node: RequestNode): Promise<Array<Map<string, string>>>;
+  /** httpyac: runs the request's `{{ }}` blocks that follow it, over its response (exports become globals). */
+  runHttpyacPostScripts(file: HttpFile, node: RequestNode, response: ResponseView): Promise<HttpyacBlockOutcome[]>;
 }
 
 const HEADER_NAME_RE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** httpyac's `request` in a `{{ }}` block: the request as written (templates unresolved), as httpyac gives it before sending. */
+function httpyacRequestOf(node: RequestNode): HttpyacBlockContext['request'] {
+  const headers: Record<string, string> = {};
+  for (const header of node.headers) headers[header.name] = header.value;
+  return {
+    method: node.method,
+    url: node.url,
+    headers,
+    ...(node.body?.kind === 'inline' ? { body: node.body.text } : {}),
+  };
+}
+
+/** The variables declared outside any request of a file (httpyac's global regions). */
+function globalVariables(file: HttpFile): Map<string, string> {
+  const inRequests = new Set(file.requests.flatMap((request) => request.variables));
+  const values = new Map<string, string>();
+  for (const variable of file.variables) if (!inRequests.has(variable)) values.set(variable.name, variable.value);
+  return values;
+}
 
 function keyOf(file: HttpFile, node: RequestNode): string {
   return `${file.path}#${node.name ?? `@${node.index}`}`;
@@ -175,6 +203,12 @@ class RequestSession implements Session {
   private readonly environmentsByDir = new Map<string, Promise<[ResolvedEnvironment, Dotenv | undefined]>>();
   private oauthClient?: Promise<OAuthClient>;
   private readonly implicitByDir = new Map<string, Promise<ResolvedEnvironment | undefined>>();
+  /** httpyac `# @import`: the files each file imports, parsed once. */
+  private readonly imports = new WeakMap<HttpFile, Promise<HttpFile[]>>();
+  /** httpyac: each file's last response (`response` in later requests of the file). */
+  private readonly lastHttpyacResponses = new Map<string, ResponseView>();
+  /** httpyac global-region scripts, run once per file path. */
+  private readonly httpyacFileScriptsRun = new Map<string, Promise<unknown>>();
 
   constructor(private readonly options: SessionOptions) {
     this.workspaceRoot = resolve(options.workspaceRoot);
@@ -336,6 +370,10 @@ class RequestSession implements Session {
         ? await withHttpyacEnvironment(jetbrainsEnvironment, dir, this.environment)
         : jetbrainsEnvironment;
     const fileVariables = new Map<string, string>();
+    // httpyac: the variables of imported files' global regions, under the file's own.
+    if (file.httpyacImports)
+      for (const imported of await this.importsOf(file))
+        for (const [name, value] of globalVariables(imported)) fileVariables.set(name, value);
     for (const variable of file.variables)
       if (variable.span.start < node.requestLineSpan.start) fileVariables.set(variable.name, variable.value);
     const where = this.where(file, node);
@@ -348,6 +386,10 @@ class RequestSession implements Session {
       environment,
       dotenv,
       javascriptExpressions: file.dialect === 'httpyac',
+      lastResponse: () => {
+        const view = this.lastHttpyacResponses.get(file.path);
+        return view ? httpyacResponse(view) : undefined;
+      },
       secretNames: this.secretNames(file),
       processEnv: this.options.processEnv ?? process.env,
       reference: (reference, raw) =>
@@ -483,8 +525,9 @@ class RequestSession implements Session {
     where: string,
     kept: string,
   ): Promise<string> {
-    const target = file.requests.find((request) => request.name === name);
-    let recorded = target ? this.recorded.get(keyOf(file, target)) : this.recordedByName.get(name);
+    // httpyac: a request of a file this one imports (`# @import`) runs in that file.
+    const [owner, target] = await this.findRequest(file, name);
+    let recorded = target ? this.recorded.get(keyOf(owner, target)) : this.recordedByName.get(name);
     if (!recorded) {
       if (!target) {
         throw new DialError(
@@ -499,7 +542,7 @@ class RequestSession implements Session {
         this.options.keepReference({ request: name, text: kept });
         return kept;
       }
-      const key = keyOf(file, target);
+      const key = keyOf(owner, target);
       // The chain lives in AsyncLocalStorage only while a referenced request runs: entering it
       // turns on promise hooks, which cost every later await of the run, so plain requests never do.
       let chain = this.chain.getStore() ?? [];
@@ -518,7 +561,9 @@ class RequestSession implements Session {
       let running = this.running.get(key);
       if (!running) {
         const runTarget = () =>
-          this.options.runReference ? this.options.runReference(file, target) : this.runDependency(file, target, from);
+          this.options.runReference
+            ? this.options.runReference(owner, target)
+            : this.runDependency(owner, target, from);
         running = this.chain.run([...chain, key], runTarget);
         this.running.set(key, running);
         // A run that failed or was cancelled is forgotten, so the next request that needs it tries again.
@@ -567,11 +612,57 @@ class RequestSession implements Session {
     }
   }
 
+  /** The request named `name` in `file`, else in the files it imports (httpyac `# @import`), with the file that holds it. */
+  private async findRequest(file: HttpFile, name: string): Promise<[HttpFile, RequestNode | undefined]> {
+    const own = file.requests.find((request) => request.name === name);
+    if (own || !file.httpyacImports) return [file, own];
+    for (const imported of await this.importsOf(file)) {
+      const target = imported.requests.find((request) => request.name === name);
+      if (target) return [imported, target];
+    }
+    return [file, undefined];
+  }
+
+  /**
+   * httpyac `# @import ./other.http`: the files a file imports, and the ones they import, parsed
+   * once per session (paths relative to the importing file). A missing file is an error at its line.
+   */
+  private importsOf(file: HttpFile): Promise<HttpFile[]> {
+    let pending = this.imports.get(file);
+    if (!pending) {
+      pending = this.loadImports(file, new Set([file.path]));
+      this.imports.set(file, pending);
+    }
+    return pending;
+  }
+
+  private async loadImports(file: HttpFile, seen: Set<string>): Promise<HttpFile[]> {
+    const found: HttpFile[] = [];
+    for (const entry of file.httpyacImports ?? []) {
+      const path = resolve(file.path ? dirname(file.path) : this.workspaceRoot, entry.path);
+      if (seen.has(path)) continue;
+      seen.add(path);
+      let text: string;
+      try {
+        text = await readFile(path, 'utf8');
+      } catch (error) {
+        throw new DialError('E_NOT_FOUND', `@import: cannot read ${entry.path}`, {
+          location: { file: file.path || '<text>', line: entry.line },
+          hint: 'the path is relative to the .http file that imports it',
+          cause: error,
+        });
+      }
+      const imported = parseHttpFile(text, path, { dialect: 'httpyac' });
+      found.push(imported, ...(await this.loadImports(imported, seen)));
+    }
+    return found;
+  }
+
   /** Forgets that the request named `name` in `file` ran, so the next reference runs it again. */
-  private forgetRun(file: HttpFile, name: string): void {
-    const target = file.requests.find((request) => request.name === name);
+  private async forgetRun(file: HttpFile, name: string): Promise<void> {
+    const [owner, target] = await this.findRequest(file, name);
     if (!target) return;
-    const key = keyOf(file, target);
+    const key = keyOf(owner, target);
     this.recorded.delete(key);
     this.running.delete(key);
   }
@@ -594,7 +685,8 @@ class RequestSession implements Session {
     }
     await this.askPrompts(file, node, extra.promptAgain);
     const resolver = await this.resolver(file, node, extra, true);
-    if (node.httpyacScripts) await resolver.runScriptBlocks(node.httpyacScripts);
+    await this.runHttpyacGlobalScripts(file, resolver);
+    if (node.httpyacScripts) await resolver.runScriptBlocks(node.httpyacScripts, { request: httpyacRequestOf(node) });
     await this.runRefs(file, node);
     this.checkClosedTemplates(file, node);
     let url = await this.resolveUrl(file, node, resolver);
@@ -602,6 +694,9 @@ class RequestSession implements Session {
     await this.httpyacAuth(file, node, headers, resolver);
     const asteriskForm = url === '*';
     url = completeUrl(url, headers);
+    // A rooted target with no Host header cannot be sent as written; httpyac's rule gives it the
+    // `host` variable. Used in every dialect, only when such a variable is defined.
+    if (url.startsWith('/')) url = `${await resolver.variable('host').catch(() => '')}${url}`;
     const auth = applyAuthConvention(headers, resolver.secretValues);
     const body = await this.resolveBody(file, node, resolver, headers);
     const request: HttpRequest = { method: node.method, url, headers, body };
@@ -624,6 +719,66 @@ class RequestSession implements Session {
     return auth.digest
       ? { request, overrides, secretValues, digest: auth.digest }
       : { request, overrides, secretValues };
+  }
+
+  /** httpyac: the global scripts of the files a file imports, then its own (each once per session). */
+  private async runHttpyacGlobalScripts(file: HttpFile, resolver: VariableResolver): Promise<void> {
+    if (file.httpyacImports)
+      for (const imported of await this.importsOf(file))
+        if (imported.httpyacFileScripts) await this.runHttpyacFileScripts(imported, resolver);
+    if (file.httpyacFileScripts) await this.runHttpyacFileScripts(file, resolver);
+  }
+
+  /** httpyac: the `{{ }}` blocks of the file's global regions, run once per file (before its first request). */
+  private runHttpyacFileScripts(file: HttpFile, resolver: VariableResolver): Promise<unknown> {
+    let pending = this.httpyacFileScriptsRun.get(file.path);
+    if (!pending) {
+      pending = resolver.runScriptBlocks(file.httpyacFileScripts ?? [], {}, file.path);
+      this.httpyacFileScriptsRun.set(file.path, pending);
+    }
+    return pending;
+  }
+
+  async httpyacLoopPasses(file: HttpFile, node: RequestNode): Promise<Array<Map<string, string>>> {
+    const loop = node.httpyacLoop;
+    if (!loop) return [new Map()];
+    if (loop.kind === 'for')
+      return Array.from({ length: loop.count }, (_, index) => new Map([['$index', String(index)]]));
+    const resolver = await this.resolver(file, node, {}, false);
+    await this.runHttpyacGlobalScripts(file, resolver);
+    const list = await resolver.javascriptValue(loop.iterable);
+    if (!Array.isArray(list)) {
+      throw new DialError('E_SCRIPT', `@loop: '${loop.iterable}' is not a list (${this.where(file, node)})`, {
+        location: { file: file.path || '<text>', line: loop.line },
+        hint: 'loop over an array: `# @loop for item of items`',
+      });
+    }
+    return list.map(
+      (item, index) =>
+        new Map([
+          ['$index', String(index)],
+          [loop.variable, typeof item === 'string' ? item : JSON.stringify(item)],
+        ]),
+    );
+  }
+
+  noteHttpyacResponse(file: HttpFile, response: ResponseView): void {
+    this.lastHttpyacResponses.set(file.path, response);
+  }
+
+  async runHttpyacPostScripts(
+    file: HttpFile,
+    node: RequestNode,
+    response: ResponseView,
+  ): Promise<HttpyacBlockOutcome[]> {
+    if (!node.httpyacPostScripts) return [];
+    const resolver = await this.resolver(file, node, {}, false);
+    const outcomes = await resolver.runScriptBlocks(node.httpyacPostScripts, {
+      request: httpyacRequestOf(node),
+      response: httpyacResponse(response, node.metadata.find((meta) => meta.key === 'jwt')?.value),
+    });
+    for (const secret of resolver.secretValues) this.secrets.add(secret);
+    return outcomes;
   }
 
   /** Asks the request's `# @prompt` values that neither --var nor an earlier answer gives (E_VAR_UNDEFINED with no prompt). */
@@ -655,7 +810,7 @@ class RequestSession implements Session {
       if (meta.key !== 'ref' && meta.key !== 'forceRef') continue;
       for (const name of meta.value.split(/[\s,]+/).filter(Boolean)) {
         // `@forceRef` runs the request again even when it already ran in this session.
-        if (meta.key === 'forceRef') this.forgetRun(file, name);
+        if (meta.key === 'forceRef') await this.forgetRun(file, name);
         await this.reference(
           file,
           node,
@@ -737,7 +892,74 @@ class RequestSession implements Session {
       }
       headers.push([name, value]);
     }
+    if (node.httpyacHeaderSpreads) await this.spreadHttpyacHeaders(file, node, resolver, headers);
     return headers;
+  }
+
+  /** httpyac `...defaultHeaders`: the fields of an object variable become headers (parseDefaultHeadersFactory). */
+  private async spreadHttpyacHeaders(
+    file: HttpFile,
+    node: RequestNode,
+    resolver: VariableResolver,
+    headers: Array<[string, string]>,
+  ): Promise<void> {
+    for (const spread of node.httpyacHeaderSpreads ?? []) {
+      const value = await resolver.javascriptValue(spread.name);
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        throw new DialError('E_INPUT', `...${spread.name}: not an object of headers (${this.where(file, node)})`, {
+          location: { file: file.path || '<text>', line: spread.line },
+          hint: 'export an object: exports.defaultHeaders = { Accept: "application/json" }',
+        });
+      }
+      for (const [name, raw] of Object.entries(value as Record<string, unknown>)) {
+        if (raw === undefined || raw === null) continue;
+        const text = typeof raw === 'string' ? raw : JSON.stringify(raw);
+        if (!HEADER_NAME_RE.test(name) || /[\r\n]/.test(text)) {
+          throw new DialError('E_HEADER_INJECTION', `...${spread.name}: header '${name}' is not valid`, {
+            location: { file: file.path || '<text>', line: spread.line },
+          });
+        }
+        headers.push([name, text]);
+      }
+    }
+  }
+
+  /** httpyac `gql name < ./query.gql` (gqlAction): {query (+ the fragments it spreads), operationName, variables}. */
+  private async httpyacGraphqlFileBody(
+    node: RequestNode,
+    resolver: VariableResolver,
+    dir: string,
+    fileLabel: string,
+  ): Promise<RequestBody> {
+    const gql = node.httpyacGraphqlFile!;
+    let query: string;
+    try {
+      query = await readFile(resolve(dir, await resolver.resolve(gql.path)), 'utf8');
+    } catch (error) {
+      throw new DialError('E_NOT_FOUND', `GraphQL query file not found: ${gql.path}`, {
+        location: { file: fileLabel, line: gql.line },
+        hint: 'the path after `gql name <` is relative to the .http file',
+        cause: error,
+      });
+    }
+    for (const [name, fragment] of Object.entries(gql.fragments))
+      if (query.includes(`...${name}`)) query = `${query}\n${fragment}`;
+    const payload: { query: string; operationName?: string; variables?: unknown } = {
+      query: await resolver.resolve(query),
+    };
+    if (gql.operationName) payload.operationName = gql.operationName;
+    if (node.body?.kind === 'inline') {
+      const variables = await resolver.resolve(node.body.text);
+      try {
+        payload.variables = JSON.parse(variables);
+      } catch (error) {
+        throw new DialError('E_INPUT', `the GraphQL variables are not JSON: ${(error as Error).message}`, {
+          location: { file: fileLabel, line: node.body.span.line },
+          hint: 'write the variables as a JSON object after a blank line',
+        });
+      }
+    }
+    return { kind: 'text', text: JSON.stringify(payload) };
   }
 
   /**
@@ -754,6 +976,7 @@ class RequestSession implements Session {
     // Paths in a body are relative to the .http file.
     const dir = file.path ? dirname(file.path) : this.workspaceRoot;
     const fileLabel = file.path || '<text>';
+    if (node.httpyacGraphqlFile) return this.httpyacGraphqlFileBody(node, resolver, dir, fileLabel);
     if (source?.kind === 'inline') {
       const text = await resolver.resolve(source.text);
       const contentType = headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1];

@@ -4,7 +4,8 @@
  */
 import { DialError } from '../errors.js';
 import type { HttpFile, ScriptNode } from '../httpfile/types.js';
-import { ScriptRunner } from '../script/index.js';
+import { ScriptRunner, type ScriptOutcome } from '../script/index.js';
+import type { ResponseView } from '../assert/response-view.js';
 
 const RESULT = '__dialResult';
 const IDENTIFIER_RE = /(?<![.\w$])[A-Za-z_$][\w$]*/g;
@@ -55,18 +56,60 @@ const BUILT_INS = new Set([
   'console',
   'exports',
   'module',
+  // httpyac's script globals, and what the sandbox itself provides.
+  'require',
+  'test',
+  'sleep',
+  'Buffer',
+  'Promise',
+  'Error',
+  'TypeError',
+  'Symbol',
+  'Map',
+  'Set',
+  'setTimeout',
+  'clearTimeout',
+  'globalThis',
+  'crypto',
+  'btoa',
+  'atob',
+  'try',
+  'catch',
+  'finally',
+  'throw',
+  'for',
+  'while',
+  'do',
+  'break',
+  'continue',
+  'switch',
+  'case',
+  'default',
+  'delete',
+  'class',
+  'extends',
+  'super',
+  'yield',
 ]);
 
 let runner: ScriptRunner | undefined;
 
 /** The identifiers an expression reads (outside string literals), minus built-ins: the variables to put in scope. */
 export function expressionIdentifiers(expression: string): string[] {
-  const code = expression.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, ' ').replace(/(["'`])(?:\\.|(?!\1)[^\\])*\1/g, '""');
+  // Strings are no code, except the `${…}` parts of template literals.
+  const code = expression
+    .replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, ' ')
+    .replace(/(["'`])(?:\\.|(?!\1)[^\\])*\1/g, (literal) =>
+      literal.startsWith('`') ? ` ${[...literal.matchAll(/\$\{([^}]*)\}/g)].map((m) => m[1]).join(' ')} ` : '""',
+    );
   // Names the code declares itself are its own, never variables (nor requests to run).
   const declared = new Set(
     [...code.matchAll(/\b(?:const|let|var|function|class)\s+([A-Za-z_$][\w$]*)/g)].map((m) => m[1]),
   );
-  return [...new Set(code.match(IDENTIFIER_RE) ?? [])].filter((name) => !BUILT_INS.has(name) && !declared.has(name));
+  // `$random`, `$httpyac`, `$context`: httpyac's own objects, never variables.
+  return [...new Set(code.match(IDENTIFIER_RE) ?? [])].filter(
+    (name) => !BUILT_INS.has(name) && !declared.has(name) && !name.startsWith('$'),
+  );
 }
 
 /** Evaluates one httpyac expression with `scope` as its variables; the value as text (JSON for objects). */
@@ -74,11 +117,13 @@ export async function evaluateHttpyacExpression(
   expression: string,
   scope: Record<string, unknown>,
   location: { file: string; line: number },
+  /** httpyac's `response`: the file's last response (httpyacResponse()), when the expression names it. */
+  response?: Record<string, unknown>,
 ): Promise<string> {
   const declarations = Object.keys(scope)
     .map((name) => `const ${name} = __scope[${JSON.stringify(name)}];`)
     .join(' ');
-  const code = ` const __scope = ${JSON.stringify(scope)}; ${declarations} const __value = (${expression}\n); request.variables.set(${JSON.stringify(RESULT)}, typeof __value === 'string' ? __value : JSON.stringify(__value));`;
+  const code = ` const __scope = ${JSON.stringify(scope)}; ${declarations} { const response = ${JSON.stringify(response ?? null)} ?? undefined; const __value = (${expression}\n); request.variables.set(${JSON.stringify(RESULT)}, typeof __value === 'string' ? __value : JSON.stringify(__value)); }`;
   const file: HttpFile = { path: location.file, text: code, variables: [], requests: [] };
   const node: ScriptNode = { kind: 'inline', code, span: { start: 0, end: code.length, line: location.line, col: 1 } };
   const requestVariables = new Map<string, string>();
@@ -99,17 +144,128 @@ export async function evaluateHttpyacExpression(
   return value;
 }
 
+/** httpyac `exports.$cancel = true` in a block before the request: the request is not sent (a skip, in `dial run`). */
+export class HttpyacCancel extends DialError {
+  constructor(location: { file: string; line: number }) {
+    super('E_INPUT', 'the request was cancelled by its {{ }} block (exports.$cancel)', {
+      location,
+      hint: 'httpyac skips a request whose script sets exports.$cancel',
+    });
+  }
+}
+
+/** What an httpyac block sees besides its variables: the request (as written) and, after it, the response. */
+export interface HttpyacBlockContext {
+  request?: { method: string; url: string; headers: Record<string, string>; body?: string };
+  /** Built by httpyacResponse(). */
+  response?: Record<string, unknown>;
+  /** `client.global`: what the block exports is kept here too, so later requests of the run see it (as in httpyac). */
+  globals?: Map<string, unknown>;
+}
+
+export interface HttpyacBlockOutcome {
+  /** `exports.name = value`, as variable values (JSON for objects). */
+  exported: Map<string, string>;
+  tests: ScriptOutcome['tests'];
+  logs: string[];
+}
+
+/**
+ * httpyac's `test` (testUtils.testFactory): `test(name, fn)` and its shorthands, over the
+ * block's `response`; each becomes a client.test result.
+ */
+const HTTPYAC_TEST = `const test = function (name, fn) { client.test(String(name), typeof fn === 'function' ? fn : function () {}); };
+  const __check = function (ok, message) { if (!ok) throw new Error(message); };
+  const __header = function (name) { return response && response.headers ? response.headers[String(name).toLowerCase()] : undefined; };
+  test.status = function (s) { test('response status equals to ' + s, function () { __check(response.statusCode === s, 'response status is ' + response.statusCode + ' (expected: ' + s + ')'); }); };
+  test.totalTime = function (t) { test('total time exceeded ' + t, function () { __check(response.timings.total < t, 'total time is ' + response.timings.total + ' (expected max ' + t + ')'); }); };
+  test.header = function (k, v) { test('response header ' + k + ' equals ' + v, function () { __check(__header(k) === v, 'response header ' + k + ' is ' + __header(k) + ' (expected: ' + v + ')'); }); };
+  test.headerContains = function (k, v) { test('response header ' + k + ' contains ' + v, function () { __check(String(__header(k)).indexOf(v) >= 0, 'response header contains ' + v); }); };
+  test.responseBody = function (v) { test('response body equals ' + v, function () { __check(response.body === v, 'response body equals ' + v); }); };
+  test.hasResponseBody = function () { test('response body exists', function () { __check(!!response.body, 'response body exists'); }); };
+  test.hasNoResponseBody = function () { test('response body does not exists', function () { __check(!response.body, 'response body does not exists'); }); };
+  const sleep = function (ms) { return new Promise(function (done) { setTimeout(done, ms); }); };`;
+
+/**
+ * httpyac's response object (models/httpResponse): statusCode, headers (lower-case names),
+ * body (text), parsedBody (JSON), contentType, timings. Scripts written for httpyac 2 read the
+ * parsed body's fields on `response` itself (`response.slideshow.title`), so those are there too,
+ * under the response fields.
+ */
+export function httpyacResponse(view: ResponseView, jwt?: string): Record<string, unknown> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of view.headers) {
+    const key = name.toLowerCase();
+    headers[key] = headers[key] === undefined ? value : `${headers[key]}, ${value}`;
+  }
+  let parsedBody: unknown;
+  if (view.isJson) {
+    try {
+      parsedBody = view.json();
+    } catch {
+      parsedBody = undefined;
+    }
+  }
+  if (jwt !== undefined && parsedBody !== null && typeof parsedBody === 'object' && !Array.isArray(parsedBody))
+    parsedBody = withParsedJwts(parsedBody as Record<string, unknown>, jwt);
+  const fields = {
+    statusCode: view.status,
+    statusMessage: view.statusText,
+    headers,
+    body: view.text(),
+    parsedBody,
+    contentType: { mimeType: view.mimeType, charset: view.charset },
+    timings: { total: view.durationMs },
+  };
+  const own = parsedBody !== null && typeof parsedBody === 'object' && !Array.isArray(parsedBody) ? parsedBody : {};
+  return { ...own, ...fields };
+}
+
+/** The payload of a JWT (`header.payload.signature`), or undefined when the text is none. */
+export function decodeJwtPayload(token: unknown): unknown {
+  if (typeof token !== 'string') return undefined;
+  const parts = token.split('.');
+  if (parts.length !== 3) return undefined;
+  try {
+    return JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * httpyac `# @jwt [keys]` (jwtMetaDataHandler): each top-level string of the body that is a JWT
+ * (only the keys the value names, when it names any) gets a `<key>_parsed` sibling with its payload.
+ */
+function withParsedJwts(body: Record<string, unknown>, keys: string): Record<string, unknown> {
+  const result: Record<string, unknown> = { ...body };
+  for (const [key, value] of Object.entries(body)) {
+    if (keys && !keys.includes(key)) continue;
+    const payload = decodeJwtPayload(value);
+    if (payload !== undefined) result[`${key}_parsed`] = payload;
+  }
+  return result;
+}
+
 /** Runs an httpyac `{{ … }}` block with `scope` as its variables; what it put on `exports`, as variable values. */
 export async function runHttpyacBlock(
   code: string,
   scope: Record<string, unknown>,
   location: { file: string; line: number },
-): Promise<Map<string, string>> {
+  context: HttpyacBlockContext = {},
+): Promise<HttpyacBlockOutcome> {
   const declarations = Object.keys(scope)
     .map((name) => `const ${name} = __scope[${JSON.stringify(name)}];`)
     .join(' ');
-  // The block's own declarations live in an inner scope, so they may reuse a variable's name.
-  const wrapped = ` const __scope = ${JSON.stringify(scope)}; ${declarations} const exports = {}; const module = { exports }; {${code}\n} request.variables.set(${JSON.stringify(RESULT)}, JSON.stringify(module.exports));`;
+  const given = { request: context.request, response: context.response };
+  // One line of set-up before the code (so its lines keep their numbers), the block's own
+  // declarations in an inner scope (they may reuse a variable's name), then the exports. A failed
+  // assert (`assert.equal(…)` outside test()) is a failed test, as httpyac reports it, not a crash.
+  const wrapped =
+    ` const __scope = ${JSON.stringify(scope)}; const __given = ${JSON.stringify(given)}; const __variables = request.variables; ${declarations}` +
+    ` { const request = __given.request; const response = __given.response; const exports = {}; const module = { exports }; ${HTTPYAC_TEST.replace(/\n\s*/g, ' ')} try {${code}\n} catch (__e) { if (!__e || !/^(?:Script)?AssertionError/.test(__e.name)) throw __e; test(__e.message, function () { throw __e; }); }` +
+    ` let __out = await module.exports; const __values = {}; for (const __k of Object.keys(__out || {})) __values[__k] = await __out[__k];` +
+    ` __variables.set(${JSON.stringify(RESULT)}, JSON.stringify(__values)); } `;
   const file: HttpFile = { path: location.file, text: wrapped, variables: [], requests: [] };
   const node: ScriptNode = {
     kind: 'inline',
@@ -118,18 +274,24 @@ export async function runHttpyacBlock(
   };
   const requestVariables = new Map<string, string>();
   runner ??= new ScriptRunner();
+  let outcome: ScriptOutcome;
   try {
-    await runner.run(node, file, { globals: new Map(), requestVariables, environment: () => undefined });
+    outcome = await runner.run(node, file, { globals: new Map(), requestVariables, environment: () => undefined });
   } catch (error) {
     if (error instanceof DialError)
       throw new DialError('E_SCRIPT', `httpyac {{ }} block: ${error.message}`, {
         location,
-        hint: 'the block runs in dial’s script sandbox: no modules, no Buffer, no process',
+        hint: error.hint ?? 'the block runs in dial’s script sandbox: require gives assert, chai and crypto only',
       });
     throw error;
   }
-  const exported = JSON.parse(requestVariables.get(RESULT) ?? '{}') as Record<string, unknown>;
-  return new Map(
-    Object.entries(exported).map(([name, value]) => [name, typeof value === 'string' ? value : JSON.stringify(value)]),
-  );
+  const exportedValues = JSON.parse(requestVariables.get(RESULT) ?? '{}') as Record<string, unknown>;
+  const exported = new Map<string, string>();
+  if (exportedValues.$cancel && context.response === undefined) throw new HttpyacCancel(location);
+  for (const [name, value] of Object.entries(exportedValues)) {
+    if (value === undefined || name === '$cancel') continue;
+    exported.set(name, typeof value === 'string' ? value : JSON.stringify(value));
+    context.globals?.set(name, value);
+  }
+  return { exported, tests: outcome.tests, logs: outcome.logs };
 }

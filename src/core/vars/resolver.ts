@@ -17,7 +17,13 @@ import { substitute } from './template.js';
 import { evaluateDynamic } from './dynamic.js';
 import { parseReference, type ReferenceExpression } from './references.js';
 import { valueToText } from './jsonpath.js';
-import { evaluateHttpyacExpression, expressionIdentifiers, runHttpyacBlock } from './httpyac-js.js';
+import {
+  evaluateHttpyacExpression,
+  expressionIdentifiers,
+  runHttpyacBlock,
+  type HttpyacBlockContext,
+  type HttpyacBlockOutcome,
+} from './httpyac-js.js';
 
 /** The longest text one expansion may produce (16 Mi characters). */
 export const MAX_EXPANDED_LENGTH = 16 * 1024 * 1024;
@@ -47,6 +53,8 @@ export interface ResolverOptions {
   locate?: (name: string) => SourceLocation | undefined;
   /** httpyac dialect: `{{ expression }}` that is not a name is JavaScript over the variables it reads. */
   javascriptExpressions?: boolean;
+  /** httpyac: the file's last response as its scripts see it (`{{response.parsedBody.x}}` in a later request). */
+  lastResponse?: () => Record<string, unknown> | undefined;
   /** Environments that define a name (for the "select an environment" hint). */
   definedIn?: (name: string) => Promise<string[]>;
   /**
@@ -131,6 +139,9 @@ export class VariableResolver {
       });
     if (expression.startsWith('$auth.')) return this.auth(expression);
     if (expression.startsWith('$')) {
+      // httpyac's `{{$index}}` in a `# @loop` pass is a request variable, not a dynamic one.
+      const own = o.requestVariables?.get(expression);
+      if (own !== undefined) return own;
       return evaluateDynamic(expression, {
         processEnv: o.processEnv,
         dotenv: o.dotenv,
@@ -180,6 +191,12 @@ export class VariableResolver {
     if (value === undefined) value = await this.namedResponse(expression);
     if (value === undefined && o.javascriptExpressions && !/^[\w.$-]+$/.test(expression))
       value = await this.javascript(expression, chain);
+    // httpyac: `{{item.id}}` where `item` holds an object (a `# @loop` item, an export) is JavaScript too.
+    if (value === undefined && o.javascriptExpressions && /^[A-Za-z_$][\w$]*\./.test(expression)) {
+      const head = /^[A-Za-z_$][\w$]*/.exec(expression)![0];
+      const lastResponse = head === 'response' && this.options.lastResponse?.() !== undefined;
+      if (lastResponse || (await this.isDefined(head, chain))) value = await this.javascript(expression, chain);
+    }
     if (value === undefined) throw await this.undefinedError(name);
     this.cache.set(name, markSecret(value));
     return value;
@@ -248,14 +265,53 @@ export class VariableResolver {
     }
   }
 
-  /** Runs httpyac `{{ … }}` blocks (in order); what they export becomes variables of this request (script level). */
-  async runScriptBlocks(blocks: ReadonlyArray<{ code: string; line: number }>): Promise<void> {
+  /**
+   * Runs httpyac `{{ … }}` blocks (in order); what they export becomes variables of this request
+   * (script level) and run-wide globals (httpyac keeps them for the file's later requests).
+   */
+  async runScriptBlocks(
+    blocks: ReadonlyArray<{ code: string; line: number }>,
+    context: Omit<HttpyacBlockContext, 'globals'> = {},
+    /** The file the blocks are written in, when not the request's own (an imported file). */
+    file?: string,
+  ): Promise<HttpyacBlockOutcome[]> {
+    const outcomes: HttpyacBlockOutcome[] = [];
     for (const block of blocks) {
-      const exported = await runHttpyacBlock(block.code, await this.scopeFor(block.code, []), {
-        file: this.options.location?.file ?? this.options.fileLabel,
-        line: block.line,
-      });
-      for (const [name, value] of exported) this.exported.set(name, value);
+      const outcome = await runHttpyacBlock(
+        block.code,
+        await this.scopeFor(block.code, []),
+        { file: file ?? this.options.location?.file ?? this.options.fileLabel, line: block.line },
+        { ...context, globals: this.options.globals },
+      );
+      for (const [name, value] of outcome.exported) {
+        this.exported.set(name, value);
+        this.cache.delete(name);
+      }
+      outcomes.push(outcome);
+    }
+    return outcomes;
+  }
+
+  private async isDefined(name: string, chain: string[]): Promise<boolean> {
+    try {
+      await this.expression(name, chain);
+      return true;
+    } catch (error) {
+      if (error instanceof DialError && error.code === 'E_VAR_UNDEFINED') return false;
+      throw error;
+    }
+  }
+
+  /** httpyac: the value of a JavaScript expression over the variables (`# @loop for x of list`): parsed JSON, or the text. */
+  async javascriptValue(expression: string): Promise<unknown> {
+    const name = expression.trim();
+    const text = /^[A-Za-z_$][\w$]*$/.test(name)
+      ? await this.expression(name, [])
+      : await this.javascript(expression, []);
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
     }
   }
 
@@ -265,6 +321,7 @@ export class VariableResolver {
       expression,
       await this.scopeFor(expression, chain),
       this.options.location ?? { file: this.options.fileLabel, line: 1 },
+      /\bresponse\b/.test(expression) ? this.options.lastResponse?.() : undefined,
     );
   }
 

@@ -217,6 +217,13 @@ export async function prepareFileRequest(options: PrepareFileRequestOptions): Pr
   };
   // A block of one `run #name` line sends that request; more than one request is `dial run`'s work.
   const { file, node, runVariables } = await followRunLine(session, selected.file, selected.node, shown);
+  if (node.httpyacLoop) {
+    // One send would be one pass of the loop: silently not what the file means.
+    throw new DialError('E_INPUT', 'this request has an httpyac `# @loop`: it is sent once per pass by `dial run`', {
+      location: { file: file.path, line: node.httpyacLoop.line },
+      hint: `run it with \`dial run ${relative(options.cwd, path) || path}\` (add --name to run this request only)`,
+    });
+  }
   const scripts =
     options.loadScripts && (node.preScripts.length > 0 || node.handlers.length > 0)
       ? await runPreRequestScripts(

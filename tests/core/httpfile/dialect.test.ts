@@ -66,12 +66,21 @@ describe('refusals (never silently wrong)', () => {
   });
   it('refuses JavaScript in {{ }} and httpyac script blocks', () => {
     expect(refusal('POST http://x\n\n{"a": "{{Date.now()}}"}\n').line).toBe(3);
-    expect(refusal('{{\n  exports.a = 1;\n}}\nGET http://x\n').message).toContain('script blocks');
-    expect(refusal('# @dialect httpyac\nGET /a\n\n{{\n  console.log(response);\n}}\n').line).toBe(4);
+    // A `{{` block marks a file as httpyac's; read as JetBrains it is refused.
+    expect(refusal('# @dialect jetbrains\n{{\n  exports.a = 1;\n}}\nGET http://x\n').message).toContain(
+      'script blocks',
+    );
+    expect(parseHttpFile('{{\n  exports.a = 1;\n}}\nGET http://x\n', '').dialect).toBe('httpyac');
+    // In httpyac a block after the request line runs after the response (tests/core/httpfile/httpyac.test.ts).
+    expect(
+      parseHttpFile('# @dialect httpyac\nGET /a\n\n{{\n  console.log(response);\n}}\n', '').requests[0]
+        .httpyacPostScripts,
+    ).toEqual([{ code: '\n  console.log(response);\n', line: 4 }]);
   });
   it('refuses kulala env-from-command metadata and httpyac loops', () => {
     expect(refusal('# @env-stdin-cmd token echo 1\nGET http://x\n').message).toContain('@env-stdin-cmd');
-    expect(refusal('# @loop for 3\nGET http://x\n').message).toContain('@loop');
+    // `# @loop for 3` runs (httpyac.test.ts); a `while` loop is refused.
+    expect(refusal('# @loop while x < 3\nGET http://x\n').message).toContain('@loop');
   });
   it('@disabled makes the request skipped', () => {
     expect(parseHttpFile('# @disabled\nGET http://x\n', '').requests[0].skip).toEqual({ reason: 'disabled' });
@@ -119,7 +128,11 @@ describe('bodies the tools rewrite', () => {
       variables: { n: 'dial' },
     });
     expect(body(second)).toEqual({ query: 'mutation {\n  go\n}' });
-    expect(refusal('# @dialect httpyac\nPOST https://x/graphql\n\ngql q < ./q.gql\n').message).toContain('GraphQL');
+    // `gql q < ./q.gql` reads the query from a file (tests/core/httpfile/httpyac.test.ts).
+    expect(
+      parseHttpFile('# @dialect httpyac\nPOST https://x/graphql\n\ngql q < ./q.gql\n', '').requests[0]
+        .httpyacGraphqlFile,
+    ).toMatchObject({ path: './q.gql' });
   });
   it('form bodies: lines starting with & continue the previous one', () => {
     const node = parseHttpFile(

@@ -1,0 +1,143 @@
+/**
+ * httpyac constructs as the parser reads them (httpyac dialect): `{{ }}` script blocks by where
+ * they stand and their event, `# @import`, `gql name < ./file`.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseHttpFile } from '../../../src/core/httpfile/parse.js';
+import { DialError } from '../../../src/core/errors.js';
+
+const HY = '# @dialect httpyac\n';
+
+function refusal(text: string): { message: string; line?: number } {
+  try {
+    parseHttpFile(text, 'x.http');
+  } catch (error) {
+    if (error instanceof DialError) return { message: error.message, line: error.location?.line };
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('httpyac {{ }} script blocks', () => {
+  it('a block above the request line runs before it, one below after the response', () => {
+    const file = parseHttpFile(
+      `${HY}{{\n  exports.a = 1;\n}}\nGET /a\nX: 1\n\n{\n  "b": 2\n}\n\n{{\n  test.status(200);\n}}\n\nGET /b\n`,
+      '',
+    );
+    expect(file.requests).toHaveLength(2);
+    const [a, b] = file.requests;
+    expect(a.httpyacScripts).toEqual([{ code: '\n  exports.a = 1;\n', line: 2 }]);
+    expect(a.httpyacPostScripts).toEqual([{ code: '\n  test.status(200);\n', line: 12 }]);
+    // The block ends the body: it is never sent as body text.
+    expect(a.body).toMatchObject({ kind: 'inline', text: '{\n  "b": 2\n}' });
+    expect(b.url).toBe('{{host}}/b');
+    expect(b.httpyacScripts).toBeUndefined();
+    expect(b.httpyacPostScripts).toBeUndefined();
+  });
+
+  it('a block right after the headers (no blank line) is a post-response block too', () => {
+    const [request] = parseHttpFile(
+      `${HY}GET /a\nAccept: */*\n{{\n  console.log(response.statusCode);\n}}\n`,
+      '',
+    ).requests;
+    expect(request.headers).toHaveLength(1);
+    expect(request.body).toBeUndefined();
+    expect(request.httpyacPostScripts).toHaveLength(1);
+  });
+
+  it('global regions run once; {{+ }} before every request; {{@response}} there after every response', () => {
+    const file = parseHttpFile(
+      `${HY}{{\n  exports.once = 1;\n}}\n{{@response\n  exports.last = response.statusCode;\n}}\n###\nGET /a\n\n###\n{{+\n  exports.each = 1;\n}}\nGET /b\n`,
+      '',
+    );
+    expect(file.httpyacFileScripts).toEqual([{ code: '\n  exports.once = 1;\n', line: 2 }]);
+    for (const request of file.requests) {
+      expect(request.httpyacScripts?.map((s) => s.line)).toEqual([12]);
+      expect(request.httpyacPostScripts?.map((s) => s.line)).toEqual([5]);
+    }
+  });
+
+  it('{{@response}} above the request line still runs after the response; {{response}} and {{@after}} too', () => {
+    const [request] = parseHttpFile(
+      `${HY}{{@response\n  exports.s = response.statusCode;\n}}\n{{\n  exports.t = 1;\n}}\nGET /a\n\n{{@after\n  exports.u = 1;\n}}\n{{response\n  exports.v = 1;\n}}\n`,
+      '',
+    ).requests;
+    expect(request.httpyacScripts?.map((s) => s.line)).toEqual([5]);
+    expect(request.httpyacPostScripts?.map((s) => s.line)).toEqual([2, 10, 13]);
+  });
+
+  it('refuses the events dial does not run, and an unterminated block, at their line', () => {
+    expect(refusal(`${HY}{{@request\n  request.headers.x = 1;\n}}\nGET http://x/\n`)).toMatchObject({ line: 2 });
+    expect(refusal(`${HY}GET http://x/\n\n{{streaming\n  1;\n}}\n`).message).toContain('streaming');
+    expect(refusal(`${HY}GET http://x/\n\n{{\n  exports.a = 1;\n`)).toMatchObject({ line: 4 });
+  });
+
+  it('a line that only starts with {{ is body text, as httpyac reads it', () => {
+    const [request] = parseHttpFile(`${HY}POST /a\n\n{{payload}}\n`, '').requests;
+    expect(request.body).toMatchObject({ kind: 'inline', text: '{{payload}}' });
+    expect(request.httpyacPostScripts).toBeUndefined();
+  });
+});
+
+describe('httpyac # @import and gql files', () => {
+  it('collects # @import lines wherever they stand; elsewhere @import stays refused', () => {
+    const file = parseHttpFile(`${HY}# @import ./auth.http\n###\n// @import ./more.http\n# @ref login\nGET /a\n`, '');
+    expect(file.httpyacImports).toEqual([
+      { path: './auth.http', line: 2 },
+      { path: './more.http', line: 4 },
+    ]);
+    expect(refusal('# @dialect jetbrains\n# @import ./a.http\nGET http://x/\n').message).toContain('@import');
+    expect(refusal(`${HY}# @import ./{{dir}}/a.http\nGET http://x/\n`)).toMatchObject({ line: 2 });
+  });
+
+  it('gql name < ./file: the query file, the variables after it, and the fragments known so far', () => {
+    const file = parseHttpFile(
+      `${HY}fragment F on T {\n  a\n}\n\nPOST /graphql\n\ngql one < ./q.gql\n\n{"id": 1}\n\nPOST /graphql\n\ngql < ./other.gql\n`,
+      '',
+    );
+    const [one, other] = file.requests;
+    expect(one.httpyacGraphqlFile).toEqual({
+      path: './q.gql',
+      line: 8,
+      operationName: 'one',
+      fragments: { F: 'fragment F on T {\n  a\n}' },
+    });
+    expect(one.name).toBe('one');
+    expect(one.body).toMatchObject({ kind: 'inline', text: '{"id": 1}' });
+    // httpyac names the operation after the file when the line names none.
+    expect(other.httpyacGraphqlFile?.operationName).toBe('./other.gql');
+    expect(other.body).toBeUndefined();
+  });
+});
+
+describe('httpyac metadata and the lines after the request line', () => {
+  it('# @loop for N and for x of list are read; while is refused at its line; other dialects refuse @loop', () => {
+    const [count, forOf] = parseHttpFile(
+      `${HY}# @loop for 3\nGET /a?i={{$index}}\n\n###\n# @loop for item of data.items\nGET /b?i={{item}}\n`,
+      '',
+    ).requests;
+    expect(count.httpyacLoop).toEqual({ kind: 'for', count: 3, line: 2 });
+    expect(forOf.httpyacLoop).toEqual({ kind: 'forOf', variable: 'item', iterable: 'data.items', line: 6 });
+    expect(refusal(`${HY}# @loop while x.i < 3\nGET /a\n`)).toMatchObject({ line: 2 });
+    expect(refusal('# @dialect jetbrains\n# @loop for 3\nGET http://x/\n').message).toContain('@loop');
+  });
+
+  it('a line among the headers that is no header starts the body; ?a=1 and /seg lines continue the URL', () => {
+    const [jwt, url] = parseHttpFile(
+      `${HY}# @jwt token\nPOST /anything\neyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig\n\nGET /items\n?page=2\n&size={{size}}\nAccept: */*\n/extra\n`,
+      '',
+    ).requests;
+    expect(jwt.body).toMatchObject({ kind: 'inline', text: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig' });
+    expect(url.url).toBe('{{host}}/items?page=2&size={{size}}/extra');
+    expect(url.headers.map((h) => h.name)).toEqual(['Accept']);
+    expect(refusal('GET http://x/\nnot a header\n').message).toContain('bad header line');
+    // Elsewhere a JSON body right after the headers is the body too (with a warning); other text is refused.
+    const json = parseHttpFile(
+      'POST http://x/\nContent-Type: application/json\n{\n  "a": 1\n}\n?? status == 201\n',
+      '',
+    );
+    expect(json.requests[0].body).toMatchObject({ kind: 'inline', text: '{\n  "a": 1\n}' });
+    expect(json.requests[0].assertions).toHaveLength(1);
+    expect(json.warnings?.[0]).toMatchObject({ line: 3 });
+  });
+});

@@ -1,0 +1,230 @@
+/**
+ * httpyac files end to end (built CLI against real servers on 127.0.0.1:0): `{{ }}` blocks before
+ * and after requests, global and `{{+ }}` blocks, `# @import`, `gql < file`, CONNECT, and the
+ * refusals before anything is sent.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { startRecordingServer } from '../helpers/servers.js';
+
+function workspace(files: Record<string, string>): string {
+  const dir = tempDir('dial-httpyac-');
+  mkdirSync(join(dir, '.git'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
+
+const HY = '# @dialect httpyac\n';
+
+async function jsonServer(answer: (url: string) => unknown) {
+  return startRecordingServer((request, response) => {
+    response.setHeader('content-type', 'application/json');
+    response.end(JSON.stringify(answer(request.url)));
+  });
+}
+
+describe('httpyac {{ }} blocks', () => {
+  it('runs a block before the request (request, crypto) and one after it (response, test, exports for later requests)', async () => {
+    const server = await jsonServer((url) => (url === '/login' ? { token: 'T-9', user: { id: 4 } } : { ok: true }));
+    try {
+      const text =
+        `${HY}{{\n  const crypto = require('crypto');\n  exports.sig = crypto.createHmac('sha256', 'k').update(request.method + ' ' + request.url).digest('hex').slice(0, 8);\n}}\n` +
+        `POST ${server.url}/login\nX-Sig: {{sig}}\n\n{"user": "ada"}\n\n` +
+        `{{\n  test('has a token', () => { if (!response.parsedBody.token) throw new Error('no token'); });\n  test.status(200);\n  exports.token = response.parsedBody.token;\n  exports.userId = response.user.id;\n}}\n\n` +
+        `GET ${server.url}/users/{{userId}}\nAuthorization: Bearer {{token}}\n\n{{\n  test.status(201);\n}}\n`;
+      const result = await runCli(['run', 'a.http'], { cwd: workspace({ 'a.http': text }) });
+      // test.status(201) fails: a failed test (exit 1), after everything was sent.
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stdout).toContain('response status is 200 (expected: 201)');
+      const [login, users] = server.requests;
+      const { createHmac } = await import('node:crypto');
+      expect(login.headers['x-sig']).toBe(
+        createHmac('sha256', 'k').update(`POST ${server.url}/login`).digest('hex').slice(0, 8),
+      );
+      expect(JSON.parse(login.body.toString())).toEqual({ user: 'ada' });
+      expect(`${users.url} ${users.headers.authorization}`).toBe('/users/4 Bearer T-9');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a failed assert in a block is a failed test; Buffer and btoa work in expressions', async () => {
+    const server = await jsonServer(() => ({ authenticated: false }));
+    try {
+      const text = `${HY}@user = doe\n@password = pw\n\nGET ${server.url}/a\nAuthorization: Basic {{Buffer.from(user + ":" + password).toString('base64')}}\nX-B: {{btoa(user)}}\n\n{{\n  const assert = require('assert');\n  assert.equal(response.parsedBody.authenticated, true, 'Basic Auth works');\n}}\n`;
+      const result = await runCli(['run', 'b.http'], { cwd: workspace({ 'b.http': text }) });
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stdout).toContain('Basic Auth works');
+      expect(server.requests[0].headers.authorization).toBe(`Basic ${Buffer.from('doe:pw').toString('base64')}`);
+      expect(server.requests[0].headers['x-b']).toBe(Buffer.from('doe').toString('base64'));
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('global blocks run once before the requests, {{+ }} blocks before each, {{@response}} after each', async () => {
+    const server = await jsonServer((url) => ({ url }));
+    try {
+      const text =
+        `${HY}{{\n  exports.startedAt = 'once-' + String(1 + 1);\n}}\n{{@response\n  exports.lastUrl = response.parsedBody.url;\n}}\n###\n` +
+        `{{+\n  exports.counter = (typeof counter === 'undefined' ? 0 : Number(counter)) + 1;\n}}\n` +
+        `GET ${server.url}/one?s={{startedAt}}&n={{counter}}\n\n###\nGET ${server.url}/two?last={{lastUrl}}&n={{counter}}\n`;
+      const result = await runCli(['run', 'g.http'], { cwd: workspace({ 'g.http': text }) });
+      expect(result.code, result.stderr).toBe(0);
+      expect(server.requests.map((r) => r.url)).toEqual(['/one?s=once-2&n=1', '/two?last=/one?s=once-2&n=1&n=2']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses a block that loads an npm package, and {{require(…)}}, before sending anything (exit 3)', async () => {
+    const server = await jsonServer(() => ({}));
+    try {
+      const block = await runCli(['run', 'm.http'], {
+        cwd: workspace({
+          'm.http': `${HY}GET ${server.url}/a\n\n###\n{{\n  const _ = require('lodash');\n  exports.id = _.uniqueId();\n}}\nGET ${server.url}/b\n`,
+        }),
+      });
+      expect(block.code).toBe(3);
+      expect(block.stderr).toMatch(/m\.http:6.*'lodash'/);
+      const inline = await runCli(['run', 'f.http'], {
+        cwd: workspace({
+          'f.http': `${HY}GET ${server.url}/a\n\nPOST ${server.url}/b\n\n{"name": "{{require('faker').name.findName()}}"}\n`,
+        }),
+      });
+      expect(inline.code).toBe(3);
+      expect(inline.stderr).toMatch(/f\.http:6.*'faker'/);
+      expect(server.requests).toHaveLength(0);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('httpyac # @import, gql files, CONNECT', () => {
+  it('# @import makes the other file’s named requests and variables available; @ref runs them once', async () => {
+    const server = await jsonServer((url) => (url === '/login' ? { token: 'tk' } : {}));
+    try {
+      const cwd = workspace({
+        'auth.http': `${HY}@tenant = acme\n\n# @name login\nPOST ${server.url}/login\n\n###\n# @name unused\nGET ${server.url}/unused\n`,
+        'main.http': `${HY}# @import ./auth.http\n###\n# @ref login\nGET ${server.url}/a?t={{login.token}}&tenant={{tenant}}\n\n###\n# @ref login\nGET ${server.url}/b\n`,
+      });
+      const result = await runCli(['run', 'main.http'], { cwd });
+      expect(result.code, result.stderr).toBe(0);
+      expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+        'POST /login',
+        'GET /a?t=tk&tenant=acme',
+        'GET /b',
+      ]);
+      const missing = await runCli(['run', 'x.http'], {
+        cwd: workspace({ 'x.http': `${HY}# @import ./nope.http\nGET ${server.url}/c\n` }),
+      });
+      expect(missing.code).not.toBe(0);
+      expect(missing.stdout + missing.stderr).toMatch(/x\.http:2.*@import: cannot read \.\/nope\.http/s);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('gql name < ./file sends the file’s query with the variables after it', async () => {
+    const server = await jsonServer(() => ({ data: {} }));
+    try {
+      const cwd = workspace({
+        'q.gql': 'query one($id: ID!) { item(id: $id) { ...F } }',
+        'g.http': `${HY}fragment F on Item {\n  name\n}\n\nPOST ${server.url}/graphql\nContent-Type: application/json\n\ngql one < ./q.gql\n\n{"id": "{{id}}"}\n`,
+      });
+      const result = await runCli(['run', 'g.http', '--var', 'id=7'], { cwd });
+      expect(result.code, result.stderr).toBe(0);
+      expect(JSON.parse(server.requests[0].body.toString())).toEqual({
+        query: 'query one($id: ID!) { item(id: $id) { ...F } }\nfragment F on Item {\n  name\n}',
+        operationName: 'one',
+        variables: { id: '7' },
+      });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('sends CONNECT, shows the answer and closes the tunnel, then goes on', async () => {
+    const seen: string[] = [];
+    const server = createServer((request, response) => {
+      seen.push(`${request.method} ${request.url}`);
+      response.end('{}');
+    });
+    server.on('connect', (request, socket) => {
+      seen.push(`CONNECT ${request.url}`);
+      socket.end('HTTP/1.1 200 Connection Established\r\n\r\n');
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const result = await runCli(['run', 'c.http'], {
+        cwd: workspace({ 'c.http': `${HY}CONNECT ${origin}/connect\n\nGET ${origin}/after\n` }),
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(seen).toEqual(['CONNECT /connect', 'GET /after']);
+    } finally {
+      await new Promise<void>((done) => server.close(() => done()));
+    }
+  });
+
+  it('# @loop sends once per pass ($index, the item), # @sleep waits, # @jwt parses tokens for the scripts', async () => {
+    const token = `x.${Buffer.from('{"sub":"ada"}').toString('base64url')}.y`;
+    const server = await jsonServer((url) => (url?.startsWith('/login') ? { token } : {}));
+    try {
+      const text = `${HY}{{\n  exports.items = [{ "id": 7 }, { "id": 8 }];\n}}\n###\n# @loop for item of items\nGET ${server.url}/of?id={{item.id}}&i={{$index}}\n\n###\n# @loop for 2\n# @sleep 50\nGET ${server.url}/for?i={{$index}}\n\n###\n# @jwt token\nPOST ${server.url}/login\n\n{{\n  exports.subject = response.parsedBody.token_parsed.sub;\n}}\n\nGET ${server.url}/me?sub={{subject}}\n`;
+      const cwd = workspace({ 'l.http': text });
+      const result = await runCli(['run', 'l.http'], { cwd });
+      expect(result.code, result.stderr).toBe(0);
+      expect(server.requests.map((r) => r.url)).toEqual([
+        '/of?id=7&i=0',
+        '/of?id=8&i=1',
+        '/for?i=0',
+        '/for?i=1',
+        '/login',
+        '/me?sub=ada',
+      ]);
+      const send = await runCli(['send', 'l.http#2'], { cwd });
+      expect(send.code).toBe(3);
+      expect(send.stderr).toMatch(/l\.http:10.*# @loop/s);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('...defaultHeaders spreads an object variable into headers', async () => {
+    const server = await jsonServer(() => ({}));
+    try {
+      const text = `${HY}@user = ada\n{{\n  exports.defaultHeaders = { 'Accept': 'text/html', 'X-User': \`u-\${user}\` };\n}}\nGET ${server.url}/h\n...defaultHeaders\nX-Own: 1\n`;
+      const result = await runCli(['run', 'h.http'], { cwd: workspace({ 'h.http': text }) });
+      expect(result.code, result.stderr).toBe(0);
+      const { headers } = server.requests[0];
+      expect([headers.accept, headers['x-user'], headers['x-own']]).toEqual(['text/html', 'u-ada', '1']);
+      expect(server.requests[0].body.toString()).toBe('');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('`response` in a later request is the file’s last response; exports.$cancel skips; require("uuid") works', async () => {
+    const server = await jsonServer((url) => (url === '/info' ? { img: '/comics/a.png' } : {}));
+    try {
+      const text =
+        `${HY}GET ${server.url}/info\n\n###\nGET ${server.url}{{response.parsedBody.img}}\n\n###\n{{\n  exports.$cancel = true;\n}}\nGET ${server.url}/never\n\n###\n` +
+        `{{\n  const uuid = require('uuid');\n  exports.id = uuid.v4();\n}}\nGET ${server.url}/id?q={{id}}\n`;
+      const result = await runCli(['run', 'r.http'], { cwd: workspace({ 'r.http': text }) });
+      expect(result.code, result.stderr).toBe(0);
+      const urls = server.requests.map((r) => r.url);
+      expect(urls.slice(0, 2)).toEqual(['/info', '/comics/a.png']);
+      expect(urls[2]).toMatch(/^\/id\?q=[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-/);
+      expect(urls).toHaveLength(3);
+      expect(result.stdout).toMatch(/1 skipped/);
+    } finally {
+      await server.close();
+    }
+  });
+});
