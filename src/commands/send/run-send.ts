@@ -45,6 +45,7 @@ import type { ScriptOutcome } from '../../core/script/sandbox.js';
 import type { HttpFile } from '../../core/httpfile/types.js';
 import { SENSITIVE_HEADERS } from '../../core/secrets.js';
 import { basicAuthorization } from '../../core/http/basic-auth.js';
+import { graphqlErrorsInText } from '../../core/http/graphql-errors.js';
 import { parseItem, type RequestItem } from '../../core/send/items.js';
 import { expandUrl, normaliseProxy, splitPositionals } from '../../core/send/url.js';
 import { buildRequest } from '../../core/send/build.js';
@@ -508,6 +509,8 @@ interface BodyRouting {
   /** The download file being written (in place only once complete: see openOutputFile). */
   output?: OutputFile;
   responsePrinted: boolean;
+  /** A text/event-stream answer printed event by event. */
+  printEvents?: boolean;
 }
 
 /** Sends the request (answering a digest challenge once), prints the exchange, records history, checks the status. */
@@ -521,6 +524,9 @@ async function sendAndPrint(context: SendContext): Promise<void> {
   let current = prepared.request;
   const routing: BodyRouting = { responsePrinted: false };
   const progress = downloadTo && io.stderrIsTTY && !io.quiet ? new Progress(io.stderr) : undefined;
+  sendOptions.onMessage = (message) => {
+    if (routing.printEvents) context.printer.event(message, options.forceJson);
+  };
   sendOptions.bodyTarget = {
     kind: 'stream',
     open: async (head: ResponseHead) => {
@@ -568,6 +574,11 @@ async function sendAndPrint(context: SendContext): Promise<void> {
       );
   }
   recordHistory(context, exchange, historyBody);
+  if (prepared.node?.graphql && historyBody) {
+    // A GraphQL server answers 200 with `errors` when a query fails: never let that pass unseen.
+    for (const error of graphqlErrorsInText(Buffer.from(historyBody).toString('utf8')))
+      context.warn(`GraphQL error: ${redactor.text(error)}`);
+  }
   const failedTests = await runHandlers(context, exchange, historyBody);
   checkStatus(context, exchange, downloadTo !== undefined);
   if (failedTests > 0) {
@@ -663,14 +674,16 @@ async function openBodyTarget(
     routing.responsePrinted = true;
     return routing.tee;
   }
-  const eventStream = /^text\/event-stream/i.test(headerValue(head.headers, 'content-type') ?? '');
+  const eventStream = /^\s*text\/event-stream/i.test(headerValue(head.headers, 'content-type') ?? '');
   if (spec.responseBody && io.stdoutIsTTY && !eventStream) return null;
   // Streamed: the request part is computed as the engine sent it (the exchange is not done yet).
   const shown = await context.asSent(current);
   printer.request(shown.head, spec, shown.body);
   if (spec.responseHeaders) printer.responseHead(head);
-  if (spec.responseBody) printer.startRaw();
-  routing.tee = new TeeWriter(spec.responseBody ? io.stdout : null, {
+  // Server-sent events are printed one a line as they arrive (sendAndPrint's onMessage), not as raw bytes.
+  routing.printEvents = eventStream && spec.responseBody;
+  if (spec.responseBody && !eventStream) printer.startRaw();
+  routing.tee = new TeeWriter(spec.responseBody && !eventStream ? io.stdout : null, {
     endTarget: false,
     redact: redactor.active ? redactor.stream() : undefined,
   });

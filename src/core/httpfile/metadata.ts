@@ -47,6 +47,12 @@ function applyPrompt(block: Block, value: string, bad: MetadataFailure): void {
   block.prompts.push(match[2] ? { name: match[1], description: match[2] } : { name: match[1] });
 }
 
+/** `# @sse-count 3` (a whole number of events) and `# @sse-timeout 5s` (a duration). */
+function checkStreamLimit(key: string, value: string, bad: MetadataFailure): void {
+  if (key === 'sse-timeout') durationOf(value, '@sse-timeout', bad);
+  else if (!/^\d+$/.test(value)) bad(`@sse-count '${value}'`, 'write `# @sse-count 3`: stop after that many events');
+}
+
 /** Applies one metadata line to the block's views (name, tags, timeouts, skip, retry, secrets, prompts). */
 export function applyMetadata(block: Block, key: string, value: string, bad: MetadataFailure): void {
   switch (key) {
@@ -88,6 +94,11 @@ export function applyMetadata(block: Block, key: string, value: string, bad: Met
     }
     case 'prompt':
       applyPrompt(block, value, bad);
+      break;
+    case 'sse-count':
+    case 'sse-timeout':
+      // Read where the request is prepared (core/session/event-source.ts); checked here for its line.
+      checkStreamLimit(key, value, bad);
       break;
     case 'lang':
       block.scriptLanguage = value.replace(/^=\s*/, '').toLowerCase();

@@ -144,6 +144,20 @@ function inlineBodyText(block: Block, text: string): string {
   return text;
 }
 
+/**
+ * JetBrains `GRAPHQL` bodies: the variables are the block after the last blank line when it
+ * starts with `{` (a query may hold blank lines of its own); -1 when there are none.
+ */
+function jetbrainsVariablesBlank(lines: string[]): number {
+  let end = lines.length;
+  while (end > 0 && lines[end - 1].trim() === '') end--;
+  for (let k = end - 1; k > 0; k--) {
+    if (lines[k].trim() !== '') continue;
+    return lines[k + 1]?.trim().startsWith('{') && lines.slice(0, k).some((line) => line.trim() !== '') ? k : -1;
+  }
+  return -1;
+}
+
 /** Parses `.http` / `.rest` text. Throws DialError E_PARSE with file:line:col and a hint. */
 export function parseHttpFile(text: string, path: string, options: ParseOptions = {}): HttpFile {
   const choice = chooseDialect(text, path, options.dialect);
@@ -469,6 +483,18 @@ class HttpFileParser {
     }
   }
 
+  /** JetBrains sends `GRAPHQL ws://…` as a subscription over WebSocket (graphql-transport-ws), which dial does not speak yet. */
+  private refuseGraphqlOverWebSocket(i: number, rest: string): void {
+    if (/^wss?:\/\//i.test(rest)) {
+      this.fail(
+        'GraphQL subscriptions over WebSocket (GRAPHQL ws://…) are not supported yet',
+        i,
+        1,
+        'send queries and mutations to the http(s):// endpoint; subscriptions need a WebSocket client',
+      );
+    }
+  }
+
   /** `[METHOD] URL [HTTP/x]`, then indented continuation lines of the URL; returns the last line consumed. */
   private requestLine(i: number, line: string): number {
     const block = this.block;
@@ -492,6 +518,7 @@ class HttpFileParser {
       block.method = PROTOCOL_METHODS[word.toUpperCase()];
       block.methodExplicit = true;
       rest = rest.slice(space).trimStart();
+      if (block.method === 'GRAPHQL') this.refuseGraphqlOverWebSocket(i, rest);
     } else if (word && Object.hasOwn(PROTOCOL_KEYWORDS, word.toUpperCase())) {
       this.fail(
         `${PROTOCOL_KEYWORDS[word.toUpperCase()]} requests (${word}) are not supported yet`,
@@ -681,6 +708,12 @@ class HttpFileParser {
 
   /** httpyac turns a body that starts with a GraphQL operation into a GraphQL JSON request (done for `query`/`mutation`; `gql name < file`, subscriptions and inline fragments are refused). */
   private refuseGraphqlBody(i: number, t: string): void {
+    if (this.block.method === 'GRAPHQL') {
+      // JetBrains `GRAPHQL url`: the body is the query, then (after a blank line) its JSON variables.
+      const name = HTTPYAC_QUERY_RE.exec(t)?.[1];
+      this.block.graphql = name ? { operationName: name, jetbrains: true } : { jetbrains: true };
+      return;
+    }
     const graphqlHeader = headerValue(this.block, 'x-request-type')?.toLowerCase() === 'graphql';
     const query = this.dialect === 'httpyac' && !graphqlHeader ? HTTPYAC_QUERY_RE.exec(t) : null;
     if (query) {
@@ -803,9 +836,9 @@ class HttpFileParser {
   }
 
   /** httpyac's GraphQL payload: the query up to the first blank line (plus the fragments it spreads), then optional JSON variables. */
-  private httpyacGraphqlBody(graphql: { operationName?: string }, text: string): string {
+  private httpyacGraphqlBody(graphql: { operationName?: string; jetbrains?: boolean }, text: string): string {
     const lines = text.split(/\r?\n/);
-    const blank = lines.findIndex((line) => line.trim() === '');
+    const blank = graphql.jetbrains ? jetbrainsVariablesBlank(lines) : lines.findIndex((line) => line.trim() === '');
     let query = (blank < 0 ? lines : lines.slice(0, blank)).join('\n');
     for (const [name, fragment] of this.fragments) if (query.includes(`...${name}`)) query = `${query}\n${fragment}`;
     const variables =
@@ -894,6 +927,7 @@ class HttpFileParser {
       }
     }
     this.refuseScriptPlaceholders(block);
+    const graphql = block.graphql !== undefined || headerValue(block, 'x-request-type')?.toLowerCase() === 'graphql';
     // Before the headers are read: a GraphQL body drops its marker header.
     const body = this.bodyOf(block);
     const start = block.separator ? block.start : (block.contentStart ?? block.requestLineSpan!.start);
@@ -929,6 +963,7 @@ class HttpFileParser {
     };
     if (block.connectTimeoutMs !== undefined) request.connectTimeoutMs = block.connectTimeoutMs;
     if (block.scriptBlocks) request.httpyacScripts = block.scriptBlocks;
+    if (graphql || block.method === 'GRAPHQL') request.graphql = true;
     this.requests.push(request);
   }
 }

@@ -21,6 +21,7 @@ import type { ScriptEnvironment } from '../script/api.js';
 import { DialError, errorCatalogue, isDialError, type ErrorCode } from '../errors.js';
 import { credentialValues, maskHeaders, redactText } from '../secrets.js';
 import { writeFileAtomic } from '../atomic-write.js';
+import { graphqlErrorsInText } from '../http/graphql-errors.js';
 import type { AttemptContext, AttemptOutcome, RequestExecutor } from './runner.js';
 import type { FailedExchange, RequestError } from './types.js';
 
@@ -336,6 +337,29 @@ async function checkAssertions(shared: ExecutorShared, attempt: Attempt, view: R
   }
 }
 
+/**
+ * A GraphQL answer with `errors` fails the request, as a test named "no GraphQL errors", unless
+ * the request looks at them itself (an assertion or handler that reads `errors`).
+ */
+function checkGraphqlErrors(attempt: Attempt, view: ResponseView): void {
+  const { node } = attempt.context;
+  const errors = graphqlErrorsInText(view.text());
+  if (errors.length === 0) return;
+  const readsErrors =
+    node.assertions.some((assertion) => /\berrors\b/.test(assertion.argument ?? '')) ||
+    node.handlers.some((handler) => handler.kind === 'inline' && /\berrors\b/.test(handler.code));
+  if (readsErrors) return;
+  const result: AssertionResult = {
+    kind: 'test',
+    source: 'no GraphQL errors',
+    line: node.requestLineSpan.line,
+    passed: false,
+    message: `the answer has ${errors.length} GraphQL error${errors.length === 1 ? '' : 's'}: ${errors.join('; ')} (assert on them with \`?? body $.errors exists\` to expect them)`,
+  };
+  attempt.assertions.push(result);
+  attempt.context.emit({ type: 'assertion', result });
+}
+
 /** Prepares, sends and records the request, then runs handlers and assertions on its response. */
 async function sendAndCheck(shared: ExecutorShared, attempt: Attempt): Promise<AttemptOutcome> {
   const { options } = shared;
@@ -354,6 +378,7 @@ async function sendAndCheck(shared: ExecutorShared, attempt: Attempt): Promise<A
   if (node.outputRedirect) await saveBody(node, file, view);
   await runScripts(shared, attempt, 'handlers');
   await checkAssertions(shared, attempt, view);
+  if (node.graphql) checkGraphqlErrors(attempt, view);
   let passed = true;
   for (const result of attempt.assertions) if (!result.passed) passed = false;
   return attemptOutcome(shared, attempt, passed ? 'passed' : 'failed');

@@ -46,6 +46,7 @@ import { evaluateReference, type RecordedExchange } from '../vars/references.js'
 import { findPlaceholders } from '../vars/template.js';
 import { lineColAt } from '../env/json-file.js';
 import { basicAuthorization } from '../http/basic-auth.js';
+import { eventSourceHttpRequest, streamLimits } from './event-source.js';
 
 export interface SessionOptions {
   workspaceRoot: string;
@@ -472,7 +473,15 @@ class RequestSession implements Session {
     url = completeUrl(url, headers);
     const auth = applyAuthConvention(headers, resolver.secretValues);
     const body = await this.resolveBody(file, node, resolver, headers);
-    const request: HttpRequest = { method: node.method, url, headers, body };
+    let request: HttpRequest = { method: node.method, url, headers, body };
+    if (node.graphql) {
+      const { graphqlHttpRequest } = await import('./graphql.js');
+      request = await graphqlHttpRequest(request, node, {
+        dir: file.path ? dirname(file.path) : this.workspaceRoot,
+        fileLabel: file.path || '<text>',
+      });
+    }
+    if (node.method === 'SSE') request = eventSourceHttpRequest(request);
     const version = node.httpVersion?.toUpperCase();
     if (version === 'HTTP/2' || version === 'HTTP/2.0') request.httpVersion = '2';
     else if (version === 'HTTP/1.1') request.httpVersion = '1.1';
@@ -699,6 +708,8 @@ function metadataOverrides(node: RequestNode): Partial<SendOptions> {
   if (node.connectTimeoutMs !== undefined) overrides.connectTimeoutMs = node.connectTimeoutMs;
   if (node.noRedirect) overrides.followRedirects = false;
   if (node.noCookieJar) overrides.cookieJar = undefined;
+  const sse = node.metadata.length > 0 ? streamLimits(node) : undefined;
+  if (sse) overrides.sse = sse;
   return overrides;
 }
 
