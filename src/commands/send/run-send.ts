@@ -113,6 +113,8 @@ interface PreparedSend {
   scripts?: RequestScripts;
   file?: HttpFile;
   node?: RequestNode;
+  /** A GraphQL request: `errors` in its answer are warned about. */
+  graphql?: boolean;
   follow: boolean;
 }
 
@@ -289,6 +291,7 @@ async function prepareFileTarget(
     source,
     follow,
     ...(prepared.scripts && { scripts: prepared.scripts, file: prepared.file, node: prepared.node }),
+    graphql: prepared.node.graphql,
   };
 }
 
@@ -574,7 +577,7 @@ async function sendAndPrint(context: SendContext): Promise<void> {
       );
   }
   recordHistory(context, exchange, historyBody);
-  if (prepared.node?.graphql && historyBody) {
+  if (prepared.graphql && historyBody) {
     // A GraphQL server answers 200 with `errors` when a query fails: never let that pass unseen.
     for (const error of graphqlErrorsInText(Buffer.from(historyBody).toString('utf8')))
       context.warn(`GraphQL error: ${redactor.text(error)}`);
