@@ -51,6 +51,10 @@ function engineFor(context: RunnerContext) {
       // The same default buffering (a stream target that answers null buffers), plus a signal when the head arrives.
       return sendRequest(request, {
         ...sendOpts,
+        // Server-sent events are shown as they arrive, while the stream is still open.
+        onMessage: (message) => {
+          if (context.current() === active) active.options.onMessage?.(message);
+        },
         bodyTarget: {
           kind: 'stream',
           open: () => {
