@@ -47,7 +47,7 @@ export interface Block extends BlockMetadata {
   handlers: ScriptNode[];
   outputRedirect?: OutputRedirectNode;
   /** httpyac: the body is a GraphQL query (`query`/`mutation` first line); the operation name if any. */
-  graphql?: { operationName?: string; jetbrains?: boolean };
+  graphql?: { operationName?: string; trailingVariables?: boolean };
   /** httpyac `{{ … }}` blocks before the request line. */
   scriptBlocks?: Array<{ code: string; line: number }>;
   /** `# @lang lua` (rest.nvim): scripts of this block are not JavaScript. */

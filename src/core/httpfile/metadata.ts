@@ -14,8 +14,6 @@ const REFUSED_KEYS: Readonly<Record<string, string>> = {
     'kulala `# @env-stdin-cmd` is not supported: run the command yourself and pass the value with --var name=value',
   'env-json-key':
     'kulala `# @env-json-key` is not supported: extract the value with a `> {% client.global.set(…) %}` handler',
-  graphql:
-    'GraphQL requests are not supported yet: send the query as JSON with POST and Content-Type: application/json',
   'grpc-global-import': 'gRPC requests are not supported yet',
   'grpc-import': 'gRPC requests are not supported yet',
 };
@@ -94,6 +92,10 @@ export function applyMetadata(block: Block, key: string, value: string, bad: Met
     }
     case 'prompt':
       applyPrompt(block, value, bad);
+      break;
+    case 'graphql':
+      // kulala: the body is a GraphQL query (then its JSON variables), sent as {query, variables}.
+      block.graphql ??= {};
       break;
     case 'sse-count':
     case 'sse-timeout':

@@ -145,10 +145,10 @@ function inlineBodyText(block: Block, text: string): string {
 }
 
 /**
- * JetBrains `GRAPHQL` bodies: the variables are the block after the last blank line when it
- * starts with `{` (a query may hold blank lines of its own); -1 when there are none.
+ * JetBrains `GRAPHQL` and kulala `# @graphql` bodies: the variables are the block after the last
+ * blank line when it starts with `{` (a query may hold blank lines of its own); -1 when none.
  */
-function jetbrainsVariablesBlank(lines: string[]): number {
+function trailingVariablesBlank(lines: string[]): number {
   let end = lines.length;
   while (end > 0 && lines[end - 1].trim() === '') end--;
   for (let k = end - 1; k > 0; k--) {
@@ -708,10 +708,10 @@ class HttpFileParser {
 
   /** httpyac turns a body that starts with a GraphQL operation into a GraphQL JSON request (done for `query`/`mutation`; `gql name < file`, subscriptions and inline fragments are refused). */
   private refuseGraphqlBody(i: number, t: string): void {
-    if (this.block.method === 'GRAPHQL') {
-      // JetBrains `GRAPHQL url`: the body is the query, then (after a blank line) its JSON variables.
+    if (this.block.method === 'GRAPHQL' || this.block.graphql) {
+      // JetBrains `GRAPHQL url`, kulala `# @graphql`: the query, then (after a blank line) its JSON variables.
       const name = HTTPYAC_QUERY_RE.exec(t)?.[1];
-      this.block.graphql = name ? { operationName: name, jetbrains: true } : { jetbrains: true };
+      this.block.graphql = name ? { operationName: name, trailingVariables: true } : { trailingVariables: true };
       return;
     }
     const graphqlHeader = headerValue(this.block, 'x-request-type')?.toLowerCase() === 'graphql';
@@ -720,12 +720,20 @@ class HttpFileParser {
       this.block.graphql = query[1] ? { operationName: query[1] } : {};
       return;
     }
-    if (!graphqlHeader && this.dialect === 'httpyac' && (GRAPHQL_OPERATION_RE.test(t) || /^gql[ \t]/.test(t))) {
+    if (!graphqlHeader && this.dialect === 'httpyac' && /^gql[ \t]/.test(t)) {
       this.fail(
-        'GraphQL bodies are not supported yet',
+        'GraphQL queries read with `gql name < file` (httpyac) are not supported yet',
         i,
         1,
-        'send the query as JSON: {"query": "…", "variables": {…}} with Content-Type: application/json',
+        'write the query in the body, with a `< ./fragments.graphql` line inside it for a file to include',
+      );
+    }
+    if (!graphqlHeader && this.dialect === 'httpyac' && GRAPHQL_OPERATION_RE.test(t)) {
+      this.fail(
+        'GraphQL bodies that start with a subscription or fragment are not supported yet',
+        i,
+        1,
+        'start the body with the query or mutation; put fragments above the request (httpyac) or in a `< ./file.graphql` line',
       );
     }
   }
@@ -836,9 +844,11 @@ class HttpFileParser {
   }
 
   /** httpyac's GraphQL payload: the query up to the first blank line (plus the fragments it spreads), then optional JSON variables. */
-  private httpyacGraphqlBody(graphql: { operationName?: string; jetbrains?: boolean }, text: string): string {
+  private httpyacGraphqlBody(graphql: { operationName?: string; trailingVariables?: boolean }, text: string): string {
     const lines = text.split(/\r?\n/);
-    const blank = graphql.jetbrains ? jetbrainsVariablesBlank(lines) : lines.findIndex((line) => line.trim() === '');
+    const blank = graphql.trailingVariables
+      ? trailingVariablesBlank(lines)
+      : lines.findIndex((line) => line.trim() === '');
     let query = (blank < 0 ? lines : lines.slice(0, blank)).join('\n');
     for (const [name, fragment] of this.fragments) if (query.includes(`...${name}`)) query = `${query}\n${fragment}`;
     const variables =

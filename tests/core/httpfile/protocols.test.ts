@@ -64,3 +64,16 @@ describe('SSE and EVENTSOURCE (httpyac)', () => {
     }
   });
 });
+
+describe('kulala # @graphql', () => {
+  it('marks the body as a GraphQL query with JSON variables after it', () => {
+    const text =
+      '# @graphql 1\nPOST http://x/graphql\n\nquery Get($id: ID!) {\n  user(id: $id) { name }\n}\n\n{"id": "1"}\n';
+    expect(parseHttpFile(text, '').requests[0].graphql).toBe(true);
+    expect(bodyJson(text)).toEqual({
+      query: 'query Get($id: ID!) {\n  user(id: $id) { name }\n}',
+      operationName: 'Get',
+      variables: { id: '1' },
+    });
+  });
+});
