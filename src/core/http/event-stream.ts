@@ -9,6 +9,7 @@
  */
 import { pipeline, type Readable, type Transform, type Writable } from 'node:stream';
 import { nowMs } from '../clock.js';
+import { DialError } from '../errors.js';
 import { ForwardSink } from './body-sinks.js';
 import type { Stopper } from './transport.js';
 import type { ResponseBody, SendOptions, StreamMessage } from './types.js';
@@ -34,6 +35,9 @@ export async function receiveEventStream(
 ): Promise<{ body: ResponseBody; size: number }> {
   const { createParser } = await import('eventsource-parser');
   const events: ServerSentEvent[] = [];
+  // Events kept in memory (no stream target) count against the body cap (the maxBodySize setting).
+  const cap = target === null && options.bodyTarget?.kind === 'buffer' ? options.bodyTarget.maxBodyBytes : undefined;
+  let kept = 0;
   const maxEvents = options.sse?.maxEvents;
   let done = maxEvents === 0;
   const parser = createParser({
@@ -43,6 +47,8 @@ export async function receiveEventStream(
       if (message.event !== undefined) event.event = message.event;
       if (message.id !== undefined) event.id = message.id;
       events.push(event);
+      kept += message.data.length;
+      if (cap !== undefined && kept > cap) throw eventsTooLarge(cap);
       const report: StreamMessage = { direction: 'received', data: message.data, atMs: round(nowMs() - started) };
       if (message.event !== undefined) report.event = message.event;
       if (message.id !== undefined) report.id = message.id;
@@ -101,6 +107,16 @@ export async function receiveEventStream(
   }
   const bytes = Buffer.from(JSON.stringify(events));
   return { body: { kind: 'memory', bytes }, size: bytes.length };
+}
+
+function eventsTooLarge(cap: number): DialError {
+  return new DialError(
+    'E_BODY_TOO_LARGE',
+    `the events of this stream hold more than ${cap} bytes (the maxBodySize setting)`,
+    {
+      hint: 'end the stream sooner with `# @sse-count N` or `# @sse-timeout 5s`, or raise maxBodySize',
+    },
+  );
 }
 
 function write(target: Writable, chunk: Buffer): Promise<void> | void {

@@ -86,6 +86,21 @@ describe('text/event-stream answers', () => {
     }
   });
 
+  it('events kept in memory count against the body cap (maxBodySize)', async () => {
+    const server = await startHttpServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write(`data: ${'x'.repeat(64)}\n\n`);
+    });
+    try {
+      const error = await dialErrorOf(
+        sendRequest(get(server.url), { bodyTarget: { kind: 'buffer', maxBodyBytes: 32 }, timeoutMs: 5000 }),
+      );
+      expect(error.code).toBe('E_BODY_TOO_LARGE');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('streams the raw bytes to a body target too (dial send keeps them for history)', async () => {
     const server = await startHttpServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
