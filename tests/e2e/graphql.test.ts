@@ -120,6 +120,17 @@ describe('GraphQL errors in a 200 answer', () => {
     expect(result.stderr).toContain('warning: GraphQL error: boom failed (path boom, line 1:9)');
   });
 
+  it('dial send GRAPHQL URL query=… (no file) POSTs the fields as the payload and warns about errors', async () => {
+    const before = server.received.length;
+    const result = await runCli(['send', 'GRAPHQL', `${server.url}/graphql`, 'query={ hello boom }']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ data: { hello: 'Hello, world!', boom: null } });
+    expect(result.stderr).toContain('warning: GraphQL error: boom failed');
+    expect(server.received.slice(before)).toEqual([
+      { contentType: 'application/json', payload: { query: '{ hello boom }' } },
+    ]);
+  });
+
   it('run fails the request unless it asserts on the errors', async () => {
     const cwd = workspace({
       'g.http': failing(''),

@@ -58,6 +58,15 @@ describe('dial send: server-sent events', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
+  it('dial send SSE URL (no file) is the same GET, printed event by event', async () => {
+    const result = await runCli(['send', 'SSE', `${echo.url}/sse`, 'count==2', 'interval==10']);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(/^event: message {2}id: 1 {2}data: /),
+      expect.stringMatching(/^event: message {2}id: 2 {2}data: /),
+    ]);
+  });
+
   it('-v shows the GET that asks for text/event-stream', async () => {
     const cwd = workspace({ 's.http': `SSE ${echo.url}/sse?count=1\n` });
     const result = await runCli(['send', '-v', 's.http'], { cwd });

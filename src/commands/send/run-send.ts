@@ -49,6 +49,7 @@ import { graphqlErrorsInText } from '../../core/http/graphql-errors.js';
 import { parseItem, type RequestItem } from '../../core/send/items.js';
 import { expandUrl, normaliseProxy, splitPositionals } from '../../core/send/url.js';
 import { buildRequest } from '../../core/send/build.js';
+import { eventSourceHttpRequest } from '../../core/session/event-source.js';
 import { collectStream, peekStdinBody } from '../../core/send/stdin.js';
 import { downloadFileName, uniquePath } from '../../core/send/download.js';
 import { Redactor } from '../../core/send/redact.js';
@@ -324,8 +325,9 @@ async function prepareItemsRequest(
       clearTimeout(slow);
     }
   }
-  const request = buildRequest({
-    method,
+  const built = buildRequest({
+    // `dial send GRAPHQL url query='{ a }'`: the fields are the GraphQL payload, POSTed as JSON.
+    method: method === 'GRAPHQL' ? 'POST' : method,
     url: expandUrl(url),
     items: parsed,
     mode: options.bodyMode,
@@ -335,8 +337,11 @@ async function prepareItemsRequest(
     userAgent: io.userAgent,
     httpVersion: options.http2 ? '2' : undefined,
   });
+  // `dial send SSE url`: a GET that asks for server-sent events, as in a .http file.
+  const request = method === 'SSE' ? eventSourceHttpRequest(built) : built;
   return {
     request,
+    graphql: method === 'GRAPHQL' || undefined,
     overrides: {},
     secretValues: [],
     printSecrets: [],

@@ -34,6 +34,8 @@ export async function graphqlHttpRequest(
   node: RequestNode,
   context: GraphqlContext,
 ): Promise<HttpRequest> {
+  // `GRAPHQL ws://…` is a subscription for a WebSocket sender (refused by the parser until one exists).
+  if (/^wss?:\/\//i.test(request.url)) return request;
   const headers = request.headers.slice();
   if (!headers.some(([name]) => name.toLowerCase() === 'content-type'))
     headers.push(['Content-Type', 'application/json']);
