@@ -27,14 +27,19 @@ describe('docs/protocols.md', () => {
   it('the dial send lines print one line per event', async () => {
     // The command up to a pipe or comment: `dial send --json :4010/sse | jq …` sends `--json :4010/sse`.
     const lines = [...page.matchAll(/^dial send ([^|#]*?)\s*[|#]/gm)].map((match) => match[1].split(/\s+/));
-    expect(lines.length).toBe(2);
-    const [plain, json] = lines.map((args) => args.map((arg) => arg.replace(':4010', `:${echo.port}`)));
-    const first = await runCli(['send', ...plain]);
-    expect(first.code).toBe(0);
-    expect(first.stdout.trimEnd().split('\n')).toHaveLength(3);
-    const second = await runCli(['send', ...json]);
-    expect(second.code).toBe(0);
-    for (const line of second.stdout.trimEnd().split('\n'))
-      expect(JSON.parse(line)).toMatchObject({ event: 'message', data: expect.any(String) });
+    expect(lines.length).toBe(3);
+    for (const line of lines) {
+      const args = line.map((arg) => arg.replace(':4010', `:${echo.port}`));
+      const result = await runCli(['send', ...args]);
+      expect(result.code).toBe(0);
+      const printed = result.stdout.trimEnd().split('\n');
+      const count = Number(/^count==(\d+)$/.exec(args.find((arg) => arg.startsWith('count==')) ?? '')?.[1] ?? 3);
+      expect(printed).toHaveLength(count);
+      for (const event of printed) {
+        if (args.includes('--json'))
+          expect(JSON.parse(event)).toMatchObject({ event: 'message', data: expect.any(String) });
+        else expect(event).toMatch(/^event: message {2}id: \d+ {2}data: \{"id":/);
+      }
+    }
   });
 });

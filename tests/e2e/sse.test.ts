@@ -98,6 +98,20 @@ describe('dial run: server-sent events', () => {
     expect(result.code).toBe(0);
   });
 
+  it("httpyac's Event: header picks the event types and is not sent", async () => {
+    const cwd = workspace({
+      's.http':
+        `### none\nSSE ${echo.url}/sse?count=2&interval=10\nEvent: ping\n\n?? body $ length == 0\n\n` +
+        `### messages\nSSE ${echo.url}/sse?count=2&interval=10\nEvent: ping, message\n\n?? body $ length == 2\n`,
+    });
+    const result = await runCli(['run', 's.http'], { cwd });
+    expect(result.stdout).toContain('2 passed, 0 failed');
+    expect(result.code).toBe(0);
+    const sent = await runCli(['send', '--offline', 's.http#messages'], { cwd });
+    expect(sent.stdout).toContain('Accept: text/event-stream');
+    expect(sent.stdout).not.toMatch(/^Event:/im);
+  });
+
   it('a failed assertion on the events fails the run', async () => {
     const cwd = workspace({ 's.http': `SSE ${echo.url}/sse?count=2&interval=10\n\n?? body $ length == 5\n` });
     const result = await runCli(['run', 's.http'], { cwd });

@@ -49,7 +49,7 @@ import { graphqlErrorsInText } from '../../core/http/graphql-errors.js';
 import { parseItem, type RequestItem } from '../../core/send/items.js';
 import { expandUrl, normaliseProxy, splitPositionals } from '../../core/send/url.js';
 import { buildRequest } from '../../core/send/build.js';
-import { eventSourceHttpRequest } from '../../core/session/event-source.js';
+import { eventSourceHttpRequest, eventTypes } from '../../core/session/event-source.js';
 import { collectStream, peekStdinBody } from '../../core/send/stdin.js';
 import { downloadFileName, uniquePath } from '../../core/send/download.js';
 import { Redactor } from '../../core/send/redact.js';
@@ -339,10 +339,11 @@ async function prepareItemsRequest(
   });
   // `dial send SSE url`: a GET that asks for server-sent events, as in a .http file.
   const request = method === 'SSE' ? eventSourceHttpRequest(built) : built;
+  const events = method === 'SSE' ? eventTypes(built) : undefined;
   return {
     request,
     graphql: method === 'GRAPHQL' || undefined,
-    overrides: {},
+    overrides: events ? { sse: { events } } : {},
     secretValues: [],
     printSecrets: [],
     keptTexts: [],

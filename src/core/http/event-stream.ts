@@ -39,10 +39,11 @@ export async function receiveEventStream(
   const cap = target === null && options.bodyTarget?.kind === 'buffer' ? options.bodyTarget.maxBodyBytes : undefined;
   let kept = 0;
   const maxEvents = options.sse?.maxEvents;
+  const only = options.sse?.events;
   let done = maxEvents === 0;
   const parser = createParser({
     onEvent(message) {
-      if (done) return;
+      if (done || (only && !only.includes(message.event ?? 'message'))) return;
       const event: ServerSentEvent = { data: message.data };
       if (message.event !== undefined) event.event = message.event;
       if (message.id !== undefined) event.id = message.id;

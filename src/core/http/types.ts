@@ -123,7 +123,12 @@ export interface SendOptions {
    * after its head (`# @sse-count`, `# @sse-timeout`), like a stream the server closed; the
    * exchange's timeout is counted on top of `durationMs`.
    */
-  sse?: { maxEvents?: number; durationMs?: number };
+  sse?: {
+    maxEvents?: number;
+    durationMs?: number;
+    /** Keep only events of these types (`event:`; an unnamed event is `message`): httpyac's `Event:` header. */
+    events?: string[];
+  };
 }
 
 /** One message of a streaming exchange (a server-sent event, a WebSocket or gRPC stream message). */

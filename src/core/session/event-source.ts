@@ -10,12 +10,22 @@ import { parseDuration } from '../duration.js';
 import type { HttpRequest, SendOptions } from '../http/types.js';
 import type { RequestNode } from '../httpfile/types.js';
 
-/** The HTTP request an `SSE url` request is sent as. */
+/** The HTTP request an `SSE url` request is sent as (see eventTypes for its `Event:` headers). */
 export function eventSourceHttpRequest(request: HttpRequest): HttpRequest {
-  const headers = request.headers.slice();
+  const headers = request.headers.filter(([name]) => name.toLowerCase() !== 'event');
   if (!headers.some(([name]) => name.toLowerCase() === 'accept')) headers.push(['Accept', 'text/event-stream']);
   if (!headers.some(([name]) => name.toLowerCase() === 'cache-control')) headers.push(['Cache-Control', 'no-cache']);
   return { ...request, method: request.body.kind === 'none' ? 'GET' : 'POST', headers };
+}
+
+/** httpyac's `Event: update, done` headers of an `SSE` request: the event types to keep (never sent). */
+export function eventTypes(request: HttpRequest): string[] | undefined {
+  const types = request.headers
+    .filter(([name]) => name.toLowerCase() === 'event')
+    .flatMap(([, value]) => value.split(','))
+    .map((type) => type.trim())
+    .filter(Boolean);
+  return types.length > 0 ? types : undefined;
 }
 
 /** The stream limits the request's metadata sets, if any (checked by the parser). */

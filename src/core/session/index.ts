@@ -46,7 +46,7 @@ import { evaluateReference, type RecordedExchange } from '../vars/references.js'
 import { findPlaceholders } from '../vars/template.js';
 import { lineColAt } from '../env/json-file.js';
 import { basicAuthorization } from '../http/basic-auth.js';
-import { eventSourceHttpRequest, streamLimits } from './event-source.js';
+import { eventSourceHttpRequest, eventTypes, streamLimits } from './event-source.js';
 
 export interface SessionOptions {
   workspaceRoot: string;
@@ -481,11 +481,15 @@ class RequestSession implements Session {
         fileLabel: file.path || '<text>',
       });
     }
-    if (node.method === 'SSE') request = eventSourceHttpRequest(request);
     const version = node.httpVersion?.toUpperCase();
     if (version === 'HTTP/2' || version === 'HTTP/2.0') request.httpVersion = '2';
     else if (version === 'HTTP/1.1') request.httpVersion = '1.1';
     const overrides = metadataOverrides(node);
+    if (node.method === 'SSE') {
+      const events = eventTypes(request);
+      if (events) overrides.sse = { ...overrides.sse, events };
+      request = eventSourceHttpRequest(request);
+    }
     const secretValues = [...resolver.secretValues];
     for (const secret of secretValues) this.secrets.add(secret);
     return auth.digest

@@ -86,6 +86,28 @@ describe('text/event-stream answers', () => {
     }
   });
 
+  it('sse.events keeps only those event types (an unnamed event is `message`)', async () => {
+    const server = await startHttpServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.end('event: ping\ndata: 1\n\ndata: plain\n\nevent: update\ndata: 2\n\n');
+    });
+    try {
+      const seen: string[] = [];
+      const exchange = await sendRequest(get(server.url), {
+        sse: { events: ['update', 'message'] },
+        onMessage: (message) => seen.push(message.data),
+      });
+      expect(seen).toEqual(['plain', '2']);
+      const body = exchange.response.body;
+      expect(JSON.parse(body.kind === 'memory' ? body.bytes.toString('utf8') : '')).toEqual([
+        { data: 'plain' },
+        { event: 'update', data: '2' },
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('events kept in memory count against the body cap (maxBodySize)', async () => {
     const server = await startHttpServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
