@@ -77,3 +77,15 @@ describe('kulala # @graphql', () => {
     });
   });
 });
+
+describe('dial fmt and GraphQL bodies', () => {
+  it('--indent-json never writes the JSON payload over a query as written', async () => {
+    const { formatHttpText } = await import('../../../src/core/format-http/index.js');
+    for (const text of [
+      'GRAPHQL http://x/graphql\n\nquery Q($id: ID) { user(id: $id) { name } }\n\n{"id": 1}\n',
+      'POST http://x/graphql\nX-Request-Type: GraphQL\n\nquery { a }\n',
+      '# @graphql\nPOST http://x/graphql\n\nquery { a }\n\n{"v": 1}\n',
+    ])
+      expect(formatHttpText(text, 'g.http', { indentJson: true })).toBe(text);
+  });
+});

@@ -1,4 +1,4 @@
-/** The reducer keeps a streaming response's events per request while it is in flight, and drops them once the body holds them. */
+/** The workbench state for streaming and GraphQL requests: live events per request in flight; a GraphQL body edited as written. */
 import { describe, expect, it } from 'vitest';
 import { appReducer, MAX_LIVE_MESSAGES } from '../../src/ui/state/reducer.js';
 import { initialAppState } from '../../src/ui/state/app-state.js';
@@ -28,5 +28,25 @@ describe('streamMessage', () => {
   it('is ignored when nothing is in flight', () => {
     const state = initialAppState();
     expect(appReducer(state, { type: 'streamMessage', message: message(1) }, defaultKeymap).state).toBe(state);
+  });
+});
+
+describe('editing a GraphQL body', () => {
+  it('opens the query as written, not the JSON payload dial sends', async () => {
+    const { parseHttpFile } = await import('../../src/core/httpfile/index.js');
+    const text = 'GRAPHQL http://x/graphql\n\nquery Q($id: ID) {\n  user(id: $id) { name }\n}\n\n{"id": 1}\n';
+    const file = parseHttpFile(text, '/ws/g.http');
+    let state = appReducer(
+      initialAppState(),
+      { type: 'loaded', files: [{ path: '/ws/g.http', relativePath: 'g.http', file }], environments: [] },
+      defaultKeymap,
+    ).state;
+    state = appReducer(state, { type: 'selectRequest', fileIndex: 0, requestIndex: 0 }, defaultKeymap).state;
+    state = appReducer(state, { type: 'key', name: 'b', input: 'b' }, defaultKeymap).state;
+    const screen = state.screens.at(-1);
+    expect(screen?.kind).toBe('body');
+    if (screen?.kind !== 'body') return;
+    expect(screen.editor.lines).toEqual(['query Q($id: ID) {', '  user(id: $id) { name }', '}', '', '{"id": 1}']);
+    expect(screen.json).toBe(false);
   });
 });
