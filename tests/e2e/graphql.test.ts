@@ -91,7 +91,7 @@ describe('GRAPHQL requests (JetBrains)', () => {
 });
 
 describe('the other spellings', () => {
-  it('X-Request-Type: GraphQL (REST Client, kulala) and an httpyac query body both run', async () => {
+  it("X-Request-Type: GraphQL (REST Client, kulala), kulala's # @graphql and an httpyac query body all run", async () => {
     const cwd = workspace({
       'rest.http':
         `### hello\nPOST ${server.url}/graphql\nX-REQUEST-TYPE: GraphQL\n\nquery Hi($name: String) {\n  hello(name: $name)\n}\n\n{"name": "kulala"}\n\n` +
@@ -100,11 +100,14 @@ describe('the other spellings', () => {
         '# @dialect httpyac\nfragment Who on User {\n  name\n}\n\n' +
         `# @name who\nPOST ${server.url}/graphql\n\nquery user($id: ID!) {\n  user(id: $id) { ...Who }\n}\n\n{"id": "2"}\n\n` +
         '?? body $.data.user.name == Grace\n',
+      'kulala.http':
+        `# @graphql 1\nPOST ${server.url}/graphql\n\nmutation Rename($id: ID!) {\n  rename(id: $id, name: "Ada L.") { name }\n}\n\n{"id": "1"}\n\n` +
+        '?? body $.data.rename.name == "Ada L."\n',
     });
-    const result = await runCli(['run', 'rest.http', 'yac.http'], { cwd });
-    expect(result.stdout).toContain('2 passed, 0 failed');
+    const result = await runCli(['run', 'rest.http', 'yac.http', 'kulala.http'], { cwd });
+    expect(result.stdout).toContain('3 passed, 0 failed');
     expect(result.code).toBe(0);
-    for (const { contentType } of server.received.slice(-2)) expect(contentType).toBe('application/json');
+    for (const { contentType } of server.received.slice(-3)) expect(contentType).toBe('application/json');
   });
 });
 
