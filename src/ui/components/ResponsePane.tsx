@@ -163,10 +163,11 @@ function previewLines(preview: RequestPreviewText, theme: Theme): React.ReactEle
   return lines;
 }
 
-/** Server-sent events, one a line: `event: name  id: 7  data: …` (data on one line). */
+/** Stream messages, one a line: `event: name  id: 7  data: …` (data on one line; a message dial sent starts with →). */
 function messageLines(messages: StreamMessage[], theme: Theme): React.ReactElement[] {
   return messages.map((message, index) => (
     <Text key={index} wrap="truncate-end">
+      {message.direction === 'sent' ? <Text color={theme.muted}>{'→ '}</Text> : null}
       {message.event !== undefined ? <Text color={theme.muted}>{'event: '}</Text> : null}
       {message.event !== undefined ? `${message.event}  ` : ''}
       {message.id !== undefined ? <Text color={theme.muted}>{'id: '}</Text> : null}
