@@ -77,7 +77,8 @@ describe('text/event-stream answers', () => {
       response.write('data: 1\n\n');
     });
     try {
-      const exchange = await sendRequest(get(server.url), { sse: { durationMs: 150 }, timeoutMs: 100 });
+      // The timeout (counted on top of the duration) is well past 150 ms: only the duration can end it.
+      const exchange = await sendRequest(get(server.url), { sse: { durationMs: 150 }, timeoutMs: 2000 });
       expect(exchange.response.status).toBe(200);
       const error = await dialErrorOf(sendRequest(get(server.url), { timeoutMs: 150 }));
       expect(error.code).toBe('E_TIMEOUT');
