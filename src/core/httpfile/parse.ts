@@ -940,6 +940,14 @@ class HttpFileParser {
     const graphql = block.graphql !== undefined || headerValue(block, 'x-request-type')?.toLowerCase() === 'graphql';
     // Before the headers are read: a GraphQL body drops its marker header.
     const body = this.bodyOf(block);
+    if (block.method === 'GRAPHQL' && !body) {
+      this.fail(
+        'a GRAPHQL request without a query',
+        block.requestLineSpan!.line - 1,
+        1,
+        'write the query below the headers, after a blank line (then its JSON variables after another)',
+      );
+    }
     const start = block.separator ? block.start : (block.contentStart ?? block.requestLineSpan!.start);
     const line = block.separator ? block.line : (block.contentLine ?? block.requestLineSpan!.line);
     // Built in one literal with every field (optional ones set after): object spreads in the

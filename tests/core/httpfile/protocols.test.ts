@@ -89,3 +89,16 @@ describe('dial fmt and GraphQL bodies', () => {
       expect(formatHttpText(text, 'g.http', { indentJson: true })).toBe(text);
   });
 });
+
+describe('a GRAPHQL request without a query', () => {
+  it('is refused at its request line', () => {
+    try {
+      parseHttpFile('GET http://x/a\n\n###\nGRAPHQL http://x/graphql\n', 'g.http');
+      expect.unreachable();
+    } catch (error) {
+      if (!isDialError(error)) throw error;
+      expect(error.message).toBe('a GRAPHQL request without a query');
+      expect(error.location?.line).toBe(4);
+    }
+  });
+});
