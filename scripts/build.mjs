@@ -49,6 +49,8 @@ const libraries = {
   '@xmldom/xmldom': "module.exports = require('@xmldom/xmldom');",
   '@apidevtools/swagger-parser': "module.exports = require('@apidevtools/swagger-parser');",
   conf: "module.exports = require('conf').default;",
+  // Server-sent events (core/http/sse.ts), loaded on the first text/event-stream response.
+  'eventsource-parser': "module.exports = require('eventsource-parser');",
   // The script sandbox (QuickJS in WebAssembly), loaded on the first script only.
   'quickjs-emscripten-core': "module.exports = require('quickjs-emscripten-core');",
   '@jitl/quickjs-singlefile-cjs-release-sync': "module.exports = require('@jitl/quickjs-singlefile-cjs-release-sync');",

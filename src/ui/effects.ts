@@ -21,6 +21,7 @@ import {
 } from './state/app-state.js';
 import { blockWithCopy, editRequestBlock, renamedBlock, requestLineBlock } from './state/request-edit.js';
 import { bodySuffix, replaceBody } from './state/body-edit.js';
+import { writtenBodyText } from '../core/httpfile/written-body.js';
 import { viewerReducer } from './viewer/viewer-reducer.js';
 import type { LineModel } from './viewer/line-model.js';
 import { osc52 } from './clipboard.js';
@@ -194,6 +195,9 @@ export class EffectRunner {
           if (!controller.signal.aborted) dispatch({ type: 'requestState', state: requestState });
         },
         onNotice: (message) => this.toast(message),
+        onMessage: (message) => {
+          if (!controller.signal.aborted) dispatch({ type: 'streamMessage', message });
+        },
       });
       if (this.abort !== controller) return;
       dispatch({ type: 'response', result: response, at: Date.now() });
@@ -405,7 +409,7 @@ export class EffectRunner {
         return void this.save(selected.fileIndex, async () => {
           if (node.body?.kind === 'file')
             throw new Error(`the body comes from ${node.body.path}: edit that file, or the whole request with 'e'`);
-          const edited = await services.external('editor', node.body?.text ?? '', bodySuffix(node.headers));
+          const edited = await services.external('editor', writtenBodyText(file, node), bodySuffix(node.headers));
           return replace(replaceBody(file, node, edited));
         });
       case 'duplicate':

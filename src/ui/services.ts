@@ -2,7 +2,7 @@
  * The port between the TUI and core. Screens only see this interface; src/ui/core-services.ts
  * implements it with the real core (session, workspace, settings, history), and tests pass a fake.
  */
-import type { Exchange } from '../core/http/types.js';
+import type { Exchange, StreamMessage } from '../core/http/types.js';
 import type { HttpFile, RequestNode } from '../core/httpfile/types.js';
 
 export type RequestState =
@@ -45,6 +45,8 @@ export interface ExecuteOptions {
   onState: (state: RequestState) => void;
   /** What the user must do now (an OAuth 2.0 sign-in URL, a device code): shown in the status bar. */
   onNotice?: (message: string) => void;
+  /** Each server-sent event (or other stream message) as it arrives, before the response is complete. */
+  onMessage?: (message: StreamMessage) => void;
 }
 
 /** An unsent request as it would go out: variables filled in, secrets masked. */

@@ -35,11 +35,11 @@ describe('dialects and refusals from the command line', () => {
 
   it('refuses a protocol request with file:line before sending, exit 3', async () => {
     const cwd = workspace({
-      'g.http': 'GET http://127.0.0.1:9/first\n\n###\nGRAPHQL http://127.0.0.1:9/q\n\nquery { a }\n',
+      'g.http': 'GET http://127.0.0.1:9/first\n\n###\nMQTT tcp://127.0.0.1:9\nTopic: a\n',
     });
     const result = await runCli(['run', 'g.http'], { cwd });
     expect(result.code).toBe(3);
-    expect(result.stderr).toMatch(/g\.http:4:1: GraphQL requests \(GRAPHQL\) are not supported yet/);
+    expect(result.stderr).toMatch(/g\.http:4:1: MQTT requests \(MQTT\) are not supported yet/);
   });
 
   it('never sends a # @disabled request', async () => {

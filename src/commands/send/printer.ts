@@ -5,7 +5,7 @@
 import { createReadStream, openSync, readSync, closeSync, readFileSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { Style } from '../../core/style.js';
-import type { HttpRequest, RequestBody, ResponseHead } from '../../core/http/types.js';
+import type { HttpRequest, RequestBody, ResponseHead, StreamMessage } from '../../core/http/types.js';
 import {
   BINARY_NOTE,
   PRETTY_LIMIT,
@@ -68,6 +68,7 @@ export class Printer {
   private wrote = false;
   private endsWithNewline = true;
   private requestDone = false;
+  private eventsStarted = false;
 
   constructor(
     private readonly out: Out,
@@ -120,6 +121,27 @@ export class Printer {
       const contentType = headerValue(request.headers, 'content-type');
       this.body(typeof body === 'string' ? Buffer.from(body, 'utf8') : body, contentType);
     }
+  }
+
+  /**
+   * One server-sent event on its own line, as it arrives: `event: name  id: 7  data: …` (data
+   * lines after the first indented), or one JSON object per line with `json` (`--json`).
+   */
+  event(message: Pick<StreamMessage, 'event' | 'id' | 'data'>, json: boolean): void {
+    if (!this.eventsStarted) this.startRaw();
+    this.eventsStarted = true;
+    const data = this.redactor.text(message.data);
+    if (json) {
+      // Keys left undefined (no `event:` or `id:` line) are left out.
+      this.write(`${JSON.stringify({ event: message.event, id: message.id, data })}\n`);
+      return;
+    }
+    const label = (name: string): string => this.style.dim(`${name}:`);
+    const parts: string[] = [];
+    if (message.event !== undefined) parts.push(`${label('event')} ${message.event}`);
+    if (message.id !== undefined) parts.push(`${label('id')} ${message.id}`);
+    parts.push(`${label('data')} ${data.replace(/\n/g, '\n      ')}`);
+    this.write(`${parts.join('  ')}\n`);
   }
 
   /** A response status line and headers. */

@@ -47,10 +47,12 @@ import type { ScriptOutcome } from '../../core/script/sandbox.js';
 import type { HttpFile } from '../../core/httpfile/types.js';
 import { SENSITIVE_HEADERS } from '../../core/secrets.js';
 import { basicAuthorization } from '../../core/http/basic-auth.js';
+import { graphqlErrorsInText } from '../../core/http/graphql-errors.js';
 import { parseItem, type RequestItem } from '../../core/send/items.js';
 import { expandUrl, normaliseProxy, splitPositionals } from '../../core/send/url.js';
 import { buildRequest } from '../../core/send/build.js';
 import { oauthHost } from '../oauth-host.js';
+import { eventSourceHttpRequest, eventTypes } from '../../core/session/event-source.js';
 import { collectStream, peekStdinBody } from '../../core/send/stdin.js';
 import { downloadFileName, uniquePath } from '../../core/send/download.js';
 import { Redactor } from '../../core/send/redact.js';
@@ -116,6 +118,8 @@ interface PreparedSend {
   scripts?: RequestScripts;
   file?: HttpFile;
   node?: RequestNode;
+  /** A GraphQL request: `errors` in its answer are warned about. */
+  graphql?: boolean;
   follow: boolean;
   /** The saved cookie jar (a .http request) or the session's cookies (--session). */
   cookieJar?: CookieJar;
@@ -324,6 +328,7 @@ async function prepareFileTarget(
     cookieJar: prepared.cookieJar,
     // --offline and --curl send nothing, so nothing changes: the jar is read (to show its cookies), not saved.
     ...(jar && !options.offline && !options.curl && { saveState: jar.save }),
+    graphql: prepared.node.graphql,
   };
 }
 
@@ -358,8 +363,9 @@ async function prepareItemsRequest(
       clearTimeout(slow);
     }
   }
-  const request = buildRequest({
-    method,
+  const built = buildRequest({
+    // `dial send GRAPHQL url query='{ a }'`: the fields are the GraphQL payload, POSTed as JSON.
+    method: method === 'GRAPHQL' ? 'POST' : method,
     url: expandUrl(url),
     items: parsed,
     mode: options.bodyMode,
@@ -369,9 +375,13 @@ async function prepareItemsRequest(
     userAgent: io.userAgent,
     httpVersion: options.http2 ? '2' : undefined,
   });
+  // `dial send SSE url`: a GET that asks for server-sent events, as in a .http file.
+  const request = method === 'SSE' ? eventSourceHttpRequest(built) : built;
+  const events = method === 'SSE' ? eventTypes(built) : undefined;
   const prepared: PreparedSend = {
     request,
-    overrides: {},
+    graphql: method === 'GRAPHQL' || undefined,
+    overrides: events ? { sse: { events } } : {},
     secretValues: [],
     printSecrets: [],
     keptTexts: [],
@@ -548,6 +558,8 @@ interface BodyRouting {
   /** The download file being written (in place only once complete: see openOutputFile). */
   output?: OutputFile;
   responsePrinted: boolean;
+  /** A text/event-stream answer printed event by event. */
+  printEvents?: boolean;
 }
 
 /** Sends the request (answering a digest challenge once), prints the exchange, records history, checks the status. */
@@ -561,6 +573,9 @@ async function sendAndPrint(context: SendContext): Promise<void> {
   let current = prepared.request;
   const routing: BodyRouting = { responsePrinted: false };
   const progress = downloadTo && io.stderrIsTTY && !io.quiet ? new Progress(io.stderr) : undefined;
+  sendOptions.onMessage = (message) => {
+    if (routing.printEvents) context.printer.event(message, options.forceJson);
+  };
   sendOptions.bodyTarget = {
     kind: 'stream',
     open: async (head: ResponseHead) => {
@@ -608,6 +623,11 @@ async function sendAndPrint(context: SendContext): Promise<void> {
       );
   }
   recordHistory(context, exchange, historyBody);
+  if (prepared.graphql && historyBody) {
+    // A GraphQL server answers 200 with `errors` when a query fails: never let that pass unseen.
+    for (const error of graphqlErrorsInText(Buffer.from(historyBody).toString('utf8')))
+      context.warn(`GraphQL error: ${redactor.text(error)}`);
+  }
   const failedTests = await runHandlers(context, exchange, historyBody);
   checkStatus(context, exchange, downloadTo !== undefined);
   if (failedTests > 0) {
@@ -703,14 +723,16 @@ async function openBodyTarget(
     routing.responsePrinted = true;
     return routing.tee;
   }
-  const eventStream = /^text\/event-stream/i.test(headerValue(head.headers, 'content-type') ?? '');
+  const eventStream = /^\s*text\/event-stream/i.test(headerValue(head.headers, 'content-type') ?? '');
   if (spec.responseBody && io.stdoutIsTTY && !eventStream) return null;
   // Streamed: the request part is computed as the engine sent it (the exchange is not done yet).
   const shown = await context.asSent(current);
   printer.request(shown.head, spec, shown.body);
   if (spec.responseHeaders) printer.responseHead(head);
-  if (spec.responseBody) printer.startRaw();
-  routing.tee = new TeeWriter(spec.responseBody ? io.stdout : null, {
+  // Server-sent events are printed one a line as they arrive (sendAndPrint's onMessage), not as raw bytes.
+  routing.printEvents = eventStream && spec.responseBody;
+  if (spec.responseBody && !eventStream) printer.startRaw();
+  routing.tee = new TeeWriter(spec.responseBody && !eventStream ? io.stdout : null, {
     endTarget: false,
     redact: redactor.active ? redactor.stream() : undefined,
   });

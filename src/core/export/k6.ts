@@ -188,7 +188,35 @@ function translateBody(
   return { kind: 'text', text: body.text };
 }
 
+/** The request's headers; a GraphQL request (sent as a JSON POST) gets its Content-Type as dial sends it. */
+function k6Headers(node: RequestNode): Array<[string, string]> {
+  const headers: Array<[string, string]> = node.headers.map((header) => [header.name, header.value]);
+  if (node.graphql && !headers.some(([name]) => name.toLowerCase() === 'content-type'))
+    headers.push(['Content-Type', 'application/json']);
+  return headers;
+}
+
+/** Server-sent events and GraphQL fragment files (`< ./f.graphql`, read when dial prepares the request) have no k6 form. */
+function refuseProtocols(node: RequestNode, refusals: Refusals): void {
+  if (node.method === 'SSE') {
+    refusals.refuse(
+      node.requestLineSpan,
+      `'${displayName(node)}' reads server-sent events, which are not translated to k6`,
+      'k6 reads whole responses; keep this request for dial run',
+    );
+  }
+  const body = node.body;
+  if (node.graphql && body && (body.kind === 'file' || /(?:^|\\n)[ \t]*<[ \t]+\S/.test(body.text))) {
+    refusals.refuse(
+      body.span,
+      `'${displayName(node)}' reads its GraphQL query or fragments from a file, which is not translated to k6`,
+      'write the query and its fragments inline, or keep this request for dial run',
+    );
+  }
+}
+
 function noteWhatIsLeftOut(node: RequestNode, refusals: Refusals, input: K6ExportInput, warnings: string[]): void {
+  refuseProtocols(node, refusals);
   const at = (span: Span) => `${refusals.location(span).file}:${span.line}`;
   const scripts = [...node.preScripts, ...node.handlers];
   if (scripts.length > 0) {
@@ -241,9 +269,9 @@ function translateRequest(
     ...(node.name && { name: node.name }),
     label: displayName(node),
     line: node.requestLineSpan.line,
-    method: node.method,
+    method: node.method === 'GRAPHQL' ? 'POST' : node.method,
     url: node.url,
-    headers: node.headers.map((header) => [header.name, header.value]),
+    headers: k6Headers(node),
     ...(body && { body }),
     fileVariables,
     assertions,

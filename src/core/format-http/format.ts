@@ -106,7 +106,9 @@ function classifyRequest(
   if (node.outputRedirect) kinds[node.outputRedirect.span.line - 1] = verbatim;
   if (node.body) {
     const bodyLast = spanLast(node.body.span);
-    const indented = options.indentJson && node.body.kind === 'inline' ? indentJson(node.body.text, eol) : undefined;
+    // A GraphQL body's text is the JSON payload dial builds from the query as written: never written back.
+    const indented =
+      options.indentJson && node.body.kind === 'inline' && !node.graphql ? indentJson(node.body.text, eol) : undefined;
     if (indented !== undefined) {
       markSpan(kinds, node.body.span, bodyLast, { kind: 'drop' });
       kinds[node.body.span.line - 1] = { kind: 'rewrite', text: indented };

@@ -30,6 +30,8 @@ import type {
 } from './types.js';
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** Server-sent events: read event by event, whatever the request (./event-stream.ts). */
+const EVENT_STREAM_RE = /^\s*text\/event-stream\b/i;
 const BODY_HEADERS = new Set(['content-type', 'content-length', 'transfer-encoding', 'content-encoding']);
 
 const tlsFileCache = new Map<string, Buffer>();
@@ -101,7 +103,9 @@ export async function sendRequest(request: HttpRequest, options: SendOptions = {
   let url = normal.url;
   if (options.signal?.aborted) throw cancelledError(url.toString());
 
-  const timeoutMs = options.timeoutMs ?? 30_000;
+  let timeoutMs = options.timeoutMs ?? 30_000;
+  // An event stream read for `sse.durationMs` gets its usual time on top.
+  if (timeoutMs > 0 && options.sse?.durationMs) timeoutMs += options.sse.durationMs;
   const connectTimeoutMs = options.connectTimeoutMs ?? timeoutMs;
   const env = options.env ?? process.env;
   const stopper = new SendStopper(timeoutMs, options.signal);
@@ -159,7 +163,9 @@ export async function sendRequest(request: HttpRequest, options: SendOptions = {
         headers: hop.headers,
         url: url.toString(),
       };
-      const received = await receiveBody(hop, head, method, options, stopper);
+      const received = EVENT_STREAM_RE.test(findHeader(hop.headers, 'content-type') ?? '')
+        ? await receiveEvents(hop, head, options, stopper, started)
+        : await receiveBody(hop, head, method, options, stopper);
       pending = undefined;
       if (stopper.aborted) throw new Error('aborted');
 
@@ -344,6 +350,21 @@ function rewritesToGet(status: number, method: string): boolean {
 interface ReceivedBody {
   body: ResponseBody;
   size: number;
+}
+
+/** Server-sent events: read event by event (./event-stream.ts, loaded on the first event stream). */
+async function receiveEvents(
+  hop: HopResponse,
+  head: ResponseHead,
+  options: SendOptions,
+  stopper: Stopper,
+  started: number,
+): Promise<ReceivedBody> {
+  const decoders =
+    options.decompress !== false ? await decodersFor(findHeader(hop.headers, 'content-encoding'), hop.body) : [];
+  const target = options.bodyTarget?.kind === 'stream' ? await options.bodyTarget.open(head) : null;
+  const { receiveEventStream } = await import('./event-stream.js');
+  return receiveEventStream(hop.body, decoders, target, options, stopper, started);
 }
 
 /** Reads a final response's body, decoded, into what the caller asked: memory (spilling to a file when large) or a stream. */

@@ -123,6 +123,17 @@ export interface SendOptions {
   onWarning?: (message: string) => void;
   /** Streaming protocols (./protocols.ts): called with each message as it is sent or received. */
   onMessage?: (message: StreamMessage) => void;
+  /**
+   * A text/event-stream answer (./event-stream.ts) ends after `maxEvents` events or `durationMs`
+   * after its head (`# @sse-count`, `# @sse-timeout`), like a stream the server closed; the
+   * exchange's timeout is counted on top of `durationMs`.
+   */
+  sse?: {
+    maxEvents?: number;
+    durationMs?: number;
+    /** Keep only events of these types (`event:`; an unnamed event is `message`): httpyac's `Event:` header. */
+    events?: string[];
+  };
 }
 
 /** One message of a streaming exchange (a server-sent event, a WebSocket or gRPC stream message). */

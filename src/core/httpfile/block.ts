@@ -55,7 +55,7 @@ export interface Block extends BlockMetadata {
   handlers: ScriptNode[];
   outputRedirect?: OutputRedirectNode;
   /** httpyac: the body is a GraphQL query (`query`/`mutation` first line); the operation name if any. */
-  graphql?: { operationName?: string; file?: string; line?: number };
+  graphql?: { operationName?: string; file?: string; line?: number; trailingVariables?: boolean };
   /** httpyac `{{ … }}` blocks before the request line. */
   scriptBlocks?: Array<{ code: string; line: number }>;
   httpyacLoop?: RequestNode['httpyacLoop'];

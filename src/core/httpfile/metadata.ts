@@ -14,8 +14,6 @@ const REFUSED_KEYS: Readonly<Record<string, string>> = {
     'kulala `# @env-stdin-cmd` is not supported: run the command yourself and pass the value with --var name=value',
   'env-stdin-cmd-pre':
     'kulala `# @env-stdin-cmd-pre` is not supported: run the command yourself and pass the value with --var name=value',
-  graphql:
-    'GraphQL requests are not supported yet: send the query as JSON with POST and Content-Type: application/json',
   'grpc-global-import': 'gRPC requests are not supported yet',
   'grpc-import': 'gRPC requests are not supported yet',
 };
@@ -73,6 +71,12 @@ function applyPrompt(block: Block, value: string, bad: MetadataFailure): void {
   block.prompts.push(match[2] ? { name: match[1], description: match[2] } : { name: match[1] });
 }
 
+/** `# @sse-count 3` (a whole number of events) and `# @sse-timeout 5s` (a duration). */
+function checkStreamLimit(key: string, value: string, bad: MetadataFailure): void {
+  if (key === 'sse-timeout') durationOf(value, '@sse-timeout', bad);
+  else if (!/^\d+$/.test(value)) bad(`@sse-count '${value}'`, 'write `# @sse-count 3`: stop after that many events');
+}
+
 /** Applies one metadata line to the block's views (name, tags, timeouts, skip, retry, secrets, prompts). */
 export function applyMetadata(block: Block, key: string, value: string, bad: MetadataFailure): void {
   switch (key) {
@@ -123,6 +127,15 @@ export function applyMetadata(block: Block, key: string, value: string, bad: Met
     case 'curl-max-time':
     case 'curl-m':
       block.timeoutMs = durationOf(value, '@curl-max-time', bad);
+      break;
+    case 'graphql':
+      // kulala: the body is a GraphQL query (then its JSON variables), sent as {query, variables}.
+      block.graphql ??= {};
+      break;
+    case 'sse-count':
+    case 'sse-timeout':
+      // Read where the request is prepared (core/session/event-source.ts); checked here for its line.
+      checkStreamLimit(key, value, bad);
       break;
     case 'lang':
       block.scriptLanguage = value.replace(/^=\s*/, '').toLowerCase();

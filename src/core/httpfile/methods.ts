@@ -55,13 +55,16 @@ export const KNOWN_METHODS: ReadonlySet<string> = new Set([
  * Protocol keywords dial sends, each mapped to the method name the rest of dial sees (the
  * engine's `protocolSenderFor` picks the sender by it). One line per spelling.
  */
-export const PROTOCOL_METHODS: Readonly<Record<string, string>> = {};
+export const PROTOCOL_METHODS: Readonly<Record<string, string>> = {
+  // GraphQL (JetBrains `GRAPHQL url`): sent as a POST of {query, variables, operationName} (core/session/graphql.ts).
+  GRAPHQL: 'GRAPHQL',
+  // Server-sent events (httpyac `SSE url`, `EVENTSOURCE url`): a GET read as an event stream (core/http/sse.ts).
+  SSE: 'SSE',
+  EVENTSOURCE: 'SSE',
+};
 
 /** Protocol keywords of JetBrains, httpyac and kulala that dial recognises but does not send yet. */
 export const PROTOCOL_KEYWORDS: Readonly<Record<string, string>> = {
-  GRAPHQL: 'GraphQL',
-  SSE: 'server-sent events',
-  EVENTSOURCE: 'server-sent events',
   WEBSOCKET: 'WebSocket',
   WS: 'WebSocket',
   WSS: 'WebSocket',

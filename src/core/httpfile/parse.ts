@@ -161,6 +161,20 @@ function inlineBodyText(block: Block, text: string): string {
   return text;
 }
 
+/**
+ * JetBrains `GRAPHQL` and kulala `# @graphql` bodies: the variables are the block after the last
+ * blank line when it starts with `{` (a query may hold blank lines of its own); -1 when none.
+ */
+function trailingVariablesBlank(lines: string[]): number {
+  let end = lines.length;
+  while (end > 0 && lines[end - 1].trim() === '') end--;
+  for (let k = end - 1; k > 0; k--) {
+    if (lines[k].trim() !== '') continue;
+    return lines[k + 1]?.trim().startsWith('{') && lines.slice(0, k).some((line) => line.trim() !== '') ? k : -1;
+  }
+  return -1;
+}
+
 /** Parses `.http` / `.rest` text. Throws DialError E_PARSE with file:line:col and a hint. */
 export function parseHttpFile(text: string, path: string, options: ParseOptions = {}): HttpFile {
   const choice = chooseDialect(text, path, options.dialect);
@@ -570,6 +584,18 @@ class HttpFileParser {
     }
   }
 
+  /** JetBrains sends `GRAPHQL ws://…` as a subscription over WebSocket (graphql-transport-ws), which dial does not speak yet. */
+  private refuseGraphqlOverWebSocket(i: number, rest: string): void {
+    if (/^wss?:\/\//i.test(rest)) {
+      this.fail(
+        'GraphQL subscriptions over WebSocket (GRAPHQL ws://…) are not supported yet',
+        i,
+        1,
+        'send queries and mutations to the http(s):// endpoint; subscriptions need a WebSocket client',
+      );
+    }
+  }
+
   /** `[METHOD] URL [HTTP/x]`, then indented continuation lines of the URL; returns the last line consumed. */
   private requestLine(i: number, line: string): number {
     const block = this.block;
@@ -585,6 +611,7 @@ class HttpFileParser {
       block.method = PROTOCOL_METHODS[word.toUpperCase()];
       block.methodExplicit = true;
       rest = rest.slice(space).trimStart();
+      if (block.method === 'GRAPHQL') this.refuseGraphqlOverWebSocket(i, rest);
     } else if (word && Object.hasOwn(PROTOCOL_KEYWORDS, word.toUpperCase())) {
       this.fail(
         `${PROTOCOL_KEYWORDS[word.toUpperCase()]} requests (${word}) are not supported yet`,
@@ -832,6 +859,12 @@ class HttpFileParser {
 
   /** httpyac turns a body that starts with a GraphQL operation into a GraphQL JSON request (done for `query`/`mutation`; `gql name < file`, subscriptions and inline fragments are refused). */
   private refuseGraphqlBody(i: number, t: string): void {
+    if (this.block.method === 'GRAPHQL' || this.block.graphql) {
+      // JetBrains `GRAPHQL url`, kulala `# @graphql`: the query, then (after a blank line) its JSON variables.
+      const name = HTTPYAC_QUERY_RE.exec(t)?.[1];
+      this.block.graphql = name ? { operationName: name, trailingVariables: true } : { trailingVariables: true };
+      return;
+    }
     const graphqlHeader = headerValue(this.block, 'x-request-type')?.toLowerCase() === 'graphql';
     const query = this.dialect === 'httpyac' && !graphqlHeader ? HTTPYAC_QUERY_RE.exec(t) : null;
     const fromFile = this.dialect === 'httpyac' && !graphqlHeader ? HTTPYAC_GQL_FILE_RE.exec(t) : null;
@@ -848,12 +881,20 @@ class HttpFileParser {
       this.block.graphql = query[1] ? { operationName: query[1] } : {};
       return;
     }
-    if (!graphqlHeader && this.dialect === 'httpyac' && (GRAPHQL_OPERATION_RE.test(t) || /^gql[ \t]/.test(t))) {
+    if (!graphqlHeader && this.dialect === 'httpyac' && /^gql[ \t]/.test(t)) {
       this.fail(
-        'GraphQL bodies are not supported yet',
+        'GraphQL queries read with `gql name < file` (httpyac) are not supported yet',
         i,
         1,
-        'send the query as JSON: {"query": "…", "variables": {…}} with Content-Type: application/json',
+        'write the query in the body, with a `< ./fragments.graphql` line inside it for a file to include',
+      );
+    }
+    if (!graphqlHeader && this.dialect === 'httpyac' && GRAPHQL_OPERATION_RE.test(t)) {
+      this.fail(
+        'GraphQL bodies that start with a subscription or fragment are not supported yet',
+        i,
+        1,
+        'start the body with the query or mutation; put fragments above the request (httpyac) or in a `< ./file.graphql` line',
       );
     }
   }
@@ -971,9 +1012,11 @@ class HttpFileParser {
   }
 
   /** httpyac's GraphQL payload: the query up to the first blank line (plus the fragments it spreads), then optional JSON variables. */
-  private httpyacGraphqlBody(graphql: { operationName?: string }, text: string): string {
+  private httpyacGraphqlBody(graphql: { operationName?: string; trailingVariables?: boolean }, text: string): string {
     const lines = text.split(/\r?\n/);
-    const blank = lines.findIndex((line) => line.trim() === '');
+    const blank = graphql.trailingVariables
+      ? trailingVariablesBlank(lines)
+      : lines.findIndex((line) => line.trim() === '');
     let query = (blank < 0 ? lines : lines.slice(0, blank)).join('\n');
     for (const [name, fragment] of this.fragments) if (query.includes(`...${name}`)) query = `${query}\n${fragment}`;
     const variables =
@@ -1072,8 +1115,17 @@ class HttpFileParser {
         'add a line `Host: example.com` (or `Host: https://example.com`) below the request line',
       );
     }
+    const graphql = block.graphql !== undefined || headerValue(block, 'x-request-type')?.toLowerCase() === 'graphql';
     // Before the headers are read: a GraphQL body drops its marker header.
     const body = this.bodyOf(block);
+    if (block.method === 'GRAPHQL' && !body) {
+      this.fail(
+        'a GRAPHQL request without a query',
+        block.requestLineSpan!.line - 1,
+        1,
+        'write the query below the headers, after a blank line (then its JSON variables after another)',
+      );
+    }
     const start = block.separator ? block.start : (block.contentStart ?? block.requestLineSpan!.start);
     const line = block.separator ? block.line : (block.contentLine ?? block.requestLineSpan!.line);
     // Built in one literal with every field (optional ones set after): object spreads in the
@@ -1121,6 +1173,7 @@ class HttpFileParser {
     }
     // httpyac names an unnamed GraphQL request after its operation.
     if (request.name === undefined && block.graphql?.operationName) request.name = block.graphql.operationName;
+    if (graphql || block.method === 'GRAPHQL') request.graphql = true;
     this.requests.push(request);
   }
 

@@ -140,6 +140,11 @@ export interface RequestNode {
   outputRedirect?: OutputRedirectNode;
   /** File variables declared inside this block (they apply from here on, JetBrains style). */
   variables: FileVariable[];
+  /**
+   * A GraphQL request (`GRAPHQL url`, `X-Request-Type: GraphQL`, an httpyac `query` body): the body
+   * is its JSON payload; sent as a POST, and `errors` in its answer are shown (core/session/graphql.ts).
+   */
+  graphql?: boolean;
   /** httpyac `{{ … }}` blocks before the request line (httpyac dialect): their `exports` become variables. */
   httpyacScripts?: Array<{ code: string; line: number }>;
   /**

@@ -23,6 +23,7 @@ import type { ScriptEnvironment } from '../script/api.js';
 import { DialError, errorCatalogue, isDialError, type ErrorCode } from '../errors.js';
 import { credentialValues, maskHeaders, redactText } from '../secrets.js';
 import { writeFileAtomic } from '../atomic-write.js';
+import { graphqlErrorsInText } from '../http/graphql-errors.js';
 import type { AttemptContext, AttemptOutcome, RequestExecutor } from './runner.js';
 import type { FailedExchange, RequestError } from './types.js';
 import { loadHttpFileFromDisk, resolveRunTargets } from '../workspace/run-lines.js';
@@ -392,6 +393,29 @@ async function checkAssertions(shared: ExecutorShared, attempt: Attempt, view: R
   }
 }
 
+/**
+ * A GraphQL answer with `errors` fails the request, as a test named "no GraphQL errors", unless
+ * the request looks at them itself (an assertion or handler that reads `errors`).
+ */
+function checkGraphqlErrors(attempt: Attempt, view: ResponseView): void {
+  const { node } = attempt.context;
+  const errors = graphqlErrorsInText(view.text());
+  if (errors.length === 0) return;
+  const readsErrors =
+    node.assertions.some((assertion) => /\berrors\b/.test(assertion.argument ?? '')) ||
+    node.handlers.some((handler) => handler.kind === 'inline' && /\berrors\b/.test(handler.code));
+  if (readsErrors) return;
+  const result: AssertionResult = {
+    kind: 'test',
+    source: 'no GraphQL errors',
+    line: node.requestLineSpan.line,
+    passed: false,
+    message: `the answer has ${errors.length} GraphQL error${errors.length === 1 ? '' : 's'}: ${errors.join('; ')} (assert on them with \`?? body $.errors exists\` to expect them)`,
+  };
+  attempt.assertions.push(result);
+  attempt.context.emit({ type: 'assertion', result });
+}
+
 /** Prepares, sends and records the request, then runs handlers and assertions on its response (once per `# @loop` pass). */
 async function sendAndCheck(shared: ExecutorShared, attempt: Attempt): Promise<AttemptOutcome> {
   const { session, engine } = shared.options;
@@ -447,6 +471,7 @@ async function sendOnce(shared: ExecutorShared, attempt: Attempt, pass?: number)
   setJsonKeyVariables(shared, node, view);
   if (node.httpyacPostScripts && shared.scriptsOn) await runHttpyacPostScripts(shared, attempt, view);
   await checkAssertions(shared, attempt, view);
+  if (node.graphql) checkGraphqlErrors(attempt, view);
 }
 
 /** One attempt of one request (with the requests its `run` lines run first); any error becomes an `errored` outcome. */

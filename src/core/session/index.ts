@@ -50,6 +50,7 @@ import { evaluateReference, type RecordedExchange } from '../vars/references.js'
 import { findPlaceholders } from '../vars/template.js';
 import { lineColAt } from '../env/json-file.js';
 import { basicAuthorization } from '../http/basic-auth.js';
+import { eventSourceHttpRequest, eventTypes, streamLimits } from './event-source.js';
 
 export interface SessionOptions {
   workspaceRoot: string;
@@ -699,8 +700,15 @@ class RequestSession implements Session {
     if (url.startsWith('/')) url = `${await resolver.variable('host').catch(() => '')}${url}`;
     const auth = applyAuthConvention(headers, resolver.secretValues);
     const body = await this.resolveBody(file, node, resolver, headers);
-    const request: HttpRequest = { method: node.method, url, headers, body };
+    let request: HttpRequest = { method: node.method, url, headers, body };
     if (asteriskForm) request.asteriskForm = true;
+    if (node.graphql) {
+      const { graphqlHttpRequest } = await import('./graphql.js');
+      request = await graphqlHttpRequest(request, node, {
+        dir: file.path ? dirname(file.path) : this.workspaceRoot,
+        fileLabel: file.path || '<text>',
+      });
+    }
     const version = node.httpVersion?.toUpperCase();
     if (version === 'HTTP/2' || version === 'HTTP/2.0') request.httpVersion = '2';
     else if (version?.startsWith('HTTP/2 ')) {
@@ -714,6 +722,11 @@ class RequestSession implements Session {
       request.httpVersion = '2';
     } else if (version === 'HTTP/1.1') request.httpVersion = '1.1';
     const overrides = metadataOverrides(node);
+    if (node.method === 'SSE') {
+      const events = eventTypes(request);
+      if (events) overrides.sse = { ...overrides.sse, events };
+      request = eventSourceHttpRequest(request);
+    }
     const secretValues = [...resolver.secretValues];
     for (const secret of secretValues) this.secrets.add(secret);
     return auth.digest
@@ -1064,6 +1077,8 @@ function metadataOverrides(node: RequestNode): Partial<SendOptions> {
   if (node.connectTimeoutMs !== undefined) overrides.connectTimeoutMs = node.connectTimeoutMs;
   if (node.noRedirect) overrides.followRedirects = false;
   if (node.noCookieJar) overrides.cookieJar = undefined;
+  const sse = node.metadata.length > 0 ? streamLimits(node) : undefined;
+  if (sse) overrides.sse = sse;
   return overrides;
 }
 

@@ -4,6 +4,7 @@
  * gets its prompts, its state changes and its prepared request and exchange through here.
  */
 import { DialError } from '../../core/errors.js';
+import { redactText } from '../../core/secrets.js';
 import type { Exchange, SendOptions } from '../../core/http/types.js';
 import type { HttpFile, RequestNode } from '../../core/httpfile/types.js';
 import { createCookieJar, sendRequest } from '../../core/http/index.js';
@@ -47,7 +48,7 @@ export interface RunnerContext {
 }
 
 /** The engine the executor sends through: the real one, telling the current request when it sends and when the head arrives. */
-function engineFor(context: RunnerContext) {
+function engineFor(context: RunnerContext, secretValues: () => Iterable<string>) {
   return {
     sendRequest: (request: Parameters<typeof sendRequest>[0], sendOpts: Parameters<typeof sendRequest>[1]) => {
       const active = context.current();
@@ -58,6 +59,12 @@ function engineFor(context: RunnerContext) {
       // The same default buffering (a stream target that answers null buffers), plus a signal when the head arrives.
       return sendRequest(request, {
         ...sendOpts,
+        // Server-sent events are shown as they arrive, while the stream is still open.
+        onMessage: (message) => {
+          // Masked like everything else shown: the values the request used may come back in an event.
+          if (context.current() === active)
+            active.options.onMessage?.({ ...message, data: redactText(message.data, secretValues()) });
+        },
         bodyTarget: {
           kind: 'stream',
           open: () => {
@@ -159,7 +166,10 @@ export function createRunners(context: RunnerContext): (environment: string | un
     });
     const executor = createExecutor({
       session: recordingSession(session, context),
-      engine: withSavedJar(engineFor(context), context.cookieJar?.(environment)),
+      engine: withSavedJar(
+        engineFor(context, () => session.secretValues()),
+        context.cookieJar?.(environment),
+      ),
       sendOptions: context.sendOptions,
       timeoutMs: context.timeoutMs,
       followRedirects: context.followRedirects,

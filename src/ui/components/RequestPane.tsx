@@ -1,12 +1,15 @@
 /** The request pane: method, URL, headers, body preview and assertions of the selected request. */
 import React from 'react';
 import { Box, Text } from 'ink';
-import type { RequestNode } from '../../core/httpfile/types.js';
+import type { HttpFile, RequestNode } from '../../core/httpfile/types.js';
+import { writtenBodyText } from '../../core/httpfile/written-body.js';
 import type { Theme } from '../theme.js';
 import { fit } from '../format.js';
 
 export interface RequestPaneProps {
   node?: RequestNode;
+  /** The node's file: a GraphQL body is shown as written there (its parsed body is the JSON payload). */
+  file?: HttpFile;
   fileLabel?: string;
   /** Why the selected file could not be read or parsed. */
   error?: string;
@@ -15,7 +18,15 @@ export interface RequestPaneProps {
   theme: Theme;
 }
 
-export function RequestPane({ node, fileLabel, error, height, width, theme }: RequestPaneProps): React.ReactElement {
+export function RequestPane({
+  node,
+  file,
+  fileLabel,
+  error,
+  height,
+  width,
+  theme,
+}: RequestPaneProps): React.ReactElement {
   if (error) {
     return (
       <Box height={height} width={width} flexDirection="column" overflow="hidden">
@@ -54,7 +65,7 @@ export function RequestPane({ node, fileLabel, error, height, width, theme }: Re
   if (node.body) {
     const bodyLines =
       node.body.kind === 'inline'
-        ? node.body.text.split('\n')
+        ? writtenBodyText(file, node).split(/\r?\n/)
         : [`< ${node.body.path}${node.body.substitute ? ' (with variables)' : ''}`];
     lines.push(<Text key="sep"> </Text>);
     bodyLines.forEach((text, i) =>

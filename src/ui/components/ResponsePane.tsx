@@ -1,6 +1,7 @@
 /** The response pane: status line, tabs (Body / Headers / Timings / Tests / Raw) and the tab's content. */
 import React from 'react';
 import { Box, Text } from 'ink';
+import type { StreamMessage } from '../../core/http/types.js';
 import type { RequestNode } from '../../core/httpfile/types.js';
 import type { RequestPreviewText, RequestState, ResponseResult } from '../services.js';
 import { statusColor, type Theme } from '../theme.js';
@@ -21,6 +22,8 @@ export interface ResponsePaneProps {
   stale?: boolean;
   /** For a request never sent: what it would send. */
   preview?: RequestPreviewText;
+  /** Server-sent events received so far while the response still streams. */
+  messages?: StreamMessage[];
   spinner: string;
   tab: Tab;
   model?: LineModel;
@@ -64,7 +67,10 @@ export function ResponsePane(props: ResponsePaneProps): React.ReactElement {
   );
   const bodyHeight = viewerHeight(height);
   let content: React.ReactElement;
-  if (!result) {
+  if (!result && props.messages?.length) {
+    // Live: the newest events at the bottom, as they arrive.
+    content = <StaticLines lines={messageLines(props.messages.slice(-bodyHeight), theme)} height={bodyHeight} />;
+  } else if (!result) {
     content = (
       <StaticLines
         lines={requestState === 'idle' && props.preview ? previewLines(props.preview, theme) : []}
@@ -101,7 +107,13 @@ export function ResponsePane(props: ResponsePaneProps): React.ReactElement {
 function HeadLine(props: ResponsePaneProps & { inFlight: boolean }): React.ReactElement {
   const { result, requestState, requestError, spinner, theme, inFlight, elapsedMs, stale } = props;
   const response = result?.exchange.response;
-  if (inFlight) return <Text wrap="truncate-end" color={theme.status.pending}>{`${spinner} ${requestState}…`}</Text>;
+  const events = props.messages?.length ?? 0;
+  if (inFlight)
+    return (
+      <Text wrap="truncate-end" color={theme.status.pending}>
+        {`${spinner} ${requestState}…${events > 0 ? `  ${events} event${events === 1 ? '' : 's'} so far` : ''}`}
+      </Text>
+    );
   if (requestState === 'cancelled')
     return (
       <Text
@@ -149,6 +161,21 @@ function previewLines(preview: RequestPreviewText, theme: Theme): React.ReactEle
       <Text key="problem" wrap="truncate-end" color={theme.warn}>{`cannot resolve it yet: ${preview.problem}`}</Text>,
     );
   return lines;
+}
+
+/** Stream messages, one a line: `event: name  id: 7  data: …` (data on one line; a message dial sent starts with →). */
+function messageLines(messages: StreamMessage[], theme: Theme): React.ReactElement[] {
+  return messages.map((message, index) => (
+    <Text key={index} wrap="truncate-end">
+      {message.direction === 'sent' ? <Text color={theme.muted}>{'→ '}</Text> : null}
+      {message.event !== undefined ? <Text color={theme.muted}>{'event: '}</Text> : null}
+      {message.event !== undefined ? `${message.event}  ` : ''}
+      {message.id !== undefined ? <Text color={theme.muted}>{'id: '}</Text> : null}
+      {message.id !== undefined ? `${message.id}  ` : ''}
+      <Text color={theme.muted}>{'data: '}</Text>
+      {message.data.replace(/\n/g, ' ⏎ ')}
+    </Text>
+  ));
 }
 
 function StaticLines({ lines, height }: { lines: React.ReactElement[]; height: number }): React.ReactElement {

@@ -63,6 +63,7 @@ export function Workbench({
         <Box borderStyle="round" borderColor={border('request')} height={dims.requestHeight} width={dims.rightWidth}>
           <RequestPane
             node={selected?.node}
+            file={selected?.entry.file}
             fileLabel={selected?.entry.relativePath ?? errorEntry?.relativePath}
             error={errorEntry?.error}
             height={dims.requestHeight - 2}
@@ -79,6 +80,7 @@ export function Workbench({
             elapsedMs={outcome?.elapsedMs}
             stale={outcome?.stale}
             preview={preview}
+            messages={outcome?.messages}
             spinner={spinner}
             tab={state.tab}
             model={model}

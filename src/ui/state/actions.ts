@@ -3,6 +3,7 @@ import type { ActionName } from '../keymap.js';
 import type { RequestNode } from '../../core/httpfile/types.js';
 import { openBodyEditor } from './body-editor.js';
 import { isJsonBody } from './body-edit.js';
+import { writtenBodyText } from '../../core/httpfile/written-body.js';
 import type { ViewerAction } from '../viewer/viewer-reducer.js';
 import {
   clampTree,
@@ -163,7 +164,11 @@ function requestAction(state: AppState, action: ActionName): Step | undefined {
         if (node.body?.kind === 'file')
           return toast(state, `the body comes from ${node.body.path}: edit that file, or the whole request with e`);
         return none(
-          push(state, { kind: 'body', editor: openBodyEditor(node.body?.text ?? ''), json: isJsonBody(node.headers) }),
+          push(state, {
+            kind: 'body',
+            editor: openBodyEditor(writtenBodyText(selected!.entry.file, node)),
+            json: isJsonBody(node.headers) && !node.graphql,
+          }),
         );
       });
     case 'editBodyExternal':

@@ -3,6 +3,7 @@
  * through the ONE dispatcher (state/keys.ts). Side effects (sending, clipboard, files) come back
  * as `Effect`s that the App runs (ui/effects.ts), so everything here is testable without rendering.
  */
+import type { StreamMessage } from '../../core/http/types.js';
 import type { HttpFile, RequestNode } from '../../core/httpfile/types.js';
 import { displayName } from '../../core/request-name.js';
 import type { ActionName, Keymap } from '../keymap.js';
@@ -58,6 +59,8 @@ export interface RequestOutcome {
   startedAt: number;
   /** How long the send ran, once it ended. */
   elapsedMs?: number;
+  /** Server-sent events received so far while the response streams (the newest 500: reducer.ts). */
+  messages?: StreamMessage[];
   /** The request's block text when it was sent: another text now means the response is stale. */
   sentBlock: string;
 }
@@ -123,6 +126,7 @@ export type AppAction =
   | { type: 'sendStarted'; key: string; sentBlock: string; at: number }
   | { type: 'requestState'; state: RequestState; error?: string; at?: number }
   | { type: 'response'; result: ResponseResult; at?: number }
+  | { type: 'streamMessage'; message: StreamMessage }
   | { type: 'pushScreen'; screen: Screen }
   | { type: 'popScreen' }
   | { type: 'toast'; message: string | undefined }

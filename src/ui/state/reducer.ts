@@ -1,5 +1,6 @@
 /** The workbench reducer: one pure step per action; keys go to the dispatcher in keys.ts. */
 import type { ActionName, Keymap } from '../keymap.js';
+import type { StreamMessage } from '../../core/http/types.js';
 import type { RequestState } from '../services.js';
 import { initialViewerState } from '../viewer/viewer-reducer.js';
 import {
@@ -74,6 +75,18 @@ function requestStateChanged(state: AppState, action: Extract<AppAction, { type:
   };
 }
 
+/** The live event list of a streaming response: only the newest are kept (the whole list is the body once it ends). */
+export const MAX_LIVE_MESSAGES = 500;
+
+function messageReceived(state: AppState, message: StreamMessage): AppState {
+  const key = state.sending;
+  const outcome = key ? state.outcomes[key] : undefined;
+  if (!key || !outcome) return state;
+  const messages = [...(outcome.messages ?? []), message];
+  if (messages.length > MAX_LIVE_MESSAGES) messages.splice(0, messages.length - MAX_LIVE_MESSAGES);
+  return { ...state, outcomes: { ...state.outcomes, [key]: { ...outcome, messages } } };
+}
+
 function responded(state: AppState, action: Extract<AppAction, { type: 'response' }>): AppState {
   const key = state.sending;
   const outcome = key ? state.outcomes[key] : undefined;
@@ -84,7 +97,8 @@ function responded(state: AppState, action: Extract<AppAction, { type: 'response
     ...base,
     outcomes: {
       ...state.outcomes,
-      [key]: { ...outcome, state: 'done', error: undefined, result: action.result, elapsedMs },
+      // The live events are in the result's body now.
+      [key]: { ...outcome, state: 'done', error: undefined, result: action.result, elapsedMs, messages: undefined },
     },
   };
 }
@@ -150,6 +164,8 @@ export function appReducer(
       return none(requestStateChanged(state, action));
     case 'response':
       return none(responded(state, action));
+    case 'streamMessage':
+      return none(messageReceived(state, action.message));
     case 'pushScreen':
       return none({ ...state, screens: [...state.screens, action.screen] });
     case 'popScreen':

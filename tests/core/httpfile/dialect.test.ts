@@ -18,10 +18,10 @@ function refusal(text: string, path = 'f.http'): { message: string; line?: numbe
 describe('refusals (never silently wrong)', () => {
   it('refuses protocol keywords with the protocol named', () => {
     for (const [line, protocol] of [
-      ['GRAPHQL http://x/q', 'GraphQL'],
+      ['GRAPHQL ws://x/q', 'GraphQL subscriptions over WebSocket'],
       ['WS ws://x/s', 'WebSocket'],
       ['GRPC localhost:50051/a.B/C', 'gRPC'],
-      ['SSE http://x/e', 'server-sent'],
+      ['AMQP amqp://x', 'AMQP'],
       ['MQTT tcp://x', 'MQTT'],
     ]) {
       const r = refusal(`###\n${line}\n`);

@@ -1,0 +1,103 @@
+/**
+ * GraphQL requests become ordinary HTTP POSTs when they are prepared: `GRAPHQL url`
+ * (JetBrains), `X-Request-Type: GraphQL` (REST Client, kulala) and httpyac `query`/`mutation`
+ * bodies all reach here with a JSON payload `{query, operationName?, variables?}` built by the
+ * parser (httpfile/parse.ts). This adds what the parser cannot do: the `Content-Type`, the
+ * `< ./fragment.graphql` lines of a query (files read relative to the .http file), and a clear
+ * error when the variables are not JSON once their `{{…}}` are resolved.
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { DialError } from '../errors.js';
+import type { HttpRequest } from '../http/types.js';
+import type { RequestNode } from '../httpfile/types.js';
+
+/** `< ./fragments.graphql` on a line of its own inside a query. */
+const INCLUDE_RE = /^[ \t]*<[ \t]+(\S.*?)[ \t]*$/gm;
+
+interface GraphqlPayload {
+  query: string;
+  operationName?: string;
+  variables?: unknown;
+}
+
+export interface GraphqlContext {
+  /** The folder of the .http file (include paths are relative to it). */
+  dir: string;
+  /** The file as messages name it. */
+  fileLabel: string;
+}
+
+/** The HTTP request a GraphQL request node is sent as. */
+export async function graphqlHttpRequest(
+  request: HttpRequest,
+  node: RequestNode,
+  context: GraphqlContext,
+): Promise<HttpRequest> {
+  // `GRAPHQL ws://…` is a subscription for a WebSocket sender (refused by the parser until one exists).
+  if (/^wss?:\/\//i.test(request.url)) return request;
+  const headers = request.headers.slice();
+  if (!headers.some(([name]) => name.toLowerCase() === 'content-type'))
+    headers.push(['Content-Type', 'application/json']);
+  if (!headers.some(([name]) => name.toLowerCase() === 'accept'))
+    headers.push(['Accept', 'application/graphql-response+json, application/json']);
+  const method = request.method === 'GRAPHQL' ? 'POST' : request.method;
+  const body = request.body;
+  if (body.kind === 'file') {
+    // `< ./query.graphql` as the whole body: the file holds the query.
+    const query = await readInclude(body.path, node, context, node.body?.span.line ?? node.requestLineSpan.line);
+    return { ...request, method, headers, body: { kind: 'text', text: JSON.stringify({ query }) } };
+  }
+  if (body.kind !== 'text') return { ...request, method, headers };
+  const line = node.body?.span.line ?? node.requestLineSpan.line;
+  const payload = parsePayload(body.text, context, line);
+  const included = await withIncludes(payload.query, node, context, line);
+  if (included === payload.query) return { ...request, method, headers };
+  payload.query = included;
+  return { ...request, method, headers, body: { kind: 'text', text: JSON.stringify(payload) } };
+}
+
+function parsePayload(text: string, context: GraphqlContext, line: number): GraphqlPayload {
+  try {
+    const payload = JSON.parse(text) as GraphqlPayload;
+    if (typeof payload?.query === 'string') return payload;
+  } catch (error) {
+    throw new DialError('E_INPUT', `the GraphQL variables are not valid JSON: ${(error as Error).message}`, {
+      location: { file: context.fileLabel, line },
+      hint: 'write the variables as a JSON object after a blank line below the query, e.g. {"id": "{{id}}"}',
+      cause: error,
+    });
+  }
+  throw new DialError('E_INPUT', 'the GraphQL body has no query', {
+    location: { file: context.fileLabel, line },
+    hint: 'write the query (or mutation) below the headers, then its JSON variables after a blank line',
+  });
+}
+
+/** The query with each `< path` line replaced by that file's text. */
+async function withIncludes(query: string, node: RequestNode, context: GraphqlContext, line: number): Promise<string> {
+  if (!query.includes('<')) return query;
+  const matches = [...query.matchAll(INCLUDE_RE)];
+  if (matches.length === 0) return query;
+  let out = '';
+  let from = 0;
+  for (const match of matches) {
+    out += query.slice(from, match.index);
+    out += (await readInclude(match[1], node, context, line)).replace(/\r?\n$/, '');
+    from = match.index + match[0].length;
+  }
+  return out + query.slice(from);
+}
+
+async function readInclude(path: string, node: RequestNode, context: GraphqlContext, line: number): Promise<string> {
+  const absolute = resolve(context.dir, path);
+  try {
+    return await readFile(absolute, 'utf8');
+  } catch (error) {
+    throw new DialError('E_NOT_FOUND', `GraphQL file not found: ${absolute}`, {
+      location: { file: context.fileLabel, line },
+      hint: `paths in \`< ./file.graphql\` are relative to the .http file (request at line ${node.requestLineSpan.line})`,
+      cause: error,
+    });
+  }
+}

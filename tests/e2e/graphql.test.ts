@@ -1,0 +1,157 @@
+/**
+ * GraphQL from the command line against a real graphql-js server: the JetBrains `GRAPHQL url`,
+ * REST Client/kulala `X-Request-Type: GraphQL` and httpyac `query` spellings, fragment files
+ * included with `<`, and `errors` in a 200 answer (a warning for send, a failure for run).
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { startGraphqlServer, type GraphqlServer } from '../helpers/graphql-server.js';
+
+let server: GraphqlServer;
+beforeAll(async () => {
+  server = await startGraphqlServer();
+});
+afterAll(() => server.close());
+
+function workspace(files: Record<string, string>): string {
+  const dir = tempDir('dial-graphql-');
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
+
+describe('GRAPHQL requests (JetBrains)', () => {
+  it('sends the query and its variables as a JSON POST; send prints the answer', async () => {
+    const cwd = workspace({
+      'g.http': `GRAPHQL ${server.url}/graphql\n\nquery Greet($name: String) {\n  hello(name: $name)\n}\n\n{"name": "{{who}}"}\n`,
+    });
+    const before = server.received.length;
+    const result = await runCli(['send', 'g.http', '--var', 'who=dial'], { cwd });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ data: { hello: 'Hello, dial!' } });
+    const received = server.received.slice(before);
+    expect(received).toEqual([
+      {
+        contentType: 'application/json',
+        payload: {
+          query: 'query Greet($name: String) {\n  hello(name: $name)\n}',
+          operationName: 'Greet',
+          variables: { name: 'dial' },
+        },
+      },
+    ]);
+  });
+
+  it('includes fragment files written `< ./file.graphql` in the query; run asserts on the answer', async () => {
+    const cwd = workspace({
+      'fields.graphql': 'fragment UserFields on User {\n  id\n  name\n}\n',
+      'g.http':
+        `### user\nGRAPHQL ${server.url}/graphql\n\nquery {\n  user(id: "1") { ...UserFields }\n}\n< ./fields.graphql\n\n` +
+        '?? status == 200\n?? body $.data.user.name == "Ada"\n',
+    });
+    const result = await runCli(['run', 'g.http'], { cwd });
+    expect(result.stdout).toContain('1 passed, 0 failed');
+    expect(result.code).toBe(0);
+    const sent = server.received.at(-1)!.payload as { query: string };
+    expect(sent.query).toContain('fragment UserFields on User');
+    expect(sent.query).not.toContain('<');
+  });
+
+  it('a missing fragment file is an error with file:line, nothing sent', async () => {
+    const cwd = workspace({
+      'g.http': `GRAPHQL ${server.url}/graphql\n\nquery { user(id: "1") { ...F } }\n< ./missing.graphql\n`,
+    });
+    const before = server.received.length;
+    const result = await runCli(['send', 'g.http'], { cwd });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('g.http:3');
+    expect(result.stderr).toContain('GraphQL file not found');
+    expect(server.received.length).toBe(before);
+  });
+
+  it('variables that are not JSON are refused with file:line before sending', async () => {
+    const cwd = workspace({ 'g.http': `GRAPHQL ${server.url}/graphql\n\nquery { hello }\n\n{"name": oops}\n` });
+    const before = server.received.length;
+    const result = await runCli(['send', 'g.http'], { cwd });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/g\.http:3.*GraphQL variables are not valid JSON/s);
+    expect(server.received.length).toBe(before);
+  });
+
+  it('GRAPHQL over ws:// (subscriptions) is refused with file:line', async () => {
+    const cwd = workspace({
+      'g.http': 'GET http://127.0.0.1:9/a\n\n###\nGRAPHQL ws://127.0.0.1:9/graphql\n\nsubscription { a }\n',
+    });
+    const result = await runCli(['run', 'g.http'], { cwd });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/g\.http:4:1: GraphQL subscriptions over WebSocket/);
+  });
+});
+
+describe('the other spellings', () => {
+  it("X-Request-Type: GraphQL (REST Client, kulala), kulala's # @graphql and an httpyac query body all run", async () => {
+    const cwd = workspace({
+      'rest.http':
+        `### hello\nPOST ${server.url}/graphql\nX-REQUEST-TYPE: GraphQL\n\nquery Hi($name: String) {\n  hello(name: $name)\n}\n\n{"name": "kulala"}\n\n` +
+        '?? body $.data.hello == "Hello, kulala!"\n',
+      'yac.http':
+        '# @dialect httpyac\nfragment Who on User {\n  name\n}\n\n' +
+        `# @name who\nPOST ${server.url}/graphql\n\nquery user($id: ID!) {\n  user(id: $id) { ...Who }\n}\n\n{"id": "2"}\n\n` +
+        '?? body $.data.user.name == Grace\n',
+      'kulala.http':
+        `# @graphql 1\nPOST ${server.url}/graphql\n\nmutation Rename($id: ID!) {\n  rename(id: $id, name: "Ada L.") { name }\n}\n\n{"id": "1"}\n\n` +
+        '?? body $.data.rename.name == "Ada L."\n',
+    });
+    const result = await runCli(['run', 'rest.http', 'yac.http', 'kulala.http'], { cwd });
+    expect(result.stdout).toContain('3 passed, 0 failed');
+    expect(result.code).toBe(0);
+    for (const { contentType } of server.received.slice(-3)) expect(contentType).toBe('application/json');
+  });
+});
+
+describe('GraphQL errors in a 200 answer', () => {
+  const failing = (asserted: string) =>
+    `### boom\nGRAPHQL ${server.url}/graphql\n\nquery { boom }\n\n?? status == 200\n${asserted}`;
+
+  it('send prints the answer and warns on stderr; exit 0', async () => {
+    const cwd = workspace({ 'g.http': failing('') });
+    const result = await runCli(['send', 'g.http'], { cwd });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ data: { boom: null } });
+    expect(result.stderr).toContain('warning: GraphQL error: boom failed (path boom, line 1:9)');
+  });
+
+  it('dial send GRAPHQL URL query=… (no file) POSTs the fields as the payload and warns about errors', async () => {
+    const before = server.received.length;
+    const result = await runCli(['send', 'GRAPHQL', `${server.url}/graphql`, 'query={ hello boom }']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ data: { hello: 'Hello, world!', boom: null } });
+    expect(result.stderr).toContain('warning: GraphQL error: boom failed');
+    expect(server.received.slice(before)).toEqual([
+      { contentType: 'application/json', payload: { query: '{ hello boom }' } },
+    ]);
+  });
+
+  it('run fails the request unless it asserts on the errors', async () => {
+    const cwd = workspace({
+      'g.http': failing(''),
+      'ok.http': failing('?? body $.errors[0].message == "boom failed"\n'),
+    });
+    const failed = await runCli(['run', 'g.http'], { cwd });
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toContain('no GraphQL errors');
+    expect(failed.stdout).toContain('boom failed');
+    const asserted = await runCli(['run', 'ok.http'], { cwd });
+    expect(asserted.stdout).toContain('1 passed, 0 failed');
+    expect(asserted.code).toBe(0);
+  });
+
+  it('a query the server rejects (validation) fails run too', async () => {
+    const cwd = workspace({ 'g.http': `GRAPHQL ${server.url}/graphql\n\nquery { nope }\n` });
+    const result = await runCli(['run', 'g.http'], { cwd });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('Cannot query field "nope" on type "Query"');
+  });
+});
