@@ -46,6 +46,8 @@ const libraries = {
   'jsonpath-plus': "module.exports = require('jsonpath-plus');",
   '@apidevtools/swagger-parser': "module.exports = require('@apidevtools/swagger-parser');",
   conf: "module.exports = require('conf').default;",
+  // WebSocket client (src/core/http/websocket) and the echo server's WebSocket endpoints.
+  ws: "module.exports = require('ws');",
   // The script sandbox (QuickJS in WebAssembly), loaded on the first script only.
   'quickjs-emscripten-core': "module.exports = require('quickjs-emscripten-core');",
   '@jitl/quickjs-singlefile-cjs-release-sync': "module.exports = require('@jitl/quickjs-singlefile-cjs-release-sync');",

@@ -118,6 +118,8 @@ export interface SendOptions {
   onWarning?: (message: string) => void;
   /** Streaming protocols (./protocols.ts): called with each message as it is sent or received. */
   onMessage?: (message: StreamMessage) => void;
+  /** httpyac `# @keepStreaming`: a streaming exchange listens until the server ends it, the signal, or the timeout. */
+  keepStreaming?: boolean;
 }
 
 /** One message of a streaming exchange (a server-sent event, a WebSocket or gRPC stream message). */

@@ -55,16 +55,18 @@ export const KNOWN_METHODS: ReadonlySet<string> = new Set([
  * Protocol keywords dial sends, each mapped to the method name the rest of dial sees (the
  * engine's `protocolSenderFor` picks the sender by it). One line per spelling.
  */
-export const PROTOCOL_METHODS: Readonly<Record<string, string>> = {};
+export const PROTOCOL_METHODS: Readonly<Record<string, string>> = {
+  // WebSocket: JetBrains `WEBSOCKET`, httpyac `WS`/`WSS` (docs/websocket.md).
+  WEBSOCKET: 'WEBSOCKET',
+  WS: 'WEBSOCKET',
+  WSS: 'WEBSOCKET',
+};
 
 /** Protocol keywords of JetBrains, httpyac and kulala that dial recognises but does not send yet. */
 export const PROTOCOL_KEYWORDS: Readonly<Record<string, string>> = {
   GRAPHQL: 'GraphQL',
   SSE: 'server-sent events',
   EVENTSOURCE: 'server-sent events',
-  WEBSOCKET: 'WebSocket',
-  WS: 'WebSocket',
-  WSS: 'WebSocket',
   GRPC: 'gRPC',
   MQTT: 'MQTT',
   AMQP: 'AMQP',

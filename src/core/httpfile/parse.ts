@@ -514,10 +514,25 @@ class HttpFileParser {
       url += this.takeVersion(this.lineText(last).trim());
     }
     block.url = this.checkedUrl(url, i, line);
+    if (/^wss?:\/\//i.test(block.url)) this.webSocketTarget(i);
     block.hasRequest = true;
     block.requestLineSpan = { start: this.starts[i], end: this.ends[last], line: i + 1, col: 1 };
     block.state = 'headers';
     return last;
+  }
+
+  /** A ws:// or wss:// target: a WebSocket request (httpyac writes the URL alone); an HTTP method there is refused. */
+  private webSocketTarget(i: number): void {
+    const block = this.block;
+    if (!block.methodExplicit) block.method = 'WEBSOCKET';
+    else if (block.method !== 'WEBSOCKET' && isKnownMethod(block.method)) {
+      this.fail(
+        `${block.method} cannot go to a ws:// URL`,
+        i,
+        1,
+        'write `WEBSOCKET ws://…` (or `WS`) to open a WebSocket, or use http:// for an HTTP request',
+      );
+    }
   }
 
   private takeVersion(part: string): string {

@@ -699,6 +699,7 @@ function metadataOverrides(node: RequestNode): Partial<SendOptions> {
   if (node.connectTimeoutMs !== undefined) overrides.connectTimeoutMs = node.connectTimeoutMs;
   if (node.noRedirect) overrides.followRedirects = false;
   if (node.noCookieJar) overrides.cookieJar = undefined;
+  if (node.metadata.some((meta) => meta.key === 'keepStreaming')) overrides.keepStreaming = true;
   return overrides;
 }
 
