@@ -13,9 +13,16 @@ export type ProtocolSender = (request: HttpRequest, options: SendOptions) => Pro
 
 const senders: Readonly<Record<string, () => Promise<ProtocolSender>>> = {
   WEBSOCKET: () => import('./websocket/index.js').then((m) => m.sendWebSocket),
+  // Until GraphQL over HTTP has its sender, a GRAPHQL request to http(s):// is refused, never sent as a method.
+  GRAPHQL: () => import('./websocket/index.js').then((m) => m.refuseGraphqlOverHttp),
 };
 
+/** GraphQL subscriptions over WebSocket (graphql-transport-ws): a GRAPHQL request to a ws:// or wss:// URL. */
+const graphqlOverWebSocket = (): Promise<ProtocolSender> =>
+  import('./websocket/index.js').then((m) => m.sendGraphqlOverWebSocket);
+
 /** The loader of the sender for a protocol method, or undefined for a plain HTTP method. */
-export function protocolSenderFor(method: string): (() => Promise<ProtocolSender>) | undefined {
+export function protocolSenderFor(method: string, url = ''): (() => Promise<ProtocolSender>) | undefined {
+  if (method === 'GRAPHQL' && /^wss?:\/\//i.test(url)) return graphqlOverWebSocket;
   return Object.hasOwn(senders, method) ? senders[method] : undefined;
 }

@@ -60,11 +60,12 @@ export const PROTOCOL_METHODS: Readonly<Record<string, string>> = {
   WEBSOCKET: 'WEBSOCKET',
   WS: 'WEBSOCKET',
   WSS: 'WEBSOCKET',
+  // GraphQL: to a ws:// URL it is a subscription over graphql-transport-ws (docs/websocket.md).
+  GRAPHQL: 'GRAPHQL',
 };
 
 /** Protocol keywords of JetBrains, httpyac and kulala that dial recognises but does not send yet. */
 export const PROTOCOL_KEYWORDS: Readonly<Record<string, string>> = {
-  GRAPHQL: 'GraphQL',
   SSE: 'server-sent events',
   EVENTSOURCE: 'server-sent events',
   GRPC: 'gRPC',

@@ -40,6 +40,10 @@ export interface ConversationOptions extends SendOptions {
   protocols?: string[];
   /** Called once the connection is open, before the first step. */
   onOpen?: (protocol: string) => void;
+  /** Close as soon as the steps end (a protocol that knows when it is done: GraphQL's `complete`). */
+  closeAfterSteps?: boolean;
+  /** Sees every message a protocol layer reads (./graphql.ts); a string it returns is sent back at once (pong). */
+  onProtocolMessage?: (message: StreamMessage) => string | undefined;
 }
 
 /** What the conversation collected: every message both ways, how it closed. */
@@ -275,6 +279,8 @@ class Session {
     if (binary) message.event = 'binary';
     this.transcript.messages.push(message);
     this.options.onMessage?.(message);
+    const reply = this.options.onProtocolMessage?.(message);
+    if (reply !== undefined && this.socket.readyState === this.socket.OPEN) this.socket.send(reply);
   }
 
   /** The upgrade answer, once the server gave it; a socket error before it is the failure. */
@@ -323,7 +329,8 @@ class Session {
     for (;;) {
       const next = await this.race(iterator.next());
       if (next === 'interrupted') {
-        this.throwIfFailed();
+        // Ended by the server or by stop; a timeout ends a kept stream normally, anything else fails.
+        if (!(this.failureReason === 'timeout' && this.options.keepStreaming)) this.throwIfFailed();
         break;
       }
       if (next.done) break;
@@ -364,7 +371,7 @@ class Session {
       },
     );
     while (!done) {
-      if (this.stopped || this.failureReason || this.socketError) return 'interrupted';
+      if (this.stopped || this.closed || this.failureReason || this.socketError) return 'interrupted';
       await this.nextEvent();
     }
     if (failure !== undefined) throw failure;
@@ -413,6 +420,7 @@ class Session {
       if (this.failureReason === 'cancel') throw new Error('cancel');
       // Listening is what is left: the timeout ends it normally, the messages are kept.
       if (this.failureReason === 'timeout' || this.socketError) break;
+      if (this.options.closeAfterSteps) break;
       if (this.scriptEndedWithWait && !this.options.keepStreaming) break;
       if (this.options.keepStreaming) await this.nextEvent();
       else {

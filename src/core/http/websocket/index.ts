@@ -3,12 +3,15 @@
  * the script (./script.ts), the conversation (./conversation.ts) plays it and answers an
  * Exchange whose body is the received messages as a JSON array.
  */
+import { DialError } from '../../errors.js';
 import type { Exchange, HttpRequest, SendOptions } from '../types.js';
-import { converse, type ConversationOptions } from './conversation.js';
+import { converse } from './conversation.js';
+import { isGraphqlOperation, sendGraphqlOverWebSocket } from './graphql.js';
 import { websocketScript, type WebSocketStep } from './script.js';
 
 export { converse, bodyValue, DEFAULT_QUIET_MS, type ConversationOptions } from './conversation.js';
 export { websocketScript, type WebSocketStep } from './script.js';
+export { sendGraphqlOverWebSocket, graphqlOperation, isGraphqlOperation } from './graphql.js';
 
 /** The steps a request's body holds: text is a script; bytes or a file are one binary message. */
 export async function stepsOf(request: HttpRequest): Promise<WebSocketStep[]> {
@@ -30,7 +33,6 @@ export async function stepsOf(request: HttpRequest): Promise<WebSocketStep[]> {
       return [{ kind: 'send', data: Buffer.concat(chunks) }];
     }
     case 'multipart': {
-      const { DialError } = await import('../../errors.js');
       throw new DialError('E_USAGE', 'a WebSocket request cannot send a multipart body', {
         hint: 'write the messages as text, separated by === lines',
       });
@@ -40,6 +42,18 @@ export async function stepsOf(request: HttpRequest): Promise<WebSocketStep[]> {
 
 /** The ProtocolSender for WEBSOCKET requests: plays the body's script and closes as docs/websocket.md says. */
 export async function sendWebSocket(request: HttpRequest, options: SendOptions): Promise<Exchange> {
+  // A body that is a GraphQL operation speaks graphql-transport-ws (./graphql.ts).
+  if (request.body.kind === 'text' && isGraphqlOperation(request.body.text))
+    return sendGraphqlOverWebSocket(request, options);
   const steps = await stepsOf(request);
-  return converse(request, steps, options as ConversationOptions);
+  return converse(request, steps, options);
+}
+
+/** GRAPHQL to an http(s):// URL: this build speaks GraphQL over WebSocket only (refused before anything is sent). */
+export function refuseGraphqlOverHttp(request: HttpRequest): Promise<Exchange> {
+  return Promise.reject(
+    new DialError('E_USAGE', `GraphQL over HTTP (GRAPHQL ${request.url}) is not supported yet`, {
+      hint: 'send the query as JSON with POST and Content-Type: application/json; GRAPHQL ws://… runs a subscription',
+    }),
+  );
 }
