@@ -17,7 +17,7 @@ export function registerSend(program: Command): void {
       '[request...]',
       '[METHOD] URL [ITEMS…] — Header:value, name==query, field=value, field:=json, field@file, @file — or FILE.http[#name]',
     )
-    .option('-j, --json', 'send data fields as JSON (the default)')
+    .option('-j, --json', 'send data fields as JSON (the default); WebSocket: print each message as a JSON line')
     .option('-f, --form', 'send data fields as a urlencoded form')
     .option('--multipart', 'send data fields as multipart/form-data')
     .option('--offline', 'print the request instead of sending it')
@@ -124,6 +124,8 @@ Examples:
         pick: pick?.pickRequest,
         prompt: pick?.promptValue,
         signal: controller.signal,
+        openStdin: () => process.stdin,
+        stdinIsTTY: Boolean(stdinStat?.isCharacterDevice()) && (await import('node:tty')).isatty(0),
       }).finally(() => process.off('SIGINT', onInterrupt));
     });
 }

@@ -78,6 +78,9 @@ export interface SendIo {
   signal?: AbortSignal;
   pick?: (requests: RequestNode[]) => Promise<RequestNode>;
   prompt?: (name: string, description?: string) => Promise<string>;
+  /** stdin even when it is a terminal: `dial send ws://…` reads the messages a person types. */
+  openStdin?: () => Readable;
+  stdinIsTTY?: boolean;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -152,6 +155,19 @@ export async function runSend(args: string[], options: SendCommandOptions, io: S
     io.stderr.write(`${errStyle.warn('warning:')} ${message}\n`);
   };
   const transport = transportOf(options, settings, io.cwd);
+  // ./websocket.js loads only for a WebSocket: plain sends do not pay for it.
+  const webSocketUrl = /^(?:wss?:\/\/|(?:ws|wss|websocket)$)/i.test(args[0] ?? '')
+    ? (await import('./websocket.js')).webSocketUrlArgs(args)
+    : undefined;
+  if (webSocketUrl) {
+    const webSocket = await import('./websocket.js');
+    refuseWebSocketPrinting(options);
+    const { tls, proxy, timeoutMs } = transport;
+    return webSocket.sendWebSocketInteractive(
+      { options, io, settings, warn, secretValues: [], sendOptions: { tls, proxy, timeoutMs, onWarning: warn } },
+      webSocketUrl,
+    );
+  }
   const target = sendTarget(args, io.cwd);
   const prepared = target
     ? await prepareFileTarget(target, args, options, settings, transport, io, warn)
@@ -177,6 +193,14 @@ export async function runSend(args: string[], options: SendCommandOptions, io: S
   if (!transport.verify) warn(`TLS certificate verification is off (${transport.verifySource})`);
 
   const { request } = prepared;
+  // A WebSocket conversation (or a GraphQL subscription over one) prints messages, not a response.
+  if (request.method === 'WEBSOCKET' || (request.method === 'GRAPHQL' && /^wss?:\/\//i.test(request.url))) {
+    const webSocket = await import('./websocket.js');
+    refuseWebSocketPrinting(options);
+    const { secretValues, workspace, requestId } = prepared;
+    const context = { options, io, settings, warn, sendOptions, secretValues, workspace, requestId };
+    return webSocket.sendWebSocketFromFile(context, request);
+  }
   if ((options.offline || options.curl || prepared.digest) && request.body.kind === 'stream') {
     // These need the body bytes more than once (printing, or answering a digest challenge).
     request.body = { kind: 'bytes', bytes: await collectStream(request.body.stream) };
@@ -191,6 +215,15 @@ export async function runSend(args: string[], options: SendCommandOptions, io: S
     return;
   }
   await sendAndPrint(context);
+}
+
+/** --curl and --offline print an HTTP request; a WebSocket conversation is not one. */
+function refuseWebSocketPrinting(options: SendCommandOptions): void {
+  if (options.curl || options.offline) {
+    throw new DialError('E_USAGE', `${options.curl ? '--curl' : '--offline'} cannot print a WebSocket request`, {
+      hint: 'send it without the flag; -v shows the messages as they go',
+    });
+  }
 }
 
 /** TLS, timeout, redirects and proxy: the settings, overridden by flags. */
