@@ -13,8 +13,6 @@ export type ProtocolSender = (request: HttpRequest, options: SendOptions) => Pro
 
 const senders: Readonly<Record<string, () => Promise<ProtocolSender>>> = {
   WEBSOCKET: () => import('./websocket/index.js').then((m) => m.sendWebSocket),
-  // Until GraphQL over HTTP has its sender, a GRAPHQL request to http(s):// is refused, never sent as a method.
-  GRAPHQL: () => import('./websocket/index.js').then((m) => m.refuseGraphqlOverHttp),
 };
 
 /** GraphQL subscriptions over WebSocket (graphql-transport-ws): a GRAPHQL request to a ws:// or wss:// URL. */

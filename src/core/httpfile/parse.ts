@@ -515,6 +515,15 @@ class HttpFileParser {
     }
     block.url = this.checkedUrl(url, i, line);
     if (/^wss?:\/\//i.test(block.url)) this.webSocketTarget(i);
+    else if (block.method === 'GRAPHQL') {
+      // Only GraphQL over WebSocket (subscriptions) is sent so far; over HTTP it is refused here.
+      this.fail(
+        'GraphQL requests (GRAPHQL) are not supported yet, except subscriptions to a ws:// or wss:// URL',
+        i,
+        1,
+        'send the query as JSON: POST with Content-Type: application/json and {"query": "…"}',
+      );
+    }
     block.hasRequest = true;
     block.requestLineSpan = { start: this.starts[i], end: this.ends[last], line: i + 1, col: 1 };
     block.state = 'headers';

@@ -19,7 +19,6 @@ describe('refusals (never silently wrong)', () => {
   it('refuses protocol keywords with the protocol named', () => {
     for (const [line, protocol] of [
       ['GRAPHQL http://x/q', 'GraphQL'],
-      ['WS ws://x/s', 'WebSocket'],
       ['GRPC localhost:50051/a.B/C', 'gRPC'],
       ['SSE http://x/e', 'server-sent'],
       ['MQTT tcp://x', 'MQTT'],

@@ -48,12 +48,3 @@ export async function sendWebSocket(request: HttpRequest, options: SendOptions):
   const steps = await stepsOf(request);
   return converse(request, steps, options);
 }
-
-/** GRAPHQL to an http(s):// URL: this build speaks GraphQL over WebSocket only (refused before anything is sent). */
-export function refuseGraphqlOverHttp(request: HttpRequest): Promise<Exchange> {
-  return Promise.reject(
-    new DialError('E_USAGE', `GraphQL over HTTP (GRAPHQL ${request.url}) is not supported yet`, {
-      hint: 'send the query as JSON with POST and Content-Type: application/json; GRAPHQL ws://… runs a subscription',
-    }),
-  );
-}
