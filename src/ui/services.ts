@@ -2,7 +2,7 @@
  * The port between the TUI and core. Screens only see this interface; src/ui/core-services.ts
  * implements it with the real core (session, workspace, settings, history), and tests pass a fake.
  */
-import type { Exchange } from '../core/http/types.js';
+import type { Exchange, StreamMessage } from '../core/http/types.js';
 import type { HttpFile, RequestNode } from '../core/httpfile/types.js';
 
 export type RequestState =
@@ -43,6 +43,16 @@ export interface ExecuteOptions {
   signal: AbortSignal;
   prompt: (name: string, description?: string) => Promise<string>;
   onState: (state: RequestState) => void;
+  /** Each WebSocket message as it is sent or received (the live message log). */
+  onMessage?: (message: StreamMessage) => void;
+  /** A WebSocket's outgoing side: the composer's messages, and the key that closes it (kept open until then). */
+  composer?: MessageComposer;
+}
+
+/** What the workbench sends into an open WebSocket, and how it closes it (gracefully: the messages are kept). */
+export interface MessageComposer {
+  messages: AsyncIterable<string>;
+  stop: AbortSignal;
 }
 
 /** An unsent request as it would go out: variables filled in, secrets masked. */

@@ -11,6 +11,7 @@ import { createSession, type PreparedRequest, type Session } from '../../core/se
 import { createExecutor, type RunSession } from '../../core/run/index.js';
 import type { EnvStore } from '../../core/env/index.js';
 import type { ExecuteOptions } from '../services.js';
+import type { ConversationOptions, WebSocketStep } from '../../core/http/websocket/index.js';
 
 /** A request as the session prepared it, with where it came from (for copy as curl). */
 export type Prepared = PreparedRequest & { file: HttpFile; node: RequestNode };
@@ -39,12 +40,35 @@ export interface RunnerContext {
   current: () => Current | undefined;
 }
 
+/**
+ * The send options of a streaming request in the workbench: its messages go to the message log
+ * as they come, and a WebSocket stays open for the composer until its close key (esc), so no
+ * overall time limit applies to it.
+ */
+function withStreams(
+  sendOpts: SendOptions | undefined,
+  request: { method: string },
+  options: ExecuteOptions,
+): SendOptions & Partial<ConversationOptions> {
+  const streaming: SendOptions & Partial<ConversationOptions> = { ...sendOpts, onMessage: options.onMessage };
+  if (request.method === 'WEBSOCKET' && options.composer) {
+    const { messages, stop } = options.composer;
+    Object.assign(streaming, { composer: composerSteps(messages), stop, keepStreaming: true, timeoutMs: 0 });
+  }
+  return streaming;
+}
+
+async function* composerSteps(messages: AsyncIterable<string>): AsyncGenerator<WebSocketStep> {
+  for await (const data of messages) yield { kind: 'send', data };
+}
+
 /** The engine the executor sends through: the real one, telling the current request when it sends and when the head arrives. */
 function engineFor(context: RunnerContext) {
   return {
-    sendRequest: (request: Parameters<typeof sendRequest>[0], sendOpts: Parameters<typeof sendRequest>[1]) => {
+    sendRequest: (request: Parameters<typeof sendRequest>[0], given: Parameters<typeof sendRequest>[1]) => {
       const active = context.current();
       active?.options.onState('sending');
+      const sendOpts = active ? withStreams(given, request, active.options) : given;
       const target = sendOpts?.bodyTarget;
       if (!active || (target && (target.kind !== 'buffer' || target.maxInMemoryBytes !== undefined)))
         return sendRequest(request, sendOpts);

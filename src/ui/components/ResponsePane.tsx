@@ -2,6 +2,7 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import type { RequestNode } from '../../core/httpfile/types.js';
+import type { StreamMessage } from '../../core/http/types.js';
 import type { RequestPreviewText, RequestState, ResponseResult } from '../services.js';
 import { statusColor, type Theme } from '../theme.js';
 import { tabs, type Tab } from '../state/app-state.js';
@@ -21,6 +22,8 @@ export interface ResponsePaneProps {
   stale?: boolean;
   /** For a request never sent: what it would send. */
   preview?: RequestPreviewText;
+  /** A WebSocket's messages both ways (shown as a log in the Body tab, live while it is open). */
+  messages?: StreamMessage[];
   spinner: string;
   tab: Tab;
   model?: LineModel;
@@ -64,7 +67,9 @@ export function ResponsePane(props: ResponsePaneProps): React.ReactElement {
   );
   const bodyHeight = viewerHeight(height);
   let content: React.ReactElement;
-  if (!result) {
+  if (props.messages && tab === 'body') {
+    content = <StaticLines lines={messageLines(props.messages, bodyHeight, theme)} height={bodyHeight} />;
+  } else if (!result) {
     content = (
       <StaticLines
         lines={requestState === 'idle' && props.preview ? previewLines(props.preview, theme) : []}
@@ -101,6 +106,12 @@ export function ResponsePane(props: ResponsePaneProps): React.ReactElement {
 function HeadLine(props: ResponsePaneProps & { inFlight: boolean }): React.ReactElement {
   const { result, requestState, requestError, spinner, theme, inFlight, elapsedMs, stale } = props;
   const response = result?.exchange.response;
+  if (inFlight && props.messages)
+    return (
+      <Text wrap="truncate-end" color={theme.status.pending}>
+        {`${spinner} WebSocket open, ${props.messages.length} message${props.messages.length === 1 ? '' : 's'}: w writes one, esc closes`}
+      </Text>
+    );
   if (inFlight) return <Text wrap="truncate-end" color={theme.status.pending}>{`${spinner} ${requestState}…`}</Text>;
   if (requestState === 'cancelled')
     return (
@@ -149,6 +160,25 @@ function previewLines(preview: RequestPreviewText, theme: Theme): React.ReactEle
       <Text key="problem" wrap="truncate-end" color={theme.warn}>{`cannot resolve it yet: ${preview.problem}`}</Text>,
     );
   return lines;
+}
+
+/** The message log: the last messages that fit, `→` sent and `←` received, each on one line. */
+function messageLines(messages: StreamMessage[], height: number, theme: Theme): React.ReactElement[] {
+  if (messages.length === 0)
+    return [
+      <Text key="none" color={theme.muted}>
+        {'no messages yet'}
+      </Text>,
+    ];
+  const shown = messages.slice(-height);
+  return shown.map((message, k) => (
+    <Text key={messages.length - shown.length + k} wrap="truncate-end">
+      <Text color={message.direction === 'sent' ? theme.accent : theme.muted}>
+        {message.direction === 'sent' ? '→ ' : '← '}
+      </Text>
+      {message.data.replace(/\r?\n/g, ' ')}
+    </Text>
+  ));
 }
 
 function StaticLines({ lines, height }: { lines: React.ReactElement[]; height: number }): React.ReactElement {

@@ -79,6 +79,7 @@ export function Workbench({
             elapsedMs={outcome?.elapsedMs}
             stale={outcome?.stale}
             preview={preview}
+            messages={outcome?.messages}
             spinner={spinner}
             tab={state.tab}
             model={model}

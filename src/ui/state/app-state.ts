@@ -4,6 +4,7 @@
  * as `Effect`s that the App runs (ui/effects.ts), so everything here is testable without rendering.
  */
 import type { HttpFile, RequestNode } from '../../core/httpfile/types.js';
+import type { StreamMessage } from '../../core/http/types.js';
 import { displayName } from '../../core/request-name.js';
 import type { ActionName, Keymap } from '../keymap.js';
 import { fuzzyFilter } from '../fuzzy.js';
@@ -31,7 +32,7 @@ export interface PaletteItem {
 }
 
 /** What a one-line input asks for: each purpose has its own effect on enter. */
-export type InputPurpose = 'saveBody' | 'newRequest' | 'rename' | 'import';
+export type InputPurpose = 'saveBody' | 'newRequest' | 'rename' | 'import' | 'message';
 
 export type Screen =
   | { kind: 'palette'; query: string; cursor: number }
@@ -60,6 +61,8 @@ export interface RequestOutcome {
   elapsedMs?: number;
   /** The request's block text when it was sent: another text now means the response is stale. */
   sentBlock: string;
+  /** A WebSocket's messages both ways, as they went (the message log). */
+  messages?: StreamMessage[];
 }
 
 export interface AppState {
@@ -95,6 +98,8 @@ export type Effect =
   | { type: 'quit' }
   | { type: 'send' }
   | { type: 'cancel' }
+  /** A message typed in the composer, for the open WebSocket. */
+  | { type: 'sendMessage'; text: string }
   | { type: 'viewer'; action: ViewerAction }
   | { type: 'copyBody' }
   | { type: 'copyCurl' }
@@ -117,6 +122,7 @@ export type Effect =
 
 export type AppAction =
   | { type: 'key'; name: string | undefined; input: string }
+  | { type: 'streamMessage'; message: StreamMessage }
   | { type: 'loaded'; files: WorkspaceFileEntry[]; environments: string[]; environment?: string }
   /** `removed` / `inserted`: a request left or joined the file at that index (later requests' outcomes follow them). */
   | { type: 'fileChanged'; fileIndex: number; file: HttpFile; select?: number; removed?: number; inserted?: number }

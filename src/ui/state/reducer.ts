@@ -16,6 +16,7 @@ import {
 } from './app-state.js';
 import { handleKey } from './keys.js';
 import { displayName } from '../../core/request-name.js';
+import type { StreamMessage } from '../../core/http/types.js';
 
 const inFlightStates = new Set<RequestState>(['resolving', 'sending', 'receiving']);
 
@@ -72,6 +73,15 @@ function requestStateChanged(state: AppState, action: Extract<AppAction, { type:
     ...base,
     outcomes: { ...state.outcomes, [key]: { ...outcome, state: action.state, error: action.error, ...ended } },
   };
+}
+
+/** A WebSocket message of the request in flight joins its outcome's message log. */
+function messageLogged(state: AppState, message: StreamMessage): AppState {
+  const key = state.sending;
+  const outcome = key === undefined ? undefined : state.outcomes[key];
+  if (key === undefined || !outcome) return state;
+  const messages = [...(outcome.messages ?? []), message];
+  return { ...state, outcomes: { ...state.outcomes, [key]: { ...outcome, messages } } };
 }
 
 function responded(state: AppState, action: Extract<AppAction, { type: 'response' }>): AppState {
@@ -146,6 +156,8 @@ export function appReducer(
         outcomes: { ...state.outcomes, [action.key]: outcome },
       });
     }
+    case 'streamMessage':
+      return none(messageLogged(state, action.message));
     case 'requestState':
       return none(requestStateChanged(state, action));
     case 'response':

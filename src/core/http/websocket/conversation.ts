@@ -38,6 +38,8 @@ export interface ConversationOptions extends SendOptions {
   stop?: AbortSignal;
   /** Sub-protocols to offer (Sec-WebSocket-Protocol), besides any the request's own header names. */
   protocols?: string[];
+  /** Steps after the request's own (the workbench's composer); the conversation stays open while they may come. */
+  composer?: AsyncIterable<WebSocketStep>;
   /** Called once the connection is open, before the first step. */
   onOpen?: (protocol: string) => void;
   /** Close as soon as the steps end (a protocol that knows when it is done: GraphQL's `complete`). */

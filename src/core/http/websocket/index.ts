@@ -5,7 +5,7 @@
  */
 import { DialError } from '../../errors.js';
 import type { Exchange, HttpRequest, SendOptions } from '../types.js';
-import { converse } from './conversation.js';
+import { converse, type ConversationOptions } from './conversation.js';
 import { isGraphqlOperation, sendGraphqlOverWebSocket } from './graphql.js';
 import { websocketScript, type WebSocketStep } from './script.js';
 
@@ -46,5 +46,11 @@ export async function sendWebSocket(request: HttpRequest, options: SendOptions):
   if (request.body.kind === 'text' && isGraphqlOperation(request.body.text))
     return sendGraphqlOverWebSocket(request, options);
   const steps = await stepsOf(request);
-  return converse(request, steps, options);
+  const composer = (options as ConversationOptions).composer;
+  return converse(request, composer ? followedBy(steps, composer) : steps, options);
+}
+
+async function* followedBy<T>(first: Iterable<T>, then: AsyncIterable<T>): AsyncGenerator<T> {
+  yield* first;
+  yield* then;
 }

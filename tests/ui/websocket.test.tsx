@@ -1,0 +1,74 @@
+/**
+ * The workbench with a WebSocket request against a real `ws` server: the message log fills live,
+ * the composer (w) sends a typed message into the open connection, esc closes it gracefully and
+ * the log stays with the 101 answer.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import React from 'react';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cleanup, render } from 'ink-testing-library';
+import { App } from '../../src/ui/App.js';
+import { createCoreServices } from '../../src/ui/core-services.js';
+import { defaultKeymap } from '../../src/ui/keymap.js';
+import { createTheme } from '../../src/ui/theme.js';
+import { defaultSettings } from '../../src/core/settings/index.js';
+import { tempDir } from '../helpers/cli.js';
+import { startWsServer, type TestWsServer } from '../helpers/ws-server.js';
+import { KEY, waitForText } from './helpers.js';
+
+let server: TestWsServer;
+beforeAll(async () => {
+  server = await startWsServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+afterEach(() => cleanup());
+
+describe('a WebSocket in the workbench', () => {
+  it('shows the message log live, sends composed messages, and closes on esc keeping the log', async () => {
+    const root = tempDir('dial-tui-ws-');
+    writeFileSync(
+      join(root, 'ws.http'),
+      ['### chat', `WEBSOCKET ${server.url}/echo`, '', 'hello from the file', '=== wait-for-server', ''].join('\n'),
+    );
+    const services = createCoreServices({
+      root,
+      cliVariables: {},
+      suspend: (run) => run(),
+      env: { DIAL_CONFIG_DIR: tempDir() },
+      settings: defaultSettings(),
+    });
+    const app = render(
+      <App
+        services={services}
+        keymap={defaultKeymap}
+        theme={createTheme(false)}
+        onExit={() => undefined}
+        size={{ columns: 140, rows: 40 }}
+      />,
+    );
+    const type = async (...keys: string[]): Promise<void> => {
+      for (const key of keys) {
+        app.stdin.write(key);
+        await new Promise((resolve) => setTimeout(resolve, 15));
+      }
+    };
+    await waitForText(app, 'chat');
+    await type(KEY.enter);
+    let frame = await waitForText(app, 'WebSocket open, 2 messages', '→ hello from the file', '← hello from the file');
+    await type('w');
+    await waitForText(app, 'Message (enter sends)');
+    await type(...'typed here'.split(''), KEY.enter);
+    frame = await waitForText(app, '→ typed here', '← typed here', 'WebSocket open, 4 messages');
+    expect(server.received.at(-1)).toEqual(['hello from the file', 'typed here']);
+    await type(KEY.esc);
+    frame = await waitForText(app, '101 Switching Protocols');
+    expect(frame).toContain('← typed here');
+    expect(frame).not.toContain('WebSocket open');
+    // Closed: the composer says so instead of sending.
+    await type('w');
+    await waitForText(app, 'no WebSocket open');
+  });
+});
