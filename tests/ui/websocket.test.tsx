@@ -12,6 +12,8 @@ import { App } from '../../src/ui/App.js';
 import { createCoreServices } from '../../src/ui/core-services.js';
 import { defaultKeymap } from '../../src/ui/keymap.js';
 import { createTheme } from '../../src/ui/theme.js';
+import { appReducer } from '../../src/ui/state/reducer.js';
+import { initialAppState } from '../../src/ui/state/app-state.js';
 import { defaultSettings } from '../../src/core/settings/index.js';
 import { tempDir } from '../helpers/cli.js';
 import { startWsServer, type TestWsServer } from '../helpers/ws-server.js';
@@ -70,5 +72,30 @@ describe('a WebSocket in the workbench', () => {
     // Closed: the composer says so instead of sending.
     await type('w');
     await waitForText(app, 'no WebSocket open');
+  });
+});
+
+describe('the message log in the reducer (pure)', () => {
+  it('appends each message to the outcome in flight, and a new send starts an empty log', () => {
+    let state = appReducer(
+      initialAppState(),
+      { type: 'sendStarted', key: 'a.http#0', sentBlock: '', at: 1 },
+      defaultKeymap,
+    ).state;
+    for (const data of ['one', 'two'])
+      state = appReducer(
+        state,
+        { type: 'streamMessage', message: { direction: 'received', data, atMs: 0 } },
+        defaultKeymap,
+      ).state;
+    expect(state.outcomes['a.http#0'].messages?.map((message) => message.data)).toEqual(['one', 'two']);
+    state = appReducer(state, { type: 'sendStarted', key: 'a.http#0', sentBlock: '', at: 2 }, defaultKeymap).state;
+    expect(state.outcomes['a.http#0'].messages).toBeUndefined();
+  });
+
+  it('the composer key only opens while a WebSocket is open', () => {
+    const step = appReducer(initialAppState(), { type: 'key', name: 'w', input: 'w' }, defaultKeymap);
+    expect(step.state.toast).toContain('no WebSocket open');
+    expect(step.state.screens).toEqual([]);
   });
 });
