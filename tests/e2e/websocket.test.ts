@@ -73,6 +73,29 @@ beforeAll(async () => {
     `WEBSOCKET ${ws}/ws\n\n{"n": 1}\n=== wait-for-server\n\n?? body $[0].n == 2\n`,
   );
   writeFileSync(join(cwd, 'get-ws.http'), `### wrong\nGET ${ws}/ws\n`);
+  writeFileSync(
+    join(cwd, 'handler.http'),
+    [
+      '# @name token',
+      `WEBSOCKET ${ws}/ws`,
+      '',
+      '{"token": "abc"}',
+      '=== wait-for-server',
+      '',
+      '> {%',
+      'client.test("the first message carries the token", function () {',
+      '  client.assert(response.status === 101, "status " + response.status);',
+      '  client.assert(response.body[0].token === "abc", JSON.stringify(response.body));',
+      '});',
+      '%}',
+      '',
+      '### use it',
+      `GET http://127.0.0.1:${echo.port}/get?t={{token.response.body.$[0].token}}`,
+      '',
+      '?? body $.args.t == abc',
+      '',
+    ].join('\n'),
+  );
 }, 30_000);
 
 afterAll(async () => {
@@ -165,6 +188,12 @@ describe('dial run', () => {
     const result = await runCli(['run', 'ws.http', '--grep', '/^(checked|subscription)$/'], { cwd });
     expect(result.stdout).toMatch(/✓ ws\.http › checked\s+101/);
     expect(result.stdout).toMatch(/✓ ws\.http › subscription\s+101/);
+    expect(result.code).toBe(0);
+  });
+
+  it('response handlers and request references read the received messages', async () => {
+    const result = await runCli(['run', 'handler.http'], { cwd });
+    expect(result.stdout).toContain('2 passed');
     expect(result.code).toBe(0);
   });
 

@@ -819,11 +819,26 @@ class HttpFileParser {
         : { kind: 'file', path, substitute, encoding, span };
     }
     const text = this.text.slice(span.start, span.end);
+    if (block.method === 'WEBSOCKET') this.checkWebSocketSeparators(block);
     return {
       kind: 'inline',
       text: block.graphql ? this.httpyacGraphqlBody(block.graphql, text) : inlineBodyText(block, text),
       span,
     };
+  }
+
+  /** A WebSocket body's `=== word` lines: only `=== wait-for-server` is a marker; a misspelt one is never sent as text. */
+  private checkWebSocketSeparators(block: Block): void {
+    for (let k = block.bodyFirst; k <= block.bodyLast; k++) {
+      const marker = /^===[ \t]+(\S.*?)[ \t]*$/.exec(this.lineText(k));
+      if (marker && marker[1].toLowerCase() !== 'wait-for-server')
+        this.fail(
+          `unknown WebSocket separator '=== ${marker[1]}'`,
+          k,
+          1,
+          'write `===` between messages, or `=== wait-for-server` to wait for a server message',
+        );
+    }
   }
 
   /** httpyac's GraphQL payload: the query up to the first blank line (plus the fragments it spreads), then optional JSON variables. */

@@ -6,6 +6,8 @@ import type { Exchange, HttpRequest, StreamMessage } from '../../../src/core/htt
 import { converse, graphqlOperation, websocketScript } from '../../../src/core/http/websocket/index.js';
 import { isDialError } from '../../../src/core/errors.js';
 import { startWsServer, type TestWsServer } from '../../helpers/ws-server.js';
+import { generateCertificate, startHttpsServer } from '../../helpers/servers.js';
+import { WebSocketServer } from 'ws';
 
 let server: TestWsServer;
 let echo: EchoServer;
@@ -199,6 +201,31 @@ describe('sendRequest with a WEBSOCKET request', () => {
     });
     expect(exchange.response.status).toBe(101);
     expect((bodyOf(exchange) as string[]).length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('wss:// (TLS)', () => {
+  it('a self-signed server fails with E_TLS; --cacert (tls.caFile) or --insecure (verify: false) connect', async () => {
+    const certificate = await generateCertificate();
+    const https = await startHttpsServer((_request, response) => response.end('plain'), certificate);
+    const wss = new WebSocketServer({ noServer: true });
+    https.server.on('upgrade', (request, socket, head) =>
+      wss.handleUpgrade(request, socket, head, (client) =>
+        client.on('message', (data, isBinary) => client.send(data, { binary: isBinary })),
+      ),
+    );
+    try {
+      const url = `${https.url.replace(/^https/, 'wss')}/secure`;
+      const request = webSocket(url, 'over tls\n=== wait-for-server');
+      expect((await failure(sendRequest(request))).code).toBe('E_TLS');
+      const trusted = await sendRequest(request, { tls: { verify: true, caFile: certificate.certPath } });
+      expect(bodyOf(trusted)).toEqual(['over tls']);
+      const insecure = await sendRequest(request, { tls: { verify: false } });
+      expect(insecure.response.status).toBe(101);
+    } finally {
+      wss.close();
+      await https.close();
+    }
   });
 });
 

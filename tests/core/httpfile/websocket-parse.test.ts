@@ -44,5 +44,9 @@ describe('WebSocket request lines', () => {
       line: 2,
     });
     expect(refusal('MQTT tcp://broker\n')).toMatchObject({ message: expect.stringContaining('MQTT'), line: 1 });
+    expect(refusal('WEBSOCKET ws://h/a\n\none\n=== wait-for-sever\ntwo\n')).toMatchObject({
+      message: expect.stringContaining("unknown WebSocket separator '=== wait-for-sever'"),
+      line: 4,
+    });
   });
 });
