@@ -87,7 +87,15 @@ function messagePrinter(context: WebSocketSendContext): (message: StreamMessage)
 /** Sends a WebSocket request of a .http file: its scripted messages; prints what arrives. */
 export async function sendWebSocketFromFile(context: WebSocketSendContext, request: HttpRequest): Promise<void> {
   const { sendWebSocket, sendGraphqlOverWebSocket } = await import('../../core/http/websocket/index.js');
-  const sendOptions: SendOptions = { ...context.sendOptions, onMessage: messagePrinter(context) };
+  const sendOptions: SendOptions & { stop?: AbortSignal } = {
+    ...context.sendOptions,
+    onMessage: messagePrinter(context),
+  };
+  // A kept stream (# @keepStreaming) is meant to be ended by Ctrl+C: that closes it cleanly, keeping what arrived.
+  if (sendOptions.keepStreaming) {
+    sendOptions.stop = sendOptions.signal;
+    sendOptions.signal = undefined;
+  }
   const send = request.method === 'GRAPHQL' ? sendGraphqlOverWebSocket : sendWebSocket;
   announce(context, request.url);
   const exchange = await send(request, sendOptions);
