@@ -141,6 +141,12 @@ describe('dial send FILE#name (scripted)', () => {
     expect(result.stderr).toContain('the server refused the WebSocket upgrade: HTTP 401 Unauthorized');
   });
 
+  it('dial fmt keeps both spellings as written', async () => {
+    const result = await runCli(['fmt', '--check', 'ws.http'], { cwd });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  });
+
   it('an HTTP method to a ws:// URL is refused at its line before anything is sent (exit 3)', async () => {
     const result = await runCli(['send', 'get-ws.http'], { cwd });
     expect(result.code).toBe(3);

@@ -491,6 +491,7 @@ class HttpFileParser {
     } else if (word && Object.hasOwn(PROTOCOL_METHODS, word.toUpperCase())) {
       block.method = PROTOCOL_METHODS[word.toUpperCase()];
       block.methodExplicit = true;
+      if (word !== block.method) block.keyword = word;
       rest = rest.slice(space).trimStart();
     } else if (word && Object.hasOwn(PROTOCOL_KEYWORDS, word.toUpperCase())) {
       this.fail(
@@ -967,6 +968,7 @@ class HttpFileParser {
       variables: block.variables,
     };
     if (block.connectTimeoutMs !== undefined) request.connectTimeoutMs = block.connectTimeoutMs;
+    if (block.keyword !== undefined) request.keyword = block.keyword;
     if (block.scriptBlocks) request.httpyacScripts = block.scriptBlocks;
     this.requests.push(request);
   }

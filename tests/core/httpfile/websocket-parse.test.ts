@@ -1,6 +1,6 @@
 /** WebSocket and GraphQL-over-WebSocket request lines: the JetBrains and httpyac spellings, and what stays refused. */
 import { describe, expect, it } from 'vitest';
-import { parseHttpFile } from '../../../src/core/httpfile/index.js';
+import { draftFromNode, formatRequest, parseHttpFile } from '../../../src/core/httpfile/index.js';
 import { isDialError } from '../../../src/core/errors.js';
 
 function refusal(text: string): { message: string; line?: number } {
@@ -27,6 +27,12 @@ describe('WebSocket request lines', () => {
     ]);
     expect(file.requests[0].body).toMatchObject({ kind: 'inline', text: '===\nx\n=== wait-for-server' });
     expect(file.requests[3].headers.map((header) => header.name)).toEqual(['X-A']);
+  });
+
+  it('prints a request back with its keyword as written (WS stays WS; a bare ws:// URL stays bare)', () => {
+    const file = parseHttpFile('### a\nWS ws://h/a\n\nhi\n\n### b\nws://h/b\n\n### c\nWEBSOCKET ws://h/c\n', 'f.http');
+    const lines = file.requests.map((request) => formatRequest(draftFromNode(request)).split('\n')[1]);
+    expect(lines).toEqual(['WS ws://h/a', 'ws://h/b', 'WEBSOCKET ws://h/c']);
   });
 
   it('reads GRAPHQL to a ws:// URL (a subscription over graphql-transport-ws)', () => {
