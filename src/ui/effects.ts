@@ -203,7 +203,7 @@ export class EffectRunner {
         onState: (requestState) => {
           if (!controller.signal.aborted) dispatch({ type: 'requestState', state: requestState });
         },
-        onMessage: (message) => dispatch({ type: 'streamMessage', message }),
+        onMessage: (message, secrets) => dispatch({ type: 'streamMessage', message, secrets }),
         composer: outbox,
       });
       if (this.abort !== controller) return;

@@ -74,6 +74,46 @@ describe('a WebSocket in the workbench', () => {
   });
 });
 
+describe('secrets in the message log', () => {
+  it('masks a private env value sent and echoed in messages until ctrl+r reveals it', async () => {
+    const root = tempDir('dial-tui-ws-secret-');
+    const secret = 'hunter2-ws-secret';
+    writeFileSync(join(root, 'http-client.env.json'), JSON.stringify({ local: { host: server.url } }));
+    writeFileSync(join(root, 'http-client.private.env.json'), JSON.stringify({ local: { password: secret } }));
+    writeFileSync(
+      join(root, 'ws.http'),
+      ['### login', 'WEBSOCKET {{host}}/echo', '', 'pw={{password}}', '=== wait-for-server', ''].join('\n'),
+    );
+    const services = createCoreServices({
+      root,
+      environment: 'local',
+      cliVariables: {},
+      suspend: (run) => run(),
+      env: { DIAL_CONFIG_DIR: tempDir() },
+      settings: defaultSettings(),
+    });
+    const app = render(
+      <App
+        services={services}
+        keymap={defaultKeymap}
+        theme={createTheme(false)}
+        environment="local"
+        onExit={() => undefined}
+        size={{ columns: 140, rows: 40 }}
+      />,
+    );
+    await waitForText(app, 'login');
+    app.stdin.write(KEY.enter);
+    let frame = await waitForText(app, '→ pw=••••', '← pw=••••');
+    expect(app.frames.some((f) => f.includes(secret))).toBe(false);
+    app.stdin.write(KEY.esc);
+    await waitForText(app, '101 Switching Protocols');
+    app.stdin.write('\x12');
+    frame = await waitForText(app, `← pw=${secret}`);
+    expect(frame).toContain('secrets SHOWN');
+  });
+});
+
 describe('the message log in the reducer (pure)', () => {
   it('appends each message to the outcome in flight, and a new send starts an empty log', () => {
     let state = appReducer(

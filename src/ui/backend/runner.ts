@@ -48,9 +48,14 @@ export interface RunnerContext {
 function withStreams(
   sendOpts: SendOptions | undefined,
   request: { method: string },
-  options: ExecuteOptions,
+  active: Current,
 ): SendOptions & Partial<ConversationOptions> {
-  const streaming: SendOptions & Partial<ConversationOptions> = { ...sendOpts, onMessage: options.onMessage };
+  const { options } = active;
+  const onMessage = options.onMessage;
+  const streaming: SendOptions & Partial<ConversationOptions> = {
+    ...sendOpts,
+    onMessage: onMessage && ((message) => onMessage(message, active.prepared?.secretValues ?? [])),
+  };
   if (request.method === 'WEBSOCKET' && options.composer) {
     const { messages, stop } = options.composer;
     Object.assign(streaming, { composer: composerSteps(messages), stop, keepStreaming: true, timeoutMs: 0 });
@@ -68,7 +73,7 @@ function engineFor(context: RunnerContext) {
     sendRequest: (request: Parameters<typeof sendRequest>[0], given: Parameters<typeof sendRequest>[1]) => {
       const active = context.current();
       active?.options.onState('sending');
-      const sendOpts = active ? withStreams(given, request, active.options) : given;
+      const sendOpts = active ? withStreams(given, request, active) : given;
       const target = sendOpts?.bodyTarget;
       if (!active || (target && (target.kind !== 'buffer' || target.maxInMemoryBytes !== undefined)))
         return sendRequest(request, sendOpts);

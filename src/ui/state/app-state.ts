@@ -63,6 +63,8 @@ export interface RequestOutcome {
   sentBlock: string;
   /** A WebSocket's messages both ways, as they went (the message log). */
   messages?: StreamMessage[];
+  /** The request's secret values, masked in the message log unless revealed. */
+  messageSecrets?: string[];
 }
 
 export interface AppState {
@@ -122,7 +124,7 @@ export type Effect =
 
 export type AppAction =
   | { type: 'key'; name: string | undefined; input: string }
-  | { type: 'streamMessage'; message: StreamMessage }
+  | { type: 'streamMessage'; message: StreamMessage; secrets?: string[] }
   | { type: 'loaded'; files: WorkspaceFileEntry[]; environments: string[]; environment?: string }
   /** `removed` / `inserted`: a request left or joined the file at that index (later requests' outcomes follow them). */
   | { type: 'fileChanged'; fileIndex: number; file: HttpFile; select?: number; removed?: number; inserted?: number }

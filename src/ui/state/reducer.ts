@@ -76,12 +76,14 @@ function requestStateChanged(state: AppState, action: Extract<AppAction, { type:
 }
 
 /** A WebSocket message of the request in flight joins its outcome's message log. */
-function messageLogged(state: AppState, message: StreamMessage): AppState {
+function messageLogged(state: AppState, message: StreamMessage, secrets: string[] | undefined): AppState {
   const key = state.sending;
   const outcome = key === undefined ? undefined : state.outcomes[key];
   if (key === undefined || !outcome) return state;
   const messages = [...(outcome.messages ?? []), message];
-  return { ...state, outcomes: { ...state.outcomes, [key]: { ...outcome, messages } } };
+  const logged: RequestOutcome = { ...outcome, messages };
+  if (secrets) logged.messageSecrets = secrets;
+  return { ...state, outcomes: { ...state.outcomes, [key]: logged } };
 }
 
 function responded(state: AppState, action: Extract<AppAction, { type: 'response' }>): AppState {
@@ -157,7 +159,7 @@ export function appReducer(
       });
     }
     case 'streamMessage':
-      return none(messageLogged(state, action.message));
+      return none(messageLogged(state, action.message, action.secrets));
     case 'requestState':
       return none(requestStateChanged(state, action));
     case 'response':
