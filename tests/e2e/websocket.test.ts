@@ -141,6 +141,17 @@ describe('dial send FILE#name (scripted)', () => {
     expect(result.stderr).toContain('the server refused the WebSocket upgrade: HTTP 401 Unauthorized');
   });
 
+  it('masks secret values in printed messages (--no-mask prints them)', async () => {
+    const dir = tempDir('dial-ws-secret-');
+    writeFileSync(join(dir, 'http-client.env.json'), JSON.stringify({ local: { host: ws } }));
+    writeFileSync(join(dir, 'http-client.private.env.json'), JSON.stringify({ local: { password: 'hunter2-xyz' } }));
+    writeFileSync(join(dir, 's.http'), 'WEBSOCKET {{host}}/ws\n\npw={{password}}\n=== wait-for-server\n');
+    expect((await runCli(['send', '-e', 'local', 's.http'], { cwd: dir })).stdout).toBe('pw=••••\n');
+    expect((await runCli(['send', '--no-mask', '-e', 'local', 's.http'], { cwd: dir })).stdout).toBe(
+      'pw=hunter2-xyz\n',
+    );
+  });
+
   it('dial fmt keeps both spellings as written', async () => {
     const result = await runCli(['fmt', '--check', 'ws.http'], { cwd });
     expect(result.stderr).toBe('');
