@@ -64,7 +64,8 @@ Examples:
   dial send PUT api.example.com/x 'tags[]=a' X-Token:abc q==1
   dial send --form :3000/upload avatar@me.png
   dial send -o out.bin https://example.com/file
-  dial send api.http#login -e dev --var user=ann`,
+  dial send api.http#login -e dev --var user=ann
+  dial send ws://127.0.0.1:4010/ws            WebSocket: stdin lines out, replies printed`,
     )
     .option(...dialectOption)
     .hook('preAction', applyDialectFlag)
