@@ -130,6 +130,7 @@ describe('sendRequest with a WEBSOCKET request', () => {
       expect(warnings.join('\n')).toMatch(/code 4000 enough/);
     }
     expect(server.received.at(-1)![0]).toBe('one');
+    expect(warnings.join('\n') || String(exchange)).toMatch(/code 4000 enough/);
   });
 
   it('a wait the server never answers fails with E_TIMEOUT at the timeout', async () => {

@@ -432,6 +432,10 @@ class Session {
       }
     }
     if (this.socketError && !this.closed) throw this.socketError;
+    // The server ended it with an error code (1011 internal error, 1008 policy…): say so, the messages stay.
+    const code = this.transcript.closeCode;
+    if (this.closed && code !== undefined && code !== 1000 && code !== 1005)
+      this.options.onWarning?.(`the server closed the WebSocket with ${this.closeText()} (${this.url})`);
     await this.close();
   }
 
