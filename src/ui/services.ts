@@ -44,7 +44,7 @@ export interface ExecuteOptions {
   prompt: (name: string, description?: string) => Promise<string>;
   onState: (state: RequestState) => void;
   /** Each WebSocket message as it is sent or received (the live message log), with the request's secret values to mask in it. */
-  onMessage?: (message: StreamMessage, secrets: string[]) => void;
+  onMessage?: (message: StreamMessage, secrets?: string[]) => void;
   /** A WebSocket's outgoing side: the composer's messages, and the key that closes it (kept open until then). */
   composer?: MessageComposer;
 }

@@ -75,12 +75,16 @@ function requestStateChanged(state: AppState, action: Extract<AppAction, { type:
   };
 }
 
-/** A WebSocket message of the request in flight joins its outcome's message log. */
-function messageLogged(state: AppState, message: StreamMessage, secrets: string[] | undefined): AppState {
+/** The live message log keeps only the newest (a WebSocket's received messages are all in its body once it ends). */
+export const MAX_LIVE_MESSAGES = 500;
+
+/** A stream message of the request in flight joins its outcome's message log. */
+function messageReceived(state: AppState, message: StreamMessage, secrets: string[] | undefined): AppState {
   const key = state.sending;
   const outcome = key === undefined ? undefined : state.outcomes[key];
   if (key === undefined || !outcome) return state;
   const messages = [...(outcome.messages ?? []), message];
+  if (messages.length > MAX_LIVE_MESSAGES) messages.splice(0, messages.length - MAX_LIVE_MESSAGES);
   const logged: RequestOutcome = { ...outcome, messages };
   if (secrets) logged.messageSecrets = secrets;
   return { ...state, outcomes: { ...state.outcomes, [key]: logged } };
@@ -159,7 +163,7 @@ export function appReducer(
       });
     }
     case 'streamMessage':
-      return none(messageLogged(state, action.message, action.secrets));
+      return none(messageReceived(state, action.message, action.secrets));
     case 'requestState':
       return none(requestStateChanged(state, action));
     case 'response':

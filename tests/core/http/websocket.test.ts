@@ -72,6 +72,11 @@ describe('graphqlOperation', () => {
       operationName: 'Ticks',
     });
     expect(graphqlOperation('subscription { ticks }')).toEqual({ query: 'subscription { ticks }' });
+    // A body that is already the JSON payload is taken as it is.
+    expect(graphqlOperation('{"query": "subscription { ticks }", "variables": {"count": 1}}')).toEqual({
+      query: 'subscription { ticks }',
+      variables: { count: 1 },
+    });
   });
 });
 

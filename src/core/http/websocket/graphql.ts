@@ -28,9 +28,15 @@ export interface GraphqlOperation {
   operationName?: string;
 }
 
-/** The operation and its variables (a JSON object after the last blank line). */
+/**
+ * The operation and its variables (a JSON object after the last blank line). A body that is
+ * already the JSON payload `{"query": …, "variables": …}` (as a parser that builds GraphQL
+ * payloads hands it over) is taken as it is.
+ */
 export function graphqlOperation(text: string): GraphqlOperation {
   const trimmed = text.trim();
+  const payload = jsonPayload(trimmed);
+  if (payload) return payload;
   if (!trimmed) {
     throw new DialError('E_USAGE', 'a GraphQL WebSocket request needs an operation in its body', {
       hint: 'write e.g. `subscription { ticks }` under the request line',
@@ -54,6 +60,20 @@ export function graphqlOperation(text: string): GraphqlOperation {
   }
   const operationName = OPERATION_NAME_RE.exec(query)?.[1];
   return { query, ...(variables && { variables }), ...(operationName && { operationName }) };
+}
+
+function jsonPayload(text: string): GraphqlOperation | undefined {
+  if (!text.startsWith('{')) return undefined;
+  try {
+    const value = JSON.parse(text) as Partial<GraphqlOperation> | null;
+    if (!value || typeof value.query !== 'string') return undefined;
+    const operation: GraphqlOperation = { query: value.query };
+    if (value.variables && typeof value.variables === 'object') operation.variables = value.variables;
+    if (typeof value.operationName === 'string') operation.operationName = value.operationName;
+    return operation;
+  } catch {
+    return undefined;
+  }
 }
 
 interface ProtocolMessage {
