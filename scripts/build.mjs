@@ -51,6 +51,8 @@ const libraries = {
   conf: "module.exports = require('conf').default;",
   // Server-sent events (core/http/sse.ts), loaded on the first text/event-stream response.
   'eventsource-parser': "module.exports = require('eventsource-parser');",
+  // WebSocket client (src/core/http/websocket) and the echo server's WebSocket endpoints.
+  ws: "module.exports = require('ws');",
   // The script sandbox (QuickJS in WebAssembly), loaded on the first script only.
   'quickjs-emscripten-core': "module.exports = require('quickjs-emscripten-core');",
   '@jitl/quickjs-singlefile-cjs-release-sync': "module.exports = require('@jitl/quickjs-singlefile-cjs-release-sync');",

@@ -8,6 +8,7 @@ import React, { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { Box, useInput, useStdout } from 'ink';
 import { actionDescriptions, keyName, splitBurst, type ActionName, type Keymap } from './keymap.js';
 import type { Theme } from './theme.js';
+import type { StreamMessage } from '../core/http/types.js';
 import type { HistoryItem, ResponseResult, WorkbenchServices } from './services.js';
 import {
   blockText,
@@ -18,10 +19,11 @@ import {
   top,
   type AppAction,
   type AppState,
+  type RequestOutcome,
 } from './state/app-state.js';
 import { appReducer } from './state/reducer.js';
 import { buildLineModel, buildTextModel, type LineModel } from './viewer/line-model.js';
-import { maskHistory, maskResult } from './redact.js';
+import { maskHistory, maskMessages, maskResult } from './redact.js';
 import { displayName } from '../core/request-name.js';
 import { rawText } from './raw-text.js';
 import { EffectRunner, type EffectContext } from './effects.js';
@@ -85,6 +87,24 @@ function useShownHistory(
   }, [items, files, services, knownSecrets, state.revealSecrets]);
 }
 
+/** A WebSocket's message log as shown: its request's secrets and every secret seen so far masked, unless revealed. */
+function useShownMessages(
+  outcome: RequestOutcome | undefined,
+  knownSecrets: Set<string>,
+  reveal: boolean,
+): StreamMessage[] | undefined {
+  return useMemo(
+    () =>
+      outcome?.messages &&
+      maskMessages(
+        outcome.messages,
+        [...(outcome.messageSecrets ?? []), ...(outcome.result?.secrets ?? []), ...knownSecrets],
+        reveal,
+      ),
+    [outcome?.messages, outcome?.messageSecrets, outcome?.result, knownSecrets, reveal],
+  );
+}
+
 export function App({ services, keymap, theme, environment, onExit, size: fixedSize }: AppProps): React.ReactElement {
   const { stdout } = useStdout();
   const size = useTerminalSize(fixedSize);
@@ -103,6 +123,7 @@ export function App({ services, keymap, theme, environment, onExit, size: fixedS
   for (const item of Object.values(state.outcomes))
     for (const secret of item.result?.secrets ?? []) knownSecrets.add(secret);
   const model = useLineModel(result, state.tab, dims.viewerWidth);
+  const messages = useShownMessages(outcome, knownSecrets, state.revealSecrets);
   const shownHistory = useShownHistory(state, knownSecrets, services);
   const selected = selectedRequest(state);
   const previewTarget =
@@ -199,6 +220,7 @@ export function App({ services, keymap, theme, environment, onExit, size: fixedS
         dims={dims}
         outcome={outcome}
         result={result}
+        messages={messages}
         preview={preview}
         model={model}
         spinner={spinnerFrames[spin]}

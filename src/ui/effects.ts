@@ -26,6 +26,7 @@ import { viewerReducer } from './viewer/viewer-reducer.js';
 import type { LineModel } from './viewer/line-model.js';
 import { osc52 } from './clipboard.js';
 import { formatBytes } from './format.js';
+import { Outbox } from './outbox.js';
 
 /** The largest body copied with OSC 52 (many terminals stop at 1 MiB of base64 or less). */
 export const OSC52_LIMIT = 512 * 1024;
@@ -57,6 +58,8 @@ interface Saved {
 
 export class EffectRunner {
   private abort: AbortController | undefined;
+  /** The open WebSocket's composer, while a WEBSOCKET request runs. */
+  private outbox: Outbox | undefined;
   private pendingPrompt: { resolve: (value: string) => void; reject: (error: unknown) => void } | undefined;
   /** The last answer to each `# @prompt`, offered again at the next send. */
   private readonly promptAnswers = new Map<string, string>();
@@ -72,7 +75,12 @@ export class EffectRunner {
       case 'send':
         return void this.send();
       case 'cancel':
+        // An open WebSocket closes gracefully (its messages are kept); anything else is cancelled.
+        if (this.outbox) return this.outbox.close();
         return this.abort?.abort();
+      case 'sendMessage':
+        if (this.outbox) return this.outbox.push(effect.text);
+        return this.toast('the WebSocket is closed: send the request again (enter)');
       case 'promptAnswer':
         return this.answerPrompt(effect.value);
       case 'viewer':
@@ -179,6 +187,8 @@ export class EffectRunner {
     if (!selected || !file) return;
     const controller = new AbortController();
     this.abort = controller;
+    const outbox = selected.node.method === 'WEBSOCKET' ? new Outbox() : undefined;
+    this.outbox = outbox;
     services.rememberRequest(services.requestKey(file, selected.node)).catch(() => undefined);
     dispatch({
       type: 'sendStarted',
@@ -195,9 +205,10 @@ export class EffectRunner {
           if (!controller.signal.aborted) dispatch({ type: 'requestState', state: requestState });
         },
         onNotice: (message) => this.toast(message),
-        onMessage: (message) => {
-          if (!controller.signal.aborted) dispatch({ type: 'streamMessage', message });
+        onMessage: (message, secrets) => {
+          if (!controller.signal.aborted) dispatch({ type: 'streamMessage', message, secrets });
         },
+        composer: outbox,
       });
       if (this.abort !== controller) return;
       dispatch({ type: 'response', result: response, at: Date.now() });
@@ -220,6 +231,8 @@ export class EffectRunner {
       });
     } finally {
       if (this.abort === controller) this.abort = undefined;
+      if (this.outbox === outbox) this.outbox = undefined;
+      outbox?.close();
     }
   }
 

@@ -53,6 +53,7 @@ export const actionDescriptions = {
   delete: 'Delete the request',
   importRequests: 'Import requests (curl, Postman, OpenAPI)',
   toggleSecrets: 'Reveal / hide secret values (masked ••••)',
+  composeMessage: 'Write a message to the open WebSocket',
 } as const;
 
 export type ActionName = keyof typeof actionDescriptions;
@@ -113,6 +114,7 @@ export const defaultKeymap: Keymap = {
   delete: ['x'],
   importRequests: ['i'],
   toggleSecrets: ['ctrl+r'],
+  composeMessage: ['w'],
 };
 
 /** The vim preset: hjkl-style movement on top of the defaults. */

@@ -9,6 +9,7 @@
  * with •••• in it would be a broken artefact. The pager is a display, so it gets the masked text.
  */
 import { maskHeaders, redactText } from '../core/secrets.js';
+import type { StreamMessage } from '../core/http/types.js';
 import type { HistoryItem, ResponseResult } from './services.js';
 
 /** The result as displayed: masked unless `reveal`. Returns the same object when there is nothing to change. */
@@ -47,6 +48,13 @@ export function maskResult(result: ResponseResult, reveal: boolean): ResponseRes
       : {}),
     ...(result.error ? { error: { ...result.error, message: text(result.error.message) } } : {}),
   };
+}
+
+/** A WebSocket message log as displayed: secret values masked in each message unless `reveal`. */
+export function maskMessages(messages: StreamMessage[], secrets: Iterable<string>, reveal: boolean): StreamMessage[] {
+  const values = usable([...secrets]);
+  if (reveal || values.length === 0) return messages;
+  return messages.map((message) => ({ ...message, data: redactText(message.data, values) }));
 }
 
 /** History entries as displayed: secret values masked in labels and bodies unless `reveal`. */

@@ -45,8 +45,16 @@ export interface ExecuteOptions {
   onState: (state: RequestState) => void;
   /** What the user must do now (an OAuth 2.0 sign-in URL, a device code): shown in the status bar. */
   onNotice?: (message: string) => void;
-  /** Each server-sent event (or other stream message) as it arrives, before the response is complete. */
-  onMessage?: (message: StreamMessage) => void;
+  /** Each stream message (a server-sent event, a WebSocket or gRPC message) as it is sent or received (the live message log), with the request's secret values to mask in it. */
+  onMessage?: (message: StreamMessage, secrets?: string[]) => void;
+  /** A WebSocket's outgoing side: the composer's messages, and the key that closes it (kept open until then). */
+  composer?: MessageComposer;
+}
+
+/** What the workbench sends into an open WebSocket, and how it closes it (gracefully: the messages are kept). */
+export interface MessageComposer {
+  messages: AsyncIterable<string>;
+  stop: AbortSignal;
 }
 
 /** An unsent request as it would go out: variables filled in, secrets masked. */

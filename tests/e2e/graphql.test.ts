@@ -79,15 +79,6 @@ describe('GRAPHQL requests (JetBrains)', () => {
     expect(result.stderr).toMatch(/g\.http:3.*GraphQL variables are not valid JSON/s);
     expect(server.received.length).toBe(before);
   });
-
-  it('GRAPHQL over ws:// (subscriptions) is refused with file:line', async () => {
-    const cwd = workspace({
-      'g.http': 'GET http://127.0.0.1:9/a\n\n###\nGRAPHQL ws://127.0.0.1:9/graphql\n\nsubscription { a }\n',
-    });
-    const result = await runCli(['run', 'g.http'], { cwd });
-    expect(result.code).toBe(3);
-    expect(result.stderr).toMatch(/g\.http:4:1: GraphQL subscriptions over WebSocket/);
-  });
 });
 
 describe('the other spellings', () => {

@@ -8,7 +8,7 @@ import type { ResponseResult } from '../../src/ui/services.js';
 const message = (n: number) => ({ direction: 'received' as const, data: `event ${n}`, id: String(n), atMs: n });
 
 describe('streamMessage', () => {
-  it('appends to the request in flight, keeps the newest, and clears them when the response is in', () => {
+  it('appends to the request in flight, keeps the newest, and keeps them with the response', () => {
     let state = appReducer(
       initialAppState(),
       { type: 'sendStarted', key: 'a#0', sentBlock: 'SSE x', at: 0 },
@@ -22,7 +22,7 @@ describe('streamMessage', () => {
     expect(messages.at(-1)!.id).toBe(String(MAX_LIVE_MESSAGES + 2));
     const result = { bodyText: '[]' } as unknown as ResponseResult;
     state = appReducer(state, { type: 'response', result, at: 10 }, defaultKeymap).state;
-    expect(state.outcomes['a#0'].messages).toBeUndefined();
+    expect(state.outcomes['a#0'].messages).toHaveLength(MAX_LIVE_MESSAGES);
     expect(state.outcomes['a#0'].result).toBe(result);
   });
   it('is ignored when nothing is in flight', () => {

@@ -17,7 +17,7 @@ export function registerSend(program: Command): void {
       '[request...]',
       '[METHOD] URL [ITEMS…] — Header:value, name==query, field=value, field:=json, field@file, @file — or FILE.http[#name]',
     )
-    .option('-j, --json', 'send data fields as JSON (the default)')
+    .option('-j, --json', 'send data fields as JSON (the default); event streams, WebSocket: one JSON line per message')
     .option('-f, --form', 'send data fields as a urlencoded form')
     .option('--multipart', 'send data fields as multipart/form-data')
     .option('--offline', 'print the request instead of sending it')
@@ -71,7 +71,8 @@ Examples:
   dial send --form :3000/upload avatar@me.png
   dial send -o out.bin https://example.com/file
   dial send api.http#login -e dev --var user=ann
-  dial send --session ann -a ann:pw :3000/login   then: dial send --session ann :3000/me`,
+  dial send --session ann -a ann:pw :3000/login   then: dial send --session ann :3000/me
+  dial send ws://127.0.0.1:4010/ws            WebSocket: stdin lines out, replies printed`,
     )
     .option(...dialectOption)
     .hook('preAction', applyDialectFlag)
@@ -131,6 +132,8 @@ Examples:
         pick: pick?.pickRequest,
         prompt: pick?.promptValue,
         signal: controller.signal,
+        openStdin: () => process.stdin,
+        stdinIsTTY: Boolean(stdinStat?.isCharacterDevice()) && (await import('node:tty')).isatty(0),
       }).finally(() => process.off('SIGINT', onInterrupt));
     });
 }

@@ -84,6 +84,9 @@ export interface SendIo {
   signal?: AbortSignal;
   pick?: (requests: RequestNode[]) => Promise<RequestNode>;
   prompt?: (name: string, description?: string) => Promise<string>;
+  /** stdin even when it is a terminal: `dial send ws://…` reads the messages a person types. */
+  openStdin?: () => Readable;
+  stdinIsTTY?: boolean;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -166,6 +169,19 @@ export async function runSend(args: string[], options: SendCommandOptions, io: S
     io.stderr.write(`${errStyle.warn('warning:')} ${message}\n`);
   };
   const transport = transportOf(options, settings, io.cwd);
+  // ./websocket.js loads only for a WebSocket: plain sends do not pay for it.
+  const webSocketUrl = /^(?:wss?:\/\/|(?:ws|wss|websocket)$)/i.test(args[0] ?? '')
+    ? (await import('./websocket.js')).webSocketUrlArgs(args)
+    : undefined;
+  if (webSocketUrl) {
+    const webSocket = await import('./websocket.js');
+    refuseWebSocketPrinting(options);
+    const { tls, proxy, timeoutMs } = transport;
+    return webSocket.sendWebSocketInteractive(
+      { options, io, settings, warn, secretValues: [], sendOptions: { tls, proxy, timeoutMs, onWarning: warn } },
+      webSocketUrl,
+    );
+  }
   const target = sendTarget(args, io.cwd);
   if (target && options.session)
     throw new DialError('E_USAGE', '--session is for URL sends; a .http request keeps cookies in the workspace jar', {
@@ -197,6 +213,14 @@ export async function runSend(args: string[], options: SendCommandOptions, io: S
   maskJarCookies(prepared, sendOptions);
 
   const { request } = prepared;
+  // A WebSocket conversation (or a GraphQL subscription over one) prints messages, not a response.
+  if (request.method === 'WEBSOCKET' || (request.method === 'GRAPHQL' && /^wss?:\/\//i.test(request.url))) {
+    const webSocket = await import('./websocket.js');
+    refuseWebSocketPrinting(options);
+    const { secretValues, workspace, requestId } = prepared;
+    const context = { options, io, settings, warn, sendOptions, secretValues, workspace, requestId };
+    return webSocket.sendWebSocketFromFile(context, request);
+  }
   if ((options.offline || options.curl || prepared.digest) && request.body.kind === 'stream') {
     // These need the body bytes more than once (printing, or answering a digest challenge).
     request.body = { kind: 'bytes', bytes: await collectStream(request.body.stream) };
@@ -224,6 +248,15 @@ export async function runSend(args: string[], options: SendCommandOptions, io: S
     await sendAndPrint(context);
   } finally {
     saveState(prepared, warn);
+  }
+}
+
+/** --curl and --offline print an HTTP request; a WebSocket conversation is not one. */
+function refuseWebSocketPrinting(options: SendCommandOptions): void {
+  if (options.curl || options.offline) {
+    throw new DialError('E_USAGE', `${options.curl ? '--curl' : '--offline'} cannot print a WebSocket request`, {
+      hint: 'send it without the flag; -v shows the messages as they go',
+    });
   }
 }
 

@@ -302,6 +302,8 @@ function indexRoute({ response }: Context): void {
       '/deflate',
       '/brotli',
       '/sse?count=&interval=',
+      'ws://…/ws (WebSocket echo)',
+      'ws://…/graphql (GraphQL subscriptions, graphql-transport-ws)',
     ],
   });
 }
@@ -554,6 +556,16 @@ export async function startEchoServer(options: EchoServerOptions = {}): Promise<
         sendJson(response, 500, { error: error instanceof Error ? error.message : String(error) });
       else response.destroy();
     });
+  });
+  // WebSocket endpoints (./websocket.ts), loaded only when an upgrade arrives.
+  server.on('upgrade', (request: IncomingMessage, socket: Socket, head: Buffer) => {
+    const started = performance.now();
+    import('./websocket.js')
+      .then(({ handleUpgrade }) => handleUpgrade(request, socket, head))
+      .then((status) =>
+        options.onRequest?.({ method: 'GET', path: request.url ?? '/', status, ms: performance.now() - started }),
+      )
+      .catch(() => socket.destroy());
   });
   server.on('connection', (socket) => {
     sockets.add(socket);

@@ -72,7 +72,8 @@ function lastLineOf(text: string, span: Span): number {
 }
 
 function requestLineText(node: RequestNode): string {
-  const words = node.methodExplicit ? [node.method, node.url] : [node.url];
+  // A protocol keyword keeps its spelling (httpyac's `WS`); a bare ws:// URL stays bare.
+  const words = node.methodExplicit ? [node.keyword ?? node.method, node.url] : [node.url];
   if (node.httpVersion) words.push(node.httpVersion);
   return words.join(' ');
 }

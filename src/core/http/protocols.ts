@@ -11,9 +11,16 @@ import type { Exchange, HttpRequest, SendOptions } from './types.js';
 
 export type ProtocolSender = (request: HttpRequest, options: SendOptions) => Promise<Exchange>;
 
-const senders: Readonly<Record<string, () => Promise<ProtocolSender>>> = {};
+const senders: Readonly<Record<string, () => Promise<ProtocolSender>>> = {
+  WEBSOCKET: () => import('./websocket/index.js').then((m) => m.sendWebSocket),
+};
+
+/** GraphQL subscriptions over WebSocket (graphql-transport-ws): a GRAPHQL request to a ws:// or wss:// URL. */
+const graphqlOverWebSocket = (): Promise<ProtocolSender> =>
+  import('./websocket/index.js').then((m) => m.sendGraphqlOverWebSocket);
 
 /** The loader of the sender for a protocol method, or undefined for a plain HTTP method. */
-export function protocolSenderFor(method: string): (() => Promise<ProtocolSender>) | undefined {
+export function protocolSenderFor(method: string, url = ''): (() => Promise<ProtocolSender>) | undefined {
+  if (method === 'GRAPHQL' && /^wss?:\/\//i.test(url)) return graphqlOverWebSocket;
   return Object.hasOwn(senders, method) ? senders[method] : undefined;
 }

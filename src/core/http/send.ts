@@ -95,7 +95,7 @@ function asteriskTarget(viaUndici: boolean): string {
 
 /** Sends a request and resolves with the whole exchange, or rejects with a DialError. */
 export async function sendRequest(request: HttpRequest, options: SendOptions = {}): Promise<Exchange> {
-  const protocolSender = protocolSenderFor(request.method);
+  const protocolSender = protocolSenderFor(request.method, request.url);
   if (protocolSender) return (await protocolSender())(request, options);
   const started = nowMs();
   const normal = normalise(request);

@@ -134,6 +134,8 @@ export interface SendOptions {
     /** Keep only events of these types (`event:`; an unnamed event is `message`): httpyac's `Event:` header. */
     events?: string[];
   };
+  /** httpyac `# @keepStreaming`: a streaming exchange listens until the server ends it, the signal, or the timeout. */
+  keepStreaming?: boolean;
 }
 
 /** One message of a streaming exchange (a server-sent event, a WebSocket or gRPC stream message). */

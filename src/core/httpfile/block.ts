@@ -42,6 +42,8 @@ export interface Block extends BlockMetadata {
   hasRequest: boolean;
   method: string;
   methodExplicit: boolean;
+  /** A protocol keyword as written when it is not the method's name (httpyac's `WS`). */
+  keyword?: string;
   url: string;
   httpVersion?: string;
   requestLineSpan?: Span;

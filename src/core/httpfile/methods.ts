@@ -56,18 +56,20 @@ export const KNOWN_METHODS: ReadonlySet<string> = new Set([
  * engine's `protocolSenderFor` picks the sender by it). One line per spelling.
  */
 export const PROTOCOL_METHODS: Readonly<Record<string, string>> = {
-  // GraphQL (JetBrains `GRAPHQL url`): sent as a POST of {query, variables, operationName} (core/session/graphql.ts).
+  // GraphQL (JetBrains `GRAPHQL url`): sent as a POST of {query, variables, operationName} (core/session/graphql.ts);
+  // to a ws:// URL, a subscription over graphql-transport-ws (docs/websocket.md).
   GRAPHQL: 'GRAPHQL',
   // Server-sent events (httpyac `SSE url`, `EVENTSOURCE url`): a GET read as an event stream (core/http/sse.ts).
   SSE: 'SSE',
   EVENTSOURCE: 'SSE',
+  // WebSocket: JetBrains `WEBSOCKET`, httpyac `WS`/`WSS` (docs/websocket.md).
+  WEBSOCKET: 'WEBSOCKET',
+  WS: 'WEBSOCKET',
+  WSS: 'WEBSOCKET',
 };
 
 /** Protocol keywords of JetBrains, httpyac and kulala that dial recognises but does not send yet. */
 export const PROTOCOL_KEYWORDS: Readonly<Record<string, string>> = {
-  WEBSOCKET: 'WebSocket',
-  WS: 'WebSocket',
-  WSS: 'WebSocket',
   GRPC: 'gRPC',
   MQTT: 'MQTT',
   AMQP: 'AMQP',

@@ -584,18 +584,6 @@ class HttpFileParser {
     }
   }
 
-  /** JetBrains sends `GRAPHQL ws://…` as a subscription over WebSocket (graphql-transport-ws), which dial does not speak yet. */
-  private refuseGraphqlOverWebSocket(i: number, rest: string): void {
-    if (/^wss?:\/\//i.test(rest)) {
-      this.fail(
-        'GraphQL subscriptions over WebSocket (GRAPHQL ws://…) are not supported yet',
-        i,
-        1,
-        'send queries and mutations to the http(s):// endpoint; subscriptions need a WebSocket client',
-      );
-    }
-  }
-
   /** `[METHOD] URL [HTTP/x]`, then indented continuation lines of the URL; returns the last line consumed. */
   private requestLine(i: number, line: string): number {
     const block = this.block;
@@ -610,8 +598,8 @@ class HttpFileParser {
     } else if (word && Object.hasOwn(PROTOCOL_METHODS, word.toUpperCase())) {
       block.method = PROTOCOL_METHODS[word.toUpperCase()];
       block.methodExplicit = true;
+      if (word !== block.method) block.keyword = word;
       rest = rest.slice(space).trimStart();
-      if (block.method === 'GRAPHQL') this.refuseGraphqlOverWebSocket(i, rest);
     } else if (word && Object.hasOwn(PROTOCOL_KEYWORDS, word.toUpperCase())) {
       this.fail(
         `${PROTOCOL_KEYWORDS[word.toUpperCase()]} requests (${word}) are not supported yet`,
@@ -642,10 +630,25 @@ class HttpFileParser {
         'use an https:// URL (HTTP/2 is then negotiated), or HTTP/1.1',
       );
     }
+    if (/^wss?:\/\//i.test(block.url)) this.webSocketTarget(i);
     block.hasRequest = true;
     block.requestLineSpan = { start: this.starts[i], end: this.ends[last], line: i + 1, col: 1 };
     block.state = 'headers';
     return last;
+  }
+
+  /** A ws:// or wss:// target: a WebSocket request (httpyac writes the URL alone); an HTTP method there is refused. */
+  private webSocketTarget(i: number): void {
+    const block = this.block;
+    if (!block.methodExplicit) block.method = 'WEBSOCKET';
+    else if (block.method !== 'WEBSOCKET' && isKnownMethod(block.method)) {
+      this.fail(
+        `${block.method} cannot go to a ws:// URL`,
+        i,
+        1,
+        'write `WEBSOCKET ws://…` (or `WS`) to open a WebSocket, or use http:// for an HTTP request',
+      );
+    }
   }
 
   private takeVersion(part: string): string {
@@ -1004,11 +1007,26 @@ class HttpFileParser {
       const variables = text.replace(/^[^\n]*\n?/, '').trim();
       return variables ? { kind: 'inline', text: variables, span } : undefined;
     }
+    if (block.method === 'WEBSOCKET') this.checkWebSocketSeparators(block);
     return {
       kind: 'inline',
       text: block.graphql ? this.httpyacGraphqlBody(block.graphql, text) : inlineBodyText(block, text),
       span,
     };
+  }
+
+  /** A WebSocket body's `=== word` lines: only `=== wait-for-server` is a marker; a misspelt one is never sent as text. */
+  private checkWebSocketSeparators(block: Block): void {
+    for (let k = block.bodyFirst; k <= block.bodyLast; k++) {
+      const marker = /^===[ \t]+(\S.*?)[ \t]*$/.exec(this.lineText(k));
+      if (marker && marker[1].toLowerCase() !== 'wait-for-server')
+        this.fail(
+          `unknown WebSocket separator '=== ${marker[1]}'`,
+          k,
+          1,
+          'write `===` between messages, or `=== wait-for-server` to wait for a server message',
+        );
+    }
   }
 
   /** httpyac's GraphQL payload: the query up to the first blank line (plus the fragments it spreads), then optional JSON variables. */
@@ -1158,6 +1176,7 @@ class HttpFileParser {
       variables: block.variables,
     };
     if (block.connectTimeoutMs !== undefined) request.connectTimeoutMs = block.connectTimeoutMs;
+    if (block.keyword !== undefined) request.keyword = block.keyword;
     if (block.scriptBlocks) request.httpyacScripts = block.scriptBlocks;
     if (block.runs) request.runs = block.runs;
     if (block.postScriptBlocks) request.httpyacPostScripts = block.postScriptBlocks;

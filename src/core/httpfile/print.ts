@@ -40,7 +40,8 @@ export function formatRequest(draft: RequestDraft): string {
   }
   for (const script of draft.preScripts ?? []) lines.push(printScript('<', script));
   const method = draft.method ?? 'GET';
-  let requestLine = draft.methodExplicit === false && method === 'GET' ? draft.url : `${method} ${draft.url}`;
+  const implied = draft.methodExplicit === false && (method === 'GET' || method === 'WEBSOCKET');
+  let requestLine = implied ? draft.url : `${draft.keyword ?? method} ${draft.url}`;
   if (draft.httpVersion) requestLine += ` ${draft.httpVersion}`;
   lines.push(requestLine);
   for (const header of draft.headers ?? []) lines.push(`${header.name}: ${header.value}`);
@@ -71,6 +72,7 @@ export function draftFromNode(node: RequestNode): RequestDraft {
     name: node.name !== node.title ? node.name : undefined,
     method: node.method,
     methodExplicit: node.methodExplicit,
+    keyword: node.keyword,
     url: node.url,
     httpVersion: node.httpVersion,
     variables: node.variables

@@ -116,6 +116,8 @@ export interface RequestNode {
   method: string;
   /** False when the method was omitted (GET implied); the printer keeps it omitted. */
   methodExplicit: boolean;
+  /** A protocol keyword as written when it is not `method` (httpyac's `WS` for WEBSOCKET): printed back as written. */
+  keyword?: string;
   /** URL template with continuation lines joined (no whitespace between parts). */
   url: string;
   httpVersion?: string;
@@ -222,8 +224,10 @@ export interface RequestDraft {
   name?: string;
   /** Default 'GET'. */
   method?: string;
-  /** False prints the request line without its method (GET implied). Default true. */
+  /** False prints the request line without its method (GET implied, or WEBSOCKET before ws://). Default true. */
   methodExplicit?: boolean;
+  /** Printed instead of `method` (a protocol keyword as written, e.g. `WS`). */
+  keyword?: string;
   url: string;
   /** As written on the request line: 'HTTP/1.1', 'HTTP/2'. */
   httpVersion?: string;

@@ -34,7 +34,7 @@ export async function graphqlHttpRequest(
   node: RequestNode,
   context: GraphqlContext,
 ): Promise<HttpRequest> {
-  // `GRAPHQL ws://…` is a subscription for a WebSocket sender (refused by the parser until one exists).
+  // `GRAPHQL ws://…` is a subscription, sent by the WebSocket sender (http/websocket) as it is.
   if (/^wss?:\/\//i.test(request.url)) return request;
   const headers = request.headers.slice();
   if (!headers.some(([name]) => name.toLowerCase() === 'content-type'))

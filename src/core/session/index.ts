@@ -1079,6 +1079,7 @@ function metadataOverrides(node: RequestNode): Partial<SendOptions> {
   if (node.noCookieJar) overrides.cookieJar = undefined;
   const sse = node.metadata.length > 0 ? streamLimits(node) : undefined;
   if (sse) overrides.sse = sse;
+  if (node.metadata.some((meta) => meta.key === 'keepStreaming')) overrides.keepStreaming = true;
   return overrides;
 }
 

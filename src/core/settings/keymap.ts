@@ -53,6 +53,7 @@ export const KEYMAP_ACTIONS = [
   'delete',
   'importRequests',
   'toggleSecrets',
+  'composeMessage',
 ] as const;
 
 export type KeymapAction = (typeof KEYMAP_ACTIONS)[number];

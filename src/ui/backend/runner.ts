@@ -4,7 +4,6 @@
  * gets its prompts, its state changes and its prepared request and exchange through here.
  */
 import { DialError } from '../../core/errors.js';
-import { redactText } from '../../core/secrets.js';
 import type { Exchange, SendOptions } from '../../core/http/types.js';
 import type { HttpFile, RequestNode } from '../../core/httpfile/types.js';
 import { createCookieJar, sendRequest } from '../../core/http/index.js';
@@ -13,6 +12,7 @@ import { createExecutor, type RunSession } from '../../core/run/index.js';
 import type { EnvStore } from '../../core/env/index.js';
 import type { WorkspaceJar } from '../../core/cookies/jar-file.js';
 import type { ExecuteOptions } from '../services.js';
+import type { ConversationOptions, WebSocketStep } from '../../core/http/websocket/index.js';
 
 /** A request as the session prepared it, with where it came from (for copy as curl). */
 export type Prepared = PreparedRequest & { file: HttpFile; node: RequestNode };
@@ -47,12 +47,40 @@ export interface RunnerContext {
   cookieJar?: (environment: string | undefined) => WorkspaceJar | undefined;
 }
 
+/**
+ * The send options of a streaming request in the workbench: its messages go to the message log
+ * as they come, and a WebSocket stays open for the composer until its close key (esc), so no
+ * overall time limit applies to it.
+ */
+function withStreams(
+  sendOpts: SendOptions | undefined,
+  request: { method: string },
+  active: Current,
+): SendOptions & Partial<ConversationOptions> {
+  const { options } = active;
+  const onMessage = options.onMessage;
+  const streaming: SendOptions & Partial<ConversationOptions> = {
+    ...sendOpts,
+    onMessage: onMessage && ((message) => onMessage(message, active.prepared?.secretValues ?? [])),
+  };
+  if (request.method === 'WEBSOCKET' && options.composer) {
+    const { messages, stop } = options.composer;
+    Object.assign(streaming, { composer: composerSteps(messages), stop, keepStreaming: true, timeoutMs: 0 });
+  }
+  return streaming;
+}
+
+async function* composerSteps(messages: AsyncIterable<string>): AsyncGenerator<WebSocketStep> {
+  for await (const data of messages) yield { kind: 'send', data };
+}
+
 /** The engine the executor sends through: the real one, telling the current request when it sends and when the head arrives. */
 function engineFor(context: RunnerContext, secretValues: () => Iterable<string>) {
   return {
-    sendRequest: (request: Parameters<typeof sendRequest>[0], sendOpts: Parameters<typeof sendRequest>[1]) => {
+    sendRequest: (request: Parameters<typeof sendRequest>[0], given: Parameters<typeof sendRequest>[1]) => {
       const active = context.current();
       active?.options.onState('sending');
+      const sendOpts = active ? withStreams(given, request, active) : given;
       const target = sendOpts?.bodyTarget;
       if (!active || (target && (target.kind !== 'buffer' || target.maxInMemoryBytes !== undefined)))
         return sendRequest(request, sendOpts);
@@ -61,9 +89,9 @@ function engineFor(context: RunnerContext, secretValues: () => Iterable<string>)
         ...sendOpts,
         // Server-sent events are shown as they arrive, while the stream is still open.
         onMessage: (message) => {
-          // Masked like everything else shown: the values the request used may come back in an event.
+          // The log masks (until ctrl+r reveals) the values the request used: they may come back in a message.
           if (context.current() === active)
-            active.options.onMessage?.({ ...message, data: redactText(message.data, secretValues()) });
+            active.options.onMessage?.(message, [...secretValues(), ...(active.prepared?.secretValues ?? [])]);
         },
         bodyTarget: {
           kind: 'stream',

@@ -22,7 +22,7 @@ export interface ResponsePaneProps {
   stale?: boolean;
   /** For a request never sent: what it would send. */
   preview?: RequestPreviewText;
-  /** Server-sent events received so far while the response still streams. */
+  /** Stream messages so far: server-sent events, or a WebSocket's messages both ways (a log in the Body tab, live while it is open). */
   messages?: StreamMessage[];
   spinner: string;
   tab: Tab;
@@ -67,9 +67,9 @@ export function ResponsePane(props: ResponsePaneProps): React.ReactElement {
   );
   const bodyHeight = viewerHeight(height);
   let content: React.ReactElement;
-  if (!result && props.messages?.length) {
-    // Live: the newest events at the bottom, as they arrive.
-    content = <StaticLines lines={messageLines(props.messages.slice(-bodyHeight), theme)} height={bodyHeight} />;
+  // A WebSocket's log stays in the Body tab (its messages both ways); other streams show live until the response is in.
+  if (props.messages && tab === 'body' && (!result || props.node?.method === 'WEBSOCKET')) {
+    content = <StaticLines lines={messageLines(props.messages, bodyHeight, theme)} height={bodyHeight} />;
   } else if (!result) {
     content = (
       <StaticLines
@@ -107,6 +107,12 @@ export function ResponsePane(props: ResponsePaneProps): React.ReactElement {
 function HeadLine(props: ResponsePaneProps & { inFlight: boolean }): React.ReactElement {
   const { result, requestState, requestError, spinner, theme, inFlight, elapsedMs, stale } = props;
   const response = result?.exchange.response;
+  if (inFlight && props.messages && props.node?.method === 'WEBSOCKET')
+    return (
+      <Text wrap="truncate-end" color={theme.status.pending}>
+        {`${spinner} WebSocket open, ${props.messages.length} message${props.messages.length === 1 ? '' : 's'}: w writes one, esc closes`}
+      </Text>
+    );
   const events = props.messages?.length ?? 0;
   if (inFlight)
     return (
@@ -163,19 +169,37 @@ function previewLines(preview: RequestPreviewText, theme: Theme): React.ReactEle
   return lines;
 }
 
-/** Stream messages, one a line: `event: name  id: 7  data: …` (data on one line; a message dial sent starts with →). */
-function messageLines(messages: StreamMessage[], theme: Theme): React.ReactElement[] {
-  return messages.map((message, index) => (
-    <Text key={index} wrap="truncate-end">
-      {message.direction === 'sent' ? <Text color={theme.muted}>{'→ '}</Text> : null}
-      {message.event !== undefined ? <Text color={theme.muted}>{'event: '}</Text> : null}
-      {message.event !== undefined ? `${message.event}  ` : ''}
-      {message.id !== undefined ? <Text color={theme.muted}>{'id: '}</Text> : null}
-      {message.id !== undefined ? `${message.id}  ` : ''}
-      <Text color={theme.muted}>{'data: '}</Text>
-      {message.data.replace(/\n/g, ' ⏎ ')}
-    </Text>
-  ));
+/**
+ * The message log: the last messages that fit, each on one line. A server-sent event shows its
+ * `event:` and `id:` when it has them; a WebSocket message starts with → (sent) or ← (received).
+ */
+function messageLines(messages: StreamMessage[], height: number, theme: Theme): React.ReactElement[] {
+  if (messages.length === 0)
+    return [
+      <Text key="none" color={theme.muted}>
+        {'no messages yet'}
+      </Text>,
+    ];
+  const shown = messages.slice(-height);
+  return shown.map((message, k) =>
+    message.event !== undefined || message.id !== undefined ? (
+      <Text key={messages.length - shown.length + k} wrap="truncate-end">
+        {message.event !== undefined ? <Text color={theme.muted}>{'event: '}</Text> : null}
+        {message.event !== undefined ? `${message.event}  ` : ''}
+        {message.id !== undefined ? <Text color={theme.muted}>{'id: '}</Text> : null}
+        {message.id !== undefined ? `${message.id}  ` : ''}
+        <Text color={theme.muted}>{'data: '}</Text>
+        {message.data.replace(/\r?\n/g, ' ⏎ ')}
+      </Text>
+    ) : (
+      <Text key={messages.length - shown.length + k} wrap="truncate-end">
+        <Text color={message.direction === 'sent' ? theme.accent : theme.muted}>
+          {message.direction === 'sent' ? '→ ' : '← '}
+        </Text>
+        {message.data.replace(/\r?\n/g, ' ')}
+      </Text>
+    ),
+  );
 }
 
 function StaticLines({ lines, height }: { lines: React.ReactElement[]; height: number }): React.ReactElement {

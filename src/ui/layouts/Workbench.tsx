@@ -2,6 +2,7 @@
 import React from 'react';
 import { Box } from 'ink';
 import type { Theme } from '../theme.js';
+import type { StreamMessage } from '../../core/http/types.js';
 import type { RequestPreviewText, ResponseResult } from '../services.js';
 import { selectedRequest, treeRows, type AppState, type RequestOutcome } from '../state/app-state.js';
 import type { LineModel } from '../viewer/line-model.js';
@@ -17,6 +18,8 @@ export interface WorkbenchProps {
   outcome?: RequestOutcome & { stale: boolean };
   /** Its response as shown (secrets masked unless revealed). */
   result?: ResponseResult;
+  /** Its WebSocket message log as shown (secrets masked unless revealed). */
+  messages?: StreamMessage[];
   preview?: RequestPreviewText;
   model?: LineModel;
   spinner: string;
@@ -28,6 +31,7 @@ export function Workbench({
   dims,
   outcome,
   result,
+  messages,
   preview,
   model,
   spinner,
@@ -80,7 +84,7 @@ export function Workbench({
             elapsedMs={outcome?.elapsedMs}
             stale={outcome?.stale}
             preview={preview}
-            messages={outcome?.messages}
+            messages={messages}
             spinner={spinner}
             tab={state.tab}
             model={model}

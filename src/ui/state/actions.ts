@@ -8,6 +8,7 @@ import type { ViewerAction } from '../viewer/viewer-reducer.js';
 import {
   clampTree,
   none,
+  outcomeKey,
   panes,
   push,
   requestLabel,
@@ -192,6 +193,16 @@ function requestAction(state: AppState, action: ActionName): Step | undefined {
       );
     case 'newRequest':
       return none(push(state, { kind: 'input', purpose: 'newRequest', label: 'New request (METHOD URL)', value: '' }));
+    case 'composeMessage':
+      // Only while a WebSocket of the selected request is open (a conversation runs until esc closes it).
+      if (
+        !state.inFlight ||
+        !selected ||
+        selected.node.method !== 'WEBSOCKET' ||
+        state.sending !== outcomeKey(selected.entry.path, selected.node.index)
+      )
+        return toast(state, 'no WebSocket open: send a WEBSOCKET request first (enter)');
+      return none(push(state, { kind: 'input', purpose: 'message', label: 'Message (enter sends)', value: '' }));
     case 'importRequests':
       return none(
         push(state, {

@@ -32,7 +32,7 @@ export interface PaletteItem {
 }
 
 /** What a one-line input asks for: each purpose has its own effect on enter. */
-export type InputPurpose = 'saveBody' | 'newRequest' | 'rename' | 'import';
+export type InputPurpose = 'saveBody' | 'newRequest' | 'rename' | 'import' | 'message';
 
 export type Screen =
   | { kind: 'palette'; query: string; cursor: number }
@@ -59,10 +59,12 @@ export interface RequestOutcome {
   startedAt: number;
   /** How long the send ran, once it ended. */
   elapsedMs?: number;
-  /** Server-sent events received so far while the response streams (the newest 500: reducer.ts). */
-  messages?: StreamMessage[];
   /** The request's block text when it was sent: another text now means the response is stale. */
   sentBlock: string;
+  /** Stream messages as they went: server-sent events, a WebSocket's messages both ways (the newest 500: reducer.ts). */
+  messages?: StreamMessage[];
+  /** The request's secret values, masked in the message log unless revealed. */
+  messageSecrets?: string[];
 }
 
 export interface AppState {
@@ -98,6 +100,8 @@ export type Effect =
   | { type: 'quit' }
   | { type: 'send' }
   | { type: 'cancel' }
+  /** A message typed in the composer, for the open WebSocket. */
+  | { type: 'sendMessage'; text: string }
   | { type: 'viewer'; action: ViewerAction }
   | { type: 'copyBody' }
   | { type: 'copyCurl' }
@@ -120,13 +124,13 @@ export type Effect =
 
 export type AppAction =
   | { type: 'key'; name: string | undefined; input: string }
+  | { type: 'streamMessage'; message: StreamMessage; secrets?: string[] }
   | { type: 'loaded'; files: WorkspaceFileEntry[]; environments: string[]; environment?: string }
   /** `removed` / `inserted`: a request left or joined the file at that index (later requests' outcomes follow them). */
   | { type: 'fileChanged'; fileIndex: number; file: HttpFile; select?: number; removed?: number; inserted?: number }
   | { type: 'sendStarted'; key: string; sentBlock: string; at: number }
   | { type: 'requestState'; state: RequestState; error?: string; at?: number }
   | { type: 'response'; result: ResponseResult; at?: number }
-  | { type: 'streamMessage'; message: StreamMessage }
   | { type: 'pushScreen'; screen: Screen }
   | { type: 'popScreen' }
   | { type: 'toast'; message: string | undefined }

@@ -88,6 +88,7 @@ export const globalActions: ActionName[] = [
   'rename',
   'delete',
   'importRequests',
+  'composeMessage',
 ];
 
 /** `METHOD URL` (or a bare URL, sent with GET) from the new-request prompt. */
@@ -114,6 +115,8 @@ function inputEffect(screen: ScreenOf<'input'>, value: string): Effect | string 
       return { type: 'rename', title: text };
     case 'import':
       return { type: 'import', text };
+    case 'message':
+      return { type: 'sendMessage', text: value };
   }
 }
 

@@ -75,16 +75,19 @@ function requestStateChanged(state: AppState, action: Extract<AppAction, { type:
   };
 }
 
-/** The live event list of a streaming response: only the newest are kept (the whole list is the body once it ends). */
+/** The live message log keeps only the newest (a WebSocket's received messages are all in its body once it ends). */
 export const MAX_LIVE_MESSAGES = 500;
 
-function messageReceived(state: AppState, message: StreamMessage): AppState {
+/** A stream message of the request in flight joins its outcome's message log. */
+function messageReceived(state: AppState, message: StreamMessage, secrets: string[] | undefined): AppState {
   const key = state.sending;
-  const outcome = key ? state.outcomes[key] : undefined;
-  if (!key || !outcome) return state;
+  const outcome = key === undefined ? undefined : state.outcomes[key];
+  if (key === undefined || !outcome) return state;
   const messages = [...(outcome.messages ?? []), message];
   if (messages.length > MAX_LIVE_MESSAGES) messages.splice(0, messages.length - MAX_LIVE_MESSAGES);
-  return { ...state, outcomes: { ...state.outcomes, [key]: { ...outcome, messages } } };
+  const logged: RequestOutcome = { ...outcome, messages };
+  if (secrets) logged.messageSecrets = secrets;
+  return { ...state, outcomes: { ...state.outcomes, [key]: logged } };
 }
 
 function responded(state: AppState, action: Extract<AppAction, { type: 'response' }>): AppState {
@@ -97,8 +100,8 @@ function responded(state: AppState, action: Extract<AppAction, { type: 'response
     ...base,
     outcomes: {
       ...state.outcomes,
-      // The live events are in the result's body now.
-      [key]: { ...outcome, state: 'done', error: undefined, result: action.result, elapsedMs, messages: undefined },
+      // The messages stay: a WebSocket's log is still shown; the pane shows other streams' result body instead.
+      [key]: { ...outcome, state: 'done', error: undefined, result: action.result, elapsedMs },
     },
   };
 }
@@ -160,12 +163,12 @@ export function appReducer(
         outcomes: { ...state.outcomes, [action.key]: outcome },
       });
     }
+    case 'streamMessage':
+      return none(messageReceived(state, action.message, action.secrets));
     case 'requestState':
       return none(requestStateChanged(state, action));
     case 'response':
       return none(responded(state, action));
-    case 'streamMessage':
-      return none(messageReceived(state, action.message));
     case 'pushScreen':
       return none({ ...state, screens: [...state.screens, action.screen] });
     case 'popScreen':

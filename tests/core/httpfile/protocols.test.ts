@@ -36,15 +36,12 @@ describe('GRAPHQL (JetBrains)', () => {
     expect(parseHttpFile('# @dialect httpyac\nPOST http://x\n\nquery { a }\n', '').requests[0].graphql).toBe(true);
     expect(parseHttpFile('POST http://x\n\n{"query": "{ a }"}\n', '').requests[0].graphql).toBeUndefined();
   });
-  it('refuses GRAPHQL over ws:// with its line', () => {
-    try {
-      parseHttpFile('###\nGRAPHQL wss://x/graphql\n\nsubscription { a }\n', 'f.http');
-      expect.unreachable();
-    } catch (error) {
-      if (!isDialError(error)) throw error;
-      expect(error.location?.line).toBe(2);
-      expect(error.message).toContain('GraphQL subscriptions over WebSocket');
-    }
+  it('reads GRAPHQL to a ws:// URL as a subscription request (the WebSocket sender takes it)', () => {
+    const [request] = parseHttpFile('###\nGRAPHQL wss://x/graphql\n\nsubscription { a }\n', 'f.http').requests;
+    expect(request.method).toBe('GRAPHQL');
+    expect(request.url).toBe('wss://x/graphql');
+    expect(request.graphql).toBe(true);
+    expect(request.body?.kind === 'inline' && JSON.parse(request.body.text)).toEqual({ query: 'subscription { a }' });
   });
 });
 

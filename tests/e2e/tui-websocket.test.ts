@@ -1,0 +1,49 @@
+/**
+ * A WebSocket in the BUILT workbench, in a real pseudo-terminal, against dial echo's /ws (the ws
+ * client comes from the UI bundle): the log fills, `w` sends a typed message, esc closes.
+ * Needs a fresh build (`node scripts/build.mjs`).
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startEchoServer, type EchoServer } from '../../src/core/echo/server.js';
+import { DIAL_BIN, tempDir } from '../helpers/cli.js';
+import { KEY, PtyTerminal } from '../helpers/pty-terminal.js';
+
+const BIN = process.env.DIAL_TUI_BIN ?? DIAL_BIN;
+
+describe('dial open: a WebSocket request', () => {
+  let echo: EchoServer;
+  let terminal: PtyTerminal | undefined;
+  beforeAll(async () => {
+    echo = await startEchoServer();
+  });
+  afterEach(() => terminal?.dispose());
+  afterAll(async () => {
+    await echo?.close();
+  });
+
+  it('shows the message log, sends a composed message, and closes on esc', async () => {
+    const dir = tempDir('dial-tui-ws-');
+    writeFileSync(join(dir, 'ws.http'), `### Chat\nWS ${echo.url.replace('http', 'ws')}/ws\n\nfrom the file\n`);
+    const tty = new PtyTerminal([process.execPath, BIN, 'open', dir], {
+      cols: 120,
+      rows: 36,
+      env: { CI: undefined, NO_COLOR: undefined, DIAL_CONFIG_DIR: tempDir('dial-tui-config-') },
+    });
+    terminal = tty;
+    await tty.waitForText('Chat');
+    tty.press(KEY.enter);
+    await tty.waitForText('← from the file', 'WebSocket open, 2 messages');
+    tty.press('w');
+    await tty.waitForText('Message (enter sends)');
+    tty.press('typed');
+    tty.press(KEY.enter);
+    await tty.waitForText('← typed', 'WebSocket open, 4 messages');
+    tty.press(KEY.escape);
+    const screen = await tty.waitForText('101 Switching Protocols');
+    expect(screen).toContain('→ typed');
+    tty.press('q');
+    expect(await tty.exit()).toBe(0);
+  });
+});
