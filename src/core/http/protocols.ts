@@ -11,7 +11,9 @@ import type { Exchange, HttpRequest, SendOptions } from './types.js';
 
 export type ProtocolSender = (request: HttpRequest, options: SendOptions) => Promise<Exchange>;
 
-const senders: Readonly<Record<string, () => Promise<ProtocolSender>>> = {};
+const senders: Readonly<Record<string, () => Promise<ProtocolSender>>> = {
+  GRPC: () => import('./grpc/send.js').then((m) => m.sendGrpc),
+};
 
 /** The loader of the sender for a protocol method, or undefined for a plain HTTP method. */
 export function protocolSenderFor(method: string): (() => Promise<ProtocolSender>) | undefined {

@@ -58,6 +58,8 @@ export interface HttpRequest {
    * e.g. `User-Agent:`).
    */
   omitHeaders?: string[];
+  /** A `GRPC` request's schema source (.proto files, import paths) beyond its URL: see grpc/target.ts. */
+  grpc?: import('./grpc/target.js').GrpcRequestOptions;
 }
 
 export interface TlsOptions {

@@ -16,8 +16,9 @@ const REFUSED_KEYS: Readonly<Record<string, string>> = {
     'kulala `# @env-json-key` is not supported: extract the value with a `> {% client.global.set(…) %}` handler',
   graphql:
     'GraphQL requests are not supported yet: send the query as JSON with POST and Content-Type: application/json',
-  'grpc-global-import': 'gRPC requests are not supported yet',
-  'grpc-import': 'gRPC requests are not supported yet',
+  'grpc-global-import': 'name the .proto files in each gRPC request: `# @grpc-proto FILE`, `# @grpc-import-path DIR`',
+  'grpc-import': 'name the .proto files in the gRPC request: `# @grpc-proto FILE`, `# @grpc-import-path DIR`',
+  'grpc-protoset': 'compiled protosets are not supported: name the .proto files with `# @grpc-proto FILE`',
 };
 
 /** The refusal text for a metadata key dial will not ignore, or undefined when the key is fine. */

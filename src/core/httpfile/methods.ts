@@ -55,7 +55,9 @@ export const KNOWN_METHODS: ReadonlySet<string> = new Set([
  * Protocol keywords dial sends, each mapped to the method name the rest of dial sees (the
  * engine's `protocolSenderFor` picks the sender by it). One line per spelling.
  */
-export const PROTOCOL_METHODS: Readonly<Record<string, string>> = {};
+export const PROTOCOL_METHODS: Readonly<Record<string, string>> = {
+  GRPC: 'GRPC',
+};
 
 /** Protocol keywords of JetBrains, httpyac and kulala that dial recognises but does not send yet. */
 export const PROTOCOL_KEYWORDS: Readonly<Record<string, string>> = {
@@ -65,7 +67,6 @@ export const PROTOCOL_KEYWORDS: Readonly<Record<string, string>> = {
   WEBSOCKET: 'WebSocket',
   WS: 'WebSocket',
   WSS: 'WebSocket',
-  GRPC: 'gRPC',
   MQTT: 'MQTT',
   AMQP: 'AMQP',
   RABBITMQ: 'AMQP',

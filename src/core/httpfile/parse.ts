@@ -33,6 +33,7 @@ import { AssertionSyntaxError, parseAssertion } from './assertion.js';
 import { newBlock, type Block } from './block.js';
 import { chooseDialect, type Dialect } from './dialect.js';
 import { applyMetadata, refusedMetadata } from './metadata.js';
+import { grpcTargetProblem } from './grpc.js';
 import { isKnownMethod, KNOWN_METHODS, PROTOCOL_KEYWORDS, PROTOCOL_METHODS } from './methods.js';
 import { fileBodyEncoding, inlineScriptRefusal, isSupportedEncoding, scriptFileRefusal } from './scripts.js';
 import { reportParseWarnings } from './warnings.js';
@@ -459,6 +460,14 @@ class HttpFileParser {
         'copy the requests or variables you need into this file, or pass both files to `dial run`',
       );
     }
+    if (/^proto[ \t]+<[ \t]*\S/.test(rest)) {
+      this.fail(
+        'httpyac `proto <` lines are not supported yet',
+        i,
+        1,
+        'name the file in the gRPC request instead: `# @grpc-proto ./service.proto`',
+      );
+    }
     if (GRAPHQL_OPERATION_RE.test(rest)) {
       this.fail(
         'GraphQL documents are not supported yet',
@@ -549,6 +558,12 @@ class HttpFileParser {
   /** The URL as dial will send it: spaces after an explicit method are encoded, `*` is refused. */
   private checkedUrl(url: string, i: number, line: string): string {
     if (!url) this.fail('request line without a URL', i, 1, 'write `GET https://example.com/path`');
+    if (this.block.method === 'GRPC') {
+      // kulala's `GRPC [flags] host:port package.Service/Method` keeps its spaces.
+      const problem = grpcTargetProblem(url, this.block.metadata);
+      if (problem) this.fail(`gRPC target: ${problem.message}`, i, 1, problem.hint);
+      return url;
+    }
     const stray = maskTemplates(url).search(/\s/);
     if (stray >= 0) {
       if (!this.block.methodExplicit) {

@@ -34,6 +34,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import type { Exchange, HttpRequest, RequestBody, SendOptions } from '../http/types.js';
+import { grpcRequestParts } from './grpc.js';
 import type { HttpFile, RequestNode } from '../httpfile/types.js';
 import { parseHttpFile } from '../httpfile/parse.js';
 import { decodeFileBody } from '../httpfile/scripts.js';
@@ -469,10 +470,15 @@ class RequestSession implements Session {
     this.checkClosedTemplates(file, node);
     let url = await this.resolveUrl(file, node, resolver);
     const headers = await this.resolveHeaders(file, node, resolver);
-    url = completeUrl(url, headers);
+    const grpc =
+      node.method === 'GRPC'
+        ? grpcRequestParts(url, node, file.path ? dirname(file.path) : this.workspaceRoot, file.path || '<text>')
+        : undefined;
+    url = grpc ? grpc.url : completeUrl(url, headers);
     const auth = applyAuthConvention(headers, resolver.secretValues);
     const body = await this.resolveBody(file, node, resolver, headers);
     const request: HttpRequest = { method: node.method, url, headers, body };
+    if (grpc) request.grpc = grpc.grpc;
     const version = node.httpVersion?.toUpperCase();
     if (version === 'HTTP/2' || version === 'HTTP/2.0') request.httpVersion = '2';
     else if (version === 'HTTP/1.1') request.httpVersion = '1.1';

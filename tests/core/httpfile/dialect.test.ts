@@ -20,7 +20,6 @@ describe('refusals (never silently wrong)', () => {
     for (const [line, protocol] of [
       ['GRAPHQL http://x/q', 'GraphQL'],
       ['WS ws://x/s', 'WebSocket'],
-      ['GRPC localhost:50051/a.B/C', 'gRPC'],
       ['SSE http://x/e', 'server-sent'],
       ['MQTT tcp://x', 'MQTT'],
     ]) {

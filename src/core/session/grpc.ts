@@ -1,0 +1,36 @@
+/**
+ * A `GRPC` request's target once its variables are resolved: the URL dial sends it to
+ * (`grpc://host:port/package.Service/Method`, grpcs:// for TLS) and its schema source, with
+ * the `.proto` files and import paths made absolute from the .http file's folder.
+ */
+import { isAbsolute, resolve } from 'node:path';
+import { DialError } from '../errors.js';
+import { GrpcTargetError, grpcTargetUrl, parseGrpcTarget } from '../http/grpc/target.js';
+import type { HttpRequest } from '../http/types.js';
+import type { RequestNode } from '../httpfile/types.js';
+
+export function grpcRequestParts(
+  url: string,
+  node: RequestNode,
+  dir: string,
+  file: string,
+): Pick<HttpRequest, 'url' | 'grpc'> {
+  try {
+    const target = parseGrpcTarget(url, node.metadata);
+    const absolute = (path: string): string => (isAbsolute(path) ? path : resolve(dir, path));
+    return {
+      url: grpcTargetUrl(target),
+      grpc: {
+        protoFiles: target.protoFiles.map(absolute),
+        importPaths: target.importPaths.map(absolute),
+        ...(target.insecure ? { insecure: true } : {}),
+      },
+    };
+  } catch (error) {
+    if (!(error instanceof GrpcTargetError)) throw error;
+    throw new DialError('E_INPUT', `gRPC target: ${error.message}`, {
+      location: { file, line: node.requestLineSpan.line },
+      hint: error.hint,
+    });
+  }
+}
