@@ -49,6 +49,9 @@ const libraries = {
   // The script sandbox (QuickJS in WebAssembly), loaded on the first script only.
   'quickjs-emscripten-core': "module.exports = require('quickjs-emscripten-core');",
   '@jitl/quickjs-singlefile-cjs-release-sync': "module.exports = require('@jitl/quickjs-singlefile-cjs-release-sync');",
+  // gRPC requests only. protobufjs comes with its descriptor extension (Root.fromDescriptor) loaded.
+  '@grpc/grpc-js': "module.exports = require('@grpc/grpc-js');",
+  protobufjs: "require('protobufjs/ext/descriptor'); module.exports = require('protobufjs');",
 };
 const libraryFile = (name) => `lib/${name.split('/').pop()}`;
 

@@ -68,6 +68,7 @@ export class Printer {
   private wrote = false;
   private endsWithNewline = true;
   private requestDone = false;
+  private streaming = false;
 
   constructor(
     private readonly out: Out,
@@ -132,6 +133,17 @@ export class Printer {
     bytes = this.redactor.bytes(bytes);
     if (this.terminal) this.block(formatBodyForTerminal(bytes, contentType, this.style));
     else this.block(bytes);
+  }
+
+  /** One message of a stream (gRPC…) as it arrives: formatted on a terminal, one line each in a pipe. */
+  message(text: string, contentType: string): void {
+    if (this.terminal) {
+      this.body(Buffer.from(text, 'utf8'), contentType);
+      return;
+    }
+    if (!this.streaming) this.startRaw();
+    this.streaming = true;
+    this.write(`${this.redactor.text(text)}\n`);
   }
 
   /** A body spilled to a temp file (over 16 MiB): copied through without loading it. */

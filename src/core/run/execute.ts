@@ -23,6 +23,7 @@ import { credentialValues, maskHeaders, redactText } from '../secrets.js';
 import { writeFileAtomic } from '../atomic-write.js';
 import type { AttemptContext, AttemptOutcome, RequestExecutor } from './runner.js';
 import type { FailedExchange, RequestError } from './types.js';
+import { unassertedGrpcFailure } from './grpc-status.js';
 
 /** The part of the workspace session the runner uses (src/core/session). */
 export interface RunSession {
@@ -354,6 +355,11 @@ async function sendAndCheck(shared: ExecutorShared, attempt: Attempt): Promise<A
   if (node.outputRedirect) await saveBody(node, file, view);
   await runScripts(shared, attempt, 'handlers');
   await checkAssertions(shared, attempt, view);
+  const grpcFailure = unassertedGrpcFailure(node, exchange);
+  if (grpcFailure) {
+    attempt.assertions.push(grpcFailure);
+    attempt.context.emit({ type: 'assertion', result: grpcFailure });
+  }
   let passed = true;
   for (const result of attempt.assertions) if (!result.passed) passed = false;
   return attemptOutcome(shared, attempt, passed ? 'passed' : 'failed');

@@ -215,8 +215,11 @@ function exchangeOf(
   record: CallRecord,
 ): Exchange {
   const status = record.status as GrpcJs.StatusObject;
-  const headers: HeaderList = [['content-type', 'application/json'], ...pairsOf(record.initialMetadata)];
-  headers.push(...pairsOf(status.metadata), ['grpc-status', String(status.code)]);
+  // The server's content-type (application/grpc) describes the wire, not the JSON body dial holds.
+  const initial = pairsOf(record.initialMetadata).filter(([name]) => name !== 'content-type');
+  const headers: HeaderList = [['content-type', 'application/json'], ...initial];
+  const trailers = pairsOf(status.metadata).filter(([name]) => name !== 'content-type');
+  headers.push(...trailers, ['grpc-status', String(status.code)]);
   if (status.details) headers.push(['grpc-message', status.details]);
   const body = schema.responseStream
     ? JSON.stringify(record.messages)
