@@ -3,6 +3,7 @@
  * (`grpc://host:port/package.Service/Method`, grpcs:// for TLS) and its schema source, with
  * the `.proto` files and import paths made absolute from the .http file's folder.
  */
+import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { DialError } from '../errors.js';
 import { GrpcTargetError, grpcTargetUrl, parseGrpcTarget } from '../http/grpc/target.js';
@@ -18,11 +19,17 @@ export function grpcRequestParts(
   try {
     const target = parseGrpcTarget(url, node.metadata);
     const absolute = (path: string): string => (isAbsolute(path) ? path : resolve(dir, path));
+    const importPaths = target.importPaths.map(absolute);
+    // As grpcurl: a proto file is found beside the .http file, else in the import paths.
+    const protoFile = (path: string): string =>
+      [absolute(path), ...importPaths.map((importPath) => resolve(importPath, path))].find((candidate) =>
+        existsSync(candidate),
+      ) ?? absolute(path);
     return {
       url: grpcTargetUrl(target),
       grpc: {
-        protoFiles: target.protoFiles.map(absolute),
-        importPaths: target.importPaths.map(absolute),
+        protoFiles: target.protoFiles.map(protoFile),
+        importPaths,
         ...(target.insecure ? { insecure: true } : {}),
       },
     };
