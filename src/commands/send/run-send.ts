@@ -186,7 +186,9 @@ export async function runSend(args: string[], options: SendCommandOptions, io: S
   if (prepared.scripts) printScriptOutcomes(prepared.scripts.outcomes, io, errStyle);
   const context = await printingContext({ options, io, settings, prepared, sendOptions, errStyle, warn });
   if (options.offline) {
-    const shown = await context.asSent(request);
+    // gRPC: the target, metadata and message as written; the HTTP/2 framing is grpc-js's.
+    const shown =
+      request.method === 'GRPC' ? { head: request, body: streamedBody(request.body) } : await context.asSent(request);
     context.printer.request(shown.head, context.spec, shown.body);
     return;
   }
