@@ -193,6 +193,9 @@ export class EffectRunner {
         onState: (requestState) => {
           if (!controller.signal.aborted) dispatch({ type: 'requestState', state: requestState });
         },
+        onMessage: (data) => {
+          if (!controller.signal.aborted) dispatch({ type: 'streamMessage', data });
+        },
       });
       if (this.abort !== controller) return;
       dispatch({ type: 'response', result: response, at: Date.now() });

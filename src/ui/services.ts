@@ -43,6 +43,8 @@ export interface ExecuteOptions {
   signal: AbortSignal;
   prompt: (name: string, description?: string) => Promise<string>;
   onState: (state: RequestState) => void;
+  /** Each message a streaming request (gRPC…) receives, as it arrives (its data: JSON for gRPC). */
+  onMessage?: (data: string) => void;
 }
 
 /** An unsent request as it would go out: variables filled in, secrets masked. */

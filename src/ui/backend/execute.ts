@@ -7,6 +7,7 @@ import { historyPath, type Settings } from '../../core/settings/index.js';
 import { appendHistory, toHistoryEntry } from '../../core/history/index.js';
 import { readTextFile } from '../../core/editing/index.js';
 import { displayName } from '../../core/request-name.js';
+import { redactText } from '../../core/secrets.js';
 import type { EnvStore } from '../../core/env/index.js';
 import type { AssertionResult } from '../../core/assert/evaluate.js';
 import type { ExecuteOptions, ResponseResult, TestOutcome } from '../services.js';
@@ -71,6 +72,19 @@ function testOutcomes(assertions: AssertionResult[]): TestOutcome[] {
   }));
 }
 
+/** Messages shown while a stream runs have the secrets masked (the finished response obeys ctrl+r). */
+async function maskedMessages(
+  context: ExecuteContext,
+  file: HttpFile,
+  session: { secretValues(): string[] },
+  options: ExecuteOptions,
+): Promise<ExecuteOptions> {
+  const onMessage = options.onMessage;
+  if (!onMessage) return options;
+  const privates = await privateValues(context.envStore(), dirname(file.path), options.environment);
+  return { ...options, onMessage: (data) => onMessage(redactText(data, [...session.secretValues(), ...privates])) };
+}
+
 /** Builds `execute`: sends one request and returns its result; only one body is kept at a time. */
 export function createExecute(
   context: ExecuteContext,
@@ -78,7 +92,7 @@ export function createExecute(
   let previousExchange: Exchange | undefined;
   return async (file, node, executeOptions) => {
     const { session, run } = context.runnerFor(executeOptions.environment);
-    const current: Current = { node, options: executeOptions };
+    const current: Current = { node, options: await maskedMessages(context, file, session, executeOptions) };
     context.setCurrent(current);
     executeOptions.onState('resolving');
     try {

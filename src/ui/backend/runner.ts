@@ -45,6 +45,17 @@ function engineFor(context: RunnerContext) {
     sendRequest: (request: Parameters<typeof sendRequest>[0], sendOpts: Parameters<typeof sendRequest>[1]) => {
       const active = context.current();
       active?.options.onState('sending');
+      const onMessage = active?.options.onMessage;
+      if (active && onMessage) {
+        sendOpts = {
+          ...sendOpts,
+          onMessage: (message) => {
+            if (message.direction !== 'received' || context.current() !== active) return;
+            active.options.onState('receiving');
+            onMessage(message.data);
+          },
+        };
+      }
       const target = sendOpts?.bodyTarget;
       if (!active || (target && (target.kind !== 'buffer' || target.maxInMemoryBytes !== undefined)))
         return sendRequest(request, sendOpts);

@@ -21,6 +21,8 @@ export interface ResponsePaneProps {
   stale?: boolean;
   /** For a request never sent: what it would send. */
   preview?: RequestPreviewText;
+  /** Messages a streaming request received so far (shown while it runs, the newest last). */
+  messages?: string[];
   spinner: string;
   tab: Tab;
   model?: LineModel;
@@ -64,7 +66,9 @@ export function ResponsePane(props: ResponsePaneProps): React.ReactElement {
   );
   const bodyHeight = viewerHeight(height);
   let content: React.ReactElement;
-  if (!result) {
+  if (!result && inFlight && props.messages?.length) {
+    content = <StaticLines lines={messageLines(props.messages, bodyHeight)} height={bodyHeight} />;
+  } else if (!result) {
     content = (
       <StaticLines
         lines={requestState === 'idle' && props.preview ? previewLines(props.preview, theme) : []}
@@ -101,7 +105,11 @@ export function ResponsePane(props: ResponsePaneProps): React.ReactElement {
 function HeadLine(props: ResponsePaneProps & { inFlight: boolean }): React.ReactElement {
   const { result, requestState, requestError, spinner, theme, inFlight, elapsedMs, stale } = props;
   const response = result?.exchange.response;
-  if (inFlight) return <Text wrap="truncate-end" color={theme.status.pending}>{`${spinner} ${requestState}…`}</Text>;
+  if (inFlight) {
+    const count = props.messages?.length;
+    const received = count ? `  ${count} message${count === 1 ? '' : 's'}` : '';
+    return <Text wrap="truncate-end" color={theme.status.pending}>{`${spinner} ${requestState}…${received}`}</Text>;
+  }
   if (requestState === 'cancelled')
     return (
       <Text
@@ -135,6 +143,16 @@ function HeadLine(props: ResponsePaneProps & { inFlight: boolean }): React.React
       ) : null}
     </Text>
   );
+}
+
+/** The newest messages of a stream that still runs, one line each. */
+function messageLines(messages: string[], height: number): React.ReactElement[] {
+  const first = Math.max(0, messages.length - height);
+  return messages.slice(first).map((message, i) => (
+    <Text key={first + i} wrap="truncate-end">
+      {message}
+    </Text>
+  ));
 }
 
 /** An unsent request's preview: request line, headers, body; why it cannot be resolved yet, if so. */

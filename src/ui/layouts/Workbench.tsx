@@ -76,6 +76,7 @@ export function Workbench({
             node={selected?.node}
             requestState={outcome?.state ?? 'idle'}
             requestError={outcome?.error}
+            messages={outcome?.messages}
             elapsedMs={outcome?.elapsedMs}
             stale={outcome?.stale}
             preview={preview}

@@ -60,6 +60,8 @@ export interface RequestOutcome {
   elapsedMs?: number;
   /** The request's block text when it was sent: another text now means the response is stale. */
   sentBlock: string;
+  /** Messages a streaming request (gRPC…) received so far, shown while it runs. */
+  messages?: string[];
 }
 
 export interface AppState {
@@ -123,6 +125,7 @@ export type AppAction =
   | { type: 'sendStarted'; key: string; sentBlock: string; at: number }
   | { type: 'requestState'; state: RequestState; error?: string; at?: number }
   | { type: 'response'; result: ResponseResult; at?: number }
+  | { type: 'streamMessage'; data: string }
   | { type: 'pushScreen'; screen: Screen }
   | { type: 'popScreen' }
   | { type: 'toast'; message: string | undefined }

@@ -150,6 +150,13 @@ export function appReducer(
       return none(requestStateChanged(state, action));
     case 'response':
       return none(responded(state, action));
+    case 'streamMessage': {
+      const key = state.sending;
+      const outcome = key ? state.outcomes[key] : undefined;
+      if (!key || !outcome) return none(state);
+      const messages = [...(outcome.messages ?? []), action.data];
+      return none({ ...state, outcomes: { ...state.outcomes, [key]: { ...outcome, messages } } });
+    }
     case 'pushScreen':
       return none({ ...state, screens: [...state.screens, action.screen] });
     case 'popScreen':
