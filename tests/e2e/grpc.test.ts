@@ -199,6 +199,32 @@ describe('dial run GRPC', () => {
   });
 });
 
+describe('httpyac spellings', () => {
+  it('reads a bare grpc:// request line and the channelCredentials header (TLS, not metadata)', async () => {
+    writeFileSync(
+      join(dir, 'httpyac.http'),
+      `### bare url
+grpc://${reflecting.address}/dial.test.Greeter/SayHello
+
+{"name": "Fay"}
+
+?? body $.message == "Hello Fay"
+
+### channel credentials
+GRPC localhost:${secure.port}/dial.test.Greeter/SayHello
+channelCredentials: ssl
+
+{"name": "Gus"}
+
+?? body $.message == "Hello Gus"
+`,
+    );
+    const result = await runCli(['run', '--cacert', certificate.certPath, 'httpyac.http'], { cwd: dir });
+    expect(result.stdout).toContain('2 passed, 0 failed');
+    expect(result.code).toBe(0);
+  });
+});
+
 describe('GRPC refusals, with file:line, before anything is sent', () => {
   const refusals: Array<[string, string]> = [
     ['###\nGRPC localhost:50051 list\n', "grpcurl's `list` command is not supported"],

@@ -6,7 +6,6 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import React from 'react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, render } from 'ink-testing-library';
 import { App } from '../../src/ui/App.js';

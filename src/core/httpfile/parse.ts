@@ -558,6 +558,8 @@ class HttpFileParser {
   /** The URL as dial will send it: spaces after an explicit method are encoded, `*` is refused. */
   private checkedUrl(url: string, i: number, line: string): string {
     if (!url) this.fail('request line without a URL', i, 1, 'write `GET https://example.com/path`');
+    // httpyac reads a request line of a bare grpc:// URL as a gRPC call.
+    if (!this.block.methodExplicit && /^grpcs?:\/\//i.test(url)) this.block.method = 'GRPC';
     if (this.block.method === 'GRPC') {
       // kulala's `GRPC [flags] host:port package.Service/Method` keeps its spaces.
       const problem = grpcTargetProblem(url, this.block.metadata);

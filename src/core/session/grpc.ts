@@ -4,20 +4,31 @@
  * the `.proto` files and import paths made absolute from the .http file's folder.
  */
 import { existsSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { DialError } from '../errors.js';
 import { GrpcTargetError, grpcTargetUrl, parseGrpcTarget } from '../http/grpc/target.js';
 import type { HttpRequest } from '../http/types.js';
-import type { RequestNode } from '../httpfile/types.js';
+import type { HttpFile, RequestNode } from '../httpfile/types.js';
 
 export function grpcRequestParts(
   url: string,
   node: RequestNode,
-  dir: string,
-  file: string,
+  httpFile: HttpFile,
+  workspaceRoot: string,
+  headers: Array<[string, string]>,
 ): Pick<HttpRequest, 'url' | 'grpc'> {
+  const dir = httpFile.path ? dirname(httpFile.path) : workspaceRoot;
   try {
     const target = parseGrpcTarget(url, node.metadata);
+    // httpyac's `channelCredentials: ssl | insecure` header chooses TLS; it is not metadata.
+    const credentials = headers.findIndex(([name]) => name.toLowerCase() === 'channelcredentials');
+    if (credentials >= 0) {
+      const value = headers[credentials][1].trim().toLowerCase();
+      if (value !== 'ssl' && value !== 'insecure')
+        throw new GrpcTargetError(`channelCredentials '${value}'`, 'write channelCredentials: ssl or insecure');
+      target.tls = value === 'ssl';
+      headers.splice(credentials, 1);
+    }
     const absolute = (path: string): string => (isAbsolute(path) ? path : resolve(dir, path));
     const importPaths = target.importPaths.map(absolute);
     // As grpcurl: a proto file is found beside the .http file, else in the import paths.
@@ -36,7 +47,7 @@ export function grpcRequestParts(
   } catch (error) {
     if (!(error instanceof GrpcTargetError)) throw error;
     throw new DialError('E_INPUT', `gRPC target: ${error.message}`, {
-      location: { file, line: node.requestLineSpan.line },
+      location: { file: httpFile.path || '<text>', line: node.requestLineSpan.line },
       hint: error.hint,
     });
   }

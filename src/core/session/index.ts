@@ -470,10 +470,7 @@ class RequestSession implements Session {
     this.checkClosedTemplates(file, node);
     let url = await this.resolveUrl(file, node, resolver);
     const headers = await this.resolveHeaders(file, node, resolver);
-    const grpc =
-      node.method === 'GRPC'
-        ? grpcRequestParts(url, node, file.path ? dirname(file.path) : this.workspaceRoot, file.path || '<text>')
-        : undefined;
+    const grpc = node.method === 'GRPC' ? grpcRequestParts(url, node, file, this.workspaceRoot, headers) : undefined;
     url = grpc ? grpc.url : completeUrl(url, headers);
     const auth = applyAuthConvention(headers, resolver.secretValues);
     const body = await this.resolveBody(file, node, resolver, headers);
