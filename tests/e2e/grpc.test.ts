@@ -1,6 +1,6 @@
 /**
  * `dial send` and `dial run` of GRPC requests, run as a user would (bin/dial.js), against real
- * gRPC servers on 127.0.0.1:0 (examples/grpc/greeter-server.mjs): reflection, .proto files,
+ * gRPC servers on 127.0.0.1:0 (examples-grpc/greeter-server.mjs): reflection, .proto files,
  * both spellings (JetBrains, kulala), metadata, streaming printed live, error statuses and
  * their exit codes, TLS, and the refusals.
  */
@@ -10,9 +10,9 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIAL_BIN, runCli, tempDir } from '../helpers/cli.js';
 import { generateCertificate, type TestCertificate } from '../helpers/servers.js';
-import { startGreeterServer, type GreeterServer } from '../../examples/grpc/greeter-server.mjs';
+import { startGreeterServer, type GreeterServer } from '../../examples-grpc/greeter-server.mjs';
 
-const examples = resolve(import.meta.dirname, '../../examples/grpc');
+const examples = resolve(import.meta.dirname, '../../examples-grpc');
 let reflecting: GreeterServer;
 let bare: GreeterServer;
 let secure: GreeterServer;

@@ -1,6 +1,6 @@
 /**
  * A gRPC server stream in the workbench, over the real core and a real grpc-js server
- * (examples/grpc/greeter-server.mjs): the messages appear in the response pane while the call
+ * (examples-grpc/greeter-server.mjs): the messages appear in the response pane while the call
  * runs, then the finished response shows its status and the whole array; a secret the server
  * echoes stays masked in the live messages.
  */
@@ -15,7 +15,7 @@ import { createTheme } from '../../src/ui/theme.js';
 import { defaultSettings } from '../../src/core/settings/index.js';
 import { MASK } from '../../src/core/secrets.js';
 import { stripAnsi, tempDir } from '../helpers/cli.js';
-import { startGreeterServer, type GreeterServer } from '../../examples/grpc/greeter-server.mjs';
+import { startGreeterServer, type GreeterServer } from '../../examples-grpc/greeter-server.mjs';
 import { KEY, waitForFrame, waitForText } from './helpers.js';
 
 const SECRET = 'mellon-secret-name';

@@ -1,5 +1,5 @@
 /**
- * The gRPC sender against a real grpc-js server on 127.0.0.1:0 (examples/grpc/greeter-server.mjs):
+ * The gRPC sender against a real grpc-js server on 127.0.0.1:0 (examples-grpc/greeter-server.mjs):
  * schema from reflection and from .proto files, unary and server streaming, metadata, status
  * and trailers, and the transport errors.
  */
@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendRequest } from '../../../src/core/http/index.js';
 import type { Exchange, HttpRequest, StreamMessage } from '../../../src/core/http/types.js';
 import { isDialError } from '../../../src/core/errors.js';
-import { startGreeterServer, type GreeterServer } from '../../../examples/grpc/greeter-server.mjs';
+import { startGreeterServer, type GreeterServer } from '../../../examples-grpc/greeter-server.mjs';
 
-const examples = resolve(import.meta.dirname, '../../../examples/grpc');
+const examples = resolve(import.meta.dirname, '../../../examples-grpc');
 let reflecting: GreeterServer;
 let bare: GreeterServer;
 

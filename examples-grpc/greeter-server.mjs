@@ -1,7 +1,7 @@
 // A small gRPC server to try dial's GRPC requests on (docs/grpc.md), and the one dial's tests
 // call: dial.test.Greeter from greeter.proto, with server reflection.
 //
-//   node examples/grpc/greeter-server.mjs [port]        plaintext on 127.0.0.1 (default port 50051)
+//   node examples-grpc/greeter-server.mjs [port]        plaintext on 127.0.0.1 (default port 50051)
 //
 // It runs from a clone of dial's repository (`npm install` brings @grpc/grpc-js,
 // @grpc/proto-loader and @grpc/reflection); Ctrl+C stops it.
