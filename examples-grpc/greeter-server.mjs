@@ -29,6 +29,7 @@ function sayHello(call, callback) {
       mood: request.mood,
       sender_info: request.sender_info,
       labels: request.labels,
+      answered_at: { seconds: 1700000000, nanos: 5 },
     },
     trailer,
   );

@@ -113,6 +113,7 @@ describe('dial send GRPC', () => {
       mood: 'MOOD_UNSPECIFIED',
       senderInfo: { firstName: 'Ada', luckyNumber: '42' },
       labels: {},
+      answeredAt: { seconds: '1700000000', nanos: 5 },
     });
   });
 

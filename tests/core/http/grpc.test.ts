@@ -71,6 +71,8 @@ describe('gRPC sender', () => {
       mood: 'HAPPY',
       senderInfo: { firstName: 'Ada', luckyNumber: '9007199254740993' },
       labels: { a_b: 'c' },
+      // A well-known type imported by the schema, as the message it is.
+      answeredAt: { seconds: '1700000000', nanos: 5 },
     });
     expect(messages.map((message) => [message.direction, message.event])).toEqual([
       ['sent', 'dial.test.HelloRequest'],
@@ -109,7 +111,7 @@ describe('gRPC sender', () => {
         [resolve(examples, 'greeter.proto')],
       ),
     );
-    expect(bodyJson(exchange)).toMatchObject({ message: 'Hello Cy' });
+    expect(bodyJson(exchange)).toMatchObject({ message: 'Hello Cy', answeredAt: { seconds: '1700000000', nanos: 5 } });
   });
 
   it('says the server has no reflection, and how to name a .proto', async () => {
