@@ -296,7 +296,12 @@ export async function sendGrpc(request: HttpRequest, options: SendOptions): Prom
   const timeoutMs = options.timeoutMs ?? 30_000;
   const deadline = timeoutMs > 0 ? new Date(Date.now() + timeoutMs) : undefined;
   const metadata = metadataOf(grpc, request.headers);
-  const client = new grpc.Client(target.address, credentialsFor(grpc, target, options.tls));
+  // grpc-js would pick a proxy from the environment on its own; dial's proxy settings are for HTTP.
+  if (options.proxy)
+    options.onWarning?.('gRPC requests do not go through a proxy (--proxy, the proxy setting): connecting directly');
+  const client = new grpc.Client(target.address, credentialsFor(grpc, target, options.tls), {
+    'grpc.enable_http_proxy': 0,
+  });
   const fail = (status: GrpcJs.StatusObject | undefined, error: unknown): DialError => {
     if (isDialError(error)) return error;
     const code = status?.code ?? (error as { code?: number }).code;
