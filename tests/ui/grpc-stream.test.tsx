@@ -13,6 +13,7 @@ import { createCoreServices } from '../../src/ui/core-services.js';
 import { defaultKeymap } from '../../src/ui/keymap.js';
 import { createTheme } from '../../src/ui/theme.js';
 import { defaultSettings } from '../../src/core/settings/index.js';
+import { loadHttpFile } from '../../src/core/editing/index.js';
 import { MASK } from '../../src/core/secrets.js';
 import { stripAnsi, tempDir } from '../helpers/cli.js';
 import { startGreeterServer, type GreeterServer } from '../../examples-grpc/greeter-server.mjs';
@@ -66,5 +67,31 @@ describe('gRPC in the workbench', () => {
     );
     expect(done).not.toContain('receiving…');
     expect(app.frames.map(stripAnsi).some((frame) => frame.includes(SECRET))).toBe(false);
+  });
+
+  it('previews an unsent gRPC request as dial sends it: target, metadata, message', async () => {
+    const root = tempDir('dial-tui-grpc-');
+    writeFileSync(join(root, 'http-client.env.json'), JSON.stringify({ local: { address: '127.0.0.1:9' } }));
+    writeFileSync(
+      join(root, 'greeter.http'),
+      '### hello\nGRPC -plaintext {{address}} dial.test.Greeter/SayHello\nx-greeting: hi\n\n{"name": "Ada"}\n',
+    );
+    const services = createCoreServices({
+      root,
+      environment: 'local',
+      cliVariables: {},
+      suspend: (run) => run(),
+      env: { DIAL_CONFIG_DIR: tempDir() },
+      settings: defaultSettings(),
+    });
+    const file = await loadHttpFile(join(root, 'greeter.http'));
+    const preview = await services.preview(file, file.requests[0], 'local');
+    expect(preview.problem).toBeUndefined();
+    expect(preview.lines).toEqual([
+      'GRPC grpc://127.0.0.1:9/dial.test.Greeter/SayHello',
+      'x-greeting: hi',
+      '',
+      '{"name": "Ada"}',
+    ]);
   });
 });
