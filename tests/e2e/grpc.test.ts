@@ -224,6 +224,37 @@ channelCredentials: ssl
     expect(result.stdout).toContain('2 passed, 0 failed');
     expect(result.code).toBe(0);
   });
+
+  it('reads `proto <` lines with their includeDirs, for the whole file or one request', async () => {
+    writeFileSync(
+      join(dir, 'httpyac-proto.http'),
+      `proto < ./protos/greeter.proto
+keepCase: true
+longs: String
+
+### from the file's proto
+GRPC ${bare.address}/dial.test.Greeter/SayHello
+
+{"name": "Hal"}
+
+?? body $.message == "Hello Hal"
+
+### from its own proto
+proto < greeter.proto
+includeDirs: ["./protos"]
+GRPC ${bare.address}/dial.test.Greeter/SayHello
+
+{"name": "Ivy"}
+
+?? body $.message == "Hello Ivy"
+`,
+    );
+    const result = await runCli(['run', 'httpyac-proto.http'], { cwd: dir });
+    expect(result.stdout).toContain('2 passed, 0 failed');
+    expect(result.code).toBe(0);
+    const formatted = await runCli(['fmt', '--check', 'httpyac-proto.http'], { cwd: dir });
+    expect(formatted.code).toBe(0);
+  });
 });
 
 describe('GRPC refusals, with file:line, before anything is sent', () => {
@@ -231,7 +262,10 @@ describe('GRPC refusals, with file:line, before anything is sent', () => {
     ['###\nGRPC localhost:50051 list\n', "grpcurl's `list` command is not supported"],
     ['###\nGRPC -protoset x.bin localhost:50051 a.B/C\n', 'the grpcurl flag -protoset is not supported'],
     ['###\n# @grpc-protoset x.bin\nGRPC localhost:50051 a.B/C\n', 'unsupported metadata @grpc-protoset'],
-    ['proto < ./greeter.proto\n\n###\nGRPC localhost:50051/a.B/C\n', 'httpyac `proto <` lines are not supported yet'],
+    [
+      'proto < ./greeter.proto\nkeepCase: true\nresolver: x\n\n###\nGRPC localhost:50051/a.B/C\n',
+      "the proto-loader option 'resolver' is not supported",
+    ],
     ['###\nGRPC ws://localhost:50051/a.B/C\n', 'a gRPC target cannot use ws://'],
     ['###\nGRPC localhost:50051/helloworld\n', "'helloworld' is not a gRPC method"],
   ];
@@ -240,7 +274,7 @@ describe('GRPC refusals, with file:line, before anything is sent', () => {
     writeFileSync(file, text);
     const result = await runCli(['run', file], { cwd: dir });
     expect(result.code).toBe(3);
-    const line = text.split('\n').findIndex((row) => /^(GRPC|proto|# @grpc-protoset)/.test(row)) + 1;
+    const line = text.split('\n').findIndex((row) => /^(GRPC|resolver|# @grpc-protoset)/.test(row)) + 1;
     expect(result.stderr).toContain(`${file}:${line}`);
     expect(result.stderr).toContain(message);
   });

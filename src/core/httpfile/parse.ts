@@ -33,7 +33,7 @@ import { AssertionSyntaxError, parseAssertion } from './assertion.js';
 import { newBlock, type Block } from './block.js';
 import { chooseDialect, type Dialect } from './dialect.js';
 import { applyMetadata, refusedMetadata } from './metadata.js';
-import { grpcTargetProblem } from './grpc.js';
+import { grpcTargetProblem, PROTO_IMPORT_RE, PROTO_OPTION_RE, protoOptionProblem, type ProtoImport } from './grpc.js';
 import { isKnownMethod, KNOWN_METHODS, PROTOCOL_KEYWORDS, PROTOCOL_METHODS } from './methods.js';
 import { fileBodyEncoding, inlineScriptRefusal, isSupportedEncoding, scriptFileRefusal } from './scripts.js';
 import { reportParseWarnings } from './warnings.js';
@@ -169,6 +169,9 @@ class HttpFileParser {
   private guessNoted = false;
   /** httpyac GraphQL fragments by name, appended to the queries that spread them. */
   private readonly fragments = new Map<string, string>();
+  /** httpyac `proto <` imports of the block being read, and of blocks without a request (for every gRPC request). */
+  private blockProtos: ProtoImport[] = [];
+  private readonly fileProtos: ProtoImport[] = [];
   private block: Block = newBlock(0, 1, false);
 
   constructor(
@@ -197,6 +200,9 @@ class HttpFileParser {
     const lineCount = this.starts.length;
     for (let i = 0; i < lineCount; i++) i = this.line(i);
     this.finish(this.text.length);
+    for (const request of this.requests)
+      if (this.fileProtos.length > 0 && request.method === 'GRPC')
+        request.grpcProtos = [...this.fileProtos, ...(request.grpcProtos ?? [])];
     if (this.variablesOutOfOrder) this.variables.sort((a, b) => a.span.start - b.span.start);
     const file: HttpFile = {
       path: this.path,
@@ -316,7 +322,26 @@ class HttpFileParser {
     if (t.startsWith('{{') && !maskTemplates(t).trim().includes(' ') && !t.includes('}}')) return this.scriptBlock(i);
     if (t.charCodeAt(0) === 60 /* < */) return this.preScriptLine(i, line, t);
     if (this.dialect === 'httpyac' && HTTPYAC_FRAGMENT_RE.test(t)) return this.graphqlFragment(i, t);
+    if (PROTO_IMPORT_RE.test(t)) return this.protoImport(i, t);
     return this.requestLine(i, line);
+  }
+
+  /** httpyac: `proto < ./file.proto` and its proto-loader option lines, for the gRPC requests of its block (or file). */
+  private protoImport(i: number, t: string): number {
+    const proto: ProtoImport = { path: PROTO_IMPORT_RE.exec(t)![1], importPaths: [] };
+    let last = i;
+    for (let k = i + 1; k < this.starts.length; k++) {
+      const option = this.lineText(k).trim();
+      if (isComment(option)) continue;
+      const match = PROTO_OPTION_RE.exec(option);
+      if (!match) break;
+      const problem = protoOptionProblem(proto, match[1], match[2]);
+      if (problem)
+        this.fail(problem, k, 1, 'dial reads includeDirs (and ignores keepCase, longs, enums, defaults, oneofs)');
+      last = k;
+    }
+    this.blockProtos.push(proto);
+    return last;
   }
 
   /** httpyac: `fragment Name on Type { … }` up to the next blank line, kept for the queries that spread it. */
@@ -458,14 +483,6 @@ class HttpFileParser {
         i,
         1,
         'copy the requests or variables you need into this file, or pass both files to `dial run`',
-      );
-    }
-    if (/^proto[ \t]+<[ \t]*\S/.test(rest)) {
-      this.fail(
-        'httpyac `proto <` lines are not supported yet',
-        i,
-        1,
-        'name the file in the gRPC request instead: `# @grpc-proto ./service.proto`',
       );
     }
     if (GRAPHQL_OPERATION_RE.test(rest)) {
@@ -901,7 +918,11 @@ class HttpFileParser {
 
   private finish(end: number): void {
     const block = this.block;
-    if (!block.hasRequest) return;
+    const protos = this.blockProtos.splice(0);
+    if (!block.hasRequest) {
+      this.fileProtos.push(...protos);
+      return;
+    }
     if (!block.bodyHasContent) {
       // Only variables and comments after the headers: they are variables, not a body.
       for (const i of block.bodyVariables) {
@@ -946,6 +967,7 @@ class HttpFileParser {
     };
     if (block.connectTimeoutMs !== undefined) request.connectTimeoutMs = block.connectTimeoutMs;
     if (block.scriptBlocks) request.httpyacScripts = block.scriptBlocks;
+    if (protos.length > 0) request.grpcProtos = protos;
     this.requests.push(request);
   }
 }

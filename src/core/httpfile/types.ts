@@ -142,6 +142,8 @@ export interface RequestNode {
   variables: FileVariable[];
   /** httpyac `{{ … }}` blocks before the request line (httpyac dialect): their `exports` become variables. */
   httpyacScripts?: Array<{ code: string; line: number }>;
+  /** gRPC: httpyac `proto < ./file.proto` imports of this block and of the file's blocks without a request. */
+  grpcProtos?: Array<{ path: string; importPaths: string[] }>;
 }
 
 /** Something dial read one way while another tool may read it another: shown, never fatal. */

@@ -30,6 +30,11 @@ export function grpcRequestParts(
       headers.splice(credentials, 1);
     }
     const absolute = (path: string): string => (isAbsolute(path) ? path : resolve(dir, path));
+    // httpyac's `proto <` lines add their files and includeDirs.
+    for (const proto of node.grpcProtos ?? []) {
+      target.protoFiles.push(proto.path);
+      target.importPaths.push(...proto.importPaths);
+    }
     const importPaths = target.importPaths.map(absolute);
     // As grpcurl: a proto file is found beside the .http file, else in the import paths.
     const protoFile = (path: string): string =>
