@@ -34,7 +34,7 @@ describe('gRPC in the workbench', () => {
     writeFileSync(join(root, 'http-client.private.env.json'), JSON.stringify({ local: { name: SECRET } }));
     writeFileSync(
       join(root, 'greeter.http'),
-      '### stream\nGRPC {{address}}/dial.test.Greeter/StreamGreetings\n\n{"name": "{{name}}", "times": 8}\n',
+      '### stream\nGRPC {{address}}/dial.test.Greeter/StreamGreetings\n\n{"name": "{{name}}", "times": 20}\n',
     );
     const services = createCoreServices({
       root,
