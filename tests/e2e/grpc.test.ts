@@ -174,6 +174,16 @@ describe('dial send GRPC', () => {
     expect(untrusted.stderr).toContain('error[E_TLS]');
   });
 
+  it('--offline prints the request as dial would send it; curl has no form for it', async () => {
+    const offline = await runCli(['send', '--offline', 'greeter.http#hello'], { cwd: dir });
+    expect(offline.code).toBe(0);
+    expect(offline.stdout).toContain(`GRPC grpc://${reflecting.address}/dial.test.Greeter/SayHello`);
+    expect(offline.stdout).toContain('x-greeting: hi from metadata');
+    const curl = await runCli(['export', 'curl', 'greeter.http#hello'], { cwd: dir });
+    expect(curl.code).toBe(3);
+    expect(curl.stderr).toContain('a gRPC request has no curl form');
+  });
+
   it('reports a refused connection with exit 4', async () => {
     const gone = await startGreeterServer();
     gone.forceClose();

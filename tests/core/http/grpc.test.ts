@@ -169,6 +169,21 @@ describe('gRPC sender', () => {
     expect(isDialError(slow) && slow.code).toBe('E_TIMEOUT');
   });
 
+  it('refuses gRPC-reserved headers, and sends -bin metadata as bytes', async () => {
+    const reserved = await sendRequest(
+      grpcRequest(`grpc://${reflecting.address}/dial.test.Greeter/SayHello`, '{}', [['grpc-timeout', '1S']]),
+    ).catch((error: unknown) => error);
+    expect((reserved as Error).message).toContain('grpc-timeout is reserved by gRPC');
+    // grpc-js refuses a string value for a -bin key: the call succeeds only when dial decoded the base64.
+    const binary = await sendRequest(
+      grpcRequest(`grpc://${reflecting.address}/dial.test.Greeter/SayHello`, '{}', [
+        ['x-token-bin', Buffer.from([1, 2, 3]).toString('base64')],
+        ['x-greeting', 'plain'],
+      ]),
+    );
+    expect(bodyJson(binary)).toMatchObject({ echoedMetadata: 'plain' });
+  });
+
   it('stops on the abort signal with E_CANCELLED', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 120);
