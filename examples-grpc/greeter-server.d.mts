@@ -9,6 +9,6 @@ export interface GreeterServer {
 export function startGreeterServer(options?: {
   host?: string;
   port?: number;
-  reflection?: boolean;
+  reflection?: boolean | 'v1alpha';
   tls?: { key: string; cert: string };
 }): Promise<GreeterServer>;

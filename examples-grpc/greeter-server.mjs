@@ -74,7 +74,7 @@ function collect(call, callback) {
 
 /**
  * Starts the server on host:port (port 0: any free one). `reflection: false` leaves out server
- * reflection (a client then needs greeter.proto); `tls: { key, cert }` (PEM) serves TLS.
+ * reflection (a client then needs greeter.proto), `'v1alpha'` offers only its older version; `tls: { key, cert }` (PEM) serves TLS.
  * Resolves with the port and a close function.
  */
 export async function startGreeterServer({ host = '127.0.0.1', port = 0, reflection = true, tls } = {}) {
@@ -87,7 +87,18 @@ export async function startGreeterServer({ host = '127.0.0.1', port = 0, reflect
     Fail: fail,
     Collect: collect,
   });
-  if (reflection) new ReflectionService(definition).addToServer(server);
+  if (reflection === 'v1alpha') {
+    // Only the older reflection version, as servers built before grpc.reflection.v1 offer.
+    const onlyV1alpha = {
+      addService: (service, implementation) => {
+        if (Object.values(service)[0].path.startsWith('/grpc.reflection.v1alpha.'))
+          server.addService(service, implementation);
+      },
+    };
+    new ReflectionService(definition).addToServer(onlyV1alpha);
+  } else if (reflection) {
+    new ReflectionService(definition).addToServer(server);
+  }
   const credentials = tls
     ? grpc.ServerCredentials.createSsl(null, [{ private_key: Buffer.from(tls.key), cert_chain: Buffer.from(tls.cert) }])
     : grpc.ServerCredentials.createInsecure();

@@ -114,6 +114,18 @@ describe('gRPC sender', () => {
     expect(bodyJson(exchange)).toMatchObject({ message: 'Hello Cy', answeredAt: { seconds: '1700000000', nanos: 5 } });
   });
 
+  it('falls back to grpc.reflection.v1alpha on a server without v1', async () => {
+    const older = await startGreeterServer({ reflection: 'v1alpha' });
+    try {
+      const exchange = await sendRequest(
+        grpcRequest(`grpc://${older.address}/dial.test.Greeter/SayHello`, '{"name":"Al"}'),
+      );
+      expect(bodyJson(exchange)).toMatchObject({ message: 'Hello Al' });
+    } finally {
+      older.forceClose();
+    }
+  });
+
   it('says the server has no reflection, and how to name a .proto', async () => {
     const error = await sendRequest(grpcRequest(`grpc://${bare.address}/dial.test.Greeter/SayHello`, '{}')).catch(
       (caught: unknown) => caught,
