@@ -17,7 +17,7 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 /** What each exit code means: `dial --help`, README.md and docs/cli.md show these words. */
 export const exitCodeMeanings: Record<ExitCodeValue, string> = {
   0: 'success',
-  1: 'run: a request failed or errored (an assertion, a test, or a transport error); send --check-status: a 4xx/5xx',
+  1: 'run: a request failed or errored (an assertion, a test, or a transport error); send --check-status: a 4xx/5xx; send of a gRPC call: a status other than OK',
   2: 'usage error: unknown command or flag, bad argument, dial open without a terminal',
   3: 'invalid input: a .http, env, settings or import file that fails to parse or validate; an unresolved variable',
   4: 'transport or I/O failure: DNS, refused, reset, TLS, proxy, timeout, too many redirects, a file that cannot be read or written',

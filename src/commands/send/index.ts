@@ -9,6 +9,17 @@ import { globalOptions, useColor } from '../globals.js';
 import { addCookieJarFlags, addTimeoutFlag, addTransportFlags, addVariableFlags } from '../flags.js';
 
 /** Registers `dial send`. */
+const SEND_EXAMPLES = `
+Examples:
+  dial send :3000/users                       GET http://localhost:3000/users
+  dial send :3000/users name=Ann age:=30      POST {"name":"Ann","age":30}
+  dial send PUT api.example.com/x 'tags[]=a' X-Token:abc q==1
+  dial send --form :3000/upload avatar@me.png
+  dial send -o out.bin https://example.com/file
+  dial send api.http#login -e dev --var user=ann
+  dial send --session ann -a ann:pw :3000/login   then: dial send --session ann :3000/me
+  dial send ws://127.0.0.1:4010/ws            WebSocket: stdin lines out, replies printed`;
+
 export function registerSend(program: Command): void {
   const command = program
     .command('send')
@@ -61,19 +72,7 @@ export function registerSend(program: Command): void {
     )
     .option('--session-read-only <name>', 'use a session without saving what this send changes')
     .option('--name <name>', 'the request of the .http file with this `# @name` or `###` title (as FILE.http#NAME)')
-    .addHelpText(
-      'after',
-      `
-Examples:
-  dial send :3000/users                       GET http://localhost:3000/users
-  dial send :3000/users name=Ann age:=30      POST {"name":"Ann","age":30}
-  dial send PUT api.example.com/x 'tags[]=a' X-Token:abc q==1
-  dial send --form :3000/upload avatar@me.png
-  dial send -o out.bin https://example.com/file
-  dial send api.http#login -e dev --var user=ann
-  dial send --session ann -a ann:pw :3000/login   then: dial send --session ann :3000/me
-  dial send ws://127.0.0.1:4010/ws            WebSocket: stdin lines out, replies printed`,
-    )
+    .addHelpText('after', SEND_EXAMPLES)
     .option(...dialectOption)
     .hook('preAction', applyDialectFlag)
     .action(async (args: string[], flags: unknown, sub: Command) => {

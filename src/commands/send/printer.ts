@@ -69,6 +69,7 @@ export class Printer {
   private endsWithNewline = true;
   private requestDone = false;
   private eventsStarted = false;
+  private streaming = false;
 
   constructor(
     private readonly out: Out,
@@ -154,6 +155,17 @@ export class Printer {
     bytes = this.redactor.bytes(bytes);
     if (this.terminal) this.block(formatBodyForTerminal(bytes, contentType, this.style));
     else this.block(bytes);
+  }
+
+  /** One message of a stream (gRPC…) as it arrives: formatted on a terminal, one line each in a pipe. */
+  message(text: string, contentType: string): void {
+    if (this.terminal) {
+      this.body(Buffer.from(text, 'utf8'), contentType);
+      return;
+    }
+    if (!this.streaming) this.startRaw();
+    this.streaming = true;
+    this.write(`${this.redactor.text(text)}\n`);
   }
 
   /** A body spilled to a temp file (over 16 MiB): copied through without loading it. */

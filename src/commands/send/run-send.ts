@@ -240,7 +240,9 @@ export async function runSend(args: string[], options: SendCommandOptions, io: S
   if (prepared.scripts) printScriptOutcomes(prepared.scripts.outcomes, io, errStyle);
   const context = await printingContext({ options, io, settings, prepared, sendOptions, errStyle, warn });
   if (options.offline) {
-    const shown = await context.asSent(request);
+    // gRPC: the target, metadata and message as written; the HTTP/2 framing is grpc-js's.
+    const shown =
+      request.method === 'GRPC' ? { head: request, body: streamedBody(request.body) } : await context.asSent(request);
     context.printer.request(shown.head, context.spec, shown.body);
     return;
   }
@@ -586,6 +588,8 @@ async function printingContext(
 
 /** Where a streamed response body goes while the exchange runs: a download file, stdout, or memory. */
 interface BodyRouting {
+  /** The response's messages were printed as they came (gRPC): the body is not printed again. */
+  messagesPrinted?: boolean;
   tee?: TeeWriter;
   savedTo?: string;
   /** The download file being written (in place only once complete: see openOutputFile). */
@@ -605,10 +609,13 @@ async function sendAndPrint(context: SendContext): Promise<void> {
   let digestPending = digestAuth !== undefined;
   let current = prepared.request;
   const routing: BodyRouting = { responsePrinted: false };
+  if (current.method === 'GRPC') printMessagesLive(context, routing);
+  else {
+    sendOptions.onMessage = (message) => {
+      if (routing.printEvents) context.printer.event(message, options.forceJson);
+    };
+  }
   const progress = downloadTo && io.stderrIsTTY && !io.quiet ? new Progress(io.stderr) : undefined;
-  sendOptions.onMessage = (message) => {
-    if (routing.printEvents) context.printer.event(message, options.forceJson);
-  };
   sendOptions.bodyTarget = {
     kind: 'stream',
     open: async (head: ResponseHead) => {
@@ -718,6 +725,22 @@ function printScriptOutcomes(outcomes: ScriptOutcome[], io: SendIo, style: Style
   return failed;
 }
 
+/**
+ * gRPC: the request first (as -v asks), then each received message as it arrives; the status
+ * and trailers follow once the call ends (printResponse).
+ */
+function printMessagesLive(context: SendContext, routing: BodyRouting): void {
+  const { spec, printer, prepared } = context;
+  const { request } = prepared;
+  context.sendOptions.onMessage = (message) => {
+    if (message.direction !== 'received') return;
+    printer.request(request, spec, request.body.kind === 'text' ? request.body.text : undefined);
+    if (!spec.responseBody) return;
+    printer.message(message.data, 'application/json');
+    routing.messagesPrinted = true;
+  };
+}
+
 /** Opens where a response body streams to, once its head is in; null keeps it in memory (printed when done). */
 async function openBodyTarget(
   context: SendContext,
@@ -790,7 +813,7 @@ async function printResponse(
     if (spec.responseHeaders) printer.responseHead(response);
     if (response.body.kind === 'memory') {
       historyBody = response.body.bytes;
-      if (spec.responseBody && response.body.bytes.length > 0)
+      if (spec.responseBody && response.body.bytes.length > 0 && !routing.messagesPrinted)
         printer.body(response.body.bytes, headerValue(response.headers, 'content-type'));
     } else if (response.body.kind === 'file') {
       historyBody = readHead(response.body.path, 64 * 1024);
@@ -841,6 +864,7 @@ function appendToHistory(
 function checkStatus(context: SendContext, exchange: Exchange, download: boolean): void {
   const { options, redactor } = context;
   const { response } = exchange;
+  if (exchange.request.method === 'GRPC') return checkGrpcStatus(exchange, redactor.text(exchange.request.url));
   const statusLine = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
   // In a pipe only the body is written: an error status must still be seen (and --check-status fails on it).
   if (response.status >= 400 && !context.io.stdoutIsTTY && !context.io.quiet && !options.checkStatus && !download) {
@@ -857,4 +881,17 @@ function checkStatus(context: SendContext, exchange: Exchange, download: boolean
       `${statusLine}: redirect${location ? ` to ${redactor.text(location)}` : ''} not followed (add --follow)`,
     );
   }
+}
+
+/** A gRPC call whose status is not OK fails `dial send` (exit 1), --check-status or not: the call failed. */
+function checkGrpcStatus(exchange: Exchange, url: string): void {
+  const { response } = exchange;
+  const code = headerValue(response.headers, 'grpc-status');
+  if (code === undefined || code === '0') return;
+  const message = headerValue(response.headers, 'grpc-message');
+  throw new DialError(
+    'E_HTTP_STATUS',
+    `gRPC status ${response.statusText} (${code})${message ? `: ${message}` : ''} from ${url}`,
+    { hint: 'assert on it in a .http file (`?? header grpc-status == ' + code + '`) to make it expected in dial run' },
+  );
 }

@@ -2,6 +2,7 @@
  * Per-file checks that need no environment: metadata keys, duplicate names, references to
  * requests, JSON bodies, files the requests read.
  */
+import { GRPC_METADATA_KEYS } from '../http/grpc/target.js';
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { lineColAt } from '../env/json-file.js';
@@ -57,7 +58,7 @@ export function reporterFor(file: HttpFile, shown: string, findings: Finding[]):
 
 function checkMetadata(node: RequestNode, report: Report, requestNames: Set<string>): void {
   for (const meta of node.metadata) {
-    if (!KNOWN_METADATA.has(meta.key)) {
+    if (!KNOWN_METADATA.has(meta.key) && !GRPC_METADATA_KEYS.has(meta.key)) {
       report(meta.span.start, 'unknown-metadata', `unknown metadata '@${meta.key}'`);
       continue;
     }

@@ -19,6 +19,7 @@ import { multipartBoundary } from '../httpfile/multipart.js';
 import { defaultSettings, settingsTimeoutMs } from '../settings/index.js';
 import { normaliseProxy } from '../send/url.js';
 import { toCurl, type ToCurlOptions } from './curl.js';
+import { DialError } from '../errors.js';
 import { dispositionParam, partsInBytes } from './multipart-parts.js';
 
 interface PartSource {
@@ -114,6 +115,11 @@ export interface CurlCommandOptions extends ToCurlOptions {
  */
 export function curlCommand(request: HttpRequest, options: CurlCommandOptions = {}): string {
   const { source, cwd = process.cwd(), ...curlOptions } = options;
+  if (request.method === 'GRPC') {
+    throw new DialError('E_INPUT', 'a gRPC request has no curl form', {
+      hint: 'send it with dial send (or call it with grpcurl: -d with the body, -H per metadata header)',
+    });
+  }
   for (const key of ['caFile', 'certFile', 'keyFile'] as const) {
     const path = curlOptions[key];
     if (path !== undefined) curlOptions[key] = displayPath(resolve(cwd, path), cwd);

@@ -63,6 +63,11 @@ export function formatRequestHead(
 ): string {
   let target = request.url;
   let host: string | undefined;
+  // A gRPC (grpc://, grpcs://) request: its target as dial sends it, no HTTP request line.
+  if (/^grpcs?:\/\//i.test(request.url))
+    return [`${style.method(request.method)} ${style.url(target)}`, ...formatHeaders(request.headers, style)].join(
+      '\n',
+    );
   try {
     const url = new URL(request.url);
     // URL() percent-encodes the mask of a redacted value; show it as the mask again.

@@ -13,6 +13,8 @@ export type ProtocolSender = (request: HttpRequest, options: SendOptions) => Pro
 
 const senders: Readonly<Record<string, () => Promise<ProtocolSender>>> = {
   WEBSOCKET: () => import('./websocket/index.js').then((m) => m.sendWebSocket),
+  // gRPC (JetBrains, kulala, httpyac): unary and server streaming (docs/grpc.md).
+  GRPC: () => import('./grpc/send.js').then((m) => m.sendGrpc),
 };
 
 /** GraphQL subscriptions over WebSocket (graphql-transport-ws): a GRAPHQL request to a ws:// or wss:// URL. */

@@ -63,6 +63,8 @@ export interface HttpRequest {
    * origin of `url` instead of its path. HTTP/1.1 without a proxy only; redirects use their URL.
    */
   asteriskForm?: boolean;
+  /** A `GRPC` request's schema source (.proto files, import paths) beyond its URL: see grpc/target.ts. */
+  grpc?: import('./grpc/target.js').GrpcRequestOptions;
 }
 
 export interface TlsOptions {

@@ -14,8 +14,9 @@ const REFUSED_KEYS: Readonly<Record<string, string>> = {
     'kulala `# @env-stdin-cmd` is not supported: run the command yourself and pass the value with --var name=value',
   'env-stdin-cmd-pre':
     'kulala `# @env-stdin-cmd-pre` is not supported: run the command yourself and pass the value with --var name=value',
-  'grpc-global-import': 'gRPC requests are not supported yet',
-  'grpc-import': 'gRPC requests are not supported yet',
+  'grpc-global-import': 'name the .proto files in each gRPC request: `# @grpc-proto FILE`, `# @grpc-import-path DIR`',
+  'grpc-import': 'name the .proto files in the gRPC request: `# @grpc-proto FILE`, `# @grpc-import-path DIR`',
+  'grpc-protoset': 'compiled protosets are not supported: name the .proto files with `# @grpc-proto FILE`',
 };
 
 /**

@@ -66,11 +66,12 @@ export const PROTOCOL_METHODS: Readonly<Record<string, string>> = {
   WEBSOCKET: 'WEBSOCKET',
   WS: 'WEBSOCKET',
   WSS: 'WEBSOCKET',
+  // gRPC: `GRPC host:port/package.Service/Method` (docs/grpc.md).
+  GRPC: 'GRPC',
 };
 
 /** Protocol keywords of JetBrains, httpyac and kulala that dial recognises but does not send yet. */
 export const PROTOCOL_KEYWORDS: Readonly<Record<string, string>> = {
-  GRPC: 'gRPC',
   MQTT: 'MQTT',
   AMQP: 'AMQP',
   RABBITMQ: 'AMQP',

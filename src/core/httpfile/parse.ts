@@ -40,6 +40,7 @@ import {
   type HttpyacScriptStart,
 } from './httpyac.js';
 import { applyMetadata, refusedMetadata } from './metadata.js';
+import { grpcTargetProblem, PROTO_IMPORT_RE, PROTO_OPTION_RE, protoOptionProblem, type ProtoImport } from './grpc.js';
 import { isKnownMethod, KNOWN_METHODS, PROTOCOL_KEYWORDS, PROTOCOL_METHODS } from './methods.js';
 import { fileBodyEncoding, inlineScriptRefusal, isSupportedEncoding, scriptFileRefusal } from './scripts.js';
 import { reportParseWarnings } from './warnings.js';
@@ -203,6 +204,9 @@ class HttpFileParser {
   /** httpyac: scripts that run once or for every request, and the files `# @import` names. */
   private readonly httpyacFile: HttpyacFileScripts = { once: [], everyPre: [], everyPost: [] };
   private readonly httpyacImports: Array<{ path: string; line: number }> = [];
+  /** httpyac `proto <` imports of the block being read, and of blocks without a request (for every gRPC request). */
+  private blockProtos: ProtoImport[] = [];
+  private readonly fileProtos: ProtoImport[] = [];
   private block: Block = newBlock(0, 1, false);
 
   constructor(
@@ -231,6 +235,9 @@ class HttpFileParser {
     const lineCount = this.starts.length;
     for (let i = 0; i < lineCount; i++) i = this.line(i);
     this.finish(this.text.length);
+    for (const request of this.requests)
+      if (this.fileProtos.length > 0 && request.method === 'GRPC')
+        request.grpcProtos = [...this.fileProtos, ...(request.grpcProtos ?? [])];
     if (this.variablesOutOfOrder) this.variables.sort((a, b) => a.span.start - b.span.start);
     this.applyHttpyacFileScripts();
     const file: HttpFile = {
@@ -360,6 +367,7 @@ class HttpFileParser {
     if (this.dialect === 'httpyac' && HTTPYAC_FRAGMENT_RE.test(t)) return this.graphqlFragment(i, t);
     if (isImportLine(t)) return this.importLine(i, t);
     if (isRunLine(t)) return this.runLine(i, t);
+    if (PROTO_IMPORT_RE.test(t)) return this.protoImport(i, t);
     return this.requestLine(i, line);
   }
 
@@ -376,6 +384,24 @@ class HttpFileParser {
       this.fail(`bad run line: ${parsed}`, i, 1, 'write `run #Login` or `run ./other.http`');
     (this.block.runs ??= []).push({ ...parsed, span: this.lineSpan(i) });
     return i;
+  }
+
+  /** httpyac: `proto < ./file.proto` and its proto-loader option lines, for the gRPC requests of its block (or file). */
+  private protoImport(i: number, t: string): number {
+    const proto: ProtoImport = { path: PROTO_IMPORT_RE.exec(t)![1], importPaths: [] };
+    let last = i;
+    for (let k = i + 1; k < this.starts.length; k++) {
+      const option = this.lineText(k).trim();
+      if (isComment(option)) continue;
+      const match = PROTO_OPTION_RE.exec(option);
+      if (!match) break;
+      const problem = protoOptionProblem(proto, match[1], match[2]);
+      if (problem)
+        this.fail(problem, k, 1, 'dial reads includeDirs (and ignores keepCase, longs, enums, defaults, oneofs)');
+      last = k;
+    }
+    this.blockProtos.push(proto);
+    return last;
   }
 
   /** httpyac: `fragment Name on Type { … }` up to the next blank line, kept for the queries that spread it. */
@@ -687,6 +713,14 @@ class HttpFileParser {
   /** The URL as dial will send it: spaces after an explicit method are encoded, `*` is refused. */
   private checkedUrl(url: string, i: number, line: string): string {
     if (!url) this.fail('request line without a URL', i, 1, 'write `GET https://example.com/path`');
+    // httpyac reads a request line of a bare grpc:// URL as a gRPC call.
+    if (!this.block.methodExplicit && /^grpcs?:\/\//i.test(url)) this.block.method = 'GRPC';
+    if (this.block.method === 'GRPC') {
+      // kulala's `GRPC [flags] host:port package.Service/Method` keeps its spaces.
+      const problem = grpcTargetProblem(url, this.block.metadata);
+      if (problem) this.fail(`gRPC target: ${problem.message}`, i, 1, problem.hint);
+      return url;
+    }
     const stray = maskTemplates(url).search(/\s/);
     if (stray >= 0) {
       if (!this.block.methodExplicit) {
@@ -1109,7 +1143,9 @@ class HttpFileParser {
 
   private finish(end: number): void {
     const block = this.block;
+    const protos = this.blockProtos.splice(0);
     if (!block.hasRequest) {
+      this.fileProtos.push(...protos);
       if (block.runs) this.finishRunOnly(block, end);
       // httpyac's global region: its blocks run once before the requests, its response blocks after each.
       if (block.scriptBlocks) this.httpyacFile.once.push(...block.scriptBlocks);
@@ -1193,6 +1229,7 @@ class HttpFileParser {
     // httpyac names an unnamed GraphQL request after its operation.
     if (request.name === undefined && block.graphql?.operationName) request.name = block.graphql.operationName;
     if (graphql || block.method === 'GRAPHQL') request.graphql = true;
+    if (protos.length > 0) request.grpcProtos = protos;
     this.requests.push(request);
   }
 

@@ -164,6 +164,8 @@ export interface RequestNode {
   httpyacHeaderSpreads?: Array<{ name: string; line: number }>;
   /** httpyac `gql name < ./query.gql`: the query file (the body holds the variables) and the fragments defined before it. */
   httpyacGraphqlFile?: { path: string; line: number; operationName?: string; fragments: Record<string, string> };
+  /** gRPC: httpyac `proto < ./file.proto` imports of this block and of the file's blocks without a request. */
+  grpcProtos?: Array<{ path: string; importPaths: string[] }>;
 }
 
 /** `run #name`, `run ./file.http`, `run ./file.http#name`, each optionally `(@var=value, …)`. */

@@ -27,6 +27,7 @@ import { graphqlErrorsInText } from '../http/graphql-errors.js';
 import type { AttemptContext, AttemptOutcome, RequestExecutor } from './runner.js';
 import type { FailedExchange, RequestError } from './types.js';
 import { loadHttpFileFromDisk, resolveRunTargets } from '../workspace/run-lines.js';
+import { unassertedGrpcFailure } from './grpc-status.js';
 
 /** The part of the workspace session the runner uses (src/core/session). */
 export interface RunSession {
@@ -472,6 +473,11 @@ async function sendOnce(shared: ExecutorShared, attempt: Attempt, pass?: number)
   if (node.httpyacPostScripts && shared.scriptsOn) await runHttpyacPostScripts(shared, attempt, view);
   await checkAssertions(shared, attempt, view);
   if (node.graphql) checkGraphqlErrors(attempt, view);
+  const grpcFailure = unassertedGrpcFailure(node, exchange);
+  if (grpcFailure) {
+    attempt.assertions.push(grpcFailure);
+    attempt.context.emit({ type: 'assertion', result: grpcFailure });
+  }
 }
 
 /** One attempt of one request (with the requests its `run` lines run first); any error becomes an `errored` outcome. */

@@ -34,6 +34,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import type { Exchange, HttpRequest, RequestBody, SendOptions } from '../http/types.js';
+import { grpcRequestParts } from './grpc.js';
 import type { HttpFile, RequestNode } from '../httpfile/types.js';
 import { parseHttpFile } from '../httpfile/parse.js';
 import { reportParseWarnings } from '../httpfile/warnings.js';
@@ -694,7 +695,8 @@ class RequestSession implements Session {
     const headers = await this.resolveHeaders(file, node, resolver);
     await this.httpyacAuth(file, node, headers, resolver);
     const asteriskForm = url === '*';
-    url = completeUrl(url, headers);
+    const grpc = node.method === 'GRPC' ? grpcRequestParts(url, node, file, this.workspaceRoot, headers) : undefined;
+    url = grpc ? grpc.url : completeUrl(url, headers);
     // A rooted target with no Host header cannot be sent as written; httpyac's rule gives it the
     // `host` variable. Used in every dialect, only when such a variable is defined.
     if (url.startsWith('/')) url = `${await resolver.variable('host').catch(() => '')}${url}`;
@@ -702,6 +704,7 @@ class RequestSession implements Session {
     const body = await this.resolveBody(file, node, resolver, headers);
     let request: HttpRequest = { method: node.method, url, headers, body };
     if (asteriskForm) request.asteriskForm = true;
+    if (grpc) request.grpc = grpc.grpc;
     if (node.graphql) {
       const { graphqlHttpRequest } = await import('./graphql.js');
       request = await graphqlHttpRequest(request, node, {

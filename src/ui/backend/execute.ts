@@ -72,6 +72,22 @@ function testOutcomes(assertions: AssertionResult[]): TestOutcome[] {
   }));
 }
 
+/** Messages shown while a stream runs have the secrets masked (the finished response obeys ctrl+r). */
+async function maskedMessages(
+  context: ExecuteContext,
+  file: HttpFile,
+  session: { secretValues(): string[] },
+  options: ExecuteOptions,
+): Promise<ExecuteOptions> {
+  const onMessage = options.onMessage;
+  if (!onMessage) return options;
+  const privates = await privateValues(context.envStore(), dirname(file.path), options.environment);
+  return {
+    ...options,
+    onMessage: (message, secrets) => onMessage(message, [...(secrets ?? []), ...session.secretValues(), ...privates]),
+  };
+}
+
 /** Builds `execute`: sends one request and returns its result; only one body is kept at a time. */
 export function createExecute(
   context: ExecuteContext,
@@ -79,7 +95,7 @@ export function createExecute(
   let previousExchange: Exchange | undefined;
   return async (file, node, executeOptions) => {
     const { session, run } = context.runnerFor(executeOptions.environment);
-    const current: Current = { node, options: executeOptions };
+    const current: Current = { node, options: await maskedMessages(context, file, session, executeOptions) };
     context.setCurrent(current);
     executeOptions.onState('resolving');
     try {

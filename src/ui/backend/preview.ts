@@ -4,7 +4,7 @@
  * engine adds, and every secret masked.
  */
 import { dirname } from 'node:path';
-import type { SendOptions } from '../../core/http/types.js';
+import type { RequestPreview, SendOptions } from '../../core/http/types.js';
 import type { HttpFile, RequestNode } from '../../core/httpfile/types.js';
 import { previewRequest } from '../../core/http/request-head.js';
 import { createSession } from '../../core/session/index.js';
@@ -46,11 +46,12 @@ export function createPreview(
     });
     try {
       const prepared = await session.prepare(file, node);
-      const preview = await previewRequest(
-        prepared.request,
-        { ...context.sendOptions, ...prepared.overrides },
-        64 * 1024,
-      );
+      const { request } = prepared;
+      // gRPC: the target, metadata and message as dial sends them (grpc-js writes the HTTP/2 frames).
+      const preview: RequestPreview =
+        request.method === 'GRPC'
+          ? { ...request, body: request.body.kind === 'text' ? Buffer.from(request.body.text) : undefined }
+          : await previewRequest(request, { ...context.sendOptions, ...prepared.overrides }, 64 * 1024);
       const secrets = [
         ...prepared.secretValues,
         ...session.secretValues(),

@@ -90,8 +90,10 @@ function engineFor(context: RunnerContext, secretValues: () => Iterable<string>)
         // Server-sent events are shown as they arrive, while the stream is still open.
         onMessage: (message) => {
           // The log masks (until ctrl+r reveals) the values the request used: they may come back in a message.
-          if (context.current() === active)
-            active.options.onMessage?.(message, [...secretValues(), ...(active.prepared?.secretValues ?? [])]);
+          if (context.current() !== active) return;
+          // A gRPC stream has no response head before its messages: the first one means receiving.
+          if (message.direction === 'received') active.options.onState('receiving');
+          active.options.onMessage?.(message, [...secretValues(), ...(active.prepared?.secretValues ?? [])]);
         },
         bodyTarget: {
           kind: 'stream',

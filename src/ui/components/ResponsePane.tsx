@@ -114,10 +114,11 @@ function HeadLine(props: ResponsePaneProps & { inFlight: boolean }): React.React
       </Text>
     );
   const events = props.messages?.length ?? 0;
+  const unit = props.node?.method === 'GRPC' ? 'message' : 'event';
   if (inFlight)
     return (
       <Text wrap="truncate-end" color={theme.status.pending}>
-        {`${spinner} ${requestState}…${events > 0 ? `  ${events} event${events === 1 ? '' : 's'} so far` : ''}`}
+        {`${spinner} ${requestState}…${events > 0 ? `  ${events} ${unit}${events === 1 ? '' : 's'} so far` : ''}`}
       </Text>
     );
   if (requestState === 'cancelled')

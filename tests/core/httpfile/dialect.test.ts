@@ -18,7 +18,6 @@ function refusal(text: string, path = 'f.http'): { message: string; line?: numbe
 describe('refusals (never silently wrong)', () => {
   it('refuses protocol keywords with the protocol named', () => {
     for (const [line, protocol] of [
-      ['GRPC localhost:50051/a.B/C', 'gRPC'],
       ['AMQP amqp://x', 'AMQP'],
       ['MQTT tcp://x', 'MQTT'],
     ]) {
