@@ -35,3 +35,10 @@ export function addTransportFlags(command: Command, help: { insecure: string; pr
 export function addTimeoutFlag(command: Command, help: string): Command {
   return command.option('--timeout <duration>', help);
 }
+
+/** `--cookie-jar FILE` and `--no-cookie-jar`: where the saved cookie jar of a workspace is, or none (docs/cookies.md). */
+export function addCookieJarFlags(command: Command): Command {
+  return command
+    .option('--cookie-jar <file>', 'keep the cookie jar in FILE instead of the config folder')
+    .option('--no-cookie-jar', 'neither read nor save the cookie jar: cookies last for this command only');
+}

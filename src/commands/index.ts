@@ -16,6 +16,8 @@ import { registerFmt } from './fmt.js';
 import { registerCheck } from './check.js';
 import { registerTrust } from './trust.js';
 import { registerAuth } from './auth.js';
+import { registerCookies } from './cookies.js';
+import { registerSessions } from './sessions.js';
 
 const commands: Record<string, (program: Command) => void> = {
   send: registerSend,
@@ -34,6 +36,8 @@ const commands: Record<string, (program: Command) => void> = {
   check: registerCheck,
   trust: registerTrust,
   auth: registerAuth,
+  cookies: registerCookies,
+  sessions: registerSessions,
 };
 
 /**

@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { DialError } from '../core/errors.js';
 import { useColor } from './globals.js';
-import { addVariableFlags } from './flags.js';
+import { addCookieJarFlags, addVariableFlags } from './flags.js';
 import { importOpenWorkbench, importUiStart } from './ui-modules.js';
 
 /**
@@ -36,36 +36,41 @@ export function registerOpen(program: Command): void {
     env: 'environment to start with (remembered per workspace)',
     var: 'set a variable (repeatable)',
   });
-  command.action(async (dir: string, opts: { env?: string; var: string[] }, sub: Command) => {
-    const cliVariables = (await import('./flag-schemas.js')).parseVariables(opts.var);
-    const interactive = Boolean(process.stdout.isTTY && process.stdin.isTTY) && !process.env.CI;
-    if (!interactive) {
-      throw new DialError('E_NOT_TTY', '`dial open` needs an interactive terminal', {
-        hint: 'use `dial send FILE.http#name` to send one request, or `dial run` to run files as tests',
+  addCookieJarFlags(command);
+  command.action(
+    async (dir: string, opts: { env?: string; var: string[]; cookieJar?: string | boolean }, sub: Command) => {
+      const cliVariables = (await import('./flag-schemas.js')).parseVariables(opts.var);
+      const interactive = Boolean(process.stdout.isTTY && process.stdin.isTTY) && !process.env.CI;
+      if (!interactive) {
+        throw new DialError('E_NOT_TTY', '`dial open` needs an interactive terminal', {
+          hint: 'use `dial send FILE.http#name` to send one request, or `dial run` to run files as tests',
+        });
+      }
+      const { resolve } = await import('node:path');
+      const { statSync } = await import('node:fs');
+      const root = resolve(dir);
+      let isDir = false;
+      try {
+        isDir = statSync(root).isDirectory();
+      } catch {
+        isDir = false;
+      }
+      if (!isDir)
+        throw new DialError('E_NOT_FOUND', `no such folder: ${dir}`, {
+          hint: 'pass the folder that holds your .http files',
+        });
+      await loadUiWithoutFetch();
+      const { openWorkbench } = await importOpenWorkbench();
+      const { openInBrowser } = await import('./oauth-host.js');
+      process.exitCode = await openWorkbench({
+        dir: root,
+        environment: opts.env,
+        cliVariables,
+        color: useColor(sub),
+        openBrowser: (url) => openInBrowser(url),
+        ...(opts.cookieJar === false && { cookieJar: false }),
+        ...(typeof opts.cookieJar === 'string' && { cookieJar: resolve(opts.cookieJar) }),
       });
-    }
-    const { resolve } = await import('node:path');
-    const { statSync } = await import('node:fs');
-    const root = resolve(dir);
-    let isDir = false;
-    try {
-      isDir = statSync(root).isDirectory();
-    } catch {
-      isDir = false;
-    }
-    if (!isDir)
-      throw new DialError('E_NOT_FOUND', `no such folder: ${dir}`, {
-        hint: 'pass the folder that holds your .http files',
-      });
-    await loadUiWithoutFetch();
-    const { openWorkbench } = await importOpenWorkbench();
-    const { openInBrowser } = await import('./oauth-host.js');
-    process.exitCode = await openWorkbench({
-      dir: root,
-      environment: opts.env,
-      cliVariables,
-      color: useColor(sub),
-      openBrowser: (url) => openInBrowser(url),
-    });
-  });
+    },
+  );
 }

@@ -19,6 +19,8 @@ export const commandExamples: readonly (readonly [string, string])[] = [
   ['dial history show 1', 'the last exchange'],
   ['dial echo', 'a local httpbin-compatible server on 127.0.0.1:4010'],
   ['dial completion bash', 'a shell completion script'],
+  ['dial cookies list', "the workspace's saved cookies (values masked)"],
+  ['dial sessions show ann', 'a `dial send --session` session (credentials masked)'],
 ];
 
 /** The text after the command list: examples, exit codes and where the reference lives. */

@@ -4,6 +4,7 @@
  */
 import { join, relative } from 'node:path';
 import { configDir } from '../core/settings/paths.js';
+import { openWorkspaceJar } from '../core/cookies/jar-file.js';
 import type { Exchange, SendOptions } from '../core/http/types.js';
 import type { HttpFile, RequestNode } from '../core/httpfile/types.js';
 import { insertRequestText, removeRequestText, replaceRequestText } from '../core/httpfile/index.js';
@@ -39,6 +40,8 @@ export interface CoreServicesOptions {
   settings: Settings;
   /** Opens an OAuth 2.0 sign-in page in the browser. */
   openBrowser?: (url: string) => void | Promise<void>;
+  /** `--cookie-jar FILE` (a path) or `--no-cookie-jar` (false); default the workspace's saved jar. */
+  cookieJar?: string | false;
 }
 
 /** The history of this workspace, newest first, as the history screen lists it. */
@@ -107,6 +110,16 @@ export function createCoreServices(options: CoreServicesOptions): WorkbenchServi
         current: () => current,
         ...(options.openBrowser && { openBrowser: options.openBrowser }),
         oauthCacheFile: join(configDir(env), 'oauth-tokens.json'),
+        // The workspace's saved cookie jar per environment, as `dial send FILE` and `dial run` use it.
+        cookieJar: (environment) =>
+          options.cookieJar === false
+            ? undefined
+            : openWorkspaceJar({
+                root,
+                environment,
+                env,
+                ...(options.cookieJar !== undefined && { path: options.cookieJar }),
+              }),
       }),
     };
   };

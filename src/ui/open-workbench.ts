@@ -18,6 +18,8 @@ export interface OpenWorkbenchOptions {
   color: boolean;
   /** Opens an OAuth 2.0 sign-in page in the browser (the command's opener: the UI starts no programs of its own). */
   openBrowser?: (url: string) => void | Promise<void>;
+  /** `--cookie-jar FILE` (absolute) or `--no-cookie-jar` (false). */
+  cookieJar?: string | false;
 }
 
 /** Opens the TUI and resolves with the exit code when the user quits. */
@@ -64,6 +66,7 @@ export async function openWorkbench(options: OpenWorkbenchOptions): Promise<numb
         suspend,
         settings,
         ...(options.openBrowser && { openBrowser: options.openBrowser }),
+        ...(options.cookieJar !== undefined && { cookieJar: options.cookieJar }),
       }),
     onClose: () => closeConnections(),
   });

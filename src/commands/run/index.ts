@@ -14,7 +14,7 @@
 import type { Command } from 'commander';
 import { applyDialectFlag, dialectOption } from '../dialect-flag.js';
 import { globalOptions, useColor } from '../globals.js';
-import { addTimeoutFlag, addTransportFlags, addVariableFlags, collect } from '../flags.js';
+import { addCookieJarFlags, addTimeoutFlag, addTransportFlags, addVariableFlags, collect } from '../flags.js';
 
 export function registerRun(program: Command): void {
   const command = program
@@ -54,6 +54,7 @@ export function registerRun(program: Command): void {
     insecure: 'do not verify TLS certificates',
     proxy: 'proxy for every request (else HTTP(S)_PROXY / NO_PROXY)',
   });
+  addCookieJarFlags(command);
   command
     .addHelpText(
       'after',

@@ -23,6 +23,7 @@ const runFlags = z
     scripts: z._default(z.boolean(), true),
     outputFailed: z.optional(z.boolean()),
     follow: z._default(z.boolean(), true),
+    cookieJar: z.optional(z.union([z.boolean(), z.string()])),
     ...tlsFlagShape,
   })
   .check(z.superRefine((flags, context) => keyNeedsCert(flags, context.issues)));
@@ -51,5 +52,8 @@ export function runOptions(flags: unknown) {
     tls: { verify: !checked.insecure, caFile: checked.cacert, certFile: checked.cert, keyFile: checked.key },
     proxy: checked.proxy,
     follow: checked.follow,
+    // --no-cookie-jar: each file's cookies last for the run only; --cookie-jar FILE: the saved jar is FILE.
+    cookieJar: checked.cookieJar !== false,
+    ...(typeof checked.cookieJar === 'string' ? { cookieJarPath: checked.cookieJar } : {}),
   };
 }

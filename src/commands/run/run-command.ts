@@ -58,6 +58,10 @@ export interface RunCommandOptions {
   tls: TlsOptions;
   proxy?: string;
   follow: boolean;
+  /** Read and save the cookie jar of the workspace and environment (false: --no-cookie-jar). */
+  cookieJar?: boolean;
+  /** `--cookie-jar FILE`: the saved jar is this file. */
+  cookieJarPath?: string;
   color: boolean;
   verbose: boolean;
   stdout: (text: string) => void;
@@ -179,7 +183,10 @@ async function prepareRun(options: RunCommandOptions): Promise<RunSetup> {
   removeStaleSpills();
   const givenPaths = options.paths.length ? options.paths.map((p) => resolve(options.cwd, p)) : [options.cwd];
 
-  const runOnce = async (only?: Set<string>): Promise<number> => {
+  const runOnce = (only?: Set<string>): Promise<number> =>
+    withSavedJar(options, root, environment, engine, (runEngine) => runWith(runEngine, only));
+
+  const runWith = async (engine: RunSetup['engine'], only?: Set<string>): Promise<number> => {
     const session = createSession({
       workspaceRoot: root,
       environment,
@@ -257,6 +264,36 @@ async function prepareRun(options: RunCommandOptions): Promise<RunSetup> {
     );
   };
   return { root, givenPaths, engine, discoverHttpFiles, runOnce };
+}
+
+/**
+ * Runs with the saved cookie jar of the workspace and environment (unless --no-cookie-jar):
+ * each file starts from it, and what the files set is saved when the run ends, even a failed one.
+ */
+async function withSavedJar(
+  options: RunCommandOptions,
+  root: string,
+  environment: string | undefined,
+  engine: RunSetup['engine'],
+  run: (engine: RunSetup['engine']) => Promise<number>,
+): Promise<number> {
+  if (options.cookieJar === false) return run(engine);
+  const { openWorkspaceJar } = await import('../../core/cookies/jar-file.js');
+  const savedJar = openWorkspaceJar({
+    root,
+    environment,
+    ...(options.cookieJarPath !== undefined && { path: resolve(options.cwd, options.cookieJarPath) }),
+    onProblem: (message) => options.stderr(`warning: ${message}\n`),
+  });
+  try {
+    return await run({ ...engine, createCookieJar: () => savedJar.fork() });
+  } finally {
+    try {
+      savedJar.save();
+    } catch (error) {
+      options.stderr(`warning: ${(error as Error).message}; the cookies of this run are not kept\n`);
+    }
+  }
 }
 
 /** Runs the plan with the reporters listening, and maps the outcome to an exit code. */

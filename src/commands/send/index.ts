@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { applyDialectFlag, dialectOption } from '../dialect-flag.js';
 import { globalOptions, useColor } from '../globals.js';
-import { addTimeoutFlag, addTransportFlags, addVariableFlags } from '../flags.js';
+import { addCookieJarFlags, addTimeoutFlag, addTransportFlags, addVariableFlags } from '../flags.js';
 
 /** Registers `dial send`. */
 export function registerSend(program: Command): void {
@@ -53,7 +53,13 @@ export function registerSend(program: Command): void {
     .option('--no-mask', 'print secrets and credential headers as they are (history still masks them)')
     .option('--no-scripts', "do not run a .http request's pre-request and response scripts");
   addVariableFlags(command, { env: 'environment for a .http target', var: 'variable for a .http target (repeatable)' });
+  addCookieJarFlags(command);
   command
+    .option(
+      '--session <name>',
+      "keep headers, -a credentials and cookies between sends to the URL's host (or a FILE.json)",
+    )
+    .option('--session-read-only <name>', 'use a session without saving what this send changes')
     .option('--name <name>', 'the request of the .http file with this `# @name` or `###` title (as FILE.http#NAME)')
     .addHelpText(
       'after',
@@ -64,7 +70,8 @@ Examples:
   dial send PUT api.example.com/x 'tags[]=a' X-Token:abc q==1
   dial send --form :3000/upload avatar@me.png
   dial send -o out.bin https://example.com/file
-  dial send api.http#login -e dev --var user=ann`,
+  dial send api.http#login -e dev --var user=ann
+  dial send --session ann -a ann:pw :3000/login   then: dial send --session ann :3000/me`,
     )
     .option(...dialectOption)
     .hook('preAction', applyDialectFlag)

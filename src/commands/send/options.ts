@@ -47,6 +47,12 @@ export interface SendCommandOptions {
   variables: Record<string, string>;
   /** `--env` or `--var` was given (they apply to .http targets only). */
   variablesGiven: boolean;
+  /** `--no-cookie-jar`: a .http request neither reads nor saves the workspace's cookie jar. */
+  cookieJar: boolean;
+  /** `--cookie-jar FILE`: the saved jar of a .http request is this file. */
+  cookieJarPath?: string;
+  /** `--session NAME` / `--session-read-only NAME`: headers, credentials and cookies kept between sends to a host. */
+  session?: { name: string; readOnly: boolean };
 }
 
 const flag = z.optional(z.boolean());
@@ -105,6 +111,9 @@ const sendFlags = z
     scripts: z._default(z.boolean(), true),
     env: text,
     var: variablePairs,
+    cookieJar: z.optional(z.union([z.boolean(), z.string()])),
+    session: text,
+    sessionReadOnly: text,
   })
   .check(
     z.superRefine((flags, context) => {
@@ -116,6 +125,13 @@ const sendFlags = z
           message: `--${modes[0]} and --${modes[1]} cannot be combined`,
         });
       keyNeedsCert(flags, context.issues);
+      if (flags.session !== undefined && flags.sessionReadOnly !== undefined)
+        context.issues.push({
+          code: 'custom',
+          input: flags,
+          message: '--session and --session-read-only cannot be combined',
+          params: { hint: 'give one of them' },
+        });
       if (flags.authType && !flags.auth) {
         context.issues.push({
           code: 'custom',
@@ -196,5 +212,15 @@ export function sendOptions(flags: unknown): SendCommandOptions {
     environment: checked.env,
     variables: checked.var,
     variablesGiven: checked.env !== undefined || Object.keys(checked.var).length > 0,
+    cookieJar: checked.cookieJar !== false,
+    ...(typeof checked.cookieJar === 'string' ? { cookieJarPath: checked.cookieJar } : {}),
+    ...(checked.session !== undefined || checked.sessionReadOnly !== undefined
+      ? {
+          session: {
+            name: (checked.session ?? checked.sessionReadOnly)!,
+            readOnly: checked.session === undefined,
+          },
+        }
+      : {}),
   };
 }

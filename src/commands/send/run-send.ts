@@ -13,6 +13,7 @@ import { DialError } from '../../core/errors.js';
 import { createStyle, type Style } from '../../core/style.js';
 import type {
   Exchange,
+  CookieJar,
   HeaderList,
   HttpRequest,
   RequestBody,
@@ -21,6 +22,7 @@ import type {
   TlsOptions,
 } from '../../core/http/types.js';
 import type { RequestNode } from '../../core/httpfile/types.js';
+import type { CookieStore } from '../../core/http/cookies.js';
 import type { CurlCommandOptions } from '../../core/export/from-http.js';
 import { loadSettings, settingsTimeoutMs, historyPath, type Settings } from '../../core/settings/index.js';
 import { appendHistory, toHistoryEntry } from '../../core/history/index.js';
@@ -53,9 +55,10 @@ import { collectStream, peekStdinBody } from '../../core/send/stdin.js';
 import { downloadFileName, uniquePath } from '../../core/send/download.js';
 import { Redactor } from '../../core/send/redact.js';
 import type { DigestCredentials } from '../../core/send/digest.js';
-import type { SendCommandOptions } from './options.js';
+import type { SendAuth, SendCommandOptions } from './options.js';
 import { Printer, Progress, readHead, streamedBody, type Out } from './printer.js';
 import { TeeWriter } from './tee-writer.js';
+import { maskJarCookies, saveState, useSession, withJarCookies, workspaceCookieJar } from './saved-state.js';
 
 /** The outside world `runSend` talks to (the command passes process streams). */
 export interface SendIo {
@@ -114,6 +117,12 @@ interface PreparedSend {
   file?: HttpFile;
   node?: RequestNode;
   follow: boolean;
+  /** The saved cookie jar (a .http request) or the session's cookies (--session). */
+  cookieJar?: CookieJar;
+  /** Credentials a --session kept, used when -a is not given. */
+  sessionAuth?: SendAuth;
+  /** Saves the cookie jar or the session once the exchange is over (not for --curl / --offline). */
+  saveState?: () => void;
 }
 
 /** What printing and sending share once the request is built. */
@@ -154,6 +163,10 @@ export async function runSend(args: string[], options: SendCommandOptions, io: S
   };
   const transport = transportOf(options, settings, io.cwd);
   const target = sendTarget(args, io.cwd);
+  if (target && options.session)
+    throw new DialError('E_USAGE', '--session is for URL sends; a .http request keeps cookies in the workspace jar', {
+      hint: 'drop --session (see docs/cookies.md), or send the URL: dial send --session NAME URL',
+    });
   const prepared = target
     ? await prepareFileTarget(target, args, options, settings, transport, io, warn)
     : await prepareItemsRequest(args, options, settings, io, warn);
@@ -169,6 +182,7 @@ export async function runSend(args: string[], options: SendCommandOptions, io: S
     proxy: transport.proxy,
     // An https -> http redirect is followed (credentials dropped) but never silently.
     onWarning: warn,
+    cookieJar: prepared.cookieJar,
     ...prepared.overrides,
   };
   // Explicit flags beat a request's own metadata (@timeout, @no-redirect).
@@ -176,13 +190,24 @@ export async function runSend(args: string[], options: SendCommandOptions, io: S
   if (options.follow !== undefined) sendOptions.followRedirects = options.follow;
   if (options.maxRedirects !== undefined) sendOptions.maxRedirects = options.maxRedirects;
   if (!transport.verify) warn(`TLS certificate verification is off (${transport.verifySource})`);
+  maskJarCookies(prepared, sendOptions);
 
   const { request } = prepared;
   if ((options.offline || options.curl || prepared.digest) && request.body.kind === 'stream') {
     // These need the body bytes more than once (printing, or answering a digest challenge).
     request.body = { kind: 'bytes', bytes: await collectStream(request.body.stream) };
   }
-  if (options.curl) return printCurl(request, prepared, options, settings, transport, sendOptions, io);
+  // The curl command sends the cookies dial would: the saved jar's (or the session's) go in its Cookie header.
+  if (options.curl)
+    return printCurl(
+      withJarCookies(request, sendOptions.cookieJar),
+      prepared,
+      options,
+      settings,
+      transport,
+      sendOptions,
+      io,
+    );
 
   if (prepared.scripts) printScriptOutcomes(prepared.scripts.outcomes, io, errStyle);
   const context = await printingContext({ options, io, settings, prepared, sendOptions, errStyle, warn });
@@ -191,7 +216,11 @@ export async function runSend(args: string[], options: SendCommandOptions, io: S
     context.printer.request(shown.head, context.spec, shown.body);
     return;
   }
-  await sendAndPrint(context);
+  try {
+    await sendAndPrint(context);
+  } finally {
+    saveState(prepared, warn);
+  }
 }
 
 /** TLS, timeout, redirects and proxy: the settings, overridden by flags. */
@@ -235,6 +264,7 @@ async function prepareFileTarget(
     });
   }
   const follow = options.follow ?? settings.followRedirects ?? true;
+  const jar = await workspaceCookieJar(options, io, warn);
   const common = {
     target,
     cwd: io.cwd,
@@ -242,10 +272,11 @@ async function prepareFileTarget(
     cliVariables: options.variables,
     pick: io.pick,
     prompt: io.prompt,
+    ...(jar && { openCookieJar: jar.open }),
   };
   let prepared: Pick<
     PreparedFileRequest,
-    'request' | 'file' | 'node' | 'overrides' | 'secretValues' | 'digest' | 'scripts'
+    'request' | 'file' | 'node' | 'overrides' | 'secretValues' | 'digest' | 'scripts' | 'cookieJar'
   >;
   let source: CurlCommandOptions['source'];
   let keptTexts: string[] = [];
@@ -290,6 +321,9 @@ async function prepareFileTarget(
     source,
     follow,
     ...(prepared.scripts && { scripts: prepared.scripts, file: prepared.file, node: prepared.node }),
+    cookieJar: prepared.cookieJar,
+    // --offline and --curl send nothing, so nothing changes: the jar is read (to show its cookies), not saved.
+    ...(jar && !options.offline && !options.curl && { saveState: jar.save }),
   };
 }
 
@@ -302,6 +336,8 @@ async function prepareItemsRequest(
   warn: (message: string) => void,
 ): Promise<PreparedSend> {
   if (options.variablesGiven) warn('--env and --var apply to .http targets; ignored for a URL');
+  if (options.cookieJarPath !== undefined || !options.cookieJar)
+    warn('--cookie-jar and --no-cookie-jar apply to .http targets; a URL send keeps cookies only with --session');
   const { method, url, items } = splitPositionals(args);
   const parsed: RequestItem[] = items.map(parseItem);
   const hasBodyItem = parsed.some(
@@ -333,7 +369,7 @@ async function prepareItemsRequest(
     userAgent: io.userAgent,
     httpVersion: options.http2 ? '2' : undefined,
   });
-  return {
+  const prepared: PreparedSend = {
     request,
     overrides: {},
     secretValues: [],
@@ -341,6 +377,8 @@ async function prepareItemsRequest(
     keptTexts: [],
     follow: options.follow ?? settings.followRedirects ?? false,
   };
+  if (options.session) await useSession(prepared, parsed, options, io);
+  return prepared;
 }
 
 /**
@@ -411,7 +449,7 @@ function announceDependency(
 
 /** `-a/--auth`: a Bearer or Basic header, or digest credentials; credentials become history secrets. */
 function applyAuth(prepared: PreparedSend, options: SendCommandOptions): void {
-  const { auth } = options;
+  const auth = options.auth ?? prepared.sessionAuth;
   const { request } = prepared;
   if (auth?.type === 'bearer') {
     request.headers = setHeader(request.headers, 'Authorization', `Bearer ${auth.token}`);
@@ -716,9 +754,13 @@ async function printResponse(
 /** Appends the exchange to history (secrets masked); a failure to write is a warning, not an error. */
 function recordHistory(context: SendContext, exchange: Exchange, responseBody: Uint8Array | undefined): void {
   const { settings, prepared, io } = context;
+  // Cookies the server set in this exchange (a login answering with a redirect shows them in the
+  // next hop's URL or echo) stay out of history too: the jar file alone keeps them.
+  const jar = context.sendOptions.cookieJar as Partial<CookieStore> | undefined;
+  const setValues = jar?.changes ? [...jar.changes().values()].flatMap((cookie) => (cookie ? [cookie.value] : [])) : [];
   appendToHistory(settings, io, context.warn, exchange, {
     responseBody,
-    secretValues: prepared.secretValues,
+    secretValues: setValues.length ? [...prepared.secretValues, ...setValues] : prepared.secretValues,
     workspace: prepared.workspace,
     requestId: prepared.requestId,
   });

@@ -10,6 +10,7 @@ import { isSensitiveHeader } from '../secrets.js';
 import { BodyRecorder, prepareBody, type PreparedBody } from './body.js';
 import { decodersFor } from './decode.js';
 import { sendWithNode } from './node-transport.js';
+import { protocolSenderFor } from './protocols.js';
 import { loadUndiciTransport } from './pool.js';
 import { buildHeaders, findHeader, normalise, usesUndici } from './request-head.js';
 import { BufferSink, DEFAULT_MAX_IN_MEMORY, EncodedCounter, ForwardSink } from './body-sinks.js';
@@ -78,6 +79,8 @@ function dropsAcrossOrigins(name: string): boolean {
 
 /** Sends a request and resolves with the whole exchange, or rejects with a DialError. */
 export async function sendRequest(request: HttpRequest, options: SendOptions = {}): Promise<Exchange> {
+  const protocolSender = protocolSenderFor(request.method);
+  if (protocolSender) return (await protocolSender())(request, options);
   const started = nowMs();
   const normal = normalise(request);
   request = normal.request;

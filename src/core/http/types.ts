@@ -116,6 +116,21 @@ export interface SendOptions {
   onRedirect?: (hop: RedirectHop) => void;
   /** Called with a warning the user should see (e.g. a redirect from https down to http); commands print it. */
   onWarning?: (message: string) => void;
+  /** Streaming protocols (./protocols.ts): called with each message as it is sent or received. */
+  onMessage?: (message: StreamMessage) => void;
+}
+
+/** One message of a streaming exchange (a server-sent event, a WebSocket or gRPC stream message). */
+export interface StreamMessage {
+  direction: 'sent' | 'received';
+  /** The message text (binary WebSocket frames as base64). */
+  data: string;
+  /** SSE `event:` name, gRPC message type, … when the protocol has one. */
+  event?: string;
+  /** SSE `id:` when present. */
+  id?: string;
+  /** Milliseconds since the exchange started. */
+  atMs: number;
 }
 
 /** A minimal cookie store (RFC 6265 subset) the engine reads and writes. */

@@ -51,6 +51,12 @@ export const KNOWN_METHODS: ReadonlySet<string> = new Set([
   'M-SEARCH',
 ]);
 
+/**
+ * Protocol keywords dial sends, each mapped to the method name the rest of dial sees (the
+ * engine's `protocolSenderFor` picks the sender by it). One line per spelling.
+ */
+export const PROTOCOL_METHODS: Readonly<Record<string, string>> = {};
+
 /** Protocol keywords of JetBrains, httpyac and kulala that dial recognises but does not send yet. */
 export const PROTOCOL_KEYWORDS: Readonly<Record<string, string>> = {
   GRAPHQL: 'GraphQL',

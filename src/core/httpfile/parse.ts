@@ -33,7 +33,7 @@ import { AssertionSyntaxError, parseAssertion } from './assertion.js';
 import { newBlock, type Block } from './block.js';
 import { chooseDialect, type Dialect } from './dialect.js';
 import { applyMetadata, refusedMetadata } from './metadata.js';
-import { isKnownMethod, KNOWN_METHODS, PROTOCOL_KEYWORDS } from './methods.js';
+import { isKnownMethod, KNOWN_METHODS, PROTOCOL_KEYWORDS, PROTOCOL_METHODS } from './methods.js';
 import { fileBodyEncoding, inlineScriptRefusal, isSupportedEncoding, scriptFileRefusal } from './scripts.js';
 import { reportParseWarnings } from './warnings.js';
 import type {
@@ -486,6 +486,10 @@ class HttpFileParser {
     }
     if (word && isKnownMethod(word)) {
       block.method = word.toUpperCase();
+      block.methodExplicit = true;
+      rest = rest.slice(space).trimStart();
+    } else if (word && Object.hasOwn(PROTOCOL_METHODS, word.toUpperCase())) {
+      block.method = PROTOCOL_METHODS[word.toUpperCase()];
       block.methodExplicit = true;
       rest = rest.slice(space).trimStart();
     } else if (word && Object.hasOwn(PROTOCOL_KEYWORDS, word.toUpperCase())) {

@@ -236,6 +236,9 @@ function attemptOutcome(
     const credentials = credentialValues(attempt.request.headers);
     if (credentials.length) secrets = [...secrets, ...credentials];
   }
+  // The Cookie header the engine added from the jar (saved cookies): masked in reports like the rest.
+  const sentCookie = exchange?.request.headers.find(([name]) => name.length === 6 && name.toLowerCase() === 'cookie');
+  if (sentCookie) secrets = [...secrets, ...credentialValues([sentCookie])];
   const result: AttemptOutcome = {
     status,
     durationMs: exchange ? exchange.timings.total : performance.now() - attempt.started,

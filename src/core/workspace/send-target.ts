@@ -6,7 +6,7 @@
  */
 import type { OAuthHost } from '../oauth/index.js';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import type { HttpRequest, SendOptions } from '../http/types.js';
+import type { CookieJar, HttpRequest, SendOptions } from '../http/types.js';
 import type { HttpFile, RequestNode } from '../httpfile/types.js';
 import type { DependencyEvent, KeptReference } from '../session/index.js';
 import type { ScriptRunner, ScriptOutcome } from '../script/sandbox.js';
@@ -56,6 +56,12 @@ export interface PrepareFileRequestOptions {
    * resolve. The handlers are left to the caller (PreparedFileRequest.scripts), once a response is in.
    */
   loadScripts?: () => Promise<ScriptRunner>;
+  /**
+   * The cookie jar of the workspace and environment the request runs in, once they are known
+   * (the saved jar of `dial send`); it goes with the referenced requests and is returned for
+   * the request itself. Undefined = no cookies kept.
+   */
+  openCookieJar?: (root: string, environment: string | undefined) => CookieJar | undefined;
 }
 
 /** The scripts of a prepared request and what they share (`client.global`, `request.variables`). */
@@ -84,6 +90,8 @@ export interface PreparedFileRequest {
   kept?: KeptReference[];
   /** With loadScripts, when the request has scripts: for running its response handlers. */
   scripts?: RequestScripts;
+  /** From openCookieJar: the jar the request is sent with (unless it says `# @no-cookie-jar`). */
+  cookieJar?: CookieJar;
 }
 
 /** A short label of a request for lists and messages: its name, or `#n METHOD URL`. */
@@ -182,6 +190,7 @@ export async function prepareFileRequest(options: PrepareFileRequestOptions): Pr
       environment = remembered;
   }
   const kept = new Map<string, KeptReference>();
+  const cookieJar = options.openCookieJar?.(root, environment);
   const session = createSession({
     workspaceRoot: root,
     environment,
@@ -193,7 +202,7 @@ export async function prepareFileRequest(options: PrepareFileRequestOptions): Pr
             if (!kept.has(reference.text)) kept.set(reference.text, reference);
           },
         }
-      : { sendOptions: options.sendOptions }),
+      : { sendOptions: cookieJar ? { ...options.sendOptions, cookieJar } : options.sendOptions }),
     ...(options.onDependency && {
       onDependency: (event: DependencyEvent) => options.onDependency!(event, [...session.secretValues()]),
     }),
@@ -239,6 +248,7 @@ export async function prepareFileRequest(options: PrepareFileRequestOptions): Pr
     ...(prepared.digest ? { digest: prepared.digest } : {}),
     ...(options.keepReferences ? { kept: [...kept.values()] } : {}),
     ...(scripts ? { scripts } : {}),
+    ...(cookieJar ? { cookieJar } : {}),
   };
 }
 

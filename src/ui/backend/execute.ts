@@ -11,6 +11,7 @@ import type { EnvStore } from '../../core/env/index.js';
 import type { AssertionResult } from '../../core/assert/evaluate.js';
 import type { ExecuteOptions, ResponseResult, TestOutcome } from '../services.js';
 import type { Current, Prepared, Runner } from './runner.js';
+import { cookieValuesOf } from '../../core/cookies/exchange-cookies.js';
 
 /** An error from the executor, carrying its code (E_CANCELLED, E_TIMEOUT, …) for the status bar. */
 export class ExecuteError extends Error {
@@ -122,7 +123,8 @@ export function createExecute(
       try {
         const entry = toHistoryEntry(exchange, {
           responseBody: bytes,
-          secretValues,
+          // The cookies sent and received stay in the saved jar only (a server may echo them).
+          secretValues: [...secretValues, ...cookieValuesOf(exchange)],
           workspace: context.root,
           requestId: context.requestId(file, node),
         });

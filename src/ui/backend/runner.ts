@@ -10,6 +10,7 @@ import { createCookieJar, sendRequest } from '../../core/http/index.js';
 import { createSession, type PreparedRequest, type Session } from '../../core/session/index.js';
 import { createExecutor, type RunSession } from '../../core/run/index.js';
 import type { EnvStore } from '../../core/env/index.js';
+import type { WorkspaceJar } from '../../core/cookies/jar-file.js';
 import type { ExecuteOptions } from '../services.js';
 
 /** A request as the session prepared it, with where it came from (for copy as curl). */
@@ -41,6 +42,8 @@ export interface RunnerContext {
   openBrowser?: (url: string) => void | Promise<void>;
   /** The OAuth 2.0 token cache (in the config folder of the environment the workbench runs with). */
   oauthCacheFile?: string;
+  /** The saved cookie jar of an environment (undefined: cookies last while the workbench is open). */
+  cookieJar?: (environment: string | undefined) => WorkspaceJar | undefined;
 }
 
 /** The engine the executor sends through: the real one, telling the current request when it sends and when the head arrives. */
@@ -68,6 +71,34 @@ function engineFor(context: RunnerContext) {
     // Bodies stay until the next response replaces them (the viewer reads them).
     releaseBody: () => undefined,
   };
+}
+
+/**
+ * With a saved jar: each file's cookies start from it, and it is saved after every exchange (the
+ * workbench may be closed any way at all).
+ */
+function withSavedJar(engine: ReturnType<typeof engineFor>, savedJar: WorkspaceJar | undefined) {
+  if (!savedJar) return engine;
+  return {
+    ...engine,
+    sendRequest: async (...args: Parameters<typeof sendRequest>) => {
+      try {
+        return await engine.sendRequest(...args);
+      } finally {
+        saveQuietly(savedJar);
+      }
+    },
+    createCookieJar: () => savedJar.fork(),
+  };
+}
+
+/** Saves the jar; a failure to write it must not fail the request the user sent (the next save tries again). */
+function saveQuietly(savedJar: WorkspaceJar): void {
+  try {
+    savedJar.save();
+  } catch {
+    // The cookies stay in memory and go with the next requests; only keeping them across sessions failed.
+  }
 }
 
 /** The session wrapped so the current request's prepared request and exchange are kept. */
@@ -119,7 +150,7 @@ export function createRunners(context: RunnerContext): (environment: string | un
     });
     const executor = createExecutor({
       session: recordingSession(session, context),
-      engine: engineFor(context),
+      engine: withSavedJar(engineFor(context), context.cookieJar?.(environment)),
       sendOptions: context.sendOptions,
       timeoutMs: context.timeoutMs,
       followRedirects: context.followRedirects,

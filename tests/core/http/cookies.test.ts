@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCookieJar } from '../../../src/core/http/index.js';
+import { applyCookieChanges } from '../../../src/core/http/cookies.js';
 
 describe('cookie jar', () => {
   it('host-only cookies go back to the same host only', () => {
@@ -60,5 +61,84 @@ describe('cookie jar', () => {
     jar.store('not a url', ['x=1']);
     expect(jar.cookieHeaderFor('http://h.test/')).toBe('ok=1');
     expect(jar.cookieHeaderFor('not a url')).toBeUndefined();
+  });
+});
+
+describe('cookie jar: attributes and client-side rules (RFC 6265bis)', () => {
+  it('keeps HttpOnly and SameSite, and lists cookies in send order', () => {
+    const jar = createCookieJar();
+    jar.store('https://h.test/a/b', ['s=1; Secure; HttpOnly; SameSite=strict; Path=/', 'deep=2; Path=/a']);
+    expect(jar.list().map((c) => [c.name, c.httpOnly, c.sameSite, c.secure])).toEqual([
+      ['deep', false, undefined, false],
+      ['s', true, 'Strict', true],
+    ]);
+  });
+
+  it('takes a Secure cookie only from https or a loopback host', () => {
+    const jar = createCookieJar();
+    jar.store('http://h.test/', ['s=1; Secure']);
+    jar.store('http://localhost:8080/', ['l=1; Secure']);
+    expect(jar.list().map((c) => c.name)).toEqual(['l']);
+  });
+
+  it('an http origin cannot overwrite a Secure cookie', () => {
+    const jar = createCookieJar();
+    jar.store('https://h.test/', ['sid=good; Secure; Path=/']);
+    jar.store('http://h.test/', ['sid=evil; Path=/']);
+    expect(jar.cookieHeaderFor('https://h.test/')).toBe('sid=good');
+  });
+
+  it('checks the __Secure- and __Host- prefixes', () => {
+    const jar = createCookieJar();
+    jar.store('https://a.h.test/x', [
+      '__Secure-ok=1; Secure',
+      '__Secure-bad=1',
+      '__Host-ok=1; Secure; Path=/',
+      '__Host-domain=1; Secure; Path=/; Domain=h.test',
+      '__Host-path=1; Secure; Path=/x',
+    ]);
+    expect(jar.list().map((c) => c.name)).toEqual(['__Secure-ok', '__Host-ok']);
+  });
+
+  it('refuses a Domain of a single label (a public suffix) unless it is the host', () => {
+    const jar = createCookieJar();
+    jar.store('http://api.example.com/', ['tld=1; Domain=com', 'ok=1; Domain=example.com']);
+    jar.store('http://localhost/', ['local=1; Domain=localhost']);
+    expect(jar.list().map((c) => `${c.name}@${c.domain}`)).toEqual(['ok@example.com', 'local@localhost']);
+    expect(jar.cookieHeaderFor('http://other.com/')).toBeUndefined();
+  });
+
+  it('starts from saved cookies (expired ones dropped) and records only what changed', () => {
+    const now = Date.now();
+    const saved = { domain: 'h.test', hostOnly: true, path: '/', secure: false, httpOnly: false, created: now };
+    const jar = createCookieJar([
+      { ...saved, name: 'kept', value: '1' },
+      { ...saved, name: 'old', value: '1', expires: now - 1000 },
+      { ...saved, name: 'gone', value: '1' },
+    ]);
+    expect(jar.cookieHeaderFor('http://h.test/')).toBe('kept=1; gone=1');
+    jar.store('http://h.test/', ['new=2; Path=/', 'gone=; Max-Age=0; Path=/']);
+    expect([...jar.changes()].map(([key, c]) => [key.split('\t')[0], c?.value ?? null])).toEqual([
+      ['new', '2'],
+      ['gone', null],
+    ]);
+    // Applied to the file as another process left it: its own cookie stays.
+    const merged = applyCookieChanges(
+      [
+        { ...saved, name: 'gone', value: '1' },
+        { ...saved, name: 'other', value: '3' },
+      ],
+      jar.changes(),
+    );
+    expect(merged.map((c) => c.name).sort()).toEqual(['new', 'other']);
+  });
+
+  it('Max-Age wins over Expires whichever comes first', () => {
+    const jar = createCookieJar();
+    jar.store('http://h.test/', [
+      'a=1; Max-Age=3600; Expires=Thu, 01 Jan 1970 00:00:00 GMT',
+      'b=1; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=3600',
+    ]);
+    expect(jar.cookieHeaderFor('http://h.test/')).toBe('a=1; b=1');
   });
 });
