@@ -50,6 +50,8 @@ export function oauthHost(write: (text: string) => void, env: Env = process.env)
   return {
     notify: (message) => write(`${message}\n`),
     openBrowser: (url) => openInBrowser(url, env),
+    // In CI nobody signs in, unless $BROWSER is a program that does.
+    interactive: !env.CI || !!env.BROWSER,
     ...(Number.isFinite(seconds) && seconds > 0 ? { interactionTimeoutMs: seconds * 1000 } : {}),
   };
 }

@@ -51,5 +51,8 @@ describe('openInBrowser', () => {
     expect(lines).toEqual(['dial: sign in\n']);
     expect(host.interactionTimeoutMs).toBe(12_000);
     expect(oauthHost(() => undefined, {}).interactionTimeoutMs).toBeUndefined();
+    expect(oauthHost(() => undefined, {}).interactive).toBe(true);
+    expect(oauthHost(() => undefined, { CI: 'true' }).interactive).toBe(false);
+    expect(oauthHost(() => undefined, { CI: 'true', BROWSER: 'signer' }).interactive).toBe(true);
   });
 });

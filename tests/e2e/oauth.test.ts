@@ -157,6 +157,18 @@ describe('dial send with {{$auth.token}}', () => {
     expect(oauth.tokenRequests.length).toBe(before);
   });
 
+  it('in CI without $BROWSER nobody can sign in: the device grant fails at once (E_AUTH, exit 4), nothing asked', async () => {
+    const started = Date.now();
+    const requests = device.tokenRequests.length;
+    const result = await runCli(['send', 'device.http#me', '-e', 'dev'], { cwd: dir, env: { CI: 'true' } });
+    expect(result.code).toBe(4);
+    expect(stripAnsi(result.stderr)).toMatch(
+      /error\[E_AUTH\] \S*device\.http:2:\d+: auth configuration 'device' needs someone to sign in \(Device Authorization\), and CI is set/,
+    );
+    expect(device.tokenRequests.length).toBe(requests);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
   it('device authorization: the verification URI and user code on stderr; the "user" approves; 200', async () => {
     const configDir = tempDir('dial-config-');
     const result = await runCli(['send', 'device.http#me', '-e', 'dev'], { cwd: dir, configDir, env: browser });

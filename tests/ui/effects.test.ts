@@ -56,6 +56,19 @@ describe('EffectRunner', () => {
     expect(h.state().outcomes['/ws/a.http#0']).toBeUndefined();
   });
 
+  it('send: a notice of the request (an OAuth 2.0 sign-in URL) shows as the toast', async () => {
+    const services = fakeServices({ 'a.http': '### One\nGET http://x/1\n' });
+    const execute = services.execute.bind(services);
+    services.execute = async (file, node, options) => {
+      options.onNotice?.("dial: sign in for auth configuration 'me': open http://127.0.0.1:8080/authorize?x=1");
+      return execute(file, node, options);
+    };
+    const h = await loaded(services);
+    h.runner.run({ type: 'send' });
+    await h.settle();
+    expect(h.state().toast).toBe("dial: sign in for auth configuration 'me': open http://127.0.0.1:8080/authorize?x=1");
+  });
+
   it('cancel: the send ends as cancelled, with how long it ran', async () => {
     const services = fakeServices({ 'a.http': '### One\nGET http://x/1\n' });
     services.gate = new Promise(() => undefined);

@@ -39,6 +39,11 @@ export interface OAuthHost {
    * `fresh` (`dial auth login`): the grant runs, cache or not.
    */
   acquire?: 'auto' | 'always' | 'fresh';
+  /**
+   * false: no person is there to sign in (CI without $BROWSER), so the Authorization Code and
+   * Device Authorization grants fail at once instead of waiting for the timeout.
+   */
+  interactive?: boolean;
   /** The signal of the request being sent now: aborting it stops a sign-in that waits (the workbench's esc). */
   signal?: () => AbortSignal | undefined;
 }
@@ -197,6 +202,18 @@ export class OAuthClient {
   }
 
   private acquire(config: OAuthConfig, context: UserContext): Promise<TokenSet> {
+    if (
+      this.options.host.interactive === false &&
+      (config.grant === 'authorization_code' || config.grant === 'device_code')
+    )
+      throw new DialError(
+        'E_AUTH',
+        `auth configuration '${config.name}' needs someone to sign in (${config.grant === 'device_code' ? 'Device Authorization' : 'Authorization Code'}), and CI is set`,
+        {
+          location: context.location,
+          hint: 'in CI use the Client Credentials or Password grant, or set BROWSER to a program that signs in',
+        },
+      );
     switch (config.grant) {
       case 'client_credentials':
         return requestToken(config, { grant_type: 'client_credentials' }, context);
