@@ -36,6 +36,8 @@ export interface ResolvedEnvironment {
   files: string[];
   /** The file each winning value came from. */
   sources: Map<string, string>;
+  /** The `$shared` values alone (REST Client's `{{$shared name}}`). */
+  shared?: Map<string, string>;
 }
 
 export interface Dotenv {
@@ -105,6 +107,7 @@ export function folderChain(dir: string, root: string): string[] {
 export class EnvStore {
   private readonly files = new Map<string, Promise<EnvFile | undefined>>();
   private dotenvFile?: Promise<Dotenv | undefined>;
+  private vscode?: Promise<EnvFile | undefined>;
 
   constructor(readonly root: string) {}
 
@@ -117,14 +120,19 @@ export class EnvStore {
     return pending;
   }
 
-  /** Env files that apply to a `.http` file in `dir`, root first, public before private in each folder. */
+  /**
+   * Env files that apply to a `.http` file in `dir`, root first, public before private in each
+   * folder; REST Client's environments in the root's `.vscode/settings.json` come before all.
+   */
   async filesFor(dir: string): Promise<EnvFile[]> {
-    const loaded = await Promise.all(
-      folderChain(dir, this.root).flatMap((folder) => [
+    this.vscode ??= import('./vscode-settings.js').then((module) => module.vscodeEnvironments(this.root));
+    const loaded = await Promise.all([
+      this.vscode,
+      ...folderChain(dir, this.root).flatMap((folder) => [
         this.load(join(folder, ENV_FILE), false),
         this.load(join(folder, PRIVATE_ENV_FILE), true),
       ]),
-    );
+    ]);
     return loaded.filter((file): file is EnvFile => file !== undefined);
   }
 
@@ -151,19 +159,21 @@ export class EnvStore {
     const values = new Map<string, string>();
     const secretNames = new Set<string>();
     const sources = new Map<string, string>();
+    const shared = new Map<string, string>();
     const layers = name && name !== SHARED_ENV ? [SHARED_ENV, name] : [SHARED_ENV];
     for (const layer of layers) {
       for (const file of files) {
         const variables = file.environments[layer];
         if (!variables) continue;
         for (const [key, value] of Object.entries(variables)) {
+          if (layer === SHARED_ENV) shared.set(key, value);
           values.set(key, value);
           sources.set(key, file.path);
           if (file.private) secretNames.add(key);
         }
       }
     }
-    return { name, values, secretNames, files: files.map((file) => file.path), sources };
+    return { name, values, secretNames, files: files.map((file) => file.path), sources, shared };
   }
 
   /** The workspace root's `.env`, if any. */

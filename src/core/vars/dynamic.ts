@@ -15,6 +15,8 @@ export interface DynamicContext {
   dotenv?: { path: string; values: Map<string, string> };
   /** Resolves a variable name (for the `%NAME` indirection). */
   variable: (name: string) => Promise<string>;
+  /** REST Client `{{$shared name}}`: the `$shared` environment's value, resolved; undefined when it has none. */
+  shared?: (name: string) => Promise<string | undefined>;
   /** Where the request is (for messages). */
   where: string;
   /** Called with values that must be masked (from .env and the process environment). */
@@ -273,6 +275,16 @@ export async function evaluateDynamic(expression: string, context: DynamicContex
         );
       }
       context.secret(value!);
+      return value!;
+    }
+    case '$shared': {
+      const value = args[0] ? await context.shared?.(args[0]) : undefined;
+      if (value === undefined)
+        fail(
+          `{{${expression}}}: no such variable in the $shared environment`,
+          where,
+          'define it under "$shared" in the env file',
+        );
       return value!;
     }
     case '$date':

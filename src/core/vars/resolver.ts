@@ -115,6 +115,10 @@ export class VariableResolver {
         processEnv: o.processEnv,
         dotenv: o.dotenv,
         variable: (name) => this.expression(name, chain),
+        shared: async (name) => {
+          const template = o.environment.shared?.get(name);
+          return template === undefined ? undefined : this.template(template, [...chain, `$shared ${name}`]);
+        },
         where: o.where,
         secret: (value) => this.secret(value),
       });
