@@ -328,8 +328,11 @@ class RequestSession implements Session {
         ? await withHttpyacEnvironment(jetbrainsEnvironment, dir, this.environment)
         : jetbrainsEnvironment;
     const fileVariables = new Map<string, string>();
-    for (const variable of file.variables)
+    let laterFileVariables: Map<string, string> | undefined;
+    for (const variable of file.variables) {
       if (variable.span.start < node.requestLineSpan.start) fileVariables.set(variable.name, variable.value);
+      else (laterFileVariables ??= new Map()).set(variable.name, variable.value);
+    }
     const where = this.where(file, node);
     return new VariableResolver({
       cliVariables: this.options.cliVariables ?? {},
@@ -337,6 +340,7 @@ class RequestSession implements Session {
       requestVariables: extra.requestVariables,
       globals: this.globals,
       fileVariables,
+      laterFileVariables,
       environment,
       dotenv,
       javascriptExpressions: file.dialect === 'httpyac',

@@ -61,3 +61,18 @@ describe('REST Client environments in .vscode/settings.json', () => {
     expect(await new EnvStore(root).names(root)).toEqual([]);
   });
 });
+
+describe('REST Client file variables', () => {
+  it('{{%name}} percent-encodes; a variable declared further down is read when defined nowhere above', async () => {
+    const root = tempDir('dial-rc-vars-');
+    writeFileSync(
+      join(root, 'api.http'),
+      '@name = Strunk & White\n\nGET http://x/authors/{{%name}}?q={{later}}\n\n###\n@later = a b\n@name = other\n',
+    );
+    const session = createSession({ workspaceRoot: root, processEnv: {} });
+    const file = await session.loadFile(join(root, 'api.http'));
+    const { request } = await session.prepare(file, file.requests[0]);
+    // `name` is declared above the request, so that declaration (not the later one) is used.
+    expect(request.url).toBe('http://x/authors/Strunk%20%26%20White?q=a b');
+  });
+});
