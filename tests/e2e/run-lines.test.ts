@@ -26,7 +26,10 @@ function workspace(files: Record<string, string>): string {
 
 const AUTH = '@user = bob\n\n### Login\nPOST HOST/login?u={{user}}\n\n### Me\nGET HOST/me?u={{user}}\n';
 
-async function sentBy(args: string[], cwd: string): Promise<{ urls: string[]; code: number | null; stderr: string; stdout: string }> {
+async function sentBy(
+  args: string[],
+  cwd: string,
+): Promise<{ urls: string[]; code: number | null; stderr: string; stdout: string }> {
   const before = server.requests.length;
   const result = await runCli(args, { cwd });
   return {
