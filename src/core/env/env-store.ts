@@ -17,6 +17,8 @@ import { parseDotenv } from './dotenv.js';
 
 export const ENV_FILE = 'http-client.env.json';
 export const PRIVATE_ENV_FILE = 'http-client.private.env.json';
+/** Visual Studio's per-user env file (kept out of version control, like the private one). */
+export const USER_ENV_FILE = 'http-client.env.json.user';
 export const DOTENV_FILE = '.env';
 export const SHARED_ENV = '$shared';
 
@@ -57,6 +59,10 @@ async function readText(path: string): Promise<string | undefined> {
 
 function stringify(value: unknown): string {
   if (typeof value === 'string') return value;
+  // Visual Studio's secret providers (`{"provider": "AzureKeyVault", "secretName": …}`): a value
+  // dial cannot fetch; it becomes a placeholder that is refused where it is used.
+  if (value !== null && typeof value === 'object' && typeof (value as { provider?: unknown }).provider === 'string')
+    return `{{$secretProvider ${(value as { provider: string }).provider.replace(/[{}\s]/g, '')}}}`;
   if (value === null || value === undefined) return '';
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
@@ -131,6 +137,7 @@ export class EnvStore {
       ...folderChain(dir, this.root).flatMap((folder) => [
         this.load(join(folder, ENV_FILE), false),
         this.load(join(folder, PRIVATE_ENV_FILE), true),
+        this.load(join(folder, USER_ENV_FILE), true),
       ]),
     ]);
     return loaded.filter((file): file is EnvFile => file !== undefined);
@@ -196,5 +203,5 @@ export class EnvStore {
 /** Env file names as a convenience for discovery code. */
 export function isEnvFileName(path: string): boolean {
   const base = path.slice(dirname(path).length + 1);
-  return base === ENV_FILE || base === PRIVATE_ENV_FILE;
+  return base === ENV_FILE || base === PRIVATE_ENV_FILE || base === USER_ENV_FILE;
 }

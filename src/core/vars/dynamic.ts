@@ -287,6 +287,13 @@ export async function evaluateDynamic(expression: string, context: DynamicContex
         );
       return value!;
     }
+    case '$secretProvider':
+      // An env value Visual Studio reads from a secret store (env-store writes this placeholder).
+      return fail(
+        `a variable's value comes from Visual Studio's secret provider '${args[0] ?? '?'}', which dial cannot read`,
+        where,
+        'put the value in http-client.private.env.json, or pass it with --var name=value',
+      );
     case '$date':
       // kulala / rest.nvim: today's local date, or a strftime format.
       return formatDate(now, args[0] ? strftimeToFormat(args[0], expression, where) : 'YYYY-MM-DD', false);

@@ -76,3 +76,31 @@ describe('REST Client file variables', () => {
     expect(request.url).toBe('http://x/authors/Strunk%20%26%20White?q=a b');
   });
 });
+
+describe('Visual Studio secret providers in env files', () => {
+  it('a value read from a secret store is refused where it is used, never sent as JSON', async () => {
+    const root = tempDir('dial-vs-secret-');
+    writeFileSync(
+      join(root, 'http-client.env.json'),
+      JSON.stringify({
+        dev: { host: 'http://x', key: { provider: 'AzureKeyVault', secretName: 'k', resourceId: '/subs/1' } },
+      }),
+    );
+    writeFileSync(join(root, 'api.http'), 'GET {{host}}/a\n\n###\nGET {{host}}/b\nX-Key: {{key}}\n');
+    const session = createSession({ workspaceRoot: root, environment: 'dev', processEnv: {} });
+    const file = await session.loadFile(join(root, 'api.http'));
+    expect((await session.prepare(file, file.requests[0])).request.url).toBe('http://x/a');
+    await expect(session.prepare(file, file.requests[1])).rejects.toThrow(/secret provider 'AzureKeyVault'/);
+  });
+});
+
+describe("Visual Studio's http-client.env.json.user", () => {
+  it('is read after the env files of its folder, and its values are secret', async () => {
+    const root = tempDir('dial-vs-user-');
+    writeFileSync(join(root, 'http-client.env.json'), JSON.stringify({ dev: { host: 'http://x', key: 'public' } }));
+    writeFileSync(join(root, 'http-client.env.json.user'), JSON.stringify({ dev: { key: 'mine' } }));
+    const dev = await new EnvStore(root).resolve(root, 'dev');
+    expect(dev.values.get('key')).toBe('mine');
+    expect(dev.secretNames.has('key')).toBe(true);
+  });
+});
