@@ -167,6 +167,7 @@ class RequestSession implements Session {
   private readonly labels = new WeakMap<HttpFile, string>();
   private readonly environmentsByDir = new Map<string, Promise<[ResolvedEnvironment, Dotenv | undefined]>>();
   private readonly implicitByDir = new Map<string, Promise<ResolvedEnvironment | undefined>>();
+  private readonly implicitNoted = new Set<string>();
 
   constructor(private readonly options: SessionOptions) {
     this.workspaceRoot = resolve(options.workspaceRoot);
@@ -297,6 +298,21 @@ class RequestSession implements Session {
     return pending;
   }
 
+  /** Says once per file and environment that names were taken from kulala's default environment. */
+  private noteImplicitEnvironment(file: HttpFile, node: RequestNode, environment: string, name: string): void {
+    const key = `${file.path}\n${environment}`;
+    if (this.implicitNoted.has(key)) return;
+    this.implicitNoted.add(key);
+    reportParseWarnings([
+      {
+        message: `no environment chosen: names only environment '${environment}' defines ('${name}' first) are taken from it, as kulala does`,
+        hint: `choose the environment with -e ${environment} (or another) to make this explicit`,
+        file: this.label(file),
+        line: node.requestLineSpan.line,
+      },
+    ]);
+  }
+
   /**
    * kulala's default environment, used when none is chosen for names defined nowhere else:
    * `default` (kulala 6 and later) or else `dev` (kulala 5 and earlier), when the env files define it.
@@ -361,15 +377,7 @@ class RequestSession implements Session {
       location: { file: file.path || '<text>', line: node.requestLineSpan.line },
       locate: (name) => locatePlaceholder(file, node, name),
       implicitEnvironment: this.environment === undefined ? () => this.implicitEnvironment(dir) : undefined,
-      onImplicitEnvironment: (environment, name) =>
-        reportParseWarnings([
-          {
-            message: `no environment chosen: '${name}' is taken from environment '${environment}', kulala's default`,
-            hint: `choose the environment with -e ${environment} (or another) to make this explicit`,
-            file: this.label(file),
-            line: node.requestLineSpan.line,
-          },
-        ]),
+      onImplicitEnvironment: (environment, name) => this.noteImplicitEnvironment(file, node, environment, name),
       definedIn: async (name) => {
         const found = new Set<string>();
         for (const envFile of await this.env.filesFor(dir)) {
