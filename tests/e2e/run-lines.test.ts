@@ -45,7 +45,7 @@ describe('run and import lines', () => {
     const root = workspace({
       'lib/auth.http': AUTH,
       'main.http':
-        'import ./lib/auth.http\n\n### All of auth\nrun ./lib/auth.http\n\n### Ann\nrun #Me (@user=ann, @unused=1)\n\n### After login\nrun #Login\nGET HOST/after\n',
+        '@who = ann\nimport ./lib/auth.http\n\n### All of auth\nrun ./lib/auth.http\n\n### Ann\nrun #Me (@user={{who}}, @unused=1)\n\n### After login\nrun #Login\nGET HOST/after\n',
     });
     const { urls, code, stderr } = await sentBy(['run', 'main.http', '--reporter', 'dot'], root);
     expect(stderr).toBe('');

@@ -120,7 +120,7 @@ describe('dial send FILE.http#name', () => {
     );
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(
-      "keyed.http:3: no environment chosen: 'base' is taken from environment 'dev', kulala's default",
+      "keyed.http:3: no environment chosen: names only environment 'dev' defines ('base' first) are taken from it, as kulala does",
     );
     expect(result.stderr).toContain('choose the environment with -e dev');
     expect(server.requests.slice(before).map((request) => request.url)).toEqual(['/v1/widgets/7']);

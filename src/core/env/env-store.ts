@@ -18,6 +18,8 @@ import { extractSecurity, mergeAuthConfigs, type AuthConfigEntry, type AuthConfi
 
 export const ENV_FILE = 'http-client.env.json';
 export const PRIVATE_ENV_FILE = 'http-client.private.env.json';
+/** Visual Studio's per-user env file (kept out of version control, like the private one). */
+export const USER_ENV_FILE = 'http-client.env.json.user';
 export const DOTENV_FILE = '.env';
 export const SHARED_ENV = '$shared';
 
@@ -41,6 +43,8 @@ export interface ResolvedEnvironment {
   sources: Map<string, string>;
   /** `Security.Auth` configurations (`{{$auth.token("name")}}`), merged over the files. */
   auth?: Map<string, AuthConfigSource>;
+  /** The `$shared` values alone (REST Client's `{{$shared name}}`). */
+  shared?: Map<string, string>;
 }
 
 export interface Dotenv {
@@ -60,6 +64,10 @@ async function readText(path: string): Promise<string | undefined> {
 
 function stringify(value: unknown): string {
   if (typeof value === 'string') return value;
+  // Visual Studio's secret providers (`{"provider": "AzureKeyVault", "secretName": …}`): a value
+  // dial cannot fetch; it becomes a placeholder that is refused where it is used.
+  if (value !== null && typeof value === 'object' && typeof (value as { provider?: unknown }).provider === 'string')
+    return `{{$secretProvider ${(value as { provider: string }).provider.replace(/[{}\s]/g, '')}}}`;
   if (value === null || value === undefined) return '';
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
@@ -117,6 +125,7 @@ export function folderChain(dir: string, root: string): string[] {
 export class EnvStore {
   private readonly files = new Map<string, Promise<EnvFile | undefined>>();
   private dotenvFile?: Promise<Dotenv | undefined>;
+  private vscode?: Promise<EnvFile | undefined>;
 
   constructor(readonly root: string) {}
 
@@ -129,14 +138,20 @@ export class EnvStore {
     return pending;
   }
 
-  /** Env files that apply to a `.http` file in `dir`, root first, public before private in each folder. */
+  /**
+   * Env files that apply to a `.http` file in `dir`, root first, public before private in each
+   * folder; REST Client's environments in the root's `.vscode/settings.json` come before all.
+   */
   async filesFor(dir: string): Promise<EnvFile[]> {
-    const loaded = await Promise.all(
-      folderChain(dir, this.root).flatMap((folder) => [
+    this.vscode ??= import('./vscode-settings.js').then((module) => module.vscodeEnvironments(this.root));
+    const loaded = await Promise.all([
+      this.vscode,
+      ...folderChain(dir, this.root).flatMap((folder) => [
         this.load(join(folder, ENV_FILE), false),
         this.load(join(folder, PRIVATE_ENV_FILE), true),
+        this.load(join(folder, USER_ENV_FILE), true),
       ]),
-    );
+    ]);
     return loaded.filter((file): file is EnvFile => file !== undefined);
   }
 
@@ -163,12 +178,14 @@ export class EnvStore {
     const values = new Map<string, string>();
     const secretNames = new Set<string>();
     const sources = new Map<string, string>();
+    const shared = new Map<string, string>();
     const layers = name && name !== SHARED_ENV ? [SHARED_ENV, name] : [SHARED_ENV];
     for (const layer of layers) {
       for (const file of files) {
         const variables = file.environments[layer];
         if (!variables) continue;
         for (const [key, value] of Object.entries(variables)) {
+          if (layer === SHARED_ENV) shared.set(key, value);
           values.set(key, value);
           sources.set(key, file.path);
           if (file.private) secretNames.add(key);
@@ -176,9 +193,16 @@ export class EnvStore {
       }
     }
     const auth = files.some((file) => file.security) ? mergeAuthConfigs(files, layers) : undefined;
-    return auth
-      ? { name, values, secretNames, files: files.map((file) => file.path), sources, auth }
-      : { name, values, secretNames, files: files.map((file) => file.path), sources };
+    const resolved: ResolvedEnvironment = {
+      name,
+      values,
+      secretNames,
+      files: files.map((file) => file.path),
+      sources,
+      shared,
+    };
+    if (auth) resolved.auth = auth;
+    return resolved;
   }
 
   /** The workspace root's `.env`, if any. */
@@ -201,5 +225,5 @@ export class EnvStore {
 /** Env file names as a convenience for discovery code. */
 export function isEnvFileName(path: string): boolean {
   const base = path.slice(dirname(path).length + 1);
-  return base === ENV_FILE || base === PRIVATE_ENV_FILE;
+  return base === ENV_FILE || base === PRIVATE_ENV_FILE || base === USER_ENV_FILE;
 }

@@ -511,7 +511,11 @@ async function executeWithRuns(shared: ExecutorShared, context: AttemptContext):
     const targets = await resolveRunTargets(context.file, context.node, load);
     for (const target of targets) {
       if (context.signal.aborted) break;
-      add(await executeOne(shared, { ...context, file: target.file, node: target.node }, target.variables));
+      // `(@host={{base}})`: a value is resolved where the run line is written.
+      const variables = new Map(target.variables);
+      for (const [name, value] of variables)
+        if (value.includes('{{')) variables.set(name, await session.resolveTemplate(value, context.file, context.node));
+      add(await executeOne(shared, { ...context, file: target.file, node: target.node }, variables));
     }
     if (!context.node.runOnly && !context.signal.aborted) add(await executeOne(shared, context));
   } catch (error) {

@@ -211,6 +211,7 @@ class RequestSession implements Session {
   private readonly lastHttpyacResponses = new Map<string, ResponseView>();
   /** httpyac global-region scripts, run once per file path. */
   private readonly httpyacFileScriptsRun = new Map<string, Promise<unknown>>();
+  private readonly implicitNoted = new Set<string>();
 
   constructor(private readonly options: SessionOptions) {
     this.workspaceRoot = resolve(options.workspaceRoot);
@@ -341,6 +342,21 @@ class RequestSession implements Session {
     return pending;
   }
 
+  /** Says once per file and environment that names were taken from kulala's default environment. */
+  private noteImplicitEnvironment(file: HttpFile, node: RequestNode, environment: string, name: string): void {
+    const key = `${file.path}\n${environment}`;
+    if (this.implicitNoted.has(key)) return;
+    this.implicitNoted.add(key);
+    reportParseWarnings([
+      {
+        message: `no environment chosen: names only environment '${environment}' defines ('${name}' first) are taken from it, as kulala does`,
+        hint: `choose the environment with -e ${environment} (or another) to make this explicit`,
+        file: this.label(file),
+        line: node.requestLineSpan.line,
+      },
+    ]);
+  }
+
   /**
    * kulala's default environment, used when none is chosen for names defined nowhere else:
    * `default` (kulala 6 and later) or else `dev` (kulala 5 and earlier), when the env files define it.
@@ -376,8 +392,11 @@ class RequestSession implements Session {
     if (file.httpyacImports)
       for (const imported of await this.importsOf(file))
         for (const [name, value] of globalVariables(imported)) fileVariables.set(name, value);
-    for (const variable of file.variables)
+    let laterFileVariables: Map<string, string> | undefined;
+    for (const variable of file.variables) {
       if (variable.span.start < node.requestLineSpan.start) fileVariables.set(variable.name, variable.value);
+      else (laterFileVariables ??= new Map()).set(variable.name, variable.value);
+    }
     const where = this.where(file, node);
     return new VariableResolver({
       cliVariables: this.options.cliVariables ?? {},
@@ -385,6 +404,7 @@ class RequestSession implements Session {
       requestVariables: extra.requestVariables,
       globals: this.globals,
       fileVariables,
+      laterFileVariables,
       environment,
       dotenv,
       javascriptExpressions: file.dialect === 'httpyac',
@@ -410,15 +430,7 @@ class RequestSession implements Session {
       locate: (name) => locatePlaceholder(file, node, name),
       auth: (use) => this.auth(use),
       implicitEnvironment: this.environment === undefined ? () => this.implicitEnvironment(dir) : undefined,
-      onImplicitEnvironment: (environment, name) =>
-        reportParseWarnings([
-          {
-            message: `no environment chosen: '${name}' is taken from environment '${environment}', kulala's default`,
-            hint: `choose the environment with -e ${environment} (or another) to make this explicit`,
-            file: this.label(file),
-            line: node.requestLineSpan.line,
-          },
-        ]),
+      onImplicitEnvironment: (environment, name) => this.noteImplicitEnvironment(file, node, environment, name),
       definedIn: async (name) => {
         const found = new Set<string>();
         for (const envFile of await this.env.filesFor(dir)) {

@@ -15,6 +15,8 @@ export interface DynamicContext {
   dotenv?: { path: string; values: Map<string, string> };
   /** Resolves a variable name (for the `%NAME` indirection). */
   variable: (name: string) => Promise<string>;
+  /** REST Client `{{$shared name}}`: the `$shared` environment's value, resolved; undefined when it has none. */
+  shared?: (name: string) => Promise<string | undefined>;
   /** Where the request is (for messages). */
   where: string;
   /** Called with values that must be masked (from .env and the process environment). */
@@ -275,6 +277,23 @@ export async function evaluateDynamic(expression: string, context: DynamicContex
       context.secret(value!);
       return value!;
     }
+    case '$shared': {
+      const value = args[0] ? await context.shared?.(args[0]) : undefined;
+      if (value === undefined)
+        fail(
+          `{{${expression}}}: no such variable in the $shared environment`,
+          where,
+          'define it under "$shared" in the env file',
+        );
+      return value!;
+    }
+    case '$secretProvider':
+      // An env value Visual Studio reads from a secret store (env-store writes this placeholder).
+      return fail(
+        `a variable's value comes from Visual Studio's secret provider '${args[0] ?? '?'}', which dial cannot read`,
+        where,
+        'put the value in http-client.private.env.json, or pass it with --var name=value',
+      );
     case '$date':
       // kulala / rest.nvim: today's local date, or a strftime format.
       return formatDate(now, args[0] ? strftimeToFormat(args[0], expression, where) : 'YYYY-MM-DD', false);

@@ -37,6 +37,11 @@ export interface ResolverOptions {
   globals: Map<string, unknown>;
   /** File variables visible at the request; the last declaration of a name wins. */
   fileVariables: Map<string, string>;
+  /**
+   * File variables declared below the request (the last declaration wins): REST Client reads a
+   * file's variables wherever they stand, so a name defined nowhere else is taken from these.
+   */
+  laterFileVariables?: Map<string, string>;
   environment: ResolvedEnvironment;
   dotenv?: Dotenv;
   /** Names marked `# @secret`. */
@@ -146,10 +151,17 @@ export class VariableResolver {
         processEnv: o.processEnv,
         dotenv: o.dotenv,
         variable: (name) => this.expression(name, chain),
+        shared: async (name) => {
+          const template = o.environment.shared?.get(name);
+          return template === undefined ? undefined : this.template(template, [...chain, `$shared ${name}`]);
+        },
         where: o.where,
         secret: (value) => this.secret(value),
       });
     }
+    // REST Client `{{%name}}`: the variable's value, percent-encoded.
+    if (expression.charCodeAt(0) === 37 /* % */ && /^%[\w.$-]+$/.test(expression))
+      return encodeURIComponent(await this.expression(expression.slice(1), chain));
     const name = expression;
     const markSecret = (value: string): string => {
       if (o.secretNames.has(name)) this.secret(value);
@@ -187,6 +199,8 @@ export class VariableResolver {
       value = o.dotenv.values.get(name)!;
       this.secret(value);
     }
+    const later = value === undefined ? o.laterFileVariables?.get(name) : undefined;
+    if (later !== undefined) value = await this.template(later, [...chain, name]);
     if (value === undefined) value = await this.fromImplicitEnvironment(name, chain);
     if (value === undefined) value = await this.namedResponse(expression);
     if (value === undefined && o.javascriptExpressions && !/^[\w.$-]+$/.test(expression))

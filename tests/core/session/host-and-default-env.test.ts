@@ -52,12 +52,19 @@ describe("kulala's default environment", () => {
   it('with no environment chosen, a name defined nowhere else comes from `dev`, with a warning', async () => {
     const warnings: ParseWarning[] = [];
     onParseWarning((warning) => warnings.push(warning));
-    const root = workspace({ 'http-client.env.json': envFile, 'api.http': 'GET {{base}}/x?s={{shared}}\n' });
-    const request = await prepared(root);
+    const root = workspace({
+      'http-client.env.json': envFile,
+      'api.http': 'GET {{base}}/x?s={{shared}}\n\n###\nGET {{base}}/y\n',
+    });
+    const session = createSession({ workspaceRoot: root, processEnv: {} });
+    const file = await session.loadFile(join(root, 'api.http'));
+    const { request } = await session.prepare(file, file.requests[0]);
+    // Said once per file and environment, not for every request.
+    expect((await session.prepare(file, file.requests[1])).request.url).toBe('http://dev.example/y');
     // `shared` is defined in $shared, so that value stays; only `base` needed the default environment.
     expect(request.url).toBe('http://dev.example/x?s=s');
     expect(warnings).toHaveLength(1);
-    expect(warnings[0].message).toContain("'base' is taken from environment 'dev'");
+    expect(warnings[0].message).toContain("names only environment 'dev' defines ('base' first)");
     expect(warnings[0].hint).toContain('-e dev');
   });
 

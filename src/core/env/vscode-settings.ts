@@ -1,0 +1,60 @@
+/**
+ * REST Client keeps environments in VS Code's settings: `.vscode/settings.json` at the workspace
+ * root, key `rest-client.environmentVariables` (`{"$shared": {…}, "local": {…}}`), the same shape
+ * as `http-client.env.json`. dial reads them under the env files (theirs win). The file is JSON
+ * with comments and trailing commas; one that does not parse or has no such key adds nothing.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** The shape of an env file (env-store's EnvFile), written out here so the two modules do not import each other. */
+interface SettingsEnvFile {
+  path: string;
+  private: boolean;
+  environments: Record<string, Record<string, string>>;
+}
+
+export const VSCODE_SETTINGS = join('.vscode', 'settings.json');
+const KEY = 'rest-client.environmentVariables';
+
+/** JSON with `//` and `/* *\/` comments and trailing commas, as VS Code writes it, made plain JSON. */
+export function stripJsonComments(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      let end = i + 1;
+      while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      out += text.slice(i, end + 1);
+      i = end;
+    } else if (c === '/' && text[i + 1] === '/') {
+      while (i < text.length && text[i] !== '\n') i++;
+      out += '\n';
+    } else if (c === '/' && text[i + 1] === '*') {
+      const close = text.indexOf('*/', i + 2);
+      i = close < 0 ? text.length : close + 1;
+    } else out += c;
+  }
+  return out.replace(/,(\s*[}\]])/g, '$1');
+}
+
+/** The REST Client environments of a workspace's VS Code settings, or undefined. */
+export async function vscodeEnvironments(root: string): Promise<SettingsEnvFile | undefined> {
+  const path = join(root, VSCODE_SETTINGS);
+  let data: unknown;
+  try {
+    data = JSON.parse(stripJsonComments(await readFile(path, 'utf8')));
+  } catch {
+    return undefined;
+  }
+  const environments = (data as Record<string, unknown> | null)?.[KEY];
+  if (!environments || typeof environments !== 'object' || Array.isArray(environments)) return undefined;
+  const out: SettingsEnvFile['environments'] = {};
+  for (const [name, variables] of Object.entries(environments as Record<string, unknown>)) {
+    if (!variables || typeof variables !== 'object' || Array.isArray(variables)) continue;
+    out[name] = {};
+    for (const [key, value] of Object.entries(variables as Record<string, unknown>))
+      out[name][key] = typeof value === 'string' ? value : JSON.stringify(value);
+  }
+  return { path, private: false, environments: out };
+}
