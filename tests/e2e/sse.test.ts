@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { startDialEcho, type RunningEcho } from '../helpers/echo-server.js';
+import { startHttpServer } from '../helpers/servers.js';
 
 let echo: RunningEcho;
 beforeAll(async () => {
@@ -65,6 +66,30 @@ describe('dial send: server-sent events', () => {
       expect.stringMatching(/^event: message {2}id: 1 {2}data: /),
       expect.stringMatching(/^event: message {2}id: 2 {2}data: /),
     ]);
+  });
+
+  it('a secret value the server echoes in an event is masked in what send prints', async () => {
+    const secret = 'tok-77c1e9a0b4';
+    const server = await startHttpServer((request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.end(`data: you sent ${String(request.headers['x-token'])}\n\n`);
+    });
+    try {
+      const cwd = workspace({
+        's.http': `@token = ${secret}\n\n# @secret token\nSSE ${server.url}/events\nX-Token: {{token}}\n`,
+      });
+      for (const args of [
+        ['send', 's.http'],
+        ['send', '--json', 's.http'],
+      ]) {
+        const result = await runCli(args, { cwd });
+        expect(result.code).toBe(0);
+        expect(result.stdout).toContain('you sent ••••');
+        expect(result.stdout + result.stderr).not.toContain(secret);
+      }
+    } finally {
+      await server.close();
+    }
   });
 
   it('-v shows the GET that asks for text/event-stream', async () => {

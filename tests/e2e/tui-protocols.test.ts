@@ -72,6 +72,36 @@ describe('dial open: streaming and GraphQL responses', () => {
     }
   });
 
+  it('a secret value the server sends back in an event is masked, live and after', async () => {
+    const SECRET = 'tok-3f9a1c77e2';
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const server = await startHttpServer((request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write(`data: you sent ${String(request.headers['x-token'])}\n\n`);
+      void released.then(() => response.end('data: bye\n\n'));
+    });
+    try {
+      const dir = tempDir('dial-tui-sse-secret-');
+      writeFileSync(
+        join(dir, 'events.http'),
+        `@token = ${SECRET}\n\n### Echoed\n# @secret token\nSSE ${server.url}/events\nX-Token: {{token}}\n`,
+      );
+      const tty = open(dir);
+      await tty.waitForText('Echoed');
+      tty.press(KEY.enter);
+      await tty.waitForText('receiving…  1 event so far', 'data: you sent ••••');
+      release();
+      await tty.waitForText('200 OK', 'you sent ••••');
+      expect(tty.screensSeen.some((screen) => screen.includes(SECRET))).toBe(false);
+      expect(tty.rawOutput).not.toContain(SECRET);
+      tty.press('q');
+      expect(await tty.exit()).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('GraphQL errors in a 200 answer show as a failed test', async () => {
     const dir = tempDir('dial-tui-graphql-');
     writeFileSync(join(dir, 'g.http'), `### Boom\nGRAPHQL ${graphql.url}/graphql\n\nquery { boom }\n`);

@@ -30,6 +30,14 @@ import type {
 } from './types.js';
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** A timeout while reading an event stream: most such streams never end, so the hint says how to end them. */
+function endlessStreamTimeout(failure: Error): DialError {
+  return new DialError('E_TIMEOUT', failure.message, {
+    hint: 'an event stream runs until the server ends it: stop it with `# @sse-count N` or `# @sse-timeout 5s`, or raise --timeout',
+    cause: failure,
+  });
+}
+
 /** Server-sent events: read event by event, whatever the request (./event-stream.ts). */
 const EVENT_STREAM_RE = /^\s*text\/event-stream\b/i;
 const BODY_HEADERS = new Set(['content-type', 'content-length', 'transfer-encoding', 'content-encoding']);
@@ -111,6 +119,7 @@ export async function sendRequest(request: HttpRequest, options: SendOptions = {
   const stopper = new SendStopper(timeoutMs, options.signal);
 
   let proxy: string | undefined;
+  let eventStream = false;
   // The body of the hop being read: destroyed when the send fails, so its socket is not left open.
   let pending: Readable | undefined;
   try {
@@ -163,7 +172,8 @@ export async function sendRequest(request: HttpRequest, options: SendOptions = {
         headers: hop.headers,
         url: url.toString(),
       };
-      const received = EVENT_STREAM_RE.test(findHeader(hop.headers, 'content-type') ?? '')
+      eventStream = EVENT_STREAM_RE.test(findHeader(hop.headers, 'content-type') ?? '');
+      const received = eventStream
         ? await receiveEvents(hop, head, options, stopper, started)
         : await receiveBody(hop, head, method, options, stopper);
       pending = undefined;
@@ -195,7 +205,8 @@ export async function sendRequest(request: HttpRequest, options: SendOptions = {
     }
   } catch (error) {
     pending?.destroy();
-    throw sendFailure(error, stopper.reason, url.toString(), timeoutMs, proxy);
+    const failure = sendFailure(error, stopper.reason, url.toString(), timeoutMs, proxy);
+    throw eventStream && stopper.reason === 'timeout' ? endlessStreamTimeout(failure) : failure;
   } finally {
     stopper.release();
   }

@@ -82,6 +82,7 @@ describe('text/event-stream answers', () => {
       expect(exchange.response.status).toBe(200);
       const error = await dialErrorOf(sendRequest(get(server.url), { timeoutMs: 150 }));
       expect(error.code).toBe('E_TIMEOUT');
+      expect(error.hint).toContain('@sse-timeout');
     } finally {
       await server.close();
     }
