@@ -68,6 +68,9 @@ describe('a WebSocket in the workbench', () => {
     frame = await waitForText(app, '101 Switching Protocols');
     expect(frame).toContain('← typed here');
     expect(frame).not.toContain('WebSocket open');
+    // Copy as curl: a WebSocket has no curl form, and the workbench says so.
+    await type(KEY.tab, KEY.tab, 'c');
+    await waitForText(app, 'not copied', 'has no curl form');
     // Closed: the composer says so instead of sending.
     await type('w');
     await waitForText(app, 'no WebSocket open');
