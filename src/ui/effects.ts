@@ -270,8 +270,13 @@ export class EffectRunner {
         );
       case 'copyCurl': {
         if (!result) return;
-        // A runnable command needs the real values.
-        const curl = services.curl(result);
+        // A runnable command needs the real values. A WebSocket has no curl form: say so.
+        let curl: string;
+        try {
+          curl = services.curl(result);
+        } catch (error) {
+          return this.toast(`not copied: ${failure(error)}`);
+        }
         write(osc52(curl));
         return this.toast(
           `request copied as curl (OSC 52)${redactText(curl, result.secrets ?? []) !== curl ? ', with the real secret values' : ''}`,

@@ -12,6 +12,33 @@ import { KEY, PtyTerminal } from '../helpers/pty-terminal.js';
 
 const BIN = process.env.DIAL_TUI_BIN ?? DIAL_BIN;
 
+describe('dial send ws://… on a terminal', () => {
+  let echo: EchoServer;
+  let terminal: PtyTerminal | undefined;
+  beforeAll(async () => {
+    echo = await startEchoServer();
+  });
+  afterEach(() => terminal?.dispose());
+  afterAll(async () => {
+    await echo?.close();
+  });
+
+  it('says how to type and end, prints the replies to typed lines, and ends on Ctrl+D (exit 0)', async () => {
+    const tty = new PtyTerminal([process.execPath, BIN, 'send', `${echo.url.replace('http', 'ws')}/ws`], {
+      cols: 100,
+      rows: 20,
+      env: { CI: undefined, NO_COLOR: '1', DIAL_CONFIG_DIR: tempDir('dial-tty-config-') },
+    });
+    terminal = tty;
+    await tty.waitForText('type a message and press Enter; Ctrl+D or Ctrl+C closes');
+    tty.press('ping-over-tty\r');
+    // The terminal echoes what was typed; the server's echo prints it a second time.
+    await tty.waitFor((screen) => screen.split('ping-over-tty').length === 3, 'the typed line and its echo');
+    tty.press('\x04');
+    expect(await tty.exit()).toBe(0);
+  });
+});
+
 describe('dial open: a WebSocket request', () => {
   let echo: EchoServer;
   let terminal: PtyTerminal | undefined;

@@ -16,7 +16,7 @@ import { initialAppState } from '../../src/ui/state/app-state.js';
 import { defaultSettings } from '../../src/core/settings/index.js';
 import { tempDir } from '../helpers/cli.js';
 import { startWsServer, type TestWsServer } from '../helpers/ws-server.js';
-import { KEY, waitForText } from './helpers.js';
+import { KEY, waitForFrame, waitForText } from './helpers.js';
 
 let server: TestWsServer;
 beforeAll(async () => {
@@ -56,7 +56,12 @@ describe('a WebSocket in the workbench', () => {
         await new Promise((resolve) => setTimeout(resolve, 15));
       }
     };
-    await waitForText(app, 'chat');
+    // Not sent yet: the preview shows the upgrade request and its script, not an HTTP error.
+    const unsent = await waitForFrame(
+      app,
+      (f) => f.includes('Not sent yet') && f.split('hello from the file').length === 3,
+    );
+    expect(unsent).not.toContain('unsupported URL scheme');
     await type(KEY.enter);
     let frame = await waitForText(app, 'WebSocket open, 2 messages', '→ hello from the file', '← hello from the file');
     await type('w');
@@ -68,6 +73,9 @@ describe('a WebSocket in the workbench', () => {
     frame = await waitForText(app, '101 Switching Protocols');
     expect(frame).toContain('← typed here');
     expect(frame).not.toContain('WebSocket open');
+    // Copy as curl: a WebSocket has no curl form, and the workbench says so.
+    await type(KEY.tab, KEY.tab, 'c');
+    await waitForText(app, 'not copied', 'has no curl form');
     // Closed: the composer says so instead of sending.
     await type('w');
     await waitForText(app, 'no WebSocket open');

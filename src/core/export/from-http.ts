@@ -18,8 +18,8 @@ import type { PrepareFileRequestOptions, PreparedFileRequest } from '../workspac
 import { multipartBoundary } from '../httpfile/multipart.js';
 import { defaultSettings, settingsTimeoutMs } from '../settings/index.js';
 import { normaliseProxy } from '../send/url.js';
-import { toCurl, type ToCurlOptions } from './curl.js';
 import { DialError } from '../errors.js';
+import { toCurl, type ToCurlOptions } from './curl.js';
 import { dispositionParam, partsInBytes } from './multipart-parts.js';
 
 interface PartSource {
@@ -114,6 +114,12 @@ export interface CurlCommandOptions extends ToCurlOptions {
  * dial does for this request (the caller applies `# @no-redirect` and its flags); `-L` follows.
  */
 export function curlCommand(request: HttpRequest, options: CurlCommandOptions = {}): string {
+  // curl cannot hold a WebSocket conversation: refused rather than printed as a made-up method.
+  if (request.method === 'WEBSOCKET' || (request.method === 'GRAPHQL' && /^wss?:\/\//i.test(request.url))) {
+    throw new DialError('E_USAGE', `a WebSocket request (${request.url}) has no curl form`, {
+      hint: 'send it with dial send FILE#name, or run it with dial run',
+    });
+  }
   const { source, cwd = process.cwd(), ...curlOptions } = options;
   if (request.method === 'GRPC') {
     throw new DialError('E_INPUT', 'a gRPC request has no curl form', {

@@ -247,6 +247,13 @@ function translateRequest(
   input: K6ExportInput,
   context: { earlier: Set<string>; allNames: Set<string>; warnings: string[]; bodyFiles: Map<string, string> },
 ): K6Request {
+  // A WebSocket conversation (or a GraphQL subscription over one) has no k6 http form.
+  if (node.method === 'WEBSOCKET' || (node.method === 'GRAPHQL' && /^wss?:\/\//i.test(node.url)))
+    refusals.refuse(
+      node.requestLineSpan,
+      `'${displayName(node)}' is a WebSocket request, which is not translated to k6`,
+      'keep this request for dial run',
+    );
   noteWhatIsLeftOut(node, refusals, input, context.warnings);
   const fileVariables: Record<string, string> = {};
   for (const variable of file.variables) {

@@ -4,7 +4,7 @@
  * engine adds, and every secret masked.
  */
 import { dirname } from 'node:path';
-import type { RequestPreview, SendOptions } from '../../core/http/types.js';
+import type { HttpRequest, RequestPreview, SendOptions } from '../../core/http/types.js';
 import type { HttpFile, RequestNode } from '../../core/httpfile/types.js';
 import { previewRequest } from '../../core/http/request-head.js';
 import { createSession } from '../../core/session/index.js';
@@ -31,6 +31,16 @@ function bodyLines(body: Uint8Array | undefined, size: number | undefined): stri
   return lines;
 }
 
+function isWebSocket(request: HttpRequest): boolean {
+  return request.method === 'WEBSOCKET' || (request.method === 'GRAPHQL' && /^wss?:\/\//i.test(request.url));
+}
+
+/** A WebSocket request as it would go: the upgrade's URL and headers, then its script (the engine's HTTP head does not apply). */
+function webSocketPreview(request: HttpRequest): RequestPreview {
+  const body = request.body.kind === 'text' ? Buffer.from(request.body.text) : undefined;
+  return { method: request.method, url: request.url, headers: request.headers, body, bodySize: body?.length };
+}
+
 /** Builds `preview`: the request with its variables filled in for an environment. */
 export function createPreview(
   context: PreviewContext,
@@ -51,7 +61,9 @@ export function createPreview(
       const preview: RequestPreview =
         request.method === 'GRPC'
           ? { ...request, body: request.body.kind === 'text' ? Buffer.from(request.body.text) : undefined }
-          : await previewRequest(request, { ...context.sendOptions, ...prepared.overrides }, 64 * 1024);
+          : isWebSocket(request)
+            ? webSocketPreview(request)
+            : await previewRequest(request, { ...context.sendOptions, ...prepared.overrides }, 64 * 1024);
       const secrets = [
         ...prepared.secretValues,
         ...session.secretValues(),
