@@ -1141,6 +1141,38 @@ class HttpFileParser {
     }
   }
 
+  /**
+   * `@name = value` lines after a body, set off from it by a blank line (with comments among
+   * them): REST Client reads them as file variables and ends the body before them (its request
+   * range drops trailing variable and comment lines). Sending them as body text is never meant,
+   * so every dialect does the same, with a warning naming the line.
+   */
+  private trailingBodyVariables(block: Block): void {
+    const found: number[] = [];
+    let k = block.bodyLast;
+    for (; k > block.bodyFirst; k--) {
+      const t = this.lineText(k).trim();
+      if (t === '' || isComment(t)) continue;
+      if (t.charCodeAt(0) !== 64 || !VARIABLE_RE.test(t)) break;
+      found.push(k);
+    }
+    if (found.length === 0) return;
+    let last = k;
+    while (last < block.bodyLast && this.lineText(last + 1).trim() !== '') last++;
+    if (last === block.bodyLast || last >= Math.min(...found)) return;
+    block.bodyLast = k;
+    for (const i of found.reverse()) {
+      const t = this.lineText(i).trimStart();
+      this.addVariable(i, t, VARIABLE_RE.exec(t)!);
+    }
+    this.variablesOutOfOrder = true;
+    this.warn(
+      `line ${found[0] + 1} declares a variable after the body of the request at line ${block.requestLineSpan!.line}; it is read as a file variable, not sent`,
+      found[0],
+      'put `@name = value` lines before the request (or after a `###` line) to make this explicit',
+    );
+  }
+
   private finish(end: number): void {
     const block = this.block;
     const protos = this.blockProtos.splice(0);
@@ -1152,6 +1184,7 @@ class HttpFileParser {
       if (block.postScriptBlocks) this.httpyacFile.everyPost.push(...block.postScriptBlocks);
       return;
     }
+    if (block.bodyHasContent) this.trailingBodyVariables(block);
     if (!block.bodyHasContent) {
       // Only variables and comments after the headers: they are variables, not a body.
       for (const i of block.bodyVariables) {

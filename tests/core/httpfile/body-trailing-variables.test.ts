@@ -1,0 +1,46 @@
+// `@name = value` lines after a body (set off by a blank line, before the next `###`), as in
+// davidfowl/TodoApi's Requests/todo.http: REST Client ends the body before them and reads them
+// as file variables. They must never be sent as body text.
+import { describe, expect, it } from 'vitest';
+import { parseHttpFile } from '../../../src/core/httpfile/index.js';
+
+const FILE = [
+  'POST http://x/users/token',
+  'Content-Type: application/json',
+  '',
+  '{',
+  '  "username": "me"',
+  '}',
+  '',
+  '# paste the token below',
+  '@token = <put JWT token here>',
+  '',
+  '### Create a todo',
+  'POST http://x/todos',
+  'Authorization: Bearer {{token}}',
+  '',
+].join('\n');
+
+describe('variables after a body', () => {
+  it('end the body and become file variables, with a warning at their line', () => {
+    const file = parseHttpFile(FILE, 'todo.http');
+    const [first, second] = file.requests;
+    expect(first.body).toMatchObject({ kind: 'inline', text: '{\n  "username": "me"\n}' });
+    expect(file.variables.map((v) => [v.name, v.value])).toEqual([['token', '<put JWT token here>']]);
+    expect(second.headers[0].value).toBe('Bearer {{token}}');
+    expect(file.warnings).toEqual([expect.objectContaining({ line: 9 })]);
+  });
+
+  it('a variable-looking line inside the body text (no blank line before it) stays body', () => {
+    const text = 'POST http://x/\nContent-Type: text/plain\n\nhello\n@a = b\n';
+    const file = parseHttpFile(text, 'p.http');
+    expect(file.requests[0].body).toMatchObject({ text: 'hello\n@a = b' });
+    expect(file.variables).toEqual([]);
+  });
+
+  it('a body that is only variables is still no body (unchanged)', () => {
+    const file = parseHttpFile('GET http://x/\n\n@a = b\n', 'p.http');
+    expect(file.requests[0].body).toBeUndefined();
+    expect(file.variables.map((v) => v.name)).toEqual(['a']);
+  });
+});
