@@ -134,6 +134,19 @@ function headerValue(block: Block, name: string): string | undefined {
   return block.headers.find((header) => header.name.toLowerCase() === name)?.value;
 }
 
+const BODY_COMMENT_LINE_RE = /^[ \t]*(?:#|\/\/)[^\n]*(?:\n|$)/gm;
+
+/**
+ * Whole-line `#` / `//` comments inside a body are comments, not body text: the JetBrains format
+ * says so (comments may stand in the body, from the start of a line, indented or not), REST
+ * Client drops them before sending, Visual Studio ignores them, kulala too. Only httpyac sends the
+ * body as written. Comments at the end of a line (`"a": 1, // note`) stay: every tool sends them.
+ */
+function withoutCommentLines(text: string): string {
+  if (!/^[ \t]*(?:#|\/\/)/m.test(text)) return text;
+  return text.replace(BODY_COMMENT_LINE_RE, '').replace(/\r?\n$/, '');
+}
+
 /**
  * The body text to send, where the tools rewrite what is written: REST Client's
  * `X-Request-Type: GraphQL` (query, blank line, variables → a GraphQL JSON payload; the marker
@@ -876,7 +889,8 @@ class HttpFileParser {
       this.refuseGraphqlBody(i, t);
     } else if (isStrictRequestLine(t)) this.warnRequestLineInBody(i, t);
     if (block.bodyFirst === i && fileBodyEncoding(t) !== undefined) this.fileBodyLine(i, t);
-    block.bodyLast = i;
+    // Comment lines after the body's last content line are not part of it (see withoutCommentLines).
+    if (block.bodyLast < block.bodyFirst || !isComment(t) || this.dialect === 'httpyac') block.bodyLast = i;
     if (!block.bodyHasContent && !isComment(t)) {
       if (t.charCodeAt(0) === 64 && VARIABLE_RE.test(t)) block.bodyVariables.push(i);
       else block.bodyHasContent = true;
@@ -1042,9 +1056,10 @@ class HttpFileParser {
       return variables ? { kind: 'inline', text: variables, span } : undefined;
     }
     if (block.method === 'WEBSOCKET') this.checkWebSocketSeparators(block);
+    const sent = this.dialect === 'httpyac' || block.method === 'WEBSOCKET' ? text : withoutCommentLines(text);
     return {
       kind: 'inline',
-      text: block.graphql ? this.httpyacGraphqlBody(block.graphql, text) : inlineBodyText(block, text),
+      text: block.graphql ? this.httpyacGraphqlBody(block.graphql, sent) : inlineBodyText(block, sent),
       span,
     };
   }

@@ -79,7 +79,8 @@ export function fitsInline(text: string): boolean {
   if (/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/.test(text)) return false;
   const lines = text.split('\n');
   if (lines.length === 1 && /^</.test(text)) return false;
-  if (lines.every((line) => /^\s*(#|\/\/)/.test(line) || line.trim() === '')) return false;
+  // Whole-line `#` / `//` comments inside a body are comments, not body text (docs/http-format.md).
+  if (lines.some((line) => /^\s*(#|\/\/)/.test(line))) return false;
   // `<>` lines refer to a previous response (JetBrains), `>` lines start handlers and redirects.
   // `@x = y` lines may be read as file variables.
   return !lines.some(

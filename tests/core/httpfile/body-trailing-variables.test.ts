@@ -44,3 +44,30 @@ describe('variables after a body', () => {
     expect(file.variables.map((v) => v.name)).toEqual(['a']);
   });
 });
+
+// Whole-line comments inside a body (jasontaylordev/CleanArchitecture's Web.http writes
+// `// CreateTodoListCommand` above the JSON): the JetBrains format reads them as comments, REST
+// Client and Visual Studio drop them, so the server gets plain JSON.
+describe('comment lines inside a body', () => {
+  const text = [
+    'POST http://x/api/TodoLists',
+    'Content-Type: application/json',
+    '',
+    '// CreateTodoListCommand',
+    '{',
+    '  # "ignored": true,',
+    '  "Title": "Backlog" // kept: not a whole line',
+    '}',
+    '',
+  ].join('\n');
+
+  it('are not sent', () => {
+    const [request] = parseHttpFile(text, 'Web.http').requests;
+    expect(request.body).toMatchObject({ text: '{\n  "Title": "Backlog" // kept: not a whole line\n}' });
+  });
+
+  it('are sent as written in the httpyac dialect', () => {
+    const [request] = parseHttpFile(`# @dialect httpyac\n${text}`, 'Web.http').requests;
+    expect(request.body).toMatchObject({ text: expect.stringContaining('// CreateTodoListCommand\n{') });
+  });
+});

@@ -113,13 +113,13 @@ describe('parseHttpFile: requests', () => {
     expect(request.body).toBeUndefined();
   });
 
-  it('skips comments outside bodies and keeps # lines inside bodies', () => {
+  it('skips comments outside and inside bodies (whole lines, as the JetBrains format and REST Client do)', () => {
     const file = parseHttpFile(
       '# top comment\n// another\nPOST http://a\n# header comment\nA: 1\n\n#!body line\n{}\n',
       '',
     );
     expect(file.requests[0].headers).toHaveLength(1);
-    expect(file.requests[0].body).toMatchObject({ text: '#!body line\n{}' });
+    expect(file.requests[0].body).toMatchObject({ text: '{}' });
   });
 });
 
