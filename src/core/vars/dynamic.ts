@@ -41,6 +41,36 @@ const MONTHS = [
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const pad = (n: number, width = 2) => String(Math.abs(n)).padStart(width, '0');
 
+const NET_TOKENS: Record<string, string> = {
+  yyyy: 'YYYY',
+  yy: 'YY',
+  dd: 'DD',
+  d: 'D',
+  fff: 'SSS',
+  tt: 'A',
+  zzz: 'Z',
+  K: 'Z',
+};
+
+/**
+ * Visual Studio's `.http` editor formats `{{$datetime "dd-MM-yyyy"}}` with .NET's custom date
+ * tokens, REST Client with day.js's. A format with `yy`, `fff` or `tt` (no day.js token is
+ * lowercase y, f or t) is a .NET one: it is translated to day.js tokens, its other text kept
+ * literal. Otherwise the format is day.js's, unchanged.
+ */
+export function dotnetDateFormat(format: string): string {
+  if (!/yy|fff|tt/.test(format.replace(/\[[^\]]*]/g, ''))) return format;
+  let out = '';
+  let last = 0;
+  const re = /'([^']*)'|yyyy|yy|MMMM|MMM|MM|M|dddd|ddd|dd|d|HH|H|hh|h|mm|m|ss|s|fff|tt|zzz|K/g;
+  for (let match = re.exec(format); match; match = re.exec(format)) {
+    if (match.index > last) out += `[${format.slice(last, match.index)}]`;
+    out += match[1] !== undefined ? `[${match[1]}]` : (NET_TOKENS[match[0]] ?? match[0]);
+    last = match.index + match[0].length;
+  }
+  return last < format.length ? `${out}[${format.slice(last)}]` : out;
+}
+
 /** Formats a date with day.js-style tokens (YYYY MM DD HH mm ss SSS, MMM, ddd, A, Z, ZZ, X, x, [literal]). */
 export function formatDate(date: Date, format: string, utc: boolean): string {
   const get = utc
@@ -69,7 +99,7 @@ export function formatDate(date: Date, format: string, utc: boolean): string {
   const zone = (colon: boolean) =>
     `${get.offset < 0 ? '-' : '+'}${pad(Math.trunc(get.offset / 60))}${colon ? ':' : ''}${pad(get.offset % 60)}`;
   return format.replace(
-    /\[([^\]]*)]|YYYY|YY|MMMM|MMM|MM|M|DD|D|dddd|ddd|HH|H|hh|h|mm|m|ss|s|SSS|A|a|ZZ|Z|X|x/g,
+    /\[([^\]]*)]|YYYY|YY|MMMM|MMM|MM|M|DD|D|dddd|ddd|dd|d|HH|H|hh|h|mm|m|ss|s|SSS|A|a|ZZ|Z|X|x/g,
     (token, literal: string | undefined) => {
       if (literal !== undefined) return literal;
       switch (token) {
@@ -93,6 +123,10 @@ export function formatDate(date: Date, format: string, utc: boolean): string {
           return DAYS[get.w];
         case 'ddd':
           return DAYS[get.w].slice(0, 3);
+        case 'dd':
+          return DAYS[get.w].slice(0, 2);
+        case 'd':
+          return String(get.w);
         case 'HH':
           return pad(get.h);
         case 'H':
@@ -252,7 +286,7 @@ export async function evaluateDynamic(expression: string, context: DynamicContex
       if (format === 'iso8601') return utc ? date.toISOString() : formatDate(date, 'YYYY-MM-DDTHH:mm:ss.SSSZ', false);
       if (format === 'rfc1123')
         return utc ? date.toUTCString() : formatDate(date, 'ddd, DD MMM YYYY HH:mm:ss ZZ', false);
-      return formatDate(date, format, utc);
+      return formatDate(date, dotnetDateFormat(format), utc);
     }
     case '$randomInt': {
       const [min, max] = args.length >= 2 ? [Number(args[0]), Number(args[1])] : [0, 1000];
