@@ -85,7 +85,10 @@ export const PRELUDE_SOURCE = String.raw`(function (host, node) {
       method: data.method,
       url: data.url,
       variables: {
-        set: function (name, value) { call('varSet', String(name), typeof value === 'string' ? value : fmt(value)); },
+        set: function (name, value) {
+          if (Array.isArray(value)) unsupported('request.variables.set with a list (JetBrains sends the request once per item)');
+          call('varSet', String(name), typeof value === 'string' ? value : fmt(value));
+        },
         get: function (name) { var v = call('varGet', String(name)); return v === undefined ? null : v; }
       },
       environment: { get: function (name) { var v = call('envGet', String(name)); return v === undefined ? null : v; } }

@@ -147,6 +147,7 @@ export class ScriptRunner {
           );
         }
         if (!nodeAllowed) this.refuseNodeModules(code, filename, lineOffset + 1);
+        refuseUnsupportedApis(code, filename, lineOffset + 1);
       }
       // httpyac `{{ }}` blocks: their code starts at the end of the `{{` line.
       if (!nodeAllowed)
@@ -271,5 +272,36 @@ export class ScriptRunner {
       const dialError = this.toDialError(error, filename, location.line, 'js expression');
       throw new DialError('E_SCRIPT', dialError.message, { location });
     }
+  }
+}
+
+/**
+ * JetBrains script APIs that change what is sent and that dial does not implement: a request sent
+ * once per item of a list variable (`request.variables.set(name, [...])`, `request.iteration()`,
+ * `request.templateValue()`) and headers added to every later request (`client.global.headers`).
+ * Running such a file would send something else, so it is refused before anything is sent.
+ */
+const UNSUPPORTED_APIS: Array<[RegExp, string, string]> = [
+  [
+    /\brequest\.variables\.set\s*\([^,)]*,\s*\[|\brequest\.(?:iteration|templateValue)\s*\(/,
+    'a request sent once per item of a list variable (JetBrains request.variables.set(name, [...]))',
+    'set one value per run and pass the others with --var, or write one request per value',
+  ],
+  [
+    /\bclient\.global\.headers\b/,
+    'client.global.headers (headers JetBrains adds to every later request)',
+    'write the header in each request, with a {{variable}} set by client.global.set',
+  ],
+];
+
+function refuseUnsupportedApis(code: string, filename: string, firstLine: number): void {
+  for (const [pattern, what, hint] of UNSUPPORTED_APIS) {
+    const match = pattern.exec(code);
+    if (!match) continue;
+    const line = firstLine + (code.slice(0, match.index).match(/\n/g)?.length ?? 0);
+    throw new DialError('E_SCRIPT', `${what} is not supported; nothing was sent`, {
+      location: { file: filename, line },
+      hint,
+    });
   }
 }
