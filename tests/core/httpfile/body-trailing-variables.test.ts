@@ -71,3 +71,24 @@ describe('comment lines inside a body', () => {
     expect(request.body).toMatchObject({ text: expect.stringContaining('// CreateTodoListCommand\n{') });
   });
 });
+
+// JetBrains' documentation annotates multipart parts with `// …` lines; they are comments.
+describe('comment lines inside a multipart body', () => {
+  it('are not part of any part', () => {
+    const text = [
+      'POST http://x/api/upload',
+      'Content-Type: multipart/form-data; boundary=boundary',
+      '',
+      '--boundary',
+      'Content-Disposition: form-data; name="second"; filename="input-second.txt"',
+      '',
+      "// A temporary 'input-second.txt' file with the 'Text' content will be uploaded",
+      'Text',
+      '--boundary--',
+      '',
+    ].join('\n');
+    const [request] = parseHttpFile(text, 'mp.http').requests;
+    expect(request.body).toMatchObject({ kind: 'inline', text: expect.not.stringContaining('temporary') });
+    expect(request.body).toMatchObject({ text: expect.stringContaining('\n\nText\n--boundary--') });
+  });
+});
