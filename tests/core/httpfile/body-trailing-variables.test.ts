@@ -92,3 +92,16 @@ describe('comment lines inside a multipart body', () => {
     expect(request.body).toMatchObject({ text: expect.stringContaining('\n\nText\n--boundary--') });
   });
 });
+
+// A section comment after a body (`# User Routes` before the next `###`), or a handler commented
+// out below it, is not body text: REST Client trims trailing comment lines off a request.
+describe('comment lines after a body', () => {
+  it('end the body', () => {
+    const text =
+      'POST http://x/sign-up\nContent-Type: application/json\n\n{\n  "a": 1\n}\n\n\n# User Routes\n\n### next\nGET http://x/users\n';
+    const [first] = parseHttpFile(text, 'api.http').requests;
+    expect(first.body).toMatchObject({ text: '{\n  "a": 1\n}' });
+    const commented = 'POST http://x/login\n\n{"a": 1}\n\n# > {%\n#     client.log(1);\n# %}\n';
+    expect(parseHttpFile(commented, 'api.http').requests[0].body).toMatchObject({ text: '{"a": 1}' });
+  });
+});
