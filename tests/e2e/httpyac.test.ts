@@ -227,4 +227,18 @@ describe('httpyac # @import, gql files, CONNECT', () => {
       await server.close();
     }
   });
+
+  it('a file with rooted targets and no Host header is httpyac’s: {{host}}, a split per request line, \\{\\{escapes\\}\\}, Basic user:password at the last colon', async () => {
+    const server = await jsonServer(() => ({}));
+    try {
+      const text = `@host=${server.url}\n@user = john doe\n###\nGET /a HTTP/1.1\nGET /b HTTP/1.1\nAuthorization: Basic {{user}}:pw\n\nPOST /c\n{"t": "My \\{\\{verb\\}\\}"}\n`;
+      const result = await runCli(['run', 'h.http'], { cwd: workspace({ 'h.http': text }) });
+      expect(result.code, result.stderr).toBe(0);
+      expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /a', 'GET /b', 'POST /c']);
+      expect(server.requests[1].headers.authorization).toBe(`Basic ${Buffer.from('john doe:pw').toString('base64')}`);
+      expect(server.requests[2].body.toString()).toBe('{"t": "My {{verb}}"}');
+    } finally {
+      await server.close();
+    }
+  });
 });

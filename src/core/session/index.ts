@@ -565,7 +565,7 @@ class RequestSession implements Session {
     // A rooted target with no Host header cannot be sent as written; httpyac's rule gives it the
     // `host` variable. Used in every dialect, only when such a variable is defined.
     if (url.startsWith('/')) url = `${await resolver.variable('host').catch(() => '')}${url}`;
-    const auth = applyAuthConvention(headers, resolver.secretValues);
+    const auth = applyAuthConvention(headers, resolver.secretValues, file.dialect === 'httpyac');
     const body = await this.resolveBody(file, node, resolver, headers);
     const request: HttpRequest = { method: node.method, url, headers, body };
     const version = node.httpVersion?.toUpperCase();
@@ -883,6 +883,7 @@ class RequestSession implements Session {
 function applyAuthConvention(
   headers: Array<[string, string]>,
   secrets: Set<string>,
+  httpyac = false,
 ): { digest?: { username: string; password: string } } {
   const index = headers.findIndex(([name]) => name.toLowerCase() === 'authorization');
   if (index < 0) return {};
@@ -891,9 +892,11 @@ function applyAuthConvention(
   const credentials = match[2];
   let username: string;
   let password: string;
-  const colon = credentials.indexOf(':');
+  // httpyac (basicAuthVariableReplacer) splits at the last colon first: `Basic john doe:secret`.
+  const lastColon = httpyac && /^basic$/i.test(match[1]);
+  const colon = lastColon ? credentials.lastIndexOf(':') : credentials.indexOf(':');
   const space = credentials.search(/\s/);
-  if (colon >= 0 && (space < 0 || colon < space)) {
+  if (lastColon ? colon > 0 : colon >= 0 && (space < 0 || colon < space)) {
     username = credentials.slice(0, colon);
     password = credentials.slice(colon + 1);
   } else if (space >= 0) {

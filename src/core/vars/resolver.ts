@@ -69,9 +69,11 @@ export class VariableResolver {
 
   constructor(private readonly options: ResolverOptions) {}
 
-  /** Substitutes every `{{…}}` in text. */
-  resolve(text: string): Promise<string> {
-    return this.template(text, []);
+  /** Substitutes every `{{…}}` in text (httpyac: then `\{\{x\}\}` becomes a literal `{{x}}`). */
+  async resolve(text: string): Promise<string> {
+    const value = await this.template(text, []);
+    if (!this.options.javascriptExpressions || !value.includes('\\{')) return value;
+    return value.replace(/(?:\\\{){2}([^}]+?)(?:\\\}){2}/g, (_, name: string) => `{{${name}}}`);
   }
 
   /** The value of one variable name (as `{{name}}` would give). */
