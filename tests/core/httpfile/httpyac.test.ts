@@ -141,3 +141,17 @@ describe('httpyac metadata and the lines after the request line', () => {
     expect(json.warnings?.[0]).toMatchObject({ line: 3 });
   });
 });
+
+describe('httpyac assertions', () => {
+  it('?? body form exists: a property path of the parsed body', () => {
+    const [request] = parseHttpFile(
+      'GET http://x/\n\n?? body form exists\n?? body items[0].id == 3\n?? body contains x\n',
+      '',
+    ).requests;
+    expect(request.assertions.map((a) => [a.argument, a.predicate])).toEqual([
+      ['$.form', 'exists'],
+      ['$.items[0].id', '=='],
+      [undefined, 'contains'],
+    ]);
+  });
+});
