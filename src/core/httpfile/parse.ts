@@ -446,6 +446,9 @@ class HttpFileParser {
     applyMetadata(this.block, meta[1], value, (message, hint) =>
       this.fail(`bad metadata value: ${message}`, i, 1, hint),
     );
+    // httpyac's `# @timeout 30000` is milliseconds (timeoutMetaDataHandler), not seconds.
+    if (this.dialect === 'httpyac' && meta[1] === 'timeout' && /^\d+$/.test(value))
+      this.block.timeoutMs = Number(value);
   }
 
   /** httpyac `# @loop for 3` / `# @loop for item of list`; `while` is refused (its expression changes variables between passes). */

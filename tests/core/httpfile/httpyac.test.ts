@@ -155,3 +155,10 @@ describe('httpyac assertions', () => {
     ]);
   });
 });
+
+describe('httpyac metadata values', () => {
+  it('# @timeout 30000 is milliseconds in httpyac, seconds elsewhere', () => {
+    expect(parseHttpFile(`${HY}# @timeout 30000\nGET /a\n`, '').requests[0].timeoutMs).toBe(30000);
+    expect(parseHttpFile('# @timeout 3\nGET http://x/\n', '').requests[0].timeoutMs).toBe(3000);
+  });
+});
