@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { startRecordingServer } from '../helpers/servers.js';
+import { startTestProxy } from '../helpers/proxy.js';
 
 function workspace(files: Record<string, string>): string {
   const dir = tempDir('dial-httpyac-');
@@ -238,6 +239,23 @@ describe('httpyac # @import, gql files, CONNECT', () => {
       expect(server.requests[1].headers.authorization).toBe(`Basic ${Buffer.from('john doe:pw').toString('base64')}`);
       expect(server.requests[2].body.toString()).toBe('{"t": "My {{verb}}"}');
     } finally {
+      await server.close();
+    }
+  });
+
+  it('# @proxy sends that request through the proxy', async () => {
+    const server = await jsonServer(() => ({}));
+    const proxy = await startTestProxy();
+    try {
+      const text = `${HY}# @proxy {{proxyUrl}}\nGET ${server.url}/via\n\n###\nGET ${server.url}/direct\n`;
+      const result = await runCli(['run', 'p.http', '--var', `proxyUrl=${proxy.url}`], {
+        cwd: workspace({ 'p.http': text }),
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(proxy.seen).toEqual([`${server.url}/via`]);
+      expect(server.requests.map((r) => r.url)).toEqual(['/via', '/direct']);
+    } finally {
+      await proxy.close();
       await server.close();
     }
   });

@@ -572,6 +572,9 @@ class RequestSession implements Session {
     if (version === 'HTTP/2' || version === 'HTTP/2.0') request.httpVersion = '2';
     else if (version === 'HTTP/1.1') request.httpVersion = '1.1';
     const overrides = metadataOverrides(node);
+    // httpyac `# @proxy http://proxy:8080`: this request goes through that proxy.
+    const proxy = file.dialect === 'httpyac' ? node.metadata.find((meta) => meta.key === 'proxy')?.value : undefined;
+    if (proxy) overrides.proxy = await resolver.resolve(proxy);
     const secretValues = [...resolver.secretValues];
     for (const secret of secretValues) this.secrets.add(secret);
     return auth.digest
