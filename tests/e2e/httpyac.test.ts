@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
-import { startRecordingServer } from '../helpers/servers.js';
+import { generateCertificate, startHttpsServer, startRecordingServer } from '../helpers/servers.js';
 import { startTestProxy } from '../helpers/proxy.js';
 
 function workspace(files: Record<string, string>): string {
@@ -256,6 +256,34 @@ describe('httpyac # @import, gql files, CONNECT', () => {
       expect(server.requests.map((r) => r.url)).toEqual(['/via', '/direct']);
     } finally {
       await proxy.close();
+      await server.close();
+    }
+  });
+
+  it('X-ClientCert: cert: … key: … presents a client certificate and is not sent as a header', async () => {
+    const client = await generateCertificate('client');
+    const seen: Array<{ subject?: string; header?: string }> = [];
+    const server = await startHttpsServer(
+      (request, response) => {
+        const socket = request.socket as import('node:tls').TLSSocket;
+        seen.push({
+          subject: socket.getPeerCertificate()?.subject?.CN,
+          header: request.headers['x-clientcert'] as string,
+        });
+        response.end('{}');
+      },
+      undefined,
+      { requestCert: true },
+    );
+    try {
+      const cwd = workspace({});
+      writeFileSync(join(cwd, 'c.crt'), client.cert);
+      writeFileSync(join(cwd, 'c.key'), client.key);
+      writeFileSync(join(cwd, 'c.http'), `${HY}GET ${server.url}/mtls\nX-ClientCert: cert: ./c.crt key: ./c.key\n`);
+      const result = await runCli(['run', 'c.http', '--insecure'], { cwd });
+      expect(result.code, result.stderr).toBe(0);
+      expect(seen).toEqual([{ subject: 'client', header: undefined }]);
+    } finally {
       await server.close();
     }
   });

@@ -33,7 +33,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
-import type { Exchange, HttpRequest, RequestBody, SendOptions } from '../http/types.js';
+import type { Exchange, HttpRequest, RequestBody, SendOptions, TlsOptions } from '../http/types.js';
 import type { HttpFile, RequestNode } from '../httpfile/types.js';
 import { parseHttpFile } from '../httpfile/parse.js';
 import { decodeFileBody } from '../httpfile/scripts.js';
@@ -561,6 +561,7 @@ class RequestSession implements Session {
     this.checkClosedTemplates(file, node);
     let url = await this.resolveUrl(file, node, resolver);
     const headers = await this.resolveHeaders(file, node, resolver);
+    const clientCert = file.dialect === 'httpyac' ? this.takeHttpyacClientCert(file, node, headers) : undefined;
     url = completeUrl(url, headers);
     // A rooted target with no Host header cannot be sent as written; httpyac's rule gives it the
     // `host` variable. Used in every dialect, only when such a variable is defined.
@@ -572,6 +573,7 @@ class RequestSession implements Session {
     if (version === 'HTTP/2' || version === 'HTTP/2.0') request.httpVersion = '2';
     else if (version === 'HTTP/1.1') request.httpVersion = '1.1';
     const overrides = metadataOverrides(node);
+    if (clientCert) overrides.tls = clientCert;
     // httpyac `# @proxy http://proxy:8080`: this request goes through that proxy.
     const proxy = file.dialect === 'httpyac' ? node.metadata.find((meta) => meta.key === 'proxy')?.value : undefined;
     if (proxy) overrides.proxy = await resolver.resolve(proxy);
@@ -755,6 +757,40 @@ class RequestSession implements Session {
     }
     if (node.httpyacHeaderSpreads) await this.spreadHttpyacHeaders(file, node, resolver, headers);
     return headers;
+  }
+
+  /**
+   * httpyac `X-ClientCert: cert: ./a.crt key: ./a.key` (clientCertVariableReplacer): a header whose
+   * name ends in `clientcert` names the TLS client certificate and is not sent. Paths are relative
+   * to the .http file; `pfx:` is refused (dial reads PEM files only).
+   */
+  private takeHttpyacClientCert(
+    file: HttpFile,
+    node: RequestNode,
+    headers: Array<[string, string]>,
+  ): TlsOptions | undefined {
+    const index = headers.findIndex(([name]) => name.toLowerCase().endsWith('clientcert'));
+    if (index < 0 || node.metadata.some((meta) => meta.key === 'noClientCert')) return undefined;
+    const match = /^\s*(?:cert:\s*(\S*)\s*)?(?:key:\s*(\S*)\s*)?(?:pfx:\s*(\S*)\s*)?(?:passphrase:\s*(\S*)\s*)?$/.exec(
+      headers[index][1],
+    );
+    if (!match || !(match[1] || match[3])) return undefined;
+    const line = node.headers.find((header) => header.name.toLowerCase().endsWith('clientcert'))?.span.line;
+    if (match[3] || match[4]) {
+      throw new DialError('E_INPUT', `${headers[index][0]}: pfx client certificates are not supported yet`, {
+        location: { file: file.path || '<text>', line: line ?? node.requestLineSpan.line },
+        hint: 'convert it to PEM (openssl pkcs12 -in a.pfx -out a.crt -clcerts -nokeys; … -nocerts -nodes -out a.key) and write cert: and key:',
+      });
+    }
+    headers.splice(index, 1);
+    const dir = file.path ? dirname(file.path) : this.workspaceRoot;
+    const base = this.options.sendOptions?.tls;
+    return {
+      ...base,
+      verify: base?.verify ?? true,
+      certFile: resolve(dir, match[1]),
+      ...(match[2] ? { keyFile: resolve(dir, match[2]) } : {}),
+    };
   }
 
   /** httpyac `...defaultHeaders`: the fields of an object variable become headers (parseDefaultHeadersFactory). */
