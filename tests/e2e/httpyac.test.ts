@@ -267,7 +267,7 @@ describe('httpyac # @import, gql files, CONNECT', () => {
       (request, response) => {
         const socket = request.socket as import('node:tls').TLSSocket;
         seen.push({
-          subject: socket.getPeerCertificate()?.subject?.CN,
+          subject: socket.getPeerCertificate()?.subject?.CN as string | undefined,
           header: request.headers['x-clientcert'] as string,
         });
         response.end('{}');

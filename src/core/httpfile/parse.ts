@@ -1018,6 +1018,28 @@ class HttpFileParser {
     }
   }
 
+  /** httpyac signs or fetches these itself (awsAuth, oauth2 replacers): sent as written they would be wrong. */
+  private refuseHttpyacAuthorization(block: Block): void {
+    for (const header of block.headers) {
+      if (header.name.toLowerCase() !== 'authorization') continue;
+      const i = header.span.line - 1;
+      if (/^\s*(?:openid|oauth2)(?:\s|$)/i.test(header.value))
+        this.fail(
+          'httpyac OAuth2 authorization (`Authorization: oauth2 …`) is not supported yet',
+          i,
+          1,
+          'get a token yourself and write `Authorization: Bearer {{token}}` with --var token=…',
+        );
+      if (/^\s*aws\s+\S+\s+\S+/i.test(header.value))
+        this.fail(
+          'httpyac AWS signing (`Authorization: AWS key secret …`) is not supported yet',
+          i,
+          1,
+          'sign the request with another tool (aws CLI, awscurl) or send it from httpyac',
+        );
+    }
+  }
+
   private finish(end: number): void {
     const block = this.block;
     if (!block.hasRequest) {
@@ -1035,6 +1057,7 @@ class HttpFileParser {
       }
     }
     this.refuseScriptPlaceholders(block);
+    if (this.dialect === 'httpyac') this.refuseHttpyacAuthorization(block);
     // Before the headers are read: a GraphQL body drops its marker header.
     const body = this.bodyOf(block);
     const start = block.separator ? block.start : (block.contentStart ?? block.requestLineSpan!.start);

@@ -162,3 +162,14 @@ describe('httpyac metadata values', () => {
     expect(parseHttpFile('# @timeout 3\nGET http://x/\n', '').requests[0].timeoutMs).toBe(3000);
   });
 });
+
+describe('httpyac authorization schemes dial does not run', () => {
+  it('refuses oauth2/openid and AWS signing at the header line', () => {
+    expect(refusal(`${HY}GET http://x/\nAuthorization: oauth2 client_credentials\n`)).toMatchObject({ line: 3 });
+    expect(refusal(`${HY}GET http://x/\nAuthorization: AWS {{key}} {{secret}} region: eu-west-1\n`).message).toContain(
+      'AWS',
+    );
+    // Elsewhere (and a single-token AWS header) it is an ordinary header.
+    expect(parseHttpFile('GET http://x/\nAuthorization: AWS AKID:sig\n', '').requests[0].headers).toHaveLength(1);
+  });
+});
