@@ -287,4 +287,23 @@ describe('httpyac # @import, gql files, CONNECT', () => {
       await server.close();
     }
   });
+
+  it('a block before the request may change it: headers, URL and body are sent as it left them', async () => {
+    const server = await jsonServer(() => ({}));
+    try {
+      const text = `${HY}@who = ada\n{{\n  request.headers['X-Sig'] = 'sig-' + request.method;\n  delete request.headers['X-Drop'];\n  request.url = request.url + '?signed=1';\n  request.body = JSON.stringify({ wrapped: JSON.parse(request.body) });\n}}\nPOST ${server.url}/s\nX-Drop: 1\nX-Who: {{who}}\n\n{"a": "{{who}}"}\n`;
+      const result = await runCli(['run', 's.http'], { cwd: workspace({ 's.http': text }) });
+      expect(result.code, result.stderr).toBe(0);
+      const [sent] = server.requests;
+      expect(sent.url).toBe('/s?signed=1');
+      expect([sent.headers['x-sig'], sent.headers['x-drop'], sent.headers['x-who']]).toEqual([
+        'sig-POST',
+        undefined,
+        'ada',
+      ]);
+      expect(JSON.parse(sent.body.toString())).toEqual({ wrapped: { a: 'ada' } });
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -51,17 +51,6 @@ export function refusedScriptEvent(event: HttpyacScriptStart['event']): string |
   }
 }
 
-const CHANGES_REQUEST_RE =
-  /\brequest\s*\.\s*(?:headers|body|url|method|options)\b(?:\s*(?:\.\s*[\w$]+|\[[^\]\n]*\]))*\s*(?:[-+*/]?=(?!=)|\+\+|--)|\bdelete\s+request\s*[.[]|Object\.assign\(\s*request\b/;
-
-/**
- * True when a block changes the request it runs before (httpyac sends the changed request; dial
- * gives blocks a copy, so such a block is refused rather than silently not applied).
- */
-export function changesRequest(code: string): boolean {
-  return CHANGES_REQUEST_RE.test(code);
-}
-
 /** The file-wide scripts of an httpyac file, collected while parsing. */
 export interface HttpyacFileScripts {
   /** Blocks of global regions: run once, before the file's first request. */

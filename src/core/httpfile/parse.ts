@@ -34,7 +34,6 @@ import { newBlock, type Block } from './block.js';
 import { chooseDialect, type Dialect } from './dialect.js';
 import {
   HTTPYAC_SCRIPT_END_RE,
-  changesRequest,
   httpyacScriptStart,
   refusedScriptEvent,
   type HttpyacFileScripts,
@@ -386,13 +385,6 @@ class HttpFileParser {
     const block = this.block;
     const afterResponse =
       start.event === 'response' || start.event === 'after' || (start.event === undefined && block.state !== 'pre');
-    if (!afterResponse && changesRequest(code))
-      this.fail(
-        'a `{{ }}` block that changes `request` (its headers, body or URL) is not supported yet',
-        i,
-        1,
-        'export the value instead (`exports.token = …`) and write it where it goes: `Authorization: Bearer {{token}}`',
-      );
     const script = { code, line: i + 1 };
     if (start.everyRequest) (afterResponse ? this.httpyacFile.everyPost : this.httpyacFile.everyPre).push(script);
     else if (afterResponse) (block.postScriptBlocks ??= []).push(script);

@@ -161,6 +161,34 @@ function globalVariables(file: HttpFile): Map<string, string> {
   return values;
 }
 
+/** A copy of the request as a `{{ }}` block left it (templates still resolved afterwards, as httpyac does). */
+function withHttpyacRequest(node: RequestNode, changed: NonNullable<HttpyacBlockContext['request']>): RequestNode {
+  const headers: RequestNode['headers'] = [];
+  for (const [name, value] of Object.entries(changed.headers ?? {})) {
+    if (value === undefined || value === null) continue;
+    const span = node.headers.find((header) => header.name === name)?.span ?? node.requestLineSpan;
+    headers.push({ name, value: typeof value === 'string' ? value : JSON.stringify(value), span });
+  }
+  const copy: RequestNode = {
+    ...node,
+    method: String(changed.method ?? node.method),
+    url: String(changed.url ?? ''),
+    headers,
+  };
+  const before = node.body?.kind === 'inline' ? node.body.text : undefined;
+  if (changed.body !== before) {
+    copy.body =
+      changed.body === undefined || changed.body === null
+        ? undefined
+        : {
+            kind: 'inline',
+            text: typeof changed.body === 'string' ? changed.body : JSON.stringify(changed.body),
+            span: node.body?.span ?? node.requestLineSpan,
+          };
+  }
+  return copy;
+}
+
 function keyOf(file: HttpFile, node: RequestNode): string {
   return `${file.path}#${node.name ?? `@${node.index}`}`;
 }
@@ -556,7 +584,7 @@ class RequestSession implements Session {
     await this.askPrompts(file, node, extra.promptAgain);
     const resolver = await this.resolver(file, node, extra, true);
     await this.runHttpyacGlobalScripts(file, resolver);
-    if (node.httpyacScripts) await resolver.runScriptBlocks(node.httpyacScripts, { request: httpyacRequestOf(node) });
+    if (node.httpyacScripts) node = await this.runHttpyacPreScripts(node, resolver);
     await this.runRefs(file, node);
     this.checkClosedTemplates(file, node);
     let url = await this.resolveUrl(file, node, resolver);
@@ -582,6 +610,14 @@ class RequestSession implements Session {
     return auth.digest
       ? { request, overrides, secretValues, digest: auth.digest }
       : { request, overrides, secretValues };
+  }
+
+  /** httpyac: runs the blocks before the request; a block that changed `request` changes what is sent. */
+  private async runHttpyacPreScripts(node: RequestNode, resolver: VariableResolver): Promise<RequestNode> {
+    const original = httpyacRequestOf(node)!;
+    const outcomes = await resolver.runScriptBlocks(node.httpyacScripts ?? [], { request: original });
+    const changed = outcomes.at(-1)?.request;
+    return changed && JSON.stringify(changed) !== JSON.stringify(original) ? withHttpyacRequest(node, changed) : node;
   }
 
   /** httpyac: the global scripts of the files a file imports, then its own (each once per session). */

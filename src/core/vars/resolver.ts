@@ -215,13 +215,16 @@ export class VariableResolver {
     file?: string,
   ): Promise<HttpyacBlockOutcome[]> {
     const outcomes: HttpyacBlockOutcome[] = [];
+    let request = context.request;
     for (const block of blocks) {
       const outcome = await runHttpyacBlock(
         block.code,
         await this.scopeFor(block.code, []),
         { file: file ?? this.options.location?.file ?? this.options.fileLabel, line: block.line },
-        { ...context, globals: this.options.globals },
+        { ...context, request, globals: this.options.globals },
       );
+      // The next block sees what this one changed.
+      if (request && outcome.request) request = outcome.request;
       for (const [name, value] of outcome.exported) {
         this.exported.set(name, value);
         this.cache.delete(name);

@@ -173,16 +173,3 @@ describe('httpyac authorization schemes dial does not run', () => {
     expect(parseHttpFile('GET http://x/\nAuthorization: AWS AKID:sig\n', '').requests[0].headers).toHaveLength(1);
   });
 });
-
-describe('httpyac blocks that change the request', () => {
-  it('are refused before the request line (httpyac would send the change); reading request is fine', () => {
-    expect(refusal(`${HY}{{\n  request.headers['X-Sig'] = 'a';\n}}\nGET http://x/\n`)).toMatchObject({ line: 2 });
-    expect(refusal(`${HY}{{\n  request.url += '?a=1';\n}}\nGET http://x/\n`)).toMatchObject({ line: 2 });
-    expect(refusal(`${HY}{{\n  delete request.headers.accept;\n}}\nGET http://x/\n`)).toMatchObject({ line: 2 });
-    const [request] = parseHttpFile(
-      `${HY}{{\n  exports.u = request.url; if (request.method === 'GET') exports.m = 1;\n}}\nGET http://x/\n`,
-      '',
-    ).requests;
-    expect(request.httpyacScripts).toHaveLength(1);
-  });
-});
