@@ -306,4 +306,19 @@ describe('httpyac # @import, gql files, CONNECT', () => {
       await server.close();
     }
   });
+
+  it('{{nameResponse.headers.x}} is a header of the named request’s response', async () => {
+    const server = await startRecordingServer((request, response) => {
+      response.setHeader('x-trace', 'tr-1');
+      response.end('{}');
+    });
+    try {
+      const text = `${HY}# @name first\nGET ${server.url}/one\n\n###\n# @ref first\nGET ${server.url}/two?t={{firstResponse.headers.x-trace}}\n`;
+      const result = await runCli(['run', 'n.http'], { cwd: workspace({ 'n.http': text }) });
+      expect(result.code, result.stderr).toBe(0);
+      expect(server.requests.map((r) => r.url)).toEqual(['/one', '/two?t=tr-1']);
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -182,6 +182,15 @@ export class VariableResolver {
    * `{{login.token}}`, `{{login.items[0].id}}`). Tried only for names defined nowhere else.
    */
   private async namedResponse(expression: string): Promise<string | undefined> {
+    // httpyac's `<name>Response` is the whole response: `{{loginResponse.headers.location}}`.
+    const headers = /^([\w-]+)Response\.headers\.([\w-]+)$/.exec(expression);
+    if (headers && this.options.javascriptExpressions && this.options.reference) {
+      const reference = parseReference(`${headers[1]}.response.headers.${headers[2]}`);
+      if (reference) {
+        const value = await this.options.reference(reference, expression).catch(() => undefined);
+        if (value !== undefined) return value;
+      }
+    }
     const match = /^([\w-]+)(?:\.([\w$.[\]'"-]+))?$/.exec(expression);
     if (!match || !this.options.reference) return undefined;
     const reference: ReferenceExpression = {
