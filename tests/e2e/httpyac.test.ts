@@ -321,4 +321,16 @@ describe('httpyac # @import, gql files, CONNECT', () => {
       await server.close();
     }
   });
+
+  it('a request named `get user` is the variable getUser, and runs once', async () => {
+    const server = await jsonServer((url) => (url === '/user' ? { id: 5 } : {}));
+    try {
+      const text = `${HY}# @name get user\nGET ${server.url}/user\n\n###\nGET ${server.url}/orders?user={{getUser.id}}\n`;
+      const result = await runCli(['run', 'u.http'], { cwd: workspace({ 'u.http': text }) });
+      expect(result.code, result.stderr).toBe(0);
+      expect(server.requests.map((r) => r.url)).toEqual(['/user', '/orders?user=5']);
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -36,6 +36,7 @@ import { dirname, relative, resolve } from 'node:path';
 import type { Exchange, HttpRequest, RequestBody, SendOptions, TlsOptions } from '../http/types.js';
 import type { HttpFile, RequestNode } from '../httpfile/types.js';
 import { parseHttpFile } from '../httpfile/parse.js';
+import { httpyacVariableName } from '../httpfile/httpyac.js';
 import { decodeFileBody } from '../httpfile/scripts.js';
 import { withHttpyacEnvironment } from '../vars/httpyac-env.js';
 import { expandMultipartBody, multipartBoundary } from '../httpfile/multipart.js';
@@ -151,6 +152,13 @@ function httpyacRequestOf(node: RequestNode): HttpyacBlockContext['request'] {
     headers,
     ...(node.body?.kind === 'inline' ? { body: node.body.text } : {}),
   };
+}
+
+/** The request called `name`; in httpyac files also the one whose name reads as that variable. */
+function findNamed(file: HttpFile, name: string): RequestNode | undefined {
+  const exact = file.requests.find((request) => request.name === name);
+  if (exact || file.dialect !== 'httpyac') return exact;
+  return file.requests.find((request) => request.name !== undefined && httpyacVariableName(request.name) === name);
 }
 
 /** The variables declared outside any request of a file (httpyac's global regions). */
@@ -522,10 +530,10 @@ class RequestSession implements Session {
 
   /** The request named `name` in `file`, else in the files it imports (httpyac `# @import`), with the file that holds it. */
   private async findRequest(file: HttpFile, name: string): Promise<[HttpFile, RequestNode | undefined]> {
-    const own = file.requests.find((request) => request.name === name);
+    const own = findNamed(file, name);
     if (own || !file.httpyacImports) return [file, own];
     for (const imported of await this.importsOf(file)) {
-      const target = imported.requests.find((request) => request.name === name);
+      const target = findNamed(imported, name);
       if (target) return [imported, target];
     }
     return [file, undefined];
