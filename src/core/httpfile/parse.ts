@@ -1060,6 +1060,9 @@ class HttpFileParser {
     if (this.dialect === 'httpyac') this.refuseHttpyacAuthorization(block);
     // Before the headers are read: a GraphQL body drops its marker header.
     const body = this.bodyOf(block);
+    // httpyac `# @injectVariables`: a `< ./file` body gets its variables filled in, as `<@` does.
+    if (body?.kind === 'file' && this.dialect === 'httpyac' && block.metadata.some((m) => m.key === 'injectVariables'))
+      body.substitute = true;
     const start = block.separator ? block.start : (block.contentStart ?? block.requestLineSpan!.start);
     const line = block.separator ? block.line : (block.contentLine ?? block.requestLineSpan!.line);
     // Built in one literal with every field (optional ones set after): object spreads in the

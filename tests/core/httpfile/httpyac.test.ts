@@ -173,3 +173,14 @@ describe('httpyac authorization schemes dial does not run', () => {
     expect(parseHttpFile('GET http://x/\nAuthorization: AWS AKID:sig\n', '').requests[0].headers).toHaveLength(1);
   });
 });
+
+describe('httpyac # @injectVariables', () => {
+  it('fills in the variables of a < ./file body, as <@ does', () => {
+    const [inject, plain] = parseHttpFile(
+      `${HY}# @injectVariables\nPOST /a\n\n< ./body.json\n\n###\nPOST /b\n\n< ./body.json\n`,
+      '',
+    ).requests;
+    expect(inject.body).toMatchObject({ kind: 'file', substitute: true });
+    expect(plain.body).toMatchObject({ kind: 'file', substitute: false });
+  });
+});
