@@ -18,6 +18,7 @@ import {
 import { loadResponseView, type ResponseView } from '../assert/response-view.js';
 import { ScriptRunner } from '../script/sandbox.js';
 import { HttpyacCancel } from '../vars/httpyac-js.js';
+import { httpyacVariableName } from '../httpfile/httpyac.js';
 import { DEFAULT_MAX_BODY_SIZE } from '../http/body-sinks.js';
 import type { ScriptEnvironment } from '../script/api.js';
 import { DialError, errorCatalogue, isDialError, type ErrorCode } from '../errors.js';
@@ -177,6 +178,9 @@ export function referencedNames(files: Iterable<HttpFile>): Set<string> {
   for (const file of files) {
     for (const match of file.text.matchAll(REFERENCE)) names.add(match[1]);
     for (const request of file.requests) {
+      // httpyac reads request `get user` as the variable `getUser`.
+      if (file.dialect === 'httpyac' && request.name && names.has(httpyacVariableName(request.name)))
+        names.add(request.name);
       for (const meta of request.metadata) {
         if (meta.key === 'ref' || meta.key === 'forceRef')
           for (const name of meta.value.split(/[\s,]+/)) if (name) names.add(name);
