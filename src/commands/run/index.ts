@@ -92,6 +92,7 @@ export function registerRun(program: Command): void {
           paths,
           positions,
           cwd: process.cwd(),
+          env: process.env,
           color: useColor(sub),
           verbose: globalOptions(sub).verbose,
           stdout: (text: string) => void process.stdout.write(text),
