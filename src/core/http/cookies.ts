@@ -86,6 +86,8 @@ export function createCookieJar(): CookieJar {
   let cookies: StoredCookie[] = [];
   return {
     cookieHeaderFor(urlText: string): string | undefined {
+      // An empty jar (most requests of most runs) has nothing to match: no URL to parse.
+      if (cookies.length === 0) return undefined;
       let url: URL;
       try {
         url = new URL(urlText);

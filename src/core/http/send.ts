@@ -107,8 +107,9 @@ export async function sendRequest(request: HttpRequest, options: SendOptions = {
   // The body of the hop being read: destroyed when the send fails, so its socket is not left open.
   let pending: Readable | undefined;
   try {
-    const tls = await loadTls(options.tls);
-    let body = await prepareBody(request.body);
+    // Awaited only the first time (TLS files read) and for a body: a run's requests skip two ticks.
+    const tls = tlsMaterialCache.get(options.tls ?? NO_TLS_OPTIONS) ?? (await loadTls(options.tls));
+    let body = request.body.kind === 'none' ? undefined : await prepareBody(request.body);
     let method = request.method;
     let userHeaders: HeaderList = request.headers.map(([name, value]) => [name, value]);
     const redirects: RedirectHop[] = [];
@@ -364,10 +365,8 @@ async function receiveBody(
   stopper: Stopper,
 ): Promise<ReceivedBody> {
   const bodyless = method === 'HEAD' || hop.status === 204 || hop.status === 304 || hop.status < 200;
-  const decoders =
-    options.decompress !== false && !bodyless
-      ? await decodersFor(findHeader(hop.headers, 'content-encoding'), hop.body)
-      : [];
+  const encoding = options.decompress !== false && !bodyless ? findHeader(hop.headers, 'content-encoding') : undefined;
+  const decoders = encoding ? await decodersFor(encoding, hop.body) : [];
   const target: Writable | null = options.bodyTarget?.kind === 'stream' ? await options.bodyTarget.open(head) : null;
   const limit =
     options.bodyTarget?.kind === 'buffer'

@@ -164,6 +164,8 @@ class RequestSession implements Session {
   private readonly names = new Map<string, string>();
   private readonly secretNamesByFile = new WeakMap<HttpFile, Set<string>>();
   private readonly labels = new WeakMap<HttpFile, string>();
+  private readonly wheres = new WeakMap<RequestNode, string>();
+  private readonly fileVariablesByNode = new WeakMap<RequestNode, Map<string, string>>();
   private readonly environmentsByDir = new Map<string, Promise<[ResolvedEnvironment, Dotenv | undefined]>>();
 
   constructor(private readonly options: SessionOptions) {
@@ -271,8 +273,25 @@ class RequestSession implements Session {
   }
 
   private where(file: HttpFile, node: RequestNode): string {
-    const label = this.label(file);
-    return `${node.name ? `request '${node.name}'` : `request #${node.index + 1}`} at ${label}:${node.requestLineSpan.line}`;
+    let where = this.wheres.get(node);
+    if (where === undefined) {
+      const label = this.label(file);
+      where = `${node.name ? `request '${node.name}'` : `request #${node.index + 1}`} at ${label}:${node.requestLineSpan.line}`;
+      this.wheres.set(node, where);
+    }
+    return where;
+  }
+
+  /** The file variables visible at a request (declared above it), made once per request node: resolvers only read them. */
+  private fileVariablesAt(file: HttpFile, node: RequestNode): Map<string, string> {
+    let variables = this.fileVariablesByNode.get(node);
+    if (!variables) {
+      variables = new Map<string, string>();
+      for (const variable of file.variables)
+        if (variable.span.start < node.requestLineSpan.start) variables.set(variable.name, variable.value);
+      this.fileVariablesByNode.set(node, variables);
+    }
+    return variables;
   }
 
   private secretNames(file: HttpFile): Set<string> {
@@ -309,9 +328,7 @@ class RequestSession implements Session {
       file.dialect === 'httpyac'
         ? await withHttpyacEnvironment(jetbrainsEnvironment, dir, this.environment)
         : jetbrainsEnvironment;
-    const fileVariables = new Map<string, string>();
-    for (const variable of file.variables)
-      if (variable.span.start < node.requestLineSpan.start) fileVariables.set(variable.name, variable.value);
+    const fileVariables = this.fileVariablesAt(file, node);
     const where = this.where(file, node);
     return new VariableResolver({
       cliVariables: this.options.cliVariables ?? {},
@@ -462,10 +479,12 @@ class RequestSession implements Session {
     node: RequestNode,
     extra: { requestVariables?: Map<string, string>; promptAgain?: boolean },
   ): Promise<PreparedRequest> {
-    await this.askPrompts(file, node, extra.promptAgain);
+    if (node.prompts.length > 0) await this.askPrompts(file, node, extra.promptAgain);
+    // A new send forgets the `# @prompt` answers of the last one (see askPrompts), prompts or not.
+    else if (extra.promptAgain && this.chain.getStore() === undefined) this.promptedNow = new Set();
     const resolver = await this.resolver(file, node, extra, true);
     if (node.httpyacScripts) await resolver.runScriptBlocks(node.httpyacScripts);
-    await this.runRefs(file, node);
+    if (node.metadata.length > 0) await this.runRefs(file, node);
     this.checkClosedTemplates(file, node);
     let url = await this.resolveUrl(file, node, resolver);
     const headers = await this.resolveHeaders(file, node, resolver);
@@ -572,24 +591,25 @@ class RequestSession implements Session {
     for (const header of node.headers) {
       const name = await resolver.resolve(header.name);
       const value = await resolver.resolve(header.value);
-      const location = {
+      // Made only for an error: a run resolves thousands of headers that are fine.
+      const location = () => ({
         file: file.path || '<text>',
         line: header.span.line,
         excerpt: file.text.slice(header.span.start, header.span.end),
-      };
+      });
       if (/[\r\n]/.test(value) || /[\r\n]/.test(name)) {
         throw new DialError(
           'E_HEADER_INJECTION',
           `header '${name.replace(/[\r\n]/g, '')}' contains a line break after variable substitution (${this.where(file, node)})`,
           {
-            location,
+            location: location(),
             hint: 'a variable used in this header holds CR or LF; fix its value',
           },
         );
       }
       if (!HEADER_NAME_RE.test(name)) {
         throw new DialError('E_INPUT', `'${name}' is not a valid header name (${this.where(file, node)})`, {
-          location,
+          location: location(),
           hint: "header names are tokens: letters, digits and !#$%&'*+.^_`|~-",
         });
       }

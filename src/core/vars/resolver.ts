@@ -63,6 +63,8 @@ export class VariableResolver {
 
   /** Substitutes every `{{…}}` in text. */
   resolve(text: string): Promise<string> {
+    // Most URLs, headers and bodies of a run hold no placeholder: nothing to substitute or check.
+    if (text.length <= MAX_EXPANDED_LENGTH && !text.includes('{{')) return Promise.resolve(text);
     return this.template(text, []);
   }
 
