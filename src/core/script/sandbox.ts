@@ -133,8 +133,11 @@ export class ScriptRunner {
    * script's line). Script files are read to look.
    */
   async checkModules(file: HttpFile): Promise<void> {
-    const nodeAllowed = this.allowNode(file.path);
+    // Asked only of a script that needs Node: the trust check reads trusted.json and resolves
+    // the folder's real path, which a run's files without scripts never need.
+    let nodeAllowed: boolean | undefined;
     for (const node of file.requests) {
+      if (node.preScripts.length === 0 && node.handlers.length === 0) continue;
       for (const script of [...node.preScripts, ...node.handlers]) {
         const { code, filename, lineOffset } = await this.load(script, file);
         const location = { file: filename, line: script.kind === 'inline' ? lineOffset + 1 : script.span.line };
@@ -147,7 +150,7 @@ export class ScriptRunner {
           );
         }
         const needed = nodeOnlyModules(code);
-        if (needed.names.length > 0 && !nodeAllowed) {
+        if (needed.names.length > 0 && !(nodeAllowed ??= this.allowNode(file.path))) {
           const line = lineOffset + 1 + (code.slice(0, needed.firstIndex).match(/\n/g)?.length ?? 0);
           throw new DialError(
             'E_SCRIPT',
