@@ -110,17 +110,17 @@ export function registerRun(program: Command): void {
  * requests and at 50,000. V8's defaults still grow the heap in steps toward a plateau, the young
  * generation from 2 to 32 MiB and the old one up to 4× what is live, so peak RSS rose 1.4× from
  * 500 to 5,000 requests (it should stay flat however long the run). V8 reads these two flags at each GC decision:
- * the young generation keeps its first size and the old one grows 100% past what is live.
+ * the young generation keeps its first size and the old one grows 30% past what is live.
  * Measured with 50-request files at --concurrency 8: peak RSS 62 / 69 / 71 MiB at 500 / 5,000 /
- * 20,000 requests instead of 67 / 99 / 113 MiB. The old generation's step was 30% at first: that
- * made a full GC (marking the whole heap) so frequent that the collector took ~19% of the
- * instructions of a 5,000-request run; at 100% the run executes 5% fewer instructions and peak
- * RSS is the same (85 MiB at 10,000 and at 100,000 requests with three reporters). Without
- * either flag it executes 15% fewer, but peak RSS grows from 121 to 159 MiB (10,000 to 100,000
- * requests), past the 150 MiB budget. A V8 that does not take a growth factor under 2 keeps its
- * default young generation; nothing else changes.
+ * 20,000 requests instead of 67 / 99 / 113 MiB, for up to ~6% more time. A V8 that does not
+ * take a growth factor under 2 keeps its default young generation; nothing else changes.
+ *
+ * They cost throughput: the collector executes ~19% of a 5,000-request run's instructions
+ * (docs/performance.md). Measured alternatives: a 100% old-generation step (5% fewer
+ * instructions) held 85 MiB at 10,000 and 100,000 requests once, but 81 -> 102 MiB (1.26×) in
+ * the bench; no flags (15% fewer) grows from 121 to 159 MiB, past the 150 MiB budget. So 30%.
  */
 function keepHeapFlat(setFlagsFromString: (flags: string) => void): void {
   setFlagsFromString('--semi-space-growth-factor=1');
-  setFlagsFromString('--heap-growing-percent=100');
+  setFlagsFromString('--heap-growing-percent=30');
 }
