@@ -209,11 +209,14 @@ function selectedIndices(
 }
 
 /**
- * How many planned requests keep their parsed tree until their turn (planRun's budget): ~1.4 KiB
- * each, so ~11 MiB at most. A run of up to this many requests parses each file once; past it,
- * files are parsed (and read) again at their turn, so memory stays flat however long the run.
+ * How many planned requests keep their parsed tree until their turn (planRun's budget), ~1.4 KiB
+ * each. A run of up to this many requests parses each file once; past it, files are parsed (and
+ * read) again at their turn, so memory stays flat however long the run. Kept small on purpose:
+ * with 8,192, a 5,000-request run kept every tree live and `dial run`'s tight heap flags made the
+ * collector mark them again and again, which cost more (+270 M instructions) than the second
+ * parse it saved (~170 M).
  */
-export const KEPT_TREE_REQUESTS = 8192;
+export const KEPT_TREE_REQUESTS = 1024;
 
 /** A budget of requests whose trees a plan may keep (see KEPT_TREE_REQUESTS); planFiles spends it. */
 export interface TreeBudget {

@@ -164,8 +164,6 @@ class RequestSession implements Session {
   private readonly names = new Map<string, string>();
   private readonly secretNamesByFile = new WeakMap<HttpFile, Set<string>>();
   private readonly labels = new WeakMap<HttpFile, string>();
-  private readonly wheres = new WeakMap<RequestNode, string>();
-  private readonly fileVariablesByNode = new WeakMap<RequestNode, Map<string, string>>();
   private readonly environmentsByDir = new Map<string, Promise<[ResolvedEnvironment, Dotenv | undefined]>>();
 
   constructor(private readonly options: SessionOptions) {
@@ -273,24 +271,18 @@ class RequestSession implements Session {
   }
 
   private where(file: HttpFile, node: RequestNode): string {
-    let where = this.wheres.get(node);
-    if (where === undefined) {
-      const label = this.label(file);
-      where = `${node.name ? `request '${node.name}'` : `request #${node.index + 1}`} at ${label}:${node.requestLineSpan.line}`;
-      this.wheres.set(node, where);
-    }
-    return where;
+    const label = this.label(file);
+    return `${node.name ? `request '${node.name}'` : `request #${node.index + 1}`} at ${label}:${node.requestLineSpan.line}`;
   }
 
-  /** The file variables visible at a request (declared above it), made once per request node: resolvers only read them. */
+  /**
+   * The file variables visible at a request (declared above it). Made per send, not kept per
+   * node in a WeakMap: at 5,000 requests the weak tables cost the collector more than they saved.
+   */
   private fileVariablesAt(file: HttpFile, node: RequestNode): Map<string, string> {
-    let variables = this.fileVariablesByNode.get(node);
-    if (!variables) {
-      variables = new Map<string, string>();
-      for (const variable of file.variables)
-        if (variable.span.start < node.requestLineSpan.start) variables.set(variable.name, variable.value);
-      this.fileVariablesByNode.set(node, variables);
-    }
+    const variables = new Map<string, string>();
+    for (const variable of file.variables)
+      if (variable.span.start < node.requestLineSpan.start) variables.set(variable.name, variable.value);
     return variables;
   }
 
