@@ -456,7 +456,8 @@ async function sendOnce(shared: ExecutorShared, attempt: Attempt, pass?: number)
   const { options } = shared;
   const { session, engine } = options;
   const { file, node, signal } = attempt.context;
-  await runScripts(shared, attempt, 'preScripts');
+  // Most requests have no scripts: no async call (a promise and a tick) for nothing.
+  if (node.preScripts.length > 0) await runScripts(shared, attempt, 'preScripts');
   // Each attempt is a new send: `# @prompt` values are asked again (only a session with a prompt asks at all).
   const prepared = await session.prepare(file, node, { requestVariables: attempt.requestVariables, promptAgain: true });
   const request = (attempt.request = prepared.request);
@@ -472,10 +473,10 @@ async function sendOnce(shared: ExecutorShared, attempt: Attempt, pass?: number)
   const view = (attempt.view = await loadResponseView(exchange));
   if (node.outputRedirect) await saveBody(node, file, view);
   if (file.dialect === 'httpyac') session.noteHttpyacResponse?.(file, view);
-  await runScripts(shared, attempt, 'handlers');
+  if (node.handlers.length > 0) await runScripts(shared, attempt, 'handlers');
   setJsonKeyVariables(shared, node, view);
   if (node.httpyacPostScripts && shared.scriptsOn) await runHttpyacPostScripts(shared, attempt, view);
-  await checkAssertions(shared, attempt, view);
+  if (node.assertions.length > 0) await checkAssertions(shared, attempt, view);
   if (node.graphql) checkGraphqlErrors(attempt, view);
   const grpcFailure = unassertedGrpcFailure(node, exchange);
   if (grpcFailure) {

@@ -358,6 +358,10 @@ class RequestSession implements Session {
     return `${node.name ? `request '${node.name}'` : `request #${node.index + 1}`} at ${label}:${node.requestLineSpan.line}`;
   }
 
+  /**
+   * The file variables visible at a request (declared above it). Made per send, not kept per
+   * node in a WeakMap: at 5,000 requests the weak tables cost the collector more than they saved.
+   */
   private secretNames(file: HttpFile): Set<string> {
     let names = this.secretNamesByFile.get(file);
     if (!names) {
@@ -733,7 +737,9 @@ class RequestSession implements Session {
         },
       );
     }
-    await this.askPrompts(file, node, extra.promptAgain);
+    if (node.prompts.length > 0) await this.askPrompts(file, node, extra.promptAgain);
+    // A new send forgets the `# @prompt` answers of the last one (see askPrompts), prompts or not.
+    else if (extra.promptAgain && this.chain.getStore() === undefined) this.promptedNow = new Set();
     const resolver = await this.resolver(file, node, extra, true);
     await this.runHttpyacGlobalScripts(file, resolver);
     if (node.httpyacScripts) node = await this.runHttpyacPreScripts(node, resolver);
@@ -946,24 +952,25 @@ class RequestSession implements Session {
     for (const header of node.headers) {
       const name = await resolver.resolve(header.name);
       const value = await resolver.resolve(header.value);
-      const location = {
+      // Made only for an error: a run resolves thousands of headers that are fine.
+      const location = () => ({
         file: file.path || '<text>',
         line: header.span.line,
         excerpt: file.text.slice(header.span.start, header.span.end),
-      };
+      });
       if (/[\r\n]/.test(value) || /[\r\n]/.test(name)) {
         throw new DialError(
           'E_HEADER_INJECTION',
           `header '${name.replace(/[\r\n]/g, '')}' contains a line break after variable substitution (${this.where(file, node)})`,
           {
-            location,
+            location: location(),
             hint: 'a variable used in this header holds CR or LF; fix its value',
           },
         );
       }
       if (!HEADER_NAME_RE.test(name)) {
         throw new DialError('E_INPUT', `'${name}' is not a valid header name (${this.where(file, node)})`, {
-          location,
+          location: location(),
           hint: "header names are tokens: letters, digits and !#$%&'*+.^_`|~-",
         });
       }

@@ -101,6 +101,8 @@ export class VariableResolver {
 
   /** Substitutes every `{{…}}` in text (httpyac: then `\{\{x\}\}` becomes a literal `{{x}}`). */
   async resolve(text: string): Promise<string> {
+    // Most URLs, headers and bodies of a run hold no placeholder: nothing to substitute or check.
+    if (text.length <= MAX_EXPANDED_LENGTH && !text.includes('{{') && !text.includes('\\{')) return text;
     const value = await this.template(text, []);
     if (!this.options.javascriptExpressions || !value.includes('\\{')) return value;
     return value.replace(/(?:\\\{){2}([^}]+?)(?:\\\}){2}/g, (_, name: string) => `{{${name}}}`);
