@@ -1,6 +1,8 @@
 /** The commands' zod schemas: the one place flag values are checked and their errors worded. */
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { sendOptions } from '../../src/commands/send/options.js';
+import { quickSendOptions } from '../../src/commands/send/option-values.js';
 import { runOptions } from '../../src/commands/run/options.js';
 import { parseVariables } from '../../src/commands/flag-schemas.js';
 import { DialError } from '../../src/core/errors.js';
@@ -82,6 +84,68 @@ describe('dial send options', () => {
 
   it('a bearer token needs no colon', () => {
     expect(sendOptions({ auth: 'abc.def', authType: 'bearer' }).auth).toEqual({ type: 'bearer', token: 'abc.def' });
+  });
+});
+
+describe("dial send's quick check (no zod on a plain send)", () => {
+  const values: Record<string, unknown[]> = {
+    json: [undefined, true, false, 'yes'],
+    form: [undefined, true],
+    multipart: [undefined, true],
+    offline: [undefined, true],
+    curl: [undefined, true],
+    print: [undefined, 'Hh', 'hbm', 'x', ''],
+    checkStatus: [undefined, true],
+    download: [undefined, true],
+    output: [undefined, 'out.bin'],
+    follow: [undefined, true, false],
+    maxRedirects: [undefined, '3', ' 7 ', 'ten', '-1', '1.5', '99999999999999999999'],
+    timeout: [undefined, '2s', '500ms', 'soon', '0'],
+    verify: [undefined, 'no', 'YES', 'ca.pem'],
+    insecure: [undefined, true],
+    cacert: [undefined, 'ca.pem'],
+    cert: [undefined, 'c.pem'],
+    key: [undefined, 'k.pem'],
+    proxy: [undefined, 'http://proxy.local:3128', 'https:http://p:1', 'not a url'],
+    http2: [undefined, true],
+    auth: [undefined, 'ann:secret:x', 'nopassword', 'abc.def', ''],
+    authType: [undefined, 'Digest', 'bearer', 'BASIC', 'ntlm'],
+    ignoreStdin: [undefined, true],
+    deps: [undefined, true, false],
+    mask: [undefined, false],
+    scripts: [undefined, false],
+    env: [undefined, 'dev'],
+    var: [undefined, [], ['host=localhost:3000', 'empty='], ['novalue'], ['=x'], [' a =1']],
+    dialect: [undefined, 'httpyac'],
+  };
+  const flagsArbitrary = fc.record(
+    Object.fromEntries(Object.entries(values).map(([name, choices]) => [name, fc.constantFrom(...choices)])),
+    { requiredKeys: [] },
+  );
+
+  it('gives what the schema gives, and leaves to the schema every flag set it refuses', () => {
+    fc.assert(
+      fc.property(flagsArbitrary, (flags) => {
+        const quick = quickSendOptions(flags);
+        let checked: unknown;
+        let refused: unknown;
+        try {
+          checked = sendOptions(flags);
+        } catch (error) {
+          refused = error;
+        }
+        if (refused) expect(quick).toBeUndefined();
+        else expect(quick).toEqual(checked);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('answers a plain send and the common flags itself', () => {
+    expect(quickSendOptions({})).toEqual(sendOptions({}));
+    expect(quickSendOptions({ var: ['a=1'], timeout: '2s', print: 'hb', follow: true })).toEqual(
+      sendOptions({ var: ['a=1'], timeout: '2s', print: 'hb', follow: true }),
+    );
   });
 });
 

@@ -9,7 +9,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
-import { startRecordingServer } from '../helpers/servers.js';
+import { generateCertificate, startHttpsServer, startRecordingServer } from '../helpers/servers.js';
+import { startTestProxy } from '../helpers/proxy.js';
 
 function workspace(files: Record<string, string>): string {
   const dir = tempDir('dial-httpyac-');
@@ -223,6 +224,111 @@ describe('httpyac # @import, gql files, CONNECT', () => {
       expect(urls[2]).toMatch(/^\/id\?q=[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-/);
       expect(urls).toHaveLength(3);
       expect(result.stdout).toMatch(/1 skipped/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a file with rooted targets and no Host header is httpyac’s: {{host}}, a split per request line, \\{\\{escapes\\}\\}, Basic user:password at the last colon', async () => {
+    const server = await jsonServer(() => ({}));
+    try {
+      const text = `@host=${server.url}\n@user = john doe\n###\nGET /a HTTP/1.1\nGET /b HTTP/1.1\nAuthorization: Basic {{user}}:pw\n\nPOST /c\n{"t": "My \\{\\{verb\\}\\}"}\n`;
+      const result = await runCli(['run', 'h.http'], { cwd: workspace({ 'h.http': text }) });
+      expect(result.code, result.stderr).toBe(0);
+      expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /a', 'GET /b', 'POST /c']);
+      expect(server.requests[1].headers.authorization).toBe(`Basic ${Buffer.from('john doe:pw').toString('base64')}`);
+      expect(server.requests[2].body.toString()).toBe('{"t": "My {{verb}}"}');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('# @proxy sends that request through the proxy', async () => {
+    const server = await jsonServer(() => ({}));
+    const proxy = await startTestProxy();
+    try {
+      const text = `${HY}# @proxy {{proxyUrl}}\nGET ${server.url}/via\n\n###\nGET ${server.url}/direct\n`;
+      const result = await runCli(['run', 'p.http', '--var', `proxyUrl=${proxy.url}`], {
+        cwd: workspace({ 'p.http': text }),
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(proxy.seen).toEqual([`${server.url}/via`]);
+      expect(server.requests.map((r) => r.url)).toEqual(['/via', '/direct']);
+    } finally {
+      await proxy.close();
+      await server.close();
+    }
+  });
+
+  it('X-ClientCert: cert: … key: … presents a client certificate and is not sent as a header', async () => {
+    const client = await generateCertificate('client');
+    const seen: Array<{ subject?: string; header?: string }> = [];
+    const server = await startHttpsServer(
+      (request, response) => {
+        const socket = request.socket as import('node:tls').TLSSocket;
+        seen.push({
+          subject: socket.getPeerCertificate()?.subject?.CN as string | undefined,
+          header: request.headers['x-clientcert'] as string,
+        });
+        response.end('{}');
+      },
+      undefined,
+      { requestCert: true },
+    );
+    try {
+      const cwd = workspace({});
+      writeFileSync(join(cwd, 'c.crt'), client.cert);
+      writeFileSync(join(cwd, 'c.key'), client.key);
+      writeFileSync(join(cwd, 'c.http'), `${HY}GET ${server.url}/mtls\nX-ClientCert: cert: ./c.crt key: ./c.key\n`);
+      const result = await runCli(['run', 'c.http', '--insecure'], { cwd });
+      expect(result.code, result.stderr).toBe(0);
+      expect(seen).toEqual([{ subject: 'client', header: undefined }]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a block before the request may change it: headers, URL and body are sent as it left them', async () => {
+    const server = await jsonServer(() => ({}));
+    try {
+      const text = `${HY}@who = ada\n{{\n  request.headers['X-Sig'] = 'sig-' + request.method;\n  delete request.headers['X-Drop'];\n  request.url = request.url + '?signed=1';\n  request.body = JSON.stringify({ wrapped: JSON.parse(request.body) });\n}}\nPOST ${server.url}/s\nX-Drop: 1\nX-Who: {{who}}\n\n{"a": "{{who}}"}\n`;
+      const result = await runCli(['run', 's.http'], { cwd: workspace({ 's.http': text }) });
+      expect(result.code, result.stderr).toBe(0);
+      const [sent] = server.requests;
+      expect(sent.url).toBe('/s?signed=1');
+      expect([sent.headers['x-sig'], sent.headers['x-drop'], sent.headers['x-who']]).toEqual([
+        'sig-POST',
+        undefined,
+        'ada',
+      ]);
+      expect(JSON.parse(sent.body.toString())).toEqual({ wrapped: { a: 'ada' } });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('{{nameResponse.headers.x}} is a header of the named request’s response', async () => {
+    const server = await startRecordingServer((request, response) => {
+      response.setHeader('x-trace', 'tr-1');
+      response.end('{}');
+    });
+    try {
+      const text = `${HY}# @name first\nGET ${server.url}/one\n\n###\n# @ref first\nGET ${server.url}/two?t={{firstResponse.headers.x-trace}}\n`;
+      const result = await runCli(['run', 'n.http'], { cwd: workspace({ 'n.http': text }) });
+      expect(result.code, result.stderr).toBe(0);
+      expect(server.requests.map((r) => r.url)).toEqual(['/one', '/two?t=tr-1']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a request named `get user` is the variable getUser, and runs once', async () => {
+    const server = await jsonServer((url) => (url === '/user' ? { id: 5 } : {}));
+    try {
+      const text = `${HY}# @name get user\nGET ${server.url}/user\n\n###\nGET ${server.url}/orders?user={{getUser.id}}\n`;
+      const result = await runCli(['run', 'u.http'], { cwd: workspace({ 'u.http': text }) });
+      expect(result.code, result.stderr).toBe(0);
+      expect(server.requests.map((r) => r.url)).toEqual(['/user', '/orders?user=5']);
     } finally {
       await server.close();
     }

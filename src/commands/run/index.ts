@@ -93,6 +93,7 @@ export function registerRun(program: Command): void {
           paths,
           positions,
           cwd: process.cwd(),
+          env: process.env,
           color: useColor(sub),
           verbose: globalOptions(sub).verbose,
           stdout: (text: string) => void process.stdout.write(text),
@@ -114,6 +115,11 @@ export function registerRun(program: Command): void {
  * Measured with 50-request files at --concurrency 8: peak RSS 62 / 69 / 71 MiB at 500 / 5,000 /
  * 20,000 requests instead of 67 / 99 / 113 MiB, for up to ~6% more time. A V8 that does not
  * take a growth factor under 2 keeps its default young generation; nothing else changes.
+ *
+ * They cost throughput: the collector executes ~19% of a 5,000-request run's instructions
+ * (docs/performance.md). Measured alternatives: a 100% old-generation step (5% fewer
+ * instructions) held 85 MiB at 10,000 and 100,000 requests once, but 81 -> 102 MiB (1.26×) in
+ * the bench; no flags (15% fewer) grows from 121 to 159 MiB, past the 150 MiB budget. So 30%.
  */
 function keepHeapFlat(setFlagsFromString: (flags: string) => void): void {
   setFlagsFromString('--semi-space-growth-factor=1');

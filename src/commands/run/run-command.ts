@@ -57,6 +57,8 @@ export interface RunCommandOptions {
   outputFailed: boolean;
   tls: TlsOptions;
   proxy?: string;
+  /** The environment HTTP(S)_PROXY / NO_PROXY are read from, once (default: process.env, at each request). */
+  env?: Record<string, string | undefined>;
   follow: boolean;
   /** Read and save the cookie jar of the workspace and environment (false: --no-cookie-jar). */
   cookieJar?: boolean;
@@ -175,6 +177,8 @@ async function prepareRun(options: RunCommandOptions): Promise<RunSetup> {
     tls: options.tls,
     followRedirects: options.follow,
     ...(options.proxy ? { proxy: options.proxy } : {}),
+    // Read once for the whole run, not from process.env at every request.
+    ...(options.env ? { env: engine.proxyVariables(options.env) } : {}),
     // An https -> http redirect is followed (credentials dropped) but never silently.
     onWarning: (message) => options.stderr(`warning: ${message}\n`),
   };

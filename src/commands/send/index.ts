@@ -76,8 +76,8 @@ export function registerSend(program: Command): void {
     .option(...dialectOption)
     .hook('preAction', applyDialectFlag)
     .action(async (args: string[], flags: unknown, sub: Command) => {
-      const [{ sendOptions }, { runSend }, { fstatSync }, { VERSION }] = await Promise.all([
-        import('./options.js'),
+      const [{ quickSendOptions }, { runSend }, { fstatSync }, { VERSION }] = await Promise.all([
+        import('./option-values.js'),
         import('./run-send.js'),
         import('node:fs'),
         import('../../version.js'),
@@ -91,7 +91,8 @@ export function registerSend(program: Command): void {
         }
         args = [`${args[0]}#${name}`, ...args.slice(1)];
       }
-      const options = sendOptions(otherFlags);
+      // zod loads only when the flags are not plainly valid (it words the error).
+      const options = quickSendOptions(otherFlags) ?? (await import('./options.js')).sendOptions(otherFlags);
       const global = globalOptions(sub);
       // stdin is a body only when it is a pipe, socket or file — never a terminal or /dev/null.
       let stdinStat: import('node:fs').Stats | undefined;

@@ -198,6 +198,8 @@ export function createCookieJar(initial: readonly StoredCookie[] = []): CookieSt
   };
   return {
     cookieHeaderFor(urlText: string): string | undefined {
+      // An empty jar (most requests of most runs) has nothing to match: no URL to parse.
+      if (cookies.size === 0) return undefined;
       let url: URL;
       try {
         url = new URL(urlText);

@@ -17,4 +17,4 @@ export { createCookieJar } from './cookies.js';
 export { closeConnections } from './pool.js';
 export { releaseBody } from './body-sinks.js';
 export { guessContentType } from './mime.js';
-export { proxyFor } from './proxy.js';
+export { proxyFor, proxyVariables } from './proxy.js';

@@ -105,11 +105,15 @@ export function buildHeaders(
     // node:http and undici both send this for a body-less POST/PUT/PATCH; show it.
     out.push(['Content-Length', '0']);
   }
+  const jarCookie = options.cookieJar?.cookieHeaderFor(url.toString());
+  if (userCookies.length === 0) {
+    // The jar's header as it is (its pairs are `name=value`, never empty): no merge to make.
+    if (jarCookie) out.push(['Cookie', jarCookie]);
+    return out;
+  }
   // A cookie the request sets itself wins over the jar's cookie of the same name (no duplicates).
   const ownNames = new Set(userCookies.flatMap((text) => text.split(';').map((pair) => pair.split('=')[0].trim())));
-  const jarPairs = (options.cookieJar?.cookieHeaderFor(url.toString()) ?? '')
-    .split('; ')
-    .filter((pair) => pair && !ownNames.has(pair.split('=')[0].trim()));
+  const jarPairs = (jarCookie ?? '').split('; ').filter((pair) => pair && !ownNames.has(pair.split('=')[0].trim()));
   const cookie = [...userCookies, ...jarPairs].join('; ');
   if (cookie) out.push(['Cookie', cookie]);
   return out;

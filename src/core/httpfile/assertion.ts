@@ -120,7 +120,16 @@ function readArgument(text: string, query: AssertionQuery, pos: number): { argum
   }
   if (query === 'body') {
     const token = nextToken(text, pos, true);
-    return token && token.text.startsWith('$') ? { argument: token.text, pos: token.end } : { pos };
+    if (token && token.text.startsWith('$')) return { argument: token.text, pos: token.end };
+    // httpyac's `?? body form exists`: a property path of the parsed body.
+    if (
+      token &&
+      /^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*|\[\d+\])*$/.test(token.text) &&
+      !predicateOf(token) &&
+      token.text !== 'not'
+    )
+      return { argument: `$.${token.text}`, pos: token.end };
+    return { pos };
   }
   if (query === 'js') return readJsExpression(text, pos);
   return { pos };

@@ -128,9 +128,16 @@ export function dialectDeclaredIn(text: string, file: string): Dialect | undefin
   });
 }
 
+/** httpyac's escaped placeholder `\{\{name\}\}` (sent as `{{name}}`). */
+const HTTPYAC_ESCAPE_RE = /\\\{\\\{[^}\n]+?\\\}\\\}/;
+/** A request line whose target starts with `/`: only httpyac sends it without a `Host` header (it uses `{{host}}`). */
+const ROOTED_TARGET_RE = /^[ \t]*(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)[ \t]+\/(?!\/)/m;
+const HOST_HEADER_RE = /^[ \t]*Host[ \t]*:/im;
+
 /** A dialect implied by constructs only one tool has. */
 export function dialectFromConstructs(text: string): Dialect | undefined {
-  if (HTTPYAC_ONLY_RE.test(text)) return 'httpyac';
+  if (HTTPYAC_ONLY_RE.test(text) || HTTPYAC_ESCAPE_RE.test(text)) return 'httpyac';
+  if (ROOTED_TARGET_RE.test(text) && !HOST_HEADER_RE.test(text)) return 'httpyac';
   if (KULALA_ONLY_RE.test(text)) return 'kulala';
   if (RESTNVIM_ONLY_RE.test(text)) return 'rest.nvim';
   return undefined;

@@ -51,6 +51,14 @@ export function refusedScriptEvent(event: HttpyacScriptStart['event']): string |
   }
 }
 
+/** httpyac's variable for a request name (handleNameMetaData): spaces and dashes dropped, the next letter upper-cased (`get user` → `getUser`). */
+export function httpyacVariableName(name: string): string {
+  return name
+    .trim()
+    .replace(/\s/g, '-')
+    .replace(/-./g, (pair) => pair[1].toUpperCase());
+}
+
 /** The file-wide scripts of an httpyac file, collected while parsing. */
 export interface HttpyacFileScripts {
   /** Blocks of global regions: run once, before the file's first request. */

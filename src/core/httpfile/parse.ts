@@ -522,6 +522,9 @@ class HttpFileParser {
     applyMetadata(this.block, meta[1], value, (message, hint) =>
       this.fail(`bad metadata value: ${message}`, i, 1, hint),
     );
+    // httpyac's `# @timeout 30000` is milliseconds (timeoutMetaDataHandler), not seconds.
+    if (this.dialect === 'httpyac' && meta[1] === 'timeout' && /^\d+$/.test(value))
+      this.block.timeoutMs = Number(value);
   }
 
   /** httpyac `# @loop for 3` / `# @loop for item of list`; `while` is refused (its expression changes variables between passes). */
@@ -1188,6 +1191,22 @@ class HttpFileParser {
     );
   }
 
+  /** httpyac's AWS signature header: refused at its line (OAuth 2.0 headers are signed in by the session). */
+  private refuseHttpyacAuthorization(block: Block): void {
+    for (const header of block.headers) {
+      if (header.name.toLowerCase() !== 'authorization') continue;
+      const i = header.span.line - 1;
+      // `Authorization: oauth2 …` / `openid …` is signed in by the session (core/oauth).
+      if (/^\s*aws\s+\S+\s+\S+/i.test(header.value))
+        this.fail(
+          'httpyac AWS signing (`Authorization: AWS key secret …`) is not supported yet',
+          i,
+          1,
+          'sign the request with another tool (aws CLI, awscurl) or send it from httpyac',
+        );
+    }
+  }
+
   private finish(end: number): void {
     const block = this.block;
     const protos = this.blockProtos.splice(0);
@@ -1218,8 +1237,12 @@ class HttpFileParser {
       );
     }
     const graphql = block.graphql !== undefined || headerValue(block, 'x-request-type')?.toLowerCase() === 'graphql';
+    if (this.dialect === 'httpyac') this.refuseHttpyacAuthorization(block);
     // Before the headers are read: a GraphQL body drops its marker header.
     const body = this.bodyOf(block);
+    // httpyac `# @injectVariables`: a `< ./file` body gets its variables filled in, as `<@` does.
+    if (body?.kind === 'file' && this.dialect === 'httpyac' && block.metadata.some((m) => m.key === 'injectVariables'))
+      body.substitute = true;
     if (block.method === 'GRAPHQL' && !body) {
       this.fail(
         'a GRAPHQL request without a query',

@@ -18,6 +18,7 @@ import {
 import { loadResponseView, type ResponseView } from '../assert/response-view.js';
 import { ScriptRunner } from '../script/sandbox.js';
 import { HttpyacCancel } from '../vars/httpyac-js.js';
+import { httpyacVariableName } from '../httpfile/httpyac.js';
 import { DEFAULT_MAX_BODY_SIZE } from '../http/body-sinks.js';
 import type { ScriptEnvironment } from '../script/api.js';
 import { DialError, errorCatalogue, isDialError, type ErrorCode } from '../errors.js';
@@ -177,6 +178,9 @@ export function referencedNames(files: Iterable<HttpFile>): Set<string> {
   for (const file of files) {
     for (const match of file.text.matchAll(REFERENCE)) names.add(match[1]);
     for (const request of file.requests) {
+      // httpyac reads request `get user` as the variable `getUser`.
+      if (file.dialect === 'httpyac' && request.name && names.has(httpyacVariableName(request.name)))
+        names.add(request.name);
       for (const meta of request.metadata) {
         if (meta.key === 'ref' || meta.key === 'forceRef')
           for (const name of meta.value.split(/[\s,]+/)) if (name) names.add(name);
@@ -452,7 +456,8 @@ async function sendOnce(shared: ExecutorShared, attempt: Attempt, pass?: number)
   const { options } = shared;
   const { session, engine } = options;
   const { file, node, signal } = attempt.context;
-  await runScripts(shared, attempt, 'preScripts');
+  // Most requests have no scripts: no async call (a promise and a tick) for nothing.
+  if (node.preScripts.length > 0) await runScripts(shared, attempt, 'preScripts');
   // Each attempt is a new send: `# @prompt` values are asked again (only a session with a prompt asks at all).
   const prepared = await session.prepare(file, node, { requestVariables: attempt.requestVariables, promptAgain: true });
   const request = (attempt.request = prepared.request);
@@ -468,10 +473,10 @@ async function sendOnce(shared: ExecutorShared, attempt: Attempt, pass?: number)
   const view = (attempt.view = await loadResponseView(exchange));
   if (node.outputRedirect) await saveBody(node, file, view);
   if (file.dialect === 'httpyac') session.noteHttpyacResponse?.(file, view);
-  await runScripts(shared, attempt, 'handlers');
+  if (node.handlers.length > 0) await runScripts(shared, attempt, 'handlers');
   setJsonKeyVariables(shared, node, view);
   if (node.httpyacPostScripts && shared.scriptsOn) await runHttpyacPostScripts(shared, attempt, view);
-  await checkAssertions(shared, attempt, view);
+  if (node.assertions.length > 0) await checkAssertions(shared, attempt, view);
   if (node.graphql) checkGraphqlErrors(attempt, view);
   const grpcFailure = unassertedGrpcFailure(node, exchange);
   if (grpcFailure) {

@@ -6,10 +6,12 @@ import type { HttpFile } from '../httpfile/types.js';
 import { DialError, isDialError } from '../errors.js';
 import {
   discoverFiles,
+  KEPT_TREE_REQUESTS,
   planFiles,
   reportPath,
   selectShard,
   type PlannedFile,
+  type TreeBudget,
   type RequestFilter,
   type Shard,
 } from './plan.js';
@@ -68,11 +70,13 @@ export async function planRun(
     : await discoverFiles(options.paths, options.cwd);
   const discovered = paths.length;
   if (options.shard) paths = selectShard(paths, options.shard, (path) => reportPath(path, options.cwd));
-  // Each tree is planned and let go before the next file is parsed: holding them all at once
-  // would size V8's old generation for all of them, and the run would keep that peak.
+  // A run's first KEPT_TREE_REQUESTS requests keep their trees (one parse each); past that, each
+  // tree is planned and let go before the next file is parsed: holding them all at once would
+  // size V8's old generation for all of them, and the run would keep that peak.
   const plan: PlannedFile[] = [];
   const referenced = new Set<string>();
   const errors: unknown[] = [];
+  const keep: TreeBudget = { requests: KEPT_TREE_REQUESTS };
   for (const path of paths) {
     let file: HttpFile;
     try {
@@ -82,7 +86,7 @@ export async function planRun(
       errors.push(error);
       continue;
     }
-    plan.push(...planFiles([{ file, relativePath: reportPath(path, options.cwd) }], options));
+    plan.push(...planFiles([{ file, relativePath: reportPath(path, options.cwd) }], options, keep));
     for (const name of referencedNames([file])) referenced.add(name);
     options.forgetFile?.(file.path);
   }

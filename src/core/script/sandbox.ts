@@ -133,7 +133,13 @@ export class ScriptRunner {
    * script's line). Script files are read to look.
    */
   async checkModules(file: HttpFile): Promise<void> {
-    const nodeAllowed = this.allowNode(file.path);
+    // Asked only of a script that needs Node: the trust check reads trusted.json and resolves
+    // the folder's real path, which a run's files without scripts never need.
+    let nodeAllowed: boolean | undefined;
+    const refuse = (code: string, filename: string, firstLine: number): void => {
+      if (nodeOnlyModules(code).names.length === 0) return;
+      if (!(nodeAllowed ??= this.allowNode(file.path))) this.refuseNodeModules(code, filename, firstLine);
+    };
     for (const node of file.requests) {
       for (const script of [...node.preScripts, ...node.handlers]) {
         const { code, filename, lineOffset } = await this.load(script, file);
@@ -146,29 +152,15 @@ export class ScriptRunner {
             { location, hint: `load it with require('${imported}')` },
           );
         }
-        if (!nodeAllowed) this.refuseNodeModules(code, filename, lineOffset + 1);
+        refuse(code, filename, lineOffset + 1);
         refuseUnsupportedApis(code, filename, lineOffset + 1);
       }
       // httpyac `{{ }}` blocks: their code starts at the end of the `{{` line.
-      if (!nodeAllowed)
-        for (const block of [...(node.httpyacScripts ?? []), ...(node.httpyacPostScripts ?? [])])
-          this.refuseNodeModules(block.code, file.path, block.line);
+      for (const block of [...(node.httpyacScripts ?? []), ...(node.httpyacPostScripts ?? [])])
+        refuse(block.code, file.path, block.line);
     }
-    if (!nodeAllowed)
-      for (const block of file.httpyacFileScripts ?? []) this.refuseNodeModules(block.code, file.path, block.line);
-    if (!nodeAllowed && file.dialect === 'httpyac') this.refuseNodeModulesInPlaceholders(file);
-  }
-
-  /** httpyac `{{ require('x')… }}` expressions in requests: the same check, at the placeholder's line. */
-  private refuseNodeModulesInPlaceholders(file: HttpFile): void {
-    if (!file.text.includes('require')) return;
-    for (const node of file.requests) {
-      const text = file.text.slice(node.requestLineSpan.start, node.span.end);
-      for (const match of text.matchAll(/\{\{([^{}\n]*\brequire\s*\([^{}\n]*)\}\}/g)) {
-        const line = node.requestLineSpan.line + (text.slice(0, match.index).match(/\n/g)?.length ?? 0);
-        this.refuseNodeModules(match[1], file.path, line);
-      }
-    }
+    for (const block of file.httpyacFileScripts ?? []) refuse(block.code, file.path, block.line);
+    if (file.dialect === 'httpyac') refuseNodeModulesInPlaceholders(file, refuse);
   }
 
   /** E_SCRIPT at the line of the first `require` of a module only Node gives (the workspace has no Node access). */
@@ -303,5 +295,20 @@ function refuseUnsupportedApis(code: string, filename: string, firstLine: number
       location: { file: filename, line },
       hint,
     });
+  }
+}
+
+/** httpyac `{{ require('x')… }}` expressions in requests: the same check, at the placeholder's line. */
+function refuseNodeModulesInPlaceholders(
+  file: HttpFile,
+  refuse: (code: string, filename: string, firstLine: number) => void,
+): void {
+  if (!file.text.includes('require')) return;
+  for (const node of file.requests) {
+    const text = file.text.slice(node.requestLineSpan.start, node.span.end);
+    for (const match of text.matchAll(/\{\{([^{}\n]*\brequire\s*\([^{}\n]*)\}\}/g)) {
+      const line = node.requestLineSpan.line + (text.slice(0, match.index).match(/\n/g)?.length ?? 0);
+      refuse(match[1], file.path, line);
+    }
   }
 }

@@ -33,11 +33,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
-import type { Exchange, HttpRequest, RequestBody, SendOptions } from '../http/types.js';
+import type { Exchange, HttpRequest, RequestBody, SendOptions, TlsOptions } from '../http/types.js';
 import { grpcRequestParts } from './grpc.js';
 import type { HttpFile, RequestNode } from '../httpfile/types.js';
 import { parseHttpFile } from '../httpfile/parse.js';
 import { reportParseWarnings } from '../httpfile/warnings.js';
+import { httpyacVariableName } from '../httpfile/httpyac.js';
 import { decodeFileBody } from '../httpfile/scripts.js';
 import { withHttpyacEnvironment } from '../vars/httpyac-env.js';
 import { expandMultipartBody, multipartBoundary } from '../httpfile/multipart.js';
@@ -163,12 +164,47 @@ function httpyacRequestOf(node: RequestNode): HttpyacBlockContext['request'] {
   };
 }
 
+/** The request called `name`; in httpyac files also the one whose name reads as that variable. */
+function findNamed(file: HttpFile, name: string): RequestNode | undefined {
+  const exact = file.requests.find((request) => request.name === name);
+  if (exact || file.dialect !== 'httpyac') return exact;
+  return file.requests.find((request) => request.name !== undefined && httpyacVariableName(request.name) === name);
+}
+
 /** The variables declared outside any request of a file (httpyac's global regions). */
 function globalVariables(file: HttpFile): Map<string, string> {
   const inRequests = new Set(file.requests.flatMap((request) => request.variables));
   const values = new Map<string, string>();
   for (const variable of file.variables) if (!inRequests.has(variable)) values.set(variable.name, variable.value);
   return values;
+}
+
+/** A copy of the request as a `{{ }}` block left it (templates still resolved afterwards, as httpyac does). */
+function withHttpyacRequest(node: RequestNode, changed: NonNullable<HttpyacBlockContext['request']>): RequestNode {
+  const headers: RequestNode['headers'] = [];
+  for (const [name, value] of Object.entries(changed.headers ?? {})) {
+    if (value === undefined || value === null) continue;
+    const span = node.headers.find((header) => header.name === name)?.span ?? node.requestLineSpan;
+    headers.push({ name, value: typeof value === 'string' ? value : JSON.stringify(value), span });
+  }
+  const copy: RequestNode = {
+    ...node,
+    method: String(changed.method ?? node.method),
+    url: String(changed.url ?? ''),
+    headers,
+  };
+  const before = node.body?.kind === 'inline' ? node.body.text : undefined;
+  if (changed.body !== before) {
+    copy.body =
+      changed.body === undefined || changed.body === null
+        ? undefined
+        : {
+            kind: 'inline',
+            text: typeof changed.body === 'string' ? changed.body : JSON.stringify(changed.body),
+            span: node.body?.span ?? node.requestLineSpan,
+          };
+  }
+  return copy;
 }
 
 function keyOf(file: HttpFile, node: RequestNode): string {
@@ -322,6 +358,10 @@ class RequestSession implements Session {
     return `${node.name ? `request '${node.name}'` : `request #${node.index + 1}`} at ${label}:${node.requestLineSpan.line}`;
   }
 
+  /**
+   * The file variables visible at a request (declared above it). Made per send, not kept per
+   * node in a WeakMap: at 5,000 requests the weak tables cost the collector more than they saved.
+   */
   private secretNames(file: HttpFile): Set<string> {
     let names = this.secretNamesByFile.get(file);
     if (!names) {
@@ -628,10 +668,10 @@ class RequestSession implements Session {
 
   /** The request named `name` in `file`, else in the files it imports (httpyac `# @import`), with the file that holds it. */
   private async findRequest(file: HttpFile, name: string): Promise<[HttpFile, RequestNode | undefined]> {
-    const own = file.requests.find((request) => request.name === name);
+    const own = findNamed(file, name);
     if (own || !file.httpyacImports) return [file, own];
     for (const imported of await this.importsOf(file)) {
-      const target = imported.requests.find((request) => request.name === name);
+      const target = findNamed(imported, name);
       if (target) return [imported, target];
     }
     return [file, undefined];
@@ -697,22 +737,25 @@ class RequestSession implements Session {
         },
       );
     }
-    await this.askPrompts(file, node, extra.promptAgain);
+    if (node.prompts.length > 0) await this.askPrompts(file, node, extra.promptAgain);
+    // A new send forgets the `# @prompt` answers of the last one (see askPrompts), prompts or not.
+    else if (extra.promptAgain && this.chain.getStore() === undefined) this.promptedNow = new Set();
     const resolver = await this.resolver(file, node, extra, true);
     await this.runHttpyacGlobalScripts(file, resolver);
-    if (node.httpyacScripts) await resolver.runScriptBlocks(node.httpyacScripts, { request: httpyacRequestOf(node) });
+    if (node.httpyacScripts) node = await this.runHttpyacPreScripts(node, resolver);
     await this.runRefs(file, node);
     this.checkClosedTemplates(file, node);
     let url = await this.resolveUrl(file, node, resolver);
     const headers = await this.resolveHeaders(file, node, resolver);
     await this.httpyacAuth(file, node, headers, resolver);
+    const clientCert = file.dialect === 'httpyac' ? this.takeHttpyacClientCert(file, node, headers) : undefined;
     const asteriskForm = url === '*';
     const grpc = node.method === 'GRPC' ? grpcRequestParts(url, node, file, this.workspaceRoot, headers) : undefined;
     url = grpc ? grpc.url : completeUrl(url, headers);
     // A rooted target with no Host header cannot be sent as written; httpyac's rule gives it the
     // `host` variable. Used in every dialect, only when such a variable is defined.
     if (url.startsWith('/')) url = `${await resolver.variable('host').catch(() => '')}${url}`;
-    const auth = applyAuthConvention(headers, resolver.secretValues);
+    const auth = applyAuthConvention(headers, resolver.secretValues, file.dialect === 'httpyac');
     const body = await this.resolveBody(file, node, resolver, headers);
     let request: HttpRequest = { method: node.method, url, headers, body };
     if (asteriskForm) request.asteriskForm = true;
@@ -742,11 +785,23 @@ class RequestSession implements Session {
       if (events) overrides.sse = { ...overrides.sse, events };
       request = eventSourceHttpRequest(request);
     }
+    if (clientCert) overrides.tls = clientCert;
+    // httpyac `# @proxy http://proxy:8080`: this request goes through that proxy.
+    const proxy = file.dialect === 'httpyac' ? node.metadata.find((meta) => meta.key === 'proxy')?.value : undefined;
+    if (proxy) overrides.proxy = await resolver.resolve(proxy);
     const secretValues = [...resolver.secretValues];
     for (const secret of secretValues) this.secrets.add(secret);
     return auth.digest
       ? { request, overrides, secretValues, digest: auth.digest }
       : { request, overrides, secretValues };
+  }
+
+  /** httpyac: runs the blocks before the request; a block that changed `request` changes what is sent. */
+  private async runHttpyacPreScripts(node: RequestNode, resolver: VariableResolver): Promise<RequestNode> {
+    const original = httpyacRequestOf(node)!;
+    const outcomes = await resolver.runScriptBlocks(node.httpyacScripts ?? [], { request: original });
+    const changed = outcomes.at(-1)?.request;
+    return changed && JSON.stringify(changed) !== JSON.stringify(original) ? withHttpyacRequest(node, changed) : node;
   }
 
   /** httpyac: the global scripts of the files a file imports, then its own (each once per session). */
@@ -897,24 +952,25 @@ class RequestSession implements Session {
     for (const header of node.headers) {
       const name = await resolver.resolve(header.name);
       const value = await resolver.resolve(header.value);
-      const location = {
+      // Made only for an error: a run resolves thousands of headers that are fine.
+      const location = () => ({
         file: file.path || '<text>',
         line: header.span.line,
         excerpt: file.text.slice(header.span.start, header.span.end),
-      };
+      });
       if (/[\r\n]/.test(value) || /[\r\n]/.test(name)) {
         throw new DialError(
           'E_HEADER_INJECTION',
           `header '${name.replace(/[\r\n]/g, '')}' contains a line break after variable substitution (${this.where(file, node)})`,
           {
-            location,
+            location: location(),
             hint: 'a variable used in this header holds CR or LF; fix its value',
           },
         );
       }
       if (!HEADER_NAME_RE.test(name)) {
         throw new DialError('E_INPUT', `'${name}' is not a valid header name (${this.where(file, node)})`, {
-          location,
+          location: location(),
           hint: "header names are tokens: letters, digits and !#$%&'*+.^_`|~-",
         });
       }
@@ -922,6 +978,40 @@ class RequestSession implements Session {
     }
     if (node.httpyacHeaderSpreads) await this.spreadHttpyacHeaders(file, node, resolver, headers);
     return headers;
+  }
+
+  /**
+   * httpyac `X-ClientCert: cert: ./a.crt key: ./a.key` (clientCertVariableReplacer): a header whose
+   * name ends in `clientcert` names the TLS client certificate and is not sent. Paths are relative
+   * to the .http file; `pfx:` is refused (dial reads PEM files only).
+   */
+  private takeHttpyacClientCert(
+    file: HttpFile,
+    node: RequestNode,
+    headers: Array<[string, string]>,
+  ): TlsOptions | undefined {
+    const index = headers.findIndex(([name]) => name.toLowerCase().endsWith('clientcert'));
+    if (index < 0 || node.metadata.some((meta) => meta.key === 'noClientCert')) return undefined;
+    const match = /^\s*(?:cert:\s*(\S*)\s*)?(?:key:\s*(\S*)\s*)?(?:pfx:\s*(\S*)\s*)?(?:passphrase:\s*(\S*)\s*)?$/.exec(
+      headers[index][1],
+    );
+    if (!match || !(match[1] || match[3])) return undefined;
+    const line = node.headers.find((header) => header.name.toLowerCase().endsWith('clientcert'))?.span.line;
+    if (match[3] || match[4]) {
+      throw new DialError('E_INPUT', `${headers[index][0]}: pfx client certificates are not supported yet`, {
+        location: { file: file.path || '<text>', line: line ?? node.requestLineSpan.line },
+        hint: 'convert it to PEM (openssl pkcs12 -in a.pfx -out a.crt -clcerts -nokeys; … -nocerts -nodes -out a.key) and write cert: and key:',
+      });
+    }
+    headers.splice(index, 1);
+    const dir = file.path ? dirname(file.path) : this.workspaceRoot;
+    const base = this.options.sendOptions?.tls;
+    return {
+      ...base,
+      verify: base?.verify ?? true,
+      certFile: resolve(dir, match[1]),
+      ...(match[2] ? { keyFile: resolve(dir, match[2]) } : {}),
+    };
   }
 
   /** httpyac `...defaultHeaders`: the fields of an object variable become headers (parseDefaultHeadersFactory). */
@@ -1053,6 +1143,7 @@ class RequestSession implements Session {
 function applyAuthConvention(
   headers: Array<[string, string]>,
   secrets: Set<string>,
+  httpyac = false,
 ): { digest?: { username: string; password: string } } {
   const index = headers.findIndex(([name]) => name.toLowerCase() === 'authorization');
   if (index < 0) return {};
@@ -1061,9 +1152,11 @@ function applyAuthConvention(
   const credentials = match[2];
   let username: string;
   let password: string;
-  const colon = credentials.indexOf(':');
+  // httpyac (basicAuthVariableReplacer) splits at the last colon first: `Basic john doe:secret`.
+  const lastColon = httpyac && /^basic$/i.test(match[1]);
+  const colon = lastColon ? credentials.lastIndexOf(':') : credentials.indexOf(':');
   const space = credentials.search(/\s/);
-  if (colon >= 0 && (space < 0 || colon < space)) {
+  if (lastColon ? colon > 0 : colon >= 0 && (space < 0 || colon < space)) {
     username = credentials.slice(0, colon);
     password = credentials.slice(colon + 1);
   } else if (space >= 0) {

@@ -168,6 +168,8 @@ export interface HttpyacBlockOutcome {
   exported: Map<string, string>;
   tests: ScriptOutcome['tests'];
   logs: string[];
+  /** The `request` after the block ran (httpyac sends what a block before it changed). */
+  request?: HttpyacBlockContext['request'];
 }
 
 /**
@@ -265,7 +267,7 @@ export async function runHttpyacBlock(
     ` const __scope = ${JSON.stringify(scope)}; const __given = ${JSON.stringify(given)}; const __variables = request.variables; ${declarations}` +
     ` { const request = __given.request; const response = __given.response; const exports = {}; const module = { exports }; ${HTTPYAC_TEST.replace(/\n\s*/g, ' ')} try {${code}\n} catch (__e) { if (!__e || !/^(?:Script)?AssertionError/.test(__e.name)) throw __e; test(__e.message, function () { throw __e; }); }` +
     ` let __out = await module.exports; const __values = {}; for (const __k of Object.keys(__out || {})) __values[__k] = await __out[__k];` +
-    ` __variables.set(${JSON.stringify(RESULT)}, JSON.stringify(__values)); } `;
+    ` __variables.set(${JSON.stringify(RESULT)}, JSON.stringify(__values)); __variables.set('__dialRequest', JSON.stringify(request === undefined ? null : request)); } `;
   const file: HttpFile = { path: location.file, text: wrapped, variables: [], requests: [] };
   const node: ScriptNode = {
     kind: 'inline',
@@ -293,5 +295,8 @@ export async function runHttpyacBlock(
     exported.set(name, typeof value === 'string' ? value : JSON.stringify(value));
     context.globals?.set(name, value);
   }
-  return { exported, tests: outcome.tests, logs: outcome.logs };
+  const changed = JSON.parse(requestVariables.get('__dialRequest') ?? 'null') as HttpyacBlockContext['request'] | null;
+  return changed
+    ? { exported, tests: outcome.tests, logs: outcome.logs, request: changed }
+    : { exported, tests: outcome.tests, logs: outcome.logs };
 }

@@ -99,9 +99,13 @@ export class VariableResolver {
 
   constructor(private readonly options: ResolverOptions) {}
 
-  /** Substitutes every `{{…}}` in text. */
-  resolve(text: string): Promise<string> {
-    return this.template(text, []);
+  /** Substitutes every `{{…}}` in text (httpyac: then `\{\{x\}\}` becomes a literal `{{x}}`). */
+  async resolve(text: string): Promise<string> {
+    // Most URLs, headers and bodies of a run hold no placeholder: nothing to substitute or check.
+    if (text.length <= MAX_EXPANDED_LENGTH && !text.includes('{{') && !text.includes('\\{')) return text;
+    const value = await this.template(text, []);
+    if (!this.options.javascriptExpressions || !value.includes('\\{')) return value;
+    return value.replace(/(?:\\\{){2}([^}]+?)(?:\\\}){2}/g, (_, name: string) => `{{${name}}}`);
   }
 
   /** The value of one variable name (as `{{name}}` would give). */
@@ -257,6 +261,15 @@ export class VariableResolver {
    * `{{login.token}}`, `{{login.items[0].id}}`). Tried only for names defined nowhere else.
    */
   private async namedResponse(expression: string): Promise<string | undefined> {
+    // httpyac's `<name>Response` is the whole response: `{{loginResponse.headers.location}}`.
+    const headers = /^([\w-]+)Response\.headers\.([\w-]+)$/.exec(expression);
+    if (headers && this.options.javascriptExpressions && this.options.reference) {
+      const reference = parseReference(`${headers[1]}.response.headers.${headers[2]}`);
+      if (reference) {
+        const value = await this.options.reference(reference, expression).catch(() => undefined);
+        if (value !== undefined) return value;
+      }
+    }
     const match = /^([\w-]+)(?:\.([\w$.[\]'"-]+))?$/.exec(expression);
     if (!match || !this.options.reference) return undefined;
     const reference: ReferenceExpression = {
@@ -290,13 +303,16 @@ export class VariableResolver {
     file?: string,
   ): Promise<HttpyacBlockOutcome[]> {
     const outcomes: HttpyacBlockOutcome[] = [];
+    let request = context.request;
     for (const block of blocks) {
       const outcome = await runHttpyacBlock(
         block.code,
         await this.scopeFor(block.code, []),
         { file: file ?? this.options.location?.file ?? this.options.fileLabel, line: block.line },
-        { ...context, globals: this.options.globals },
+        { ...context, request, globals: this.options.globals },
       );
+      // The next block sees what this one changed.
+      if (request && outcome.request) request = outcome.request;
       for (const [name, value] of outcome.exported) {
         this.exported.set(name, value);
         this.cache.delete(name);

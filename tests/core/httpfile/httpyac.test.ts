@@ -141,3 +141,48 @@ describe('httpyac metadata and the lines after the request line', () => {
     expect(json.warnings?.[0]).toMatchObject({ line: 3 });
   });
 });
+
+describe('httpyac assertions', () => {
+  it('?? body form exists: a property path of the parsed body', () => {
+    const [request] = parseHttpFile(
+      'GET http://x/\n\n?? body form exists\n?? body items[0].id == 3\n?? body contains x\n',
+      '',
+    ).requests;
+    expect(request.assertions.map((a) => [a.argument, a.predicate])).toEqual([
+      ['$.form', 'exists'],
+      ['$.items[0].id', '=='],
+      [undefined, 'contains'],
+    ]);
+  });
+});
+
+describe('httpyac metadata values', () => {
+  it('# @timeout 30000 is milliseconds in httpyac, seconds elsewhere', () => {
+    expect(parseHttpFile(`${HY}# @timeout 30000\nGET /a\n`, '').requests[0].timeoutMs).toBe(30000);
+    expect(parseHttpFile('# @timeout 3\nGET http://x/\n', '').requests[0].timeoutMs).toBe(3000);
+  });
+});
+
+describe('httpyac authorization schemes dial does not run', () => {
+  it('refuses AWS signing at the header line, and leaves oauth2 to the session (it signs in)', () => {
+    expect(
+      parseHttpFile(`${HY}GET http://x/\nAuthorization: oauth2 client_credentials\n`, '').requests[0].headers,
+    ).toHaveLength(1);
+    expect(refusal(`${HY}GET http://x/\nAuthorization: AWS {{key}} {{secret}} region: eu-west-1\n`).message).toContain(
+      'AWS',
+    );
+    // Elsewhere (and a single-token AWS header) it is an ordinary header.
+    expect(parseHttpFile('GET http://x/\nAuthorization: AWS AKID:sig\n', '').requests[0].headers).toHaveLength(1);
+  });
+});
+
+describe('httpyac # @injectVariables', () => {
+  it('fills in the variables of a < ./file body, as <@ does', () => {
+    const [inject, plain] = parseHttpFile(
+      `${HY}# @injectVariables\nPOST /a\n\n< ./body.json\n\n###\nPOST /b\n\n< ./body.json\n`,
+      '',
+    ).requests;
+    expect(inject.body).toMatchObject({ kind: 'file', substitute: true });
+    expect(plain.body).toMatchObject({ kind: 'file', substitute: false });
+  });
+});

@@ -128,6 +128,24 @@ describe('filters', () => {
       message: '/w/t.http changed while the run was under way',
     });
   });
+  it('within the tree budget a planned file keeps its tree (parsed once); past it, it is parsed again at its turn', async () => {
+    const reads: string[] = [];
+    const budget = { requests: 4 };
+    const readAgain = async (path: string) => {
+      reads.push(path);
+      return three;
+    };
+    const [kept] = planFiles([fileOf('t.http', three)], { readAgain }, budget);
+    expect(budget.requests).toBe(1);
+    const first = await kept.open();
+    expect(first.file).toBe(await kept.open().then((again) => again.file));
+    expect(first.requests.map((r) => r.name)).toEqual(['a', 'b', 'c']);
+    // Three requests do not fit in the one left: this file is read and parsed again when it runs.
+    const [again] = planFiles([fileOf('u.http', three)], { readAgain, tags: ['slow'] }, budget);
+    expect(budget.requests).toBe(1);
+    expect((await again.open()).requests.map((r) => r.name)).toEqual(['b']);
+    expect(reads).toEqual(['/w/u.http']);
+  });
   it('planRun plans each file then lets the loader forget it; references are gathered first', async () => {
     const texts: Record<string, string> = {
       '/w/a.http': three,
