@@ -1185,7 +1185,7 @@ class HttpFileParser {
     }
     this.variablesOutOfOrder = true;
     this.warn(
-      `line ${found[0] + 1} declares a variable after the body of the request at line ${block.requestLineSpan!.line}; it is read as a file variable, not sent`,
+      `@${VARIABLE_RE.exec(this.lineText(found[0]).trim())![1]} after the body of the request at line ${block.requestLineSpan!.line} is read as a file variable, not sent`,
       found[0],
       'put `@name = value` lines before the request (or after a `###` line) to make this explicit',
     );

@@ -28,7 +28,9 @@ describe('variables after a body', () => {
     expect(first.body).toMatchObject({ kind: 'inline', text: '{\n  "username": "me"\n}' });
     expect(file.variables.map((v) => [v.name, v.value])).toEqual([['token', '<put JWT token here>']]);
     expect(second.headers[0].value).toBe('Bearer {{token}}');
-    expect(file.warnings).toEqual([expect.objectContaining({ line: 9 })]);
+    expect(file.warnings).toEqual([
+      expect.objectContaining({ line: 9, message: expect.stringContaining('@token after the body') }),
+    ]);
   });
 
   it('a variable-looking line inside the body text (no blank line before it) stays body', () => {
