@@ -4,9 +4,12 @@
  */
 import type { RequestNode } from './httpfile/types.js';
 
-/** The path part of a request URL template: scheme, host and a leading `{{host}}` variable dropped. */
+/**
+ * The path part of a request URL template: scheme, host and a leading `{{host}}` variable dropped
+ * (with the port after it: `{{host}}:{{port}}/x`, as Visual Studio templates write it, is `/x`).
+ */
 export function urlPath(url: string): string {
-  const match = /^(?:[a-z][a-z0-9+.-]*:\/\/[^/?#]*|\{\{[^}]*\}\})(.*)$/i.exec(url);
+  const match = /^(?:[a-z][a-z0-9+.-]*:\/\/[^/?#]*|\{\{[^}]*\}\}(?::(?:\{\{[^}]*\}\}|\d+))?)(.*)$/i.exec(url);
   if (!match) return url;
   return match[1] || '/';
 }

@@ -16,5 +16,7 @@ describe('displayName', () => {
     expect(urlPath('{{base}}')).toBe('/');
     expect(urlPath('http://127.0.0.1:8080')).toBe('/');
     expect(urlPath('example.com/a')).toBe('example.com/a');
+    expect(urlPath('{{host}}:{{port}}/Contributors')).toBe('/Contributors');
+    expect(urlPath('{{host}}:8080/a')).toBe('/a');
   });
 });
