@@ -69,7 +69,9 @@ export function ResponsePane(props: ResponsePaneProps): React.ReactElement {
   let content: React.ReactElement;
   // A WebSocket's log stays in the Body tab (its messages both ways); other streams show live until the response is in.
   if (props.messages && tab === 'body' && (!result || props.node?.method === 'WEBSOCKET')) {
-    content = <StaticLines lines={messageLines(props.messages, bodyHeight, theme)} height={bodyHeight} />;
+    content = (
+      <StaticLines lines={messageLines(props.messages, bodyHeight, theme, props.node?.method)} height={bodyHeight} />
+    );
   } else if (!result) {
     content = (
       <StaticLines
@@ -170,11 +172,21 @@ function previewLines(preview: RequestPreviewText, theme: Theme): React.ReactEle
   return lines;
 }
 
+/** Requests whose messages go both ways (a WebSocket, a GraphQL subscription) or are a call's (gRPC). */
+const CONVERSATION_METHODS = new Set(['WEBSOCKET', 'GRAPHQL', 'GRPC']);
+
 /**
- * The message log: the last messages that fit, each on one line. A server-sent event shows its
- * `event:` and `id:` when it has them; a WebSocket message starts with → (sent) or ← (received).
+ * The message log: the last messages that fit, each on one line. A server-sent event shows
+ * `event:` and `id:` when it has them, then `data:`; a WebSocket or gRPC message starts with
+ * → (sent) or ← (received).
  */
-function messageLines(messages: StreamMessage[], height: number, theme: Theme): React.ReactElement[] {
+function messageLines(
+  messages: StreamMessage[],
+  height: number,
+  theme: Theme,
+  method: string | undefined,
+): React.ReactElement[] {
+  const events = method === undefined || !CONVERSATION_METHODS.has(method);
   if (messages.length === 0)
     return [
       <Text key="none" color={theme.muted}>
@@ -183,7 +195,7 @@ function messageLines(messages: StreamMessage[], height: number, theme: Theme): 
     ];
   const shown = messages.slice(-height);
   return shown.map((message, k) =>
-    message.event !== undefined || message.id !== undefined ? (
+    events ? (
       <Text key={messages.length - shown.length + k} wrap="truncate-end">
         {message.event !== undefined ? <Text color={theme.muted}>{'event: '}</Text> : null}
         {message.event !== undefined ? `${message.event}  ` : ''}
