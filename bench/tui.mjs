@@ -81,15 +81,33 @@ export async function benchTui({ root, dial, env, work, quick, timed, median }) 
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   });
   const script = join(harness, 'measure.mjs');
+  // The body is written here and read by the harness the way the workbench reads a body that
+  // spilled to a temp file (over 16 MiB, it always does), so the harness's peak RSS is the
+  // viewer's and not that of the code that made the body.
+  const bodyFile = join(work, 'tui-body.json');
+  const item = (i) => ({
+    id: i,
+    name: 'widget ' + i,
+    tags: ['alpha', 'beta'],
+    price: i * 1.25,
+    active: i % 2 === 0,
+    owner: { id: i % 97, email: 'user' + i + '@example.com' },
+  });
+  const parts = [];
+  let size = 2;
+  for (let i = 0; size < 100 * 1048576; i++) {
+    const text = JSON.stringify(item(i), null, 2);
+    parts.push(text);
+    size += text.length + 2;
+  }
+  writeFileSync(bodyFile, '[' + parts.join(',\n') + ']');
+  parts.length = 0;
   writeFileSync(
     script,
     `
+import { readFileSync } from 'node:fs';
 import { measureViewer } from './harness.js';
-const item = (i) => ({ id: i, name: 'widget ' + i, tags: ['alpha', 'beta'], price: i * 1.25, active: i % 2 === 0, owner: { id: i % 97, email: 'user' + i + '@example.com' } });
-const parts = [];
-let size = 2;
-for (let i = 0; size < 100 * 1048576; i++) { const text = JSON.stringify(item(i), null, 2); parts.push(text); size += text.length + 2; }
-const bodyText = '[' + parts.join(',\\n') + ']';
+const bodyText = readFileSync(${JSON.stringify(bodyFile)}, 'utf8');
 const result = measureViewer({ bodyText, contentType: 'application/json', columns: 120, rows: 40, presses: ${quick ? 60 : 200} });
 process.stdout.write(JSON.stringify({ ...result, bytes: bodyText.length }));
 `,
