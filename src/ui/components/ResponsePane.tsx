@@ -69,7 +69,11 @@ export function ResponsePane(props: ResponsePaneProps): React.ReactElement {
   let content: React.ReactElement;
   // A WebSocket's log stays in the Body tab (its messages both ways); other streams show live until the response is in.
   if (props.messages && tab === 'body' && (!result || props.node?.method === 'WEBSOCKET')) {
-    content = <StaticLines lines={messageLines(props.messages, bodyHeight, theme)} height={bodyHeight} />;
+    // Server-sent events print as `data: …` even without `event:`/`id:`; only a WebSocket's are → / ←.
+    const node = props.node;
+    const webSocket = node?.method === 'WEBSOCKET' || (node?.method === 'GRAPHQL' && /^wss?:\/\//i.test(node.url));
+    const eventStream = !webSocket && node?.method !== 'GRPC';
+    content = <StaticLines lines={messageLines(props.messages, bodyHeight, theme, eventStream)} height={bodyHeight} />;
   } else if (!result) {
     content = (
       <StaticLines
@@ -174,7 +178,12 @@ function previewLines(preview: RequestPreviewText, theme: Theme): React.ReactEle
  * The message log: the last messages that fit, each on one line. A server-sent event shows its
  * `event:` and `id:` when it has them; a WebSocket message starts with → (sent) or ← (received).
  */
-function messageLines(messages: StreamMessage[], height: number, theme: Theme): React.ReactElement[] {
+function messageLines(
+  messages: StreamMessage[],
+  height: number,
+  theme: Theme,
+  eventStream: boolean,
+): React.ReactElement[] {
   if (messages.length === 0)
     return [
       <Text key="none" color={theme.muted}>
@@ -183,7 +192,7 @@ function messageLines(messages: StreamMessage[], height: number, theme: Theme): 
     ];
   const shown = messages.slice(-height);
   return shown.map((message, k) =>
-    message.event !== undefined || message.id !== undefined ? (
+    eventStream || message.event !== undefined || message.id !== undefined ? (
       <Text key={messages.length - shown.length + k} wrap="truncate-end">
         {message.event !== undefined ? <Text color={theme.muted}>{'event: '}</Text> : null}
         {message.event !== undefined ? `${message.event}  ` : ''}
