@@ -192,6 +192,19 @@ describe('dial send ws://… (interactive)', () => {
     expect(refused.stderr).toContain('a WebSocket URL takes only Header:value items');
   });
 
+  it.each([
+    [['--session', 'ann'], '--session'],
+    [['--session-read-only', 'ann'], '--session-read-only'],
+    [['-a', 'tok', '-A', 'bearer'], '--auth'],
+  ])('%j is refused (exit 2) before connecting, not silently dropped', async (flags, name) => {
+    const before = server.upgrades.length;
+    const refused = await runCli(['send', ...flags, `${server.url}/echo`], { input: 'x\n' });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`error[E_USAGE]: ${name} does not apply to an interactive WebSocket`);
+    expect(refused.stdout).toBe('');
+    expect(server.upgrades.length).toBe(before);
+  });
+
   it('Ctrl+C closes the conversation cleanly (exit 0) with what arrived printed', async () => {
     const child = spawn(process.execPath, [DIAL_BIN, 'send', `${ws}/ws`], {
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -176,6 +176,7 @@ export async function runSend(args: string[], options: SendCommandOptions, io: S
   if (webSocketUrl) {
     const webSocket = await import('./websocket.js');
     refuseWebSocketPrinting(options);
+    refuseInteractiveWebSocketCredentials(options);
     const { tls, proxy, timeoutMs } = transport;
     return webSocket.sendWebSocketInteractive(
       { options, io, settings, warn, secretValues: [], sendOptions: { tls, proxy, timeoutMs, onWarning: warn } },
@@ -260,6 +261,21 @@ function refuseWebSocketPrinting(options: SendCommandOptions): void {
       hint: 'send it without the flag; -v shows the messages as they go',
     });
   }
+}
+
+/** An interactive `dial send ws://…` does not apply -a or a --session: refused rather than silently dropped. */
+function refuseInteractiveWebSocketCredentials(options: SendCommandOptions): void {
+  const flag = options.session
+    ? options.session.readOnly
+      ? '--session-read-only'
+      : '--session'
+    : options.auth
+      ? '--auth'
+      : undefined;
+  if (flag)
+    throw new DialError('E_USAGE', `${flag} does not apply to an interactive WebSocket (dial send ws://…)`, {
+      hint: 'give the upgrade request its headers as items (Authorization:"Bearer …", Cookie:name=value), or write a WEBSOCKET request in a .http file',
+    });
 }
 
 /** TLS, timeout, redirects and proxy: the settings, overridden by flags. */
