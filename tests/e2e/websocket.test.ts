@@ -134,6 +134,17 @@ describe('dial send FILE#name (scripted)', () => {
     ]);
   });
 
+  it('GRAPHQL ws:// to an endpoint that does not speak graphql-transport-ws fails at once (exit 4), not at the timeout', async () => {
+    const dir = tempDir('dial-ws-notgql-');
+    writeFileSync(join(dir, 'g.http'), `### plain\nGRAPHQL ${ws}/ws\n\nsubscription T { ticks }\n`);
+    const started = Date.now();
+    const result = await runCli(['send', '--timeout', '20s', 'g.http'], { cwd: dir });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain(`error[E_NETWORK]: ${ws}/ws does not speak graphql-transport-ws`);
+    expect(result.stderr).not.toContain('E_TIMEOUT');
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
   it('a refused upgrade prints its body and fails (exit 1)', async () => {
     const result = await runCli(['send', 'ws.http#refused'], { cwd });
     expect(result.code).toBe(1);
