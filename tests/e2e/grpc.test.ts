@@ -5,7 +5,7 @@
  * their exit codes, TLS, and the refusals.
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIAL_BIN, runCli, tempDir } from '../helpers/cli.js';
@@ -182,6 +182,16 @@ describe('dial send GRPC', () => {
     const curl = await runCli(['export', 'curl', 'greeter.http#hello'], { cwd: dir });
     expect(curl.code).toBe(3);
     expect(curl.stderr).toContain('a gRPC request has no curl form');
+  });
+
+  it('-o and --download are refused (exit 2), not ignored while the messages go to stdout', async () => {
+    for (const flags of [['-o', 'saved.json'], ['--download']]) {
+      const refused = await runCli(['send', ...flags, 'greeter.http#hello'], { cwd: dir });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('does not apply to a gRPC call');
+      expect(refused.stdout).toBe('');
+    }
+    expect(existsSync(join(dir, 'saved.json'))).toBe(false);
   });
 
   it('reports a refused connection with exit 4', async () => {

@@ -145,6 +145,17 @@ describe('dial send FILE#name (scripted)', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
+  it('-o and --download are refused (exit 2) before connecting, for a file request and an interactive URL', async () => {
+    const before = server.upgrades.length;
+    const fromFile = await runCli(['send', '-o', 'out.json', 'ws.http#httpyac'], { cwd });
+    expect(fromFile.code).toBe(2);
+    expect(fromFile.stderr).toContain('-o/--output does not apply to a WebSocket request');
+    const interactive = await runCli(['send', '--download', `${server.url}/echo`], { input: 'x\n', cwd });
+    expect(interactive.code).toBe(2);
+    expect(interactive.stderr).toContain('--download does not apply to a WebSocket request');
+    expect(server.upgrades.length).toBe(before);
+  });
+
   it('a refused upgrade prints its body and fails (exit 1)', async () => {
     const result = await runCli(['send', 'ws.http#refused'], { cwd });
     expect(result.code).toBe(1);

@@ -226,6 +226,7 @@ export async function runSend(args: string[], options: SendCommandOptions, io: S
     // These need the body bytes more than once (printing, or answering a digest challenge).
     request.body = { kind: 'bytes', bytes: await collectStream(request.body.stream) };
   }
+  if (request.method === 'GRPC') refuseMessageDownload(options, 'a gRPC call');
   // The curl command sends the cookies dial would: the saved jar's (or the session's) go in its Cookie header.
   if (options.curl)
     return printCurl(
@@ -261,6 +262,16 @@ function refuseWebSocketPrinting(options: SendCommandOptions): void {
       hint: 'send it without the flag; -v shows the messages as they go',
     });
   }
+  refuseMessageDownload(options, 'a WebSocket request');
+}
+
+/** -o / --download save a response body; a WebSocket's or gRPC call's messages are printed instead, so refuse rather than ignore. */
+function refuseMessageDownload(options: SendCommandOptions, what: string): void {
+  if (!options.download) return;
+  const flag = options.download.to === 'file' ? '-o/--output' : '--download';
+  throw new DialError('E_USAGE', `${flag} does not apply to ${what}: its messages are printed as they arrive`, {
+    hint: 'redirect stdout instead (dial send … > messages.jsonl)',
+  });
 }
 
 /** An interactive `dial send ws://…` does not apply -a or a --session: refused rather than silently dropped. */
