@@ -194,6 +194,18 @@ describe('dial send GRPC', () => {
     expect(existsSync(join(dir, 'saved.json'))).toBe(false);
   });
 
+  it('a stream cut by --timeout keeps what arrived and says the call did not finish (not "no answer"), exit 4', async () => {
+    writeFileSync(
+      join(dir, 'endless.http'),
+      `GRPC ${reflecting.address}/dial.test.Greeter/StreamGreetings\n\n{"name": "Bo", "times": 1000}\n`,
+    );
+    const result = await runCli(['send', '--timeout', '1s', 'endless.http'], { cwd: dir });
+    expect(result.code).toBe(4);
+    expect(result.stdout).toContain('"message":"Hello Bo #1"');
+    expect(result.stderr).toContain('error[E_TIMEOUT]: the gRPC call to grpc://');
+    expect(result.stderr).toContain('did not finish within 1000 ms');
+  });
+
   it('reports a refused connection with exit 4', async () => {
     const gone = await startGreeterServer();
     gone.forceClose();
