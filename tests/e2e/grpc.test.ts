@@ -311,3 +311,19 @@ describe('GRPC refusals, with file:line, before anything is sent', () => {
     expect(result.stderr).toContain(message);
   });
 });
+
+describe('GRPC requests the schema refuses: dial send names the request line', () => {
+  it.each([
+    ['SayHello', '{"nmae": "x"}', "dial.test.HelloRequest has no field 'nmae'"],
+    ['SayHello', '{bad json', 'the gRPC request body is not JSON'],
+    ['Nope', '{}', "service 'dial.test.Greeter' has no method 'Nope'"],
+    ['Collect', '{}', 'is a client-streaming method'],
+  ])('%s %s', async (method, body, message) => {
+    const file = join(dir, `schema-refused-${method}-${body.length}.http`);
+    writeFileSync(file, `### refused\nGRPC ${reflecting.address}/dial.test.Greeter/${method}\n\n${body}\n`);
+    const result = await runCli(['send', file], { cwd: dir });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain(`error[E_INPUT] ${file}:2: `);
+    expect(result.stderr).toContain(message);
+  });
+});

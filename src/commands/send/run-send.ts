@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { openOutputFile, type OutputFile } from '../../core/atomic-write.js';
 import { relative, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
-import { DialError } from '../../core/errors.js';
+import { DialError, isDialError } from '../../core/errors.js';
 import { createStyle, type Style } from '../../core/style.js';
 import type {
   Exchange,
@@ -123,6 +123,8 @@ interface PreparedSend {
   node?: RequestNode;
   /** A GraphQL request: `errors` in its answer are warned about. */
   graphql?: boolean;
+  /** The .http request's line, for errors found only while sending (a gRPC schema mismatch). */
+  requestLine?: { file: string; line: number };
   follow: boolean;
   /** The saved cookie jar (a .http request) or the session's cookies (--session). */
   cookieJar?: CookieJar;
@@ -250,9 +252,23 @@ export async function runSend(args: string[], options: SendCommandOptions, io: S
   }
   try {
     await sendAndPrint(context);
+  } catch (error) {
+    throw atRequestLine(error, prepared);
   } finally {
     saveState(prepared, warn);
   }
+}
+
+/** A problem with the request itself found while sending (a gRPC body or method the schema refuses) points at its line. */
+function atRequestLine(error: unknown, prepared: PreparedSend): unknown {
+  const where = prepared.requestLine;
+  if (!isDialError(error) || error.code !== 'E_INPUT' || error.location || !where?.file) return error;
+  return new DialError(error.code, error.message, {
+    hint: error.hint,
+    cause: error.cause,
+    exitCode: error.exitCode,
+    location: where,
+  });
 }
 
 /** --curl and --offline print an HTTP request; a WebSocket conversation is not one. */
@@ -391,6 +407,7 @@ async function prepareFileTarget(
     // --offline and --curl send nothing, so nothing changes: the jar is read (to show its cookies), not saved.
     ...(jar && !options.offline && !options.curl && { saveState: jar.save }),
     graphql: prepared.node.graphql,
+    requestLine: { file: prepared.file.path, line: prepared.node.requestLineSpan.line },
   };
 }
 
