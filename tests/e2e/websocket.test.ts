@@ -207,6 +207,14 @@ describe('dial send ws://… (interactive)', () => {
     expect(server.upgrades.at(-1)!.headers['x-client']).toBe('e2e');
   });
 
+  it('GRAPHQL ws://… on the command line is refused with a hint that says where WebSocket GraphQL works', async () => {
+    const refused = await runCli(['send', 'GRAPHQL', `${ws}/graphql`, 'query=subscription { ticks }']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("unsupported URL scheme 'ws'");
+    expect(refused.stderr).toContain('GRAPHQL ws://');
+    expect(refused.stderr).not.toContain('dial speaks http:// and https://');
+  });
+
   it('WS as the method word works too; data items are refused (exit 2)', async () => {
     expect((await runCli(['send', 'WS', `${ws}/ws`], { input: 'hey\n' })).stdout).toBe('hey\n');
     const refused = await runCli(['send', `${ws}/ws`, 'a=1'], { input: '' });
