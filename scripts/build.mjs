@@ -131,6 +131,20 @@ const grpcWithoutProtoLoaderPlugin = {
 };
 
 /**
+ * The UI bundles its own protobufjs: give it the descriptor extension too (Root.fromDescriptor,
+ * which gRPC reflection needs), as dist/lib/protobufjs.cjs has it. Without this the UI falls back
+ * to importing `protobufjs/ext/descriptor` at run time, a directory import that ES modules refuse.
+ */
+const uiProtobufWithDescriptorPlugin = {
+  name: 'dial-ui-protobuf-with-descriptor',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^protobufjs$/ }, (args) =>
+      args.namespace === 'dial-library' ? undefined : { path: 'protobufjs', namespace: 'dial-library' },
+    );
+  },
+};
+
+/**
  * The licence notices of the third-party packages bundled into dist/, one section per package,
  * found from the bundles' inputs (esbuild's metafile): the published package has no
  * node_modules, so their notices must travel inside dist/.
@@ -215,6 +229,7 @@ const builds = await Promise.all([
     chunkNames: 'ui/chunks/[name]-[hash]',
     // Ink imports react-devtools-core only when DEV is set; never bundle it.
     external: ['react-devtools-core'],
+    plugins: [libraryEntriesPlugin, uiProtobufWithDescriptorPlugin],
     // Some of the UI's dependencies are CommonJS and call require(); give the ES modules one.
     banner: {
       js: "import { createRequire as __dialCreateRequire } from 'node:module'; const require = __dialCreateRequire(import.meta.url);",

@@ -103,4 +103,31 @@ describe('dial check', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("unknown reporter 'xml'");
   });
+
+  it('metadata the parser acts on (@sse-count, @sse-timeout, @graphql, @lang, kulala @curl-…) is not "unknown"', async () => {
+    const dir = workspace();
+    writeFileSync(
+      join(dir, 'streams.http'),
+      [
+        '### ticks',
+        '# @sse-count 2',
+        '# @sse-timeout 5s',
+        'SSE http://localhost/sse',
+        '',
+        '### query',
+        '# @graphql',
+        '# @lang js',
+        '# @curl-compressed',
+        '# @curl-max-time 5',
+        'POST http://localhost/graphql',
+        '',
+        'query { hello }',
+        '',
+      ].join('\n'),
+    );
+    const result = await runCli(['check', 'streams.http'], { cwd: dir });
+    expect(result.stdout).not.toContain('unknown-metadata');
+    expect(result.stdout).not.toContain('streams.http');
+    expect(result.code).toBe(0);
+  });
 });

@@ -190,6 +190,19 @@ describe('dial export k6', () => {
       'a.http:1',
       "refers to 'second', which does not run before this request",
     ],
+    [
+      'a gRPC call',
+      '### hi\nGRPC localhost:50051/dial.test.Greeter/SayHello\n\n{"name": "Ada"}\n',
+      'a.http:2',
+      "'hi' is a gRPC request, which is not translated to k6",
+    ],
+    [
+      'an httpyac grpc:// line',
+      'grpc://localhost:50051/dial.test.Greeter/SayHello\n',
+      'a.http:1',
+      'is a gRPC request, which is not translated to k6',
+    ],
+    ['a WebSocket request', 'WEBSOCKET ws://h/ws\n\nhi\n', 'a.http:1', 'is a WebSocket request'],
     ['a dynamic variable with an offset', 'GET http://h/x?t={{$timestamp -1 d}}\n', 'a.http:1', 'has no k6 equivalent'],
     [
       'a multipart part from a file',

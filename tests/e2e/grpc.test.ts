@@ -5,7 +5,7 @@
  * their exit codes, TLS, and the refusals.
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIAL_BIN, runCli, tempDir } from '../helpers/cli.js';
@@ -184,6 +184,28 @@ describe('dial send GRPC', () => {
     expect(curl.stderr).toContain('a gRPC request has no curl form');
   });
 
+  it('-o and --download are refused (exit 2), not ignored while the messages go to stdout', async () => {
+    for (const flags of [['-o', 'saved.json'], ['--download']]) {
+      const refused = await runCli(['send', ...flags, 'greeter.http#hello'], { cwd: dir });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('does not apply to a gRPC call');
+      expect(refused.stdout).toBe('');
+    }
+    expect(existsSync(join(dir, 'saved.json'))).toBe(false);
+  });
+
+  it('a stream cut by --timeout keeps what arrived and says the call did not finish (not "no answer"), exit 4', async () => {
+    writeFileSync(
+      join(dir, 'endless.http'),
+      `GRPC ${reflecting.address}/dial.test.Greeter/StreamGreetings\n\n{"name": "Bo", "times": 1000}\n`,
+    );
+    const result = await runCli(['send', '--timeout', '1s', 'endless.http'], { cwd: dir });
+    expect(result.code).toBe(4);
+    expect(result.stdout).toContain('"message":"Hello Bo #1"');
+    expect(result.stderr).toContain('error[E_TIMEOUT]: the gRPC call to grpc://');
+    expect(result.stderr).toContain('did not finish within 1000 ms');
+  });
+
   it('reports a refused connection with exit 4', async () => {
     const gone = await startGreeterServer();
     gone.forceClose();
@@ -286,6 +308,22 @@ describe('GRPC refusals, with file:line, before anything is sent', () => {
     expect(result.code).toBe(3);
     const line = text.split('\n').findIndex((row) => /^(GRPC|resolver|# @grpc-protoset)/.test(row)) + 1;
     expect(result.stderr).toContain(`${file}:${line}`);
+    expect(result.stderr).toContain(message);
+  });
+});
+
+describe('GRPC requests the schema refuses: dial send names the request line', () => {
+  it.each([
+    ['SayHello', '{"nmae": "x"}', "dial.test.HelloRequest has no field 'nmae'"],
+    ['SayHello', '{bad json', 'the gRPC request body is not JSON'],
+    ['Nope', '{}', "service 'dial.test.Greeter' has no method 'Nope'"],
+    ['Collect', '{}', 'is a client-streaming method'],
+  ])('%s %s', async (method, body, message) => {
+    const file = join(dir, `schema-refused-${method}-${body.length}.http`);
+    writeFileSync(file, `### refused\nGRPC ${reflecting.address}/dial.test.Greeter/${method}\n\n${body}\n`);
+    const result = await runCli(['send', file], { cwd: dir });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain(`error[E_INPUT] ${file}:2: `);
     expect(result.stderr).toContain(message);
   });
 });

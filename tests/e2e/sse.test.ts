@@ -3,10 +3,11 @@
  * `SSE url` and `EVENTSOURCE url`, a plain GET answered with text/event-stream, the stream
  * limits `# @sse-count` and `# @sse-timeout`, and assertions on the collected events.
  */
+import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { DIAL_BIN, runCli, tempDir } from '../helpers/cli.js';
 import { startDialEcho, type RunningEcho } from '../helpers/echo-server.js';
 import { startHttpServer } from '../helpers/servers.js';
 
@@ -149,5 +150,26 @@ describe('dial run: server-sent events', () => {
     const result = await runCli(['run', 's.http'], { cwd });
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/s\.http:4.*@sse-count 'many'/s);
+  });
+});
+
+describe('Ctrl+C on an endless stream', () => {
+  it('dial send ends it: the events so far are printed, exit 130 (E_CANCELLED)', async () => {
+    const child = spawn(process.execPath, [DIAL_BIN, 'send', `${echo.url}/sse?count=10000&interval=100`], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, DIAL_CONFIG_DIR: tempDir('dial-config-') },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stdout.includes('id: 2')) child.kill('SIGINT');
+    });
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stdout).toContain('event: message  id: 1  data: {"id":1');
+    expect(stderr).toContain('error[E_CANCELLED]');
+    expect(stderr).not.toMatch(/\n\s+at /);
+    expect(code).toBe(130);
   });
 });

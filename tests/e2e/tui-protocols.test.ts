@@ -11,6 +11,7 @@ import { DIAL_BIN, tempDir } from '../helpers/cli.js';
 import { startGraphqlServer, type GraphqlServer } from '../helpers/graphql-server.js';
 import { KEY, PtyTerminal } from '../helpers/pty-terminal.js';
 import { startHttpServer } from '../helpers/servers.js';
+import { startGreeterServer } from '../../examples-grpc/greeter-server.mjs';
 
 const BIN = process.env.DIAL_TUI_BIN ?? DIAL_BIN;
 
@@ -115,5 +116,27 @@ describe('dial open: streaming and GraphQL responses', () => {
     expect(tests).toContain('Tests');
     tty.press('q');
     expect(await tty.exit()).toBe(0);
+  });
+
+  it('a gRPC call whose schema comes from server reflection answers (the UI bundle has protobufjs descriptors)', async () => {
+    // Regression: the workbench's own protobufjs lacked Root.fromDescriptor and failed with
+    // "Directory import … protobufjs/ext/descriptor is not supported".
+    const greeter = await startGreeterServer();
+    try {
+      const dir = tempDir('dial-tui-grpc-');
+      writeFileSync(
+        join(dir, 'g.http'),
+        `### Hello\nGRPC ${greeter.address}/dial.test.Greeter/SayHello\n\n{"name": "Ada"}\n`,
+      );
+      const tty = open(dir);
+      await tty.waitForText('Hello');
+      tty.press(KEY.enter);
+      const screen = await tty.waitForText('200 OK', '"message": "Hello Ada"');
+      expect(screen).not.toContain('Directory import');
+      tty.press('q');
+      expect(await tty.exit()).toBe(0);
+    } finally {
+      await greeter.close();
+    }
   });
 });

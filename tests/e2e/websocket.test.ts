@@ -134,6 +134,28 @@ describe('dial send FILE#name (scripted)', () => {
     ]);
   });
 
+  it('GRAPHQL ws:// to an endpoint that does not speak graphql-transport-ws fails at once (exit 4), not at the timeout', async () => {
+    const dir = tempDir('dial-ws-notgql-');
+    writeFileSync(join(dir, 'g.http'), `### plain\nGRAPHQL ${ws}/ws\n\nsubscription T { ticks }\n`);
+    const started = Date.now();
+    const result = await runCli(['send', '--timeout', '20s', 'g.http'], { cwd: dir });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain(`error[E_NETWORK]: ${ws}/ws does not speak graphql-transport-ws`);
+    expect(result.stderr).not.toContain('E_TIMEOUT');
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('-o and --download are refused (exit 2) before connecting, for a file request and an interactive URL', async () => {
+    const before = server.upgrades.length;
+    const fromFile = await runCli(['send', '-o', 'out.json', 'ws.http#httpyac'], { cwd });
+    expect(fromFile.code).toBe(2);
+    expect(fromFile.stderr).toContain('-o/--output does not apply to a WebSocket request');
+    const interactive = await runCli(['send', '--download', `${server.url}/echo`], { input: 'x\n', cwd });
+    expect(interactive.code).toBe(2);
+    expect(interactive.stderr).toContain('--download does not apply to a WebSocket request');
+    expect(server.upgrades.length).toBe(before);
+  });
+
   it('a refused upgrade prints its body and fails (exit 1)', async () => {
     const result = await runCli(['send', 'ws.http#refused'], { cwd });
     expect(result.code).toBe(1);
@@ -185,11 +207,32 @@ describe('dial send ws://… (interactive)', () => {
     expect(server.upgrades.at(-1)!.headers['x-client']).toBe('e2e');
   });
 
+  it('GRAPHQL ws://… on the command line is refused with a hint that says where WebSocket GraphQL works', async () => {
+    const refused = await runCli(['send', 'GRAPHQL', `${ws}/graphql`, 'query=subscription { ticks }']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("unsupported URL scheme 'ws'");
+    expect(refused.stderr).toContain('GRAPHQL ws://');
+    expect(refused.stderr).not.toContain('dial speaks http:// and https://');
+  });
+
   it('WS as the method word works too; data items are refused (exit 2)', async () => {
     expect((await runCli(['send', 'WS', `${ws}/ws`], { input: 'hey\n' })).stdout).toBe('hey\n');
     const refused = await runCli(['send', `${ws}/ws`, 'a=1'], { input: '' });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('a WebSocket URL takes only Header:value items');
+  });
+
+  it.each([
+    [['--session', 'ann'], '--session'],
+    [['--session-read-only', 'ann'], '--session-read-only'],
+    [['-a', 'tok', '-A', 'bearer'], '--auth'],
+  ])('%j is refused (exit 2) before connecting, not silently dropped', async (flags, name) => {
+    const before = server.upgrades.length;
+    const refused = await runCli(['send', ...flags, `${server.url}/echo`], { input: 'x\n' });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`error[E_USAGE]: ${name} does not apply to an interactive WebSocket`);
+    expect(refused.stdout).toBe('');
+    expect(server.upgrades.length).toBe(before);
   });
 
   it('Ctrl+C closes the conversation cleanly (exit 0) with what arrived printed', async () => {

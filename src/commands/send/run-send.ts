@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { openOutputFile, type OutputFile } from '../../core/atomic-write.js';
 import { relative, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
-import { DialError } from '../../core/errors.js';
+import { DialError, isDialError } from '../../core/errors.js';
 import { createStyle, type Style } from '../../core/style.js';
 import type {
   Exchange,
@@ -123,6 +123,8 @@ interface PreparedSend {
   node?: RequestNode;
   /** A GraphQL request: `errors` in its answer are warned about. */
   graphql?: boolean;
+  /** The .http request's line, for errors found only while sending (a gRPC schema mismatch). */
+  requestLine?: { file: string; line: number };
   follow: boolean;
   /** The saved cookie jar (a .http request) or the session's cookies (--session). */
   cookieJar?: CookieJar;
@@ -176,6 +178,7 @@ export async function runSend(args: string[], options: SendCommandOptions, io: S
   if (webSocketUrl) {
     const webSocket = await import('./websocket.js');
     refuseWebSocketPrinting(options);
+    refuseInteractiveWebSocketCredentials(options);
     const { tls, proxy, timeoutMs } = transport;
     return webSocket.sendWebSocketInteractive(
       { options, io, settings, warn, secretValues: [], sendOptions: { tls, proxy, timeoutMs, onWarning: warn } },
@@ -225,6 +228,7 @@ export async function runSend(args: string[], options: SendCommandOptions, io: S
     // These need the body bytes more than once (printing, or answering a digest challenge).
     request.body = { kind: 'bytes', bytes: await collectStream(request.body.stream) };
   }
+  if (request.method === 'GRPC') refuseMessageDownload(options, 'a gRPC call');
   // The curl command sends the cookies dial would: the saved jar's (or the session's) go in its Cookie header.
   if (options.curl)
     return printCurl(
@@ -248,9 +252,23 @@ export async function runSend(args: string[], options: SendCommandOptions, io: S
   }
   try {
     await sendAndPrint(context);
+  } catch (error) {
+    throw atRequestLine(error, prepared);
   } finally {
     saveState(prepared, warn);
   }
+}
+
+/** A problem with the request itself found while sending (a gRPC body or method the schema refuses) points at its line. */
+function atRequestLine(error: unknown, prepared: PreparedSend): unknown {
+  const where = prepared.requestLine;
+  if (!isDialError(error) || error.code !== 'E_INPUT' || error.location || !where?.file) return error;
+  return new DialError(error.code, error.message, {
+    hint: error.hint,
+    cause: error.cause,
+    exitCode: error.exitCode,
+    location: where,
+  });
 }
 
 /** --curl and --offline print an HTTP request; a WebSocket conversation is not one. */
@@ -260,6 +278,31 @@ function refuseWebSocketPrinting(options: SendCommandOptions): void {
       hint: 'send it without the flag; -v shows the messages as they go',
     });
   }
+  refuseMessageDownload(options, 'a WebSocket request');
+}
+
+/** -o / --download save a response body; a WebSocket's or gRPC call's messages are printed instead, so refuse rather than ignore. */
+function refuseMessageDownload(options: SendCommandOptions, what: string): void {
+  if (!options.download) return;
+  const flag = options.download.to === 'file' ? '-o/--output' : '--download';
+  throw new DialError('E_USAGE', `${flag} does not apply to ${what}: its messages are printed as they arrive`, {
+    hint: 'redirect stdout instead (dial send … > messages.jsonl)',
+  });
+}
+
+/** An interactive `dial send ws://…` does not apply -a or a --session: refused rather than silently dropped. */
+function refuseInteractiveWebSocketCredentials(options: SendCommandOptions): void {
+  const flag = options.session
+    ? options.session.readOnly
+      ? '--session-read-only'
+      : '--session'
+    : options.auth
+      ? '--auth'
+      : undefined;
+  if (flag)
+    throw new DialError('E_USAGE', `${flag} does not apply to an interactive WebSocket (dial send ws://…)`, {
+      hint: 'give the upgrade request its headers as items (Authorization:"Bearer …", Cookie:name=value), or write a WEBSOCKET request in a .http file',
+    });
 }
 
 /** TLS, timeout, redirects and proxy: the settings, overridden by flags. */
@@ -364,6 +407,7 @@ async function prepareFileTarget(
     // --offline and --curl send nothing, so nothing changes: the jar is read (to show its cookies), not saved.
     ...(jar && !options.offline && !options.curl && { saveState: jar.save }),
     graphql: prepared.node.graphql,
+    requestLine: { file: prepared.file.path, line: prepared.node.requestLineSpan.line },
   };
 }
 

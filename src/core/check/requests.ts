@@ -44,7 +44,15 @@ export const KNOWN_METADATA = new Set([
   'verbose',
   'keepStreaming',
   'noRejectUnauthorized',
+  // Read by the parser (core/httpfile/metadata.ts): kulala's GraphQL marker, stream limits, script language.
+  'graphql',
+  'sse-count',
+  'sse-timeout',
+  'lang',
 ]);
+
+/** kulala's `# @curl-…` lines: the parser already refused those it does not ignore or map. */
+const isAcceptedCurlFlag = (key: string): boolean => key.startsWith('curl-');
 
 type Report = (offset: number, rule: Finding['rule'], message: string, severity?: Finding['severity']) => void;
 
@@ -58,7 +66,7 @@ export function reporterFor(file: HttpFile, shown: string, findings: Finding[]):
 
 function checkMetadata(node: RequestNode, report: Report, requestNames: Set<string>): void {
   for (const meta of node.metadata) {
-    if (!KNOWN_METADATA.has(meta.key) && !GRPC_METADATA_KEYS.has(meta.key)) {
+    if (!KNOWN_METADATA.has(meta.key) && !GRPC_METADATA_KEYS.has(meta.key) && !isAcceptedCurlFlag(meta.key)) {
       report(meta.span.start, 'unknown-metadata', `unknown metadata '@${meta.key}'`);
       continue;
     }

@@ -254,6 +254,13 @@ function translateRequest(
       `'${displayName(node)}' is a WebSocket request, which is not translated to k6`,
       'keep this request for dial run',
     );
+  // k6/http would send `GRPC` as an HTTP method to a URL without a scheme: silently wrong.
+  if (node.method === 'GRPC')
+    refusals.refuse(
+      node.requestLineSpan,
+      `'${displayName(node)}' is a gRPC request, which is not translated to k6`,
+      "keep this request for dial run (k6's own k6/net/grpc module can call it)",
+    );
   noteWhatIsLeftOut(node, refusals, input, context.warnings);
   const fileVariables: Record<string, string> = {};
   for (const variable of file.variables) {

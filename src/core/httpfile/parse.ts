@@ -1070,10 +1070,13 @@ class HttpFileParser {
   /** A WebSocket body's `=== word` lines: only `=== wait-for-server` is a marker; a misspelt one is never sent as text. */
   private checkWebSocketSeparators(block: Block): void {
     for (let k = block.bodyFirst; k <= block.bodyLast; k++) {
-      const marker = /^===[ \t]+(\S.*?)[ \t]*$/.exec(this.lineText(k));
-      if (marker && marker[1].toLowerCase() !== 'wait-for-server')
+      const line = this.lineText(k);
+      const marker = /^===[ \t]+(\S.*?)[ \t]*$/.exec(line);
+      // `===wait-for-server` (no space) is a misspelt marker too, not a message.
+      const glued = !marker && /^={3,}[ \t]*wait-for-server[ \t]*$/i.test(line);
+      if ((marker && marker[1].toLowerCase() !== 'wait-for-server') || glued)
         this.fail(
-          `unknown WebSocket separator '=== ${marker[1]}'`,
+          `unknown WebSocket separator '${marker ? `=== ${marker[1]}` : line.trim()}'`,
           k,
           1,
           'write `===` between messages, or `=== wait-for-server` to wait for a server message',

@@ -71,7 +71,9 @@ export function expandUrl(text: string, defaultScheme = 'http'): string {
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new DialError('E_USAGE', `unsupported URL scheme '${parsed.protocol.slice(0, -1)}' in '${text}'`, {
-      hint: 'dial speaks http:// and https://',
+      hint: /^wss?:$/.test(parsed.protocol)
+        ? 'a ws:// URL alone (dial send ws://host/path) opens an interactive WebSocket; a GraphQL subscription or a scripted WebSocket goes in a .http file (GRAPHQL ws://…, WEBSOCKET ws://…)'
+        : 'dial speaks http:// and https://',
     });
   }
   return parsed.href;

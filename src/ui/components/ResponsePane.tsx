@@ -69,9 +69,11 @@ export function ResponsePane(props: ResponsePaneProps): React.ReactElement {
   let content: React.ReactElement;
   // A WebSocket's log stays in the Body tab (its messages both ways); other streams show live until the response is in.
   if (props.messages && tab === 'body' && (!result || props.node?.method === 'WEBSOCKET')) {
-    content = (
-      <StaticLines lines={messageLines(props.messages, bodyHeight, theme, props.node?.method)} height={bodyHeight} />
-    );
+    // Server-sent events print as `data: …` even without `event:`/`id:`; only a WebSocket's are → / ←.
+    const node = props.node;
+    const webSocket = node?.method === 'WEBSOCKET' || (node?.method === 'GRAPHQL' && /^wss?:\/\//i.test(node.url));
+    const eventStream = !webSocket && node?.method !== 'GRPC';
+    content = <StaticLines lines={messageLines(props.messages, bodyHeight, theme, eventStream)} height={bodyHeight} />;
   } else if (!result) {
     content = (
       <StaticLines
@@ -172,9 +174,6 @@ function previewLines(preview: RequestPreviewText, theme: Theme): React.ReactEle
   return lines;
 }
 
-/** Requests whose messages go both ways (a WebSocket, a GraphQL subscription) or are a call's (gRPC). */
-const CONVERSATION_METHODS = new Set(['WEBSOCKET', 'GRAPHQL', 'GRPC']);
-
 /**
  * The message log: the last messages that fit, each on one line. A server-sent event shows
  * `event:` and `id:` when it has them, then `data:`; a WebSocket or gRPC message starts with
@@ -184,9 +183,8 @@ function messageLines(
   messages: StreamMessage[],
   height: number,
   theme: Theme,
-  method: string | undefined,
+  eventStream: boolean,
 ): React.ReactElement[] {
-  const events = method === undefined || !CONVERSATION_METHODS.has(method);
   if (messages.length === 0)
     return [
       <Text key="none" color={theme.muted}>
@@ -195,7 +193,7 @@ function messageLines(
     ];
   const shown = messages.slice(-height);
   return shown.map((message, k) =>
-    events ? (
+    eventStream || message.event !== undefined || message.id !== undefined ? (
       <Text key={messages.length - shown.length + k} wrap="truncate-end">
         {message.event !== undefined ? <Text color={theme.muted}>{'event: '}</Text> : null}
         {message.event !== undefined ? `${message.event}  ` : ''}

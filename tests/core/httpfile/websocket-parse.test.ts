@@ -50,5 +50,10 @@ describe('WebSocket request lines', () => {
       message: expect.stringContaining("unknown WebSocket separator '=== wait-for-sever'"),
       line: 4,
     });
+    // Glued to the `===` it is still a misspelt marker, never a message sent as text.
+    expect(refusal('WEBSOCKET ws://h/a\n\none\n===wait-for-server\n')).toMatchObject({
+      message: expect.stringContaining("unknown WebSocket separator '===wait-for-server'"),
+      line: 4,
+    });
   });
 });

@@ -308,7 +308,7 @@ export async function sendGrpc(request: HttpRequest, options: SendOptions): Prom
     const details = status?.details ?? (error as Error).message;
     if (options.signal?.aborted) return new DialError('E_CANCELLED', `cancelled: ${url}`);
     if (code === 4 && deadline && Date.now() >= deadline.getTime() - 50)
-      return new DialError('E_TIMEOUT', `no answer from ${url} within ${timeoutMs} ms`, {
+      return new DialError('E_TIMEOUT', `the gRPC call to ${url} did not finish within ${timeoutMs} ms`, {
         hint: 'raise the limit with --timeout or `# @timeout`',
       });
     const transport = status ?? (error as GrpcJs.StatusObject);

@@ -103,6 +103,7 @@ export async function sendGraphqlOverWebSocket(request: HttpRequest, options: Se
   let settle: (() => void) | undefined;
   let acknowledged = false;
   let finished = false;
+  let notGraphql: string | undefined;
   const wakeSteps = (): void => {
     settle?.();
     settle = undefined;
@@ -117,6 +118,13 @@ export async function sendGraphqlOverWebSocket(request: HttpRequest, options: Se
   const onProtocolMessage = (message: StreamMessage): string | undefined => {
     if (message.direction !== 'received') return undefined;
     const parsed = parseMessage(message.data);
+    if (!acknowledged && parsed?.type !== 'connection_ack' && parsed?.type !== 'ping') {
+      // graphql-transport-ws opens with connection_ack; anything else (an echo of connection_init,
+      // a plain WebSocket's greeting) means the endpoint does not speak it: fail now, not at the timeout.
+      notGraphql = message.data;
+      wakeSteps();
+      return undefined;
+    }
     switch (parsed?.type) {
       case 'connection_ack':
         acknowledged = true;
@@ -148,7 +156,13 @@ export async function sendGraphqlOverWebSocket(request: HttpRequest, options: Se
 
   async function* steps(): AsyncGenerator<WebSocketStep> {
     yield { kind: 'send', data: JSON.stringify({ type: 'connection_init', payload: {} }) };
-    await until(() => acknowledged);
+    await until(() => acknowledged || notGraphql !== undefined);
+    if (notGraphql !== undefined) {
+      const shown = notGraphql.length > 80 ? `${notGraphql.slice(0, 80)}…` : notGraphql;
+      throw new DialError('E_NETWORK', `${request.url} does not speak graphql-transport-ws: it answered ${shown}`, {
+        hint: 'point GRAPHQL ws://… at a GraphQL subscription endpoint, or write WEBSOCKET ws://… for a plain WebSocket',
+      });
+    }
     const subscribe = { id: SUBSCRIPTION_ID, type: 'subscribe', payload: operation };
     report({ direction: 'sent', data: JSON.stringify(operation), event: 'subscribe' });
     yield { kind: 'send', data: JSON.stringify(subscribe) };
