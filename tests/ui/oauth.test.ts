@@ -4,6 +4,7 @@
  * is used, the token lands in the config folder the workbench runs with, the preview keeps the
  * placeholder (it signs in nowhere) and the shown exchange has the token masked.
  */
+import { getEventListeners } from 'node:events';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -107,14 +108,22 @@ describe('OAuth 2.0 in the workbench', () => {
     const [entry] = await core.loadWorkspace();
     const controller = new AbortController();
     const started = Date.now();
+    let listenersWhilePolling = 0;
     const sending = core.execute(entry.file!, entry.file!.requests[0], {
       environment: 'dev',
       signal: controller.signal,
       prompt: async () => '',
       onState: () => undefined,
-      onNotice: () => setTimeout(() => controller.abort(), 100),
+      onNotice: () =>
+        setTimeout(() => {
+          listenersWhilePolling = getEventListeners(controller.signal, 'abort').length;
+          controller.abort();
+        }, 100),
     });
     await expect(sending).rejects.toMatchObject({ code: 'E_CANCELLED' });
     expect(Date.now() - started).toBeLessThan(5000);
+    // Each poll's wait removes its abort listener when it ends: they do not pile up on the signal.
+    expect(listenersWhilePolling).toBeGreaterThan(0);
+    expect(listenersWhilePolling).toBeLessThan(5);
   });
 });

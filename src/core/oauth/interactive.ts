@@ -208,10 +208,18 @@ export async function authorizationCodeGrant(config: OAuthConfig, context: UserC
   }
 }
 
+/** Waits `ms`, or until `signal` aborts; the abort listener goes when the wait ends (polling adds one per wait). */
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 
 /** The Device Authorization grant: a user code shown, the token endpoint polled until the user approves. */
