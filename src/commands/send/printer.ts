@@ -68,7 +68,7 @@ export class Printer {
   private wrote = false;
   private endsWithNewline = true;
   private requestDone = false;
-  private eventsStarted = false;
+  /** Stream messages (events, gRPC messages) are being printed: separated from what came before once. */
   private streaming = false;
 
   constructor(
@@ -101,6 +101,11 @@ export class Printer {
     this.wrote = true;
   }
 
+  private startStream(): void {
+    if (!this.streaming) this.startRaw();
+    this.streaming = true;
+  }
+
   /** H and B parts, once. */
   request(
     request: Pick<HttpRequest, 'method' | 'url' | 'headers' | 'httpVersion'>,
@@ -129,8 +134,7 @@ export class Printer {
    * lines after the first indented), or one JSON object per line with `json` (`--json`).
    */
   event(message: Pick<StreamMessage, 'event' | 'id' | 'data'>, json: boolean): void {
-    if (!this.eventsStarted) this.startRaw();
-    this.eventsStarted = true;
+    this.startStream();
     const data = this.redactor.text(message.data);
     if (json) {
       // Keys left undefined (no `event:` or `id:` line) are left out.
@@ -163,8 +167,7 @@ export class Printer {
       this.body(Buffer.from(text, 'utf8'), contentType);
       return;
     }
-    if (!this.streaming) this.startRaw();
-    this.streaming = true;
+    this.startStream();
     this.write(`${this.redactor.text(text)}\n`);
   }
 

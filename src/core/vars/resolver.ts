@@ -100,9 +100,15 @@ export class VariableResolver {
   constructor(private readonly options: ResolverOptions) {}
 
   /** Substitutes every `{{…}}` in text (httpyac: then `\{\{x\}\}` becomes a literal `{{x}}`). */
-  async resolve(text: string): Promise<string> {
-    // Most URLs, headers and bodies of a run hold no placeholder: nothing to substitute or check.
-    if (text.length <= MAX_EXPANDED_LENGTH && !text.includes('{{') && !text.includes('\\{')) return text;
+  resolve(text: string): Promise<string> {
+    // Most URLs, headers and bodies of a run hold no placeholder: nothing to substitute or check
+    // (and no async function's promise and microtask for each).
+    if (text.length <= MAX_EXPANDED_LENGTH && !text.includes('{{') && !text.includes('\\{'))
+      return Promise.resolve(text);
+    return this.templateUnescaped(text);
+  }
+
+  private async templateUnescaped(text: string): Promise<string> {
     const value = await this.template(text, []);
     if (!this.options.javascriptExpressions || !value.includes('\\{')) return value;
     return value.replace(/(?:\\\{){2}([^}]+?)(?:\\\}){2}/g, (_, name: string) => `{{${name}}}`);

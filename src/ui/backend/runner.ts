@@ -49,19 +49,26 @@ export interface RunnerContext {
 
 /**
  * The send options of a streaming request in the workbench: its messages go to the message log
- * as they come, and a WebSocket stays open for the composer until its close key (esc), so no
- * overall time limit applies to it.
+ * as they come (with the secret values to mask in it until ctrl+r reveals them: they may come
+ * back in a message), and a WebSocket stays open for the composer until its close key (esc), so
+ * no overall time limit applies to it.
  */
 function withStreams(
   sendOpts: SendOptions | undefined,
   request: { method: string },
   active: Current,
+  context: RunnerContext,
+  secretValues: () => Iterable<string>,
 ): SendOptions & Partial<ConversationOptions> {
   const { options } = active;
-  const onMessage = options.onMessage;
   const streaming: SendOptions & Partial<ConversationOptions> = {
     ...sendOpts,
-    onMessage: onMessage && ((message) => onMessage(message, active.prepared?.secretValues ?? [])),
+    onMessage: (message) => {
+      if (context.current() !== active) return;
+      // A gRPC stream has no response head before its messages: the first one means receiving.
+      if (message.direction === 'received') options.onState('receiving');
+      options.onMessage?.(message, [...secretValues(), ...(active.prepared?.secretValues ?? [])]);
+    },
   };
   if (request.method === 'WEBSOCKET' && options.composer) {
     const { messages, stop } = options.composer;
@@ -80,21 +87,13 @@ function engineFor(context: RunnerContext, secretValues: () => Iterable<string>)
     sendRequest: (request: Parameters<typeof sendRequest>[0], given: Parameters<typeof sendRequest>[1]) => {
       const active = context.current();
       active?.options.onState('sending');
-      const sendOpts = active ? withStreams(given, request, active) : given;
+      const sendOpts = active ? withStreams(given, request, active, context, secretValues) : given;
       const target = sendOpts?.bodyTarget;
       if (!active || (target && (target.kind !== 'buffer' || target.maxInMemoryBytes !== undefined)))
         return sendRequest(request, sendOpts);
       // The same default buffering (a stream target that answers null buffers), plus a signal when the head arrives.
       return sendRequest(request, {
         ...sendOpts,
-        // Server-sent events are shown as they arrive, while the stream is still open.
-        onMessage: (message) => {
-          // The log masks (until ctrl+r reveals) the values the request used: they may come back in a message.
-          if (context.current() !== active) return;
-          // A gRPC stream has no response head before its messages: the first one means receiving.
-          if (message.direction === 'received') active.options.onState('receiving');
-          active.options.onMessage?.(message, [...secretValues(), ...(active.prepared?.secretValues ?? [])]);
-        },
         bodyTarget: {
           kind: 'stream',
           open: () => {
