@@ -7,42 +7,42 @@
 'use strict';
 
 /**
- * Compiles dist/cli.cjs (the program, built by scripts/build.mjs) with V8's code cache of it,
- * so the functions a command runs are not compiled again at every start: `new vm.Script` with
- * `cachedData` is what Node 22's compile cache does, and Node 20 has none. The wrapper is
- * CommonJS's own plus `__dialImportEsm`: code compiled by node:vm cannot call import() on
- * Node 20, so the program loads the UI's ES modules through this file's import().
+ * Compiles a bundle of dist/ (dist/cli.cjs, the program; dist/ui.cjs, the workbench; both built
+ * by scripts/build.mjs) with V8's code cache of it, so the functions a command runs are not
+ * compiled again at every start: `new vm.Script` with `cachedData` is what Node 22's compile
+ * cache does, and Node 20 has none. The file is CommonJS's own wrapper function plus
+ * `__dialRunBundle`, with which the program starts the workbench's bundle the same way.
  */
-function compileProgram(dist) {
-  const { join } = require('node:path');
+function compileBundle(file) {
   const { readFileSync } = require('node:fs');
-  dist ??= join(__dirname, '..', 'dist');
   const { Script } = require('node:vm');
-  const file = join(dist, 'cli.cjs');
   let cachedData;
   try {
     cachedData = readFileSync(`${file}.cache`);
   } catch {
     cachedData = undefined; // a build without a cache still runs, only slower to start
   }
-  // latin1: the build writes the program ASCII-only, and latin1 skips UTF-8 decoding (~0.5 ms).
+  // latin1: the build writes the bundles ASCII-only, and latin1 skips UTF-8 decoding (~0.5 ms).
   // The file is the wrapper function itself (scripts/build.mjs writes it so): compiled as read.
-  return { file, script: new Script(readFileSync(file, 'latin1'), { filename: file, cachedData }) };
+  return new Script(readFileSync(file, 'latin1'), { filename: file, cachedData });
 }
 
-/** Runs the program in `dist` with this process's arguments; returns its compiled script. */
-function runProgram(dist) {
+/** Runs a bundle of dist/ (its path); returns its exports and its compiled script. */
+function runBundle(file) {
   const { dirname, join } = require('node:path');
-  const { file, script } = compileProgram(dist);
-  const programModule = { exports: {} };
+  const script = compileBundle(file);
+  const bundleModule = { exports: {} };
   const folder = dirname(file);
-  // The program requires Node's modules and its own ./lib files, nothing else: this file's
+  // The bundles require Node's modules and their own ./lib files, nothing else: this file's
   // require does, with ./ taken from dist/. (module.createRequire would load node:module and
   // the ES module loader with it, ~3% of a `dial send`.)
-  const programRequire = (id) => require(id.startsWith('./') ? join(folder, id) : id);
-  script.runInThisContext()(programModule.exports, programRequire, programModule, file, folder, (url) => import(url));
-  return { file, script };
+  const bundleRequire = (id) => require(id.startsWith('./') ? join(folder, id) : id);
+  const runSibling = (name) => runBundle(join(folder, name)).exports;
+  script.runInThisContext()(bundleModule.exports, bundleRequire, bundleModule, file, folder, runSibling);
+  return { exports: bundleModule.exports, script };
 }
+
+const programFile = () => require('node:path').join(__dirname, '..', 'dist', 'cli.cjs');
 
 /**
  * `dial --version`, answered before anything else loads (budget: 1.05× `node -e 0`). Written
@@ -60,9 +60,10 @@ function writeVersion() {
 }
 
 if (require.main !== module) {
-  module.exports = { compileProgram, runProgram }; // for the build's warm-up run and its test
+  // For the build's warm-up runs and the test that checks V8 accepts the caches.
+  module.exports = { compileBundle, runBundle, programFile };
 } else if (process.argv.length === 3 && process.argv[2] === '--version') {
   writeVersion();
 } else {
-  runProgram();
+  runBundle(programFile());
 }

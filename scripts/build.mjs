@@ -3,10 +3,10 @@
 //   dist/cli.cjs        the program: src/ without the UI, one CommonJS file. bin/dial.js compiles
 //                       it with the V8 code cache below, which Node 20 cannot do for ES modules.
 //   dist/cli.cjs.cache  that code cache, written by a warm-up run (scripts/code-cache-warm-up.cjs).
+//   dist/ui.cjs         the workbench (React, Ink, the UI), which only `dial open` loads, the same
+//   dist/ui.cjs.cache   way and with a code cache of its own, made by drawing one first frame.
 //   dist/lib/*.cjs      the heavy libraries, one file each, required on first use, so a command
-//                       that does not use YAML or JSON Schema never reads them.
-//   dist/ui/*.js        the TUI: ES modules, because Ink and yoga-layout use top-level await,
-//                       which CommonJS cannot hold. Only `dial open` loads it.
+//                       that does not use YAML or JSON Schema never reads them. Both bundles use them.
 //
 // The UI bundle carries its own copy of the core modules it uses. That is safe because the two
 // copies never share state: `dial open` hands the UI plain options and gets back an exit code,
@@ -17,6 +17,7 @@ import { createServer } from 'node:http';
 import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { uiSimpleTextPlugin } from './ui-shims/plugin.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 process.chdir(root);
@@ -62,15 +63,22 @@ const libraries = {
 };
 const libraryFile = (name) => `lib/${name.split('/').pop()}`;
 
-/** The program imports the libraries from dist/lib and the UI through the seam in src/commands/ui-modules.ts. */
-const programPlugin = {
-  name: 'dial-program',
+/** Both bundles require the libraries from dist/lib instead of carrying them. */
+const librariesFromDistPlugin = {
+  name: 'dial-libraries-from-dist',
   setup(pluginBuild) {
     const names = Object.keys(libraries).map((name) => name.replace(/[/@.-]/g, '\\$&'));
     pluginBuild.onResolve({ filter: new RegExp(`^(${names.join('|')})$`) }, (args) => ({
       path: `./${libraryFile(args.path)}.cjs`,
       external: true,
     }));
+  },
+};
+
+/** The program starts the workbench through the seam in src/commands/ui-modules.ts. */
+const programPlugin = {
+  name: 'dial-program',
+  setup(pluginBuild) {
     // Commander requires node:child_process (~3 ms) at load, for executable subcommands, which
     // dial does not have: hand it a stand-in that loads the real module only if it is used.
     pluginBuild.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
@@ -84,13 +92,73 @@ const programPlugin = {
     }));
     pluginBuild.onLoad({ filter: /src\/commands\/ui-modules\.ts$/ }, () => ({
       loader: 'js',
-      // `__dialImportEsm` is a parameter of the wrapper bin/dial.js compiles the program in:
-      // code compiled by node:vm cannot call import() itself on Node 20.
-      contents: `
-        const load = (name) => __dialImportEsm(require('node:url').pathToFileURL(require('node:path').join(__dirname, 'ui', name)).href);
-        export const importUiStart = () => load('start.js');
-        export const importOpenWorkbench = () => load('open-workbench.js');`,
+      // `__dialRunBundle` is a parameter of the wrapper bin/dial.js compiles the program in.
+      contents: "export const importWorkbench = () => Promise.resolve().then(() => __dialRunBundle('ui.cjs'));",
     }));
+  },
+};
+
+/** Replaces `pattern` in a dependency's source, and fails the build if an upgrade changed it. */
+function patchSource(path, text, pattern, replacement) {
+  if (!pattern.test(text)) throw new Error(`build: ${path} has changed; update its patch in scripts/build.mjs`);
+  return text.replace(pattern, replacement);
+}
+
+/**
+ * The two top-level awaits that kept the UI in ES modules, which V8 cannot code-cache on Node 20:
+ * - Ink awaits react-devtools-core and its package.json when DEV=true. dial does not ship the
+ *   devtools (the import fails, as it did before), so both become the values Ink uses without DEV.
+ * - yoga-layout awaits its WebAssembly. Its Emscripten loader accepts `instantiateWasm`, a hook
+ *   that may instantiate synchronously; the module is then ready when the loader returns. The
+ *   inline base64 moves from the loader to that hook, so the bundle holds it once.
+ */
+const uiWithoutTopLevelAwaitPlugin = {
+  name: 'dial-ui-without-top-level-await',
+  setup(pluginBuild) {
+    const yogaBinary = /(data:application\/octet-stream;base64,)([A-Za-z0-9+/=]+)/;
+    pluginBuild.onLoad({ filter: /node_modules\/ink\/build\/reconciler\.js$/ }, ({ path }) => {
+      let text = readFileSync(path, 'utf8');
+      text = patchSource(
+        path,
+        text,
+        /await import\('\.\/devtools\.js'\);/,
+        "throw Object.assign(new Error('react-devtools-core is not bundled'), { code: 'ERR_MODULE_NOT_FOUND' });",
+      );
+      text = patchSource(path, text, /\? await loadPackageJson\(\)/, '? { name: undefined, version: undefined }');
+      return { contents: text, loader: 'js' };
+    });
+    pluginBuild.onLoad(
+      { filter: /node_modules\/yoga-layout\/dist\/binaries\/yoga-wasm-base64-esm\.js$/ },
+      ({ path }) => ({
+        contents: patchSource(path, readFileSync(path, 'utf8'), yogaBinary, '$1'),
+        loader: 'js',
+      }),
+    );
+    pluginBuild.onLoad({ filter: /node_modules\/yoga-layout\/dist\/src\/index\.js$/ }, ({ path }) => {
+      const binaryPath = join(path, '../../binaries/yoga-wasm-base64-esm.js');
+      const [, , base64] = yogaBinary.exec(readFileSync(binaryPath, 'utf8')) ?? [];
+      if (!base64) throw new Error(`build: no inline WebAssembly in ${binaryPath}; update scripts/build.mjs`);
+      patchSource(path, readFileSync(path, 'utf8'), /wrapAssembly\(await loadYoga\(\)\)/, '');
+      return {
+        loader: 'js',
+        resolveDir: join(path, '..'),
+        contents: `
+          import loadYoga from '../binaries/yoga-wasm-base64-esm.js';
+          import wrapAssembly from './wrapAssembly.js';
+          const yogaModule = {
+            instantiateWasm(imports, receiveInstance) {
+              const bytes = Buffer.from(${JSON.stringify(base64)}, 'base64');
+              const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), imports);
+              receiveInstance(instance);
+              return instance.exports;
+            },
+          };
+          loadYoga(yogaModule);
+          if (!yogaModule.calledRun) throw new Error('yoga-layout did not start synchronously; update scripts/build.mjs');
+          export default wrapAssembly(yogaModule);
+          export * from './generated/YGEnums.js';`,
+      };
+    });
   },
 };
 
@@ -131,20 +199,6 @@ const grpcWithoutProtoLoaderPlugin = {
 };
 
 /**
- * The UI bundles its own protobufjs: give it the descriptor extension too (Root.fromDescriptor,
- * which gRPC reflection needs), as dist/lib/protobufjs.cjs has it. Without this the UI falls back
- * to importing `protobufjs/ext/descriptor` at run time, a directory import that ES modules refuse.
- */
-const uiProtobufWithDescriptorPlugin = {
-  name: 'dial-ui-protobuf-with-descriptor',
-  setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^protobufjs$/ }, (args) =>
-      args.namespace === 'dial-library' ? undefined : { path: 'protobufjs', namespace: 'dial-library' },
-    );
-  },
-};
-
-/**
  * The licence notices of the third-party packages bundled into dist/, one section per package,
  * found from the bundles' inputs (esbuild's metafile): the published package has no
  * node_modules, so their notices must travel inside dist/.
@@ -152,7 +206,8 @@ const uiProtobufWithDescriptorPlugin = {
 function thirdPartyNotices(inputs) {
   const packageDirs = new Set();
   for (const input of inputs) {
-    const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
+    // A plugin's namespace may prefix the path (`dial-string-width:/…/node_modules/string-width/index.js`).
+    const match = /^(?:[\w-]+:(?=\/))?(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
     if (match) packageDirs.add(match[1]);
   }
   const sections = [...packageDirs].map((dir) => {
@@ -203,7 +258,7 @@ const builds = await Promise.all([
     format: 'cjs',
     // Every import() becomes a require(): node:vm code has no import().
     supported: { 'dynamic-import': false },
-    plugins: [programPlugin],
+    plugins: [librariesFromDistPlugin, programPlugin],
   }),
   build({
     ...common,
@@ -218,22 +273,18 @@ const builds = await Promise.all([
   }),
   build({
     ...common,
-    entryPoints: { 'ui/start': 'src/ui/start.tsx', 'ui/open-workbench': 'src/ui/open-workbench.ts' },
+    entryPoints: { ui: 'src/ui/bundle-entry.ts' },
     outdir,
-    format: 'esm',
-    splitting: true,
-    // Minified (names kept: errors are told apart by name, and stack traces stay readable): the UI
-    // carries its own copies of the libraries it uses, which would take the package over 10 MB.
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    supported: { 'dynamic-import': false },
+    // Minified (names kept: errors are told apart by name, and stack traces stay readable), which
+    // keeps the installed package under 10 MB.
     minify: true,
     keepNames: true,
-    chunkNames: 'ui/chunks/[name]-[hash]',
     // Ink imports react-devtools-core only when DEV is set; never bundle it.
     external: ['react-devtools-core'],
-    plugins: [libraryEntriesPlugin, uiProtobufWithDescriptorPlugin],
-    // Some of the UI's dependencies are CommonJS and call require(); give the ES modules one.
-    banner: {
-      js: "import { createRequire as __dialCreateRequire } from 'node:module'; const require = __dialCreateRequire(import.meta.url);",
-    },
+    plugins: [librariesFromDistPlugin, uiWithoutTopLevelAwaitPlugin, uiSimpleTextPlugin(root)],
   }),
 ]);
 
@@ -243,23 +294,22 @@ writeFileSync(
 );
 
 // esbuild writes strings ASCII-only but keeps comments as written. One non-ASCII character
-// would make V8 hold the whole program as a two-byte string; escape the ones left in comments.
-// The file holds the program already inside the function bin/dial.js calls (CommonJS's wrapper
-// plus __dialImportEsm), so it compiles the text as read: wrapping it at start-up made a second
+// would make V8 hold a whole bundle as a two-byte string; escape the ones left in comments.
+// Each file holds its bundle already inside the function bin/dial.js calls (CommonJS's wrapper
+// plus __dialRunBundle), so it compiles the text as read: wrapping it at start-up made a second
 // 1 MB string (~2 M instructions, 1% of a `dial send`).
-const program = `${outdir}/cli.cjs`;
-const programText = readFileSync(program, 'utf8').replace(
-  /[^\0-\x7f]/g,
-  (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-);
-writeFileSync(
-  program,
-  `(function (exports, require, module, __filename, __dirname, __dialImportEsm) {${programText}\n})`,
-);
+for (const bundle of [`${outdir}/cli.cjs`, `${outdir}/ui.cjs`]) {
+  const text = readFileSync(bundle, 'utf8').replace(
+    /[^\0-\x7f]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  writeFileSync(bundle, `(function (exports, require, module, __filename, __dirname, __dialRunBundle) {${text}\n})`);
+}
 
-// The code cache: V8's compiled form of the functions that ran in a `dial send` to a loopback
-// server, so that they do not compile again at start-up. V8 checks it against its version and
-// flags and compiles as usual when it does not match (another Node): slower, never wrong.
+// The code caches: V8's compiled form of the functions that ran in a `dial send` to a loopback
+// server, and in the workbench up to its first frame, so that they do not compile again at
+// start-up. V8 checks a cache against its version and flags and compiles as usual when it does
+// not match (another Node): slower, never wrong.
 const withoutProxies = (env) =>
   Object.fromEntries(Object.entries(env).filter(([name]) => !/^(http|https|all)_proxy$/i.test(name)));
 const server = createServer((request, response) => {
@@ -268,25 +318,41 @@ const server = createServer((request, response) => {
 });
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const configDir = mkdtempSync(join(tmpdir(), 'dial-build-'));
-const warmUp = spawn(
-  process.execPath,
-  ['scripts/code-cache-warm-up.cjs', 'send', '-v', `http://127.0.0.1:${server.address().port}/warm-up`, 'a=1'],
-  {
+const warmUp = (args) => {
+  const child = spawn(process.execPath, ['scripts/code-cache-warm-up.cjs', ...args], {
     env: {
       ...withoutProxies(process.env),
       DIAL_WARM_UP_DIST: join(root, outdir),
       DIAL_CONFIG_DIR: configDir,
       NO_COLOR: '1',
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  },
-);
-const status = await new Promise((resolve) => warmUp.on('close', resolve));
+    // stderr is shown only when the run fails: Ink's cursor handling writes an escape to it at exit.
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let errors = '';
+  child.stderr.on('data', (chunk) => (errors += chunk));
+  return new Promise((resolve) =>
+    child.on('close', (status) => {
+      if (status !== 0) process.stderr.write(errors);
+      resolve(status);
+    }),
+  );
+};
+const [programStatus, workbenchStatus] = await Promise.all([
+  warmUp(['send', '-v', `http://127.0.0.1:${server.address().port}/warm-up`, 'a=1']),
+  warmUp(['--workbench']),
+]);
 server.close();
 rmSync(configDir, { recursive: true, force: true });
-// dial runs without the cache, so this does not fail an install; tests/e2e/cli.test.ts does fail.
-if (status !== 0)
-  console.warn(`build: the warm-up run exited with ${status}; dist/cli.cjs has no code cache (dial starts slower)`);
+// dial runs without the caches, so this does not fail an install; tests/e2e/cli.test.ts does fail.
+if (programStatus !== 0)
+  console.warn(
+    `build: the warm-up run exited with ${programStatus}; dist/cli.cjs has no code cache (dial starts slower)`,
+  );
+if (workbenchStatus !== 0)
+  console.warn(
+    `build: the workbench warm-up exited with ${workbenchStatus}; dist/ui.cjs has no code cache (\`dial open\` starts slower)`,
+  );
 
 const previous = `dist.old-${process.pid}`;
 try {

@@ -6,25 +6,7 @@ import type { Command } from 'commander';
 import { DialError } from '../core/errors.js';
 import { useColor } from './globals.js';
 import { addCookieJarFlags, addVariableFlags } from './flags.js';
-import { importOpenWorkbench, importUiStart } from './ui-modules.js';
-
-/**
- * Evaluates the UI modules (React, Ink, yoga-layout) with `fetch` hidden. yoga's WebAssembly
- * loader asks `typeof fetch` although its wasm is inline, and in Node 20 that getter loads
- * Node's bundled undici (~25 ms of the first frame) for nothing. dial never uses fetch: the
- * engine is node:http and scripts have no fetch. Modules evaluate once, so the later import
- * inside openWorkbench gets these same, already loaded modules.
- */
-async function loadUiWithoutFetch(): Promise<void> {
-  const descriptor = Object.getOwnPropertyDescriptor(globalThis, 'fetch');
-  Object.defineProperty(globalThis, 'fetch', { value: undefined, configurable: true, writable: true });
-  try {
-    await importUiStart();
-  } finally {
-    if (descriptor) Object.defineProperty(globalThis, 'fetch', descriptor);
-    else delete (globalThis as { fetch?: unknown }).fetch;
-  }
-}
+import { importWorkbench } from './ui-modules.js';
 
 /** Registers `dial open`. */
 export function registerOpen(program: Command): void {
@@ -59,8 +41,7 @@ export function registerOpen(program: Command): void {
         throw new DialError('E_NOT_FOUND', `no such folder: ${dir}`, {
           hint: 'pass the folder that holds your .http files',
         });
-      await loadUiWithoutFetch();
-      const { openWorkbench } = await importOpenWorkbench();
+      const { openWorkbench } = await importWorkbench();
       const { openInBrowser } = await import('./oauth-host.js');
       process.exitCode = await openWorkbench({
         dir: root,

@@ -1,8 +1,6 @@
 /**
- * The UI's modules, which only `dial open` loads. Ink uses top-level await, so the build puts
- * the UI in an ES module bundle of its own beside the CommonJS program and swaps this file for
- * one that imports that bundle (scripts/build.mjs). Under tsx and vitest it is used as written.
+ * The workbench's modules, which only `dial open` loads. The build swaps this file for one that
+ * starts dist/ui.cjs, the workbench's own bundle, compiled with its V8 code cache
+ * (scripts/build.mjs, bin/dial.js). Under tsx and vitest it is used as written.
  */
-export const importUiStart = (): Promise<unknown> => import('../ui/start.js');
-export const importOpenWorkbench = (): Promise<typeof import('../ui/open-workbench.js')> =>
-  import('../ui/open-workbench.js');
+export const importWorkbench = (): Promise<typeof import('../ui/bundle-entry.js')> => import('../ui/bundle-entry.js');

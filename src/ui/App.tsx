@@ -27,7 +27,14 @@ import { maskHistory, maskMessages, maskResult } from './redact.js';
 import { displayName } from '../core/request-name.js';
 import { rawText } from './raw-text.js';
 import { EffectRunner, type EffectContext } from './effects.js';
-import { usePreview, useSpinner, useTerminalSize, useWorkspaceLoad } from './hooks.js';
+import {
+  usePreview,
+  useSpinner,
+  useTerminalSize,
+  useWorkspaceLoad,
+  workspaceLoadedActions,
+  type LoadedWorkspace,
+} from './hooks.js';
 import { layout } from './layouts/layout.js';
 import { Overlay, isOverlay } from './layouts/Overlay.js';
 import { Welcome } from './layouts/Welcome.js';
@@ -46,6 +53,8 @@ export interface AppProps {
   onExit: () => void;
   /** Fixed size for tests; defaults to the terminal's. */
   size?: { columns: number; rows: number };
+  /** The workspace, read before the first frame; without it the App reads it after. */
+  workspace?: LoadedWorkspace;
 }
 
 const spinnerFrames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -105,10 +114,26 @@ function useShownMessages(
   );
 }
 
-export function App({ services, keymap, theme, environment, onExit, size: fixedSize }: AppProps): React.ReactElement {
+/** The state of the first render: with the workspace in it when it was read before. */
+function startingState(
+  environment: string | undefined,
+  workspace: LoadedWorkspace | undefined,
+  services: WorkbenchServices,
+  keymap: Keymap,
+): AppState {
+  const initial: AppState = { ...initialAppState(), environment };
+  if (!workspace) return initial;
+  return workspaceLoadedActions(workspace, services, environment).reduce<AppState>(
+    (current, action) => appReducer(current, action, keymap, describe).state,
+    initial,
+  );
+}
+
+export function App(props: AppProps): React.ReactElement {
+  const { services, keymap, theme, environment, onExit, size: fixedSize, workspace } = props;
   const { stdout } = useStdout();
   const size = useTerminalSize(fixedSize);
-  const [state, setState] = useState<AppState>(() => ({ ...initialAppState(), environment }));
+  const [state, setState] = useState(() => startingState(environment, workspace, services, keymap));
   const stateRef = useRef(state);
   const dims = layout(size.columns, size.rows, bottomRows(state, Math.max(40, size.columns)));
 
@@ -156,7 +181,7 @@ export function App({ services, keymap, theme, environment, onExit, size: fixedS
     viewerRows: () => dims.viewerRows,
   };
   const currentState = useCallback(() => stateRef.current, []);
-  useWorkspaceLoad(services, dispatch, currentState);
+  useWorkspaceLoad(services, dispatch, currentState, workspace !== undefined);
   useEffect(() => () => runner.dispose(), [runner]);
   // Files changed by an editor or git show as they are on disk.
   useEffect(() => services.watch?.((kind) => runner.changedOnDisk(kind)), [services, runner]);

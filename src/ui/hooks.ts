@@ -2,7 +2,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useStdout } from 'ink';
 import type { HttpFile, RequestNode } from '../core/httpfile/types.js';
-import type { RequestPreviewText, WorkbenchServices } from './services.js';
+import type { RequestPreviewText, WorkbenchServices, WorkspaceFileEntry } from './services.js';
 import type { AppAction, AppState } from './state/app-state.js';
 
 /** The terminal size, following resizes (or a fixed size, for tests). */
@@ -22,24 +22,50 @@ export function useTerminalSize(fixed?: { columns: number; rows: number }): { co
   return size;
 }
 
-/** Reads the workspace once, then selects the request last sent in it (where the user left off). */
+/** The workspace as read before the first frame (see startWorkbench), so that frame shows the requests. */
+export interface LoadedWorkspace {
+  files: WorkspaceFileEntry[];
+  environments: string[];
+}
+
+/** Reads the workspace's files and environments. */
+export function readWorkspace(services: WorkbenchServices): Promise<LoadedWorkspace> {
+  return Promise.all([services.loadWorkspace(), services.environments()]).then(([files, environments]) => ({
+    files,
+    environments,
+  }));
+}
+
+/** The actions that take in a loaded workspace and select the request last sent in it (where the user left off). */
+export function workspaceLoadedActions(
+  workspace: LoadedWorkspace,
+  services: WorkbenchServices,
+  environment: string | undefined,
+): AppAction[] {
+  const actions: AppAction[] = [{ type: 'loaded', ...workspace, environment }];
+  for (const entry of workspace.files) {
+    const node = entry.file?.requests.find(
+      (request) => entry.file && services.requestKey(entry.file, request) === services.lastRequest,
+    );
+    if (node) actions.push({ type: 'selectPath', path: entry.path, requestIndex: node.index });
+  }
+  return actions;
+}
+
+/** Reads the workspace once, unless it was read before the first frame. */
 export function useWorkspaceLoad(
   services: WorkbenchServices,
   dispatch: (action: AppAction) => void,
   state: () => AppState,
+  preloaded: boolean,
 ): void {
   useEffect(() => {
+    if (preloaded) return;
     let live = true;
-    Promise.all([services.loadWorkspace(), services.environments()]).then(
-      ([files, environments]) => {
+    readWorkspace(services).then(
+      (workspace) => {
         if (!live) return;
-        dispatch({ type: 'loaded', files, environments, environment: state().environment });
-        for (const entry of files) {
-          const node = entry.file?.requests.find(
-            (request) => entry.file && services.requestKey(entry.file, request) === services.lastRequest,
-          );
-          if (node) dispatch({ type: 'selectPath', path: entry.path, requestIndex: node.index });
-        }
+        for (const action of workspaceLoadedActions(workspace, services, state().environment)) dispatch(action);
       },
       (error: unknown) => {
         if (!live) return;
@@ -53,7 +79,7 @@ export function useWorkspaceLoad(
     return () => {
       live = false;
     };
-  }, [services, dispatch, state]);
+  }, [services, dispatch, state, preloaded]);
 }
 
 /** A frame counter that ticks only while `active`. */

@@ -9,6 +9,7 @@ import { DialError } from '../core/errors.js';
 import { closeConnections } from '../core/http/index.js';
 import { loadSettings, rememberEnvironment } from '../core/settings/index.js';
 import { findWorkspaceRoot } from '../core/workspace/discover.js';
+import type { WorkbenchTerminal } from './start.js';
 
 export interface OpenWorkbenchOptions {
   /** The folder given to `dial open`. */
@@ -20,6 +21,8 @@ export interface OpenWorkbenchOptions {
   openBrowser?: (url: string) => void | Promise<void>;
   /** `--cookie-jar FILE` (absolute) or `--no-cookie-jar` (false). */
   cookieJar?: string | false;
+  /** Another terminal than this process's (the build's warm-up run draws on a stand-in). */
+  terminal?: WorkbenchTerminal;
 }
 
 /** Opens the TUI and resolves with the exit code when the user quits. */
@@ -53,6 +56,7 @@ export async function openWorkbench(options: OpenWorkbenchOptions): Promise<numb
   }
   const { startWorkbench } = await import('./start.js');
   return startWorkbench({
+    ...(options.terminal && { terminal: options.terminal }),
     keymap,
     color: options.color,
     theme,

@@ -4,6 +4,7 @@
  */
 import { render, useStdout } from 'ink';
 import { App } from './App.js';
+import { readWorkspace } from './hooks.js';
 import { createTheme, type ThemeName } from './theme.js';
 import type { Keymap } from './keymap.js';
 import type { WorkbenchServices } from './services.js';
@@ -21,12 +22,19 @@ export interface StartOptions {
   services: (suspend: (run: () => void) => void) => WorkbenchServices;
   /** Called after the TUI has gone (to close connections). */
   onClose?: () => Promise<void> | void;
+  /** The terminal to draw on and read keys from (default: this process's); see ./warm-up.ts. */
+  terminal?: WorkbenchTerminal;
+}
+
+export interface WorkbenchTerminal {
+  stdout: NodeJS.WriteStream;
+  stdin: NodeJS.ReadStream;
 }
 
 /** Runs the workbench until the user quits; resolves with the exit code. */
 export async function startWorkbench(options: StartOptions): Promise<number> {
-  const stdout = process.stdout;
-  const stdin = process.stdin;
+  const stdout = options.terminal?.stdout ?? process.stdout;
+  const stdin = options.terminal?.stdin ?? process.stdin;
   let restored = false;
   const restore = (): void => {
     if (restored) return;
@@ -97,6 +105,13 @@ export async function startWorkbench(options: StartOptions): Promise<number> {
   try {
     const services = options.services(suspend);
     const theme = createTheme(options.color, options.theme);
+    // Read before the first frame, so that frame shows the requests rather than an empty tree.
+    // On failure the App reads it again and says why in its status line.
+    const workspace = await readWorkspace(services).catch(() => undefined);
+    // Raw mode from the first frame on: keys typed before Ink's input hook subscribes (its effect
+    // runs after that frame is drawn) wait in the stream for it, instead of being echoed and held
+    // by the terminal's line editing. Ink turns raw mode off again when it unmounts.
+    if (stdin.isTTY) stdin.setRawMode(true);
     let exit: () => void = () => undefined;
     instance = render(
       <>
@@ -107,9 +122,12 @@ export async function startWorkbench(options: StartOptions): Promise<number> {
           theme={theme}
           environment={options.environment}
           onExit={() => exit()}
+          {...(workspace && { workspace })}
         />
       </>,
       {
+        stdout,
+        stdin,
         exitOnCtrlC: false,
         patchConsole: true,
         maxFps: 60,

@@ -15,14 +15,17 @@ describe('dial (the program)', () => {
     expect(send.stdout).toContain(`User-Agent: dial/${version}`);
   });
 
-  it('starts from the code cache the build made, which V8 accepts', async () => {
+  it('starts from the code caches the build made (the program and the workbench), which V8 accepts', async () => {
     // A rejected or missing cache still runs, only slower: only this test notices.
-    const probe = `const { script } = require(${JSON.stringify(DIAL_BIN)}).compileProgram(); console.log(JSON.stringify(script.cachedDataRejected))`;
+    const probe = `const { join } = require('node:path');
+      const { compileBundle } = require(${JSON.stringify(DIAL_BIN)});
+      const dist = join(${JSON.stringify(DIAL_BIN)}, '..', '..', 'dist');
+      console.log(JSON.stringify(['cli.cjs', 'ui.cjs'].map((name) => compileBundle(join(dist, name)).cachedDataRejected)))`;
     const child = spawn(process.execPath, ['-e', probe], { stdio: ['ignore', 'pipe', 'inherit'] });
     let stdout = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0);
-    expect(stdout).toBe('false\n');
+    expect(stdout).toBe('[false,false]\n');
   });
 
   it('exits 2 on an unknown command or flag, with a hint and no stack trace', async () => {

@@ -14,6 +14,8 @@ export interface TreeProps {
   filtering: boolean;
   focused: boolean;
   theme: Theme;
+  /** False until the workspace has been read: the tree is then not empty, only not known yet. */
+  loaded: boolean;
 }
 
 export function Tree({
@@ -25,6 +27,7 @@ export function Tree({
   filtering,
   focused,
   theme,
+  loaded,
 }: TreeProps): React.ReactElement {
   const listHeight = Math.max(1, height - 1);
   const scroll = Math.min(Math.max(0, cursor - listHeight + 1), Math.max(0, rows.length - listHeight));
@@ -35,7 +38,9 @@ export function Tree({
         {filtering || filter
           ? `/${filter}${filtering ? '▏' : ''}`
           : rows.length === 0
-            ? 'no .http files'
+            ? loaded
+              ? 'no .http files'
+              : 'reading files…'
             : '/ to filter'}
       </Text>
       {shown.map((row, i) => {

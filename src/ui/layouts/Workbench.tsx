@@ -61,6 +61,7 @@ export function Workbench({
           filtering={state.treeFiltering}
           focused={state.focus === 'tree'}
           theme={theme}
+          loaded={state.loaded}
         />
       </Box>
       <Box flexDirection="column" width={dims.rightWidth} height={dims.mainHeight}>
