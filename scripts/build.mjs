@@ -63,17 +63,19 @@ const libraries = {
 };
 const libraryFile = (name) => `lib/${name.split('/').pop()}`;
 
-/** Both bundles require the libraries from dist/lib instead of carrying them. */
-const librariesFromDistPlugin = {
+/** The bundles require the libraries from dist/lib instead of carrying them, but for those in `carried`. */
+const librariesFromDist = (carried = []) => ({
   name: 'dial-libraries-from-dist',
   setup(pluginBuild) {
-    const names = Object.keys(libraries).map((name) => name.replace(/[/@.-]/g, '\\$&'));
+    const names = Object.keys(libraries)
+      .filter((name) => !carried.includes(name))
+      .map((name) => name.replace(/[/@.-]/g, '\\$&'));
     pluginBuild.onResolve({ filter: new RegExp(`^(${names.join('|')})$`) }, (args) => ({
       path: `./${libraryFile(args.path)}.cjs`,
       external: true,
     }));
   },
-};
+});
 
 /** The program starts the workbench through the seam in src/commands/ui-modules.ts. */
 const programPlugin = {
@@ -258,7 +260,7 @@ const builds = await Promise.all([
     format: 'cjs',
     // Every import() becomes a require(): node:vm code has no import().
     supported: { 'dynamic-import': false },
-    plugins: [librariesFromDistPlugin, programPlugin],
+    plugins: [librariesFromDist(), programPlugin],
   }),
   build({
     ...common,
@@ -284,7 +286,9 @@ const builds = await Promise.all([
     keepNames: true,
     // Ink imports react-devtools-core only when DEV is set; never bundle it.
     external: ['react-devtools-core'],
-    plugins: [librariesFromDistPlugin, uiWithoutTopLevelAwaitPlugin, uiSimpleTextPlugin(root)],
+    // jsonpath-plus (25 KB) is carried: the viewer's JSONPath filter imports it at load, and
+    // inside the bundle it is in the workbench's code cache.
+    plugins: [librariesFromDist(['jsonpath-plus']), uiWithoutTopLevelAwaitPlugin, uiSimpleTextPlugin(root)],
   }),
 ]);
 

@@ -21,7 +21,8 @@ export function registerOpen(program: Command): void {
   addCookieJarFlags(command);
   command.action(
     async (dir: string, opts: { env?: string; var: string[]; cookieJar?: string | boolean }, sub: Command) => {
-      const cliVariables = (await import('./flag-schemas.js')).parseVariables(opts.var);
+      // Without --var there is nothing to check: the flag schemas (zod) stay unloaded.
+      const cliVariables = opts.var.length > 0 ? (await import('./flag-schemas.js')).parseVariables(opts.var) : {};
       const interactive = Boolean(process.stdout.isTTY && process.stdin.isTTY) && !process.env.CI;
       if (!interactive) {
         throw new DialError('E_NOT_TTY', '`dial open` needs an interactive terminal', {
