@@ -181,7 +181,7 @@ describe('dial send GRPC', () => {
     expect(offline.stdout).toContain('x-greeting: hi from metadata');
     const curl = await runCli(['export', 'curl', 'greeter.http#hello'], { cwd: dir });
     expect(curl.code).toBe(3);
-    expect(curl.stderr).toContain('a gRPC request has no curl form');
+    expect(curl.stderr).toMatch(/greeter\.http:\d+: a gRPC request has no curl form/);
   });
 
   it('-o and --download are refused (exit 2), not ignored while the messages go to stdout', async () => {

@@ -4,6 +4,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { startRecordingServer } from '../helpers/servers.js';
+import { startDialEcho } from '../helpers/echo-server.js';
 
 const HAR = resolve(import.meta.dirname, '../fixtures/import/har/devtools.har');
 
@@ -113,5 +114,28 @@ describe('dial export har', () => {
     const back = await runCli(['import', 'har', 'history.har', '-o', 'back'], { cwd: dir });
     expect(back.code).toBe(0);
     expect(readFileSync(join(dir, 'back', 'history.http'), 'utf8')).toContain(`POST ${server.url}/one\n`);
+  });
+
+  it('shows a WebSocket exchange as the GET that upgraded, marked websocket, never as a WEBSOCKET method', async () => {
+    const echo = await startDialEcho();
+    try {
+      const configDir = tempDir('dial-config-');
+      const dir = tempDir('dial-har-ws-');
+      writeFileSync(
+        join(dir, 'ws.http'),
+        `### talk\nWEBSOCKET ws://127.0.0.1:${echo.port}/ws\n\nhello\n=== wait-for-server\n`,
+      );
+      expect((await runCli(['send', 'ws.http#talk'], { configDir, cwd: dir })).code).toBe(0);
+      const exported = await runCli(['export', 'har'], { configDir, cwd: dir });
+      expect(exported.code).toBe(0);
+      const [entry] = JSON.parse(exported.stdout).log.entries;
+      expect(entry.request).toMatchObject({ method: 'GET', url: `ws://127.0.0.1:${echo.port}/ws` });
+      expect(entry._resourceType).toBe('websocket');
+      expect(entry.response.status).toBe(101);
+      expect(JSON.parse(entry.response.content.text)).toEqual(['hello']);
+      expect(entry.comment).toMatch(/WebSocket: postData holds the messages sent/);
+    } finally {
+      await echo.stop();
+    }
   });
 });

@@ -176,8 +176,8 @@ describe('dial send FILE#name (scripted)', () => {
 
   it('export curl and export k6 refuse a WebSocket request instead of inventing a method', async () => {
     const curl = await runCli(['export', 'curl', 'ws.http#jetbrains'], { cwd });
-    expect(curl.code).toBe(2);
-    expect(curl.stderr).toContain('has no curl form');
+    expect(curl.code).toBe(3);
+    expect(curl.stderr).toMatch(/ws\.http:\d+: a WebSocket request \([^)]*\) has no curl form/);
     const k6 = await runCli(['export', 'k6', 'ws.http'], { cwd });
     expect(k6.code).toBe(3);
     expect(k6.stderr).toMatch(/ws\.http:3: cannot export to k6: '[^']*' is a WebSocket request/);

@@ -114,18 +114,25 @@ export interface CurlCommandOptions extends ToCurlOptions {
  * dial does for this request (the caller applies `# @no-redirect` and its flags); `-L` follows.
  */
 export function curlCommand(request: HttpRequest, options: CurlCommandOptions = {}): string {
-  // curl cannot hold a WebSocket conversation: refused rather than printed as a made-up method.
-  if (request.method === 'WEBSOCKET' || (request.method === 'GRAPHQL' && /^wss?:\/\//i.test(request.url))) {
-    throw new DialError('E_USAGE', `a WebSocket request (${request.url}) has no curl form`, {
-      hint: 'send it with dial send FILE#name, or run it with dial run',
-    });
-  }
   const { source, cwd = process.cwd(), ...curlOptions } = options;
-  if (request.method === 'GRPC') {
-    throw new DialError('E_INPUT', 'a gRPC request has no curl form', {
-      hint: 'send it with dial send (or call it with grpcurl: -d with the body, -H per metadata header)',
-    });
-  }
+  // curl can neither hold a WebSocket conversation nor call gRPC: refused, as `export k6` refuses
+  // what it cannot translate, rather than printed with a made-up method.
+  const refuse = (message: string, hint: string): never => {
+    const location = source?.file.path
+      ? { file: displayPath(source.file.path, cwd), line: source.node.requestLineSpan.line }
+      : undefined;
+    throw new DialError('E_INPUT', message, { hint, ...(location && { location }) });
+  };
+  if (request.method === 'WEBSOCKET' || (request.method === 'GRAPHQL' && /^wss?:\/\//i.test(request.url)))
+    refuse(
+      `a WebSocket request (${request.url}) has no curl form`,
+      'send it with dial send FILE#name, or run it with dial run',
+    );
+  if (request.method === 'GRPC')
+    refuse(
+      'a gRPC request has no curl form',
+      'send it with dial send (or call it with grpcurl: -d with the body, -H per metadata header)',
+    );
   for (const key of ['caFile', 'certFile', 'keyFile'] as const) {
     const path = curlOptions[key];
     if (path !== undefined) curlOptions[key] = displayPath(resolve(cwd, path), cwd);

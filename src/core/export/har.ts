@@ -32,9 +32,38 @@ function versionLabel(version: string): string {
   return /^HTTP\//i.test(version) ? version : `HTTP/${version}`;
 }
 
+/**
+ * What HAR shows for the protocol methods, which are not HTTP methods: a WebSocket is the GET
+ * that upgraded (Chrome marks such entries `_resourceType: websocket`), a gRPC call the POST it
+ * is on the wire; a comment says how dial's history holds their messages.
+ */
+function onTheWire(method: string, url: string): { method: string; url: string; extra: Record<string, string> } {
+  const webSocket = method === 'WEBSOCKET' || (method === 'GRAPHQL' && /^wss?:\/\//i.test(url));
+  if (webSocket)
+    return {
+      method: 'GET',
+      url,
+      extra: {
+        _resourceType: 'websocket',
+        comment:
+          'WebSocket: postData holds the messages sent as written, the response content those received (a JSON array)',
+      },
+    };
+  if (method === 'GRPC')
+    return {
+      method: 'POST',
+      // Kept as grpc://: an importer then skips the entry rather than make an HTTP POST of JSON.
+      url,
+      extra: { comment: 'gRPC call: messages are shown as JSON (on the wire they are protobuf)' },
+    };
+  return { method, url, extra: {} };
+}
+
 /** One history entry as a HAR entry (times in ms; unknown phases are -1). */
 function harEntry(entry: HistoryEntry): Record<string, unknown> {
-  const { request, response, timings } = entry.exchange;
+  const { request: recorded, response, timings } = entry.exchange;
+  const wire = onTheWire(recorded.method, recorded.url);
+  const request = { ...recorded, method: wire.method, url: wire.url };
   const started = new Date(Date.parse(entry.time) - Math.round(timings.total));
   const setup = timings.dns + timings.connect + timings.tls;
   const receive = Math.max(0, timings.total - setup - timings.firstByte);
@@ -89,7 +118,10 @@ function harEntry(entry: HistoryEntry): Record<string, unknown> {
       receive,
     },
     ...(response.remoteAddress ? { serverIPAddress: response.remoteAddress } : {}),
-    ...(entry.requestId ? { comment: entry.requestId } : {}),
+    ...wire.extra,
+    ...((entry.requestId || wire.extra.comment) && {
+      comment: [entry.requestId, wire.extra.comment].filter(Boolean).join(' - '),
+    }),
   };
 }
 
