@@ -182,6 +182,9 @@ describe('dial send GRPC', () => {
     const curl = await runCli(['export', 'curl', 'greeter.http#hello'], { cwd: dir });
     expect(curl.code).toBe(3);
     expect(curl.stderr).toMatch(/greeter\.http:\d+: a gRPC request has no curl form/);
+    const flag = await runCli(['send', '--curl', 'greeter.http#hello'], { cwd: dir });
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('--curl cannot print a gRPC call');
   });
 
   it('-o and --download are refused (exit 2), not ignored while the messages go to stdout', async () => {

@@ -228,7 +228,14 @@ export async function runSend(args: string[], options: SendCommandOptions, io: S
     // These need the body bytes more than once (printing, or answering a digest challenge).
     request.body = { kind: 'bytes', bytes: await collectStream(request.body.stream) };
   }
-  if (request.method === 'GRPC') refuseMessageDownload(options, 'a gRPC call');
+  if (request.method === 'GRPC') {
+    // A flag that does not apply to the request is a usage error (exit 2), as for a WebSocket.
+    if (options.curl)
+      throw new DialError('E_USAGE', '--curl cannot print a gRPC call (it has no curl form)', {
+        hint: 'send it without the flag, or print what dial would send with --offline',
+      });
+    refuseMessageDownload(options, 'a gRPC call');
+  }
   // The curl command sends the cookies dial would: the saved jar's (or the session's) go in its Cookie header.
   if (options.curl)
     return printCurl(
