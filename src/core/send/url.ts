@@ -1,35 +1,7 @@
 /** `dial send` positional arguments: method detection and HTTPie-style URL shorthand. */
 import { DialError } from '../errors.js';
+import { KNOWN_METHODS } from '../httpfile/methods.js';
 
-const knownMethods = new Set([
-  'GET',
-  'HEAD',
-  'POST',
-  'PUT',
-  'DELETE',
-  'CONNECT',
-  'OPTIONS',
-  'TRACE',
-  'PATCH',
-  'PROPFIND',
-  'PROPPATCH',
-  'MKCOL',
-  'COPY',
-  'MOVE',
-  'LOCK',
-  'UNLOCK',
-  'REPORT',
-  'SEARCH',
-  'QUERY',
-  'PURGE',
-  'LINK',
-  'UNLINK',
-  'MKCALENDAR',
-  'ACL',
-  'BIND',
-  'UNBIND',
-  'REBIND',
-]);
 
 /**
  * True when a token is a method: all upper case (GET, PROPFIND, a custom FOO), or a
@@ -37,7 +9,7 @@ const knownMethods = new Set([
  */
 export function isMethodToken(token: string): boolean {
   if (/^[A-Z][A-Z0-9_-]*$/.test(token)) return true;
-  return knownMethods.has(token.toUpperCase()) && /^[a-zA-Z]+$/.test(token);
+  return KNOWN_METHODS.has(token.toUpperCase()) && /^[a-zA-Z-]+$/.test(token);
 }
 
 /** Splits positionals into method (when given), URL and items. */

@@ -114,7 +114,19 @@ describe('parseKeyPath', () => {
 
 describe('method inference and URL shorthand', () => {
   it('knows methods but never takes a host for one', () => {
-    for (const token of ['GET', 'POST', 'PROPFIND', 'PURGE', 'get', 'Delete', 'patch'])
+    // Any spelling of a method the .http parser knows (one list: src/core/httpfile/methods.ts).
+    for (const token of [
+      'GET',
+      'POST',
+      'PROPFIND',
+      'PURGE',
+      'get',
+      'Delete',
+      'patch',
+      'm-search',
+      'notify',
+      'Checkout',
+    ])
       expect(isMethodToken(token)).toBe(true);
     for (const token of ['localhost', 'example.com', ':3000', 'api', 'Localhost'])
       expect(isMethodToken(token)).toBe(false);
