@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render } from 'ink-testing-library';
 import { App } from '../../src/ui/App.js';
+import { readWorkspace } from '../../src/ui/hooks.js';
 import { defaultKeymap } from '../../src/ui/keymap.js';
 import { createTheme } from '../../src/ui/theme.js';
 import { fakeServices, type FakeServices } from './fake-services.js';
@@ -48,6 +49,32 @@ describe('workspace screen', () => {
     expect(frame).toContain('idle');
     // Never sent: what it would send, and no one else's response.
     expect(frame).toContain('Not sent yet: press enter to send.');
+  });
+
+  it('says it is reading the files until they are read, never "no .http files"', async () => {
+    const { app } = mount();
+    expect(app.lastFrame()).toContain('reading files…');
+    expect(app.lastFrame()).not.toContain('no .http files');
+    await waitForText(app, 'users.http');
+  });
+
+  it('draws the requests in its very first frame when the workspace was read before (as dial open does)', async () => {
+    const services = fakeServices(files);
+    const workspace = await readWorkspace(services);
+    const app = render(
+      <App
+        services={services}
+        keymap={defaultKeymap}
+        theme={createTheme(false)}
+        onExit={() => undefined}
+        size={{ columns: 100, rows: 32 }}
+        workspace={workspace}
+      />,
+    );
+    // No waiting: the first render already holds the tree.
+    expect(app.frames[0]).toContain('users.http');
+    expect(app.frames[0]).toContain('list');
+    expect(app.frames[0]).not.toContain('reading files…');
   });
 
   it('filters the tree with / and sends with enter', async () => {
