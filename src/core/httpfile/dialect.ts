@@ -112,7 +112,7 @@ const DIALECT_LINE_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@dialect[ \t]+(\S+)/m;
 // Metadata only httpyac has; kulala's env-from-command keys; rest.nvim's Lua handlers.
 const HTTPYAC_ONLY_RE =
   /^[ \t]*(?:#+|\/\/+)[ \t]*@(?:ref|forceRef|import|loop|jwt|keepStreaming|note|sleep|verbose|debug|injectVariables|ratelimit|save|openWith)\b|\{\{[@+]|^[ \t]*\{\{(?:request|response|after|streaming|responseLogging)?[ \t]*\r?\n[\s\S]*?^[ \t]*\}\}[ \t]*$|^\/\*|^HTTP\/\d(?:\.\d)?[ \t]+\d{3}\b/m;
-const KULALA_ONLY_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@(?:env-stdin-cmd|env-json-key|curl-|grpc-|graphql)/m;
+const KULALA_ONLY_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@(?:env-stdin-cmd|stdin-cmd|env-json-key|curl-|grpc-|graphql)/m;
 const RESTNVIM_ONLY_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@lang[ \t]*=?[ \t]*lua|^[ \t]*>[ \t]*\S+\.lua[ \t]*$/m;
 
 /** The `# @dialect NAME` line of a file: its dialect and 0-based line, or an E_PARSE error for an unknown name. */

@@ -16,7 +16,8 @@ import {
   type AssertContext,
 } from '../assert/evaluate.js';
 import { loadResponseView, type ResponseView } from '../assert/response-view.js';
-import { ScriptRunner } from '../script/sandbox.js';
+import { commandRefusal, ScriptRunner } from '../script/sandbox.js';
+import { COMMAND_KEYS } from '../httpfile/metadata.js';
 import { HttpyacCancel } from '../vars/httpyac-js.js';
 import { httpyacVariableName } from '../httpfile/httpyac.js';
 import { DEFAULT_MAX_BODY_SIZE } from '../http/body-sinks.js';
@@ -357,7 +358,9 @@ export function requestSendOptions(
 
 /**
  * kulala's `# @env-json-key NAME a.b.c`: after the response, NAME holds the value at that dotted
- * path of the JSON body (as `client.global.set` would); a path that is not there leaves NAME unset.
+ * path of the JSON body (as `client.global.set` would). As in kulala (internal_processing), a path
+ * that is not there, or holds null or false, unsets NAME (a later `{{NAME}}` is then an error, never
+ * a stale value), and a body that is not JSON leaves it as it was. dial also takes a leading `$.`.
  */
 function setJsonKeyVariables(shared: ExecutorShared, node: RequestNode, view: ResponseView): void {
   for (const meta of node.metadata) {
@@ -365,11 +368,43 @@ function setJsonKeyVariables(shared: ExecutorShared, node: RequestNode, view: Re
     const [name, path] = meta.value.split(/\s+/);
     if (!name || !path) continue;
     let value: unknown = view.json();
+    if (value === undefined) continue;
     for (const key of path.replace(/^\$\./, '').split('.')) {
       value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
       if (value === undefined) break;
     }
-    if (value !== undefined && value !== null) shared.options.session.globals.set(name, value);
+    if (value === undefined || value === null || value === false) shared.options.session.globals.delete(name);
+    else shared.options.session.globals.set(name, value);
+  }
+}
+
+function hasCommand(node: RequestNode): boolean {
+  for (const meta of node.metadata) if (COMMAND_KEYS.has(meta.key)) return true;
+  return false;
+}
+
+/**
+ * kulala's shell commands: before the request (`-pre`, nothing on stdin) or after it (the response
+ * body on stdin), in the .http file's folder; an `env-` key's output becomes the variable it names
+ * (as `client.global.set` would). Only in a workspace the user lets run code: checked here too, for
+ * the workbench (dial run refuses the file up front). Off with --no-scripts, as scripts are.
+ */
+async function runCommands(shared: ExecutorShared, attempt: Attempt, when: 'pre' | 'post'): Promise<void> {
+  const { file, node, signal } = attempt.context;
+  if (!shared.scriptsOn) return;
+  for (const meta of node.metadata) {
+    if (!COMMAND_KEYS.has(meta.key) || meta.key.endsWith('-pre') !== (when === 'pre')) continue;
+    if (!shared.scripts.mayRunCode(file.path)) throw commandRefusal(file.path, meta);
+    const { runShellCommand, commandParts } = await import('../script/shell-command.js');
+    const output = await runShellCommand(meta, {
+      cwd: dirname(file.path),
+      file: file.path,
+      timeoutMs: node.timeoutMs ?? shared.options.timeoutMs ?? 30_000,
+      signal,
+      ...(when === 'post' && attempt.view ? { stdin: attempt.view.text() } : {}),
+    });
+    const { name } = commandParts(meta);
+    if (name) shared.options.session.globals.set(name, output);
   }
 }
 
@@ -457,6 +492,7 @@ async function sendOnce(shared: ExecutorShared, attempt: Attempt, pass?: number)
   const { session, engine } = options;
   const { file, node, signal } = attempt.context;
   // Most requests have no scripts: no async call (a promise and a tick) for nothing.
+  if (node.metadata.length > 0 && hasCommand(node)) await runCommands(shared, attempt, 'pre');
   if (node.preScripts.length > 0) await runScripts(shared, attempt, 'preScripts');
   // Each attempt is a new send: `# @prompt` values are asked again (only a session with a prompt asks at all).
   const prepared = await session.prepare(file, node, { requestVariables: attempt.requestVariables, promptAgain: true });
@@ -475,6 +511,7 @@ async function sendOnce(shared: ExecutorShared, attempt: Attempt, pass?: number)
   if (file.dialect === 'httpyac') session.noteHttpyacResponse?.(file, view);
   if (node.handlers.length > 0) await runScripts(shared, attempt, 'handlers');
   setJsonKeyVariables(shared, node, view);
+  if (node.metadata.length > 0 && hasCommand(node)) await runCommands(shared, attempt, 'post');
   if (node.httpyacPostScripts && shared.scriptsOn) await runHttpyacPostScripts(shared, attempt, view);
   if (node.assertions.length > 0) await checkAssertions(shared, attempt, view);
   if (node.graphql) checkGraphqlErrors(attempt, view);

@@ -7,7 +7,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { HttpFile, ScriptNode } from '../httpfile/types.js';
+import type { HttpFile, MetadataNode, ScriptNode } from '../httpfile/types.js';
+import { COMMAND_KEYS } from '../httpfile/metadata.js';
 import type { ResponseView } from '../assert/response-view.js';
 import { DialError } from '../errors.js';
 import type { ScriptEnvironment, ScriptRecorder, ScriptTestResult } from './api.js';
@@ -81,6 +82,14 @@ export class ScriptRunner {
     this.allowNode = typeof allow === 'function' ? allow : allow === undefined ? defaultNodeAccess() : () => allow;
   }
 
+  /**
+   * Whether the `.http` file at `path` may run what it names outside the sandbox: Node in its
+   * scripts and kulala's shell commands (`# @env-stdin-cmd`). The user's decision only (trust.ts).
+   */
+  mayRunCode(path: string): boolean {
+    return this.allowNode(path);
+  }
+
   /** Lets the sandbox's memory go (the runner makes a new one if used again). */
   dispose(): void {
     this.sandbox = undefined;
@@ -141,6 +150,8 @@ export class ScriptRunner {
       if (!(nodeAllowed ??= this.allowNode(file.path))) this.refuseNodeModules(code, filename, firstLine);
     };
     for (const node of file.requests) {
+      const command = node.metadata.find((meta) => COMMAND_KEYS.has(meta.key));
+      if (command && !(nodeAllowed ??= this.allowNode(file.path))) throw commandRefusal(file.path, command);
       for (const script of [...node.preScripts, ...node.handlers]) {
         const { code, filename, lineOffset } = await this.load(script, file);
         const location = { file: filename, line: script.kind === 'inline' ? lineOffset + 1 : script.span.line };
@@ -296,6 +307,18 @@ function refuseUnsupportedApis(code: string, filename: string, firstLine: number
       hint,
     });
   }
+}
+
+/** E_SCRIPT for kulala's `# @env-stdin-cmd` (a shell command) in a workspace the user has not trusted. */
+export function commandRefusal(file: string, meta: MetadataNode): DialError {
+  return new DialError(
+    'E_SCRIPT',
+    `\`# @${meta.key}\` runs a shell command, which this workspace has not been allowed to do; nothing was sent`,
+    {
+      location: { file, line: meta.span.line },
+      hint: 'to let this workspace run commands (and Node in scripts) run `dial trust DIR`, or pass --allow-node (DIAL_ALLOW_NODE=1 in CI)',
+    },
+  );
 }
 
 /** httpyac `{{ require('x')… }}` expressions in requests: the same check, at the placeholder's line. */

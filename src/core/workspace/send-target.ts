@@ -12,6 +12,7 @@ import type { DependencyEvent, KeptReference } from '../session/index.js';
 import type { ScriptRunner, ScriptOutcome } from '../script/sandbox.js';
 import type { ScriptEnvironment } from '../script/api.js';
 import { DialError } from '../errors.js';
+import { COMMAND_KEYS } from '../httpfile/metadata.js';
 
 export interface SendTarget {
   path: string;
@@ -225,7 +226,8 @@ export async function prepareFileRequest(options: PrepareFileRequestOptions): Pr
     });
   }
   const scripts =
-    options.loadScripts && (node.preScripts.length > 0 || node.handlers.length > 0)
+    options.loadScripts &&
+    (node.preScripts.length > 0 || node.handlers.length > 0 || node.metadata.some((m) => COMMAND_KEYS.has(m.key)))
       ? await runPreRequestScripts(
           await options.loadScripts(),
           file,
@@ -286,6 +288,32 @@ async function followRunLine(
   );
 }
 
+/**
+ * kulala's `# @env-stdin-cmd-pre NAME command` (and `# @stdin-cmd-pre`): run before the request, as
+ * `dial run` runs them (checkModules has refused them already where the workspace may not run code).
+ * The commands after the response are `dial run`'s: their variables would outlive nothing here.
+ */
+async function runPreCommands(
+  runner: ScriptRunner,
+  file: HttpFile,
+  node: RequestNode,
+  globals: Map<string, unknown>,
+): Promise<void> {
+  const pre = node.metadata.filter((meta) => COMMAND_KEYS.has(meta.key) && meta.key.endsWith('-pre'));
+  if (pre.length === 0) return;
+  const { runShellCommand, commandParts } = await import('../script/shell-command.js');
+  for (const meta of pre) {
+    if (!runner.mayRunCode(file.path)) throw (await import('../script/sandbox.js')).commandRefusal(file.path, meta);
+    const output = await runShellCommand(meta, {
+      cwd: dirname(file.path),
+      file: file.path,
+      timeoutMs: node.timeoutMs ?? 30_000,
+    });
+    const { name } = commandParts(meta);
+    if (name) globals.set(name, output);
+  }
+}
+
 /** Checks a request's scripts' modules (before anything is sent) and runs its pre-request scripts. */
 async function runPreRequestScripts(
   runner: ScriptRunner,
@@ -303,6 +331,7 @@ async function runPreRequestScripts(
     requestVariables: new Map(),
     outcomes: [],
   };
+  await runPreCommands(runner, file, node, globals);
   for (const script of node.preScripts) {
     scripts.outcomes.push(
       await runner.run(script, file, {
