@@ -46,6 +46,36 @@ describe('kulala metadata', () => {
     expect(server.requests.slice(before).map((r) => r.url)).toEqual(['/a', '/b']);
   });
 
+  it("a script reads the file's variables through request.environment.get, as kulala gives them", async () => {
+    const root = workspace(
+      [
+        '@ENV_USER = ann',
+        '@base = HOST/v1',
+        '',
+        '### a',
+        '< {%',
+        '  request.variables.set("u", request.environment.get("ENV_USER") + "-" + request.environment.get("base").length);',
+        '%}',
+        'GET HOST/a?u={{u}}',
+        '',
+        '> {% client.global.set("who", request.environment.get("ENV_USER")); %}',
+        '',
+        '### b',
+        'GET HOST/b?who={{who}}',
+        '',
+      ].join('\n'),
+    );
+    const base = `${server.url}/v1`;
+    const before = server.requests.length;
+    const result = await runCli(['run', 'api.http'], { cwd: root });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(server.requests.slice(before).map((r) => r.url)).toEqual([`/a?u=ann-${base.length}`, '/b?who=ann']);
+    const sent = await runCli(['send', 'api.http#a'], { cwd: root });
+    expect(sent.code).toBe(0);
+    expect(server.requests.at(-1)?.url).toBe(`/a?u=ann-${base.length}`);
+  });
+
   it('# @env-stdin-cmd is refused at its line in an untrusted workspace, nothing sent', async () => {
     const root = workspace('### a\nGET HOST/a\n\n### b\n# @env-stdin-cmd JWT jq -r .token\nPOST HOST/b\n');
     const before = server.requests.length;

@@ -68,6 +68,11 @@ export function checkCommandMetadata(key: string, value: string, bad: MetadataFa
     );
 }
 
+/** The variable an `env-` command line sets (its first word); undefined for the other command keys. */
+export function commandVariable(meta: { key: string; value: string }): string | undefined {
+  return meta.key.startsWith('env-') ? /^\S+/.exec(meta.value.trim())?.[0] : undefined;
+}
+
 /** The refusal text for a metadata key dial will not ignore, or undefined when the key is fine. */
 export function refusedMetadata(key: string): string | undefined {
   if (Object.hasOwn(REFUSED_KEYS, key)) return REFUSED_KEYS[key];

@@ -16,10 +16,11 @@ import {
   type AssertContext,
 } from '../assert/evaluate.js';
 import { loadResponseView, type ResponseView } from '../assert/response-view.js';
-import { commandRefusal, ScriptRunner } from '../script/sandbox.js';
-import { COMMAND_KEYS } from '../httpfile/metadata.js';
+import { ScriptRunner } from '../script/sandbox.js';
+import { COMMAND_KEYS, commandVariable } from '../httpfile/metadata.js';
 import { HttpyacCancel } from '../vars/httpyac-js.js';
 import { httpyacVariableName } from '../httpfile/httpyac.js';
+import { scriptEnvironment } from '../vars/kulala-environment.js';
 import { DEFAULT_MAX_BODY_SIZE } from '../http/body-sinks.js';
 import type { ScriptEnvironment } from '../script/api.js';
 import { DialError, errorCatalogue, isDialError, type ErrorCode } from '../errors.js';
@@ -282,11 +283,16 @@ function attemptOutcome(
 async function runScripts(shared: ExecutorShared, attempt: Attempt, kind: 'preScripts' | 'handlers'): Promise<void> {
   if (!shared.scriptsOn) return;
   const { file, node } = attempt.context;
+  const { session } = shared.options;
+  // kulala files: the file's variables under the environment (vars/kulala-environment.ts).
+  const lookup = await scriptEnvironment(file, node, await environmentOf(shared, file), (template) =>
+    session.resolveTemplate(template, file, node),
+  );
   for (const script of node[kind]) {
     const environment: ScriptEnvironment = {
-      globals: shared.options.session.globals,
+      globals: session.globals,
       requestVariables: attempt.requestVariables,
-      environment: await environmentOf(shared, file),
+      environment: lookup,
       request: { method: node.method, url: node.url },
       ...(kind === 'handlers' && attempt.view ? { response: attempt.view } : {}),
     };
@@ -394,16 +400,12 @@ async function runCommands(shared: ExecutorShared, attempt: Attempt, when: 'pre'
   if (!shared.scriptsOn) return;
   for (const meta of node.metadata) {
     if (!COMMAND_KEYS.has(meta.key) || meta.key.endsWith('-pre') !== (when === 'pre')) continue;
-    if (!shared.scripts.mayRunCode(file.path)) throw commandRefusal(file.path, meta);
-    const { runShellCommand, commandParts } = await import('../script/shell-command.js');
-    const output = await runShellCommand(meta, {
-      cwd: dirname(file.path),
-      file: file.path,
+    const output = await shared.scripts.runCommand(meta, file, {
       timeoutMs: node.timeoutMs ?? shared.options.timeoutMs ?? 30_000,
       signal,
       ...(when === 'post' && attempt.view ? { stdin: attempt.view.text() } : {}),
     });
-    const { name } = commandParts(meta);
+    const name = commandVariable(meta);
     if (name) shared.options.session.globals.set(name, output);
   }
 }

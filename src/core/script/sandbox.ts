@@ -83,11 +83,17 @@ export class ScriptRunner {
   }
 
   /**
-   * Whether the `.http` file at `path` may run what it names outside the sandbox: Node in its
-   * scripts and kulala's shell commands (`# @env-stdin-cmd`). The user's decision only (trust.ts).
+   * Runs one of kulala's command lines (`# @env-stdin-cmd NAME command`) of `file` and answers its
+   * output; refused (E_SCRIPT at the line) where the workspace may not run code.
    */
-  mayRunCode(path: string): boolean {
-    return this.allowNode(path);
+  async runCommand(
+    meta: MetadataNode,
+    file: HttpFile,
+    options: { timeoutMs: number; stdin?: string; signal?: AbortSignal },
+  ): Promise<string> {
+    if (!this.allowNode(file.path)) throw commandRefusal(file.path, meta);
+    const { runShellCommand } = await import('./shell-command.js');
+    return runShellCommand(meta, { ...options, cwd: dirname(file.path), file: file.path });
   }
 
   /** Lets the sandbox's memory go (the runner makes a new one if used again). */
@@ -310,7 +316,7 @@ function refuseUnsupportedApis(code: string, filename: string, firstLine: number
 }
 
 /** E_SCRIPT for kulala's `# @env-stdin-cmd` (a shell command) in a workspace the user has not trusted. */
-export function commandRefusal(file: string, meta: MetadataNode): DialError {
+function commandRefusal(file: string, meta: MetadataNode): DialError {
   return new DialError(
     'E_SCRIPT',
     `\`# @${meta.key}\` runs a shell command, which this workspace has not been allowed to do; nothing was sent`,

@@ -25,11 +25,10 @@ export interface ShellCommandOptions {
   file: string;
 }
 
-/** The parts of a command line: for `env-` keys the variable's name, then the command. */
-export function commandParts(meta: MetadataNode): { name?: string; command: string } {
-  if (!meta.key.startsWith('env-')) return { command: meta.value.trim() };
-  const match = /^(\S+)\s+(\S[\s\S]*)$/.exec(meta.value.trim());
-  return match ? { name: match[1], command: match[2] } : { command: '' };
+/** The command of a command line (after the variable's name for the `env-` keys). */
+function commandOf(meta: MetadataNode): string {
+  if (!meta.key.startsWith('env-')) return meta.value.trim();
+  return /^\S+\s+(\S[\s\S]*)$/.exec(meta.value.trim())?.[1] ?? '';
 }
 
 function shell(): [string, string[]] {
@@ -38,7 +37,7 @@ function shell(): [string, string[]] {
 
 /** Runs one command metadata line; answers its stdout without the final line break. */
 export function runShellCommand(meta: MetadataNode, options: ShellCommandOptions): Promise<string> {
-  const { command } = commandParts(meta);
+  const command = commandOf(meta);
   const location = { file: options.file, line: meta.span.line };
   const failure = (message: string, hint?: string): DialError =>
     new DialError('E_SCRIPT', `\`# @${meta.key}\` ${message}`, { location, ...(hint ? { hint } : {}) });

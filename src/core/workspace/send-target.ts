@@ -12,7 +12,8 @@ import type { DependencyEvent, KeptReference } from '../session/index.js';
 import type { ScriptRunner, ScriptOutcome } from '../script/sandbox.js';
 import type { ScriptEnvironment } from '../script/api.js';
 import { DialError } from '../errors.js';
-import { COMMAND_KEYS } from '../httpfile/metadata.js';
+import { scriptEnvironment } from '../vars/kulala-environment.js';
+import { COMMAND_KEYS, commandVariable } from '../httpfile/metadata.js';
 
 export interface SendTarget {
   path: string;
@@ -233,10 +234,17 @@ export async function prepareFileRequest(options: PrepareFileRequestOptions): Pr
           file,
           node,
           session.globals,
-          new Map([
-            ...(await new EnvStore(root).resolve(dirname(path), environment)).values,
-            ...Object.entries(options.cliVariables),
-          ]),
+          await scriptEnvironment(
+            file,
+            node,
+            environmentLookup(
+              new Map([
+                ...(await new EnvStore(root).resolve(dirname(path), environment)).values,
+                ...Object.entries(options.cliVariables),
+              ]),
+            ),
+            (template) => session.resolveTemplate(template, file, node),
+          ),
         )
       : undefined;
   if (runVariables) for (const [name, value] of runVariables) scripts?.requestVariables.set(name, value);
@@ -301,17 +309,15 @@ async function runPreCommands(
 ): Promise<void> {
   const pre = node.metadata.filter((meta) => COMMAND_KEYS.has(meta.key) && meta.key.endsWith('-pre'));
   if (pre.length === 0) return;
-  const { runShellCommand, commandParts } = await import('../script/shell-command.js');
   for (const meta of pre) {
-    if (!runner.mayRunCode(file.path)) throw (await import('../script/sandbox.js')).commandRefusal(file.path, meta);
-    const output = await runShellCommand(meta, {
-      cwd: dirname(file.path),
-      file: file.path,
-      timeoutMs: node.timeoutMs ?? 30_000,
-    });
-    const { name } = commandParts(meta);
+    const output = await runner.runCommand(meta, file, { timeoutMs: node.timeoutMs ?? 30_000 });
+    const name = commandVariable(meta);
     if (name) globals.set(name, output);
   }
+}
+
+function environmentLookup(values: Map<string, string>): ScriptEnvironment['environment'] {
+  return (name) => values.get(name);
 }
 
 /** Checks a request's scripts' modules (before anything is sent) and runs its pre-request scripts. */
@@ -320,13 +326,13 @@ async function runPreRequestScripts(
   file: HttpFile,
   node: RequestNode,
   globals: Map<string, unknown>,
-  environmentValues: Map<string, string>,
+  environment: ScriptEnvironment['environment'],
 ): Promise<RequestScripts> {
   await runner.checkModules(file);
   const scripts: RequestScripts = {
     runner,
-    // As `dial run`: the selected environment's values with --var on top.
-    environment: (name) => environmentValues.get(name),
+    // As `dial run`: the selected environment's values with --var on top (and a kulala file's variables).
+    environment,
     globals,
     requestVariables: new Map(),
     outcomes: [],

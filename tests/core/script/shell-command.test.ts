@@ -2,7 +2,8 @@
 // (final line break removed) as the value; a failure is an error at the metadata line. Such a
 // command runs only in a workspace the user lets run code: checkModules refuses it elsewhere.
 import { describe, expect, it } from 'vitest';
-import { commandParts, runShellCommand } from '../../../src/core/script/shell-command.js';
+import { runShellCommand } from '../../../src/core/script/shell-command.js';
+import { commandVariable } from '../../../src/core/httpfile/metadata.js';
 import { ScriptRunner } from '../../../src/core/script/sandbox.js';
 import { parseHttpFile } from '../../../src/core/httpfile/index.js';
 import { DialError } from '../../../src/core/errors.js';
@@ -19,7 +20,7 @@ const options = { cwd: process.cwd(), file: '/w/api.http', timeoutMs: 10_000 };
 describe.runIf(posix)('kulala shell commands', () => {
   it('feeds the response on stdin and answers stdout without its final line break', async () => {
     const command = meta('env-stdin-cmd', `CTX sed -n 's/.*"ctx": *"\\([^"]*\\)".*/\\1/p'`);
-    expect(commandParts(command).name).toBe('CTX');
+    expect(commandVariable(command)).toBe('CTX');
     await expect(runShellCommand(command, { ...options, stdin: '{"ctx": "Some context"}' })).resolves.toBe(
       'Some context',
     );
@@ -58,18 +59,27 @@ describe('the trust gate', () => {
   it('refuses a command in a workspace not allowed to run code, at its line, before anything is sent', async () => {
     const file = parseHttpFile(text, '/w/api.http');
     const runner = new ScriptRunner(5000, { allowNode: false });
-    expect(runner.mayRunCode(file.path)).toBe(false);
     const error = (await runner.checkModules(file).catch((e: unknown) => e)) as DialError;
     expect(error).toBeInstanceOf(DialError);
     expect(error.code).toBe('E_SCRIPT');
     expect(error.message).toContain('`# @env-stdin-cmd` runs a shell command');
     expect(error.location).toMatchObject({ file: '/w/api.http', line: 5 });
     expect(error.hint).toContain('dial trust');
+    // Where nothing checked the file first (the workbench), running the command is refused the same way.
+    const command = file.requests[1].metadata[0];
+    const direct = (await runner.runCommand(command, file, { timeoutMs: 1000 }).catch((e: unknown) => e)) as DialError;
+    expect(direct.message).toBe(error.message);
   });
 
   it('lets it through where the user allows code', async () => {
     const file = parseHttpFile(text, '/w/api.http');
     const runner = new ScriptRunner(5000, { allowNode: (path) => path === '/w/api.http' });
     await expect(runner.checkModules(file)).resolves.toBeUndefined();
+  });
+
+  it.runIf(posix)("runs it there, in the .http file's folder", async () => {
+    const file = parseHttpFile('# @env-stdin-cmd-pre D pwd\nGET http://x/\n', '/tmp/api.http');
+    const runner = new ScriptRunner(5000, { allowNode: true });
+    await expect(runner.runCommand(file.requests[0].metadata[0], file, { timeoutMs: 5000 })).resolves.toBe('/tmp');
   });
 });
