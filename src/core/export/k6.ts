@@ -13,7 +13,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import type { AssertionNode, HttpFile, RequestNode, Span } from '../httpfile/types.js';
 import { DialError, type SourceLocation } from '../errors.js';
-import { findPlaceholders } from '../vars/template.js';
+import { findPlaceholders } from '../httpfile/placeholders.js';
 import { parseReference } from '../vars/references.js';
 import { multipartBoundary } from '../httpfile/multipart.js';
 import { K6_RUNTIME } from './k6-runtime.js';

@@ -21,6 +21,7 @@ import { COMMAND_KEYS, commandVariable } from '../httpfile/metadata.js';
 import { HttpyacCancel } from '../vars/httpyac-js.js';
 import { httpyacVariableName } from '../httpfile/httpyac.js';
 import { scriptEnvironment } from '../vars/kulala-environment.js';
+import { listPasses } from '../httpfile/list-iteration.js';
 import { DEFAULT_MAX_BODY_SIZE } from '../http/body-sinks.js';
 import type { ScriptEnvironment } from '../script/api.js';
 import { DialError, errorCatalogue, isDialError, type ErrorCode } from '../errors.js';
@@ -216,6 +217,10 @@ interface Attempt {
   assertions: AssertionResult[];
   logs: string[];
   requestVariables: Map<string, string>;
+  /** Lists the pre-request scripts gave `request.variables.set` (JetBrains: one send per item). */
+  requestLists?: Map<string, unknown[]>;
+  /** The pass over those lists (`request.iteration()`). */
+  iteration?: number;
   request?: HttpRequest;
   exchange?: Exchange;
   view?: ResponseView;
@@ -292,6 +297,8 @@ async function runScripts(shared: ExecutorShared, attempt: Attempt, kind: 'preSc
     const environment: ScriptEnvironment = {
       globals: session.globals,
       requestVariables: attempt.requestVariables,
+      requestLists: (attempt.requestLists ??= new Map()),
+      ...(attempt.iteration !== undefined ? { iteration: attempt.iteration } : {}),
       environment: lookup,
       request: { method: node.method, url: node.url },
       ...(kind === 'handlers' && attempt.view ? { response: attempt.view } : {}),
@@ -490,12 +497,32 @@ async function sendAndCheckOrSkip(shared: ExecutorShared, attempt: Attempt): Pro
 
 /** One send of the request: pre-request scripts, prepare, send, record, handlers, httpyac blocks, assertions. */
 async function sendOnce(shared: ExecutorShared, attempt: Attempt, pass?: number): Promise<void> {
+  const { file, node } = attempt.context;
+  // Most requests have no scripts: no async call (a promise and a tick) for nothing.
+  if (node.metadata.length > 0 && hasCommand(node)) await runCommands(shared, attempt, 'pre');
+  attempt.requestLists = undefined;
+  attempt.iteration = undefined;
+  if (node.preScripts.length > 0) await runScripts(shared, attempt, 'preScripts');
+  // JetBrains: a list set by the pre-request script sends the request once per item.
+  // (runScripts fills attempt.requestLists; TypeScript's narrowing from the line above does not see it.)
+  const lists = attempt.requestLists as Map<string, unknown[]> | undefined;
+  const items = lists?.size ? listPasses(file, node, lists) : undefined;
+  if (!items) return sendPrepared(shared, attempt, pass);
+  const base = attempt.requestVariables;
+  for (const [index, values] of items.entries()) {
+    if (index > 0 && attempt.exchange) shared.options.engine.releaseBody?.(attempt.exchange.response.body);
+    attempt.requestVariables = new Map([...base, ...values]);
+    attempt.iteration = index;
+    await sendPrepared(shared, attempt, pass);
+  }
+  attempt.requestVariables = base;
+}
+
+/** The send of a request whose pre-request work is done: prepare, send, record, handlers, httpyac blocks, assertions. */
+async function sendPrepared(shared: ExecutorShared, attempt: Attempt, pass?: number): Promise<void> {
   const { options } = shared;
   const { session, engine } = options;
   const { file, node, signal } = attempt.context;
-  // Most requests have no scripts: no async call (a promise and a tick) for nothing.
-  if (node.metadata.length > 0 && hasCommand(node)) await runCommands(shared, attempt, 'pre');
-  if (node.preScripts.length > 0) await runScripts(shared, attempt, 'preScripts');
   // Each attempt is a new send: `# @prompt` values are asked again (only a session with a prompt asks at all).
   const prepared = await session.prepare(file, node, { requestVariables: attempt.requestVariables, promptAgain: true });
   const request = (attempt.request = prepared.request);

@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { HttpFile, MetadataNode, ScriptNode } from '../httpfile/types.js';
 import { COMMAND_KEYS } from '../httpfile/metadata.js';
+import { checkListUses, literalListNames } from '../httpfile/list-iteration.js';
 import type { ResponseView } from '../assert/response-view.js';
 import { DialError } from '../errors.js';
 import type { ScriptEnvironment, ScriptRecorder, ScriptTestResult } from './api.js';
@@ -156,6 +157,11 @@ export class ScriptRunner {
       if (!(nodeAllowed ??= this.allowNode(file.path))) this.refuseNodeModules(code, filename, firstLine);
     };
     for (const node of file.requests) {
+      // A list written in the pre-request script: how the request reads it is checked up front.
+      if (node.preScripts.length > 0) {
+        const lists = literalListNames(node);
+        if (lists.size > 0) checkListUses(file, node, lists);
+      }
       const command = node.metadata.find((meta) => COMMAND_KEYS.has(meta.key));
       if (command && !(nodeAllowed ??= this.allowNode(file.path))) throw commandRefusal(file.path, command);
       for (const script of [...node.preScripts, ...node.handlers]) {
@@ -285,16 +291,17 @@ export class ScriptRunner {
 }
 
 /**
- * JetBrains script APIs that change what is sent and that dial does not implement: a request sent
- * once per item of a list variable (`request.variables.set(name, [...])`, `request.iteration()`,
- * `request.templateValue()`) and headers added to every later request (`client.global.headers`).
- * Running such a file would send something else, so it is refused before anything is sent.
+ * JetBrains script APIs that change what is sent and whose exact meaning dial has not pinned down:
+ * `request.templateValue(i)` (a pass's value of the i-th collection placeholder) and headers added
+ * to every later request (`client.global.headers`: which requests, and over a header the request
+ * writes itself?). Running such a file would send something else, so it is refused before anything
+ * is sent. (A list in `request.variables.set`, one request per item, is done: httpfile/list-iteration.ts.)
  */
 const UNSUPPORTED_APIS: Array<[RegExp, string, string]> = [
   [
-    /\brequest\.variables\.set\s*\([^,)]*,\s*\[|\brequest\.(?:iteration|templateValue)\s*\(/,
-    'a request sent once per item of a list variable (JetBrains request.variables.set(name, [...]))',
-    'set one value per run and pass the others with --var, or write one request per value',
+    /\brequest\.templateValue\s*\(/,
+    'request.templateValue() (the value of a collection placeholder in this pass)',
+    'read the item with request.variables.get(name)[request.iteration()]',
   ],
   [
     /\bclient\.global\.headers\b/,

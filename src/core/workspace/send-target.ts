@@ -13,6 +13,7 @@ import type { ScriptRunner, ScriptOutcome } from '../script/sandbox.js';
 import type { ScriptEnvironment } from '../script/api.js';
 import { DialError } from '../errors.js';
 import { scriptEnvironment } from '../vars/kulala-environment.js';
+import { listPasses } from '../httpfile/list-iteration.js';
 import { COMMAND_KEYS, commandVariable } from '../httpfile/metadata.js';
 
 export interface SendTarget {
@@ -338,15 +339,28 @@ async function runPreRequestScripts(
     outcomes: [],
   };
   await runPreCommands(runner, file, node, globals);
+  const requestLists = new Map<string, unknown[]>();
   for (const script of node.preScripts) {
     scripts.outcomes.push(
       await runner.run(script, file, {
         globals,
         requestVariables: scripts.requestVariables,
+        requestLists,
         environment: scripts.environment,
         request: { method: node.method, url: node.url },
       }),
     );
   }
+  // JetBrains sends a request that reads a list once per item: several sends, `dial run`'s work.
+  const passes = requestLists.size > 0 ? listPasses(file, node, requestLists) : undefined;
+  if (passes)
+    throw new DialError(
+      'E_INPUT',
+      `this request is sent once per item of a list (${passes.length} sends); dial send sends one`,
+      {
+        location: { file: file.path || '<text>', line: node.requestLineSpan.line },
+        hint: 'dial run sends it once per item (add --name to run this request only)',
+      },
+    );
   return scripts;
 }
