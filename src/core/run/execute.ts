@@ -496,9 +496,17 @@ async function sendAndCheckOrSkip(shared: ExecutorShared, attempt: Attempt): Pro
 }
 
 /** One send of the request: pre-request scripts, prepare, send, record, handlers, httpyac blocks, assertions. */
-async function sendOnce(shared: ExecutorShared, attempt: Attempt, pass?: number): Promise<void> {
+function sendOnce(shared: ExecutorShared, attempt: Attempt, pass?: number): Promise<void> {
+  const { node } = attempt.context;
+  // Most requests have no scripts or commands: no async frame (a promise and a tick) for nothing.
+  if (node.preScripts.length === 0 && (node.metadata.length === 0 || !hasCommand(node)))
+    return sendPrepared(shared, attempt, pass);
+  return sendAfterPreWork(shared, attempt, pass);
+}
+
+/** kulala's `-pre` commands and the pre-request scripts, then the send (once per list item when they set a list). */
+async function sendAfterPreWork(shared: ExecutorShared, attempt: Attempt, pass?: number): Promise<void> {
   const { file, node } = attempt.context;
-  // Most requests have no scripts: no async call (a promise and a tick) for nothing.
   if (node.metadata.length > 0 && hasCommand(node)) await runCommands(shared, attempt, 'pre');
   attempt.requestLists = undefined;
   attempt.iteration = undefined;
