@@ -8,10 +8,12 @@
  * runs: a value without `{{` as written; one with `{{…}}` filled in (kulala 5 hands over the text
  * as written; a value with its placeholders still in would only be wrong) when a script of the
  * request names it literally (`request.environment.get("base")`), since filling in a variable
- * nobody reads could fail for nothing.
+ * nobody reads could fail for nothing. A value that reads another request's exchange is not filled
+ * in (that would send the request for a script's read): the script gets null, with a warning.
  */
 import type { HttpFile, RequestNode, ScriptNode } from '../httpfile/types.js';
 import { reportParseWarnings } from '../httpfile/warnings.js';
+import { findPlaceholders } from '../httpfile/placeholders.js';
 
 const GET_CALL = /\brequest\s*\.\s*environment\s*\.\s*get\s*\(\s*(['"`])([^'"`]+)\1\s*\)/g;
 
@@ -45,6 +47,18 @@ export async function scriptEnvironment(
   for (const [name, value] of raw) {
     if (!value.includes('{{')) values.set(name, value);
     else if (read.has(name) && base(name) === undefined) {
+      // Filling in `{{login.response…}}` would send `login` for a script's read: left out (null), said once.
+      if (findPlaceholders(value).some((placeholder) => !SIMPLE.test(placeholder.expression))) {
+        reportParseWarnings([
+          {
+            message: `request.environment.get('${name}') is null: the file variable reads another request or an expression, which dial does not run for a script`,
+            hint: "set the value with client.global.set in that request's handler and read it with client.global.get",
+            file: file.path || '<text>',
+            line: [...node.preScripts, ...node.handlers][0]?.span.line ?? node.requestLineSpan.line,
+          },
+        ]);
+        continue;
+      }
       try {
         values.set(name, await resolve(value));
       } catch {
@@ -54,6 +68,9 @@ export async function scriptEnvironment(
   }
   return (name) => base(name) ?? values.get(name);
 }
+
+/** A placeholder that names a variable (or a `$` dynamic one), not another request's exchange. */
+const SIMPLE = /^(?:[\w-]+|\$[\w.]+(?:\s.*)?)$/;
 
 /**
  * Another dialect (chosen by `# @dialect` or --dialect: detection reads such a file as kulala's)

@@ -235,17 +235,19 @@ export async function prepareFileRequest(options: PrepareFileRequestOptions): Pr
           file,
           node,
           session.globals,
-          await scriptEnvironment(
-            file,
-            node,
-            environmentLookup(
-              new Map([
-                ...(await new EnvStore(root).resolve(dirname(path), environment)).values,
-                ...Object.entries(options.cliVariables),
-              ]),
+          // Made once the file's scripts are checked: a kulala file variable may be filled in for them.
+          async () =>
+            scriptEnvironment(
+              file,
+              node,
+              environmentLookup(
+                new Map([
+                  ...(await new EnvStore(root).resolve(dirname(path), environment)).values,
+                  ...Object.entries(options.cliVariables),
+                ]),
+              ),
+              (template) => session.resolveTemplate(template, file, node),
             ),
-            (template) => session.resolveTemplate(template, file, node),
-          ),
         )
       : undefined;
   if (runVariables) for (const [name, value] of runVariables) scripts?.requestVariables.set(name, value);
@@ -327,13 +329,13 @@ async function runPreRequestScripts(
   file: HttpFile,
   node: RequestNode,
   globals: Map<string, unknown>,
-  environment: ScriptEnvironment['environment'],
+  environment: () => Promise<ScriptEnvironment['environment']>,
 ): Promise<RequestScripts> {
   await runner.checkModules(file);
   const scripts: RequestScripts = {
     runner,
     // As `dial run`: the selected environment's values with --var on top (and a kulala file's variables).
-    environment,
+    environment: await environment(),
     globals,
     requestVariables: new Map(),
     outcomes: [],

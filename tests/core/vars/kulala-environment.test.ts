@@ -39,6 +39,28 @@ describe('request.environment.get and file variables', () => {
     expect(lookup('ENV_USER')).toBe('from-env');
   });
 
+  it("does not fill in a file variable that reads another request's response (that would send it): null, with a warning", async () => {
+    const file = parseHttpFile(
+      '# @dialect kulala\n@token = {{login.response.body.token}}\n\nGET http://x/a\n\n> {%\n  client.log(request.environment.get("token"));\n%}\n',
+      '/w/a.http',
+    );
+    const warnings: ParseWarning[] = [];
+    onParseWarning((warning) => warnings.push(warning));
+    let resolved = 0;
+    const lookup = await scriptEnvironment(
+      file,
+      file.requests[0],
+      () => undefined,
+      (template) => {
+        resolved++;
+        return template;
+      },
+    );
+    expect(lookup('token')).toBeUndefined();
+    expect(resolved).toBe(0);
+    expect(warnings[0]?.message).toContain("request.environment.get('token') is null");
+  });
+
   it('JetBrains reading: null for a file variable, with a warning at the script', async () => {
     const file = parseHttpFile(`# @dialect jetbrains\n${TEXT}`, '/w/a.http');
     const warnings: ParseWarning[] = [];
