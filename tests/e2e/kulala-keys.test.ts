@@ -84,6 +84,9 @@ describe('kulala metadata', () => {
     expect(result.stderr).toContain('api.http:5');
     expect(result.stderr).toContain('@env-stdin-cmd');
     expect(result.stderr).toContain('dial trust');
+    const sent = await runCli(['send', 'api.http#b'], { cwd: root });
+    expect(sent.code).toBe(3);
+    expect(sent.stderr).toContain('api.http:5');
     expect(server.requests.length).toBe(before);
   });
 
