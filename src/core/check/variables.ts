@@ -4,7 +4,7 @@
  * environment (+ `$shared`) or `.env`. Values that are templates are followed (`{{a}}` whose
  * value uses `{{b}}`). Dynamic `{{$…}}` values and references to requests are not variables.
  */
-import { findPlaceholders } from '../vars/template.js';
+import { findPlaceholders } from '../httpfile/placeholders.js';
 import { parseReference } from '../vars/references.js';
 import type { HttpFile, RequestNode, Span } from '../httpfile/types.js';
 import type { Finding } from './types.js';

@@ -29,6 +29,8 @@ export interface EnvFile {
   environments: Record<string, Record<string, string>>;
   /** `Security.Auth` configurations by environment (taken out of the variables; see ./security.ts). */
   security?: Record<string, Record<string, AuthConfigEntry>>;
+  /** Variables (by environment) whose value was read from a secret store (Visual Studio's `AspnetUserSecrets`): masked. */
+  providerSecrets?: Record<string, Set<string>>;
 }
 
 export interface ResolvedEnvironment {
@@ -64,10 +66,6 @@ async function readText(path: string): Promise<string | undefined> {
 
 function stringify(value: unknown): string {
   if (typeof value === 'string') return value;
-  // Visual Studio's secret providers (`{"provider": "AzureKeyVault", "secretName": …}`): a value
-  // dial cannot fetch; it becomes a placeholder that is refused where it is used.
-  if (value !== null && typeof value === 'object' && typeof (value as { provider?: unknown }).provider === 'string')
-    return `{{$secretProvider ${(value as { provider: string }).provider.replace(/[{}\s]/g, '')}}}`;
   if (value === null || value === undefined) return '';
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
@@ -98,13 +96,27 @@ export async function parseEnvFile(text: string, path: string, isPrivate: boolea
     });
   }
   const environments: Record<string, Record<string, string>> = {};
+  let providerSecrets: EnvFile['providerSecrets'];
+  // Visual Studio's secret providers (`{"provider": "AspnetUserSecrets", "secretName": …}`): read
+  // from the store (./secret-providers.ts); only a file that has one loads that module.
+  const providers = text.includes('"provider"') ? await import('./secret-providers.js') : undefined;
+  const cache = { secrets: new Map() };
   for (const [name, variables] of Object.entries(result.data)) {
     environments[name] = {};
-    for (const [key, value] of Object.entries(variables)) environments[name][key] = stringify(value);
+    for (const [key, value] of Object.entries(variables)) {
+      if (!providers?.isProviderObject(value)) {
+        environments[name][key] = stringify(value);
+        continue;
+      }
+      const read = await providers.providerValue(value, path, key, cache);
+      environments[name][key] = read.value;
+      if (read.secret) ((providerSecrets ??= {})[name] ??= new Set()).add(key);
+    }
   }
-  return security && Object.keys(security).length
-    ? { path, private: isPrivate, environments, security }
-    : { path, private: isPrivate, environments };
+  const file: EnvFile = { path, private: isPrivate, environments };
+  if (security && Object.keys(security).length) file.security = security;
+  if (providerSecrets) file.providerSecrets = providerSecrets;
+  return file;
 }
 
 /** The folders from `root` down to `dir` (just `dir` when it is outside the root). */
@@ -188,7 +200,7 @@ export class EnvStore {
           if (layer === SHARED_ENV) shared.set(key, value);
           values.set(key, value);
           sources.set(key, file.path);
-          if (file.private) secretNames.add(key);
+          if (file.private || file.providerSecrets?.[layer]?.has(key)) secretNames.add(key);
         }
       }
     }

@@ -8,11 +8,12 @@
  * assertions, JSONPath beyond plain paths, multipart parts read from files, and references to a
  * request that does not run earlier in the script. docs/k6.md lists all of it.
  */
+import { COMMAND_KEYS } from '../httpfile/metadata.js';
 import { readFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import type { AssertionNode, HttpFile, RequestNode, Span } from '../httpfile/types.js';
 import { DialError, type SourceLocation } from '../errors.js';
-import { findPlaceholders } from '../vars/template.js';
+import { findPlaceholders } from '../httpfile/placeholders.js';
 import { parseReference } from '../vars/references.js';
 import { multipartBoundary } from '../httpfile/multipart.js';
 import { K6_RUNTIME } from './k6-runtime.js';
@@ -217,6 +218,14 @@ function refuseProtocols(node: RequestNode, refusals: Refusals): void {
 
 function noteWhatIsLeftOut(node: RequestNode, refusals: Refusals, input: K6ExportInput, warnings: string[]): void {
   refuseProtocols(node, refusals);
+  // kulala's `# @env-stdin-cmd`: k6 runs no shell commands.
+  const command = node.metadata.find((meta) => COMMAND_KEYS.has(meta.key));
+  if (command)
+    refusals.refuse(
+      command.span,
+      `'${displayName(node)}' runs a shell command (\`# @${command.key}\`), which k6 cannot do`,
+      'run the command before k6 and pass its output with `k6 run -e NAME=…`, or keep this request for dial run',
+    );
   const at = (span: Span) => `${refusals.location(span).file}:${span.line}`;
   const scripts = [...node.preScripts, ...node.handlers];
   if (scripts.length > 0) {

@@ -112,7 +112,7 @@ const DIALECT_LINE_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@dialect[ \t]+(\S+)/m;
 // Metadata only httpyac has; kulala's env-from-command keys; rest.nvim's Lua handlers.
 const HTTPYAC_ONLY_RE =
   /^[ \t]*(?:#+|\/\/+)[ \t]*@(?:ref|forceRef|import|loop|jwt|keepStreaming|note|sleep|verbose|debug|injectVariables|ratelimit|save|openWith)\b|\{\{[@+]|^[ \t]*\{\{(?:request|response|after|streaming|responseLogging)?[ \t]*\r?\n[\s\S]*?^[ \t]*\}\}[ \t]*$|^\/\*|^HTTP\/\d(?:\.\d)?[ \t]+\d{3}\b/m;
-const KULALA_ONLY_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@(?:env-stdin-cmd|env-json-key|curl-|grpc-|graphql)/m;
+const KULALA_ONLY_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@(?:env-stdin-cmd|stdin-cmd|env-json-key|curl-|grpc-|graphql)/m;
 const RESTNVIM_ONLY_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@lang[ \t]*=?[ \t]*lua|^[ \t]*>[ \t]*\S+\.lua[ \t]*$/m;
 
 /** The `# @dialect NAME` line of a file: its dialect and 0-based line, or an E_PARSE error for an unknown name. */
@@ -134,11 +134,28 @@ const HTTPYAC_ESCAPE_RE = /\\\{\\\{[^}\n]+?\\\}\\\}/;
 const ROOTED_TARGET_RE = /^[ \t]*(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)[ \t]+\/(?!\/)/m;
 const HOST_HEADER_RE = /^[ \t]*Host[ \t]*:/im;
 
+const ENVIRONMENT_GET_RE = /\brequest\s*\.\s*environment\s*\.\s*get\s*\(\s*(['"`])([\w.-]+)\1\s*\)/g;
+
+/**
+ * A script reading one of the file's own `@name = value` variables with
+ * `request.environment.get("name")`: kulala answers it (its scripts' environment holds the file's
+ * variables); JetBrains answers null unless an env file defines the name, so the file was written
+ * for kulala (where an env file does define it, both give that value).
+ */
+function readsOwnVariableFromEnvironment(text: string): boolean {
+  if (!text.includes('environment')) return false;
+  for (const match of text.matchAll(ENVIRONMENT_GET_RE)) {
+    const name = match[2].replace(/[.-]/g, (c) => `\\${c}`);
+    if (new RegExp(`^[ \\t]*@${name}[ \\t]*=`, 'm').test(text)) return true;
+  }
+  return false;
+}
+
 /** A dialect implied by constructs only one tool has. */
 export function dialectFromConstructs(text: string): Dialect | undefined {
   if (HTTPYAC_ONLY_RE.test(text) || HTTPYAC_ESCAPE_RE.test(text)) return 'httpyac';
   if (ROOTED_TARGET_RE.test(text) && !HOST_HEADER_RE.test(text)) return 'httpyac';
-  if (KULALA_ONLY_RE.test(text)) return 'kulala';
+  if (KULALA_ONLY_RE.test(text) || readsOwnVariableFromEnvironment(text)) return 'kulala';
   if (RESTNVIM_ONLY_RE.test(text)) return 'rest.nvim';
   return undefined;
 }

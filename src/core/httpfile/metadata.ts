@@ -10,10 +10,6 @@ const REFUSED_KEYS: Readonly<Record<string, string>> = {
   import: 'httpyac `# @import` is not supported yet: copy the requests or variables into this file',
   loop: 'httpyac `# @loop` is not supported yet: write one request per iteration, or drive dial run from a shell loop',
   jwt: 'httpyac `# @jwt` is not supported yet: decode the token in a `> {% %}` handler and set a variable',
-  'env-stdin-cmd':
-    'kulala `# @env-stdin-cmd` is not supported: run the command yourself and pass the value with --var name=value',
-  'env-stdin-cmd-pre':
-    'kulala `# @env-stdin-cmd-pre` is not supported: run the command yourself and pass the value with --var name=value',
   'grpc-global-import': 'name the .proto files in each gRPC request: `# @grpc-proto FILE`, `# @grpc-import-path DIR`',
   'grpc-import': 'name the .proto files in the gRPC request: `# @grpc-proto FILE`, `# @grpc-import-path DIR`',
   'grpc-protoset': 'compiled protosets are not supported: name the .proto files with `# @grpc-proto FILE`',
@@ -40,6 +36,42 @@ const CURL_FLAGS_IGNORED = new Set([
   'max-time',
   'm',
 ]);
+
+/**
+ * kulala's keys that run a shell command (`sh -c`): `env-` ones set a variable from its output,
+ * `-pre` ones run before the request, the others after it with the response body on stdin. They
+ * run only where the user allows code from the workspace (ScriptRunner.checkModules, run/execute.ts).
+ */
+export const COMMAND_KEYS: ReadonlySet<string> = new Set([
+  'env-stdin-cmd',
+  'env-stdin-cmd-pre',
+  'stdin-cmd',
+  'stdin-cmd-pre',
+]);
+
+/**
+ * Checks a command key's value where it is written: the `env-` keys need a variable name and a
+ * command; a `-pre` command with `{{…}}` is refused, because kulala runs it before it fills in any
+ * variable, so the shell would get the braces as written (never what the author meant).
+ */
+export function checkCommandMetadata(key: string, value: string, bad: MetadataFailure): void {
+  const command = key.startsWith('env-') ? /^\S+\s+(\S[\s\S]*)$/.exec(value)?.[1] : value.trim() || undefined;
+  if (command === undefined)
+    bad(
+      `@${key} needs ${key.startsWith('env-') ? 'a variable name and ' : ''}a command`,
+      key.startsWith('env-') ? `write \`# @${key} TOKEN some-command --flag\`` : `write \`# @${key} some-command\``,
+    );
+  if (key.endsWith('-pre') && command!.includes('{{'))
+    bad(
+      `@${key} runs before variables are filled in: the shell would get '{{' as written`,
+      'compute the value inside the command (environment variables, a file), or set it with --var',
+    );
+}
+
+/** The variable an `env-` command line sets (its first word); undefined for the other command keys. */
+export function commandVariable(meta: { key: string; value: string }): string | undefined {
+  return meta.key.startsWith('env-') ? /^\S+/.exec(meta.value.trim())?.[0] : undefined;
+}
 
 /** The refusal text for a metadata key dial will not ignore, or undefined when the key is fine. */
 export function refusedMetadata(key: string): string | undefined {
@@ -137,6 +169,12 @@ export function applyMetadata(block: Block, key: string, value: string, bad: Met
     case 'sse-timeout':
       // Read where the request is prepared (core/session/event-source.ts); checked here for its line.
       checkStreamLimit(key, value, bad);
+      break;
+    case 'env-stdin-cmd':
+    case 'env-stdin-cmd-pre':
+    case 'stdin-cmd':
+    case 'stdin-cmd-pre':
+      checkCommandMetadata(key, value, bad);
       break;
     case 'lang':
       block.scriptLanguage = value.replace(/^=\s*/, '').toLowerCase();

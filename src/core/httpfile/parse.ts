@@ -39,7 +39,7 @@ import {
   type HttpyacFileScripts,
   type HttpyacScriptStart,
 } from './httpyac.js';
-import { applyMetadata, refusedMetadata } from './metadata.js';
+import { applyMetadata, checkCommandMetadata, COMMAND_KEYS, refusedMetadata } from './metadata.js';
 import { grpcTargetProblem, PROTO_IMPORT_RE, PROTO_OPTION_RE, protoOptionProblem, type ProtoImport } from './grpc.js';
 import { isKnownMethod, KNOWN_METHODS, PROTOCOL_KEYWORDS, PROTOCOL_METHODS } from './methods.js';
 import { fileBodyEncoding, inlineScriptRefusal, isSupportedEncoding, scriptFileRefusal } from './scripts.js';
@@ -835,8 +835,13 @@ class HttpFileParser {
     const meta = METADATA_RE.exec(t);
     if (meta && refusedMetadata(meta[1]))
       this.fail(`unsupported metadata @${meta[1]}`, i, 1, refusedMetadata(meta[1])!);
-    if (meta?.[1] === 'env-json-key') {
-      this.block.metadata.push({ key: meta[1], value: t.slice(meta[0].length).trim(), span: this.lineSpan(i) });
+    if (meta?.[1] === 'env-json-key' || (meta && COMMAND_KEYS.has(meta[1]))) {
+      const value = t.slice(meta[0].length).trim();
+      if (meta[1] !== 'env-json-key')
+        checkCommandMetadata(meta[1], value, (message, hint) =>
+          this.fail(`bad metadata value: ${message}`, i, 1, hint),
+        );
+      this.block.metadata.push({ key: meta[1], value, span: this.lineSpan(i) });
       return;
     }
     if (meta?.[1] === 'lang')

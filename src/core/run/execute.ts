@@ -17,8 +17,11 @@ import {
 } from '../assert/evaluate.js';
 import { loadResponseView, type ResponseView } from '../assert/response-view.js';
 import { ScriptRunner } from '../script/sandbox.js';
+import { COMMAND_KEYS, commandVariable } from '../httpfile/metadata.js';
 import { HttpyacCancel } from '../vars/httpyac-js.js';
 import { httpyacVariableName } from '../httpfile/httpyac.js';
+import { scriptEnvironment } from '../vars/kulala-environment.js';
+import { listPasses } from '../httpfile/list-iteration.js';
 import { DEFAULT_MAX_BODY_SIZE } from '../http/body-sinks.js';
 import type { ScriptEnvironment } from '../script/api.js';
 import { DialError, errorCatalogue, isDialError, type ErrorCode } from '../errors.js';
@@ -214,6 +217,10 @@ interface Attempt {
   assertions: AssertionResult[];
   logs: string[];
   requestVariables: Map<string, string>;
+  /** Lists the pre-request scripts gave `request.variables.set` (JetBrains: one send per item). */
+  requestLists?: Map<string, unknown[]>;
+  /** The pass over those lists (`request.iteration()`). */
+  iteration?: number;
   request?: HttpRequest;
   exchange?: Exchange;
   view?: ResponseView;
@@ -281,11 +288,18 @@ function attemptOutcome(
 async function runScripts(shared: ExecutorShared, attempt: Attempt, kind: 'preScripts' | 'handlers'): Promise<void> {
   if (!shared.scriptsOn) return;
   const { file, node } = attempt.context;
+  const { session } = shared.options;
+  // kulala files: the file's variables under the environment (vars/kulala-environment.ts).
+  const lookup = await scriptEnvironment(file, node, await environmentOf(shared, file), (template) =>
+    session.resolveTemplate(template, file, node),
+  );
   for (const script of node[kind]) {
     const environment: ScriptEnvironment = {
-      globals: shared.options.session.globals,
+      globals: session.globals,
       requestVariables: attempt.requestVariables,
-      environment: await environmentOf(shared, file),
+      requestLists: (attempt.requestLists ??= new Map()),
+      ...(attempt.iteration !== undefined ? { iteration: attempt.iteration } : {}),
+      environment: lookup,
       request: { method: node.method, url: node.url },
       ...(kind === 'handlers' && attempt.view ? { response: attempt.view } : {}),
     };
@@ -357,7 +371,9 @@ export function requestSendOptions(
 
 /**
  * kulala's `# @env-json-key NAME a.b.c`: after the response, NAME holds the value at that dotted
- * path of the JSON body (as `client.global.set` would); a path that is not there leaves NAME unset.
+ * path of the JSON body (as `client.global.set` would). As in kulala (internal_processing), a path
+ * that is not there, or holds null or false, unsets NAME (a later `{{NAME}}` is then an error, never
+ * a stale value), and a body that is not JSON leaves it as it was. dial also takes a leading `$.`.
  */
 function setJsonKeyVariables(shared: ExecutorShared, node: RequestNode, view: ResponseView): void {
   for (const meta of node.metadata) {
@@ -365,11 +381,39 @@ function setJsonKeyVariables(shared: ExecutorShared, node: RequestNode, view: Re
     const [name, path] = meta.value.split(/\s+/);
     if (!name || !path) continue;
     let value: unknown = view.json();
+    if (value === undefined) continue;
     for (const key of path.replace(/^\$\./, '').split('.')) {
       value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
       if (value === undefined) break;
     }
-    if (value !== undefined && value !== null) shared.options.session.globals.set(name, value);
+    if (value === undefined || value === null || value === false) shared.options.session.globals.delete(name);
+    else shared.options.session.globals.set(name, value);
+  }
+}
+
+function hasCommand(node: RequestNode): boolean {
+  for (const meta of node.metadata) if (COMMAND_KEYS.has(meta.key)) return true;
+  return false;
+}
+
+/**
+ * kulala's shell commands: before the request (`-pre`, nothing on stdin) or after it (the response
+ * body on stdin), in the .http file's folder; an `env-` key's output becomes the variable it names
+ * (as `client.global.set` would). Only in a workspace the user lets run code: checked here too, for
+ * the workbench (dial run refuses the file up front). Off with --no-scripts, as scripts are.
+ */
+async function runCommands(shared: ExecutorShared, attempt: Attempt, when: 'pre' | 'post'): Promise<void> {
+  const { file, node, signal } = attempt.context;
+  if (!shared.scriptsOn) return;
+  for (const meta of node.metadata) {
+    if (!COMMAND_KEYS.has(meta.key) || meta.key.endsWith('-pre') !== (when === 'pre')) continue;
+    const output = await shared.scripts.runCommand(meta, file, {
+      timeoutMs: node.timeoutMs ?? shared.options.timeoutMs ?? 30_000,
+      signal,
+      ...(when === 'post' && attempt.view ? { stdin: attempt.view.text() } : {}),
+    });
+    const name = commandVariable(meta);
+    if (name) shared.options.session.globals.set(name, output);
   }
 }
 
@@ -452,12 +496,41 @@ async function sendAndCheckOrSkip(shared: ExecutorShared, attempt: Attempt): Pro
 }
 
 /** One send of the request: pre-request scripts, prepare, send, record, handlers, httpyac blocks, assertions. */
-async function sendOnce(shared: ExecutorShared, attempt: Attempt, pass?: number): Promise<void> {
+function sendOnce(shared: ExecutorShared, attempt: Attempt, pass?: number): Promise<void> {
+  const { node } = attempt.context;
+  // Most requests have no scripts or commands: no async frame (a promise and a tick) for nothing.
+  if (node.preScripts.length === 0 && (node.metadata.length === 0 || !hasCommand(node)))
+    return sendPrepared(shared, attempt, pass);
+  return sendAfterPreWork(shared, attempt, pass);
+}
+
+/** kulala's `-pre` commands and the pre-request scripts, then the send (once per list item when they set a list). */
+async function sendAfterPreWork(shared: ExecutorShared, attempt: Attempt, pass?: number): Promise<void> {
+  const { file, node } = attempt.context;
+  if (node.metadata.length > 0 && hasCommand(node)) await runCommands(shared, attempt, 'pre');
+  attempt.requestLists = undefined;
+  attempt.iteration = undefined;
+  if (node.preScripts.length > 0) await runScripts(shared, attempt, 'preScripts');
+  // JetBrains: a list set by the pre-request script sends the request once per item.
+  // (runScripts fills attempt.requestLists; TypeScript's narrowing from the line above does not see it.)
+  const lists = attempt.requestLists as Map<string, unknown[]> | undefined;
+  const items = lists?.size ? listPasses(file, node, lists) : undefined;
+  if (!items) return sendPrepared(shared, attempt, pass);
+  const base = attempt.requestVariables;
+  for (const [index, values] of items.entries()) {
+    if (index > 0 && attempt.exchange) shared.options.engine.releaseBody?.(attempt.exchange.response.body);
+    attempt.requestVariables = new Map([...base, ...values]);
+    attempt.iteration = index;
+    await sendPrepared(shared, attempt, pass);
+  }
+  attempt.requestVariables = base;
+}
+
+/** The send of a request whose pre-request work is done: prepare, send, record, handlers, httpyac blocks, assertions. */
+async function sendPrepared(shared: ExecutorShared, attempt: Attempt, pass?: number): Promise<void> {
   const { options } = shared;
   const { session, engine } = options;
   const { file, node, signal } = attempt.context;
-  // Most requests have no scripts: no async call (a promise and a tick) for nothing.
-  if (node.preScripts.length > 0) await runScripts(shared, attempt, 'preScripts');
   // Each attempt is a new send: `# @prompt` values are asked again (only a session with a prompt asks at all).
   const prepared = await session.prepare(file, node, { requestVariables: attempt.requestVariables, promptAgain: true });
   const request = (attempt.request = prepared.request);
@@ -475,6 +548,7 @@ async function sendOnce(shared: ExecutorShared, attempt: Attempt, pass?: number)
   if (file.dialect === 'httpyac') session.noteHttpyacResponse?.(file, view);
   if (node.handlers.length > 0) await runScripts(shared, attempt, 'handlers');
   setJsonKeyVariables(shared, node, view);
+  if (node.metadata.length > 0 && hasCommand(node)) await runCommands(shared, attempt, 'post');
   if (node.httpyacPostScripts && shared.scriptsOn) await runHttpyacPostScripts(shared, attempt, view);
   if (node.assertions.length > 0) await checkAssertions(shared, attempt, view);
   if (node.graphql) checkGraphqlErrors(attempt, view);

@@ -26,6 +26,14 @@ export interface ScriptEnvironment {
   globals: Map<string, unknown>;
   /** `request.variables` (pre-request scripts set them for this request's resolution). */
   requestVariables: Map<string, string>;
+  /**
+   * Lists given to `request.variables.set(name, [...])` in a pre-request script (JetBrains: the
+   * request goes once per item; httpfile/list-iteration.ts); handlers read them. Undefined where a list cannot
+   * be taken (`dial send`).
+   */
+  requestLists?: Map<string, unknown[]>;
+  /** `request.iteration()`: the 0-based pass of a request sent once per list item. */
+  iteration?: number;
   /** Looks a variable up in the selected environment (undefined when absent). */
   environment: (name: string) => string | undefined;
   request?: { method: string; url: string };

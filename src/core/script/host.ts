@@ -87,9 +87,22 @@ function answer(state: HostState, op: string, args: unknown[]): unknown {
       return env.globals.size === 0;
     case 'varSet':
       env.requestVariables.set(name, String(args[1]));
+      env.requestLists?.delete(name);
+      return null;
+    case 'varSetList':
+      if (!env.requestLists || env.response)
+        throw new Error('request.variables.set with a list is only taken in a pre-request script of dial run');
+      if (!Array.isArray(args[1]) || args[1].length === 0)
+        throw new Error(
+          `request.variables.set('${name}', []) : the list is empty, so the request would not be sent at all`,
+        );
+      env.requestLists.set(name, args[1]);
+      env.requestVariables.delete(name);
       return null;
     case 'varGet':
-      return jsonSafe(env.requestVariables.get(name));
+      return jsonSafe(env.requestLists?.get(name) ?? env.requestVariables.get(name));
+    case 'iteration':
+      return env.iteration ?? 0;
     case 'envGet':
       return jsonSafe(env.environment(name));
     case 'body':

@@ -86,11 +86,14 @@ export const PRELUDE_SOURCE = String.raw`(function (host, node) {
       url: data.url,
       variables: {
         set: function (name, value) {
-          if (Array.isArray(value)) unsupported('request.variables.set with a list (JetBrains sends the request once per item)');
-          call('varSet', String(name), typeof value === 'string' ? value : fmt(value));
+          // JetBrains: a list makes the request go once per item (httpfile/list-iteration.ts).
+          if (Array.isArray(value)) call('varSetList', String(name), value);
+          else call('varSet', String(name), typeof value === 'string' ? value : fmt(value));
         },
         get: function (name) { var v = call('varGet', String(name)); return v === undefined ? null : v; }
       },
+      iteration: function () { return call('iteration'); },
+      templateValue: function () { unsupported('request.templateValue'); },
       environment: { get: function (name) { var v = call('envGet', String(name)); return v === undefined ? null : v; } }
     };
   }

@@ -7,7 +7,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { HttpFile, ScriptNode } from '../httpfile/types.js';
+import type { HttpFile, MetadataNode, ScriptNode } from '../httpfile/types.js';
+import { COMMAND_KEYS } from '../httpfile/metadata.js';
+import { checkListUses, literalListNames } from '../httpfile/list-iteration.js';
 import type { ResponseView } from '../assert/response-view.js';
 import { DialError } from '../errors.js';
 import type { ScriptEnvironment, ScriptRecorder, ScriptTestResult } from './api.js';
@@ -81,6 +83,20 @@ export class ScriptRunner {
     this.allowNode = typeof allow === 'function' ? allow : allow === undefined ? defaultNodeAccess() : () => allow;
   }
 
+  /**
+   * Runs one of kulala's command lines (`# @env-stdin-cmd NAME command`) of `file` and answers its
+   * output; refused (E_SCRIPT at the line) where the workspace may not run code.
+   */
+  async runCommand(
+    meta: MetadataNode,
+    file: HttpFile,
+    options: { timeoutMs: number; stdin?: string; signal?: AbortSignal },
+  ): Promise<string> {
+    if (!this.allowNode(file.path)) throw commandRefusal(file.path, meta);
+    const { runShellCommand } = await import('./shell-command.js');
+    return runShellCommand(meta, { ...options, cwd: dirname(file.path), file: file.path });
+  }
+
   /** Lets the sandbox's memory go (the runner makes a new one if used again). */
   dispose(): void {
     this.sandbox = undefined;
@@ -141,6 +157,13 @@ export class ScriptRunner {
       if (!(nodeAllowed ??= this.allowNode(file.path))) this.refuseNodeModules(code, filename, firstLine);
     };
     for (const node of file.requests) {
+      // A list written in the pre-request script: how the request reads it is checked up front.
+      if (node.preScripts.length > 0) {
+        const lists = literalListNames(node);
+        if (lists.size > 0) checkListUses(file, node, lists);
+      }
+      const command = node.metadata.find((meta) => COMMAND_KEYS.has(meta.key));
+      if (command && !(nodeAllowed ??= this.allowNode(file.path))) throw commandRefusal(file.path, command);
       for (const script of [...node.preScripts, ...node.handlers]) {
         const { code, filename, lineOffset } = await this.load(script, file);
         const location = { file: filename, line: script.kind === 'inline' ? lineOffset + 1 : script.span.line };
@@ -268,16 +291,17 @@ export class ScriptRunner {
 }
 
 /**
- * JetBrains script APIs that change what is sent and that dial does not implement: a request sent
- * once per item of a list variable (`request.variables.set(name, [...])`, `request.iteration()`,
- * `request.templateValue()`) and headers added to every later request (`client.global.headers`).
- * Running such a file would send something else, so it is refused before anything is sent.
+ * JetBrains script APIs that change what is sent and whose exact meaning dial has not pinned down:
+ * `request.templateValue(i)` (a pass's value of the i-th collection placeholder) and headers added
+ * to every later request (`client.global.headers`: which requests, and over a header the request
+ * writes itself?). Running such a file would send something else, so it is refused before anything
+ * is sent. (A list in `request.variables.set`, one request per item, is done: httpfile/list-iteration.ts.)
  */
 const UNSUPPORTED_APIS: Array<[RegExp, string, string]> = [
   [
-    /\brequest\.variables\.set\s*\([^,)]*,\s*\[|\brequest\.(?:iteration|templateValue)\s*\(/,
-    'a request sent once per item of a list variable (JetBrains request.variables.set(name, [...]))',
-    'set one value per run and pass the others with --var, or write one request per value',
+    /\brequest\.templateValue\s*\(/,
+    'request.templateValue() (the value of a collection placeholder in this pass)',
+    'read the item with request.variables.get(name)[request.iteration()]',
   ],
   [
     /\bclient\.global\.headers\b/,
@@ -296,6 +320,18 @@ function refuseUnsupportedApis(code: string, filename: string, firstLine: number
       hint,
     });
   }
+}
+
+/** E_SCRIPT for kulala's `# @env-stdin-cmd` (a shell command) in a workspace the user has not trusted. */
+function commandRefusal(file: string, meta: MetadataNode): DialError {
+  return new DialError(
+    'E_SCRIPT',
+    `\`# @${meta.key}\` runs a shell command, which this workspace has not been allowed to do; nothing was sent`,
+    {
+      location: { file, line: meta.span.line },
+      hint: 'to let this workspace run commands (and Node in scripts) run `dial trust DIR`, or pass --allow-node (DIAL_ALLOW_NODE=1 in CI)',
+    },
+  );
 }
 
 /** httpyac `{{ require('x')… }}` expressions in requests: the same check, at the placeholder's line. */

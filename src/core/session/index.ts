@@ -49,7 +49,7 @@ import type { OAuthClient, OAuthHost } from '../oauth/index.js';
 import { httpyacResponse, type HttpyacBlockContext, type HttpyacBlockOutcome } from '../vars/httpyac-js.js';
 import type { ResponseView } from '../assert/response-view.js';
 import { evaluateReference, type RecordedExchange } from '../vars/references.js';
-import { findPlaceholders } from '../vars/template.js';
+import { findPlaceholders } from '../httpfile/placeholders.js';
 import { lineColAt } from '../env/json-file.js';
 import { basicAuthorization } from '../http/basic-auth.js';
 import { eventSourceHttpRequest, eventTypes, streamLimits } from './event-source.js';

@@ -174,6 +174,25 @@ function fail(message: string, where: string, hint?: string): never {
   throw new DialError('E_VAR_UNDEFINED', `${message} (${where})`, { hint });
 }
 
+/** `{{$secretProvider PROVIDER "env file" "variable" ["why"]}}`: the refusal, naming the env file and the variable. */
+function failSecretProvider(args: string[], where: string): never {
+  const [provider = '?', envFile, key] = args;
+  const variable = key ? `'${key}' of ${envFile}` : "a variable's value";
+  const why =
+    provider === 'AspnetUserSecrets'
+      ? `could not be read from the ASP.NET Core user secrets: ${args[3] ?? 'unknown reason'}`
+      : provider === 'AzureKeyVault'
+        ? 'comes from Azure Key Vault, which needs a signed-in Azure account dial does not have'
+        : provider === 'Encrypted'
+          ? 'is encrypted with Windows DPAPI, which dial cannot decrypt'
+          : `comes from Visual Studio's secret provider '${provider}', which dial cannot read`;
+  return fail(
+    `${variable} ${why}`,
+    where,
+    `put the value in http-client.private.env.json (or http-client.env.json.user), or pass it with --var ${key ?? 'name'}=…`,
+  );
+}
+
 /** Applies `N unit` offset pairs to a date. */
 function applyOffset(date: Date, args: string[], expression: string, where: string): Date {
   const result = new Date(date.getTime());
@@ -322,12 +341,8 @@ export async function evaluateDynamic(expression: string, context: DynamicContex
       return value!;
     }
     case '$secretProvider':
-      // An env value Visual Studio reads from a secret store (env-store writes this placeholder).
-      return fail(
-        `a variable's value comes from Visual Studio's secret provider '${args[0] ?? '?'}', which dial cannot read`,
-        where,
-        'put the value in http-client.private.env.json, or pass it with --var name=value',
-      );
+      // An env value Visual Studio reads from a secret store that dial could not read (env/secret-providers.ts).
+      return failSecretProvider(args, where);
     case '$date':
       // kulala / rest.nvim: today's local date, or a strftime format.
       return formatDate(now, args[0] ? strftimeToFormat(args[0], expression, where) : 'YYYY-MM-DD', false);

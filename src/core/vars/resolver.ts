@@ -13,7 +13,7 @@
  */
 import { DialError, type SourceLocation } from '../errors.js';
 import type { Dotenv, ResolvedEnvironment } from '../env/index.js';
-import { substitute } from './template.js';
+import { substitute } from '../httpfile/placeholders.js';
 import { evaluateDynamic } from './dynamic.js';
 import { parseReference, type ReferenceExpression } from './references.js';
 import { valueToText } from './jsonpath.js';

@@ -12,6 +12,9 @@ import type { DependencyEvent, KeptReference } from '../session/index.js';
 import type { ScriptRunner, ScriptOutcome } from '../script/sandbox.js';
 import type { ScriptEnvironment } from '../script/api.js';
 import { DialError } from '../errors.js';
+import { scriptEnvironment } from '../vars/kulala-environment.js';
+import { listPasses } from '../httpfile/list-iteration.js';
+import { COMMAND_KEYS, commandVariable } from '../httpfile/metadata.js';
 
 export interface SendTarget {
   path: string;
@@ -225,16 +228,26 @@ export async function prepareFileRequest(options: PrepareFileRequestOptions): Pr
     });
   }
   const scripts =
-    options.loadScripts && (node.preScripts.length > 0 || node.handlers.length > 0)
+    options.loadScripts &&
+    (node.preScripts.length > 0 || node.handlers.length > 0 || node.metadata.some((m) => COMMAND_KEYS.has(m.key)))
       ? await runPreRequestScripts(
           await options.loadScripts(),
           file,
           node,
           session.globals,
-          new Map([
-            ...(await new EnvStore(root).resolve(dirname(path), environment)).values,
-            ...Object.entries(options.cliVariables),
-          ]),
+          // Made once the file's scripts are checked: a kulala file variable may be filled in for them.
+          async () =>
+            scriptEnvironment(
+              file,
+              node,
+              environmentLookup(
+                new Map([
+                  ...(await new EnvStore(root).resolve(dirname(path), environment)).values,
+                  ...Object.entries(options.cliVariables),
+                ]),
+              ),
+              (template) => session.resolveTemplate(template, file, node),
+            ),
         )
       : undefined;
   if (runVariables) for (const [name, value] of runVariables) scripts?.requestVariables.set(name, value);
@@ -286,32 +299,70 @@ async function followRunLine(
   );
 }
 
+/**
+ * kulala's `# @env-stdin-cmd-pre NAME command` (and `# @stdin-cmd-pre`): run before the request, as
+ * `dial run` runs them (checkModules has refused them already where the workspace may not run code).
+ * The commands after the response are `dial run`'s: their variables would outlive nothing here.
+ */
+async function runPreCommands(
+  runner: ScriptRunner,
+  file: HttpFile,
+  node: RequestNode,
+  globals: Map<string, unknown>,
+): Promise<void> {
+  const pre = node.metadata.filter((meta) => COMMAND_KEYS.has(meta.key) && meta.key.endsWith('-pre'));
+  if (pre.length === 0) return;
+  for (const meta of pre) {
+    const output = await runner.runCommand(meta, file, { timeoutMs: node.timeoutMs ?? 30_000 });
+    const name = commandVariable(meta);
+    if (name) globals.set(name, output);
+  }
+}
+
+function environmentLookup(values: Map<string, string>): ScriptEnvironment['environment'] {
+  return (name) => values.get(name);
+}
+
 /** Checks a request's scripts' modules (before anything is sent) and runs its pre-request scripts. */
 async function runPreRequestScripts(
   runner: ScriptRunner,
   file: HttpFile,
   node: RequestNode,
   globals: Map<string, unknown>,
-  environmentValues: Map<string, string>,
+  environment: () => Promise<ScriptEnvironment['environment']>,
 ): Promise<RequestScripts> {
   await runner.checkModules(file);
   const scripts: RequestScripts = {
     runner,
-    // As `dial run`: the selected environment's values with --var on top.
-    environment: (name) => environmentValues.get(name),
+    // As `dial run`: the selected environment's values with --var on top (and a kulala file's variables).
+    environment: await environment(),
     globals,
     requestVariables: new Map(),
     outcomes: [],
   };
+  await runPreCommands(runner, file, node, globals);
+  const requestLists = new Map<string, unknown[]>();
   for (const script of node.preScripts) {
     scripts.outcomes.push(
       await runner.run(script, file, {
         globals,
         requestVariables: scripts.requestVariables,
+        requestLists,
         environment: scripts.environment,
         request: { method: node.method, url: node.url },
       }),
     );
   }
+  // JetBrains sends a request that reads a list once per item: several sends, `dial run`'s work.
+  const passes = requestLists.size > 0 ? listPasses(file, node, requestLists) : undefined;
+  if (passes)
+    throw new DialError(
+      'E_INPUT',
+      `this request is sent once per item of a list (${passes.length} sends); dial send sends one`,
+      {
+        location: { file: file.path || '<text>', line: node.requestLineSpan.line },
+        hint: 'dial run sends it once per item (add --name to run this request only)',
+      },
+    );
   return scripts;
 }

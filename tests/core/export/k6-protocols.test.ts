@@ -43,4 +43,10 @@ describe('k6 export of protocol requests', () => {
       message: expect.stringContaining('GraphQL query or fragments from a file'),
     });
   });
+  it("refuses kulala's shell commands (`# @env-stdin-cmd`) at their line", () => {
+    expect(refusal('GET http://x/a\n\n###\n# @env-stdin-cmd T jq -r .t\nGET http://x/b\n')).toMatchObject({
+      line: 4,
+      message: expect.stringContaining('runs a shell command'),
+    });
+  });
 });

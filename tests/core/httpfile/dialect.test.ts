@@ -74,8 +74,9 @@ describe('refusals (never silently wrong)', () => {
         .httpyacPostScripts,
     ).toEqual([{ code: '\n  console.log(response);\n', line: 4 }]);
   });
-  it('refuses kulala env-from-command metadata and httpyac loops', () => {
-    expect(refusal('# @env-stdin-cmd token echo 1\nGET http://x\n').message).toContain('@env-stdin-cmd');
+  it('refuses a kulala env-from-command line without a command, and httpyac while loops', () => {
+    // A whole `# @env-stdin-cmd NAME command` parses; it runs in trusted workspaces (shell-command.test.ts).
+    expect(refusal('# @env-stdin-cmd token\nGET http://x\n').message).toContain('@env-stdin-cmd');
     // `# @loop for 3` runs (httpyac.test.ts); a `while` loop is refused.
     expect(refusal('# @loop while x < 3\nGET http://x\n').message).toContain('@loop');
   });

@@ -1,5 +1,6 @@
-// kulala reads its metadata anywhere in a block: `# @env-json-key` under the headers is kept, and
-// a key dial refuses (`# @env-stdin-cmd`) is refused there too, never silently skipped.
+// kulala reads its metadata anywhere in a block: `# @env-json-key` and `# @env-stdin-cmd` under the
+// headers are kept (the command runs where the workspace is trusted: script/shell-command.test.ts),
+// a malformed command line is refused there too, never silently skipped.
 import { describe, expect, it } from 'vitest';
 import { parseHttpFile } from '../../../src/core/httpfile/index.js';
 import { isDialError } from '../../../src/core/errors.js';
@@ -18,15 +19,31 @@ describe('kulala metadata after the request line', () => {
     expect(request.body).toMatchObject({ kind: 'inline', text: '{"a": 1}' });
   });
 
-  it('refuses # @env-stdin-cmd under the headers at its line', () => {
+  it('keeps # @env-stdin-cmd under the headers; refuses one without a command at its line', () => {
+    const [request] = parseHttpFile('GET http://x/\nAccept: */*\n# @env-stdin-cmd T jq -r .t\n', 'k.http').requests;
+    expect(request.metadata).toEqual([expect.objectContaining({ key: 'env-stdin-cmd', value: 'T jq -r .t' })]);
+    expect(request.headers.map((header) => header.name)).toEqual(['Accept']);
     let error: unknown;
     try {
-      parseHttpFile('GET http://x/\nAccept: */*\n# @env-stdin-cmd T jq .t\n', 'k.http');
+      parseHttpFile('GET http://x/\nAccept: */*\n# @env-stdin-cmd T\n', 'k.http');
     } catch (caught) {
       error = caught;
     }
     expect(isDialError(error) && error.location?.line).toBe(3);
-    expect(isDialError(error) && error.message).toContain('@env-stdin-cmd');
+    expect(isDialError(error) && error.message).toContain('@env-stdin-cmd needs a variable name and a command');
+  });
+
+  it('refuses {{…}} in an -pre command (kulala runs it before filling variables in)', () => {
+    let error: unknown;
+    try {
+      parseHttpFile('# @env-stdin-cmd-pre TOKEN echo {{user}}\nGET http://x/\n', 'k.http');
+    } catch (caught) {
+      error = caught;
+    }
+    expect(isDialError(error) && error.location?.line).toBe(1);
+    expect(isDialError(error) && error.message).toContain('before variables are filled in');
+    const [request] = parseHttpFile('# @stdin-cmd-pre date\n# @stdin-cmd tee out.json\nGET http://x/\n', '').requests;
+    expect(request.metadata.map((meta) => meta.key)).toEqual(['stdin-cmd-pre', 'stdin-cmd']);
   });
 
   it('refuses a kulala Lua script (`-- lua` first line) at its line', () => {
