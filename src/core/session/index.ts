@@ -241,6 +241,7 @@ class RequestSession implements Session {
   private readonly environmentsByDir = new Map<string, Promise<[ResolvedEnvironment, Dotenv | undefined]>>();
   private oauthClient?: Promise<OAuthClient>;
   private readonly implicitByDir = new Map<string, Promise<ResolvedEnvironment | undefined>>();
+  private readonly httpyacEnvironmentsByDir = new Map<string, Promise<ResolvedEnvironment>>();
   /** httpyac `# @import`: the files each file imports, parsed once. */
   private readonly imports = new WeakMap<HttpFile, Promise<HttpFile[]>>();
   /** httpyac: each file's last response (`response` in later requests of the file). */
@@ -382,6 +383,47 @@ class RequestSession implements Session {
     return pending;
   }
 
+  /** environmentFor(dir), plus httpyac's `env/*.env` files and JSON config for httpyac files (under the JetBrains env files). */
+  private async fileEnvironment(file: HttpFile, dir: string): Promise<[ResolvedEnvironment, Dotenv | undefined]> {
+    const [jetbrainsEnvironment, dotenv] = await this.environmentFor(dir);
+    if (file.dialect !== 'httpyac') return [jetbrainsEnvironment, dotenv];
+    let pending = this.httpyacEnvironmentsByDir.get(dir);
+    if (!pending) {
+      pending = withHttpyacEnvironment(jetbrainsEnvironment, dir, this.environment);
+      this.httpyacEnvironmentsByDir.set(dir, pending);
+    }
+    return [await pending, dotenv];
+  }
+
+  /**
+   * Default headers (kulala `$default_headers`, httpyac `defaultHeaders`) the request does not set
+   * itself, their variables resolved. With no environment chosen, those of kulala's default
+   * environment come after (as its names do, see implicitEnvironment).
+   */
+  private async addDefaultHeaders(
+    file: HttpFile,
+    resolver: VariableResolver,
+    headers: Array<[string, string]>,
+  ): Promise<void> {
+    const dir = file.path ? dirname(file.path) : this.workspaceRoot;
+    const [environment] = await this.fileEnvironment(file, dir);
+    const implicit = this.environment === undefined ? (await this.implicitEnvironment(dir))?.defaultHeaders : undefined;
+    if (!environment.defaultHeaders && !implicit) return;
+    const set = new Set(headers.map(([name]) => name.toLowerCase()));
+    for (const defaults of [environment.defaultHeaders, implicit]) {
+      for (const [key, [name, template]] of defaults ?? []) {
+        if (set.has(key)) continue;
+        const value = await resolver.resolve(template);
+        if (!HEADER_NAME_RE.test(name) || /[\r\n]/.test(value))
+          throw new DialError('E_HEADER_INJECTION', `default header '${name.replace(/[\r\n]/g, '')}' is not valid`, {
+            hint: 'fix the default headers of the environment (a name is a token, a value one line)',
+          });
+        headers.push([name, value]);
+        set.add(key);
+      }
+    }
+  }
+
   /** Says once per file and environment that names were taken from kulala's default environment. */
   private noteImplicitEnvironment(file: HttpFile, node: RequestNode, environment: string, name: string): void {
     const key = `${file.path}\n${environment}`;
@@ -421,12 +463,7 @@ class RequestSession implements Session {
     preparing: boolean,
   ): Promise<VariableResolver> {
     const dir = file.path ? dirname(file.path) : this.workspaceRoot;
-    const [jetbrainsEnvironment, dotenv] = await this.environmentFor(dir);
-    // httpyac files also read httpyac's `env/*.env` files (under the JetBrains env files).
-    const environment =
-      file.dialect === 'httpyac'
-        ? await withHttpyacEnvironment(jetbrainsEnvironment, dir, this.environment)
-        : jetbrainsEnvironment;
+    const [environment, dotenv] = await this.fileEnvironment(file, dir);
     const fileVariables = new Map<string, string>();
     // httpyac: the variables of imported files' global regions, under the file's own.
     if (file.httpyacImports)
@@ -741,6 +778,7 @@ class RequestSession implements Session {
     // A new send forgets the `# @prompt` answers of the last one (see askPrompts), prompts or not.
     else if (extra.promptAgain && this.chain.getStore() === undefined) this.promptedNow = new Set();
     const resolver = await this.resolver(file, node, extra, true);
+    if (node.secrets.length > 0) await this.askSecrets(file, node, resolver);
     await this.runHttpyacGlobalScripts(file, resolver);
     if (node.httpyacScripts) node = await this.runHttpyacPreScripts(node, resolver);
     await this.runRefs(file, node);
@@ -887,11 +925,37 @@ class RequestSession implements Session {
     }
   }
 
+  /**
+   * kulala's `# @secret password [label]` asks for the value (hidden), as `# @prompt` does; dial
+   * also masks it. A value defined elsewhere (--var, env files, file variables) is used as it is.
+   */
+  private async askSecrets(file: HttpFile, node: RequestNode, resolver: VariableResolver): Promise<void> {
+    const cli = this.options.cliVariables ?? {};
+    for (const name of node.secrets) {
+      if (Object.hasOwn(cli, name) || this.prompted.has(name)) continue;
+      const defined = await resolver.variable(name).then(
+        () => true,
+        (error: unknown) => !(error instanceof DialError && error.code === 'E_VAR_UNDEFINED'),
+      );
+      if (defined) continue;
+      if (!this.options.prompt) {
+        throw new DialError('E_VAR_UNDEFINED', `no value for @secret variable '${name}' (${this.where(file, node)})`, {
+          location: { file: file.path || '<text>', line: node.requestLineSpan.line },
+          hint: `kulala asks for a \`# @secret\` value; pass --var ${name}=…`,
+        });
+      }
+      this.prompted.set(name, await this.options.prompt(name, 'secret'));
+    }
+  }
+
   /** httpyac's `# @ref login` / `# @forceRef login`: makes sure the named requests ran first. */
   private async runRefs(file: HttpFile, node: RequestNode): Promise<void> {
     for (const meta of node.metadata) {
       if (meta.key !== 'ref' && meta.key !== 'forceRef') continue;
       for (const name of meta.value.split(/[\s,]+/).filter(Boolean)) {
+        // A region with no request (httpyac: only variables under `# @name`) has nothing to run.
+        if (file.httpyacNamedRegions?.includes(name) && !file.requests.some((request) => request.name === name))
+          continue;
         // `@forceRef` runs the request again even when it already ran in this session.
         if (meta.key === 'forceRef') await this.forgetRun(file, name);
         await this.reference(
@@ -977,6 +1041,7 @@ class RequestSession implements Session {
       headers.push([name, value]);
     }
     if (node.httpyacHeaderSpreads) await this.spreadHttpyacHeaders(file, node, resolver, headers);
+    await this.addDefaultHeaders(file, resolver, headers);
     return headers;
   }
 

@@ -21,6 +21,7 @@ import {
   evaluateHttpyacExpression,
   expressionIdentifiers,
   runHttpyacBlock,
+  readsHttpyacGlobal,
   type HttpyacBlockContext,
   type HttpyacBlockOutcome,
 } from './httpyac-js.js';
@@ -153,13 +154,14 @@ export class VariableResolver {
         hint: 'write {{name}}',
       });
     if (expression.startsWith('$auth.')) return this.auth(expression);
+    if (o.javascriptExpressions && readsHttpyacGlobal(expression)) return this.javascript(expression, chain);
     if (expression.startsWith('$')) {
       // httpyac's `{{$index}}` in a `# @loop` pass is a request variable, not a dynamic one.
       const own = o.requestVariables?.get(expression);
       if (own !== undefined) return own;
       return evaluateDynamic(expression, {
         processEnv: o.processEnv,
-        dotenv: o.dotenv,
+        dotenv: o.javascriptExpressions ? await this.httpyacDotenv(expression, chain) : o.dotenv,
         variable: (name) => this.expression(name, chain),
         shared: async (name) => {
           const template = o.environment.shared?.get(name);
@@ -358,7 +360,21 @@ export class VariableResolver {
       await this.scopeFor(expression, chain),
       this.options.location ?? { file: this.options.fileLabel, line: 1 },
       /\bresponse\b/.test(expression) ? this.options.lastResponse?.() : undefined,
+      this.options.globals,
     );
+  }
+
+  /**
+   * httpyac's `{{$dotenv NAME}}` (restClientVariableReplacer) reads any variable, not only `.env`:
+   * for httpyac files a name `.env` lacks is looked up among the variables.
+   */
+  private async httpyacDotenv(expression: string, chain: string[]): Promise<Dotenv | undefined> {
+    const o = this.options;
+    const key = /^\$dotenv\s+([^\s%]\S*)\s*$/.exec(expression)?.[1];
+    if (!key || o.dotenv?.values.has(key) || !(await this.isDefined(key, chain))) return o.dotenv;
+    const values = new Map(o.dotenv?.values);
+    values.set(key, await this.expression(key, chain));
+    return { path: o.dotenv?.path ?? '', values };
   }
 
   /** The variables a piece of code names, resolved (JSON values parsed); names defined nowhere are left out. */
