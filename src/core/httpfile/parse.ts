@@ -915,7 +915,9 @@ class HttpFileParser {
     if (block.bodyFirst < 0) {
       block.bodyFirst = i;
       this.refuseGraphqlBody(i, t);
-    } else if (isStrictRequestLine(t)) this.warnRequestLineInBody(i, t);
+    }
+    // Also as the body's first line (a `###` forgotten between two requests, 4ks-io's api.http).
+    if (isStrictRequestLine(t)) this.warnRequestLineInBody(i, t);
     if (block.bodyFirst === i && fileBodyEncoding(t) !== undefined) this.fileBodyLine(i, t);
     // Comment lines after the body's last content line are not part of it (see withoutCommentLines).
     if (block.bodyLast < block.bodyFirst || !isComment(t)) block.bodyLast = i;

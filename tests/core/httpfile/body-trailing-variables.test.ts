@@ -150,3 +150,17 @@ describe('comment lines after a body', () => {
     expect(parseHttpFile(commented, 'api.http').requests[0].body).toMatchObject({ text: '{"a": 1}' });
   });
 });
+
+// 4ks-io's api.http: a second request line after the first request's blank lines, no `###`
+// between them. JetBrains and REST Client send it as the body; dial does too, and says so.
+describe('a request line as the first line of a body', () => {
+  it('is body text, with a warning naming its line', () => {
+    const file = parseHttpFile(
+      '# @dialect jetbrains\nGET http://x/a\ncontent-type: application/json\n\n\nPOST http://x/b HTTP/1.1\n\n{"a": 1}\n',
+      'api.http',
+    );
+    expect(file.requests).toHaveLength(1);
+    expect(file.requests[0].body).toMatchObject({ text: 'POST http://x/b HTTP/1.1\n\n{"a": 1}' });
+    expect(file.warnings?.map((w) => w.line)).toEqual([6]);
+  });
+});
