@@ -202,4 +202,18 @@ describe('dial check on files the tools accept', () => {
     expect(typo.code).toBe(1);
     expect(typo.stdout).toContain("error: unknown metadata '@nmae' (did you mean '@name'?)");
   });
+
+  it('httpyac files: names from .httpyac.json environments, exports of {{ }} blocks and loop variables are defined', async () => {
+    const dir = workspace({
+      '.httpyac.json': JSON.stringify({ environments: { $shared: { envName: 'x' }, dev: { user: 'ada' } } }),
+      'a.http':
+        '{{\n  exports.token = "t";\n}}\n###\n# @name list\nGET http://x/list?u={{user}}&e={{envName}}\n\n' +
+        '###\n# @name item\n# @loop for doc of list.docs\nGET http://x/items/{{ doc.id }}?t={{token}}\n\n' +
+        '###\nGET http://x/again/{{ item1.id }}?m={{missing}}\n',
+    });
+    const result = await runCli(['check', 'a.http', '-e', 'dev'], { cwd: dir });
+    expect(result.stdout).toBe(
+      "a.http:14:37: error: undefined variable 'missing' in environment 'dev' [undefined-variable]\n",
+    );
+  });
 });

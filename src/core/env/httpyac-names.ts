@@ -16,6 +16,27 @@ function foldersUp(dir: string, root: string): string[] {
   return folders;
 }
 
+/** The environments httpyac's own sources define for a file in `dir` (env/NAME.env, NAME.env, JSON config), sorted. */
+export async function httpyacEnvironmentNames(dir: string, root: string): Promise<string[]> {
+  const names = new Set<string>();
+  const { readdir } = await import('node:fs/promises');
+  for (const folder of foldersUp(dir, root)) {
+    for (const at of [folder, join(folder, 'env')]) {
+      const entries = await readdir(at).catch(() => [] as string[]);
+      for (const entry of entries) if (/^[^.].*\.env$/.test(entry)) names.add(entry.slice(0, -'.env'.length));
+    }
+    for (const config of ['.httpyac.json', 'httpyac.config.json']) {
+      try {
+        const data = JSON.parse(await readFile(join(folder, config), 'utf8')) as { environments?: object } | null;
+        for (const name of Object.keys(data?.environments ?? {})) if (!name.startsWith('$')) names.add(name);
+      } catch {
+        // No such file, or one httpyac-env.ts reports when it reads it.
+      }
+    }
+  }
+  return [...names].sort();
+}
+
 export async function httpyacDefines(dir: string, root: string, name: string): Promise<boolean> {
   for (const folder of foldersUp(dir, root)) {
     if (existsSync(join(folder, `${name}.env`)) || existsSync(join(folder, 'env', `${name}.env`))) return true;
