@@ -188,6 +188,28 @@ describe('httpyac scripts and comments', () => {
   });
 });
 
+describe('httpyac saved responses and the process environment', () => {
+  it('a {{@response}} block under a saved response still runs; {{process.env.X}} reads the environment variable X', async () => {
+    const server = await jsonServer(() => ({ success: true }));
+    try {
+      const text =
+        `GET ${server.url}/a\nAuthorization: Bearer {{process.env.DIAL_TEST_TOKEN}}\n\nHTTP/1.1 200  - OK\ncontent-type: application/json\n\n{\n  "success": true\n}\n\n` +
+        `{{@response\n    $global.foo = response.parsedBody.success\n}}\n\n###\nGET ${server.url}/b\nAuthorization: Bearer {{$global.foo}}\n`;
+      const result = await runCli(['run', 'a.http'], {
+        cwd: workspace({ 'a.http': text }),
+        env: { DIAL_TEST_TOKEN: 'TK' },
+      });
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      expect(server.requests.map((r) => `${r.url} ${r.headers.authorization}`)).toEqual([
+        '/a Bearer TK',
+        '/b Bearer true',
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('dial check on files the tools accept', () => {
   it('an unknown # @word and two ### titles alike are warnings; one letter off a known key is an error', async () => {
     const dir = workspace({

@@ -347,8 +347,20 @@ class HttpFileParser {
       case 'post':
         return isBlank(line) ? i : this.afterBodyLine(i, line, t);
       case 'response':
-        return i;
+        return this.savedResponseLine(i, line, t);
     }
+  }
+
+  /**
+   * httpyac: a saved response (`HTTP/1.1 200 OK` after a request) is ignored up to the next `###`,
+   * but its script and assertion parsers run first on every line (registered before the response
+   * parser), so `{{ }}` blocks and `??` lines in it still count.
+   */
+  private savedResponseLine(i: number, line: string, t: string): number {
+    const script = this.httpyacScriptAt(i, t);
+    const last = script >= 0 ? script : isAssertionLine(t) ? this.assertionLine(i, line) : i;
+    this.block.state = 'response';
+    return last;
   }
 
   /** httpyac: a request line (or the comments right above one) after a request starts a new request. */

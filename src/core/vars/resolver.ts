@@ -155,6 +155,9 @@ export class VariableResolver {
       });
     if (expression.startsWith('$auth.')) return this.auth(expression);
     if (o.javascriptExpressions && readsHttpyacGlobal(expression)) return this.javascript(expression, chain);
+    // httpyac `{{process.env.TOKEN}}`: the process environment, asked for by name (as {{$processEnv TOKEN}}).
+    const processEnv = o.javascriptExpressions ? /^process\.env\.([A-Za-z_][\w]*)$/.exec(expression) : null;
+    if (processEnv) return this.expression(`$processEnv ${processEnv[1]}`, chain);
     if (expression.startsWith('$')) {
       // httpyac's `{{$index}}` in a `# @loop` pass is a request variable, not a dynamic one.
       const own = o.requestVariables?.get(expression);
