@@ -210,6 +210,29 @@ describe('httpyac saved responses and the process environment', () => {
   });
 });
 
+describe('httpyac global regions and references', () => {
+  it('a {{$guid}} file variable of a global region has one value for the run; # @forceRef runs before the {{ }} block under it', async () => {
+    const server = await jsonServer((url) => ({ url }));
+    try {
+      const text =
+        `@session = {{$guid}}\n\n###\n# @name source\nGET ${server.url}/source?s={{session}}\n\n{{\n  exports.seen = response.parsedBody.url;\n}}\n` +
+        `###\n# @forceRef source\n{{\n  exports.copy = seen + '-copy';\n}}\nPOST ${server.url}/copy?s={{session}}\n\n{{copy}}\n`;
+      const result = await runCli(['run', 'a.http'], { cwd: workspace({ '.httpyac.json': '{}', 'a.http': text }) });
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      const session = /s=([0-9a-f-]{36})/.exec(server.requests[0].url)?.[1];
+      expect(session).toBeDefined();
+      expect(server.requests.map((r) => `${r.method} ${r.url.replace(session!, 'S')}`)).toEqual([
+        'GET /source?s=S',
+        'GET /source?s=S',
+        'POST /copy?s=S',
+      ]);
+      expect(server.requests[2].body.toString()).toBe(`/source?s=${session}-copy`);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('dial check on files the tools accept', () => {
   it('an unknown # @word and two ### titles alike are warnings; one letter off a known key is an error', async () => {
     const dir = workspace({

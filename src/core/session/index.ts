@@ -54,6 +54,13 @@ import { lineColAt } from '../env/json-file.js';
 import { basicAuthorization } from '../http/basic-auth.js';
 import { eventSourceHttpRequest, eventTypes, streamLimits } from './event-source.js';
 
+/** True when a file variable stands outside every request's block (httpyac: in a global region). */
+function isGlobalVariable(file: HttpFile, variable: { span: { start: number } }): boolean {
+  return !file.requests.some(
+    (request) => variable.span.start >= request.span.start && variable.span.start < request.span.end,
+  );
+}
+
 export interface SessionOptions {
   workspaceRoot: string;
   environment?: string;
@@ -242,6 +249,7 @@ class RequestSession implements Session {
   private oauthClient?: Promise<OAuthClient>;
   private readonly implicitByDir = new Map<string, Promise<ResolvedEnvironment | undefined>>();
   private readonly httpyacEnvironmentsByDir = new Map<string, Promise<ResolvedEnvironment>>();
+  private readonly onceValuesByFile = new Map<string, Map<string, string>>();
   /** httpyac `# @import`: the files each file imports, parsed once. */
   private readonly imports = new WeakMap<HttpFile, Promise<HttpFile[]>>();
   /** httpyac: each file's last response (`response` in later requests of the file). */
@@ -383,6 +391,13 @@ class RequestSession implements Session {
     return pending;
   }
 
+  /** The values of httpyac's once-per-run file variables of a file (see ResolverOptions.onceKeys). */
+  private onceValuesOf(file: HttpFile): Map<string, string> {
+    let values = this.onceValuesByFile.get(file.path);
+    if (!values) this.onceValuesByFile.set(file.path, (values = new Map()));
+    return values;
+  }
+
   /** environmentFor(dir), plus httpyac's `env/*.env` files and JSON config for httpyac files (under the JetBrains env files). */
   private async fileEnvironment(file: HttpFile, dir: string): Promise<[ResolvedEnvironment, Dotenv | undefined]> {
     const [jetbrainsEnvironment, dotenv] = await this.environmentFor(dir);
@@ -470,9 +485,15 @@ class RequestSession implements Session {
       for (const imported of await this.importsOf(file))
         for (const [name, value] of globalVariables(imported)) fileVariables.set(name, value);
     let laterFileVariables: Map<string, string> | undefined;
+    let onceKeys: Map<string, string> | undefined;
     for (const variable of file.variables) {
-      if (variable.span.start < node.requestLineSpan.start) fileVariables.set(variable.name, variable.value);
-      else (laterFileVariables ??= new Map()).set(variable.name, variable.value);
+      if (variable.span.start < node.requestLineSpan.start) {
+        fileVariables.set(variable.name, variable.value);
+        // httpyac runs its global regions once per send: a dynamic value there is drawn once.
+        if (file.dialect === 'httpyac' && variable.value.includes('{{') && isGlobalVariable(file, variable))
+          (onceKeys ??= new Map()).set(variable.name, `${variable.name}\n${variable.span.start}`);
+        else onceKeys?.delete(variable.name);
+      } else (laterFileVariables ??= new Map()).set(variable.name, variable.value);
     }
     const where = this.where(file, node);
     return new VariableResolver({
@@ -482,6 +503,7 @@ class RequestSession implements Session {
       globals: this.globals,
       fileVariables,
       laterFileVariables,
+      ...(onceKeys ? { onceKeys, onceValues: this.onceValuesOf(file) } : {}),
       environment,
       dotenv,
       javascriptExpressions: file.dialect === 'httpyac',
@@ -780,8 +802,9 @@ class RequestSession implements Session {
     const resolver = await this.resolver(file, node, extra, true);
     if (node.secrets.length > 0) await this.askSecrets(file, node, resolver);
     await this.runHttpyacGlobalScripts(file, resolver);
-    if (node.httpyacScripts) node = await this.runHttpyacPreScripts(node, resolver);
+    // httpyac runs a region's `# @ref` lines before its `{{ }}` blocks (they stand above them).
     await this.runRefs(file, node);
+    if (node.httpyacScripts) node = await this.runHttpyacPreScripts(node, resolver);
     this.checkClosedTemplates(file, node);
     let url = await this.resolveUrl(file, node, resolver);
     const headers = await this.resolveHeaders(file, node, resolver);

@@ -43,6 +43,12 @@ export interface ResolverOptions {
    * file's variables wherever they stand, so a name defined nowhere else is taken from these.
    */
   laterFileVariables?: Map<string, string>;
+  /**
+   * httpyac: file variables evaluated once per run (`@session = {{$guid}}` in a global region has
+   * one value for every request): name → key into `onceValues`, which the run keeps.
+   */
+  onceKeys?: Map<string, string>;
+  onceValues?: Map<string, string>;
   environment: ResolvedEnvironment;
   dotenv?: Dotenv;
   /** Names marked `# @secret`. */
@@ -207,8 +213,12 @@ export class VariableResolver {
     }
     let value: string | undefined;
     const template = o.fileVariables.get(name) ?? o.environment.values.get(name);
-    if (template !== undefined) {
+    const onceKey = o.fileVariables.has(name) ? o.onceKeys?.get(name) : undefined;
+    if (onceKey !== undefined && o.onceValues?.has(onceKey)) {
+      value = o.onceValues.get(onceKey);
+    } else if (template !== undefined) {
       value = await this.template(template, [...chain, name]);
+      if (onceKey !== undefined) o.onceValues?.set(onceKey, value);
       if (!o.fileVariables.has(name) && o.environment.secretNames.has(name)) this.secret(value);
     } else if (o.dotenv?.values.has(name)) {
       value = o.dotenv.values.get(name)!;
