@@ -490,7 +490,11 @@ class RequestSession implements Session {
       if (variable.span.start < node.requestLineSpan.start) {
         fileVariables.set(variable.name, variable.value);
         // httpyac runs its global regions once per send: a dynamic value there is drawn once.
-        if (file.dialect === 'httpyac' && variable.value.includes('{{') && isGlobalVariable(file, variable))
+        if (
+          file.dialect === 'httpyac' &&
+          /\{\{\s*\$(?!global\b)/.test(variable.value) &&
+          isGlobalVariable(file, variable)
+        )
           (onceKeys ??= new Map()).set(variable.name, `${variable.name}\n${variable.span.start}`);
         else onceKeys?.delete(variable.name);
       } else (laterFileVariables ??= new Map()).set(variable.name, variable.value);
