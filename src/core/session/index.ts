@@ -508,6 +508,7 @@ class RequestSession implements Session {
       fileVariables,
       laterFileVariables,
       ...(onceKeys ? { onceKeys, onceValues: this.onceValuesOf(file) } : {}),
+      ...(this.options.prompt ? { ask: this.options.prompt } : {}),
       environment,
       dotenv,
       javascriptExpressions: file.dialect === 'httpyac',

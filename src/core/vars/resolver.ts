@@ -49,6 +49,8 @@ export interface ResolverOptions {
    */
   onceKeys?: Map<string, string>;
   onceValues?: Map<string, string>;
+  /** Asks the user for a value (a terminal or the workbench); absent when nobody can answer (dial run). */
+  ask?: (label: string, description?: string) => Promise<string>;
   environment: ResolvedEnvironment;
   dotenv?: Dotenv;
   /** Names marked `# @secret`. */
@@ -93,6 +95,9 @@ export interface AuthPlaceholder {
   environment: ResolvedEnvironment;
   resolve: (text: string) => Promise<string>;
 }
+
+/** httpyac's prompt placeholders: kind, label, `$value:` (default, or the choices of `$pick`). */
+const HTTPYAC_PROMPT_RE = /^\$(input|password|pick)(?:-askonce)?\s+([\s\S]*?)(?:\s*\$value:\s*([\s\S]*))?$/;
 
 const AUTH_CALL = /^\$auth\.(token|idToken)\s*\(\s*(?:"([^"]+)"|'([^']+)')\s*\)$/;
 
@@ -161,6 +166,8 @@ export class VariableResolver {
       });
     if (expression.startsWith('$auth.')) return this.auth(expression);
     if (o.javascriptExpressions && readsHttpyacGlobal(expression)) return this.javascript(expression, chain);
+    const asked = o.javascriptExpressions ? HTTPYAC_PROMPT_RE.exec(expression) : null;
+    if (asked) return this.httpyacPrompt(expression, asked);
     // httpyac `{{process.env.TOKEN}}`: the process environment, asked for by name (as {{$processEnv TOKEN}}).
     const processEnv = o.javascriptExpressions ? /^process\.env\.([A-Za-z_][\w]*)$/.exec(expression) : null;
     if (processEnv) return this.expression(`$processEnv ${processEnv[1]}`, chain);
@@ -375,6 +382,33 @@ export class VariableResolver {
       /\bresponse\b/.test(expression) ? this.options.lastResponse?.() : undefined,
       this.options.globals,
     );
+  }
+
+  /**
+   * httpyac's prompts (showInputBoxVariableReplacer, showQuickpickVariableReplacer):
+   * `{{$input label $value: default}}`, `{{$password label}}`, `{{$pick label $value: a,b}}`.
+   * Asked when someone can answer; an empty answer takes the default. A run cannot ask: an error
+   * at the line, before anything is sent.
+   */
+  private async httpyacPrompt(expression: string, match: RegExpExecArray): Promise<string> {
+    const o = this.options;
+    const [, kind, label, fallback] = match;
+    if (!o.ask) {
+      throw new DialError(
+        'E_VAR_UNDEFINED',
+        `{{${expression}}} asks for a value, and nobody can answer here (${o.where})`,
+        {
+          location: o.locate?.(expression) ?? o.location,
+          hint: 'put it in a file variable (`@user = {{$input …}}`) and pass --var user=…, or send the request from a terminal',
+        },
+      );
+    }
+    const choices = kind.startsWith('pick') && fallback ? ` (one of ${fallback})` : '';
+    const hint = !choices && fallback ? ` (empty: ${fallback})` : choices;
+    const answer = await o.ask(label.trim(), `${kind.startsWith('password') ? 'hidden' : 'httpyac'} prompt${hint}`);
+    const value = answer === '' && fallback !== undefined && !choices ? fallback.trim() : answer;
+    if (kind.startsWith('password')) this.secret(value);
+    return value;
   }
 
   /**
