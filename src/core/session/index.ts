@@ -248,8 +248,11 @@ class RequestSession implements Session {
   private readonly environmentsByDir = new Map<string, Promise<[ResolvedEnvironment, Dotenv | undefined]>>();
   private oauthClient?: Promise<OAuthClient>;
   private readonly implicitByDir = new Map<string, Promise<ResolvedEnvironment | undefined>>();
-  private readonly httpyacEnvironmentsByDir = new Map<string, Promise<ResolvedEnvironment>>();
+  private readonly httpyacEnvironmentsByDir = new Map<string, Promise<[ResolvedEnvironment, Dotenv | undefined]>>();
   private readonly onceValuesByFile = new Map<string, Map<string, string>>();
+  private readonly defaultHeadersByDir = new Map<string, Promise<Array<[string, [string, string]]> | null>>();
+  private readonly defaultHeadersKnown = new Map<string, Array<[string, [string, string]]> | null>();
+  private readonly httpyacDefaultHeadersKnown = new Map<string, Array<[string, [string, string]]> | null>();
   /** httpyac `# @import`: the files each file imports, parsed once. */
   private readonly imports = new WeakMap<HttpFile, Promise<HttpFile[]>>();
   /** httpyac: each file's last response (`response` in later requests of the file). */
@@ -399,43 +402,59 @@ class RequestSession implements Session {
   }
 
   /** environmentFor(dir), plus httpyac's `env/*.env` files and JSON config for httpyac files (under the JetBrains env files). */
-  private async fileEnvironment(file: HttpFile, dir: string): Promise<[ResolvedEnvironment, Dotenv | undefined]> {
-    const [jetbrainsEnvironment, dotenv] = await this.environmentFor(dir);
-    if (file.dialect !== 'httpyac') return [jetbrainsEnvironment, dotenv];
+  private fileEnvironment(file: HttpFile, dir: string): Promise<[ResolvedEnvironment, Dotenv | undefined]> {
+    // Most files are not httpyac's: their environment's promise as it is (no async frame per request).
+    if (file.dialect !== 'httpyac') return this.environmentFor(dir);
     let pending = this.httpyacEnvironmentsByDir.get(dir);
     if (!pending) {
-      pending = withHttpyacEnvironment(jetbrainsEnvironment, dir, this.environment);
+      pending = this.environmentFor(dir).then(async ([jetbrains, dotenv]) => [
+        await withHttpyacEnvironment(jetbrains, dir, this.environment),
+        dotenv,
+      ]);
       this.httpyacEnvironmentsByDir.set(dir, pending);
     }
-    return [await pending, dotenv];
+    return pending;
   }
 
   /**
-   * Default headers (kulala `$default_headers`, httpyac `defaultHeaders`) the request does not set
-   * itself, their variables resolved. With no environment chosen, those of kulala's default
-   * environment come after (as its names do, see implicitEnvironment).
+   * The default headers (kulala `$default_headers`, httpyac `defaultHeaders`) of a file's
+   * environment; with no environment chosen, those of kulala's default environment after them (as
+   * its names are, see implicitEnvironment). Null when there are none: known once per folder.
    */
+  private defaultHeadersFor(file: HttpFile, dir: string): Promise<Array<[string, [string, string]]> | null> {
+    const key = `${file.dialect === 'httpyac' ? 'httpyac' : ''}\n${dir}`;
+    let pending = this.defaultHeadersByDir.get(key);
+    if (!pending) {
+      pending = (async () => {
+        const [environment] = await this.fileEnvironment(file, dir);
+        const implicit =
+          this.environment === undefined ? (await this.implicitEnvironment(dir))?.defaultHeaders : undefined;
+        const all = [...(environment.defaultHeaders ?? []), ...(implicit ?? [])];
+        const found = all.length > 0 ? all : null;
+        (file.dialect === 'httpyac' ? this.httpyacDefaultHeadersKnown : this.defaultHeadersKnown).set(dir, found);
+        return found;
+      })();
+      this.defaultHeadersByDir.set(key, pending);
+    }
+    return pending;
+  }
+
+  /** Adds the default headers the request does not set itself, their variables resolved. */
   private async addDefaultHeaders(
-    file: HttpFile,
+    defaults: Array<[string, [string, string]]>,
     resolver: VariableResolver,
     headers: Array<[string, string]>,
   ): Promise<void> {
-    const dir = file.path ? dirname(file.path) : this.workspaceRoot;
-    const [environment] = await this.fileEnvironment(file, dir);
-    const implicit = this.environment === undefined ? (await this.implicitEnvironment(dir))?.defaultHeaders : undefined;
-    if (!environment.defaultHeaders && !implicit) return;
     const set = new Set(headers.map(([name]) => name.toLowerCase()));
-    for (const defaults of [environment.defaultHeaders, implicit]) {
-      for (const [key, [name, template]] of defaults ?? []) {
-        if (set.has(key)) continue;
-        const value = await resolver.resolve(template);
-        if (!HEADER_NAME_RE.test(name) || /[\r\n]/.test(value))
-          throw new DialError('E_HEADER_INJECTION', `default header '${name.replace(/[\r\n]/g, '')}' is not valid`, {
-            hint: 'fix the default headers of the environment (a name is a token, a value one line)',
-          });
-        headers.push([name, value]);
-        set.add(key);
-      }
+    for (const [key, [name, template]] of defaults) {
+      if (set.has(key)) continue;
+      const value = await resolver.resolve(template);
+      if (!HEADER_NAME_RE.test(name) || /[\r\n]/.test(value))
+        throw new DialError('E_HEADER_INJECTION', `default header '${name.replace(/[\r\n]/g, '')}' is not valid`, {
+          hint: 'fix the default headers of the environment (a name is a token, a value one line)',
+        });
+      headers.push([name, value]);
+      set.add(key);
     }
   }
 
@@ -507,8 +526,10 @@ class RequestSession implements Session {
       globals: this.globals,
       fileVariables,
       laterFileVariables,
-      ...(onceKeys ? { onceKeys, onceValues: this.onceValuesOf(file) } : {}),
-      ...(this.options.prompt ? { ask: this.options.prompt } : {}),
+      // Plain properties, not spreads: a spread in this literal takes V8's slow path on every request.
+      onceKeys,
+      onceValues: onceKeys ? this.onceValuesOf(file) : undefined,
+      ask: this.options.prompt,
       environment,
       dotenv,
       javascriptExpressions: file.dialect === 'httpyac',
@@ -1069,7 +1090,11 @@ class RequestSession implements Session {
       headers.push([name, value]);
     }
     if (node.httpyacHeaderSpreads) await this.spreadHttpyacHeaders(file, node, resolver, headers);
-    await this.addDefaultHeaders(file, resolver, headers);
+    // Known after the first request of a folder: no await at all when there are none.
+    const dir = file.path ? dirname(file.path) : this.workspaceRoot;
+    let defaults = (file.dialect === 'httpyac' ? this.httpyacDefaultHeadersKnown : this.defaultHeadersKnown).get(dir);
+    if (defaults === undefined) defaults = await this.defaultHeadersFor(file, dir);
+    if (defaults) await this.addDefaultHeaders(defaults, resolver, headers);
     return headers;
   }
 
