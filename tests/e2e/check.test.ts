@@ -47,7 +47,7 @@ describe('dial check', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe(
       [
-        "api.http:3:1: error: unknown metadata '@nmae' [unknown-metadata]",
+        "api.http:3:1: error: unknown metadata '@nmae' (did you mean '@name'?) [unknown-metadata]",
         "api.http:7:11: error: undefined variable 'user' in every environment (dev, prod) [undefined-variable]",
         'api.http:7:38: error: invalid JSON body: Expected double-quoted property name [invalid-json]',
         "api.http:9:1: error: a request named 'login' is already defined at line 1 [duplicate-name]",

@@ -99,10 +99,17 @@ async function environmentsFor(
   store: import('../env/env-store.js').EnvStore,
   dir: string,
   only: string | undefined,
+  httpyac: boolean,
 ): Promise<EnvironmentValues[]> {
-  const names = only !== undefined ? [only] : await store.names(dir);
+  // httpyac files also read httpyac's env/*.env files and JSON config (core/vars/httpyac-env.ts).
+  const withHttpyac = httpyac ? (await import('../vars/httpyac-env.js')).withHttpyacEnvironment : undefined;
+  const httpyacNames = httpyac
+    ? await (await import('../env/httpyac-names.js')).httpyacEnvironmentNames(dir, store.root)
+    : [];
+  const names = only !== undefined ? [only] : [...new Set([...(await store.names(dir)), ...httpyacNames])].sort();
   const values = async (name?: string): Promise<EnvironmentValues> => {
-    const resolved = await store.resolve(dir, name);
+    const base = await store.resolve(dir, name);
+    const resolved = withHttpyac ? await withHttpyac(base, dir, name) : base;
     return { ...(name !== undefined && { name }), values: resolved.values, auth: new Set(resolved.auth?.keys()) };
   };
   if (names.length === 0) return [await values()];
@@ -158,7 +165,12 @@ export async function checkFiles(options: CheckOptions): Promise<CheckResult> {
     checkRequests(file, report, requestNames);
     const dir = dirname(path);
     if ([...broken].some((b) => dir === b || dir.startsWith(b + sep))) continue;
-    checkVariables(file, await environmentsFor(store, dir, options.environment), scope, report);
+    checkVariables(
+      file,
+      await environmentsFor(store, dir, options.environment, file.dialect === 'httpyac'),
+      scope,
+      report,
+    );
   }
   findings.sort((a, b) => (a.file === b.file ? a.line - b.line || a.col - b.col : a.file < b.file ? -1 : 1));
   return { findings, files: paths.length };

@@ -51,6 +51,25 @@ export const KNOWN_METADATA = new Set([
   'lang',
 ]);
 
+/** True when `a` becomes `b` by one edit: a letter changed, added, removed, or two neighbours swapped. */
+function oneEditApart(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1 || a === b) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) {
+    if (a.slice(i + 1) === b.slice(i + 1)) return true;
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  }
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
+
+/** The known metadata key an unknown one is a typo of (keys of four letters or more), if any. */
+function nearKnownKey(key: string): string | undefined {
+  if (key.length < 4) return undefined;
+  for (const known of KNOWN_METADATA) if (known.length >= 4 && oneEditApart(key, known)) return known;
+  return undefined;
+}
+
 /** kulala's `# @curl-…` lines: the parser already refused those it does not ignore or map. */
 const isAcceptedCurlFlag = (key: string): boolean => key.startsWith('curl-');
 
@@ -67,7 +86,15 @@ export function reporterFor(file: HttpFile, shown: string, findings: Finding[]):
 function checkMetadata(node: RequestNode, report: Report, requestNames: Set<string>): void {
   for (const meta of node.metadata) {
     if (!KNOWN_METADATA.has(meta.key) && !GRPC_METADATA_KEYS.has(meta.key) && !isAcceptedCurlFlag(meta.key)) {
-      report(meta.span.start, 'unknown-metadata', `unknown metadata '@${meta.key}'`);
+      // Every tool reads an unknown `# @word` as a comment (`# @mq`, a commented-out `#@host= …`):
+      // a warning; one letter off a known key (`@nmae`) is a typo that changes what runs: an error.
+      const meant = nearKnownKey(meta.key);
+      report(
+        meta.span.start,
+        'unknown-metadata',
+        meant ? `unknown metadata '@${meta.key}' (did you mean '@${meant}'?)` : `unknown metadata '@${meta.key}'`,
+        meant ? 'error' : 'warning',
+      );
       continue;
     }
     if (meta.key !== 'ref' && meta.key !== 'forceRef') continue;
@@ -82,16 +109,24 @@ function checkMetadata(node: RequestNode, report: Report, requestNames: Set<stri
   }
 }
 
+/** True when the request's name comes from a `# @name` line, not from its `###` title. */
+function named(node: RequestNode): boolean {
+  return node.metadata.some((meta) => meta.key === 'name');
+}
+
 function checkDuplicates(file: HttpFile, report: Report): void {
   const seen = new Map<string, RequestNode>();
   for (const node of file.requests) {
     if (node.name === undefined) continue;
     const first = seen.get(node.name);
+    // Two `###` titles alike are common and harmless until a reference names them: a warning;
+    // a `# @name` given twice is an error (references to it are ambiguous).
     if (first)
       report(
         node.span.start,
         'duplicate-name',
         `a request named '${node.name}' is already defined at line ${first.span.line}`,
+        named(node) && named(first) ? 'error' : 'warning',
       );
     else seen.set(node.name, node);
   }
@@ -135,8 +170,10 @@ function checkFiles(file: HttpFile, node: RequestNode, report: Report): void {
 /** The environment-free checks of one parsed file. */
 export function checkRequests(file: HttpFile, report: Report, requestNames: Set<string>): void {
   checkDuplicates(file, report);
+  // httpyac regions with no request may be named for `# @ref` (see HttpFile.httpyacNamedRegions).
+  const names = file.httpyacNamedRegions ? new Set([...requestNames, ...file.httpyacNamedRegions]) : requestNames;
   for (const node of file.requests) {
-    checkMetadata(node, report, requestNames);
+    checkMetadata(node, report, names);
     checkJsonBody(node, report);
     checkFiles(file, node, report);
   }

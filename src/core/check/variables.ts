@@ -50,10 +50,16 @@ type Report = (offset: number, rule: Finding['rule'], message: string) => void;
 
 const SET_CALL = /(?:client\.global|request\.variables)\.set\(\s*(["'`])([^"'`]+)\1/g;
 
+/** httpyac: `exports.name = …` in `{{ }}` blocks, and the variable of `# @loop for name of …`. */
+const HTTPYAC_SET =
+  /\bexports\.([A-Za-z_$][\w$]*)\s*=(?!=)|^[ \t]*(?:#+|\/\/)[ \t]*@loop[ \t]+for[ \t]+(?:const[ \t]+|let[ \t]+)?([A-Za-z_$][\w$]*)[ \t]+of\b/gm;
+
 /** The names the scripts of these files set. */
 export function scriptedNames(files: HttpFile[]): Set<string> {
   const names = new Set<string>();
   for (const file of files) {
+    if (file.dialect === 'httpyac')
+      for (const match of file.text.matchAll(HTTPYAC_SET)) names.add(match[1] ?? match[2]);
     for (const node of file.requests) {
       for (const script of [...node.preScripts, ...node.handlers]) {
         if (script.kind === 'inline') for (const match of script.code.matchAll(SET_CALL)) names.add(match[2]);
@@ -70,9 +76,19 @@ function sentSpans(node: RequestNode): Span[] {
   return spans;
 }
 
-/** Names a placeholder expression needs: none for dynamic values and request references. */
-function neededName(expression: string, scope: VariableScope): string | undefined {
+/**
+ * Names a placeholder expression needs: none for dynamic values and request references. In
+ * httpyac files an expression is JavaScript: the name it starts with (`doc` of
+ * `doc.cores[0].core`); a loop pass (`cores1` of request `cores`) is a request too.
+ */
+function neededName(expression: string, scope: VariableScope, httpyac = false): string | undefined {
   if (!expression || expression.startsWith('$')) return undefined;
+  if (httpyac) {
+    const head = /^[A-Za-z_$][\w$]*/.exec(expression)?.[0];
+    if (head === undefined || head !== expression.trim().split(/[.[\s(]/)[0]) return undefined;
+    if (scope.requestNames.has(head) || scope.requestNames.has(head.replace(/\d+$/, ''))) return undefined;
+    return head;
+  }
   const reference = parseReference(expression);
   if (reference && scope.requestNames.has(reference.name)) return undefined;
   const dot = expression.indexOf('.');
@@ -109,7 +125,8 @@ export function checkVariables(
 ): void {
   const fileVariables = new Map(file.variables.map((v) => [v.name, v.value]));
   for (const node of file.requests) {
-    const prompted = new Set(node.prompts.map((p) => p.name));
+    // kulala's `# @secret name` asks for the value, as `# @prompt` does.
+    const prompted = new Set([...node.prompts.map((p) => p.name), ...node.secrets]);
     for (const span of sentSpans(node)) {
       for (const placeholder of findPlaceholders(file.text.slice(span.start, span.end))) {
         const reference = parseReference(placeholder.expression);
@@ -125,7 +142,7 @@ export function checkVariables(
           checkAuthUse(placeholder.expression, environments, (text) =>
             report(span.start + placeholder.start, 'undefined-auth', text),
           );
-        const name = neededName(placeholder.expression, scope);
+        const name = neededName(placeholder.expression, scope, file.dialect === 'httpyac');
         if (name === undefined) continue;
         const failing = new Map<string, string[]>();
         for (const environment of environments) {

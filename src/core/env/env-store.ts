@@ -31,6 +31,8 @@ export interface EnvFile {
   security?: Record<string, Record<string, AuthConfigEntry>>;
   /** Variables (by environment) whose value was read from a secret store (Visual Studio's `AspnetUserSecrets`): masked. */
   providerSecrets?: Record<string, Set<string>>;
+  /** Headers every request gets unless it sets them (kulala `$default_headers`, httpyac `defaultHeaders`), by environment. */
+  defaultHeaders?: Record<string, Record<string, string>>;
 }
 
 export interface ResolvedEnvironment {
@@ -47,6 +49,8 @@ export interface ResolvedEnvironment {
   auth?: Map<string, AuthConfigSource>;
   /** The `$shared` values alone (REST Client's `{{$shared name}}`). */
   shared?: Map<string, string>;
+  /** Headers a request gets unless it sets them, as templates (lower-case name → [name, value]); nearer files and the named environment win. */
+  defaultHeaders?: Map<string, [string, string]>;
 }
 
 export interface Dotenv {
@@ -71,12 +75,59 @@ function stringify(value: unknown): string {
   return String(value);
 }
 
+/** kulala's key for the headers of an environment (or of `$shared`) that every request gets. */
+const DEFAULT_HEADERS_KEY = '$default_headers';
+
+/**
+ * Takes kulala's `"$default_headers": {"Accept": "…"}` out of each environment (it is no
+ * variable); an empty list (`[]`) means none. Anything but an object of strings is refused, so
+ * headers are never dropped silently.
+ */
+function extractDefaultHeaders(
+  data: Record<string, unknown>,
+  text: string,
+  path: string,
+): Record<string, Record<string, string>> | undefined {
+  let found: Record<string, Record<string, string>> | undefined;
+  for (const [envName, variables] of Object.entries(data)) {
+    if (!variables || typeof variables !== 'object' || Array.isArray(variables)) continue;
+    if (!Object.hasOwn(variables, DEFAULT_HEADERS_KEY)) continue;
+    const headers = (variables as Record<string, unknown>)[DEFAULT_HEADERS_KEY];
+    delete (variables as Record<string, unknown>)[DEFAULT_HEADERS_KEY];
+    if (Array.isArray(headers) && headers.length === 0) continue;
+    const valid =
+      headers !== null &&
+      typeof headers === 'object' &&
+      !Array.isArray(headers) &&
+      Object.values(headers).every((value) => typeof value === 'string' || typeof value === 'number');
+    if (!valid) {
+      const { line, col } = lineColAt(text, Math.max(0, text.indexOf(`"${DEFAULT_HEADERS_KEY}"`)));
+      throw new DialError(
+        'E_ENV',
+        `"${DEFAULT_HEADERS_KEY}" of environment '${envName}' must be an object of headers`,
+        {
+          location: { file: path, line, col, excerpt: text.split(/\r?\n/)[line - 1] },
+          hint: '"$default_headers": {"Accept": "application/json"}',
+        },
+      );
+    }
+    (found ??= {})[envName] = Object.fromEntries(
+      Object.entries(headers as Record<string, string | number>).map(([name, value]) => [name, String(value)]),
+    );
+  }
+  return found;
+}
+
 /** Parses and validates one env file's text (zod/mini); errors name the file, line and column. */
 export async function parseEnvFile(text: string, path: string, isPrivate: boolean): Promise<EnvFile> {
   const data = parseJsonText(text, path, 'E_ENV');
   // A `"$schema"` key (editor completion for env files) is not an environment.
   if (data !== null && typeof data === 'object' && !Array.isArray(data))
     delete (data as Record<string, unknown>).$schema;
+  const defaultHeaders =
+    text.includes(DEFAULT_HEADERS_KEY) && data !== null && typeof data === 'object' && !Array.isArray(data)
+      ? extractDefaultHeaders(data as Record<string, unknown>, text, path)
+      : undefined;
   // `Security` (OAuth 2.0 configurations) is no variable: only a file that has one pays for the look.
   const security =
     text.includes('"Security"') && data !== null && typeof data === 'object' && !Array.isArray(data)
@@ -116,7 +167,21 @@ export async function parseEnvFile(text: string, path: string, isPrivate: boolea
   const file: EnvFile = { path, private: isPrivate, environments };
   if (security && Object.keys(security).length) file.security = security;
   if (providerSecrets) file.providerSecrets = providerSecrets;
+  if (defaultHeaders) file.defaultHeaders = defaultHeaders;
   return file;
+}
+
+/** The default headers of `layers` over `files` (root first): later layers and nearer files win. */
+export function mergeDefaultHeaders(
+  files: Array<Pick<EnvFile, 'defaultHeaders'>>,
+  layers: string[],
+): Map<string, [string, string]> | undefined {
+  let merged: Map<string, [string, string]> | undefined;
+  for (const layer of layers)
+    for (const file of files)
+      for (const [name, value] of Object.entries(file.defaultHeaders?.[layer] ?? {}))
+        (merged ??= new Map()).set(name.toLowerCase(), [name, value]);
+  return merged;
 }
 
 /** The folders from `root` down to `dir` (just `dir` when it is outside the root). */
@@ -178,7 +243,12 @@ export class EnvStore {
   /** The variables of environment `name` (plus `$shared`) for a `.http` file in `dir`. Unknown name -> E_ENV. */
   async resolve(dir: string, name?: string): Promise<ResolvedEnvironment> {
     const files = await this.filesFor(dir);
-    if (name !== undefined && name !== SHARED_ENV && !files.some((file) => file.environments[name])) {
+    if (
+      name !== undefined &&
+      name !== SHARED_ENV &&
+      !files.some((file) => file.environments[name]) &&
+      !(await import('./httpyac-names.js').then((module) => module.httpyacDefines(dir, this.root, name)))
+    ) {
       const known = await this.names(dir);
       throw new DialError('E_ENV', `unknown environment '${name}'`, {
         hint:
@@ -205,6 +275,7 @@ export class EnvStore {
       }
     }
     const auth = files.some((file) => file.security) ? mergeAuthConfigs(files, layers) : undefined;
+    const defaultHeaders = files.some((file) => file.defaultHeaders) ? mergeDefaultHeaders(files, layers) : undefined;
     const resolved: ResolvedEnvironment = {
       name,
       values,
@@ -214,6 +285,7 @@ export class EnvStore {
       shared,
     };
     if (auth) resolved.auth = auth;
+    if (defaultHeaders) resolved.defaultHeaders = defaultHeaders;
     return resolved;
   }
 

@@ -71,7 +71,8 @@ export function extractSecurity(
     const shape = '"Security": {"Auth": {"my-auth": {"Type": "OAuth2", "Grant Type": "Client Credentials", …}}}';
     if (!isObject(security)) fail(`"Security" of environment '${envName}' must be an object`, securityAt, shape);
     const auth = (security as Record<string, unknown>).Auth;
-    if (auth === undefined) continue;
+    // An empty list (kulala writes `"Auth": []` in a new env file) holds no configuration.
+    if (auth === undefined || (Array.isArray(auth) && auth.length === 0)) continue;
     const authAt = keyOffset(text, 'Auth', securityAt);
     if (!isObject(auth)) fail(`"Security.Auth" of environment '${envName}' must be an object`, authAt, shape);
     const configs: Record<string, AuthConfigEntry> = {};

@@ -114,6 +114,11 @@ function isAssertionLine(t: string): boolean {
   return t.charCodeAt(0) === 63 && t.charCodeAt(1) === 63 && (t.length === 2 || t[2] === ' ' || t[2] === '\t');
 }
 
+/** httpyac's multi-line comment opens on a line of its own (commentHttpRegionParser). */
+function isHttpyacBlockCommentStart(t: string): boolean {
+  return t.charCodeAt(0) === 47 && t.charCodeAt(1) === 42 && t.slice(2).trim() === '';
+}
+
 /** Lines that may end a body or headers: `??` assertions, `>` handlers and redirects, `<>` references. */
 function mayEndBody(t: string): boolean {
   const c = t.charCodeAt(0);
@@ -145,6 +150,18 @@ const BODY_COMMENT_LINE_RE = /^[ \t]*(?:#|\/\/)[^\n]*(?:\n|$)/gm;
 function withoutCommentLines(text: string): string {
   if (!/^[ \t]*(?:#|\/\/)/m.test(text)) return text;
   return text.replace(BODY_COMMENT_LINE_RE, '').replace(/\r?\n$/, '');
+}
+
+const BLOCK_COMMENT_LINES_RE = /^[ \t]*\/\*[ \t]*\r?\n[\s\S]*?^[ \t]*\*\/[ \t]*(?:\r?\n|$)/gm;
+
+/**
+ * httpyac reads comments before the body (parseMetaData and parseComment run first on every
+ * line): whole-line `#` / `//` comments and `/*` … `*\/` blocks (each on lines of their own)
+ * are not sent, wherever they stand in the body.
+ */
+function withoutHttpyacComments(text: string): string {
+  const lines = /^[ \t]*\/\*[ \t]*$/m.test(text) ? text.replace(BLOCK_COMMENT_LINES_RE, '') : text;
+  return withoutCommentLines(lines);
 }
 
 /**
@@ -217,6 +234,7 @@ class HttpFileParser {
   /** httpyac: scripts that run once or for every request, and the files `# @import` names. */
   private readonly httpyacFile: HttpyacFileScripts = { once: [], everyPre: [], everyPost: [] };
   private readonly httpyacImports: Array<{ path: string; line: number }> = [];
+  private readonly httpyacNamedRegions: string[] = [];
   /** httpyac `proto <` imports of the block being read, and of blocks without a request (for every gRPC request). */
   private blockProtos: ProtoImport[] = [];
   private readonly fileProtos: ProtoImport[] = [];
@@ -263,6 +281,7 @@ class HttpFileParser {
     if (this.imports.length > 0) file.imports = this.imports;
     if (this.httpyacFile.once.length > 0) file.httpyacFileScripts = this.httpyacFile.once;
     if (this.httpyacImports.length > 0) file.httpyacImports = this.httpyacImports;
+    if (this.httpyacNamedRegions.length > 0) file.httpyacNamedRegions = this.httpyacNamedRegions;
     if (this.warnings.length > 0) {
       file.warnings = this.warnings;
       reportParseWarnings(this.warnings);
@@ -328,8 +347,20 @@ class HttpFileParser {
       case 'post':
         return isBlank(line) ? i : this.afterBodyLine(i, line, t);
       case 'response':
-        return i;
+        return this.savedResponseLine(i, line, t);
     }
+  }
+
+  /**
+   * httpyac: a saved response (`HTTP/1.1 200 OK` after a request) is ignored up to the next `###`,
+   * but its script and assertion parsers run first on every line (registered before the response
+   * parser), so `{{ }}` blocks and `??` lines in it still count.
+   */
+  private savedResponseLine(i: number, line: string, t: string): number {
+    const script = this.httpyacScriptAt(i, t);
+    const last = script >= 0 ? script : isAssertionLine(t) ? this.assertionLine(i, line) : i;
+    this.block.state = 'response';
+    return last;
   }
 
   /** httpyac: a request line (or the comments right above one) after a request starts a new request. */
@@ -787,6 +818,11 @@ class HttpFileParser {
       this.commentAfterRequestLine(i, t);
       return i;
     }
+    if (this.dialect === 'httpyac' && isHttpyacBlockCommentStart(t)) {
+      // httpyac: the headers end at the comment; lines after it are the body.
+      block.state = 'body';
+      return this.blockComment(i);
+    }
     const colon = t.indexOf(':');
     const name = colon > 0 ? t.slice(0, colon).trim() : '';
     if (!name || !HEADER_NAME_RE.test(name)) {
@@ -892,13 +928,16 @@ class HttpFileParser {
       block.state = 'response';
       return i;
     }
+    if (this.dialect === 'httpyac' && isHttpyacBlockCommentStart(t)) return this.blockComment(i);
     if (block.bodyFirst < 0) {
       block.bodyFirst = i;
       this.refuseGraphqlBody(i, t);
-    } else if (isStrictRequestLine(t)) this.warnRequestLineInBody(i, t);
+    }
+    // Also as the body's first line (a `###` forgotten between two requests, 4ks-io's api.http).
+    if (isStrictRequestLine(t)) this.warnRequestLineInBody(i, t);
     if (block.bodyFirst === i && fileBodyEncoding(t) !== undefined) this.fileBodyLine(i, t);
     // Comment lines after the body's last content line are not part of it (see withoutCommentLines).
-    if (block.bodyLast < block.bodyFirst || !isComment(t) || this.dialect === 'httpyac') block.bodyLast = i;
+    if (block.bodyLast < block.bodyFirst || !isComment(t)) block.bodyLast = i;
     if (!block.bodyHasContent && !isComment(t)) {
       if (t.charCodeAt(0) === 64 && VARIABLE_RE.test(t)) block.bodyVariables.push(i);
       else block.bodyHasContent = true;
@@ -971,6 +1010,7 @@ class HttpFileParser {
   private afterBodyLine(i: number, line: string, t: string): number {
     const script = this.httpyacScriptAt(i, t);
     if (script >= 0) return script;
+    if (this.dialect === 'httpyac' && isHttpyacBlockCommentStart(t)) return this.blockComment(i);
     if (isComment(t)) {
       this.commentAfterRequestLine(i, t);
       return i;
@@ -1064,7 +1104,12 @@ class HttpFileParser {
       return variables ? { kind: 'inline', text: variables, span } : undefined;
     }
     if (block.method === 'WEBSOCKET') this.checkWebSocketSeparators(block);
-    const sent = this.dialect === 'httpyac' || block.method === 'WEBSOCKET' ? text : withoutCommentLines(text);
+    const sent =
+      block.method === 'WEBSOCKET'
+        ? text
+        : this.dialect === 'httpyac'
+          ? withoutHttpyacComments(text)
+          : withoutCommentLines(text);
     return {
       kind: 'inline',
       text: block.graphql ? this.httpyacGraphqlBody(block.graphql, sent) : inlineBodyText(block, sent),
@@ -1220,6 +1265,7 @@ class HttpFileParser {
     const protos = this.blockProtos.splice(0);
     if (!block.hasRequest) {
       this.fileProtos.push(...protos);
+      if (this.dialect === 'httpyac' && block.name !== undefined) this.httpyacNamedRegions.push(block.name);
       if (block.runs) this.finishRunOnly(block, end);
       // httpyac's global region: its blocks run once before the requests, its response blocks after each.
       if (block.scriptBlocks) this.httpyacFile.once.push(...block.scriptBlocks);

@@ -212,6 +212,11 @@ export interface HttpFile {
   httpyacFileScripts?: Array<{ code: string; line: number }>;
   /** httpyac `# @import ./other.http`: files whose requests and variables this file may use. */
   httpyacImports?: Array<{ path: string; line: number }>;
+  /**
+   * httpyac: names of regions with no request (`# @name variables` over `@host = …` lines). A
+   * `# @ref` to one runs nothing: its variables are file variables already.
+   */
+  httpyacNamedRegions?: string[];
 }
 
 /**

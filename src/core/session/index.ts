@@ -54,6 +54,13 @@ import { lineColAt } from '../env/json-file.js';
 import { basicAuthorization } from '../http/basic-auth.js';
 import { eventSourceHttpRequest, eventTypes, streamLimits } from './event-source.js';
 
+/** True when a file variable stands outside every request's block (httpyac: in a global region). */
+function isGlobalVariable(file: HttpFile, variable: { span: { start: number } }): boolean {
+  return !file.requests.some(
+    (request) => variable.span.start >= request.span.start && variable.span.start < request.span.end,
+  );
+}
+
 export interface SessionOptions {
   workspaceRoot: string;
   environment?: string;
@@ -241,6 +248,11 @@ class RequestSession implements Session {
   private readonly environmentsByDir = new Map<string, Promise<[ResolvedEnvironment, Dotenv | undefined]>>();
   private oauthClient?: Promise<OAuthClient>;
   private readonly implicitByDir = new Map<string, Promise<ResolvedEnvironment | undefined>>();
+  private readonly httpyacEnvironmentsByDir = new Map<string, Promise<[ResolvedEnvironment, Dotenv | undefined]>>();
+  private readonly onceValuesByFile = new Map<string, Map<string, string>>();
+  private readonly defaultHeadersByDir = new Map<string, Promise<Array<[string, [string, string]]> | null>>();
+  private readonly defaultHeadersKnown = new Map<string, Array<[string, [string, string]]> | null>();
+  private readonly httpyacDefaultHeadersKnown = new Map<string, Array<[string, [string, string]]> | null>();
   /** httpyac `# @import`: the files each file imports, parsed once. */
   private readonly imports = new WeakMap<HttpFile, Promise<HttpFile[]>>();
   /** httpyac: each file's last response (`response` in later requests of the file). */
@@ -382,6 +394,70 @@ class RequestSession implements Session {
     return pending;
   }
 
+  /** The values of httpyac's once-per-run file variables of a file (see ResolverOptions.onceKeys). */
+  private onceValuesOf(file: HttpFile): Map<string, string> {
+    let values = this.onceValuesByFile.get(file.path);
+    if (!values) this.onceValuesByFile.set(file.path, (values = new Map()));
+    return values;
+  }
+
+  /** environmentFor(dir), plus httpyac's `env/*.env` files and JSON config for httpyac files (under the JetBrains env files). */
+  private fileEnvironment(file: HttpFile, dir: string): Promise<[ResolvedEnvironment, Dotenv | undefined]> {
+    // Most files are not httpyac's: their environment's promise as it is (no async frame per request).
+    if (file.dialect !== 'httpyac') return this.environmentFor(dir);
+    let pending = this.httpyacEnvironmentsByDir.get(dir);
+    if (!pending) {
+      pending = this.environmentFor(dir).then(async ([jetbrains, dotenv]) => [
+        await withHttpyacEnvironment(jetbrains, dir, this.environment),
+        dotenv,
+      ]);
+      this.httpyacEnvironmentsByDir.set(dir, pending);
+    }
+    return pending;
+  }
+
+  /**
+   * The default headers (kulala `$default_headers`, httpyac `defaultHeaders`) of a file's
+   * environment; with no environment chosen, those of kulala's default environment after them (as
+   * its names are, see implicitEnvironment). Null when there are none: known once per folder.
+   */
+  private defaultHeadersFor(file: HttpFile, dir: string): Promise<Array<[string, [string, string]]> | null> {
+    const key = `${file.dialect === 'httpyac' ? 'httpyac' : ''}\n${dir}`;
+    let pending = this.defaultHeadersByDir.get(key);
+    if (!pending) {
+      pending = (async () => {
+        const [environment] = await this.fileEnvironment(file, dir);
+        const implicit =
+          this.environment === undefined ? (await this.implicitEnvironment(dir))?.defaultHeaders : undefined;
+        const all = [...(environment.defaultHeaders ?? []), ...(implicit ?? [])];
+        const found = all.length > 0 ? all : null;
+        (file.dialect === 'httpyac' ? this.httpyacDefaultHeadersKnown : this.defaultHeadersKnown).set(dir, found);
+        return found;
+      })();
+      this.defaultHeadersByDir.set(key, pending);
+    }
+    return pending;
+  }
+
+  /** Adds the default headers the request does not set itself, their variables resolved. */
+  private async addDefaultHeaders(
+    defaults: Array<[string, [string, string]]>,
+    resolver: VariableResolver,
+    headers: Array<[string, string]>,
+  ): Promise<void> {
+    const set = new Set(headers.map(([name]) => name.toLowerCase()));
+    for (const [key, [name, template]] of defaults) {
+      if (set.has(key)) continue;
+      const value = await resolver.resolve(template);
+      if (!HEADER_NAME_RE.test(name) || /[\r\n]/.test(value))
+        throw new DialError('E_HEADER_INJECTION', `default header '${name.replace(/[\r\n]/g, '')}' is not valid`, {
+          hint: 'fix the default headers of the environment (a name is a token, a value one line)',
+        });
+      headers.push([name, value]);
+      set.add(key);
+    }
+  }
+
   /** Says once per file and environment that names were taken from kulala's default environment. */
   private noteImplicitEnvironment(file: HttpFile, node: RequestNode, environment: string, name: string): void {
     const key = `${file.path}\n${environment}`;
@@ -421,21 +497,26 @@ class RequestSession implements Session {
     preparing: boolean,
   ): Promise<VariableResolver> {
     const dir = file.path ? dirname(file.path) : this.workspaceRoot;
-    const [jetbrainsEnvironment, dotenv] = await this.environmentFor(dir);
-    // httpyac files also read httpyac's `env/*.env` files (under the JetBrains env files).
-    const environment =
-      file.dialect === 'httpyac'
-        ? await withHttpyacEnvironment(jetbrainsEnvironment, dir, this.environment)
-        : jetbrainsEnvironment;
+    const [environment, dotenv] = await this.fileEnvironment(file, dir);
     const fileVariables = new Map<string, string>();
     // httpyac: the variables of imported files' global regions, under the file's own.
     if (file.httpyacImports)
       for (const imported of await this.importsOf(file))
         for (const [name, value] of globalVariables(imported)) fileVariables.set(name, value);
     let laterFileVariables: Map<string, string> | undefined;
+    let onceKeys: Map<string, string> | undefined;
     for (const variable of file.variables) {
-      if (variable.span.start < node.requestLineSpan.start) fileVariables.set(variable.name, variable.value);
-      else (laterFileVariables ??= new Map()).set(variable.name, variable.value);
+      if (variable.span.start < node.requestLineSpan.start) {
+        fileVariables.set(variable.name, variable.value);
+        // httpyac runs its global regions once per send: a dynamic value there is drawn once.
+        if (
+          file.dialect === 'httpyac' &&
+          /\{\{\s*\$(?!global\b)/.test(variable.value) &&
+          isGlobalVariable(file, variable)
+        )
+          (onceKeys ??= new Map()).set(variable.name, `${variable.name}\n${variable.span.start}`);
+        else onceKeys?.delete(variable.name);
+      } else (laterFileVariables ??= new Map()).set(variable.name, variable.value);
     }
     const where = this.where(file, node);
     return new VariableResolver({
@@ -445,6 +526,10 @@ class RequestSession implements Session {
       globals: this.globals,
       fileVariables,
       laterFileVariables,
+      // Plain properties, not spreads: a spread in this literal takes V8's slow path on every request.
+      onceKeys,
+      onceValues: onceKeys ? this.onceValuesOf(file) : undefined,
+      ask: this.options.prompt,
       environment,
       dotenv,
       javascriptExpressions: file.dialect === 'httpyac',
@@ -741,9 +826,11 @@ class RequestSession implements Session {
     // A new send forgets the `# @prompt` answers of the last one (see askPrompts), prompts or not.
     else if (extra.promptAgain && this.chain.getStore() === undefined) this.promptedNow = new Set();
     const resolver = await this.resolver(file, node, extra, true);
+    if (node.secrets.length > 0) await this.askSecrets(file, node, resolver);
     await this.runHttpyacGlobalScripts(file, resolver);
-    if (node.httpyacScripts) node = await this.runHttpyacPreScripts(node, resolver);
+    // httpyac runs a region's `# @ref` lines before its `{{ }}` blocks (they stand above them).
     await this.runRefs(file, node);
+    if (node.httpyacScripts) node = await this.runHttpyacPreScripts(node, resolver);
     this.checkClosedTemplates(file, node);
     let url = await this.resolveUrl(file, node, resolver);
     const headers = await this.resolveHeaders(file, node, resolver);
@@ -887,11 +974,37 @@ class RequestSession implements Session {
     }
   }
 
+  /**
+   * kulala's `# @secret password [label]` asks for the value (hidden), as `# @prompt` does; dial
+   * also masks it. A value defined elsewhere (--var, env files, file variables) is used as it is.
+   */
+  private async askSecrets(file: HttpFile, node: RequestNode, resolver: VariableResolver): Promise<void> {
+    const cli = this.options.cliVariables ?? {};
+    for (const name of node.secrets) {
+      if (Object.hasOwn(cli, name) || this.prompted.has(name)) continue;
+      const defined = await resolver.variable(name).then(
+        () => true,
+        (error: unknown) => !(error instanceof DialError && error.code === 'E_VAR_UNDEFINED'),
+      );
+      if (defined) continue;
+      if (!this.options.prompt) {
+        throw new DialError('E_VAR_UNDEFINED', `no value for @secret variable '${name}' (${this.where(file, node)})`, {
+          location: { file: file.path || '<text>', line: node.requestLineSpan.line },
+          hint: `kulala asks for a \`# @secret\` value; pass --var ${name}=…`,
+        });
+      }
+      this.prompted.set(name, await this.options.prompt(name, 'secret'));
+    }
+  }
+
   /** httpyac's `# @ref login` / `# @forceRef login`: makes sure the named requests ran first. */
   private async runRefs(file: HttpFile, node: RequestNode): Promise<void> {
     for (const meta of node.metadata) {
       if (meta.key !== 'ref' && meta.key !== 'forceRef') continue;
       for (const name of meta.value.split(/[\s,]+/).filter(Boolean)) {
+        // A region with no request (httpyac: only variables under `# @name`) has nothing to run.
+        if (file.httpyacNamedRegions?.includes(name) && !file.requests.some((request) => request.name === name))
+          continue;
         // `@forceRef` runs the request again even when it already ran in this session.
         if (meta.key === 'forceRef') await this.forgetRun(file, name);
         await this.reference(
@@ -977,6 +1090,11 @@ class RequestSession implements Session {
       headers.push([name, value]);
     }
     if (node.httpyacHeaderSpreads) await this.spreadHttpyacHeaders(file, node, resolver, headers);
+    // Known after the first request of a folder: no await at all when there are none.
+    const dir = file.path ? dirname(file.path) : this.workspaceRoot;
+    let defaults = (file.dialect === 'httpyac' ? this.httpyacDefaultHeadersKnown : this.defaultHeadersKnown).get(dir);
+    if (defaults === undefined) defaults = await this.defaultHeadersFor(file, dir);
+    if (defaults) await this.addDefaultHeaders(defaults, resolver, headers);
     return headers;
   }
 

@@ -1,13 +1,84 @@
 /**
  * httpyac's environments: `.env` files in an `env/` folder (or beside the `.http` file), the
- * nameless `.env` always, `<name>.env` when environment `name` is chosen. Used for files read in
- * the httpyac dialect, under the JetBrains env files (which win on a clash).
+ * nameless `.env` always, `<name>.env` when environment `name` is chosen; and the `environments`
+ * and `defaultHeaders` of its JSON config (`.httpyac.json`, `httpyac.config.json`):
+ * `$shared` always, the chosen environment or else `$default`. Used for files read in the
+ * httpyac dialect, under the JetBrains env files (which win on a clash).
  */
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { DialError } from '../errors.js';
 import { parseDotenv } from '../env/dotenv.js';
+import { lineColAt, parseJsonText } from '../env/json-file.js';
 import type { ResolvedEnvironment } from '../env/index.js';
+
+const JSON_CONFIGS = ['.httpyac.json', 'httpyac.config.json'];
+const SCRIPT_CONFIGS = [
+  '.httpyac.js',
+  '.httpyac.config.js',
+  '.httpyac.config.cjs',
+  'httpyac.config.js',
+  'httpyac.config.cjs',
+];
+
+interface HttpyacConfig {
+  path: string;
+  values: Map<string, string>;
+  headers: Array<[string, string]>;
+}
+
+function text(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === null || value === undefined) return '';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+/**
+ * A JS config may set environments or default headers dial cannot read without running it:
+ * refused where it names them, so requests never go out without them.
+ */
+async function refuseScriptConfig(folder: string): Promise<void> {
+  for (const name of SCRIPT_CONFIGS) {
+    const path = join(folder, name);
+    let source: string;
+    try {
+      source = await readFile(path, 'utf8');
+    } catch {
+      continue;
+    }
+    const at = source.search(/\b(?:environments|defaultHeaders)\b/);
+    if (at < 0) continue;
+    const { line, col } = lineColAt(source, at);
+    throw new DialError('E_ENV', `${name}: environments and default headers in a JavaScript config are not read yet`, {
+      location: { file: path, line, col, excerpt: source.split(/\r?\n/)[line - 1] },
+      hint: 'move them to a .httpyac.json next to it ({"environments": {…}, "defaultHeaders": {…}}), which dial reads',
+    });
+  }
+}
+
+/** The `environments` ($shared, then `name` or else $default) and `defaultHeaders` of a JSON config in `folder`. */
+async function readConfig(folder: string, name: string | undefined): Promise<HttpyacConfig | undefined> {
+  for (const fileName of JSON_CONFIGS) {
+    const path = join(folder, fileName);
+    let source: string;
+    try {
+      source = await readFile(path, 'utf8');
+    } catch {
+      continue;
+    }
+    const data = parseJsonText(source, path, 'E_ENV') as Record<string, unknown> | null;
+    const environments = (data?.environments ?? {}) as Record<string, Record<string, unknown> | undefined>;
+    const values = new Map<string, string>();
+    for (const layer of ['$shared', name ?? '$default'])
+      for (const [key, value] of Object.entries(environments[layer] ?? {})) values.set(key, text(value));
+    const headers = Object.entries((data?.defaultHeaders ?? {}) as Record<string, unknown>).map(
+      ([header, value]): [string, string] => [header, text(value)],
+    );
+    return { path, values, headers };
+  }
+  return undefined;
+}
 
 async function readValues(path: string): Promise<Map<string, string> | undefined> {
   try {
@@ -51,8 +122,29 @@ export async function withHttpyacEnvironment(
       }
     }
   }
+  const defaultHeaders = new Map<string, [string, string]>();
+  for (const folder of envFolders(dir)
+    .filter((_, index) => index % 2 === 0)
+    .reverse()) {
+    await refuseScriptConfig(folder);
+    const config = await readConfig(folder, name);
+    if (!config) continue;
+    files.push(config.path);
+    for (const [key, value] of config.values) {
+      values.set(key, value);
+      sources.set(key, config.path);
+    }
+    for (const [header, value] of config.headers) defaultHeaders.set(header.toLowerCase(), [header, value]);
+  }
   if (files.length === 0) return base;
   for (const [key, value] of base.values) values.set(key, value);
   for (const [key, source] of base.sources) sources.set(key, source);
-  return { ...base, values, files: [...files, ...base.files], sources };
+  for (const [key, header] of base.defaultHeaders ?? []) defaultHeaders.set(key, header);
+  return {
+    ...base,
+    values,
+    files: [...files, ...base.files],
+    sources,
+    ...(defaultHeaders.size ? { defaultHeaders } : {}),
+  };
 }

@@ -94,6 +94,23 @@ const BUILT_INS = new Set([
 
 let runner: ScriptRunner | undefined;
 
+/**
+ * httpyac's `$global` (globalVariableProvider): one object shared by every script and
+ * expression of a run (`$global.token = …` in a block, `{{$global.token}}` in a request).
+ */
+const GLOBAL = '$global';
+const GLOBAL_RE = /(?<![\w$])\$global\b/;
+
+function globalObjectJson(globals: Map<string, unknown> | undefined): string {
+  const value = globals?.get(GLOBAL);
+  return JSON.stringify(value !== null && typeof value === 'object' ? value : {});
+}
+
+/** True for an httpyac expression that reads `$global` (`{{$global.token}}`): JavaScript, not a dynamic variable. */
+export function readsHttpyacGlobal(expression: string): boolean {
+  return expression.startsWith(GLOBAL) && /^\$global(?:$|[.[\s])/.test(expression);
+}
+
 /** The identifiers an expression reads (outside string literals), minus built-ins: the variables to put in scope. */
 export function expressionIdentifiers(expression: string): string[] {
   // Strings are no code, except the `${…}` parts of template literals.
@@ -119,11 +136,14 @@ export async function evaluateHttpyacExpression(
   location: { file: string; line: number },
   /** httpyac's `response`: the file's last response (httpyacResponse()), when the expression names it. */
   response?: Record<string, unknown>,
+  /** The run's values, for httpyac's `$global` object. */
+  globals?: Map<string, unknown>,
 ): Promise<string> {
   const declarations = Object.keys(scope)
     .map((name) => `const ${name} = __scope[${JSON.stringify(name)}];`)
     .join(' ');
-  const code = ` const __scope = ${JSON.stringify(scope)}; ${declarations} { const response = ${JSON.stringify(response ?? null)} ?? undefined; const __value = (${expression}\n); request.variables.set(${JSON.stringify(RESULT)}, typeof __value === 'string' ? __value : JSON.stringify(__value)); }`;
+  const global = GLOBAL_RE.test(expression) ? ` const $global = ${globalObjectJson(globals)};` : '';
+  const code = ` const __scope = ${JSON.stringify(scope)}; ${declarations}${global} { const response = ${JSON.stringify(response ?? null)} ?? undefined; const __value = (${expression}\n); if (__value !== undefined) request.variables.set(${JSON.stringify(RESULT)}, typeof __value === 'string' ? __value : JSON.stringify(__value)); }`;
   const file: HttpFile = { path: location.file, text: code, variables: [], requests: [] };
   const node: ScriptNode = { kind: 'inline', code, span: { start: 0, end: code.length, line: location.line, col: 1 } };
   const requestVariables = new Map<string, string>();
@@ -140,7 +160,11 @@ export async function evaluateHttpyacExpression(
     throw error;
   }
   const value = requestVariables.get(RESULT);
-  if (value === undefined) throw new DialError('E_SCRIPT', `{{${expression.trim()}}} gave no value`, { location });
+  if (value === undefined)
+    throw new DialError('E_SCRIPT', `{{${expression.trim()}}} is undefined`, {
+      location,
+      hint: 'httpyac would send the {{…}} text as written; set the value first (a script that runs before, or --var)',
+    });
   return value;
 }
 
@@ -256,18 +280,23 @@ export async function runHttpyacBlock(
   location: { file: string; line: number },
   context: HttpyacBlockContext = {},
 ): Promise<HttpyacBlockOutcome> {
+  // `let`: httpyac runs a block `with` its variables, so assigning one is allowed (and stays local).
   const declarations = Object.keys(scope)
-    .map((name) => `const ${name} = __scope[${JSON.stringify(name)}];`)
+    .map((name) => `let ${name} = __scope[${JSON.stringify(name)}];`)
     .join(' ');
   const given = { request: context.request, response: context.response };
+  const usesGlobal = GLOBAL_RE.test(code);
   // One line of set-up before the code (so its lines keep their numbers), the block's own
   // declarations in an inner scope (they may reuse a variable's name), then the exports. A failed
   // assert (`assert.equal(…)` outside test()) is a failed test, as httpyac reports it, not a crash.
   const wrapped =
     ` const __scope = ${JSON.stringify(scope)}; const __given = ${JSON.stringify(given)}; const __variables = request.variables; ${declarations}` +
+    (usesGlobal ? ` const $global = ${globalObjectJson(context.globals)};` : '') +
     ` { const request = __given.request; const response = __given.response; const exports = {}; const module = { exports }; ${HTTPYAC_TEST.replace(/\n\s*/g, ' ')} try {${code}\n} catch (__e) { if (!__e || !/^(?:Script)?AssertionError/.test(__e.name)) throw __e; test(__e.message, function () { throw __e; }); }` +
     ` let __out = await module.exports; const __values = {}; for (const __k of Object.keys(__out || {})) __values[__k] = await __out[__k];` +
-    ` __variables.set(${JSON.stringify(RESULT)}, JSON.stringify(__values)); __variables.set('__dialRequest', JSON.stringify(request === undefined ? null : request)); } `;
+    ` __variables.set(${JSON.stringify(RESULT)}, JSON.stringify(__values)); __variables.set('__dialRequest', JSON.stringify(request === undefined ? null : request));` +
+    (usesGlobal ? ` __variables.set('__dialGlobal', JSON.stringify($global));` : '') +
+    ` } `;
   const file: HttpFile = { path: location.file, text: wrapped, variables: [], requests: [] };
   const node: ScriptNode = {
     kind: 'inline',
@@ -295,6 +324,8 @@ export async function runHttpyacBlock(
     exported.set(name, typeof value === 'string' ? value : JSON.stringify(value));
     context.globals?.set(name, value);
   }
+  const global = requestVariables.get('__dialGlobal');
+  if (global !== undefined) context.globals?.set(GLOBAL, JSON.parse(global));
   const changed = JSON.parse(requestVariables.get('__dialRequest') ?? 'null') as HttpyacBlockContext['request'] | null;
   return changed
     ? { exported, tests: outcome.tests, logs: outcome.logs, request: changed }

@@ -21,6 +21,7 @@ import {
   evaluateHttpyacExpression,
   expressionIdentifiers,
   runHttpyacBlock,
+  readsHttpyacGlobal,
   type HttpyacBlockContext,
   type HttpyacBlockOutcome,
 } from './httpyac-js.js';
@@ -42,6 +43,14 @@ export interface ResolverOptions {
    * file's variables wherever they stand, so a name defined nowhere else is taken from these.
    */
   laterFileVariables?: Map<string, string>;
+  /**
+   * httpyac: file variables evaluated once per run (`@session = {{$guid}}` in a global region has
+   * one value for every request): name → key into `onceValues`, which the run keeps.
+   */
+  onceKeys?: Map<string, string>;
+  onceValues?: Map<string, string>;
+  /** Asks the user for a value (a terminal or the workbench); absent when nobody can answer (dial run). */
+  ask?: (label: string, description?: string) => Promise<string>;
   environment: ResolvedEnvironment;
   dotenv?: Dotenv;
   /** Names marked `# @secret`. */
@@ -86,6 +95,9 @@ export interface AuthPlaceholder {
   environment: ResolvedEnvironment;
   resolve: (text: string) => Promise<string>;
 }
+
+/** httpyac's prompt placeholders: kind, label, `$value:` (default, or the choices of `$pick`). */
+const HTTPYAC_PROMPT_RE = /^\$(input|password|pick)(?:-askonce)?\s+([\s\S]*?)(?:\s*\$value:\s*([\s\S]*))?$/;
 
 const AUTH_CALL = /^\$auth\.(token|idToken)\s*\(\s*(?:"([^"]+)"|'([^']+)')\s*\)$/;
 
@@ -153,13 +165,19 @@ export class VariableResolver {
         hint: 'write {{name}}',
       });
     if (expression.startsWith('$auth.')) return this.auth(expression);
+    if (o.javascriptExpressions && readsHttpyacGlobal(expression)) return this.javascript(expression, chain);
+    const asked = o.javascriptExpressions ? HTTPYAC_PROMPT_RE.exec(expression) : null;
+    if (asked) return this.httpyacPrompt(expression, asked);
+    // httpyac `{{process.env.TOKEN}}`: the process environment, asked for by name (as {{$processEnv TOKEN}}).
+    const processEnv = o.javascriptExpressions ? /^process\.env\.([A-Za-z_][\w]*)$/.exec(expression) : null;
+    if (processEnv) return this.expression(`$processEnv ${processEnv[1]}`, chain);
     if (expression.startsWith('$')) {
       // httpyac's `{{$index}}` in a `# @loop` pass is a request variable, not a dynamic one.
       const own = o.requestVariables?.get(expression);
       if (own !== undefined) return own;
       return evaluateDynamic(expression, {
         processEnv: o.processEnv,
-        dotenv: o.dotenv,
+        dotenv: o.javascriptExpressions ? await this.httpyacDotenv(expression, chain) : o.dotenv,
         variable: (name) => this.expression(name, chain),
         shared: async (name) => {
           const template = o.environment.shared?.get(name);
@@ -202,8 +220,12 @@ export class VariableResolver {
     }
     let value: string | undefined;
     const template = o.fileVariables.get(name) ?? o.environment.values.get(name);
-    if (template !== undefined) {
+    const onceKey = o.fileVariables.has(name) ? o.onceKeys?.get(name) : undefined;
+    if (onceKey !== undefined && o.onceValues?.has(onceKey)) {
+      value = o.onceValues.get(onceKey);
+    } else if (template !== undefined) {
       value = await this.template(template, [...chain, name]);
+      if (onceKey !== undefined) o.onceValues?.set(onceKey, value);
       if (!o.fileVariables.has(name) && o.environment.secretNames.has(name)) this.secret(value);
     } else if (o.dotenv?.values.has(name)) {
       value = o.dotenv.values.get(name)!;
@@ -358,7 +380,48 @@ export class VariableResolver {
       await this.scopeFor(expression, chain),
       this.options.location ?? { file: this.options.fileLabel, line: 1 },
       /\bresponse\b/.test(expression) ? this.options.lastResponse?.() : undefined,
+      this.options.globals,
     );
+  }
+
+  /**
+   * httpyac's prompts (showInputBoxVariableReplacer, showQuickpickVariableReplacer):
+   * `{{$input label $value: default}}`, `{{$password label}}`, `{{$pick label $value: a,b}}`.
+   * Asked when someone can answer; an empty answer takes the default. A run cannot ask: an error
+   * at the line, before anything is sent.
+   */
+  private async httpyacPrompt(expression: string, match: RegExpExecArray): Promise<string> {
+    const o = this.options;
+    const [, kind, label, fallback] = match;
+    if (!o.ask) {
+      throw new DialError(
+        'E_VAR_UNDEFINED',
+        `{{${expression}}} asks for a value, and nobody can answer here (${o.where})`,
+        {
+          location: o.locate?.(expression) ?? o.location,
+          hint: 'put it in a file variable (`@user = {{$input …}}`) and pass --var user=…, or send the request from a terminal',
+        },
+      );
+    }
+    const choices = kind.startsWith('pick') && fallback ? ` (one of ${fallback})` : '';
+    const hint = !choices && fallback ? ` (empty: ${fallback})` : choices;
+    const answer = await o.ask(label.trim(), `${kind.startsWith('password') ? 'hidden' : 'httpyac'} prompt${hint}`);
+    const value = answer === '' && fallback !== undefined && !choices ? fallback.trim() : answer;
+    if (kind.startsWith('password')) this.secret(value);
+    return value;
+  }
+
+  /**
+   * httpyac's `{{$dotenv NAME}}` (restClientVariableReplacer) reads any variable, not only `.env`:
+   * for httpyac files a name `.env` lacks is looked up among the variables.
+   */
+  private async httpyacDotenv(expression: string, chain: string[]): Promise<Dotenv | undefined> {
+    const o = this.options;
+    const key = /^\$dotenv\s+([^\s%]\S*)\s*$/.exec(expression)?.[1];
+    if (!key || o.dotenv?.values.has(key) || !(await this.isDefined(key, chain))) return o.dotenv;
+    const values = new Map(o.dotenv?.values);
+    values.set(key, await this.expression(key, chain));
+    return { path: o.dotenv?.path ?? '', values };
   }
 
   /** The variables a piece of code names, resolved (JSON values parsed); names defined nowhere are left out. */

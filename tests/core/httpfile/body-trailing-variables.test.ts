@@ -68,9 +68,52 @@ describe('comment lines inside a body', () => {
     expect(request.body).toMatchObject({ text: '{\n  "Title": "Backlog" // kept: not a whole line\n}' });
   });
 
-  it('are sent as written in the httpyac dialect', () => {
+  // httpyac runs its metadata/comment parsers before the body parser on every line
+  // (parseMetaData matches /^\s*(#+|\/{2})/), so the same lines are not sent there either.
+  it('are not sent in the httpyac dialect either', () => {
     const [request] = parseHttpFile(`# @dialect httpyac\n${text}`, 'Web.http').requests;
-    expect(request.body).toMatchObject({ text: expect.stringContaining('// CreateTodoListCommand\n{') });
+    expect(request.body).toMatchObject({ text: '{\n  "Title": "Backlog" // kept: not a whole line\n}' });
+  });
+});
+
+// httpyac's `/*` … `*/` comments (commentHttpRegionParser: `/*` and `*/` on lines of their own)
+// stand anywhere, also right under the headers and inside or after a body (roXtra/PublicAPI's
+// Introduction.http documents each request with them).
+describe('httpyac /* */ comments after the request line', () => {
+  it('end the headers and are not sent', () => {
+    const text = [
+      '# @dialect httpyac',
+      'GET http://x/a',
+      'Accept: application/json',
+      '/*',
+      '## Next step',
+      'You can either edit the [sample.env](./env/sample.env) file.',
+      '### not a separator inside the comment',
+      '*/',
+      '###',
+      'POST http://x/b',
+      '',
+      '{"a": 1,',
+      '/*',
+      'a note',
+      '*/',
+      '"b": 2}',
+      '/*',
+      'trailing',
+      '*/',
+    ].join('\n');
+    const [first, second] = parseHttpFile(text, 'Introduction.http').requests;
+    expect(first.headers.map((h) => h.name)).toEqual(['Accept']);
+    expect(first.body).toBeUndefined();
+    expect(second.body).toMatchObject({ text: '{"a": 1,\n"b": 2}' });
+  });
+
+  it('stay body text in the other dialects', () => {
+    const [request] = parseHttpFile(
+      '# @dialect jetbrains\nPOST http://x/b\n\n/*\nnot a comment\n*/\n',
+      'b.http',
+    ).requests;
+    expect(request.body).toMatchObject({ text: '/*\nnot a comment\n*/' });
   });
 });
 
@@ -105,5 +148,19 @@ describe('comment lines after a body', () => {
     expect(first.body).toMatchObject({ text: '{\n  "a": 1\n}' });
     const commented = 'POST http://x/login\n\n{"a": 1}\n\n# > {%\n#     client.log(1);\n# %}\n';
     expect(parseHttpFile(commented, 'api.http').requests[0].body).toMatchObject({ text: '{"a": 1}' });
+  });
+});
+
+// 4ks-io's api.http: a second request line after the first request's blank lines, no `###`
+// between them. JetBrains and REST Client send it as the body; dial does too, and says so.
+describe('a request line as the first line of a body', () => {
+  it('is body text, with a warning naming its line', () => {
+    const file = parseHttpFile(
+      '# @dialect jetbrains\nGET http://x/a\ncontent-type: application/json\n\n\nPOST http://x/b HTTP/1.1\n\n{"a": 1}\n',
+      'api.http',
+    );
+    expect(file.requests).toHaveLength(1);
+    expect(file.requests[0].body).toMatchObject({ text: 'POST http://x/b HTTP/1.1\n\n{"a": 1}' });
+    expect(file.warnings?.map((w) => w.line)).toEqual([6]);
   });
 });

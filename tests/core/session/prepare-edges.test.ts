@@ -73,4 +73,29 @@ describe('session.prepare edges', () => {
     expect((await session.prepare(file, request, { promptAgain: true })).request.url).toBe(`${server.url}/c2`);
     expect(asked).toBe(2);
   });
+
+  // httpyac's prompt placeholders (alextanhongpin/http-request, tuliocll/httpyac-post-demo in the
+  // second held-out sweep): asked with the label; an empty answer takes `$value:`; no prompt, an error.
+  it('httpyac {{$input}}, {{$password}} and {{$pick}} ask with their label; a global one is asked once', async () => {
+    const root = workspace({
+      'api.http':
+        '# @dialect httpyac\n@u = {{$input user name? $value: john}}\n\n###\nGET HOST/{{u}}/{{$password the password?}}/{{$pick fruit? $value: apple,orange}}\n',
+    });
+    const asked: string[] = [];
+    const answers: Record<string, string> = { 'user name?': '', 'the password?': 'pw', 'fruit?': 'orange' };
+    const session = createSession({
+      workspaceRoot: root,
+      processEnv: {},
+      prompt: async (label, description) => (asked.push(`${label} ${description}`), answers[label]),
+    });
+    const file = await session.loadFile(join(root, 'api.http'));
+    expect((await session.prepare(file, file.requests[0])).request.url).toBe(`${server.url}/john/pw/orange`);
+    await session.prepare(file, file.requests[0]);
+    expect(asked.filter((line) => line.startsWith('user name?'))).toEqual(['user name? httpyac prompt (empty: john)']);
+    expect(asked).toContain('the password? hidden prompt');
+    expect(asked).toContain('fruit? httpyac prompt (one of apple,orange)');
+    const silent = createSession({ workspaceRoot: root, processEnv: {} });
+    const error = await dialErrorOf(silent.prepare(file, file.requests[0]));
+    expect(error.message).toContain('{{$input user name? $value: john}} asks for a value, and nobody can answer here');
+  });
 });

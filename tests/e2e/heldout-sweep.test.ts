@@ -1,0 +1,264 @@
+/**
+ * What the second held-out sweep (tests/compat/README.md) found, end to end against a recording
+ * server on 127.0.0.1:0: httpyac's JSON config (environments, defaultHeaders), kulala's
+ * `$default_headers` and empty `Security.Auth`, httpyac's `$global`, assignments to variables in
+ * `{{ }}` blocks, `/* *\/` comments after the headers, `# @ref` to a region of variables, `$dotenv`
+ * in httpyac files, kulala's `# @secret` prompt.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { startRecordingServer } from '../helpers/servers.js';
+
+function workspace(files: Record<string, string>): string {
+  const dir = tempDir('dial-heldout-');
+  mkdirSync(join(dir, '.git'));
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  return dir;
+}
+
+async function jsonServer(answer: (url: string) => unknown = () => ({})) {
+  return startRecordingServer((request, response) => {
+    response.setHeader('content-type', 'application/json');
+    response.end(JSON.stringify(answer(request.url ?? '')));
+  });
+}
+
+describe('httpyac JSON config (.httpyac.json)', () => {
+  it('sends its defaultHeaders on every request that does not set them, and reads its environments', async () => {
+    const server = await jsonServer();
+    try {
+      const dir = workspace({
+        '.httpyac.json': JSON.stringify({
+          defaultHeaders: { 'Content-Type': 'application/json', 'X-Env': '{{envName}}' },
+          environments: { $shared: { envName: 'not set' }, $default: { host: server.url }, dev: { envName: 'dev' } },
+        }),
+        'a.http': `GET /launches\n\n###\nPOST /query\nX-Env: mine\n\n{"a": 1}\n`,
+      });
+      const none = await runCli(['run', 'a.http'], { cwd: dir });
+      expect(none.code, none.stderr).toBe(0);
+      const dev = await runCli(['run', 'a.http', '-e', 'dev', '--var', `host=${server.url}`], { cwd: dir });
+      expect(dev.code, dev.stderr).toBe(0);
+      expect(
+        server.requests.map((r) => `${r.method} ${r.url} ${r.headers['content-type']} ${r.headers['x-env']}`),
+      ).toEqual([
+        'GET /launches application/json not set',
+        'POST /query application/json mine',
+        'GET /launches application/json dev',
+        'POST /query application/json mine',
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('-e chooses an environment only httpyac files define (env/NAME.env)', async () => {
+    const server = await jsonServer();
+    try {
+      const dir = workspace({
+        '.httpyac.json': '{}',
+        'env/sample.env': `base=${server.url}\n`,
+        'a.http': 'GET {{base}}/x\n',
+      });
+      const result = await runCli(['run', 'a.http', '-e', 'sample'], { cwd: dir });
+      expect(result.code, result.stderr).toBe(0);
+      expect(server.requests.map((r) => r.url)).toEqual(['/x']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a JavaScript config that sets default headers is refused at its line before anything is sent', async () => {
+    const server = await jsonServer();
+    try {
+      const dir = workspace({
+        'httpyac.config.js': `module.exports = {\n  defaultHeaders: { Accept: 'application/json' },\n};\n`,
+        'a.http': `# @dialect httpyac\nGET ${server.url}/x\n`,
+      });
+      const result = await runCli(['run', 'a.http'], { cwd: dir });
+      expect(result.code).toBe(3);
+      expect(result.stdout + result.stderr).toContain('httpyac.config.js:2');
+      expect(result.stdout + result.stderr).toContain(
+        'environments and default headers in a JavaScript config are not read yet',
+      );
+      expect(server.requests).toHaveLength(0);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('kulala env files', () => {
+  it('$default_headers of $shared and of the environment go on each request that does not set them; "Auth": [] is no configuration', async () => {
+    const server = await jsonServer();
+    try {
+      const dir = workspace({
+        'http-client.env.json': JSON.stringify({
+          $shared: { $default_headers: { Accept: 'application/json', 'X-Token': '{{token}}' } },
+          dev: { host: server.url, token: 't-1', $default_headers: { 'X-Dev': '1' }, Security: { Auth: [] } },
+        }),
+        'a.http': 'GET {{host}}/a\n\n###\nGET {{host}}/b\nAccept: text/plain\n',
+      });
+      const result = await runCli(['run', 'a.http', '-e', 'dev'], { cwd: dir });
+      expect(result.code, result.stderr).toBe(0);
+      expect(server.requests.map((r) => [r.url, r.headers.accept, r.headers['x-token'], r.headers['x-dev']])).toEqual([
+        ['/a', 'application/json', 't-1', '1'],
+        ['/b', 'text/plain', 't-1', '1'],
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses $default_headers that are not an object of headers, at the env file line', async () => {
+    const dir = workspace({
+      'http-client.env.json': '{\n  "dev": {\n    "$default_headers": ["Accept: x"]\n  }\n}\n',
+      'a.http': 'GET http://127.0.0.1:9/a\n',
+    });
+    const result = await runCli(['run', 'a.http', '-e', 'dev'], { cwd: dir });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('http-client.env.json:3');
+    expect(result.stderr).toContain('"$default_headers" of environment \'dev\' must be an object of headers');
+  });
+
+  it('# @secret asks for a value defined nowhere (pass --var in a run), and masks it', async () => {
+    const server = await jsonServer();
+    try {
+      const dir = workspace({ 'a.http': `# @secret password\nPOST ${server.url}/login\n\n{"p": "{{password}}"}\n` });
+      const missing = await runCli(['run', 'a.http'], { cwd: dir });
+      expect(missing.stdout + missing.stderr).toContain("no value for @secret variable 'password'");
+      expect(server.requests).toHaveLength(0);
+      const given = await runCli(['run', 'a.http', '--var', 'password=s3'], { cwd: dir });
+      expect(given.code, given.stderr).toBe(0);
+      expect(server.requests[0].body.toString()).toBe('{"p": "s3"}');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('httpyac scripts and comments', () => {
+  it('$global keeps what a block stores for later requests; a block may assign a variable (locally)', async () => {
+    const server = await jsonServer((url) => (url === '/export' ? 42 : { args: { a: 'one' } }));
+    try {
+      const text =
+        '# @dialect httpyac\n@x = one\n' +
+        `POST ${server.url}/export\n\n{{\n  $global.exportId = response.parsedBody;\n  x = x + 'x';\n}}\n` +
+        `###\nGET ${server.url}/export/{{$global.exportId}}?x={{x}}\n`;
+      const result = await runCli(['run', 'a.http'], { cwd: workspace({ 'a.http': text }) });
+      expect(result.code, result.stderr).toBe(0);
+      expect(server.requests.map((r) => r.url)).toEqual(['/export', '/export/42?x=one']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('an expression that is undefined is an error at its line, never the text "undefined"', async () => {
+    const server = await jsonServer();
+    try {
+      const text = `# @dialect httpyac\nGET ${server.url}/a\nAuthorization: Bearer {{$global.foo}}\n`;
+      const result = await runCli(['run', 'a.http'], { cwd: workspace({ 'a.http': text }) });
+      expect(result.code).toBe(1);
+      expect(result.stdout + result.stderr).toContain('{{$global.foo}} is undefined');
+      expect(server.requests).toHaveLength(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('/* */ after the headers ends them; # @ref to a region of variables runs nothing; $dotenv reads any variable', async () => {
+    const server = await jsonServer();
+    try {
+      const text =
+        `/*\n## Intro\n*/\n###\n# @name variables\n@base = {{$dotenv BASE}}\n\n` +
+        `### first\n# @ref variables\nGET {{base}}/a\nAccept: application/json\n/*\n## Next\nA sentence with spaces (not a request line).\n*/\n` +
+        `###\nGET {{base}}/b\n`;
+      const result = await runCli(['run', 'a.http', '--var', `BASE=${server.url}`], {
+        cwd: workspace({ '.httpyac.json': '{}', 'a.http': text }),
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(server.requests.map((r) => `${r.method} ${r.url} ${r.body.length}`)).toEqual(['GET /a 0', 'GET /b 0']);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('httpyac saved responses and the process environment', () => {
+  it('a {{@response}} block under a saved response still runs; {{process.env.X}} reads the environment variable X', async () => {
+    const server = await jsonServer(() => ({ success: true }));
+    try {
+      const text =
+        `GET ${server.url}/a\nAuthorization: Bearer {{process.env.DIAL_TEST_TOKEN}}\n\nHTTP/1.1 200  - OK\ncontent-type: application/json\n\n{\n  "success": true\n}\n\n` +
+        `{{@response\n    $global.foo = response.parsedBody.success\n}}\n\n###\nGET ${server.url}/b\nAuthorization: Bearer {{$global.foo}}\n`;
+      const result = await runCli(['run', 'a.http'], {
+        cwd: workspace({ 'a.http': text }),
+        env: { DIAL_TEST_TOKEN: 'TK' },
+      });
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      expect(server.requests.map((r) => `${r.url} ${r.headers.authorization}`)).toEqual([
+        '/a Bearer TK',
+        '/b Bearer true',
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('httpyac global regions and references', () => {
+  it('a {{$guid}} file variable of a global region has one value for the run; # @forceRef runs before the {{ }} block under it', async () => {
+    const server = await jsonServer((url) => ({ url }));
+    try {
+      const text =
+        `@session = {{$guid}}\n\n###\n# @name source\nGET ${server.url}/source?s={{session}}\n\n{{\n  exports.seen = response.parsedBody.url;\n}}\n` +
+        `###\n# @forceRef source\n{{\n  exports.copy = seen + '-copy';\n}}\nPOST ${server.url}/copy?s={{session}}\n\n{{copy}}\n`;
+      const result = await runCli(['run', 'a.http'], { cwd: workspace({ '.httpyac.json': '{}', 'a.http': text }) });
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      const session = /s=([0-9a-f-]{36})/.exec(server.requests[0].url)?.[1];
+      expect(session).toBeDefined();
+      expect(server.requests.map((r) => `${r.method} ${r.url.replace(session!, 'S')}`)).toEqual([
+        'GET /source?s=S',
+        'GET /source?s=S',
+        'POST /copy?s=S',
+      ]);
+      expect(server.requests[2].body.toString()).toBe(`/source?s=${session}-copy`);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('dial check on files the tools accept', () => {
+  it('an unknown # @word and two ### titles alike are warnings; one letter off a known key is an error', async () => {
+    const dir = workspace({
+      'a.http': '#@host= http://localhost:3333/\n### Register\nGET http://x/a\n\n### Register\n# @mq\nGET http://x/b\n',
+      'b.http': '# @nmae x\nGET http://x/c\n',
+    });
+    const ok = await runCli(['check', 'a.http'], { cwd: dir });
+    expect(ok.code, ok.stdout).toBe(0);
+    expect(ok.stdout).toContain("warning: unknown metadata '@mq' [unknown-metadata]");
+    expect(ok.stdout).toContain("warning: a request named 'Register' is already defined at line 2 [duplicate-name]");
+    const typo = await runCli(['check', 'b.http'], { cwd: dir });
+    expect(typo.code).toBe(1);
+    expect(typo.stdout).toContain("error: unknown metadata '@nmae' (did you mean '@name'?)");
+  });
+
+  it('httpyac files: names from .httpyac.json environments, exports of {{ }} blocks and loop variables are defined', async () => {
+    const dir = workspace({
+      '.httpyac.json': JSON.stringify({ environments: { $shared: { envName: 'x' }, dev: { user: 'ada' } } }),
+      'a.http':
+        '{{\n  exports.token = "t";\n}}\n###\n# @name list\nGET http://x/list?u={{user}}&e={{envName}}\n\n' +
+        '###\n# @name item\n# @loop for doc of list.docs\nGET http://x/items/{{ doc.id }}?t={{token}}\n\n' +
+        '###\nGET http://x/again/{{ item1.id }}?m={{missing}}\n',
+    });
+    const result = await runCli(['check', 'a.http', '-e', 'dev'], { cwd: dir });
+    expect(result.stdout).toBe(
+      "a.http:14:37: error: undefined variable 'missing' in environment 'dev' [undefined-variable]\n",
+    );
+  });
+});
