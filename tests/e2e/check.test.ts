@@ -130,4 +130,34 @@ describe('dial check', () => {
     expect(result.stdout).not.toContain('streams.http');
     expect(result.code).toBe(0);
   });
+  it('two `###` titles alike are a warning (a `# @name` twice stays an error); the parser warnings are shown', async () => {
+    const dir = tempDir('dial-check-');
+    mkdirSync(join(dir, '.git'));
+    writeFileSync(
+      join(dir, 'titles.http'),
+      [
+        '### Send POST request with json body',
+        'POST http://localhost/a',
+        '',
+        '### Send POST request with json body',
+        'POST http://localhost/b',
+        '',
+        '###',
+        'GET http://localhost/c',
+        'Accept: application/json',
+        '',
+        'GET http://localhost/d',
+        '',
+      ].join('\n'),
+    );
+    const result = await runCli(['check', 'titles.http'], { cwd: dir });
+    expect(result.stdout).toBe(
+      [
+        "titles.http:4:1: warning: the request at line 1 has the same title 'Send POST request with json body'; a reference to it by name is ambiguous [duplicate-name]",
+        'titles.http:11:1: warning: line 11 (GET …) looks like a request line but is read as part of the body of the request at line 8 [parse]',
+        '',
+      ].join('\n'),
+    );
+    expect(result.code).toBe(0);
+  });
 });

@@ -82,18 +82,29 @@ function checkMetadata(node: RequestNode, report: Report, requestNames: Set<stri
   }
 }
 
+const namedByMetadata = (node: RequestNode): boolean => node.metadata.some((meta) => meta.key === 'name');
+
 function checkDuplicates(file: HttpFile, report: Report): void {
   const seen = new Map<string, RequestNode>();
   for (const node of file.requests) {
     if (node.name === undefined) continue;
     const first = seen.get(node.name);
-    if (first)
+    if (!first) seen.set(node.name, node);
+    else if (namedByMetadata(first) || namedByMetadata(node))
       report(
         node.span.start,
         'duplicate-name',
         `a request named '${node.name}' is already defined at line ${first.span.line}`,
       );
-    else seen.set(node.name, node);
+    // Two `###` titles alike are common (JetBrains and REST Client show them as labels only); only a
+    // reference by that name is ambiguous, so this is a warning.
+    else
+      report(
+        node.span.start,
+        'duplicate-name',
+        `the request at line ${first.span.line} has the same title '${node.name}'; a reference to it by name is ambiguous`,
+        'warning',
+      );
   }
 }
 

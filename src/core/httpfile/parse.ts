@@ -633,6 +633,14 @@ class HttpFileParser {
     this.refuseForeignLine(i, rest);
     const space = rest.search(/\s/);
     const word = space > 0 ? rest.slice(0, space) : '';
+    if (word === 'curl') {
+      this.fail(
+        'a cURL command as a request (REST Client) is not supported yet',
+        i,
+        1,
+        'turn it into a request with `dial import curl "<the command>"` and put that in its place',
+      );
+    }
     if (word && isKnownMethod(word)) {
       block.method = word.toUpperCase();
       block.methodExplicit = true;
@@ -895,7 +903,10 @@ class HttpFileParser {
     if (block.bodyFirst < 0) {
       block.bodyFirst = i;
       this.refuseGraphqlBody(i, t);
-    } else if (isStrictRequestLine(t)) this.warnRequestLineInBody(i, t);
+    }
+    // Also the body's first line: REST Client and JetBrains send a second request written without
+    // `###` (`GET …` after a blank line) as the first request's body.
+    if (isStrictRequestLine(t)) this.warnRequestLineInBody(i, t);
     if (block.bodyFirst === i && fileBodyEncoding(t) !== undefined) this.fileBodyLine(i, t);
     // Comment lines after the body's last content line are not part of it (see withoutCommentLines).
     if (block.bodyLast < block.bodyFirst || !isComment(t) || this.dialect === 'httpyac') block.bodyLast = i;
