@@ -104,7 +104,7 @@ describe('dial check', () => {
     expect(result.stderr).toContain("unknown reporter 'xml'");
   });
 
-  it('metadata the parser acts on (@sse-count, @sse-timeout, @graphql, @lang, kulala @curl-…) is not "unknown"', async () => {
+  it('metadata the parser acts on (@sse-count, @sse-timeout, @graphql, @lang, kulala @curl-…, @env-json-key) is not "unknown"', async () => {
     const dir = workspace();
     writeFileSync(
       join(dir, 'streams.http'),
@@ -120,6 +120,7 @@ describe('dial check', () => {
         '# @curl-compressed',
         '# @curl-max-time 5',
         'POST http://localhost/graphql',
+        '# @env-json-key ROOM_ID json.id',
         '',
         'query { hello }',
         '',

@@ -3,6 +3,7 @@
  * requests, JSON bodies, files the requests read.
  */
 import { GRPC_METADATA_KEYS } from '../http/grpc/target.js';
+import { COMMAND_KEYS } from '../httpfile/metadata.js';
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { lineColAt } from '../env/json-file.js';
@@ -49,6 +50,8 @@ export const KNOWN_METADATA = new Set([
   'sse-count',
   'sse-timeout',
   'lang',
+  // kulala's variable from the JSON response (run/execute.ts).
+  'env-json-key',
 ]);
 
 /** kulala's `# @curl-…` lines: the parser already refused those it does not ignore or map. */
@@ -66,7 +69,12 @@ export function reporterFor(file: HttpFile, shown: string, findings: Finding[]):
 
 function checkMetadata(node: RequestNode, report: Report, requestNames: Set<string>): void {
   for (const meta of node.metadata) {
-    if (!KNOWN_METADATA.has(meta.key) && !GRPC_METADATA_KEYS.has(meta.key) && !isAcceptedCurlFlag(meta.key)) {
+    const known =
+      KNOWN_METADATA.has(meta.key) ||
+      GRPC_METADATA_KEYS.has(meta.key) ||
+      COMMAND_KEYS.has(meta.key) ||
+      isAcceptedCurlFlag(meta.key);
+    if (!known) {
       report(meta.span.start, 'unknown-metadata', `unknown metadata '@${meta.key}'`);
       continue;
     }
