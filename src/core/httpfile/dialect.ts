@@ -179,10 +179,11 @@ function namesRequestWithoutSeparator(text: string): boolean {
 /** A dialect implied by constructs only one tool has. */
 export function dialectFromConstructs(text: string): Dialect | undefined {
   if (HTTPYAC_ONLY_RE.test(text) || HTTPYAC_ESCAPE_RE.test(text)) return 'httpyac';
-  if (namesRequestWithoutSeparator(text)) return 'httpyac';
   if (ROOTED_TARGET_RE.test(text) && !HOST_HEADER_RE.test(text)) return 'httpyac';
   if (KULALA_ONLY_RE.test(text) || readsOwnVariableFromEnvironment(text)) return 'kulala';
   if (RESTNVIM_ONLY_RE.test(text)) return 'rest.nvim';
+  // Last: a weaker sign than the tool-only constructs above.
+  if (namesRequestWithoutSeparator(text)) return 'httpyac';
   return undefined;
 }
 

@@ -216,5 +216,7 @@ describe('a `# @name` above a second request line in one `###` block (MatiasSoli
       dialect: 'jetbrains',
       source: 'default',
     });
+    // A kulala-only key wins over this weaker sign.
+    expect(chooseDialect(`# @env-json-key ID json.id\n${text}`, '').dialect).toBe('kulala');
   });
 });
