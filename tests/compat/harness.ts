@@ -6,7 +6,8 @@
  *
  * Host rewriting (documented in tests/compat/README.md): every origin listed in a case's `rewrite`
  * is replaced in the copied text by the recording server's origin (lines do not move, so refusal
- * lines stay valid), and `vars` are passed as `--var name=value` with `$ORIGIN` replaced likewise.
+ * lines stay valid), and `vars` are passed as `--var name=value` with `$ORIGIN` replaced likewise
+ * (`$HOSTPORT` and `$PORT` by the recorder's host:port and port).
  */
 import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -269,7 +270,13 @@ export async function runCase(compatCase: CompatCase): Promise<CaseResult> {
     const file = stageWorkspace(compatCase, recorder.origin);
     const vars = Object.entries(compatCase.vars ?? {}).flatMap(([name, value]) => [
       '--var',
-      `${name}=${value.split('$ORIGIN').join(recorder.origin).split('$HOSTPORT').join(recorder.origin.slice('http://'.length))}`,
+      `${name}=${value
+        .split('$ORIGIN')
+        .join(recorder.origin)
+        .split('$HOSTPORT')
+        .join(recorder.origin.slice('http://'.length))
+        .split('$PORT')
+        .join(new URL(recorder.origin).port)}`,
     ]);
     const run = await runDial(['run', file, '--reporter', 'dot', ...vars, ...(compatCase.args ?? [])], dirname(file));
     return {

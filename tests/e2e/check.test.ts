@@ -104,7 +104,7 @@ describe('dial check', () => {
     expect(result.stderr).toContain("unknown reporter 'xml'");
   });
 
-  it('metadata the parser acts on (@sse-count, @sse-timeout, @graphql, @lang, kulala @curl-…) is not "unknown"', async () => {
+  it('metadata the parser acts on (@sse-count, @sse-timeout, @graphql, @lang, kulala @curl-…, @env-json-key) is not "unknown"', async () => {
     const dir = workspace();
     writeFileSync(
       join(dir, 'streams.http'),
@@ -120,6 +120,7 @@ describe('dial check', () => {
         '# @curl-compressed',
         '# @curl-max-time 5',
         'POST http://localhost/graphql',
+        '# @env-json-key ROOM_ID json.id',
         '',
         'query { hello }',
         '',
@@ -128,6 +129,36 @@ describe('dial check', () => {
     const result = await runCli(['check', 'streams.http'], { cwd: dir });
     expect(result.stdout).not.toContain('unknown-metadata');
     expect(result.stdout).not.toContain('streams.http');
+    expect(result.code).toBe(0);
+  });
+  it('two `###` titles alike are a warning (a `# @name` twice stays an error); the parser warnings are shown', async () => {
+    const dir = tempDir('dial-check-');
+    mkdirSync(join(dir, '.git'));
+    writeFileSync(
+      join(dir, 'titles.http'),
+      [
+        '### Send POST request with json body',
+        'POST http://localhost/a',
+        '',
+        '### Send POST request with json body',
+        'POST http://localhost/b',
+        '',
+        '###',
+        'GET http://localhost/c',
+        'Accept: application/json',
+        '',
+        'GET http://localhost/d',
+        '',
+      ].join('\n'),
+    );
+    const result = await runCli(['check', 'titles.http'], { cwd: dir });
+    expect(result.stdout).toBe(
+      [
+        "titles.http:4:1: warning: the request at line 1 has the same title 'Send POST request with json body'; a reference to it by name is ambiguous [duplicate-name]",
+        'titles.http:11:1: warning: line 11 (GET …) looks like a request line but is read as part of the body of the request at line 8 [parse]',
+        '',
+      ].join('\n'),
+    );
     expect(result.code).toBe(0);
   });
 });

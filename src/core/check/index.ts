@@ -161,7 +161,18 @@ export async function checkFiles(options: CheckOptions): Promise<CheckResult> {
   for (const path of paths) {
     const file = parsed.get(path);
     if (!file) continue;
-    const report = reporterFor(file, shownPath(path, options.cwd), findings);
+    const shown = shownPath(path, options.cwd);
+    // What `dial run` prints as warnings (a request line read as body, lines after a body…).
+    for (const warning of file.warnings ?? [])
+      findings.push({
+        file: shown,
+        line: warning.line,
+        col: 1,
+        severity: 'warning',
+        rule: 'parse',
+        message: warning.message,
+      });
+    const report = reporterFor(file, shown, findings);
     checkRequests(file, report, requestNames);
     const dir = dirname(path);
     if ([...broken].some((b) => dir === b || dir.startsWith(b + sep))) continue;

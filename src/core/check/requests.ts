@@ -3,6 +3,7 @@
  * requests, JSON bodies, files the requests read.
  */
 import { GRPC_METADATA_KEYS } from '../http/grpc/target.js';
+import { COMMAND_KEYS } from '../httpfile/metadata.js';
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { lineColAt } from '../env/json-file.js';
@@ -49,6 +50,8 @@ export const KNOWN_METADATA = new Set([
   'sse-count',
   'sse-timeout',
   'lang',
+  // kulala's variable from the JSON response (run/execute.ts).
+  'env-json-key',
 ]);
 
 /** True when `a` becomes `b` by one edit: a letter changed, added, removed, or two neighbours swapped. */
@@ -85,7 +88,12 @@ export function reporterFor(file: HttpFile, shown: string, findings: Finding[]):
 
 function checkMetadata(node: RequestNode, report: Report, requestNames: Set<string>): void {
   for (const meta of node.metadata) {
-    if (!KNOWN_METADATA.has(meta.key) && !GRPC_METADATA_KEYS.has(meta.key) && !isAcceptedCurlFlag(meta.key)) {
+    const known =
+      KNOWN_METADATA.has(meta.key) ||
+      GRPC_METADATA_KEYS.has(meta.key) ||
+      COMMAND_KEYS.has(meta.key) ||
+      isAcceptedCurlFlag(meta.key);
+    if (!known) {
       // Every tool reads an unknown `# @word` as a comment (`# @mq`, a commented-out `#@host= …`):
       // a warning; one letter off a known key (`@nmae`) is a typo that changes what runs: an error.
       const meant = nearKnownKey(meta.key);
@@ -109,26 +117,29 @@ function checkMetadata(node: RequestNode, report: Report, requestNames: Set<stri
   }
 }
 
-/** True when the request's name comes from a `# @name` line, not from its `###` title. */
-function named(node: RequestNode): boolean {
-  return node.metadata.some((meta) => meta.key === 'name');
-}
+const namedByMetadata = (node: RequestNode): boolean => node.metadata.some((meta) => meta.key === 'name');
 
 function checkDuplicates(file: HttpFile, report: Report): void {
   const seen = new Map<string, RequestNode>();
   for (const node of file.requests) {
     if (node.name === undefined) continue;
     const first = seen.get(node.name);
-    // Two `###` titles alike are common and harmless until a reference names them: a warning;
-    // a `# @name` given twice is an error (references to it are ambiguous).
-    if (first)
+    if (!first) seen.set(node.name, node);
+    else if (namedByMetadata(first) || namedByMetadata(node))
       report(
         node.span.start,
         'duplicate-name',
         `a request named '${node.name}' is already defined at line ${first.span.line}`,
-        named(node) && named(first) ? 'error' : 'warning',
       );
-    else seen.set(node.name, node);
+    // Two `###` titles alike are common (JetBrains and REST Client show them as labels only); only a
+    // reference by that name is ambiguous, so this is a warning.
+    else
+      report(
+        node.span.start,
+        'duplicate-name',
+        `the request at line ${first.span.line} has the same title '${node.name}'; a reference to it by name is ambiguous`,
+        'warning',
+      );
   }
 }
 

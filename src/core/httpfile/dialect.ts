@@ -151,12 +151,39 @@ function readsOwnVariableFromEnvironment(text: string): boolean {
   return false;
 }
 
+const REQUEST_LINE_RE =
+  /^(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)[ \t]+(?:https?:\/\/|\{\{)\S*(?:[ \t]+HTTP\/\d(?:\.\d)?)?$/;
+const NAME_LINE_RE = /^(?:#+|\/\/+)[ \t]*@name[ \t]+\S/;
+
+/**
+ * A `# @name` line right above a request line, after an earlier request line with no `###`
+ * between them: httpyac reads a second named request there; the other tools would send both lines
+ * as the first request's body, which no one writes a `# @name` for.
+ */
+function namesRequestWithoutSeparator(text: string): boolean {
+  if (!text.includes('@name')) return false;
+  let requestSeen = false;
+  let previous = '';
+  for (const raw of text.split('\n')) {
+    const t = raw.trim();
+    if (t.startsWith('###')) requestSeen = false;
+    else if (REQUEST_LINE_RE.test(t)) {
+      if (requestSeen && NAME_LINE_RE.test(previous)) return true;
+      requestSeen = true;
+    }
+    previous = t;
+  }
+  return false;
+}
+
 /** A dialect implied by constructs only one tool has. */
 export function dialectFromConstructs(text: string): Dialect | undefined {
   if (HTTPYAC_ONLY_RE.test(text) || HTTPYAC_ESCAPE_RE.test(text)) return 'httpyac';
   if (ROOTED_TARGET_RE.test(text) && !HOST_HEADER_RE.test(text)) return 'httpyac';
   if (KULALA_ONLY_RE.test(text) || readsOwnVariableFromEnvironment(text)) return 'kulala';
   if (RESTNVIM_ONLY_RE.test(text)) return 'rest.nvim';
+  // Last: a weaker sign than the tool-only constructs above.
+  if (namesRequestWithoutSeparator(text)) return 'httpyac';
   return undefined;
 }
 

@@ -664,6 +664,14 @@ class HttpFileParser {
     this.refuseForeignLine(i, rest);
     const space = rest.search(/\s/);
     const word = space > 0 ? rest.slice(0, space) : '';
+    if (word === 'curl') {
+      this.fail(
+        'a cURL command as a request (REST Client) is not supported yet',
+        i,
+        1,
+        'turn it into a request with `dial import curl "<the command>"` and put that in its place',
+      );
+    }
     if (word && isKnownMethod(word)) {
       block.method = word.toUpperCase();
       block.methodExplicit = true;
@@ -933,7 +941,8 @@ class HttpFileParser {
       block.bodyFirst = i;
       this.refuseGraphqlBody(i, t);
     }
-    // Also as the body's first line (a `###` forgotten between two requests, 4ks-io's api.http).
+    // Also the body's first line: REST Client and JetBrains send a second request written without
+    // `###` (`GET …` after a blank line) as the first request's body.
     if (isStrictRequestLine(t)) this.warnRequestLineInBody(i, t);
     if (block.bodyFirst === i && fileBodyEncoding(t) !== undefined) this.fileBodyLine(i, t);
     // Comment lines after the body's last content line are not part of it (see withoutCommentLines).

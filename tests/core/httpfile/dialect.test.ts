@@ -178,3 +178,45 @@ describe('dialects', () => {
     expect(refusal('# @dialect nope\nGET http://x\n').message).toContain("unknown dialect 'nope'");
   });
 });
+
+describe('a `# @name` above a second request line in one `###` block (MatiasSolisBello/booking_api)', () => {
+  const text = [
+    '### Crear usuario',
+    'POST http://x/auth/users/ HTTP/1.1',
+    'Content-Type: application/json',
+    '',
+    '{"username": "c"}',
+    '',
+    '# @name login',
+    'POST http://x/auth/jwt/create/ HTTP/1.1',
+    'Content-Type: application/json',
+    '',
+    '{"username": "c"}',
+    '',
+    '### Refrescar',
+    'POST http://x/auth/jwt/refresh/',
+    '',
+    '{"refresh": "{{login.response.body.access}}"}',
+    '',
+  ].join('\n');
+
+  it('means httpyac, which reads a second named request there', () => {
+    expect(chooseDialect(text, '')).toEqual({ dialect: 'httpyac', source: 'constructs' });
+    const file = parseHttpFile(text, 'customer.http');
+    expect(file.requests.map((r) => r.name)).toEqual(['Crear usuario', 'login', 'Refrescar']);
+    expect(file.requests[0].body).toMatchObject({ text: '{"username": "c"}' });
+  });
+
+  it('a `# @name` after `###`, or a second request line without one, keeps the common reading', () => {
+    expect(chooseDialect('GET http://x/a\n\n###\n# @name b\nGET http://x/b\n', '')).toEqual({
+      dialect: 'jetbrains',
+      source: 'default',
+    });
+    expect(chooseDialect('GET http://x/a\n\nGET http://x/b\n', '')).toEqual({
+      dialect: 'jetbrains',
+      source: 'default',
+    });
+    // A kulala-only key wins over this weaker sign.
+    expect(chooseDialect(`# @env-json-key ID json.id\n${text}`, '').dialect).toBe('kulala');
+  });
+});
