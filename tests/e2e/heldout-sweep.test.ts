@@ -242,7 +242,9 @@ describe('dial check on files the tools accept', () => {
     const ok = await runCli(['check', 'a.http'], { cwd: dir });
     expect(ok.code, ok.stdout).toBe(0);
     expect(ok.stdout).toContain("warning: unknown metadata '@mq' [unknown-metadata]");
-    expect(ok.stdout).toContain("warning: a request named 'Register' is already defined at line 2 [duplicate-name]");
+    expect(ok.stdout).toContain(
+      "warning: the request at line 2 has the same title 'Register'; a reference to it by name is ambiguous [duplicate-name]",
+    );
     const typo = await runCli(['check', 'b.http'], { cwd: dir });
     expect(typo.code).toBe(1);
     expect(typo.stdout).toContain("error: unknown metadata '@nmae' (did you mean '@name'?)");
