@@ -69,6 +69,8 @@ export interface RunCommandOptions {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   signal: AbortSignal;
+  /** Called after each request has ended (the command's heap sizing). */
+  afterRequest?: () => void;
 }
 
 /** Variables from --env-file: a JetBrains env JSON ($shared + the selected environment) or a .env file. */
@@ -315,9 +317,12 @@ async function reportRun(
     resolvePath: (p) => resolve(options.cwd, p),
   });
   let invalidInput = false;
+  const afterRequest = options.afterRequest;
   const summary = await run((event) => {
-    if (event.type === 'request:end' && event.result.error && INVALID_INPUT.has(event.result.error.code))
-      invalidInput = true;
+    if (event.type === 'request:end') {
+      if (event.result.error && INVALID_INPUT.has(event.result.error.code)) invalidInput = true;
+      afterRequest?.();
+    }
     reporters.onEvent(event);
   });
   await reporters.finish();
