@@ -94,6 +94,34 @@ function tunnelAnswer(response: http.IncomingMessage, socket: Socket, phases: Ph
   };
 }
 
+/** node:http's options for one hop (the headers in raw form when given). */
+function requestOptions(
+  hop: HopRequest,
+  context: HopContext,
+  secure: boolean,
+  raw: string[] | undefined,
+): https.RequestOptions {
+  const options: https.RequestOptions = {
+    protocol: hop.url.protocol,
+    hostname: hop.url.hostname.replace(/^\[|\]$/g, ''),
+    port: hop.url.port || (secure ? 443 : 80),
+    path: hop.target ?? (hop.url.pathname || '/') + hop.url.search,
+    method: hop.method,
+    agent: agentFor(secure),
+    setHost: false,
+    // APIs sometimes send large cookies or tokens; node's 16 KiB default is too tight.
+    maxHeaderSize: 256 * 1024,
+  };
+  if (raw) options.headers = raw;
+  if (secure) {
+    options.rejectUnauthorized = context.tls.rejectUnauthorized;
+    if (context.tls.ca) options.ca = context.tls.ca;
+    if (context.tls.cert) options.cert = context.tls.cert;
+    if (context.tls.key) options.key = context.tls.key;
+  }
+  return options;
+}
+
 /** Sends one HTTP/1.1 request and resolves when the response head has arrived. */
 export async function sendWithNode(hop: HopRequest, context: HopContext): Promise<HopResponse> {
   const secure = hop.url.protocol === 'https:';
@@ -111,25 +139,8 @@ export async function sendWithNode(hop: HopRequest, context: HopContext): Promis
       reject(error);
     };
 
-    const options: https.RequestOptions = {
-      protocol: hop.url.protocol,
-      hostname: hop.url.hostname.replace(/^\[|\]$/g, ''),
-      port: hop.url.port || (secure ? 443 : 80),
-      path: hop.target ?? (hop.url.pathname || '/') + hop.url.search,
-      method: hop.method,
-      agent: agentFor(secure),
-      setHost: false,
-      // APIs sometimes send large cookies or tokens; node's 16 KiB default is too tight.
-      maxHeaderSize: 256 * 1024,
-    };
     const raw = rawHeaders(hop.method, hop.headers);
-    if (raw) options.headers = raw;
-    if (secure) {
-      options.rejectUnauthorized = context.tls.rejectUnauthorized;
-      if (context.tls.ca) options.ca = context.tls.ca;
-      if (context.tls.cert) options.cert = context.tls.cert;
-      if (context.tls.key) options.key = context.tls.key;
-    }
+    const options = requestOptions(hop, context, secure, raw);
     const request = (secure ? (httpsModule as typeof https) : http).request(options);
     if (!raw) {
       for (const { name, values } of groupHeaders(hop.headers).values())
