@@ -69,8 +69,6 @@ export interface RunCommandOptions {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   signal: AbortSignal;
-  /** Called after each request has ended (the command's heap sizing). */
-  afterRequest?: () => void;
 }
 
 /** Variables from --env-file: a JetBrains env JSON ($shared + the selected environment) or a .env file. */
@@ -317,12 +315,9 @@ async function reportRun(
     resolvePath: (p) => resolve(options.cwd, p),
   });
   let invalidInput = false;
-  const afterRequest = options.afterRequest;
   const summary = await run((event) => {
-    if (event.type === 'request:end') {
-      if (event.result.error && INVALID_INPUT.has(event.result.error.code)) invalidInput = true;
-      afterRequest?.();
-    }
+    if (event.type === 'request:end' && event.result.error && INVALID_INPUT.has(event.result.error.code))
+      invalidInput = true;
     reporters.onEvent(event);
   });
   await reporters.finish();
