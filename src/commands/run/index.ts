@@ -80,7 +80,7 @@ export function registerRun(program: Command): void {
         if (position) positions.set(resolve(process.cwd(), path), position);
         return path;
       });
-      keepHeapFlat(v8, PerformanceObserver);
+      const growYoungGeneration = keepHeapFlat(v8, PerformanceObserver);
       const controller = new AbortController();
       // First Ctrl+C cancels in-flight requests and reports; a second one exits at once.
       const onSigint = () => {
@@ -100,6 +100,7 @@ export function registerRun(program: Command): void {
           stdout: (text: string) => void process.stdout.write(text),
           stderr: (text: string) => void process.stderr.write(text),
           signal: controller.signal,
+          onRunStart: growYoungGeneration,
         });
       } finally {
         process.off('SIGINT', onSigint);
@@ -116,9 +117,11 @@ const YOUNG_GENERATION_BYTES = 8 * 1048576;
  * generation from 2 to 32 MiB and the old one up to 4× what is live, so peak RSS rose 1.4× from
  * 500 to 5,000 requests (it should stay flat however long the run). V8 reads these flags at each
  * GC decision: the old generation grows 30% past what is live, and the young one doubles (as it
- * does by default) until it holds 8 MiB, then keeps that size: after each collection (a `gc`
- * performance entry) until then, its size is looked at. It grows while the files are planned,
- * before any request has run, so a check after requests came too late on a 2,000-file run.
+ * does by default) once requests run, until it holds 8 MiB, then keeps that size. Answers the
+ * function that lets it grow, called when the requests start: from then on its size is looked at
+ * after each collection (a `gc` performance entry). While files are planned it keeps its first
+ * size: planning a 20,000-file run allocates in long stretches with no turn of the event loop,
+ * and the young generation grew to 16 MiB there before its size could be looked at.
  *
  * Measured at --concurrency 8 (docs/performance.md): a young generation held at its first 1 MiB
  * was scavenged every ~15 requests, and each scavenge copied the requests in flight, so the
@@ -132,14 +135,20 @@ const YOUNG_GENERATION_BYTES = 8 * 1048576;
 function keepHeapFlat(
   v8: typeof import('node:v8'),
   PerformanceObserver: typeof import('node:perf_hooks').PerformanceObserver,
-): void {
+): () => void {
   v8.setFlagsFromString('--heap-growing-percent=30');
-  v8.setFlagsFromString('--semi-space-growth-factor=2');
-  const observer = new PerformanceObserver(() => {
-    const young = v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
-    if (young && young.space_size < YOUNG_GENERATION_BYTES) return;
-    v8.setFlagsFromString('--semi-space-growth-factor=1');
-    observer.disconnect();
-  });
-  observer.observe({ entryTypes: ['gc'] });
+  v8.setFlagsFromString('--semi-space-growth-factor=1');
+  let growing = false;
+  return () => {
+    if (growing) return;
+    growing = true;
+    v8.setFlagsFromString('--semi-space-growth-factor=2');
+    const observer = new PerformanceObserver(() => {
+      const young = v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
+      if (young && young.space_size < YOUNG_GENERATION_BYTES) return;
+      v8.setFlagsFromString('--semi-space-growth-factor=1');
+      observer.disconnect();
+    });
+    observer.observe({ entryTypes: ['gc'] });
+  };
 }
