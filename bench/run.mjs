@@ -240,8 +240,8 @@ try {
     rows[rows.length - 1][5] += `; ${Math.round(5000 / (many.subject / 1000))} req/s`;
     // Peak RSS must not grow with the number of requests, with two reporters writing files
     // (they stream: src/core/report/streaming.ts). The verdict cell shows the young generation's
-    // size too: `dial run` holds it at its first size, and where V8 refuses that, it grows to
-    // 32 MiB under load, so heap sizing is not mistaken for retained data.
+    // size too: `dial run` lets it grow to 8 MiB and holds it there, and where V8 refuses that,
+    // it grows to 32 MiB under load, so heap sizing is not mistaken for retained data.
     const peakRss = (requests) =>
       timed(
         process.execPath,

@@ -69,6 +69,8 @@ export interface RunCommandOptions {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   signal: AbortSignal;
+  /** Called when the requests of a run start (after planning): the command's heap sizing. */
+  onRunStart?: () => void;
 }
 
 /** Variables from --env-file: a JetBrains env JSON ($shared + the selected environment) or a .env file. */
@@ -316,6 +318,7 @@ async function reportRun(
   });
   let invalidInput = false;
   const summary = await run((event) => {
+    if (event.type === 'run:start') options.onRunStart?.();
     if (event.type === 'request:end' && event.result.error && INVALID_INPUT.has(event.result.error.code))
       invalidInput = true;
     reporters.onEvent(event);

@@ -42,6 +42,31 @@ function groupHeaders(headers: HeaderList): Map<string, { name: string; values: 
   return grouped;
 }
 
+/** Methods node:http sends without framing headers of its own (no Content-Length or Transfer-Encoding added). */
+const UNFRAMED_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT']);
+
+/**
+ * The headers in node:http's raw form (`[name, value, name, value…]`, as `rawHeaders`), which
+ * its `headers` option writes as given, or undefined where request.setHeader must be used. The
+ * raw form skips a setHeader per header (~9K instructions a request) and puts the same lines on
+ * the wire: node frames a request itself only for a method it expects a body with that has no
+ * Content-Length or Transfer-Encoding (it adds `Content-Length: 0` at end()), and setHeader
+ * puts a repeated name's values together, so those two cases keep setHeader.
+ */
+function rawHeaders(method: string, headers: HeaderList): string[] | undefined {
+  let framed = UNFRAMED_METHODS.has(method);
+  const raw: string[] = [];
+  const keys: string[] = [];
+  for (const [name, value] of headers) {
+    const key = name.toLowerCase();
+    if (keys.includes(key)) return undefined;
+    keys.push(key);
+    raw.push(name, value);
+    if (key === 'content-length' || key === 'transfer-encoding') framed = true;
+  }
+  return framed ? raw : undefined;
+}
+
 function rawToList(raw: string[]): HeaderList {
   const list: HeaderList = [];
   for (let index = 0; index + 1 < raw.length; index += 2) list.push([raw[index], raw[index + 1]]);
@@ -69,6 +94,34 @@ function tunnelAnswer(response: http.IncomingMessage, socket: Socket, phases: Ph
   };
 }
 
+/** node:http's options for one hop (the headers in raw form when given). */
+function requestOptions(
+  hop: HopRequest,
+  context: HopContext,
+  secure: boolean,
+  raw: string[] | undefined,
+): https.RequestOptions {
+  const options: https.RequestOptions = {
+    protocol: hop.url.protocol,
+    hostname: hop.url.hostname.replace(/^\[|\]$/g, ''),
+    port: hop.url.port || (secure ? 443 : 80),
+    path: hop.target ?? (hop.url.pathname || '/') + hop.url.search,
+    method: hop.method,
+    agent: agentFor(secure),
+    setHost: false,
+    // APIs sometimes send large cookies or tokens; node's 16 KiB default is too tight.
+    maxHeaderSize: 256 * 1024,
+  };
+  if (raw) options.headers = raw;
+  if (secure) {
+    options.rejectUnauthorized = context.tls.rejectUnauthorized;
+    if (context.tls.ca) options.ca = context.tls.ca;
+    if (context.tls.cert) options.cert = context.tls.cert;
+    if (context.tls.key) options.key = context.tls.key;
+  }
+  return options;
+}
+
 /** Sends one HTTP/1.1 request and resolves when the response head has arrived. */
 export async function sendWithNode(hop: HopRequest, context: HopContext): Promise<HopResponse> {
   const secure = hop.url.protocol === 'https:';
@@ -86,26 +139,12 @@ export async function sendWithNode(hop: HopRequest, context: HopContext): Promis
       reject(error);
     };
 
-    const options: https.RequestOptions = {
-      protocol: hop.url.protocol,
-      hostname: hop.url.hostname.replace(/^\[|\]$/g, ''),
-      port: hop.url.port || (secure ? 443 : 80),
-      path: hop.target ?? (hop.url.pathname || '/') + hop.url.search,
-      method: hop.method,
-      agent: agentFor(secure),
-      setHost: false,
-      // APIs sometimes send large cookies or tokens; node's 16 KiB default is too tight.
-      maxHeaderSize: 256 * 1024,
-    };
-    if (secure) {
-      options.rejectUnauthorized = context.tls.rejectUnauthorized;
-      if (context.tls.ca) options.ca = context.tls.ca;
-      if (context.tls.cert) options.cert = context.tls.cert;
-      if (context.tls.key) options.key = context.tls.key;
-    }
+    const raw = rawHeaders(hop.method, hop.headers);
+    const options = requestOptions(hop, context, secure, raw);
     const request = (secure ? (httpsModule as typeof https) : http).request(options);
-    for (const { name, values } of groupHeaders(hop.headers).values()) {
-      request.setHeader(name, values.length === 1 ? values[0] : values);
+    if (!raw) {
+      for (const { name, values } of groupHeaders(hop.headers).values())
+        request.setHeader(name, values.length === 1 ? values[0] : values);
     }
 
     // Not the `signal` request option: node wires that through addAbortSignal + end-of-stream
@@ -115,10 +154,9 @@ export async function sendWithNode(hop: HopRequest, context: HopContext): Promis
       request.destroy(Object.assign(new Error('The operation was aborted'), { name: 'AbortError', code: 'ABORT_ERR' }));
     });
 
-    const connectTimer =
-      context.connectTimeoutMs > 0
-        ? setTimeout(() => request.destroy(connectTimeoutError()), context.connectTimeoutMs)
-        : undefined;
+    // Set only when a connection is made: a reused keep-alive socket (most requests of a run)
+    // has no connect phase, so no timer to set and clear.
+    let connectTimer: ReturnType<typeof setTimeout> | undefined;
     const markReady = (): void => {
       ready = nowMs();
       clearTimeout(connectTimer);
@@ -129,6 +167,13 @@ export async function sendWithNode(hop: HopRequest, context: HopContext): Promis
         // A reused keep-alive socket: no DNS, connect or TLS phase.
         markReady();
         return;
+      }
+      // The limit runs from the send, as before the socket was known: the time already spent counts.
+      if (context.connectTimeoutMs > 0 && !settled) {
+        connectTimer = setTimeout(
+          () => request.destroy(connectTimeoutError()),
+          Math.max(1, context.connectTimeoutMs - (nowMs() - started)),
+        );
       }
       let connectStart = started;
       socket.once('lookup', () => {

@@ -90,6 +90,49 @@ export class ReportCollector {
   }
 }
 
+/**
+ * The per-file part of the structured reports, as text: each request's entry is serialised when
+ * it ends and a file's JSON line (what JSON.stringify gives its FileReport, same keys in the same
+ * order) is handed over when it ends. A request's entry then lives on as one string until its
+ * file ends, not as a dozen objects the young-generation collector copies and promotes.
+ */
+export class FileReportLines {
+  private readonly open = new Map<string, string[]>();
+
+  constructor(private readonly onLine: (path: string, line: string) => void) {}
+
+  /** Feeds one event (run:start and run:end are not the files' business). */
+  onEvent(event: RunEvent): void {
+    if (event.type === 'file:start') this.open.set(event.file.relativePath, []);
+    else if (event.type === 'request:end') this.entries(event.file).push(JSON.stringify(toRequestReport(event.result)));
+    else if (event.type === 'file:end')
+      this.end(event.file, round(event.result.durationMs), { ...event.result.totals });
+  }
+
+  /** Hands over the files that never ended (an interrupted run), as ReportCollector keeps them. */
+  flush(): void {
+    for (const path of [...this.open.keys()]) this.end(path, 0, emptyTotals());
+  }
+
+  private entries(path: string): string[] {
+    let entries = this.open.get(path);
+    if (!entries) {
+      entries = [];
+      this.open.set(path, entries);
+    }
+    return entries;
+  }
+
+  private end(path: string, durationMs: number, totals: Totals): void {
+    const requests = this.entries(path);
+    this.open.delete(path);
+    this.onLine(
+      path,
+      `{"path":${JSON.stringify(path)},"durationMs":${JSON.stringify(durationMs)},"totals":${JSON.stringify(totals)},"requests":[${requests.join(',')}]}`,
+    );
+  }
+}
+
 function round(ms: number): number {
   return Math.round(ms * 100) / 100;
 }

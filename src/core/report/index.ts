@@ -9,7 +9,7 @@ import { DialError } from '../errors.js';
 import { createStyle } from '../style.js';
 import type { RunEvent } from '../run/types.js';
 import { emptyTotals } from '../run/types.js';
-import { ReportCollector, reportToEvents } from './collect.js';
+import { FileReportLines, ReportCollector, reportToEvents } from './collect.js';
 import type { RunReport } from './json-schema.js';
 import { createDotReporter, createPrettyReporter, type LiveReporter } from './live.js';
 import {
@@ -119,7 +119,9 @@ export function createReporters(specs: ReporterSpec[], options: ReporterOptions)
   const failures = new ReportCollector({ failuresOnly: true });
   const structured = specs.filter((spec) => spec.name !== 'pretty' && spec.name !== 'dot');
   const spill = structured.length > 0 ? new FileReportSpill() : undefined;
-  const files = structured.length > 0 ? new ReportCollector() : undefined;
+  // The run's summary (start, duration, totals); the files' results go to the spill as text.
+  const summary = spill ? new ReportCollector({ failuresOnly: true }) : undefined;
+  const files = spill ? new FileReportLines((path, line) => spill.addLine(path, line)) : undefined;
   const live: LiveReporter[] = [];
   const liveFiles: ReportSink[] = [];
   const resolvePath = options.resolvePath ?? ((p: string) => p);
@@ -136,22 +138,22 @@ export function createReporters(specs: ReporterSpec[], options: ReporterOptions)
   return {
     onEvent(event) {
       failures.onEvent(event);
-      if (files && spill) {
-        files.onEvent(event);
-        if (event.type === 'file:end') spill.add(files.take(event.file)!);
+      if (files && summary) {
+        if (event.type === 'run:start' || event.type === 'run:end') summary.onEvent(event);
+        else files.onEvent(event);
       }
       for (const reporter of live) reporter.onEvent(event);
     },
     async finish() {
       for (const sink of liveFiles) await sink.finish();
-      if (!files || !spill) return;
+      if (!files || !spill || !summary) return;
       try {
         // Files that never ended (an interrupted run) still go into the reports.
-        for (const path of files.paths()) spill.add(files.take(path)!);
-        const { files: _none, ...summary } = files.report();
+        files.flush();
+        const { files: _none, ...head } = summary.report();
         for (const spec of structured) {
           const sink = spec.path ? reportFileSink(resolvePath(spec.path)) : stdoutSink(options.stdout);
-          await writeSpilledReport(sectionsOf[spec.name as keyof typeof sectionsOf](), summary, spill, sink);
+          await writeSpilledReport(sectionsOf[spec.name as keyof typeof sectionsOf](), head, spill, sink);
         }
       } finally {
         spill.close();

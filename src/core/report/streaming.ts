@@ -27,9 +27,14 @@ export class FileReportSpill {
 
   /** Writes one file's results to disk. */
   add(file: FileReport): void {
-    const bytes = Buffer.from(`${JSON.stringify(file)}\n`, 'utf8');
+    this.addLine(file.path, JSON.stringify(file));
+  }
+
+  /** Writes one file's results, already serialised (JSON.stringify of its FileReport), to disk. */
+  addLine(path: string, json: string): void {
+    const bytes = Buffer.from(`${json}\n`, 'utf8');
     writeSync(this.fd, bytes, 0, bytes.length, this.size);
-    this.index.push({ path: file.path, offset: this.size, length: bytes.length });
+    this.index.push({ path, offset: this.size, length: bytes.length });
     this.size += bytes.length;
   }
 

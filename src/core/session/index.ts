@@ -35,7 +35,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import type { Exchange, HttpRequest, RequestBody, SendOptions, TlsOptions } from '../http/types.js';
 import { grpcRequestParts } from './grpc.js';
-import type { HttpFile, RequestNode } from '../httpfile/types.js';
+import type { HeaderNode, HttpFile, RequestNode } from '../httpfile/types.js';
 import { parseHttpFile } from '../httpfile/parse.js';
 import { reportParseWarnings } from '../httpfile/warnings.js';
 import { httpyacVariableName } from '../httpfile/httpyac.js';
@@ -593,9 +593,7 @@ class RequestSession implements Session {
     headers: Array<[string, string]>,
     resolver: VariableResolver,
   ): Promise<void> {
-    const index = headers.findIndex(
-      ([name, value]) => name.toLowerCase() === 'authorization' && /^\s*(oauth2|openid)\b/i.test(value),
-    );
+    const index = httpyacAuthIndex(headers);
     if (index < 0 || this.options.keepReference) return;
     const { HTTPYAC_AUTH, httpyacAuthSource, inHttpyacWords } = await import('../oauth/httpyac.js');
     const written = node.headers.find((header) => header.name.toLowerCase() === 'authorization');
@@ -826,15 +824,17 @@ class RequestSession implements Session {
     // A new send forgets the `# @prompt` answers of the last one (see askPrompts), prompts or not.
     else if (extra.promptAgain && this.chain.getStore() === undefined) this.promptedNow = new Set();
     const resolver = await this.resolver(file, node, extra, true);
+    // Each step below that has nothing to do is skipped without an async call (a promise and a
+    // microtask each): most requests of a run hold no placeholder, script, `@ref` or body.
     if (node.secrets.length > 0) await this.askSecrets(file, node, resolver);
-    await this.runHttpyacGlobalScripts(file, resolver);
+    if (file.httpyacImports || file.httpyacFileScripts) await this.runHttpyacGlobalScripts(file, resolver);
     // httpyac runs a region's `# @ref` lines before its `{{ }}` blocks (they stand above them).
-    await this.runRefs(file, node);
+    if (node.metadata.length > 0) await this.runRefs(file, node);
     if (node.httpyacScripts) node = await this.runHttpyacPreScripts(node, resolver);
     this.checkClosedTemplates(file, node);
-    let url = await this.resolveUrl(file, node, resolver);
-    const headers = await this.resolveHeaders(file, node, resolver);
-    await this.httpyacAuth(file, node, headers, resolver);
+    let url = plainUrl(node, resolver) ?? (await this.resolveUrl(file, node, resolver));
+    const headers = this.plainHeaders(file, node, resolver) ?? (await this.resolveHeaders(file, node, resolver));
+    if (httpyacAuthIndex(headers) >= 0) await this.httpyacAuth(file, node, headers, resolver);
     const clientCert = file.dialect === 'httpyac' ? this.takeHttpyacClientCert(file, node, headers) : undefined;
     const asteriskForm = url === '*';
     const grpc = node.method === 'GRPC' ? grpcRequestParts(url, node, file, this.workspaceRoot, headers) : undefined;
@@ -843,7 +843,8 @@ class RequestSession implements Session {
     // `host` variable. Used in every dialect, only when such a variable is defined.
     if (url.startsWith('/')) url = `${await resolver.variable('host').catch(() => '')}${url}`;
     const auth = applyAuthConvention(headers, resolver.secretValues, file.dialect === 'httpyac');
-    const body = await this.resolveBody(file, node, resolver, headers);
+    const body: RequestBody =
+      node.body || node.httpyacGraphqlFile ? await this.resolveBody(file, node, resolver, headers) : { kind: 'none' };
     let request: HttpRequest = { method: node.method, url, headers, body };
     if (asteriskForm) request.asteriskForm = true;
     if (grpc) request.grpc = grpc.grpc;
@@ -1065,28 +1066,7 @@ class RequestSession implements Session {
     for (const header of node.headers) {
       const name = await resolver.resolve(header.name);
       const value = await resolver.resolve(header.value);
-      // Made only for an error: a run resolves thousands of headers that are fine.
-      const location = () => ({
-        file: file.path || '<text>',
-        line: header.span.line,
-        excerpt: file.text.slice(header.span.start, header.span.end),
-      });
-      if (/[\r\n]/.test(value) || /[\r\n]/.test(name)) {
-        throw new DialError(
-          'E_HEADER_INJECTION',
-          `header '${name.replace(/[\r\n]/g, '')}' contains a line break after variable substitution (${this.where(file, node)})`,
-          {
-            location: location(),
-            hint: 'a variable used in this header holds CR or LF; fix its value',
-          },
-        );
-      }
-      if (!HEADER_NAME_RE.test(name)) {
-        throw new DialError('E_INPUT', `'${name}' is not a valid header name (${this.where(file, node)})`, {
-          location: location(),
-          hint: "header names are tokens: letters, digits and !#$%&'*+.^_`|~-",
-        });
-      }
+      this.checkHeader(file, node, header, name, value);
       headers.push([name, value]);
     }
     if (node.httpyacHeaderSpreads) await this.spreadHttpyacHeaders(file, node, resolver, headers);
@@ -1096,6 +1076,56 @@ class RequestSession implements Session {
     if (defaults === undefined) defaults = await this.defaultHeadersFor(file, dir);
     if (defaults) await this.addDefaultHeaders(defaults, resolver, headers);
     return headers;
+  }
+
+  /**
+   * resolveHeaders at once when no header holds a placeholder and the folder is known to have no
+   * default headers (none to wait for); else undefined.
+   */
+  private plainHeaders(
+    file: HttpFile,
+    node: RequestNode,
+    resolver: VariableResolver,
+  ): Array<[string, string]> | undefined {
+    if (node.httpyacHeaderSpreads) return undefined;
+    const dir = file.path ? dirname(file.path) : this.workspaceRoot;
+    const known = file.dialect === 'httpyac' ? this.httpyacDefaultHeadersKnown : this.defaultHeadersKnown;
+    if (known.get(dir) !== null) return undefined;
+    const headers: Array<[string, string]> = [];
+    for (const header of node.headers) {
+      const name = resolver.resolveNow(header.name);
+      const value = resolver.resolveNow(header.value);
+      if (name === undefined || value === undefined) return undefined;
+      this.checkHeader(file, node, header, name, value);
+      headers.push([name, value]);
+    }
+    return headers;
+  }
+
+  /** Refuses a resolved header with a line break or an invalid name. */
+  private checkHeader(file: HttpFile, node: RequestNode, header: HeaderNode, name: string, value: string): void {
+    // Made only for an error: a run resolves thousands of headers that are fine.
+    const location = () => ({
+      file: file.path || '<text>',
+      line: header.span.line,
+      excerpt: file.text.slice(header.span.start, header.span.end),
+    });
+    if (/[\r\n]/.test(value) || /[\r\n]/.test(name)) {
+      throw new DialError(
+        'E_HEADER_INJECTION',
+        `header '${name.replace(/[\r\n]/g, '')}' contains a line break after variable substitution (${this.where(file, node)})`,
+        {
+          location: location(),
+          hint: 'a variable used in this header holds CR or LF; fix its value',
+        },
+      );
+    }
+    if (!HEADER_NAME_RE.test(name)) {
+      throw new DialError('E_INPUT', `'${name}' is not a valid header name (${this.where(file, node)})`, {
+        location: location(),
+        hint: "header names are tokens: letters, digits and !#$%&'*+.^_`|~-",
+      });
+    }
   }
 
   /**
@@ -1307,6 +1337,19 @@ function metadataOverrides(node: RequestNode): Partial<SendOptions> {
   if (sse) overrides.sse = sse;
   if (node.metadata.some((meta) => meta.key === 'keepStreaming')) overrides.keepStreaming = true;
   return overrides;
+}
+
+/** resolveUrl at once for a URL with nothing to substitute (one with a line break takes resolveUrl, which refuses it). */
+function plainUrl(node: RequestNode, resolver: VariableResolver): string | undefined {
+  const url = resolver.resolveNow(node.url);
+  return url !== undefined && !/[\r\n]/.test(url) ? url : undefined;
+}
+
+/** The header httpyac's `Authorization: oauth2 …` (or `openid …`) is written in, or -1. */
+function httpyacAuthIndex(headers: Array<[string, string]>): number {
+  return headers.findIndex(
+    ([name, value]) => name.toLowerCase() === 'authorization' && /^\s*(oauth2|openid)\b/i.test(value),
+  );
 }
 
 /** True when a `{{` is never closed (it would be sent as literal text). */

@@ -29,6 +29,11 @@ import {
 /** The longest text one expansion may produce (16 Mi characters). */
 export const MAX_EXPANDED_LENGTH = 16 * 1024 * 1024;
 
+/** A text resolve() gives back as it is: no placeholder, no escaped brace, not too long. */
+function isPlain(text: string): boolean {
+  return text.length <= MAX_EXPANDED_LENGTH && !text.includes('{{') && !text.includes('\\{');
+}
+
 export interface ResolverOptions {
   cliVariables: Record<string, string>;
   /** Values answered at `# @prompt` (level 1). */
@@ -115,9 +120,13 @@ export class VariableResolver {
   resolve(text: string): Promise<string> {
     // Most URLs, headers and bodies of a run hold no placeholder: nothing to substitute or check
     // (and no async function's promise and microtask for each).
-    if (text.length <= MAX_EXPANDED_LENGTH && !text.includes('{{') && !text.includes('\\{'))
-      return Promise.resolve(text);
+    if (isPlain(text)) return Promise.resolve(text);
     return this.templateUnescaped(text);
+  }
+
+  /** What resolve() gives, at once, for a text with nothing to substitute; undefined for any other text. */
+  resolveNow(text: string): string | undefined {
+    return isPlain(text) ? text : undefined;
   }
 
   private async templateUnescaped(text: string): Promise<string> {

@@ -103,6 +103,21 @@ describe('streamed reports', () => {
     expect(JSON.parse(expected.json)).toEqual(report);
   });
 
+  it('equal the in-memory reports for an interrupted run (files that never ended, a file with no start)', async () => {
+    const events = runEvents(5, 4);
+    const runEnd = events.pop()!;
+    // The last two files never end; a request ends in a file that never said it started.
+    const ends = events.filter((event) => event.type === 'file:end');
+    for (const end of ends.slice(-2)) events.splice(events.indexOf(end), 1);
+    events.push({ type: 'request:end', file: 'late.http', result: request(0, 'passed') }, runEnd);
+    let out = '';
+    const reporters = createReporters([{ name: 'json' }], { stdout: (text) => (out += text), color: false });
+    for (const event of events) reporters.onEvent(event);
+    await reporters.finish();
+    expect(out).toBe(renderJson(inMemory(events)));
+    expect(JSON.parse(out).files.map((file: { path: string }) => file.path)).toContain('late.http');
+  });
+
   it('write a report with no files as before', async () => {
     let out = '';
     const reporters = createReporters([{ name: 'json' }], { stdout: (text) => (out += text), color: false });
