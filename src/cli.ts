@@ -8,7 +8,7 @@
 // not an error, so stop quietly (exit 0, as curl and xh do). Any other write error (a full
 // disk, a vanished terminal) is E_IO: one line on stderr, exit 4, never a stack trace.
 const EXIT_IO = 4;
-for (const stream of [process.stdout, process.stderr]) {
+function guard(stream: NodeJS.WriteStream): void {
   stream.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(0);
     if (stream === process.stdout) {
@@ -23,6 +23,30 @@ for (const stream of [process.stdout, process.stderr]) {
     process.exit(EXIT_IO);
   });
 }
+
+/**
+ * Guards process[name] when it is first read rather than now: Node builds a stream on first
+ * read, and one dial never writes to is never built (`dial send` without a warning never
+ * writes to stderr; on a pipe, process.stderr is a net.Socket). A stream can only fail once
+ * written to, and nothing writes to it before that first read (Node's own writers read the
+ * same property), so every write is guarded as before.
+ */
+function guardOnFirstRead(name: 'stdout' | 'stderr'): void {
+  const own = Object.getOwnPropertyDescriptor(process, name);
+  if (!own?.get || !own.configurable) return guard(process[name]);
+  Object.defineProperty(process, name, {
+    configurable: true,
+    enumerable: own.enumerable,
+    get() {
+      Object.defineProperty(process, name, own);
+      const stream = process[name];
+      guard(stream);
+      return stream;
+    },
+  });
+}
+guardOnFirstRead('stdout');
+guardOnFirstRead('stderr');
 
 /** A system error (it has a syscall and an errno code) that reached the top: E_IO, without a stack or a build path. */
 function systemErrorLine(error: unknown): string | undefined {
