@@ -7,18 +7,29 @@
 'use strict';
 
 /**
- * Compiles dist/cli.cjs (the program, built by scripts/build.mjs) with V8's code cache of it,
- * so the functions a command runs are not compiled again at every start: `new vm.Script` with
- * `cachedData` is what Node 22's compile cache does, and Node 20 has none. The wrapper is
- * CommonJS's own plus `__dialImportEsm`: code compiled by node:vm cannot call import() on
- * Node 20, so the program loads the UI's ES modules through this file's import().
+ * The program for a command line: dist/send.cjs when it names `send`, else dist/cli.cjs (both
+ * built by scripts/build.mjs). The rule is src/commands/index.ts's: global flags take no values,
+ * so the first word that is not a flag names the command, and for `send` the full program
+ * registers `send` alone; dist/send.cjs is that program without the other commands, a third
+ * smaller to read and compile (tests/e2e/cli.test.ts checks the two agree).
  */
-function compileProgram(dist) {
+function programName(argv) {
+  return argv.slice(2).find((word) => !word.startsWith('-')) === 'send' ? 'send.cjs' : 'cli.cjs';
+}
+
+/**
+ * Compiles a program of dist/ with V8's code cache of it, so the functions a command runs are
+ * not compiled again at every start: `new vm.Script` with `cachedData` is what Node 22's
+ * compile cache does, and Node 20 has none. The wrapper is CommonJS's own plus
+ * `__dialImportEsm`: code compiled by node:vm cannot call import() on Node 20, so the program
+ * loads the UI's ES modules through this file's import().
+ */
+function compileProgram(dist, name = programName(process.argv)) {
   const { join } = require('node:path');
   const { readFileSync } = require('node:fs');
   dist ??= join(__dirname, '..', 'dist');
   const { Script } = require('node:vm');
-  const file = join(dist, 'cli.cjs');
+  const file = join(dist, name);
   let cachedData;
   try {
     cachedData = readFileSync(`${file}.cache`);
@@ -30,10 +41,10 @@ function compileProgram(dist) {
   return { file, script: new Script(readFileSync(file, 'latin1'), { filename: file, cachedData }) };
 }
 
-/** Runs the program in `dist` with this process's arguments; returns its compiled script. */
-function runProgram(dist) {
+/** Runs the program in `dist` (`name`, or the one for this command line) with this process's arguments; returns its compiled script. */
+function runProgram(dist, name) {
   const { dirname, join } = require('node:path');
-  const { file, script } = compileProgram(dist);
+  const { file, script } = compileProgram(dist, name);
   const programModule = { exports: {} };
   const folder = dirname(file);
   // The program requires Node's modules and its own ./lib files, nothing else: this file's
@@ -60,7 +71,7 @@ function writeVersion() {
 }
 
 if (require.main !== module) {
-  module.exports = { compileProgram, runProgram }; // for the build's warm-up run and its test
+  module.exports = { programName, compileProgram, runProgram }; // for the build's warm-up runs and the tests
 } else if (process.argv.length === 3 && process.argv[2] === '--version') {
   writeVersion();
 } else {

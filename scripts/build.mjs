@@ -3,6 +3,9 @@
 //   dist/cli.cjs        the program: src/ without the UI, one CommonJS file. bin/dial.js compiles
 //                       it with the V8 code cache below, which Node 20 cannot do for ES modules.
 //   dist/cli.cjs.cache  that code cache, written by a warm-up run (scripts/code-cache-warm-up.cjs).
+//   dist/send.cjs       the same program with `send` as its only command (src/cli-send.ts), and
+//   dist/send.cjs.cache its cache: bin/dial.js runs it for `dial send`, which then reads and
+//                       compiles a third less (docs/performance.md).
 //   dist/lib/*.cjs      the heavy libraries, one file each, required on first use, so a command
 //                       that does not use YAML or JSON Schema never reads them.
 //   dist/ui/*.js        the TUI: ES modules, because Ink and yoga-layout use top-level await,
@@ -10,7 +13,7 @@
 //
 // The UI bundle carries its own copy of the core modules it uses. That is safe because the two
 // copies never share state: `dial open` hands the UI plain options and gets back an exit code,
-// or an error that src/cli.ts recognises by its name (isDialError), not by its class.
+// or an error that src/start.ts recognises by its name (isDialError), not by its class.
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -197,7 +200,9 @@ rmSync(outdir, { recursive: true, force: true });
 const builds = await Promise.all([
   build({
     ...common,
-    entryPoints: { cli: 'src/cli.ts' },
+    // Two programs, each one whole CommonJS file (esbuild splits only ES modules): they never
+    // run in the same process, so each carries its own copy of the modules both use.
+    entryPoints: { cli: 'src/cli.ts', send: 'src/cli-send.ts' },
     outdir,
     outExtension: { '.js': '.cjs' },
     format: 'cjs',
@@ -247,19 +252,23 @@ writeFileSync(
 // The file holds the program already inside the function bin/dial.js calls (CommonJS's wrapper
 // plus __dialImportEsm), so it compiles the text as read: wrapping it at start-up made a second
 // 1 MB string (~2 M instructions, 1% of a `dial send`).
-const program = `${outdir}/cli.cjs`;
-const programText = readFileSync(program, 'utf8').replace(
-  /[^\0-\x7f]/g,
-  (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-);
-writeFileSync(
-  program,
-  `(function (exports, require, module, __filename, __dirname, __dialImportEsm) {${programText}\n})`,
-);
+const programs = ['cli.cjs', 'send.cjs'];
+for (const name of programs) {
+  const program = `${outdir}/${name}`;
+  const programText = readFileSync(program, 'utf8').replace(
+    /[^\0-\x7f]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  writeFileSync(
+    program,
+    `(function (exports, require, module, __filename, __dirname, __dialImportEsm) {${programText}\n})`,
+  );
+}
 
-// The code cache: V8's compiled form of the functions that ran in a `dial send` to a loopback
+// The code caches: V8's compiled form of the functions that ran in a `dial send` to a loopback
 // server, so that they do not compile again at start-up. V8 checks it against its version and
 // flags and compiles as usual when it does not match (another Node): slower, never wrong.
+// Each program has its own, from its own warm-up run (the same command, run in each).
 const withoutProxies = (env) =>
   Object.fromEntries(Object.entries(env).filter(([name]) => !/^(http|https|all)_proxy$/i.test(name)));
 const server = createServer((request, response) => {
@@ -268,25 +277,34 @@ const server = createServer((request, response) => {
 });
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const configDir = mkdtempSync(join(tmpdir(), 'dial-build-'));
-const warmUp = spawn(
-  process.execPath,
-  ['scripts/code-cache-warm-up.cjs', 'send', '-v', `http://127.0.0.1:${server.address().port}/warm-up`, 'a=1'],
-  {
-    env: {
-      ...withoutProxies(process.env),
-      DIAL_WARM_UP_DIST: join(root, outdir),
-      DIAL_CONFIG_DIR: configDir,
-      NO_COLOR: '1',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  },
+const statuses = await Promise.all(
+  programs.map((name) => {
+    const warmUp = spawn(
+      process.execPath,
+      ['scripts/code-cache-warm-up.cjs', 'send', '-v', `http://127.0.0.1:${server.address().port}/warm-up`, 'a=1'],
+      {
+        env: {
+          ...withoutProxies(process.env),
+          DIAL_WARM_UP_DIST: join(root, outdir),
+          DIAL_WARM_UP_PROGRAM: name,
+          DIAL_CONFIG_DIR: configDir,
+          NO_COLOR: '1',
+        },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
+    return new Promise((resolve) => warmUp.on('close', resolve));
+  }),
 );
-const status = await new Promise((resolve) => warmUp.on('close', resolve));
 server.close();
 rmSync(configDir, { recursive: true, force: true });
 // dial runs without the cache, so this does not fail an install; tests/e2e/cli.test.ts does fail.
-if (status !== 0)
-  console.warn(`build: the warm-up run exited with ${status}; dist/cli.cjs has no code cache (dial starts slower)`);
+statuses.forEach((status, index) => {
+  if (status !== 0)
+    console.warn(
+      `build: the warm-up run exited with ${status}; dist/${programs[index]} has no code cache (dial starts slower)`,
+    );
+});
 
 const previous = `dist.old-${process.pid}`;
 try {

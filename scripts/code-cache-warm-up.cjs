@@ -6,5 +6,6 @@
 const { writeFileSync } = require('node:fs');
 const { runProgram } = require('../bin/dial.js');
 
-const { file, script } = runProgram(process.env.DIAL_WARM_UP_DIST);
+// DIAL_WARM_UP_PROGRAM: which program (cli.cjs, send.cjs), whatever the command line names.
+const { file, script } = runProgram(process.env.DIAL_WARM_UP_DIST, process.env.DIAL_WARM_UP_PROGRAM);
 process.once('exit', () => writeFileSync(`${file}.cache`, script.createCachedData()));
