@@ -265,10 +265,12 @@ for (const name of programs) {
   );
 }
 
-// The code caches: V8's compiled form of the functions that ran in a `dial send` to a loopback
-// server, so that they do not compile again at start-up. V8 checks it against its version and
-// flags and compiles as usual when it does not match (another Node): slower, never wrong.
-// Each program has its own, from its own warm-up run (the same command, run in each).
+// The code caches: V8's compiled form of the functions that ran in a warm-up command, so that
+// they do not compile again at start-up. V8 checks it against its version and flags and
+// compiles as usual when it does not match (another Node): slower, never wrong. Each program
+// has its own, from a command it serves: dist/send.cjs a `dial send` to a loopback server;
+// dist/cli.cjs (every other command) a `dial list` of a .http file, which most of them parse.
+// Not `dial run`: it sets V8 heap flags, and a cache made under other flags is refused.
 const withoutProxies = (env) =>
   Object.fromEntries(Object.entries(env).filter(([name]) => !/^(http|https|all)_proxy$/i.test(name)));
 const server = createServer((request, response) => {
@@ -277,22 +279,43 @@ const server = createServer((request, response) => {
 });
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const configDir = mkdtempSync(join(tmpdir(), 'dial-build-'));
+const warmUpFile = join(configDir, 'warm-up.http');
+writeFileSync(
+  warmUpFile,
+  [
+    '@host = http://127.0.0.1:1',
+    '',
+    '### login',
+    '# @name login',
+    'POST {{host}}/login',
+    'Content-Type: application/json',
+    '',
+    '{"user": "ann"}',
+    '',
+    '### me',
+    'GET {{host}}/me',
+    'Authorization: Bearer {{login.response.body.$.token}}',
+    '',
+    '?? status == 200',
+    '',
+  ].join('\n'),
+);
+const warmUpCommands = {
+  'send.cjs': ['send', '-v', `http://127.0.0.1:${server.address().port}/warm-up`, 'a=1'],
+  'cli.cjs': ['list', warmUpFile],
+};
 const statuses = await Promise.all(
   programs.map((name) => {
-    const warmUp = spawn(
-      process.execPath,
-      ['scripts/code-cache-warm-up.cjs', 'send', '-v', `http://127.0.0.1:${server.address().port}/warm-up`, 'a=1'],
-      {
-        env: {
-          ...withoutProxies(process.env),
-          DIAL_WARM_UP_DIST: join(root, outdir),
-          DIAL_WARM_UP_PROGRAM: name,
-          DIAL_CONFIG_DIR: configDir,
-          NO_COLOR: '1',
-        },
-        stdio: ['ignore', 'ignore', 'inherit'],
+    const warmUp = spawn(process.execPath, ['scripts/code-cache-warm-up.cjs', ...warmUpCommands[name]], {
+      env: {
+        ...withoutProxies(process.env),
+        DIAL_WARM_UP_DIST: join(root, outdir),
+        DIAL_WARM_UP_PROGRAM: name,
+        DIAL_CONFIG_DIR: configDir,
+        NO_COLOR: '1',
       },
-    );
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     return new Promise((resolve) => warmUp.on('close', resolve));
   }),
 );
