@@ -513,7 +513,10 @@ function pipeToSink(source: Readable, sink: Writable, stopper: Stopper): Promise
     sink.on('error', settle);
     sink.on('close', onSinkClose);
     stopper.onStop(onStop);
-    source.pipe(sink);
+    // `end: false` and an end of our own, as pipeline does: pipe()'s own end check reads
+    // process.stdout and process.stderr, which builds stderr for nothing.
+    source.once('end', () => sink.end());
+    source.pipe(sink, { end: false });
   });
 }
 
