@@ -14,7 +14,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 
 const root = dirname(new URL(import.meta.url).pathname);
 
-/** Which layer a file of src/ is in: core, ui, commands, or undefined (src/cli.ts and friends). */
+/** Which layer a file of src/ is in: core, ui, commands, or undefined (src/cli.ts, src/start.ts and friends). */
 function layerOf(file) {
   const path = relative(resolve(root, 'src'), file).split(sep);
   return path.length > 1 && ['core', 'ui', 'commands'].includes(path[0]) ? path[0] : undefined;

@@ -7,8 +7,19 @@
 'use strict';
 
 /**
- * Compiles a bundle of dist/ (dist/cli.cjs, the program; dist/ui.cjs, the workbench; both built
- * by scripts/build.mjs) with V8's code cache of it, so the functions a command runs are not
+ * The program for a command line: dist/send.cjs when it names `send`, else dist/cli.cjs (both
+ * built by scripts/build.mjs). The rule is src/commands/index.ts's: global flags take no values,
+ * so the first word that is not a flag names the command, and for `send` the full program
+ * registers `send` alone; dist/send.cjs is that program without the other commands, a third
+ * smaller to read and compile (tests/e2e/cli.test.ts checks the two agree).
+ */
+function programName(argv) {
+  return argv.slice(2).find((word) => !word.startsWith('-')) === 'send' ? 'send.cjs' : 'cli.cjs';
+}
+
+/**
+ * Compiles a bundle of dist/ (dist/cli.cjs or dist/send.cjs, the program; dist/ui.cjs, the
+ * workbench; all built by scripts/build.mjs) with V8's code cache of it, so the functions a command runs are not
  * compiled again at every start: `new vm.Script` with `cachedData` is what Node 22's compile
  * cache does, and Node 20 has none. The file is CommonJS's own wrapper function plus
  * `__dialRunBundle`, with which the program starts the workbench's bundle the same way.
@@ -42,7 +53,7 @@ function runBundle(file) {
   return { exports: bundleModule.exports, script };
 }
 
-const programFile = () => require('node:path').join(__dirname, '..', 'dist', 'cli.cjs');
+const programFile = (argv) => require('node:path').join(__dirname, '..', 'dist', programName(argv));
 
 /**
  * `dial --version`, answered before anything else loads (budget: 1.05× `node -e 0`). Written
@@ -61,9 +72,9 @@ function writeVersion() {
 
 if (require.main !== module) {
   // For the build's warm-up runs and the test that checks V8 accepts the caches.
-  module.exports = { compileBundle, runBundle, programFile };
+  module.exports = { programName, compileBundle, runBundle };
 } else if (process.argv.length === 3 && process.argv[2] === '--version') {
   writeVersion();
 } else {
-  runBundle(programFile());
+  runBundle(programFile(process.argv));
 }

@@ -3,14 +3,17 @@
 //   dist/cli.cjs        the program: src/ without the UI, one CommonJS file. bin/dial.js compiles
 //                       it with the V8 code cache below, which Node 20 cannot do for ES modules.
 //   dist/cli.cjs.cache  that code cache, written by a warm-up run (scripts/code-cache-warm-up.cjs).
+//   dist/send.cjs       the same program with `send` as its only command (src/cli-send.ts), and
+//   dist/send.cjs.cache its cache: bin/dial.js runs it for `dial send`, which then reads and
+//                       compiles a third less (docs/performance.md).
 //   dist/ui.cjs         the workbench (React, Ink, the UI), which only `dial open` loads, the same
 //   dist/ui.cjs.cache   way and with a code cache of its own, made by drawing one first frame.
 //   dist/lib/*.cjs      the heavy libraries, one file each, required on first use, so a command
-//                       that does not use YAML or JSON Schema never reads them. Both bundles use them.
+//                       that does not use YAML or JSON Schema never reads them. All three bundles use them.
 //
 // The UI bundle carries its own copy of the core modules it uses. That is safe because the two
 // copies never share state: `dial open` hands the UI plain options and gets back an exit code,
-// or an error that src/cli.ts recognises by its name (isDialError), not by its class.
+// or an error that src/start.ts recognises by its name (isDialError), not by its class.
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -254,7 +257,9 @@ rmSync(outdir, { recursive: true, force: true });
 const builds = await Promise.all([
   build({
     ...common,
-    entryPoints: { cli: 'src/cli.ts' },
+    // Two programs, each one whole CommonJS file (esbuild splits only ES modules): they never
+    // run in the same process, so each carries its own copy of the modules both use.
+    entryPoints: { cli: 'src/cli.ts', send: 'src/cli-send.ts' },
     outdir,
     outExtension: { '.js': '.cjs' },
     format: 'cjs',
@@ -302,7 +307,9 @@ writeFileSync(
 // Each file holds its bundle already inside the function bin/dial.js calls (CommonJS's wrapper
 // plus __dialRunBundle), so it compiles the text as read: wrapping it at start-up made a second
 // 1 MB string (~2 M instructions, 1% of a `dial send`).
-for (const bundle of [`${outdir}/cli.cjs`, `${outdir}/ui.cjs`]) {
+const bundles = ['cli.cjs', 'send.cjs', 'ui.cjs'];
+for (const name of bundles) {
+  const bundle = `${outdir}/${name}`;
   const text = readFileSync(bundle, 'utf8').replace(
     /[^\0-\x7f]/g,
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
@@ -310,10 +317,13 @@ for (const bundle of [`${outdir}/cli.cjs`, `${outdir}/ui.cjs`]) {
   writeFileSync(bundle, `(function (exports, require, module, __filename, __dirname, __dialRunBundle) {${text}\n})`);
 }
 
-// The code caches: V8's compiled form of the functions that ran in a `dial send` to a loopback
-// server, and in the workbench up to its first frame, so that they do not compile again at
-// start-up. V8 checks a cache against its version and flags and compiles as usual when it does
-// not match (another Node): slower, never wrong.
+// The code caches: V8's compiled form of the functions that ran in a warm-up, so that they do not
+// compile again at start-up. V8 checks a cache against its version and flags and compiles as
+// usual when it does not match (another Node): slower, never wrong. Each bundle has its own, from
+// a use it serves: dist/send.cjs a `dial send` to a loopback server; dist/cli.cjs (every other
+// command) a `dial list` of a .http file, which most of them parse; dist/ui.cjs the workbench up
+// to its first frame. Not `dial run`: it sets V8 heap flags, and a cache made under other flags
+// is refused.
 const withoutProxies = (env) =>
   Object.fromEntries(Object.entries(env).filter(([name]) => !/^(http|https|all)_proxy$/i.test(name)));
 const server = createServer((request, response) => {
@@ -322,11 +332,37 @@ const server = createServer((request, response) => {
 });
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const configDir = mkdtempSync(join(tmpdir(), 'dial-build-'));
-const warmUp = (args) => {
-  const child = spawn(process.execPath, ['scripts/code-cache-warm-up.cjs', ...args], {
+const warmUpFile = join(configDir, 'warm-up.http');
+writeFileSync(
+  warmUpFile,
+  [
+    '@host = http://127.0.0.1:1',
+    '',
+    '### login',
+    '# @name login',
+    'POST {{host}}/login',
+    'Content-Type: application/json',
+    '',
+    '{"user": "ann"}',
+    '',
+    '### me',
+    'GET {{host}}/me',
+    'Authorization: Bearer {{login.response.body.$.token}}',
+    '',
+    '?? status == 200',
+    '',
+  ].join('\n'),
+);
+const warmUpCommands = {
+  'send.cjs': ['send', '-v', `http://127.0.0.1:${server.address().port}/warm-up`, 'a=1'],
+  'cli.cjs': ['list', warmUpFile],
+};
+const warmUp = (name) => {
+  const child = spawn(process.execPath, ['scripts/code-cache-warm-up.cjs', ...(warmUpCommands[name] ?? [])], {
     env: {
       ...withoutProxies(process.env),
       DIAL_WARM_UP_DIST: join(root, outdir),
+      DIAL_WARM_UP_PROGRAM: name,
       DIAL_CONFIG_DIR: configDir,
       NO_COLOR: '1',
     },
@@ -342,21 +378,16 @@ const warmUp = (args) => {
     }),
   );
 };
-const [programStatus, workbenchStatus] = await Promise.all([
-  warmUp(['send', '-v', `http://127.0.0.1:${server.address().port}/warm-up`, 'a=1']),
-  warmUp(['--workbench']),
-]);
+const statuses = await Promise.all(bundles.map(warmUp));
 server.close();
 rmSync(configDir, { recursive: true, force: true });
 // dial runs without the caches, so this does not fail an install; tests/e2e/cli.test.ts does fail.
-if (programStatus !== 0)
-  console.warn(
-    `build: the warm-up run exited with ${programStatus}; dist/cli.cjs has no code cache (dial starts slower)`,
-  );
-if (workbenchStatus !== 0)
-  console.warn(
-    `build: the workbench warm-up exited with ${workbenchStatus}; dist/ui.cjs has no code cache (\`dial open\` starts slower)`,
-  );
+statuses.forEach((status, index) => {
+  if (status !== 0)
+    console.warn(
+      `build: the warm-up run exited with ${status}; dist/${bundles[index]} has no code cache (dial starts slower)`,
+    );
+});
 
 const previous = `dist.old-${process.pid}`;
 try {

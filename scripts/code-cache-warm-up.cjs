@@ -3,18 +3,17 @@
 // compiled, is written beside it. Doing it there, not in the live dist/, ties the cache to the
 // exact bundle it was made from even when two builds run at once.
 //
-//   node scripts/code-cache-warm-up.cjs send -v URL a=1   the program (dist/cli.cjs), as `dial send`
-//   node scripts/code-cache-warm-up.cjs --workbench       the workbench (dist/ui.cjs) to its first frame
+// DIAL_WARM_UP_PROGRAM names the bundle: cli.cjs or send.cjs run the command on this command
+// line (whatever it names); ui.cjs draws the workbench to its first frame (src/ui/warm-up.ts).
 'use strict';
 const { writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { runBundle } = require('../bin/dial.js');
 
-const dist = process.env.DIAL_WARM_UP_DIST;
-if (process.argv[2] === '--workbench') {
-  const file = join(dist, 'ui.cjs');
-  const { exports, script } = runBundle(file);
-  exports.warmUpWorkbench().then(
+const file = join(process.env.DIAL_WARM_UP_DIST, process.env.DIAL_WARM_UP_PROGRAM);
+const { exports: bundleExports, script } = runBundle(file);
+if (process.env.DIAL_WARM_UP_PROGRAM === 'ui.cjs') {
+  bundleExports.warmUpWorkbench().then(
     () => writeFileSync(`${file}.cache`, script.createCachedData()),
     (error) => {
       console.error(error);
@@ -22,7 +21,5 @@ if (process.argv[2] === '--workbench') {
     },
   );
 } else {
-  const file = join(dist, 'cli.cjs');
-  const { script } = runBundle(file);
   process.once('exit', () => writeFileSync(`${file}.cache`, script.createCachedData()));
 }

@@ -1,65 +1,7 @@
 /**
- * Entry point of the bundle: hands the command line to the Commander program in ./program.ts,
- * and is the one place that turns an error into output and an exit code (exit codes: docs/cli.md).
- * (`dial --version` is answered earlier, by bin/dial.js, before the ES module loader starts.)
+ * Entry point of dist/cli.cjs, the program for every command (see ./start.ts). bin/dial.js runs
+ * dist/send.cjs (./cli-send.ts) instead when the command line names `send`.
  */
+import { startCli } from './start.js';
 
-// A reader that stops early (`dial … | head`) closes the pipe: that is the reader's choice,
-// not an error, so stop quietly (exit 0, as curl and xh do). Any other write error (a full
-// disk, a vanished terminal) is E_IO: one line on stderr, exit 4, never a stack trace.
-const EXIT_IO = 4;
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(0);
-    if (stream === process.stdout) {
-      try {
-        process.stderr.write(
-          `error[E_IO]: cannot write to standard output: ${error.code === 'ENOSPC' ? 'no space left on the device' : (error.code ?? error.message)}\n`,
-        );
-      } catch {
-        // stderr is gone too: the exit code is all that is left.
-      }
-    }
-    process.exit(EXIT_IO);
-  });
-}
-
-/** A system error (it has a syscall and an errno code) that reached the top: E_IO, without a stack or a build path. */
-function systemErrorLine(error: unknown): string | undefined {
-  if (!(error instanceof Error) || typeof (error as NodeJS.ErrnoException).syscall !== 'string') return undefined;
-  const { code, path } = error as NodeJS.ErrnoException;
-  return `error[E_IO]: ${path ? `${path}: ` : ''}${code ?? 'I/O error'} (${(error as NodeJS.ErrnoException).syscall})`;
-}
-
-async function start(argv: string[]): Promise<number> {
-  const { main } = await import('./program.js');
-  return main(argv);
-}
-
-start(process.argv).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  async (error: unknown) => {
-    const { ExitCode, formatError, isDialError } = await import('./core/errors.js');
-    if (isDialError(error)) {
-      // Expected: one line with the code, file:line and hint; -v adds the cause chain.
-      process.stderr.write(
-        formatError(error, process.argv.includes('-v') || process.argv.includes('--verbose')) + '\n',
-      );
-      process.exitCode = error.exitCode;
-      return;
-    }
-    const systemError = systemErrorLine(error);
-    if (systemError) {
-      process.stderr.write(`${systemError}\n`);
-      process.exitCode = EXIT_IO;
-      return;
-    }
-    // Only a bug in dial lands here.
-    process.stderr.write(
-      `dial: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
-    process.exitCode = ExitCode.failed;
-  },
-);
+startCli(async () => (await import('./commands/index.js')).registerCommands);

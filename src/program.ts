@@ -1,15 +1,18 @@
 /**
- * The Commander program: global flags and command registration. Commands import their core
- * modules lazily so each command loads only what it uses; errors go up to src/cli.ts.
+ * The Commander program: global flags, and the commands the entry point hands in (all of them,
+ * src/commands/index.ts, or `send` alone, src/cli-send.ts). Commands import their core modules
+ * lazily so each command loads only what it uses; errors go up to src/start.ts.
  */
 import { Command, CommanderError } from 'commander';
 import { DialError, ExitCode } from './core/errors.js';
-import { registerCommands } from './commands/index.js';
 import { rootHelpText } from './commands/root-help.js';
 import { checkCommandNames } from './commands/suggest.js';
 import { VERSION } from './version.js';
 
-export function buildProgram(argv: string[]): Command {
+/** Registers the commands on the program (for these arguments: see src/commands/index.ts). */
+export type RegisterCommands = (program: Command, argv: string[]) => void;
+
+export function buildProgram(argv: string[], registerCommands: RegisterCommands): Command {
   const program = new Command('dial')
     .description('A fast terminal HTTP client for .http files: send, open, run.')
     .version(VERSION, '--version', 'print the version')
@@ -52,10 +55,10 @@ export function buildProgram(argv: string[]): Command {
 
 /**
  * Runs the CLI and returns the exit code instead of exiting, so output can drain. A DialError
- * (or a bug) is thrown on to src/cli.ts, which prints it and sets the exit code.
+ * (or a bug) is thrown on to src/start.ts, which prints it and sets the exit code.
  */
-export async function main(argv: string[]): Promise<number> {
-  const program = buildProgram(argv);
+export async function main(argv: string[], registerCommands: RegisterCommands): Promise<number> {
+  const program = buildProgram(argv, registerCommands);
   checkCommandNames(program, argv.slice(2));
   try {
     await program.parseAsync(argv);

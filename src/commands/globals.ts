@@ -16,7 +16,7 @@ export function globalOptions(command: Command): GlobalOptions {
 }
 
 /** Colour on a terminal unless NO_COLOR or --no-color; FORCE_COLOR forces it (tests use it). */
-export function useColor(command: Command, stream: NodeJS.WriteStream = process.stdout): boolean {
+export function useColor(command: Command, stream: { isTTY?: boolean } = process.stdout): boolean {
   if (!globalOptions(command).color) return false;
   if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') return false;
   if (process.env.FORCE_COLOR !== undefined && process.env.FORCE_COLOR !== '0') return true;

@@ -193,7 +193,12 @@ export function openOutputFile(
     },
     abort() {
       stream.destroy();
-      if (temp) rmSync(temp, { force: true });
+      if (!temp) return;
+      rmSync(temp, { force: true });
+      // The file is opened asynchronously: an open still under way creates it after the line
+      // above (a body that fails within a few ms of its head, on a busy machine). The stream
+      // closes once that open is done, so remove it again then.
+      stream.once('close', () => rmSync(temp, { force: true }));
     },
   };
 }

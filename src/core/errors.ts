@@ -1,6 +1,6 @@
 /**
  * The error catalogue (docs/cli.md lists them). Every expected failure is a DialError with a
- * stable code; only src/cli.ts turns one into output and an exit code.
+ * stable code; only src/start.ts turns one into output and an exit code.
  */
 
 /** Exit codes; docs/cli.md has the same table (tests/docs check it). */

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/program.js';
+import { registerCommands } from '../../src/commands/index.js';
 import { commandExamples } from '../../src/commands/root-help.js';
 import { closestName } from '../../src/commands/suggest.js';
 import { ExitCode, errorCatalogue, exitCodeMeanings } from '../../src/core/errors.js';
@@ -54,7 +55,7 @@ function tableRows(text: string): string[][] {
     );
 }
 
-const program = buildProgram(['node', 'dial']);
+const program = buildProgram(['node', 'dial'], registerCommands);
 const commands = commandsOf(program);
 
 describe('docs/cli.md', () => {

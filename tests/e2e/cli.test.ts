@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DIAL_BIN, runCli, tempDir } from '../helpers/cli.js';
@@ -15,17 +16,46 @@ describe('dial (the program)', () => {
     expect(send.stdout).toContain(`User-Agent: dial/${version}`);
   });
 
-  it('starts from the code caches the build made (the program and the workbench), which V8 accepts', async () => {
+  it('starts each bundle (dist/cli.cjs, dist/send.cjs, the workbench in dist/ui.cjs) from the code cache the build made, which V8 accepts', async () => {
     // A rejected or missing cache still runs, only slower: only this test notices.
     const probe = `const { join } = require('node:path');
       const { compileBundle } = require(${JSON.stringify(DIAL_BIN)});
       const dist = join(${JSON.stringify(DIAL_BIN)}, '..', '..', 'dist');
-      console.log(JSON.stringify(['cli.cjs', 'ui.cjs'].map((name) => compileBundle(join(dist, name)).cachedDataRejected)))`;
+      console.log(JSON.stringify(['cli.cjs', 'send.cjs', 'ui.cjs'].map((name) => compileBundle(join(dist, name)).cachedDataRejected)))`;
     const child = spawn(process.execPath, ['-e', probe], { stdio: ['ignore', 'pipe', 'inherit'] });
     let stdout = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0);
-    expect(stdout).toBe('[false,false]\n');
+    expect(stdout).toBe('[false,false,false]\n');
+  });
+
+  it('runs dist/send.cjs exactly for the command lines on which the full program registers `send` alone', async () => {
+    // bin/dial.js picks the program by src/commands/index.ts's rule; the two must agree, or a
+    // command line would get a program without its command (or `send` with other commands).
+    const { Command } = await import('commander');
+    const { registerCommands } = await import('../../src/commands/index.js');
+    const { programName } = createRequire(import.meta.url)(DIAL_BIN) as { programName: (argv: string[]) => string };
+    const lines = [
+      ['send', 'http://x/'],
+      ['-v', 'send', ':3000'],
+      ['--no-color', '-q', 'send', '--offline', 'x'],
+      ['--allow-node', 'send', 'api.http'],
+      ['send'],
+      ['--', 'send'],
+      ['run', 'send'],
+      ['help', 'send'],
+      ['--help', 'send'],
+      ['completion'],
+      ['sends'],
+      ['-v'],
+      [],
+    ];
+    for (const words of lines) {
+      const program = new Command('dial');
+      registerCommands(program, ['node', 'dial', ...words]);
+      const onlySend = program.commands.length === 1 && program.commands[0].name() === 'send';
+      expect(programName(['node', 'dial', ...words]), words.join(' ')).toBe(onlySend ? 'send.cjs' : 'cli.cjs');
+    }
   });
 
   it('exits 2 on an unknown command or flag, with a hint and no stack trace', async () => {

@@ -124,6 +124,8 @@ describe('npm pack → npm install --offline → dial', () => {
         'bin/package.json',
         'dist/cli.cjs',
         'dist/cli.cjs.cache',
+        'dist/send.cjs',
+        'dist/send.cjs.cache',
         'dist/THIRD-PARTY-LICENSES.txt',
         'docs/cli.md',
         'LICENSE',

@@ -86,7 +86,8 @@ export interface SendIo {
   prompt?: (name: string, description?: string) => Promise<string>;
   /** stdin even when it is a terminal: `dial send ws://…` reads the messages a person types. */
   openStdin?: () => Readable;
-  stdinIsTTY?: boolean;
+  /** Whether stdin is a terminal: asked only when it matters (it may load node:tty). */
+  stdinIsTTY?: () => Promise<boolean>;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -693,6 +694,7 @@ async function sendAndPrint(context: SendContext): Promise<void> {
       exchange = await send(prepared.request);
     }
   } catch (error) {
+    http.closeConnections();
     progress?.clear();
     // A failed download leaves no half file, and `-o FILE` keeps what FILE held.
     routing.output?.abort();
@@ -700,9 +702,9 @@ async function sendAndPrint(context: SendContext): Promise<void> {
     // Transport errors name the URL (and proxies, hosts): no secret value in them either.
     if (redactor.active && error instanceof DialError) error.message = redactor.text(error.message);
     throw error;
-  } finally {
-    http.closeConnections();
   }
+  // The exchange is complete: its socket is back in the pool, idle (see closeConnections).
+  http.closeConnections({ keepIdle: true });
   await routing.output?.finish();
   const historyBody = await printResponse(context, exchange, current, routing, http.releaseBody);
   if (routing.savedTo) {

@@ -29,7 +29,8 @@ export interface WebSocketIo {
   stdin?: Readable;
   /** stdin even when it is a terminal (interactive mode reads what a person types). */
   openStdin?: () => Readable;
-  stdinIsTTY?: boolean;
+  /** Whether stdin is a terminal: asked only when it matters (it may load node:tty). */
+  stdinIsTTY?: () => Promise<boolean>;
   colorErr: boolean;
   verbose: boolean;
   quiet: boolean;
@@ -121,7 +122,7 @@ export async function sendWebSocketInteractive(
   const stop = new AbortController();
   const onInterrupt = (): void => stop.abort();
   io.signal?.addEventListener('abort', onInterrupt);
-  announce(context, request.url, Boolean(stdin && io.stdinIsTTY));
+  announce(context, request.url, Boolean(stdin && (await io.stdinIsTTY?.())));
   try {
     const exchange = await converse(request, lines ? linesAsSteps(lines.lines) : [], {
       ...context.sendOptions,

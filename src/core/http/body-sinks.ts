@@ -223,8 +223,15 @@ export class BufferSink extends Writable {
 }
 
 function isStdio(stream: Writable): boolean {
-  // eslint-disable-next-line no-restricted-properties -- an identity check only: the process's own stdout/stderr a caller handed in are never ended
-  return stream === (process.stdout as unknown as Writable) || stream === (process.stderr as unknown as Writable);
+  // The fd first: reading process.stderr builds that stream (a net.Socket on a pipe) only to
+  // compare it, and Node gives its stdout and stderr streams their fd (1, 2) whatever they are.
+  const { fd } = stream as { fd?: unknown };
+  return (
+    // eslint-disable-next-line no-restricted-properties -- an identity check only: the process's own stdout/stderr a caller handed in are never ended
+    (fd === 1 && stream === (process.stdout as unknown as Writable)) ||
+    // eslint-disable-next-line no-restricted-properties -- as above
+    (fd === 2 && stream === (process.stderr as unknown as Writable))
+  );
 }
 
 /**

@@ -23,10 +23,12 @@ function agentFor(secure: boolean): http.Agent {
   return (httpAgent ??= new http.Agent({ keepAlive: true, scheduling: 'lifo' }));
 }
 
-/** Destroys the pooled keep-alive sockets. */
-export function closeNodeAgents(): void {
-  httpAgent?.destroy();
-  httpsAgent?.destroy();
+/** Destroys the pooled keep-alive sockets; with `keepIdle`, only an agent with a socket in use or a request waiting. */
+export function closeNodeAgents(keepIdle = false): void {
+  for (const agent of [httpAgent, httpsAgent]) {
+    const busy = agent && (Object.keys(agent.sockets).length > 0 || Object.keys(agent.requests).length > 0);
+    if (agent && (busy || !keepIdle)) agent.destroy();
+  }
   httpAgent = undefined;
   httpsAgent = undefined;
 }

@@ -8,8 +8,13 @@ export function loadUndiciTransport(): Promise<typeof import('./undici-transport
   return (undiciTransport ??= import('./undici-transport.js'));
 }
 
-/** Destroys pooled keep-alive sockets (node:http agents and undici pools if loaded) so a CLI exits promptly. */
-export function closeConnections(): void {
-  closeNodeAgents();
+/**
+ * Destroys pooled keep-alive sockets (node:http agents and undici pools if loaded) so a CLI exits
+ * promptly. `keepIdle` leaves node:http's idle sockets to the process's exit: Node unrefs a
+ * socket it pools, so it holds nothing open, and destroying one reads process.stderr in node:net
+ * (which builds that stream). `dial send` passes it once the exchange is complete.
+ */
+export function closeConnections(options: { keepIdle?: boolean } = {}): void {
+  closeNodeAgents(options.keepIdle);
   void undiciTransport?.then((module) => module.closeUndiciDispatchers());
 }
