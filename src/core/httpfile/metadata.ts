@@ -44,7 +44,7 @@ const CURL_FLAGS_IGNORED = new Set([
 /** The refusal text for a metadata key dial will not ignore, or undefined when the key is fine. */
 export function refusedMetadata(key: string): string | undefined {
   if (Object.hasOwn(REFUSED_KEYS, key)) return REFUSED_KEYS[key];
-  const curl = /^curl-(?:global-)?(.+)$/.exec(key);
+  const curl = key.startsWith('curl-') ? /^curl-(?:global-)?(.+)$/.exec(key) : null;
   if (curl && !CURL_FLAGS_IGNORED.has(curl[1]))
     return `kulala's curl flag \`--${curl[1]}\` is not supported: dial does not run curl; set the header, body or option in the request itself`;
   return undefined;
@@ -87,7 +87,10 @@ export function applyMetadata(block: Block, key: string, value: string, bad: Met
       break;
     case 'tag':
     case 'tags':
-      for (const tag of value.split(/[\s,]+/)) if (tag) block.tags.push(tag);
+      // One tag (the common case) needs no split.
+      if (!/[\s,]/.test(value)) {
+        if (value) block.tags.push(value);
+      } else for (const tag of value.split(/[\s,]+/)) if (tag) block.tags.push(tag);
       break;
     case 'timeout':
       block.timeoutMs = durationOf(value, '@timeout', bad);

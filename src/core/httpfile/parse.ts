@@ -31,6 +31,7 @@
 import { DialError } from '../errors.js';
 import { AssertionSyntaxError, parseAssertion } from './assertion.js';
 import { newBlock, type Block } from './block.js';
+import { lineTable, type LineTable } from './lines.js';
 import { chooseDialect, type Dialect } from './dialect.js';
 import {
   HTTPYAC_SCRIPT_END_RE,
@@ -130,8 +131,24 @@ function maskTemplates(url: string): string {
   return url.replace(/\{\{[^{}]*\}\}/g, (braces) => 'x'.repeat(braces.length));
 }
 
+/**
+ * `name.toLowerCase() === lower` without making the lower-case copy for an ASCII name (every
+ * request asks for its Content-Type and X-Request-Type): before the first non-ASCII character
+ * each character lower-cases on its own, so a difference there is final; after it, the copy decides.
+ */
+function lowerCaseEquals(name: string, lower: string): boolean {
+  for (let k = 0; k < name.length; k++) {
+    let c = name.charCodeAt(k);
+    if (c >= 128) return name.toLowerCase() === lower;
+    if (c >= 65 && c <= 90) c += 32;
+    if (c !== lower.charCodeAt(k)) return false;
+  }
+  return name.length === lower.length;
+}
+
 function headerValue(block: Block, name: string): string | undefined {
-  return block.headers.find((header) => header.name.toLowerCase() === name)?.value;
+  for (const header of block.headers) if (lowerCaseEquals(header.name, name)) return header.value;
+  return undefined;
 }
 
 const BODY_COMMENT_LINE_RE = /^[ \t]*(?:#|\/\/)[^\n]*(?:\n|$)/gm;
@@ -191,20 +208,23 @@ function trailingVariablesBlank(lines: string[]): number {
 
 /** Parses `.http` / `.rest` text. Throws DialError E_PARSE with file:line:col and a hint. */
 export function parseHttpFile(text: string, path: string, options: ParseOptions = {}): HttpFile {
-  const choice = chooseDialect(text, path, options.dialect);
+  const lines = lineTable(text);
+  const choice = chooseDialect(text, path, options.dialect, lines.hints);
   return new HttpFileParser(
     text,
     path,
+    lines,
     choice.dialect,
     choice.source === 'workspace' || choice.source === 'constructs',
   ).parse();
 }
 
 class HttpFileParser {
-  // Line table: content [start, end) without the line break; `next` is where the next line begins.
-  private readonly starts: number[] = [];
-  private readonly ends: number[] = [];
-  private readonly nexts: number[] = [];
+  // The line table (lines.ts): content [start, end) without the line break; `next` is where the next line begins.
+  private readonly lineCount: number;
+  private readonly starts: Int32Array;
+  private readonly ends: Int32Array;
+  private readonly nexts: Int32Array;
   private readonly variables: FileVariable[] = [];
   private readonly requests: RequestNode[] = [];
   private readonly warnings: ParseWarning[] = [];
@@ -221,31 +241,28 @@ class HttpFileParser {
   private blockProtos: ProtoImport[] = [];
   private readonly fileProtos: ProtoImport[] = [];
   private block: Block = newBlock(0, 1, false);
+  /** The metadata line being applied, for badMetadata (one function for the file, not a closure a line). */
+  private metadataAt = 0;
+  private readonly badMetadata = (message: string, hint: string): never =>
+    this.fail(`bad metadata value: ${message}`, this.metadataAt, 1, hint);
 
   constructor(
     private readonly text: string,
     private readonly path: string,
+    lines: LineTable,
     private readonly dialect: Dialect,
     /** The dialect was guessed (workspace, constructs), not declared: say so where it changes the meaning. */
     private readonly dialectGuessed = false,
   ) {
     this.fileLabel = path || '<text>';
-    const len = text.length;
-    for (let pos = 0; pos < len;) {
-      let nl = text.indexOf('\n', pos);
-      const next = nl < 0 ? len : nl + 1;
-      if (nl < 0) nl = len;
-      const end = nl > pos && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-      // A byte-order mark (files saved by Visual Studio) is not part of the first line; it stays in the text.
-      this.starts.push(pos === 0 && text.charCodeAt(0) === 0xfeff ? 1 : pos);
-      this.ends.push(end);
-      this.nexts.push(next);
-      pos = next;
-    }
+    this.lineCount = lines.count;
+    this.starts = lines.starts;
+    this.ends = lines.ends;
+    this.nexts = lines.nexts;
   }
 
   parse(): HttpFile {
-    const lineCount = this.starts.length;
+    const lineCount = this.lineCount;
     for (let i = 0; i < lineCount; i++) i = this.line(i);
     this.finish(this.text.length);
     for (const request of this.requests)
@@ -338,8 +355,8 @@ class HttpFileParser {
     if (isStrictRequestLine(t)) return true;
     if (!isComment(t)) return false;
     let k = i + 1;
-    while (k < this.starts.length && isComment(this.lineText(k).trimStart())) k++;
-    return k < this.starts.length && isStrictRequestLine(this.lineText(k).trim());
+    while (k < this.lineCount && isComment(this.lineText(k).trimStart())) k++;
+    return k < this.lineCount && isStrictRequestLine(this.lineText(k).trim());
   }
 
   /** `### title`: ends the current block and opens a named one. */
@@ -403,7 +420,7 @@ class HttpFileParser {
   private protoImport(i: number, t: string): number {
     const proto: ProtoImport = { path: PROTO_IMPORT_RE.exec(t)![1], importPaths: [] };
     let last = i;
-    for (let k = i + 1; k < this.starts.length; k++) {
+    for (let k = i + 1; k < this.lineCount; k++) {
       const option = this.lineText(k).trim();
       if (isComment(option)) continue;
       const match = PROTO_OPTION_RE.exec(option);
@@ -420,7 +437,7 @@ class HttpFileParser {
   /** httpyac: `fragment Name on Type { … }` up to the next blank line, kept for the queries that spread it. */
   private graphqlFragment(i: number, t: string): number {
     let last = i;
-    while (last + 1 < this.starts.length && !isBlank(this.lineText(last + 1))) last++;
+    while (last + 1 < this.lineCount && !isBlank(this.lineText(last + 1))) last++;
     this.fragments.set(
       HTTPYAC_FRAGMENT_RE.exec(t)![1],
       this.text.slice(this.starts[i], this.ends[last]).replace(/\r\n/g, '\n'),
@@ -433,7 +450,7 @@ class HttpFileParser {
     const close = this.text.indexOf('*/', this.starts[i] + this.lineText(i).indexOf('/*') + 2);
     if (close < 0) this.fail('unterminated comment: `/*` without `*/`', i, 1, 'close the comment with `*/`');
     let last = i;
-    while (last < this.starts.length - 1 && this.nexts[last] <= close) last++;
+    while (last < this.lineCount - 1 && this.nexts[last] <= close) last++;
     return last;
   }
 
@@ -443,8 +460,8 @@ class HttpFileParser {
    */
   private scriptBlock(i: number, start: HttpyacScriptStart): number {
     let last = i + 1;
-    while (last < this.starts.length && !HTTPYAC_SCRIPT_END_RE.test(this.lineText(last))) last++;
-    if (last >= this.starts.length)
+    while (last < this.lineCount && !HTTPYAC_SCRIPT_END_RE.test(this.lineText(last))) last++;
+    if (last >= this.lineCount)
       this.fail('unterminated `{{` block: no `}}` line', i, 1, 'close the block with `}}` on its own line');
     const refusedEvent = refusedScriptEvent(start.event);
     if (refusedEvent)
@@ -519,9 +536,8 @@ class HttpFileParser {
     const refusal = httpyacOwn ? undefined : refusedMetadata(meta[1]);
     if (refusal) this.fail(`unsupported metadata @${meta[1]}`, i, 1, refusal);
     this.block.metadata.push({ key: meta[1], value, span: this.lineSpan(i) });
-    applyMetadata(this.block, meta[1], value, (message, hint) =>
-      this.fail(`bad metadata value: ${message}`, i, 1, hint),
-    );
+    this.metadataAt = i;
+    applyMetadata(this.block, meta[1], value, this.badMetadata);
     // httpyac's `# @timeout 30000` is milliseconds (timeoutMetaDataHandler), not seconds.
     if (this.dialect === 'httpyac' && meta[1] === 'timeout' && /^\d+$/.test(value))
       this.block.timeoutMs = Number(value);
@@ -586,7 +602,7 @@ class HttpFileParser {
         'close the script with `%}` on its own line',
       );
     let last = i;
-    while (last < this.starts.length - 1 && this.nexts[last] <= close) last++;
+    while (last < this.lineCount - 1 && this.nexts[last] <= close) last++;
     const code = this.text.slice(open + 2, close);
     const refusal = inlineScriptRefusal(code, this.block.scriptLanguage);
     if (refusal) {
@@ -659,7 +675,7 @@ class HttpFileParser {
     }
     let url = this.takeVersion(rest);
     let last = i;
-    while (last + 1 < this.starts.length && block.httpVersion === undefined && this.isUrlContinuation(last + 1)) {
+    while (last + 1 < this.lineCount && block.httpVersion === undefined && this.isUrlContinuation(last + 1)) {
       last++;
       url += this.takeVersion(this.lineText(last).trim());
     }
@@ -737,7 +753,8 @@ class HttpFileParser {
       if (problem) this.fail(`gRPC target: ${problem.message}`, i, 1, problem.hint);
       return url;
     }
-    const stray = maskTemplates(url).search(/\s/);
+    // Masking only hides whitespace, so a URL without any has none outside templates either.
+    const stray = /\s/.test(url) ? maskTemplates(url).search(/\s/) : -1;
     if (stray >= 0) {
       if (!this.block.methodExplicit) {
         this.fail(
@@ -903,7 +920,7 @@ class HttpFileParser {
 
   /** rest.nvim 0.x: a `{%` line right after the headers whose `%}` comes before the next `###`: a Lua script. */
   private closesScriptBeforeNextRequest(i: number): boolean {
-    for (let k = i + 1; k < this.starts.length; k++) {
+    for (let k = i + 1; k < this.lineCount; k++) {
       const line = this.lineText(k);
       if (line.startsWith('###')) return false;
       if (/^\s*%\}\s*$/.test(line)) return true;
@@ -1107,7 +1124,7 @@ class HttpFileParser {
   /** httpyac resolves a rooted target against the `host` variable (unless a `Host` header names the server). */
   private urlOf(block: Block): string {
     if (this.dialect !== 'httpyac' || !block.url.startsWith('/')) return block.url;
-    if (block.headers.some((header) => header.name.toLowerCase() === 'host')) return block.url;
+    if (headerValue(block, 'host') !== undefined) return block.url;
     this.noteGuessedDialect(block.requestLineSpan!.line - 1, 'a target starting with / is prefixed with {{host}}');
     return `{{host}}${block.url}`;
   }
@@ -1115,7 +1132,7 @@ class HttpFileParser {
   /** The 0-based line holding `offset`, searching forward from line `from` (binary search: files can be long). */
   private lineIndexAt(offset: number, from: number): number {
     let low = from;
-    let high = this.starts.length - 1;
+    let high = this.lineCount - 1;
     while (low < high) {
       const mid = (low + high + 1) >> 1;
       if (this.starts[mid] <= offset) low = mid;
@@ -1133,18 +1150,17 @@ class HttpFileParser {
         : (block.headers.at(-1)?.span.end ?? block.requestLineSpan!.end);
     const braces = this.text.indexOf('{{', from);
     if (braces < 0 || braces >= to) return;
-    const region = this.text.slice(from, to);
-    for (const match of region.matchAll(PLACEHOLDER_RE)) {
-      const offset = from + match.index;
-      // Only a refusal needs the line (a binary search), so it is found only then.
-      const where = (): [number, number] => {
-        const i = this.lineIndexAt(offset, block.requestLineSpan!.line - 1);
-        return [i, offset - this.starts[i] + 1];
-      };
+    // Searched in the whole text from `from` (no copy of the region): a match that starts before
+    // `to` but ends after it is one the region would not hold, and none can follow it there.
+    const placeholders = PLACEHOLDER_RE;
+    placeholders.lastIndex = braces;
+    for (let match = placeholders.exec(this.text); match; match = placeholders.exec(this.text)) {
+      const offset = match.index;
+      if (offset >= to || offset + match[0].length > to) break;
       if (/^\s*\$(?:aadToken|aadV2Token|oidcAccessToken)\b/.test(match[1])) {
         this.fail(
           `REST Client's sign-in tokens are not supported: ${match[0]}`,
-          ...where(),
+          ...this.placeAt(offset, block),
           'get a token yourself (for Azure: `az account get-access-token`) and pass it with --var token=… as {{token}}',
         );
       }
@@ -1156,10 +1172,16 @@ class HttpFileParser {
       if (this.dialect === 'httpyac') continue;
       this.fail(
         `JavaScript in {{ }} is not supported yet: ${match[0]}`,
-        ...where(),
+        ...this.placeAt(offset, block),
         'compute the value in a `< {% request.variables.set(…) %}` pre-request script and write {{name}}',
       );
     }
+  }
+
+  /** The 0-based line and 1-based column of a text offset in a request (only a refusal needs it: a binary search). */
+  private placeAt(offset: number, block: Block): [number, number] {
+    const i = this.lineIndexAt(offset, block.requestLineSpan!.line - 1);
+    return [i, offset - this.starts[i] + 1];
   }
 
   /**
@@ -1197,7 +1219,7 @@ class HttpFileParser {
   /** httpyac's AWS signature header: refused at its line (OAuth 2.0 headers are signed in by the session). */
   private refuseHttpyacAuthorization(block: Block): void {
     for (const header of block.headers) {
-      if (header.name.toLowerCase() !== 'authorization') continue;
+      if (!lowerCaseEquals(header.name, 'authorization')) continue;
       const i = header.span.line - 1;
       // `Authorization: oauth2 …` / `openid …` is signed in by the session (core/oauth).
       if (/^\s*aws\s+\S+\s+\S+/i.test(header.value))
@@ -1212,7 +1234,9 @@ class HttpFileParser {
 
   private finish(end: number): void {
     const block = this.block;
-    const protos = this.blockProtos.splice(0);
+    // The block's imports, and an empty list for the next block (only when it was used: most files have none).
+    const protos = this.blockProtos;
+    if (protos.length > 0) this.blockProtos = [];
     if (!block.hasRequest) {
       this.fileProtos.push(...protos);
       if (block.runs) this.finishRunOnly(block, end);
