@@ -21,11 +21,11 @@ function grown(array: Int32Array, size: number): Int32Array {
 /**
  * Typed arrays, not plain ones: the table holds three numbers a line (330,000 for a
  * 10,000-request file) that the collector then never scans; they grow by doubling from a guess
- * of one line per 32 characters.
+ * of one line per 16 characters.
  */
 export function lineTable(text: string): LineTable {
   const len = text.length;
-  let capacity = (len >> 5) + 16;
+  let capacity = (len >> 4) + 16;
   let starts: Int32Array = new Int32Array(capacity);
   let ends: Int32Array = new Int32Array(capacity);
   let nexts: Int32Array = new Int32Array(capacity);

@@ -40,7 +40,7 @@ import {
   type HttpyacFileScripts,
   type HttpyacScriptStart,
 } from './httpyac.js';
-import { applyMetadata, refusedMetadata } from './metadata.js';
+import { applyMetadata, metadataKeyEnd, metadataKeyStart, refusedMetadata } from './metadata.js';
 import { grpcTargetProblem, PROTO_IMPORT_RE, PROTO_OPTION_RE, protoOptionProblem, type ProtoImport } from './grpc.js';
 import { isKnownMethod, KNOWN_METHODS, PROTOCOL_KEYWORDS, PROTOCOL_METHODS } from './methods.js';
 import { fileBodyEncoding, inlineScriptRefusal, isSupportedEncoding, scriptFileRefusal } from './scripts.js';
@@ -63,7 +63,6 @@ const METHOD_RE = /^[A-Z][A-Z0-9_-]*$/;
 const VERSION_RE = /^HTTP\/\d(?:\.\d)?$/i;
 const PRIOR_KNOWLEDGE_RE = /[ \t]+(HTTP\/2[ \t]+\(Prior Knowledge\))[ \t]*$/i;
 const VARIABLE_RE = /^@([A-Za-z_$][\w.$-]*)\s*=/;
-const METADATA_RE = /^(?:#+|\/\/+)[ \t]*@([A-Za-z][\w.-]*)/;
 const HEADER_NAME_RE = /^(?:[!#$%&'*+.^_`|~0-9A-Za-z-]|\{\{[^{}]*\}\})+$/;
 const TEMPLATED_HEADER_RE = /^(?:\{\{[^{}]*\}\}|[!#$%&'*+.^_`|~0-9A-Za-z-])+[ \t]*:/;
 const HEADER_LINE_RE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+[ \t]*:/;
@@ -71,8 +70,6 @@ const HEADER_LINE_RE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+[ \t]*:/;
 const STRICT_REQUEST_LINE_RE = /^([A-Z][A-Z-]*)[ \t]+(?:https?:\/\/|\/|\{\{)\S*(?:[ \t]+HTTP\/\d(?:\.\d)?)?[ \t]*$/;
 const GRAPHQL_OPERATION_RE = /^(?:fragment|query|mutation|subscription)\b[^:]*\{?\s*$/;
 /** httpyac keeps responses in the file after the request: `HTTP/1.1 200 - OK`. */
-/** What `{{ … }}` may hold: a variable name, a request reference, or a `$dynamic` variable with arguments. */
-const PLACEHOLDER_RE = /\{\{([^{}\n]*)\}\}/g;
 const BODY_REFERENCE_RE = /^\s*[\w-]+\.(?:request|response)\.body\.(?:asXml\.)?\//;
 const PLAIN_PLACEHOLDER_RE = /^\s*(?:\$.*|[\w$.\-[\]'"*/%@]*)\s*$/s;
 /** Calls, arrows, template strings or operators: `{{ }}` text that is code, not a misspelt name. */
@@ -90,6 +87,21 @@ const SAVED_RESPONSE_RE = /^HTTP\/\d(?:\.\d)?[ \t]+\d{3}\b/;
 export interface ParseOptions {
   /** Read the file with this tool's meaning (a `# @dialect` line in the file still wins). */
   dialect?: Dialect;
+}
+
+/**
+ * The end of the `{{ … }}` that starts at `at` (a `{{`), or -1: what `/\{\{([^{}\n]*)\}\}/`
+ * matches there, read by hand (the text up to the first brace or line break, then `}}`).
+ * tests/core/httpfile/placeholders.property.test.ts compares the two.
+ */
+export function placeholderEnd(text: string, at: number): number {
+  let k = at + 2;
+  while (k < text.length) {
+    const c = text.charCodeAt(k);
+    if (c === 123 || c === 125 || c === 10) break;
+    k++;
+  }
+  return text.charCodeAt(k) === 125 && text.charCodeAt(k + 1) === 125 ? k + 2 : -1;
 }
 
 function isBlank(line: string): boolean {
@@ -144,6 +156,14 @@ function lowerCaseEquals(name: string, lower: string): boolean {
     if (c !== lower.charCodeAt(k)) return false;
   }
   return name.length === lower.length;
+}
+
+/**
+ * The array at its length: a pushed-to array keeps room for 16 more elements (V8 grows it so), and
+ * the tree keeps four of them per request, ~20% of its size and of what the collector copies.
+ */
+function exact<T>(items: T[]): T[] {
+  return items.length === 0 ? items : items.slice();
 }
 
 function headerValue(block: Block, name: string): string | undefined {
@@ -516,13 +536,15 @@ class HttpFileParser {
 
   /** `# @key value` / `// @key value` (plain comments are skipped). */
   private metadataLine(i: number, t: string): void {
-    const meta = METADATA_RE.exec(t);
-    if (!meta) return;
-    let value = t.slice(meta[0].length).trim();
+    const keyStart = metadataKeyStart(t);
+    if (keyStart < 0) return;
+    const keyEnd = metadataKeyEnd(t, keyStart);
+    const key = t.slice(keyStart, keyEnd);
+    let value = t.slice(keyEnd).trim();
     // JetBrains also accepts `# @name = login`.
     if (value.charCodeAt(0) === 61 /* = */) value = value.slice(1).trim();
-    const httpyacOwn = this.dialect === 'httpyac' && HTTPYAC_METADATA.has(meta[1]);
-    if (this.dialect === 'httpyac' && meta[1] === 'disabled' && value && !/^(?:true|false)$/.test(value)) {
+    const httpyacOwn = this.dialect === 'httpyac' && HTTPYAC_METADATA.has(key);
+    if (this.dialect === 'httpyac' && key === 'disabled' && value && !/^(?:true|false)$/.test(value)) {
       // httpyac evaluates the value as JavaScript over typed variables; dial's variables are text.
       this.fail(
         `@disabled with a condition is not supported: ${value}`,
@@ -531,16 +553,15 @@ class HttpFileParser {
         'write `# @disabled` to never send the request, or select requests with `dial run --name`/`--tag`',
       );
     }
-    if (httpyacOwn && meta[1] === 'import') this.httpyacImport(i, value);
-    if (httpyacOwn && meta[1] === 'loop') this.block.httpyacLoop = this.httpyacLoop(i, value);
-    const refusal = httpyacOwn ? undefined : refusedMetadata(meta[1]);
-    if (refusal) this.fail(`unsupported metadata @${meta[1]}`, i, 1, refusal);
-    this.block.metadata.push({ key: meta[1], value, span: this.lineSpan(i) });
+    if (httpyacOwn && key === 'import') this.httpyacImport(i, value);
+    if (httpyacOwn && key === 'loop') this.block.httpyacLoop = this.httpyacLoop(i, value);
+    const refusal = httpyacOwn ? undefined : refusedMetadata(key);
+    if (refusal) this.fail(`unsupported metadata @${key}`, i, 1, refusal);
+    this.block.metadata.push({ key, value, span: this.lineSpan(i) });
     this.metadataAt = i;
-    applyMetadata(this.block, meta[1], value, this.badMetadata);
+    applyMetadata(this.block, key, value, this.badMetadata);
     // httpyac's `# @timeout 30000` is milliseconds (timeoutMetaDataHandler), not seconds.
-    if (this.dialect === 'httpyac' && meta[1] === 'timeout' && /^\d+$/.test(value))
-      this.block.timeoutMs = Number(value);
+    if (this.dialect === 'httpyac' && key === 'timeout' && /^\d+$/.test(value)) this.block.timeoutMs = Number(value);
   }
 
   /** httpyac `# @loop for 3` / `# @loop for item of list`; `while` is refused (its expression changes variables between passes). */
@@ -849,16 +870,19 @@ class HttpFileParser {
    * under the headers); a key dial refuses is refused here too.
    */
   private commentAfterRequestLine(i: number, t: string): void {
-    const meta = METADATA_RE.exec(t);
-    if (meta && refusedMetadata(meta[1]))
-      this.fail(`unsupported metadata @${meta[1]}`, i, 1, refusedMetadata(meta[1])!);
-    if (meta?.[1] === 'env-json-key') {
-      this.block.metadata.push({ key: meta[1], value: t.slice(meta[0].length).trim(), span: this.lineSpan(i) });
+    const keyStart = metadataKeyStart(t);
+    if (keyStart < 0) return;
+    const keyEnd = metadataKeyEnd(t, keyStart);
+    const key = t.slice(keyStart, keyEnd);
+    const refusal = refusedMetadata(key);
+    if (refusal) this.fail(`unsupported metadata @${key}`, i, 1, refusal);
+    if (key === 'env-json-key') {
+      this.block.metadata.push({ key, value: t.slice(keyEnd).trim(), span: this.lineSpan(i) });
       return;
     }
-    if (meta?.[1] === 'lang')
+    if (key === 'lang')
       this.block.scriptLanguage = t
-        .slice(meta[0].length)
+        .slice(keyEnd)
         .replace(/^[\s=]+/, '')
         .trim()
         .toLowerCase();
@@ -1148,31 +1172,35 @@ class HttpFileParser {
       block.bodyFirst >= 0 && block.bodyHasContent
         ? this.ends[block.bodyLast]
         : (block.headers.at(-1)?.span.end ?? block.requestLineSpan!.end);
-    const braces = this.text.indexOf('{{', from);
-    if (braces < 0 || braces >= to) return;
-    // Searched in the whole text from `from` (no copy of the region): a match that starts before
-    // `to` but ends after it is one the region would not hold, and none can follow it there.
-    const placeholders = PLACEHOLDER_RE;
-    placeholders.lastIndex = braces;
-    for (let match = placeholders.exec(this.text); match; match = placeholders.exec(this.text)) {
-      const offset = match.index;
-      if (offset >= to || offset + match[0].length > to) break;
-      if (/^\s*\$(?:aadToken|aadV2Token|oidcAccessToken)\b/.test(match[1])) {
+    const text = this.text;
+    // Each `{{ … }}` of the region, found by placeholderEnd (no match arrays); a match that
+    // starts before `to` but ends after it is one the region would not hold, and none follows it.
+    for (let at = text.indexOf('{{', from); at >= 0 && at < to;) {
+      const end = placeholderEnd(text, at);
+      if (end < 0) {
+        at = text.indexOf('{{', at + 1);
+        continue;
+      }
+      if (end > to) break;
+      const start = at;
+      at = text.indexOf('{{', end);
+      const inner = text.slice(start + 2, end - 2);
+      if (/^\s*\$(?:aadToken|aadV2Token|oidcAccessToken)\b/.test(inner)) {
         this.fail(
-          `REST Client's sign-in tokens are not supported: ${match[0]}`,
-          ...this.placeAt(offset, block),
+          `REST Client's sign-in tokens are not supported: ${text.slice(start, end)}`,
+          ...this.placeAt(start, block),
           'get a token yourself (for Azure: `az account get-access-token`) and pass it with --var token=… as {{token}}',
         );
       }
-      if (PLAIN_PLACEHOLDER_RE.test(match[1]) || !LOOKS_LIKE_JS_RE.test(match[1])) continue;
+      if (PLAIN_PLACEHOLDER_RE.test(inner) || !LOOKS_LIKE_JS_RE.test(inner)) continue;
       // A body path of a request reference may be an XPath with calls (`count(//a)`, `text()`).
-      if (BODY_REFERENCE_RE.test(match[1])) continue;
+      if (BODY_REFERENCE_RE.test(inner)) continue;
       // httpyac evaluates these in its script engine; dial does too, in its sandbox (a module only
       // Node gives is refused before sending by ScriptRunner.checkModules).
       if (this.dialect === 'httpyac') continue;
       this.fail(
-        `JavaScript in {{ }} is not supported yet: ${match[0]}`,
-        ...this.placeAt(offset, block),
+        `JavaScript in {{ }} is not supported yet: ${text.slice(start, end)}`,
+        ...this.placeAt(start, block),
         'compute the value in a `< {% request.variables.set(…) %}` pre-request script and write {{name}}',
       );
     }
@@ -1292,10 +1320,10 @@ class HttpFileParser {
       methodExplicit: block.methodExplicit,
       url: this.urlOf(block),
       httpVersion: block.httpVersion,
-      headers: block.headers,
+      headers: exact(block.headers),
       body,
-      metadata: block.metadata,
-      tags: block.tags,
+      metadata: exact(block.metadata),
+      tags: exact(block.tags),
       timeoutMs: block.timeoutMs,
       noRedirect: block.noRedirect,
       noCookieJar: block.noCookieJar,
@@ -1305,7 +1333,7 @@ class HttpFileParser {
       prompts: block.prompts,
       preScripts: block.preScripts,
       handlers: block.handlers,
-      assertions: block.assertions,
+      assertions: exact(block.assertions),
       outputRedirect: block.outputRedirect,
       variables: block.variables,
     };
@@ -1346,8 +1374,8 @@ class HttpFileParser {
       methodExplicit: true,
       url: this.text.slice(first.start, first.end).trim().slice(3).trim(),
       headers: [],
-      metadata: block.metadata,
-      tags: block.tags,
+      metadata: exact(block.metadata),
+      tags: exact(block.tags),
       timeoutMs: block.timeoutMs,
       noRedirect: block.noRedirect,
       noCookieJar: block.noCookieJar,
