@@ -131,20 +131,31 @@ export const HINT_LUA = 16;
 export const HINT_ALL = 31;
 
 /** Metadata keys (after `@`) that may start a match, by first character: httpyac's, kulala's, `lang`, `dialect`. */
-const KEY_HINTS = new Map<number, Array<[string, number]>>();
-for (const [key, bit] of [
-  ...['ref', 'forceRef', 'import', 'loop', 'jwt', 'keepStreaming', 'note', 'sleep', 'verbose', 'debug'].map(
-    (key) => [key, HINT_HTTPYAC] as const,
-  ),
-  ...['injectVariables', 'ratelimit', 'save', 'openWith'].map((key) => [key, HINT_HTTPYAC] as const),
-  ...['env-stdin-cmd', 'env-json-key', 'curl-', 'grpc-', 'graphql'].map((key) => [key, HINT_KULALA] as const),
-  ['lang', HINT_LUA] as const,
-  ['dialect', HINT_DIALECT_LINE] as const,
-]) {
-  const code = key.charCodeAt(0);
-  const list = KEY_HINTS.get(code) ?? [];
-  list.push([key, bit]);
-  KEY_HINTS.set(code, list);
+let keyHints: Map<number, Array<[string, number]>> | undefined;
+
+/** Built on first use: `dial send` loads this module at every start and may read no file. */
+function keyHintTable(): Map<number, Array<[string, number]>> {
+  if (keyHints) return keyHints;
+  keyHints = new Map();
+  const keys: Array<[string, number]> = [
+    ...['ref', 'forceRef', 'import', 'loop', 'jwt', 'keepStreaming', 'note', 'sleep', 'verbose', 'debug'].map(
+      (key): [string, number] => [key, HINT_HTTPYAC],
+    ),
+    ...['injectVariables', 'ratelimit', 'save', 'openWith'].map((key): [string, number] => [key, HINT_HTTPYAC]),
+    ...['env-stdin-cmd', 'env-json-key', 'curl-', 'grpc-', 'graphql'].map((key): [string, number] => [
+      key,
+      HINT_KULALA,
+    ]),
+    ['lang', HINT_LUA],
+    ['dialect', HINT_DIALECT_LINE],
+  ];
+  for (const entry of keys) {
+    const code = entry[0].charCodeAt(0);
+    const list = keyHints.get(code) ?? [];
+    list.push(entry);
+    keyHints.set(code, list);
+  }
+  return keyHints;
 }
 const ROOTED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 
@@ -160,7 +171,7 @@ function isLetter(code: number): boolean {
 function metadataHints(text: string, k: number): number {
   while (isTab(text.charCodeAt(k))) k++;
   if (text.charCodeAt(k) !== 64 /* @ */) return 0;
-  const keys = KEY_HINTS.get(text.charCodeAt(k + 1));
+  const keys = keyHintTable().get(text.charCodeAt(k + 1));
   if (!keys) return 0;
   let bits = 0;
   for (const [key, bit] of keys) if (text.startsWith(key, k + 1)) bits |= bit;
