@@ -32,6 +32,7 @@ import { DialError } from '../errors.js';
 import { AssertionSyntaxError, parseAssertion } from './assertion.js';
 import { newBlock, type Block } from './block.js';
 import { lineTable, type LineTable } from './lines.js';
+import { trimmedSlice } from './trim.js';
 import { chooseDialect, type Dialect } from './dialect.js';
 import {
   HTTPYAC_SCRIPT_END_RE,
@@ -384,7 +385,7 @@ class HttpFileParser {
     this.finish(this.starts[i]);
     let k = 3;
     while (line.charCodeAt(k) === 35) k++;
-    const title = line.slice(k).trim();
+    const title = trimmedSlice(line, k, line.length);
     this.block = newBlock(this.starts[i], i + 1, true, title || undefined);
     return i;
   }
@@ -540,7 +541,7 @@ class HttpFileParser {
     if (keyStart < 0) return;
     const keyEnd = metadataKeyEnd(t, keyStart);
     const key = t.slice(keyStart, keyEnd);
-    let value = t.slice(keyEnd).trim();
+    let value = trimmedSlice(t, keyEnd, t.length);
     // JetBrains also accepts `# @name = login`.
     if (value.charCodeAt(0) === 61 /* = */) value = value.slice(1).trim();
     const httpyacOwn = this.dialect === 'httpyac' && HTTPYAC_METADATA.has(key);
@@ -826,7 +827,7 @@ class HttpFileParser {
       return i;
     }
     const colon = t.indexOf(':');
-    const name = colon > 0 ? t.slice(0, colon).trim() : '';
+    const name = colon > 0 ? trimmedSlice(t, 0, colon) : '';
     if (!name || !HEADER_NAME_RE.test(name)) {
       if (this.dialect === 'httpyac') return this.httpyacNonHeaderLine(i, line, t);
       if (/^[{[]/.test(t)) {
@@ -842,7 +843,7 @@ class HttpFileParser {
       }
       this.fail('bad header line', i, 1, 'headers are `Name: value` lines; leave a blank line before the body');
     }
-    block.headers.push({ name, value: t.slice(colon + 1).trim(), span: this.lineSpan(i) });
+    block.headers.push({ name, value: trimmedSlice(t, colon + 1, t.length), span: this.lineSpan(i) });
     return i;
   }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { metadataKeyEnd, metadataKeyStart } from '../../../src/core/httpfile/metadata.js';
 import { placeholderEnd } from '../../../src/core/httpfile/parse.js';
+import { isTrimmedSpace, trimmedSlice } from '../../../src/core/httpfile/trim.js';
 
 // The parser reads these two by hand (no match arrays); the patterns they replace are the reference.
 const METADATA_RE = /^(?:#+|\/\/+)[ \t]*@([A-Za-z][\w.-]*)/;
@@ -62,6 +63,23 @@ describe('hand-written scanners read what their patterns match', () => {
           m[1],
         ]);
         expect(byHand(text)).toEqual(expected);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('trimmed slices: every code unit, and random slices', () => {
+    for (let c = 0; c < 0x10000; c++) expect([c, isTrimmedSpace(c)]).toEqual([c, String.fromCharCode(c).trim() === '']);
+    const spacey = fc
+      .array(fc.constantFrom(' ', '\t', '\n', '\r', '\u00a0', '\u2028', '\ufeff', '\u3000', 'a', 'é', ':', '\u200b'), {
+        maxLength: 10,
+      })
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(spacey, fc.nat(12), fc.nat(12), (text, a, b) => {
+        expect(trimmedSlice(text, Math.min(a, b, text.length), Math.min(Math.max(a, b), text.length))).toBe(
+          text.slice(Math.min(a, b, text.length), Math.min(Math.max(a, b), text.length)).trim(),
+        );
       }),
       { numRuns: 5000 },
     );
