@@ -13,6 +13,7 @@
  *   `length` takes a comparison operator then the expected number; `schema` a path;
  *   `snapshot` optionally `ignore $.a $.b`; the type predicates and `exists` take nothing.
  */
+import { trimmedSlice } from './trim.js';
 import type { AssertionNode, AssertionPredicate, AssertionQuery } from './types.js';
 
 const QUERIES = new Set<AssertionQuery>(['status', 'header', 'body', 'duration', 'js', 'xpath']);
@@ -254,7 +255,7 @@ export function parseAssertion(text: string): Omit<AssertionNode, 'span'> {
   if (!predicate)
     throw new AssertionSyntaxError(`unknown assertion predicate '${token.text}'`, token.start, PREDICATE_HINT);
   pos = token.end;
-  const rest = text.slice(pos).trim();
+  const rest = trimmedSlice(text, pos, text.length);
   const restStart = rest ? text.indexOf(rest, pos) : text.length;
   const node: Omit<AssertionNode, 'span'> = { source, query, not, predicate };
   if (read.argument !== undefined) node.argument = read.argument;

@@ -115,8 +115,152 @@ const HTTPYAC_ONLY_RE =
 const KULALA_ONLY_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@(?:env-stdin-cmd|stdin-cmd|env-json-key|curl-|grpc-|graphql)/m;
 const RESTNVIM_ONLY_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@lang[ \t]*=?[ \t]*lua|^[ \t]*>[ \t]*\S+\.lua[ \t]*$/m;
 
+/**
+ * Which of the patterns above may match a text, as bits. Every pattern but two is anchored at a
+ * line start, so a look at the first characters of each line (done while the parser builds its
+ * line table, see lines.ts) says which could match; a pattern is then run only when its bit is
+ * set, and its answer is the pattern's own. On a 10,000-request file the seven passes over the
+ * whole text took ~6% of the parse; most files set no bit. A bit is a necessary condition, never
+ * a sufficient one: tests/core/httpfile/dialect-hints.property.test.ts holds that.
+ */
+export const HINT_DIALECT_LINE = 1;
+export const HINT_HTTPYAC = 2;
+export const HINT_ROOTED = 4;
+export const HINT_KULALA = 8;
+export const HINT_LUA = 16;
+export const HINT_ALL = 31;
+
+/** Metadata keys (after `@`) that may start a match, by first character: httpyac's, kulala's, `lang`, `dialect`. */
+let keyHints: Map<number, Array<[string, number]>> | undefined;
+
+/** Built on first use: `dial send` loads this module at every start and may read no file. */
+function keyHintTable(): Map<number, Array<[string, number]>> {
+  if (keyHints) return keyHints;
+  keyHints = new Map();
+  const keys: Array<[string, number]> = [
+    ...['ref', 'forceRef', 'import', 'loop', 'jwt', 'keepStreaming', 'note', 'sleep', 'verbose', 'debug'].map(
+      (key): [string, number] => [key, HINT_HTTPYAC],
+    ),
+    ...['injectVariables', 'ratelimit', 'save', 'openWith'].map((key): [string, number] => [key, HINT_HTTPYAC]),
+    ...['env-stdin-cmd', 'env-json-key', 'curl-', 'grpc-', 'graphql'].map((key): [string, number] => [
+      key,
+      HINT_KULALA,
+    ]),
+    ['lang', HINT_LUA],
+    ['dialect', HINT_DIALECT_LINE],
+  ];
+  for (const entry of keys) {
+    const code = entry[0].charCodeAt(0);
+    const list = keyHints.get(code) ?? [];
+    list.push(entry);
+    keyHints.set(code, list);
+  }
+  return keyHints;
+}
+const ROOTED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
+
+function isTab(code: number): boolean {
+  return code === 32 || code === 9;
+}
+
+function isLetter(code: number): boolean {
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+}
+
+/** After `#+` or `//+` at `k`: `[ \t]*@key`. */
+function metadataHints(text: string, k: number): number {
+  while (isTab(text.charCodeAt(k))) k++;
+  if (text.charCodeAt(k) !== 64 /* @ */) return 0;
+  const keys = keyHintTable().get(text.charCodeAt(k + 1));
+  if (!keys) return 0;
+  let bits = 0;
+  for (const [key, bit] of keys) if (text.startsWith(key, k + 1)) bits |= bit;
+  return bits;
+}
+
+/** `METHOD[ \t]+/` (not `//`) at `q`. */
+function rootedHint(text: string, q: number): number {
+  for (const method of ROOTED_METHODS) {
+    if (!text.startsWith(method, q)) continue;
+    let k = q + method.length;
+    if (!isTab(text.charCodeAt(k))) continue;
+    while (isTab(text.charCodeAt(k))) k++;
+    if (text.charCodeAt(k) === 47 && text.charCodeAt(k + 1) !== 47) return HINT_ROOTED;
+  }
+  return 0;
+}
+
+/** The bits the line starting at `start` may set (any line break before it: the patterns use `^` with /m). */
+export function lineHints(text: string, start: number): number {
+  let q = start;
+  let c = text.charCodeAt(q);
+  while (isTab(c)) c = text.charCodeAt(++q);
+  switch (c) {
+    case 35 /* # */: {
+      let k = q + 1;
+      while (text.charCodeAt(k) === 35) k++;
+      return metadataHints(text, k);
+    }
+    case 47 /* / */: {
+      if (text.charCodeAt(q + 1) === 42 /* * */) return q === start ? HINT_HTTPYAC : 0;
+      if (text.charCodeAt(q + 1) !== 47) return 0;
+      let k = q + 2;
+      while (text.charCodeAt(k) === 47) k++;
+      return metadataHints(text, k);
+    }
+    case 123 /* { */: {
+      // A `{{` line that ends after an optional word (httpyac's script block).
+      if (text.charCodeAt(q + 1) !== 123) return 0;
+      let k = q + 2;
+      while (isLetter(text.charCodeAt(k))) k++;
+      while (isTab(text.charCodeAt(k))) k++;
+      const end = text.charCodeAt(k);
+      return end === 13 || end === 10 ? HINT_HTTPYAC : 0;
+    }
+    case 62 /* > */:
+      return HINT_LUA;
+    case 72 /* H */:
+      return (q === start && text.startsWith('HTTP/', q) ? HINT_HTTPYAC : 0) | rootedHint(text, q);
+    case 71 /* G */:
+    case 80 /* P */:
+    case 68 /* D */:
+    case 79 /* O */:
+      return rootedHint(text, q);
+    default:
+      return 0;
+  }
+}
+
+/**
+ * The bits of a whole text, from the bits of its lines split at `\n`: a text with other line
+ * breaks (a lone `\r`, U+2028, U+2029: `^` matches after them too) gets every bit, and the two
+ * patterns that are not anchored (`{{@`/`{{+` and httpyac's escaped `\{\{`) are looked for here.
+ */
+export function finishHints(text: string, lineBits: number): number {
+  if (text.includes('\u2028') || text.includes('\u2029')) return HINT_ALL;
+  if (text.includes('\r') && /\r(?!\n)/.test(text)) return HINT_ALL;
+  let bits = lineBits;
+  if (/\{\{[@+]|\\\{\\\{/.test(text)) bits |= HINT_HTTPYAC;
+  // Both rest.nvim patterns need `lua`.
+  if (bits & HINT_LUA && !text.includes('lua')) bits &= ~HINT_LUA;
+  return bits;
+}
+
+/** The bits of a text, for a caller without the parser's line table. */
+export function textHints(text: string): number {
+  let bits = 0;
+  for (let start = 0; start < text.length;) {
+    bits |= lineHints(text, start);
+    const nl = text.indexOf('\n', start);
+    if (nl < 0) break;
+    start = nl + 1;
+  }
+  return finishHints(text, bits);
+}
+
 /** The `# @dialect NAME` line of a file: its dialect and 0-based line, or an E_PARSE error for an unknown name. */
-export function dialectDeclaredIn(text: string, file: string): Dialect | undefined {
+export function dialectDeclaredIn(text: string, file: string, hints = textHints(text)): Dialect | undefined {
+  if (!(hints & HINT_DIALECT_LINE)) return undefined;
   const match = DIALECT_LINE_RE.exec(text);
   if (!match) return undefined;
   const dialect = dialectFromName(match[1]);
@@ -177,25 +321,29 @@ function namesRequestWithoutSeparator(text: string): boolean {
 }
 
 /** A dialect implied by constructs only one tool has. */
-export function dialectFromConstructs(text: string): Dialect | undefined {
-  if (HTTPYAC_ONLY_RE.test(text) || HTTPYAC_ESCAPE_RE.test(text)) return 'httpyac';
-  if (ROOTED_TARGET_RE.test(text) && !HOST_HEADER_RE.test(text)) return 'httpyac';
-  if (KULALA_ONLY_RE.test(text) || readsOwnVariableFromEnvironment(text)) return 'kulala';
-  if (RESTNVIM_ONLY_RE.test(text)) return 'rest.nvim';
+export function dialectFromConstructs(text: string, hints = textHints(text)): Dialect | undefined {
+  if (hints & HINT_HTTPYAC && (HTTPYAC_ONLY_RE.test(text) || HTTPYAC_ESCAPE_RE.test(text))) return 'httpyac';
+  if (hints & HINT_ROOTED && ROOTED_TARGET_RE.test(text) && !HOST_HEADER_RE.test(text)) return 'httpyac';
+  if ((hints & HINT_KULALA && KULALA_ONLY_RE.test(text)) || readsOwnVariableFromEnvironment(text)) return 'kulala';
+  if (hints & HINT_LUA && RESTNVIM_ONLY_RE.test(text)) return 'rest.nvim';
   // Last: a weaker sign than the tool-only constructs above.
   if (namesRequestWithoutSeparator(text)) return 'httpyac';
   return undefined;
 }
 
-/** Chooses the dialect of one file (see the module comment for the order). */
-export function chooseDialect(text: string, file: string, explicit?: Dialect): DialectChoice {
-  const declared = dialectDeclaredIn(text, file);
+/**
+ * Chooses the dialect of one file (see the module comment for the order). `hints`: the text's
+ * bits when the caller has them (the parser does, from its line table).
+ */
+export function chooseDialect(text: string, file: string, explicit?: Dialect, hints?: number): DialectChoice {
+  if (hints === undefined) hints = textHints(text);
+  const declared = dialectDeclaredIn(text, file, hints);
   if (declared) return { dialect: declared, source: 'file' };
   const flag = explicit ?? flagDialect;
   if (flag) return { dialect: flag, source: 'flag' };
   const workspace = detectWorkspaceDialect(file);
   if (workspace) return { dialect: workspace, source: 'workspace' };
-  const constructs = dialectFromConstructs(text);
+  const constructs = dialectFromConstructs(text, hints);
   if (constructs) return { dialect: constructs, source: 'constructs' };
   // `.rest` is REST Client's own extension.
   if (file.toLowerCase().endsWith('.rest')) return { dialect: 'rest-client', source: 'workspace' };

@@ -31,6 +31,8 @@
 import { DialError } from '../errors.js';
 import { AssertionSyntaxError, parseAssertion } from './assertion.js';
 import { newBlock, type Block } from './block.js';
+import { lineTable, type LineTable } from './lines.js';
+import { trimmedSlice } from './trim.js';
 import { chooseDialect, type Dialect } from './dialect.js';
 import {
   HTTPYAC_SCRIPT_END_RE,
@@ -39,7 +41,14 @@ import {
   type HttpyacFileScripts,
   type HttpyacScriptStart,
 } from './httpyac.js';
-import { applyMetadata, checkCommandMetadata, COMMAND_KEYS, refusedMetadata } from './metadata.js';
+import {
+  applyMetadata,
+  checkCommandMetadata,
+  COMMAND_KEYS,
+  metadataKeyEnd,
+  metadataKeyStart,
+  refusedMetadata,
+} from './metadata.js';
 import { grpcTargetProblem, PROTO_IMPORT_RE, PROTO_OPTION_RE, protoOptionProblem, type ProtoImport } from './grpc.js';
 import { isKnownMethod, KNOWN_METHODS, PROTOCOL_KEYWORDS, PROTOCOL_METHODS } from './methods.js';
 import { fileBodyEncoding, inlineScriptRefusal, isSupportedEncoding, scriptFileRefusal } from './scripts.js';
@@ -62,7 +71,6 @@ const METHOD_RE = /^[A-Z][A-Z0-9_-]*$/;
 const VERSION_RE = /^HTTP\/\d(?:\.\d)?$/i;
 const PRIOR_KNOWLEDGE_RE = /[ \t]+(HTTP\/2[ \t]+\(Prior Knowledge\))[ \t]*$/i;
 const VARIABLE_RE = /^@([A-Za-z_$][\w.$-]*)\s*=/;
-const METADATA_RE = /^(?:#+|\/\/+)[ \t]*@([A-Za-z][\w.-]*)/;
 const HEADER_NAME_RE = /^(?:[!#$%&'*+.^_`|~0-9A-Za-z-]|\{\{[^{}]*\}\})+$/;
 const TEMPLATED_HEADER_RE = /^(?:\{\{[^{}]*\}\}|[!#$%&'*+.^_`|~0-9A-Za-z-])+[ \t]*:/;
 const HEADER_LINE_RE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+[ \t]*:/;
@@ -70,8 +78,6 @@ const HEADER_LINE_RE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+[ \t]*:/;
 const STRICT_REQUEST_LINE_RE = /^([A-Z][A-Z-]*)[ \t]+(?:https?:\/\/|\/|\{\{)\S*(?:[ \t]+HTTP\/\d(?:\.\d)?)?[ \t]*$/;
 const GRAPHQL_OPERATION_RE = /^(?:fragment|query|mutation|subscription)\b[^:]*\{?\s*$/;
 /** httpyac keeps responses in the file after the request: `HTTP/1.1 200 - OK`. */
-/** What `{{ … }}` may hold: a variable name, a request reference, or a `$dynamic` variable with arguments. */
-const PLACEHOLDER_RE = /\{\{([^{}\n]*)\}\}/g;
 const BODY_REFERENCE_RE = /^\s*[\w-]+\.(?:request|response)\.body\.(?:asXml\.)?\//;
 const PLAIN_PLACEHOLDER_RE = /^\s*(?:\$.*|[\w$.\-[\]'"*/%@]*)\s*$/s;
 /** Calls, arrows, template strings or operators: `{{ }}` text that is code, not a misspelt name. */
@@ -89,6 +95,21 @@ const SAVED_RESPONSE_RE = /^HTTP\/\d(?:\.\d)?[ \t]+\d{3}\b/;
 export interface ParseOptions {
   /** Read the file with this tool's meaning (a `# @dialect` line in the file still wins). */
   dialect?: Dialect;
+}
+
+/**
+ * The end of the `{{ … }}` that starts at `at` (a `{{`), or -1: what `/\{\{([^{}\n]*)\}\}/`
+ * matches there, read by hand (the text up to the first brace or line break, then `}}`).
+ * tests/core/httpfile/placeholders.property.test.ts compares the two.
+ */
+export function placeholderEnd(text: string, at: number): number {
+  let k = at + 2;
+  while (k < text.length) {
+    const c = text.charCodeAt(k);
+    if (c === 123 || c === 125 || c === 10) break;
+    k++;
+  }
+  return text.charCodeAt(k) === 125 && text.charCodeAt(k + 1) === 125 ? k + 2 : -1;
 }
 
 function isBlank(line: string): boolean {
@@ -135,8 +156,32 @@ function maskTemplates(url: string): string {
   return url.replace(/\{\{[^{}]*\}\}/g, (braces) => 'x'.repeat(braces.length));
 }
 
+/**
+ * `name.toLowerCase() === lower` without making the lower-case copy for an ASCII name (every
+ * request asks for its Content-Type and X-Request-Type): before the first non-ASCII character
+ * each character lower-cases on its own, so a difference there is final; after it, the copy decides.
+ */
+function lowerCaseEquals(name: string, lower: string): boolean {
+  for (let k = 0; k < name.length; k++) {
+    let c = name.charCodeAt(k);
+    if (c >= 128) return name.toLowerCase() === lower;
+    if (c >= 65 && c <= 90) c += 32;
+    if (c !== lower.charCodeAt(k)) return false;
+  }
+  return name.length === lower.length;
+}
+
+/**
+ * The array at its length: a pushed-to array keeps room for 16 more elements (V8 grows it so), and
+ * the tree keeps four of them per request, ~20% of its size and of what the collector copies.
+ */
+function exact<T>(items: T[]): T[] {
+  return items.length === 0 ? items : items.slice();
+}
+
 function headerValue(block: Block, name: string): string | undefined {
-  return block.headers.find((header) => header.name.toLowerCase() === name)?.value;
+  for (const header of block.headers) if (lowerCaseEquals(header.name, name)) return header.value;
+  return undefined;
 }
 
 const BODY_COMMENT_LINE_RE = /^[ \t]*(?:#|\/\/)[^\n]*(?:\n|$)/gm;
@@ -208,20 +253,23 @@ function trailingVariablesBlank(lines: string[]): number {
 
 /** Parses `.http` / `.rest` text. Throws DialError E_PARSE with file:line:col and a hint. */
 export function parseHttpFile(text: string, path: string, options: ParseOptions = {}): HttpFile {
-  const choice = chooseDialect(text, path, options.dialect);
+  const lines = lineTable(text);
+  const choice = chooseDialect(text, path, options.dialect, lines.hints);
   return new HttpFileParser(
     text,
     path,
+    lines,
     choice.dialect,
     choice.source === 'workspace' || choice.source === 'constructs',
   ).parse();
 }
 
 class HttpFileParser {
-  // Line table: content [start, end) without the line break; `next` is where the next line begins.
-  private readonly starts: number[] = [];
-  private readonly ends: number[] = [];
-  private readonly nexts: number[] = [];
+  // The line table (lines.ts): content [start, end) without the line break; `next` is where the next line begins.
+  private readonly lineCount: number;
+  private readonly starts: Int32Array;
+  private readonly ends: Int32Array;
+  private readonly nexts: Int32Array;
   private readonly variables: FileVariable[] = [];
   private readonly requests: RequestNode[] = [];
   private readonly warnings: ParseWarning[] = [];
@@ -239,31 +287,28 @@ class HttpFileParser {
   private blockProtos: ProtoImport[] = [];
   private readonly fileProtos: ProtoImport[] = [];
   private block: Block = newBlock(0, 1, false);
+  /** The metadata line being applied, for badMetadata (one function for the file, not a closure a line). */
+  private metadataAt = 0;
+  private readonly badMetadata = (message: string, hint: string): never =>
+    this.fail(`bad metadata value: ${message}`, this.metadataAt, 1, hint);
 
   constructor(
     private readonly text: string,
     private readonly path: string,
+    lines: LineTable,
     private readonly dialect: Dialect,
     /** The dialect was guessed (workspace, constructs), not declared: say so where it changes the meaning. */
     private readonly dialectGuessed = false,
   ) {
     this.fileLabel = path || '<text>';
-    const len = text.length;
-    for (let pos = 0; pos < len;) {
-      let nl = text.indexOf('\n', pos);
-      const next = nl < 0 ? len : nl + 1;
-      if (nl < 0) nl = len;
-      const end = nl > pos && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-      // A byte-order mark (files saved by Visual Studio) is not part of the first line; it stays in the text.
-      this.starts.push(pos === 0 && text.charCodeAt(0) === 0xfeff ? 1 : pos);
-      this.ends.push(end);
-      this.nexts.push(next);
-      pos = next;
-    }
+    this.lineCount = lines.count;
+    this.starts = lines.starts;
+    this.ends = lines.ends;
+    this.nexts = lines.nexts;
   }
 
   parse(): HttpFile {
-    const lineCount = this.starts.length;
+    const lineCount = this.lineCount;
     for (let i = 0; i < lineCount; i++) i = this.line(i);
     this.finish(this.text.length);
     for (const request of this.requests)
@@ -369,8 +414,8 @@ class HttpFileParser {
     if (isStrictRequestLine(t)) return true;
     if (!isComment(t)) return false;
     let k = i + 1;
-    while (k < this.starts.length && isComment(this.lineText(k).trimStart())) k++;
-    return k < this.starts.length && isStrictRequestLine(this.lineText(k).trim());
+    while (k < this.lineCount && isComment(this.lineText(k).trimStart())) k++;
+    return k < this.lineCount && isStrictRequestLine(this.lineText(k).trim());
   }
 
   /** `### title`: ends the current block and opens a named one. */
@@ -378,7 +423,7 @@ class HttpFileParser {
     this.finish(this.starts[i]);
     let k = 3;
     while (line.charCodeAt(k) === 35) k++;
-    const title = line.slice(k).trim();
+    const title = trimmedSlice(line, k, line.length);
     this.block = newBlock(this.starts[i], i + 1, true, title || undefined);
     return i;
   }
@@ -434,7 +479,7 @@ class HttpFileParser {
   private protoImport(i: number, t: string): number {
     const proto: ProtoImport = { path: PROTO_IMPORT_RE.exec(t)![1], importPaths: [] };
     let last = i;
-    for (let k = i + 1; k < this.starts.length; k++) {
+    for (let k = i + 1; k < this.lineCount; k++) {
       const option = this.lineText(k).trim();
       if (isComment(option)) continue;
       const match = PROTO_OPTION_RE.exec(option);
@@ -451,7 +496,7 @@ class HttpFileParser {
   /** httpyac: `fragment Name on Type { … }` up to the next blank line, kept for the queries that spread it. */
   private graphqlFragment(i: number, t: string): number {
     let last = i;
-    while (last + 1 < this.starts.length && !isBlank(this.lineText(last + 1))) last++;
+    while (last + 1 < this.lineCount && !isBlank(this.lineText(last + 1))) last++;
     this.fragments.set(
       HTTPYAC_FRAGMENT_RE.exec(t)![1],
       this.text.slice(this.starts[i], this.ends[last]).replace(/\r\n/g, '\n'),
@@ -464,7 +509,7 @@ class HttpFileParser {
     const close = this.text.indexOf('*/', this.starts[i] + this.lineText(i).indexOf('/*') + 2);
     if (close < 0) this.fail('unterminated comment: `/*` without `*/`', i, 1, 'close the comment with `*/`');
     let last = i;
-    while (last < this.starts.length - 1 && this.nexts[last] <= close) last++;
+    while (last < this.lineCount - 1 && this.nexts[last] <= close) last++;
     return last;
   }
 
@@ -474,8 +519,8 @@ class HttpFileParser {
    */
   private scriptBlock(i: number, start: HttpyacScriptStart): number {
     let last = i + 1;
-    while (last < this.starts.length && !HTTPYAC_SCRIPT_END_RE.test(this.lineText(last))) last++;
-    if (last >= this.starts.length)
+    while (last < this.lineCount && !HTTPYAC_SCRIPT_END_RE.test(this.lineText(last))) last++;
+    if (last >= this.lineCount)
       this.fail('unterminated `{{` block: no `}}` line', i, 1, 'close the block with `}}` on its own line');
     const refusedEvent = refusedScriptEvent(start.event);
     if (refusedEvent)
@@ -530,13 +575,15 @@ class HttpFileParser {
 
   /** `# @key value` / `// @key value` (plain comments are skipped). */
   private metadataLine(i: number, t: string): void {
-    const meta = METADATA_RE.exec(t);
-    if (!meta) return;
-    let value = t.slice(meta[0].length).trim();
+    const keyStart = metadataKeyStart(t);
+    if (keyStart < 0) return;
+    const keyEnd = metadataKeyEnd(t, keyStart);
+    const key = t.slice(keyStart, keyEnd);
+    let value = trimmedSlice(t, keyEnd, t.length);
     // JetBrains also accepts `# @name = login`.
     if (value.charCodeAt(0) === 61 /* = */) value = value.slice(1).trim();
-    const httpyacOwn = this.dialect === 'httpyac' && HTTPYAC_METADATA.has(meta[1]);
-    if (this.dialect === 'httpyac' && meta[1] === 'disabled' && value && !/^(?:true|false)$/.test(value)) {
+    const httpyacOwn = this.dialect === 'httpyac' && HTTPYAC_METADATA.has(key);
+    if (this.dialect === 'httpyac' && key === 'disabled' && value && !/^(?:true|false)$/.test(value)) {
       // httpyac evaluates the value as JavaScript over typed variables; dial's variables are text.
       this.fail(
         `@disabled with a condition is not supported: ${value}`,
@@ -545,17 +592,15 @@ class HttpFileParser {
         'write `# @disabled` to never send the request, or select requests with `dial run --name`/`--tag`',
       );
     }
-    if (httpyacOwn && meta[1] === 'import') this.httpyacImport(i, value);
-    if (httpyacOwn && meta[1] === 'loop') this.block.httpyacLoop = this.httpyacLoop(i, value);
-    const refusal = httpyacOwn ? undefined : refusedMetadata(meta[1]);
-    if (refusal) this.fail(`unsupported metadata @${meta[1]}`, i, 1, refusal);
-    this.block.metadata.push({ key: meta[1], value, span: this.lineSpan(i) });
-    applyMetadata(this.block, meta[1], value, (message, hint) =>
-      this.fail(`bad metadata value: ${message}`, i, 1, hint),
-    );
+    if (httpyacOwn && key === 'import') this.httpyacImport(i, value);
+    if (httpyacOwn && key === 'loop') this.block.httpyacLoop = this.httpyacLoop(i, value);
+    const refusal = httpyacOwn ? undefined : refusedMetadata(key);
+    if (refusal) this.fail(`unsupported metadata @${key}`, i, 1, refusal);
+    this.block.metadata.push({ key, value, span: this.lineSpan(i) });
+    this.metadataAt = i;
+    applyMetadata(this.block, key, value, this.badMetadata);
     // httpyac's `# @timeout 30000` is milliseconds (timeoutMetaDataHandler), not seconds.
-    if (this.dialect === 'httpyac' && meta[1] === 'timeout' && /^\d+$/.test(value))
-      this.block.timeoutMs = Number(value);
+    if (this.dialect === 'httpyac' && key === 'timeout' && /^\d+$/.test(value)) this.block.timeoutMs = Number(value);
   }
 
   /** httpyac `# @loop for 3` / `# @loop for item of list`; `while` is refused (its expression changes variables between passes). */
@@ -617,7 +662,7 @@ class HttpFileParser {
         'close the script with `%}` on its own line',
       );
     let last = i;
-    while (last < this.starts.length - 1 && this.nexts[last] <= close) last++;
+    while (last < this.lineCount - 1 && this.nexts[last] <= close) last++;
     const code = this.text.slice(open + 2, close);
     const refusal = inlineScriptRefusal(code, this.block.scriptLanguage);
     if (refusal) {
@@ -698,7 +743,7 @@ class HttpFileParser {
     }
     let url = this.takeVersion(rest);
     let last = i;
-    while (last + 1 < this.starts.length && block.httpVersion === undefined && this.isUrlContinuation(last + 1)) {
+    while (last + 1 < this.lineCount && block.httpVersion === undefined && this.isUrlContinuation(last + 1)) {
       last++;
       url += this.takeVersion(this.lineText(last).trim());
     }
@@ -776,7 +821,8 @@ class HttpFileParser {
       if (problem) this.fail(`gRPC target: ${problem.message}`, i, 1, problem.hint);
       return url;
     }
-    const stray = maskTemplates(url).search(/\s/);
+    // Masking only hides whitespace, so a URL without any has none outside templates either.
+    const stray = /\s/.test(url) ? maskTemplates(url).search(/\s/) : -1;
     if (stray >= 0) {
       if (!this.block.methodExplicit) {
         this.fail(
@@ -832,7 +878,7 @@ class HttpFileParser {
       return this.blockComment(i);
     }
     const colon = t.indexOf(':');
-    const name = colon > 0 ? t.slice(0, colon).trim() : '';
+    const name = colon > 0 ? trimmedSlice(t, 0, colon) : '';
     if (!name || !HEADER_NAME_RE.test(name)) {
       if (this.dialect === 'httpyac') return this.httpyacNonHeaderLine(i, line, t);
       if (/^[{[]/.test(t)) {
@@ -848,7 +894,7 @@ class HttpFileParser {
       }
       this.fail('bad header line', i, 1, 'headers are `Name: value` lines; leave a blank line before the body');
     }
-    block.headers.push({ name, value: t.slice(colon + 1).trim(), span: this.lineSpan(i) });
+    block.headers.push({ name, value: trimmedSlice(t, colon + 1, t.length), span: this.lineSpan(i) });
     return i;
   }
 
@@ -876,21 +922,22 @@ class HttpFileParser {
    * under the headers); a key dial refuses is refused here too.
    */
   private commentAfterRequestLine(i: number, t: string): void {
-    const meta = METADATA_RE.exec(t);
-    if (meta && refusedMetadata(meta[1]))
-      this.fail(`unsupported metadata @${meta[1]}`, i, 1, refusedMetadata(meta[1])!);
-    if (meta?.[1] === 'env-json-key' || (meta && COMMAND_KEYS.has(meta[1]))) {
-      const value = t.slice(meta[0].length).trim();
-      if (meta[1] !== 'env-json-key')
-        checkCommandMetadata(meta[1], value, (message, hint) =>
-          this.fail(`bad metadata value: ${message}`, i, 1, hint),
-        );
-      this.block.metadata.push({ key: meta[1], value, span: this.lineSpan(i) });
+    const keyStart = metadataKeyStart(t);
+    if (keyStart < 0) return;
+    const keyEnd = metadataKeyEnd(t, keyStart);
+    const key = t.slice(keyStart, keyEnd);
+    const refusal = refusedMetadata(key);
+    if (refusal) this.fail(`unsupported metadata @${key}`, i, 1, refusal);
+    if (key === 'env-json-key' || COMMAND_KEYS.has(key)) {
+      const value = t.slice(keyEnd).trim();
+      if (key !== 'env-json-key')
+        checkCommandMetadata(key, value, (message, hint) => this.fail(`bad metadata value: ${message}`, i, 1, hint));
+      this.block.metadata.push({ key, value, span: this.lineSpan(i) });
       return;
     }
-    if (meta?.[1] === 'lang')
+    if (key === 'lang')
       this.block.scriptLanguage = t
-        .slice(meta[0].length)
+        .slice(keyEnd)
         .replace(/^[\s=]+/, '')
         .trim()
         .toLowerCase();
@@ -956,7 +1003,7 @@ class HttpFileParser {
 
   /** rest.nvim 0.x: a `{%` line right after the headers whose `%}` comes before the next `###`: a Lua script. */
   private closesScriptBeforeNextRequest(i: number): boolean {
-    for (let k = i + 1; k < this.starts.length; k++) {
+    for (let k = i + 1; k < this.lineCount; k++) {
       const line = this.lineText(k);
       if (line.startsWith('###')) return false;
       if (/^\s*%\}\s*$/.test(line)) return true;
@@ -1166,7 +1213,7 @@ class HttpFileParser {
   /** httpyac resolves a rooted target against the `host` variable (unless a `Host` header names the server). */
   private urlOf(block: Block): string {
     if (this.dialect !== 'httpyac' || !block.url.startsWith('/')) return block.url;
-    if (block.headers.some((header) => header.name.toLowerCase() === 'host')) return block.url;
+    if (headerValue(block, 'host') !== undefined) return block.url;
     this.noteGuessedDialect(block.requestLineSpan!.line - 1, 'a target starting with / is prefixed with {{host}}');
     return `{{host}}${block.url}`;
   }
@@ -1174,7 +1221,7 @@ class HttpFileParser {
   /** The 0-based line holding `offset`, searching forward from line `from` (binary search: files can be long). */
   private lineIndexAt(offset: number, from: number): number {
     let low = from;
-    let high = this.starts.length - 1;
+    let high = this.lineCount - 1;
     while (low < high) {
       const mid = (low + high + 1) >> 1;
       if (this.starts[mid] <= offset) low = mid;
@@ -1190,35 +1237,44 @@ class HttpFileParser {
       block.bodyFirst >= 0 && block.bodyHasContent
         ? this.ends[block.bodyLast]
         : (block.headers.at(-1)?.span.end ?? block.requestLineSpan!.end);
-    const braces = this.text.indexOf('{{', from);
-    if (braces < 0 || braces >= to) return;
-    const region = this.text.slice(from, to);
-    for (const match of region.matchAll(PLACEHOLDER_RE)) {
-      const offset = from + match.index;
-      // Only a refusal needs the line (a binary search), so it is found only then.
-      const where = (): [number, number] => {
-        const i = this.lineIndexAt(offset, block.requestLineSpan!.line - 1);
-        return [i, offset - this.starts[i] + 1];
-      };
-      if (/^\s*\$(?:aadToken|aadV2Token|oidcAccessToken)\b/.test(match[1])) {
+    const text = this.text;
+    // Each `{{ … }}` of the region, found by placeholderEnd (no match arrays); a match that
+    // starts before `to` but ends after it is one the region would not hold, and none follows it.
+    for (let at = text.indexOf('{{', from); at >= 0 && at < to;) {
+      const end = placeholderEnd(text, at);
+      if (end < 0) {
+        at = text.indexOf('{{', at + 1);
+        continue;
+      }
+      if (end > to) break;
+      const start = at;
+      at = text.indexOf('{{', end);
+      const inner = text.slice(start + 2, end - 2);
+      if (/^\s*\$(?:aadToken|aadV2Token|oidcAccessToken)\b/.test(inner)) {
         this.fail(
-          `REST Client's sign-in tokens are not supported: ${match[0]}`,
-          ...where(),
+          `REST Client's sign-in tokens are not supported: ${text.slice(start, end)}`,
+          ...this.placeAt(start, block),
           'get a token yourself (for Azure: `az account get-access-token`) and pass it with --var token=… as {{token}}',
         );
       }
-      if (PLAIN_PLACEHOLDER_RE.test(match[1]) || !LOOKS_LIKE_JS_RE.test(match[1])) continue;
+      if (PLAIN_PLACEHOLDER_RE.test(inner) || !LOOKS_LIKE_JS_RE.test(inner)) continue;
       // A body path of a request reference may be an XPath with calls (`count(//a)`, `text()`).
-      if (BODY_REFERENCE_RE.test(match[1])) continue;
+      if (BODY_REFERENCE_RE.test(inner)) continue;
       // httpyac evaluates these in its script engine; dial does too, in its sandbox (a module only
       // Node gives is refused before sending by ScriptRunner.checkModules).
       if (this.dialect === 'httpyac') continue;
       this.fail(
-        `JavaScript in {{ }} is not supported yet: ${match[0]}`,
-        ...where(),
+        `JavaScript in {{ }} is not supported yet: ${text.slice(start, end)}`,
+        ...this.placeAt(start, block),
         'compute the value in a `< {% request.variables.set(…) %}` pre-request script and write {{name}}',
       );
     }
+  }
+
+  /** The 0-based line and 1-based column of a text offset in a request (only a refusal needs it: a binary search). */
+  private placeAt(offset: number, block: Block): [number, number] {
+    const i = this.lineIndexAt(offset, block.requestLineSpan!.line - 1);
+    return [i, offset - this.starts[i] + 1];
   }
 
   /**
@@ -1256,7 +1312,7 @@ class HttpFileParser {
   /** httpyac's AWS signature header: refused at its line (OAuth 2.0 headers are signed in by the session). */
   private refuseHttpyacAuthorization(block: Block): void {
     for (const header of block.headers) {
-      if (header.name.toLowerCase() !== 'authorization') continue;
+      if (!lowerCaseEquals(header.name, 'authorization')) continue;
       const i = header.span.line - 1;
       // `Authorization: oauth2 …` / `openid …` is signed in by the session (core/oauth).
       if (/^\s*aws\s+\S+\s+\S+/i.test(header.value))
@@ -1271,7 +1327,9 @@ class HttpFileParser {
 
   private finish(end: number): void {
     const block = this.block;
-    const protos = this.blockProtos.splice(0);
+    // The block's imports, and an empty list for the next block (only when it was used: most files have none).
+    const protos = this.blockProtos;
+    if (protos.length > 0) this.blockProtos = [];
     if (!block.hasRequest) {
       this.fileProtos.push(...protos);
       if (this.dialect === 'httpyac' && block.name !== undefined) this.httpyacNamedRegions.push(block.name);
@@ -1328,10 +1386,10 @@ class HttpFileParser {
       methodExplicit: block.methodExplicit,
       url: this.urlOf(block),
       httpVersion: block.httpVersion,
-      headers: block.headers,
+      headers: exact(block.headers),
       body,
-      metadata: block.metadata,
-      tags: block.tags,
+      metadata: exact(block.metadata),
+      tags: exact(block.tags),
       timeoutMs: block.timeoutMs,
       noRedirect: block.noRedirect,
       noCookieJar: block.noCookieJar,
@@ -1341,7 +1399,7 @@ class HttpFileParser {
       prompts: block.prompts,
       preScripts: block.preScripts,
       handlers: block.handlers,
-      assertions: block.assertions,
+      assertions: exact(block.assertions),
       outputRedirect: block.outputRedirect,
       variables: block.variables,
     };
@@ -1382,8 +1440,8 @@ class HttpFileParser {
       methodExplicit: true,
       url: this.text.slice(first.start, first.end).trim().slice(3).trim(),
       headers: [],
-      metadata: block.metadata,
-      tags: block.tags,
+      metadata: exact(block.metadata),
+      tags: exact(block.tags),
       timeoutMs: block.timeoutMs,
       noRedirect: block.noRedirect,
       noCookieJar: block.noCookieJar,
