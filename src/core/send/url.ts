@@ -2,7 +2,6 @@
 import { DialError } from '../errors.js';
 import { KNOWN_METHODS } from '../httpfile/methods.js';
 
-
 /**
  * True when a token is a method: all upper case (GET, PROPFIND, a custom FOO), or a
  * well-known method in any case (`post`). A bare host such as `localhost` never is.
