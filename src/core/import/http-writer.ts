@@ -82,10 +82,12 @@ export function fitsInline(text: string): boolean {
   // Whole-line `#` / `//` comments inside a body are comments, not body text (docs/http-format.md).
   if (lines.some((line) => /^\s*(#|\/\/)/.test(line))) return false;
   // `<>` lines refer to a previous response (JetBrains), `>` lines start handlers and redirects.
-  // `@x = y` lines may be read as file variables.
+  // `@x = y` lines may be read as file variables. A line opening with `{{` or `/*` starts a
+  // script block or a comment in a file read as httpyac's (docs/http-format.md).
   return !lines.some(
     (line) =>
       /^###/.test(line) ||
+      /^\s*(\{\{|\/\*)/.test(line) ||
       /^\s*\?\?/.test(line) ||
       /^\s*>/.test(line) ||
       /^\s*<>/.test(line) ||

@@ -98,7 +98,14 @@ describe('.http writer', () => {
           }
         },
       ),
-      { numRuns: 2000 },
+      // Found by this test: a line opening an httpyac `{{ }}` block or a `/* */` comment.
+      {
+        numRuns: 2000,
+        examples: [
+          ['{{@', true],
+          ['a\n/*', false],
+        ],
+      },
     );
   });
 
