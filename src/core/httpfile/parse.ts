@@ -31,6 +31,7 @@
 import { DialError } from '../errors.js';
 import { AssertionSyntaxError, parseAssertion } from './assertion.js';
 import { newBlock, type Block } from './block.js';
+import { curlRequestOf } from './curl-request.js';
 import { chooseDialect, type Dialect } from './dialect.js';
 import {
   HTTPYAC_SCRIPT_END_RE,
@@ -664,14 +665,7 @@ class HttpFileParser {
     this.refuseForeignLine(i, rest);
     const space = rest.search(/\s/);
     const word = space > 0 ? rest.slice(0, space) : '';
-    if (word === 'curl') {
-      this.fail(
-        'a cURL command as a request (REST Client) is not supported yet',
-        i,
-        1,
-        'turn it into a request with `dial import curl "<the command>"` and put that in its place',
-      );
-    }
+    if ((word || rest).toLowerCase() === 'curl') return this.curlRequest(i);
     if (word && isKnownMethod(word)) {
       block.method = word.toUpperCase();
       block.methodExplicit = true;
@@ -715,6 +709,49 @@ class HttpFileParser {
     block.hasRequest = true;
     block.requestLineSpan = { start: this.starts[i], end: this.ends[last], line: i + 1, col: 1 };
     block.state = 'headers';
+    return last;
+  }
+
+  /**
+   * REST Client's cURL request (see curl-request.ts): the `curl` line, the lines its trailing `\\`
+   * continues (comment lines between them skipped, as REST Client drops them) and indented `-…`
+   * lines right under it (REST Client joins all the block's lines into one command).
+   */
+  private curlRequest(i: number): number {
+    const block = this.block;
+    let text = '';
+    let last = i;
+    for (let k = i; k < this.starts.length; k++) {
+      const line = this.lineText(k);
+      if (k > i && text.endsWith(' ') && isComment(line.trimStart())) continue;
+      if (k > i && !text.endsWith(' ') && !/^[ \t]+-/.test(line)) break;
+      last = k;
+      const trimmed = line.trimEnd();
+      text += trimmed.endsWith('\\') ? `${trimmed.slice(0, -1)} ` : `${trimmed}\n`;
+    }
+    const result = curlRequestOf(text.trim());
+    if ('problem' in result) this.fail(result.problem, i, 1, result.hint);
+    const { request } = result;
+    const method = request.method.toUpperCase();
+    if (!isKnownMethod(method))
+      this.fail(
+        `unknown method '${request.method}' in the curl command`,
+        i,
+        1,
+        'use a standard or WebDAV method after -X',
+      );
+    const span: Span = { start: this.starts[i], end: this.ends[last], line: i + 1, col: 1 };
+    block.method = method;
+    block.methodExplicit = true;
+    block.url = this.checkedUrl(request.url, i, this.lineText(i));
+    for (const [name, value] of request.headers) block.headers.push({ name, value, span });
+    if (request.body)
+      block.curlBody =
+        request.body.kind === 'file' ? { ...request.body, substitute: false, span } : { ...request.body, span };
+    block.curl = true;
+    block.hasRequest = true;
+    block.requestLineSpan = span;
+    block.state = 'post';
     return last;
   }
 
@@ -1087,6 +1124,7 @@ class HttpFileParser {
   }
 
   private bodyOf(block: Block): BodyNode | undefined {
+    if (block.curlBody) return block.curlBody;
     if (block.bodyFirst < 0 || !block.bodyHasContent) return undefined;
     const first = this.lineText(block.bodyFirst).trim();
     const span: Span = {
@@ -1347,6 +1385,7 @@ class HttpFileParser {
     };
     if (block.connectTimeoutMs !== undefined) request.connectTimeoutMs = block.connectTimeoutMs;
     if (block.keyword !== undefined) request.keyword = block.keyword;
+    if (block.curl) request.curl = true;
     if (block.scriptBlocks) request.httpyacScripts = block.scriptBlocks;
     if (block.runs) request.runs = block.runs;
     if (block.postScriptBlocks) request.httpyacPostScripts = block.postScriptBlocks;
