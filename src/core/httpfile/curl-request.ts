@@ -106,6 +106,8 @@ function readOptions(words: string[], positional: string[]): Option[] | string {
 function optionProblem(option: Option, dataCount: number): string | undefined {
   const value = option.value ?? '';
   if (option.long === 'header' && value.startsWith('@')) return `\`${option.shown} ${value}\`: headers from a file`;
+  if (option.long === 'header' && /^[^:]*:\s*$/.test(value))
+    return `\`${option.shown} '${value}'\` (curl leaves the header out, REST Client sends it empty)`;
   if (option.long === 'cookie' && !value.includes('=')) return `\`${option.shown} ${value}\`: a cookie file`;
   if (DATA_OPTIONS.has(option.long) && value.startsWith('@')) {
     if (option.long === 'data-raw') return `\`${option.shown} ${value}\` (curl sends the text, REST Client the file)`;

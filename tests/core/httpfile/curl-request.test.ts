@@ -123,6 +123,7 @@ describe('a cURL request is refused at its line', () => {
     ['--max-time', 'curl --max-time 5 http://x/'],
     ['headers from a file', 'curl -H @headers.txt http://x/'],
     ['a cookie file', 'curl -b cookies.txt http://x/'],
+    ['sends it empty', "curl -H 'Accept:' http://x/"],
     ['data from standard input', 'curl -d @- http://x/'],
     ['together with other data', 'curl -d @a.json -d b=1 http://x/'],
     ['$TOKEN', 'curl -H "Authorization: Bearer $TOKEN" http://x/'],
