@@ -723,6 +723,8 @@ class HttpFileParser {
     let last = i;
     for (let k = i; k < this.starts.length; k++) {
       const line = this.lineText(k);
+      // A blank line or `###` ends the command whatever the line before it says (as in a shell).
+      if (k > i && (line.startsWith('###') || isBlank(line))) break;
       if (k > i && text.endsWith(' ') && isComment(line.trimStart())) continue;
       if (k > i && !text.endsWith(' ') && !/^[ \t]+-/.test(line)) break;
       last = k;

@@ -180,6 +180,8 @@ describe('dial fmt (property)', () => {
         '    ?a=1',
         'X:1',
         '{"a":1}',
+        "curl -X PUT http://c -H 'A: 1' \\",
+        '  -d x',
       ),
     );
     fc.assert(

@@ -95,6 +95,12 @@ describe('a cURL request', () => {
     expect(headersOf(node)).toEqual([['X-A', '1']]);
   });
 
+  it('a trailing `\\` does not run past the `###` that ends the block', () => {
+    const file = parseHttpFile("curl -X PUT http://c -H 'A: 1' \\\n###\nGET http://d\n", 'a.http');
+    expect(file.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['PUT http://c', 'GET http://d']);
+    expect(file.requests[0].requestLineSpan.line).toBe(1);
+  });
+
   it('comments and metadata above it count; handlers and assertions after it too', () => {
     const node = only('# @name get\ncurl http://x/a\n\n?? status == 200\n');
     expect(node.name).toBe('get');
