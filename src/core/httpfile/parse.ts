@@ -665,7 +665,9 @@ class HttpFileParser {
     this.refuseForeignLine(i, rest);
     const space = rest.search(/\s/);
     const word = space > 0 ? rest.slice(0, space) : '';
-    if ((word || rest).toLowerCase() === 'curl') return this.curlRequest(i);
+    const first = word || rest;
+    // REST Client matches `curl` in any case; the length test keeps this off other request lines.
+    if (first.length === 4 && first.toLowerCase() === 'curl') return this.curlRequest(i);
     if (word && isKnownMethod(word)) {
       block.method = word.toUpperCase();
       block.methodExplicit = true;
