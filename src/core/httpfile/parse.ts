@@ -733,6 +733,14 @@ class HttpFileParser {
       const trimmed = line.trimEnd();
       text += trimmed.endsWith('\\') ? `${trimmed.slice(0, -1)} ` : `${trimmed}\n`;
     }
+    const next = last + 1 < this.starts.length ? this.lineText(last + 1).trimStart() : '';
+    if (next && !next.startsWith('###') && !isComment(next) && !mayEndBody(next))
+      this.fail(
+        'a line right under a cURL command that does not continue it',
+        last + 1,
+        1,
+        'end the line above with `\\` to continue the command, or leave a blank line before what follows',
+      );
     const result = curlRequestOf(text.trim());
     if ('problem' in result) this.fail(result.problem, i, 1, result.hint);
     const { request } = result;

@@ -101,6 +101,12 @@ describe('a cURL request', () => {
     expect(file.requests[0].requestLineSpan.line).toBe(1);
   });
 
+  it('a line right under the command that does not continue it is refused at that line', () => {
+    const error = refusal('curl http://x/a\nContent-Type: text/plain\n');
+    expect(error.message).toContain('does not continue it');
+    expect(error.location).toMatchObject({ line: 2, col: 1 });
+  });
+
   it('comments and metadata above it count; handlers and assertions after it too', () => {
     const node = only('# @name get\ncurl http://x/a\n\n?? status == 200\n');
     expect(node.name).toBe('get');
