@@ -133,7 +133,8 @@ function classifyRequest(
 
 /** Lines that start a body without a blank line before them (`< ./file` right under the headers). */
 function bodyStarts(file: HttpFile): Set<number> {
-  return new Set(file.requests.flatMap((node) => (node.body ? [node.body.span.line] : [])));
+  // A cURL request's body is inside its command: nothing starts there.
+  return new Set(file.requests.flatMap((node) => (node.body && !node.curl ? [node.body.span.line] : [])));
 }
 
 /** Formats `.http` text; throws the parser's E_PARSE (file:line) for text that does not parse. */

@@ -118,6 +118,12 @@ describe('a cURL request', () => {
       expect(parseHttpFile('curl http://x/a\n', 'a.http', { dialect }).requests[0].curl).toBe(true);
   });
 
+  it('dial fmt leaves a formatted file with a cURL request as it is', () => {
+    const text =
+      "### c\n# @name c\ncurl -u a:b -X PUT http://x/a \\\n  -H 'A: {{x}}' -d 'b={{x}}'\n\n?? status == 200\n";
+    expect(formatHttpText(text, 'a.http')).toBe(text);
+  });
+
   it('dial fmt leaves the command as written', () => {
     const text = "###\ncurl  -X POST http://x/a \\\n    -H 'A:  1'\n";
     expect(formatHttpText(text, 'a.http')).toContain("curl  -X POST http://x/a \\\n    -H 'A:  1'");
