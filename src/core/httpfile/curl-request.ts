@@ -55,6 +55,9 @@ const SHORT: Record<string, string> = {
 const HINT_OTHER =
   'REST Client ignores this option (curl does not): remove it, or write the request as `METHOD url` with headers and body';
 
+const HINT_READ =
+  'write the value itself in the command (REST Client and curl read it differently), or write the request as `METHOD url` with headers and body';
+
 /** The `{{…}}` spans, replaced by markers without spaces or quotes so the shell split keeps them whole. */
 function maskPlaceholders(text: string): { masked: string; restore: (value: string) => string } {
   const held: string[] = [];
@@ -142,18 +145,18 @@ export function curlRequestOf(text: string): CurlRequestResult {
   const positional: string[] = [];
   const options = readOptions(command.words, positional);
   if (typeof options === 'string')
-    return { problem: `${options} is not supported in a cURL request`, hint: HINT_OTHER };
+    return { problem: restore(`${options} is not supported in a cURL request`), hint: HINT_OTHER };
   const dataCount = options.filter((option) => DATA_OPTIONS.has(option.long)).length;
   for (const option of options) {
     const problem = optionProblem(option, dataCount);
-    if (problem) return { problem: `${problem} is not supported in a cURL request`, hint: HINT_OTHER };
+    if (problem) return { problem: restore(`${problem} is not supported in a cURL request`), hint: HINT_READ };
   }
   try {
     return { request: buildRequest(positional, options, restore) };
   } catch (error) {
     // The import parser's own complaints (no URL, a header without a colon): its message, its hint.
     const hint = (error as { hint?: string }).hint ?? 'check the curl command';
-    return { problem: `cURL request: ${(error as Error).message}`, hint };
+    return { problem: restore(`cURL request: ${(error as Error).message}`), hint };
   }
 }
 

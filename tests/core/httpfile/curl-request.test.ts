@@ -140,6 +140,7 @@ describe('a cURL request is refused at its line', () => {
     ['-A', 'curl -A agent http://x/'],
     ['--max-time', 'curl --max-time 5 http://x/'],
     ['headers from a file', 'curl -H @headers.txt http://x/'],
+    ['`-H @{{file}}`', 'curl -H @{{file}} http://x/'],
     ['a cookie file', 'curl -b cookies.txt http://x/'],
     ['sends it empty', "curl -H 'Accept:' http://x/"],
     ['data from standard input', 'curl -d @- http://x/'],
