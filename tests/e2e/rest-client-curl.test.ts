@@ -107,6 +107,6 @@ describe('REST Client cURL requests', () => {
     expect(sent(before)).toEqual([]);
     const check = await runCli(['check', 'api.http', '--var', `host=${server.url}`], { cwd: dir });
     expect(check.code).not.toBe(0);
-    expect(check.stdout + check.stderr).toMatch(/api\.http:28:1: error: curl option `-F`/);
+    expect(check.stdout + check.stderr).toMatch(/api\.http:28:6: error: curl option `-F`/);
   });
 });

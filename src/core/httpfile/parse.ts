@@ -742,7 +742,10 @@ class HttpFileParser {
         'end the line above with `\\` to continue the command, or leave a blank line before what follows',
       );
     const result = curlRequestOf(text.trim());
-    if ('problem' in result) this.fail(result.problem, i, 1, result.hint);
+    if ('problem' in result) {
+      const at = this.curlProblemLine(i, last, result.problem);
+      this.fail(result.problem, at.line, at.col, result.hint);
+    }
     const { request } = result;
     const method = request.method.toUpperCase();
     if (!isKnownMethod(method))
@@ -765,6 +768,16 @@ class HttpFileParser {
     block.requestLineSpan = span;
     block.state = 'post';
     return last;
+  }
+
+  /** Where in a cURL command (lines i..last) the option or text a refusal names in its first `…` stands. */
+  private curlProblemLine(i: number, last: number, problem: string): { line: number; col: number } {
+    const named = /`([^`\s]+)/.exec(problem)?.[1];
+    for (let k = i; named && k <= last; k++) {
+      const at = this.lineText(k).indexOf(named);
+      if (at >= 0) return { line: k, col: at + 1 };
+    }
+    return { line: i, col: 1 };
   }
 
   /** A ws:// or wss:// target: a WebSocket request (httpyac writes the URL alone); an HTTP method there is refused. */

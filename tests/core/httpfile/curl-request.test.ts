@@ -131,6 +131,12 @@ describe('a cURL request', () => {
 });
 
 describe('a cURL request is refused at its line', () => {
+  it('at the line and column of the option the refusal names', () => {
+    const error = refusal("###\ncurl -X POST http://x/ \\\n  -H 'A: 1' \\\n  --json '{}'\n");
+    expect(error.message).toContain('`--json`');
+    expect(error.location).toMatchObject({ line: 4, col: 3 });
+  });
+
   it.each([
     ['-k', 'curl -k https://x/'],
     ['-F', "curl -F 'a=1' http://x/"],
@@ -153,7 +159,7 @@ describe('a cURL request is refused at its line', () => {
     const error = refusal(`GET http://x/ok\n\n###\n# a comment\n${command} \\\n  -s\n`);
     expect(error.code).toBe('E_PARSE');
     expect(error.message).toContain(what);
-    expect(error.location).toMatchObject({ file: 'api.http', line: 5, col: 1 });
+    expect(error.location).toMatchObject({ file: 'api.http', line: 5 });
     expect(error.hint).toBeTruthy();
   });
 });
