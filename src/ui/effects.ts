@@ -425,6 +425,8 @@ export class EffectRunner {
         );
       case 'editBody':
         return void this.save(selected.fileIndex, async () => {
+          if (node.curl)
+            throw new Error("a cURL request's body is in its curl command: edit the whole request with 'e'");
           if (node.body?.kind === 'file')
             throw new Error(`the body comes from ${node.body.path}: edit that file, or the whole request with 'e'`);
           const edited = await services.external('editor', writtenBodyText(file, node), bodySuffix(node.headers));

@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { startRecordingServer, type RecordedRequest } from '../helpers/servers.js';
-import { parseCurlCommand } from '../../src/core/import/curl.js';
+import { parseCurlCommand } from '../../src/core/curl/curl.js';
 import { sendRequest } from '../../src/core/http/index.js';
 
 const hasCurl = spawnSync('curl', ['--version']).status === 0 && spawnSync('bash', ['-c', 'true']).status === 0;

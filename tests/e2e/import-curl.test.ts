@@ -11,7 +11,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { startRecordingServer, type RecordedRequest } from '../helpers/servers.js';
-import { parseCurlCommand } from '../../src/core/import/curl.js';
+import { parseCurlCommand } from '../../src/core/curl/curl.js';
 import { sendRequest } from '../../src/core/http/index.js';
 
 const FIXTURES = resolve(import.meta.dirname, '../fixtures/import/curl');

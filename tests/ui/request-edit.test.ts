@@ -7,6 +7,7 @@ import {
   editRequestBlock,
   parseHeaderLine,
 } from '../../src/ui/state/request-edit.js';
+import { replaceBody } from '../../src/ui/state/body-edit.js';
 
 const text =
   '@host = http://x\n\n### one\n# @name one\nGET {{host}}/a HTTP/1.1\nAccept: */*\nX-A: 1\n\n{"a": 1}\n\n### two\nPOST {{host}}/b\n\nbody\n';
@@ -127,4 +128,14 @@ describe('duplicate then delete', () => {
       }
     });
   }
+});
+
+describe('a cURL request (REST Client)', () => {
+  it('is not edited field by field: its headers and body are inside the command', () => {
+    const curl = parseHttpFile("### c\ncurl -X POST http://x/a -H 'A: 1' -d b=1\n", '/ws/c.http');
+    const node = curl.requests[0];
+    for (const field of ['method', 'url', 'headers'] as const)
+      expect(() => editRequestBlock(curl, node, field, 'X')).toThrow(/curl command/);
+    expect(() => replaceBody(curl, node, 'x')).toThrow(/curl command/);
+  });
 });

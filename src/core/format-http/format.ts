@@ -93,6 +93,13 @@ function classifyRequest(
   for (const run of node.runs ?? []) kinds[run.span.line - 1] = verbatim;
   if (node.runOnly) return;
   const requestLast = spanLast(node.requestLineSpan);
+  if (node.curl) {
+    // A cURL request's headers and body are inside its command: the command stays as written.
+    markSpan(kinds, node.requestLineSpan, requestLast, verbatim);
+    for (const script of node.handlers) markSpan(kinds, script.span, spanLast(script.span), verbatim);
+    for (const assertion of node.assertions) kinds[assertion.span.line - 1] = verbatim;
+    return;
+  }
   if (requestLast === node.requestLineSpan.line)
     kinds[node.requestLineSpan.line - 1] = { kind: 'rewrite', text: requestLineText(node) };
   else markSpan(kinds, node.requestLineSpan, requestLast, verbatim);
@@ -126,7 +133,8 @@ function classifyRequest(
 
 /** Lines that start a body without a blank line before them (`< ./file` right under the headers). */
 function bodyStarts(file: HttpFile): Set<number> {
-  return new Set(file.requests.flatMap((node) => (node.body ? [node.body.span.line] : [])));
+  // A cURL request's body is inside its command: nothing starts there.
+  return new Set(file.requests.flatMap((node) => (node.body && !node.curl ? [node.body.span.line] : [])));
 }
 
 /** Formats `.http` text; throws the parser's E_PARSE (file:line) for text that does not parse. */

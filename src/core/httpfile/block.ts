@@ -1,6 +1,7 @@
 /** The parser's working state for one request block (internal to the parser). */
 import type {
   AssertionNode,
+  BodyNode,
   HeaderNode,
   OutputRedirectNode,
   RequestNode,
@@ -68,6 +69,9 @@ export interface Block extends BlockMetadata {
   scriptLanguage?: string;
   /** JetBrains/kulala `run` lines before the request line. */
   runs?: RunLineNode[];
+  /** REST Client's cURL request: the request line is a curl command, its headers and body come from it. */
+  curl?: true;
+  curlBody?: BodyNode;
 }
 
 /** An empty block starting at `start` (a `###` line when `separator`). */

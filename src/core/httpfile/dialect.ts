@@ -295,8 +295,10 @@ function readsOwnVariableFromEnvironment(text: string): boolean {
   return false;
 }
 
+// Any case, as the parser reads methods (`post` is POST): `dial fmt` writes them upper case, and
+// a file must keep its dialect through that.
 const REQUEST_LINE_RE =
-  /^(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)[ \t]+(?:https?:\/\/|\{\{)\S*(?:[ \t]+HTTP\/\d(?:\.\d)?)?$/;
+  /^(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)[ \t]+(?:https?:\/\/|\{\{)\S*(?:[ \t]+HTTP\/\d(?:\.\d)?)?$/i;
 const NAME_LINE_RE = /^(?:#+|\/\/+)[ \t]*@name[ \t]+\S/;
 
 /**

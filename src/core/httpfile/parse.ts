@@ -31,6 +31,7 @@
 import { DialError } from '../errors.js';
 import { AssertionSyntaxError, parseAssertion } from './assertion.js';
 import { newBlock, type Block } from './block.js';
+import { curlRequestOf } from './curl-request.js';
 import { lineTable, type LineTable } from './lines.js';
 import { trimmedSlice } from './trim.js';
 import { chooseDialect, type Dialect } from './dialect.js';
@@ -709,14 +710,9 @@ class HttpFileParser {
     this.refuseForeignLine(i, rest);
     const space = rest.search(/\s/);
     const word = space > 0 ? rest.slice(0, space) : '';
-    if (word === 'curl') {
-      this.fail(
-        'a cURL command as a request (REST Client) is not supported yet',
-        i,
-        1,
-        'turn it into a request with `dial import curl "<the command>"` and put that in its place',
-      );
-    }
+    const first = word || rest;
+    // REST Client matches `curl` in any case; the length test keeps this off other request lines.
+    if (first.length === 4 && first.toLowerCase() === 'curl') return this.curlRequest(i);
     if (word && isKnownMethod(word)) {
       block.method = word.toUpperCase();
       block.methodExplicit = true;
@@ -761,6 +757,72 @@ class HttpFileParser {
     block.requestLineSpan = { start: this.starts[i], end: this.ends[last], line: i + 1, col: 1 };
     block.state = 'headers';
     return last;
+  }
+
+  /**
+   * REST Client's cURL request (see curl-request.ts): the `curl` line, the lines its trailing `\\`
+   * continues (comment lines between them skipped, as REST Client drops them) and indented `-…`
+   * lines right under it (REST Client joins all the block's lines into one command).
+   */
+  private curlRequest(i: number): number {
+    const block = this.block;
+    let text = '';
+    let last = i;
+    for (let k = i; k < this.starts.length; k++) {
+      const line = this.lineText(k);
+      // A blank line or `###` ends the command whatever the line before it says (as in a shell).
+      if (k > i && (line.startsWith('###') || isBlank(line))) break;
+      if (k > i && text.endsWith(' ') && isComment(line.trimStart())) continue;
+      if (k > i && !text.endsWith(' ') && !/^[ \t]+-/.test(line)) break;
+      last = k;
+      const trimmed = line.trimEnd();
+      text += trimmed.endsWith('\\') ? `${trimmed.slice(0, -1)} ` : `${trimmed}\n`;
+    }
+    const next = last + 1 < this.starts.length ? this.lineText(last + 1).trimStart() : '';
+    if (next && !next.startsWith('###') && !isComment(next) && !mayEndBody(next))
+      this.fail(
+        'a line right under a cURL command that does not continue it',
+        last + 1,
+        1,
+        'end the line above with `\\` to continue the command, or leave a blank line before what follows',
+      );
+    const result = curlRequestOf(text.trim());
+    if ('problem' in result) {
+      const at = this.curlProblemLine(i, last, result.problem);
+      this.fail(result.problem, at.line, at.col, result.hint);
+    }
+    const { request } = result;
+    const method = request.method.toUpperCase();
+    if (!isKnownMethod(method))
+      this.fail(
+        `unknown method '${request.method}' in the curl command`,
+        i,
+        1,
+        'use a standard or WebDAV method after -X',
+      );
+    const span: Span = { start: this.starts[i], end: this.ends[last], line: i + 1, col: 1 };
+    block.method = method;
+    block.methodExplicit = true;
+    block.url = this.checkedUrl(request.url, i, this.lineText(i));
+    for (const [name, value] of request.headers) block.headers.push({ name, value, span });
+    if (request.body)
+      block.curlBody =
+        request.body.kind === 'file' ? { ...request.body, substitute: false, span } : { ...request.body, span };
+    block.curl = true;
+    block.hasRequest = true;
+    block.requestLineSpan = span;
+    block.state = 'post';
+    return last;
+  }
+
+  /** Where in a cURL command (lines i..last) the option or text a refusal names in its first `…` stands. */
+  private curlProblemLine(i: number, last: number, problem: string): { line: number; col: number } {
+    const named = /`([^`\s]+)/.exec(problem)?.[1];
+    for (let k = i; named && k <= last; k++) {
+      const at = this.lineText(k).indexOf(named);
+      if (at >= 0) return { line: k, col: at + 1 };
+    }
+    return { line: i, col: 1 };
   }
 
   /** A ws:// or wss:// target: a WebSocket request (httpyac writes the URL alone); an HTTP method there is refused. */
@@ -1134,6 +1196,7 @@ class HttpFileParser {
   }
 
   private bodyOf(block: Block): BodyNode | undefined {
+    if (block.curlBody) return block.curlBody;
     if (block.bodyFirst < 0 || !block.bodyHasContent) return undefined;
     const first = this.lineText(block.bodyFirst).trim();
     const span: Span = {
@@ -1405,6 +1468,7 @@ class HttpFileParser {
     };
     if (block.connectTimeoutMs !== undefined) request.connectTimeoutMs = block.connectTimeoutMs;
     if (block.keyword !== undefined) request.keyword = block.keyword;
+    if (block.curl) request.curl = true;
     if (block.scriptBlocks) request.httpyacScripts = block.scriptBlocks;
     if (block.runs) request.runs = block.runs;
     if (block.postScriptBlocks) request.httpyacPostScripts = block.postScriptBlocks;

@@ -147,6 +147,11 @@ export interface RequestNode {
    * is its JSON payload; sent as a POST, and `errors` in its answer are shown (core/session/graphql.ts).
    */
   graphql?: boolean;
+  /**
+   * REST Client's cURL request: the request line (requestLineSpan, over its continuation lines)
+   * is a curl command, and the headers and body come from it (their spans are that command's).
+   */
+  curl?: true;
   /** httpyac `{{ … }}` blocks before the request line (httpyac dialect): their `exports` become variables. */
   httpyacScripts?: Array<{ code: string; line: number }>;
   /**

@@ -1,9 +1,9 @@
 /** `dial import curl`: one curl command to a `.http` file with one request. */
 import { isAbsolute, relative, resolve } from 'node:path';
-import { parseCurlCommands, type ParsedCurl } from './curl.js';
+import { parseCurlCommands, type ParsedCurl } from '../curl/curl.js';
 import { renderHttpFile, slugify, uniqueName, type DraftBody, type ImportDraft } from './http-writer.js';
 import type { ImportResult } from './import-result.js';
-import { processEnvNames, splitProcessEnvReferences } from './shell-words.js';
+import { processEnvNames, splitProcessEnvReferences } from '../curl/shell-words.js';
 
 export interface ImportCurlOptions {
   /** Folder the command's relative `@file` paths belong to. */

@@ -12,6 +12,8 @@ export function bodySuffix(headers: Array<{ name: string; value: string }>): str
 
 /** The block with its inline body replaced (or a body added after the headers). */
 export function replaceBody(file: HttpFile, node: RequestNode, body: string): string {
+  if (node.curl)
+    throw new Error("a cURL request's headers and body are in its curl command: edit the whole request with 'e'");
   const block = blockText(file, node);
   const base = node.span.start;
   const text = body.replace(/\n+$/, '');

@@ -37,6 +37,8 @@ export function editRequestBlock(
   field: 'method' | 'url' | 'query' | 'headers',
   value: string,
 ): string {
+  if (node.curl)
+    throw new Error("a cURL request's headers and body are in its curl command: edit the whole request with 'e'");
   const block = blockText(file, node);
   const base = node.span.start;
   if (field === 'query') return editRequestBlock(file, node, 'url', withQuery(node.url, value));

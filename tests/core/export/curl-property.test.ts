@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { toCurl } from '../../../src/core/export/curl.js';
 import { shellQuote } from '../../../src/core/export/shell-quote.js';
-import { parseCurlCommand } from '../../../src/core/import/curl.js';
-import { splitBashWords } from '../../../src/core/import/shell-words.js';
+import { parseCurlCommand } from '../../../src/core/curl/curl.js';
+import { splitBashWords } from '../../../src/core/curl/shell-words.js';
 import type { HttpRequest } from '../../../src/core/http/types.js';
 
 // Any text but NUL (which no shell argument can hold), rich in what shells treat specially.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { toCurl } from '../../../src/core/export/curl.js';
 import { ansiCQuote, shellQuote } from '../../../src/core/export/shell-quote.js';
-import { parseCurlCommand } from '../../../src/core/import/curl.js';
+import { parseCurlCommand } from '../../../src/core/curl/curl.js';
 import type { HttpRequest } from '../../../src/core/http/types.js';
 
 const hasBash = spawnSync('bash', ['-c', 'true']).status === 0;

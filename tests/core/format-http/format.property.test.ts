@@ -180,6 +180,8 @@ describe('dial fmt (property)', () => {
         '    ?a=1',
         'X:1',
         '{"a":1}',
+        "curl -X PUT http://c -H 'A: 1' \\",
+        '  -d x',
       ),
     );
     fc.assert(
@@ -188,7 +190,11 @@ describe('dial fmt (property)', () => {
         fc.pre(parses(text));
         checkFormat(text);
       }),
-      { numRuns: 500 },
+      {
+        numRuns: 500,
+        // Found by this test: the dialect must read `post` as a request line, as the parser does.
+        examples: [[['post  http://b  HTTP/1.1', '', '# @name q', 'GET http://a'], '\n']],
+      },
     );
   });
 

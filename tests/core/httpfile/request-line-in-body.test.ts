@@ -1,8 +1,7 @@
 // Found by the second held-out sweep (tests/compat/README.md): a `.rest` file with two requests and
-// no `###` between them, and a REST Client file with a `curl …` request.
+// no `###` between them (its `curl …` request is now read: tests/core/httpfile/curl-request.test.ts).
 import { describe, expect, it } from 'vitest';
 import { parseHttpFile } from '../../../src/core/httpfile/index.js';
-import { DialError } from '../../../src/core/errors.js';
 
 describe('a request line where a body is read', () => {
   it('as the first body line: the body keeps it (as REST Client sends it) and the parser warns at its line', () => {
@@ -25,21 +24,5 @@ describe('a request line where a body is read', () => {
   it('a JSON body gets no such warning', () => {
     const file = parseHttpFile('POST http://x/\nContent-Type: application/json\n\n{"GET": 1}\n', 'a.http');
     expect(file.warnings ?? []).toEqual([]);
-  });
-});
-
-describe('a cURL command as a request (REST Client)', () => {
-  it('is refused at its line, naming the construct and `dial import curl`', () => {
-    const text = '### a\nGET http://x/a\n\n###\ncurl http://x/dashboard\n';
-    let error: unknown;
-    try {
-      parseHttpFile(text, 'requests.http');
-    } catch (caught) {
-      error = caught;
-    }
-    expect(error).toBeInstanceOf(DialError);
-    expect((error as DialError).message).toContain('cURL command as a request');
-    expect((error as DialError).hint).toContain('dial import curl');
-    expect((error as DialError).location).toMatchObject({ file: 'requests.http', line: 5, col: 1 });
   });
 });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseCurlCommand, parseCurlCommands } from '../../../src/core/import/curl.js';
+import { parseCurlCommand, parseCurlCommands } from '../../../src/core/curl/curl.js';
 import { importCurl, nameFromUrl } from '../../../src/core/import/curl-import.js';
-import { splitBashWords, splitCmdWords, splitShellWords } from '../../../src/core/import/shell-words.js';
+import { splitBashWords, splitCmdWords, splitShellWords } from '../../../src/core/curl/shell-words.js';
 import { parseHttpFile } from '../../../src/core/httpfile/index.js';
 import { isDialError } from '../../../src/core/errors.js';
 import { tempDir } from '../../helpers/cli.js';

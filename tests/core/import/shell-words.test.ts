@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitBashWords, splitCommands } from '../../../src/core/import/shell-words.js';
+import { splitBashWords, splitCommands } from '../../../src/core/curl/shell-words.js';
 
 describe('splitBashWords: separators and offsets', () => {
   it('records each word at the offset of its first character, quotes included', () => {
