@@ -9,6 +9,7 @@ import {
   HINT_KULALA,
   HINT_LUA,
   HINT_ROOTED,
+  namesRequestWithoutSeparator,
   textHints,
 } from '../../../src/core/httpfile/dialect.js';
 import { lineTable } from '../../../src/core/httpfile/lines.js';
@@ -182,5 +183,58 @@ describe('dialect hints (a bit is set wherever its pattern matches)', () => {
     expect(textHints('GET /a\n')).toBe(HINT_ROOTED);
     expect(textHints('# @ref login\r\nGET http://x\r\n')).toBe(HINT_HTTPYAC);
     expect(textHints('# @ref login\rGET http://x\r')).toBe(HINT_ALL);
+  });
+});
+
+describe('namesRequestWithoutSeparator (a `# @name` request written under another without `###`)', () => {
+  // The reading it replaced, line by line over the whole text: the reference.
+  const requestLine =
+    /^(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)[ \t]+(?:https?:\/\/|\{\{)\S*(?:[ \t]+HTTP\/\d(?:\.\d)?)?$/i;
+  const nameLine = /^(?:#+|\/\/+)[ \t]*@name[ \t]+\S/;
+  const reference = (text: string): boolean => {
+    let requestSeen = false;
+    let previous = '';
+    for (const raw of text.split('\n')) {
+      const t = raw.trim();
+      if (t.startsWith('###')) requestSeen = false;
+      else if (requestLine.test(t)) {
+        if (requestSeen && nameLine.test(previous)) return true;
+        requestSeen = true;
+      }
+      previous = t;
+    }
+    return false;
+  };
+  const line = fc.constantFrom(
+    '',
+    ' ',
+    '###',
+    '### @name x',
+    '# @name a',
+    '// @name b',
+    '#@name',
+    '# @names c',
+    'GET http://a',
+    'post  http://b  HTTP/1.1',
+    '  GET {{host}}/x ',
+    'GET /rooted',
+    'X-A: 1',
+    '{"@name": 1}',
+    'body @name text',
+  );
+
+  it('agrees with reading the text line by line', () => {
+    fc.assert(
+      fc.property(
+        fc.array(line, { maxLength: 14 }),
+        fc.constantFrom('\n', '\r\n'),
+        fc.boolean(),
+        (lines, eol, lead) => {
+          const text = (lead ? eol : '') + lines.join(eol);
+          expect(namesRequestWithoutSeparator(text)).toBe(reference(text));
+        },
+      ),
+      { numRuns: 3000 },
+    );
   });
 });

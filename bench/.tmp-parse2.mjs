@@ -1,0 +1,10 @@
+import { build } from 'esbuild';
+const root='/tmp/pp-head';
+await build({ entryPoints: [root+'/src/core/httpfile/index.ts'], bundle: true, platform: 'node', format: 'esm', outfile: '/tmp/parse-bench2.mjs', logLevel: 'error' });
+const { parseHttpFile } = await import('/tmp/parse-bench2.mjs');
+const blocks = [];
+for (let i = 0; i < 10_000; i++) blocks.push(`### request ${i}\n# @name r${i}\n# @tag smoke\nPOST {{host}}/widgets/${i}?page=1\nContent-Type: application/json\nAuthorization: Bearer {{token}}\n\n{"id": ${i}, "name": "w${i}"}\n\n?? status == 200\n?? body $.id == ${i}\n`);
+const text = blocks.join('\n');
+const best = (fn) => { let min = Infinity; for (let i = 0; i < 25; i++) { const t = performance.now(); fn(); min = Math.min(min, performance.now() - t); } return min; };
+parseHttpFile(text, '/tmp/big.http');
+console.log(best(() => parseHttpFile(text, '/tmp/big.http')).toFixed(1));
