@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render } from 'ink-testing-library';
 import { App } from '../../src/ui/App.js';
-import { readWorkspace } from '../../src/ui/hooks.js';
+import { readWorkspace, type LoadedWorkspace } from '../../src/ui/hooks.js';
 import { defaultKeymap } from '../../src/ui/keymap.js';
 import { createTheme } from '../../src/ui/theme.js';
 import { fakeServices, type FakeServices } from './fake-services.js';
@@ -14,7 +14,7 @@ const files = {
     '# @name health\nGET http://x/health\n\n### ask\n# @name ask\n# @prompt token Your token\nGET http://x/ask\n',
 };
 
-function mount(services: FakeServices = fakeServices(files), environment?: string) {
+function mount(services: FakeServices = fakeServices(files), environment?: string, workspace?: LoadedWorkspace) {
   let exited = 0;
   const app = render(
     <App
@@ -24,6 +24,7 @@ function mount(services: FakeServices = fakeServices(files), environment?: strin
       environment={environment}
       onExit={() => exited++}
       size={{ columns: 100, rows: 32 }}
+      workspace={workspace}
     />,
   );
   const type = async (...keys: string[]): Promise<void> => {
@@ -60,17 +61,7 @@ describe('workspace screen', () => {
 
   it('draws the requests in its very first frame when the workspace was read before (as dial open does)', async () => {
     const services = fakeServices(files);
-    const workspace = await readWorkspace(services);
-    const app = render(
-      <App
-        services={services}
-        keymap={defaultKeymap}
-        theme={createTheme(false)}
-        onExit={() => undefined}
-        size={{ columns: 100, rows: 32 }}
-        workspace={workspace}
-      />,
-    );
+    const { app } = mount(services, undefined, await readWorkspace(services));
     // No waiting: the first render already holds the tree.
     expect(app.frames[0]).toContain('users.http');
     expect(app.frames[0]).toContain('list');
