@@ -19,9 +19,9 @@ function programName(argv) {
 
 /**
  * Compiles a bundle of dist/ (dist/cli.cjs or dist/send.cjs, the program; dist/ui.cjs, the
- * workbench; all built by scripts/build.mjs) with V8's code cache of it, so the functions a command runs are not
- * compiled again at every start: `new vm.Script` with `cachedData` is what Node 22's compile
- * cache does, and Node 20 has none. The file is CommonJS's own wrapper function plus
+ * workbench; all built by scripts/build.mjs) with V8's code cache of it, so the functions a
+ * command runs are not compiled again at every start: `new vm.Script` with `cachedData` is what
+ * Node 22's compile cache does, and Node 20 has none. The file is CommonJS's own wrapper function plus
  * `__dialRunBundle`, with which the program starts the workbench's bundle the same way.
  */
 function compileBundle(file) {
@@ -71,7 +71,7 @@ function writeVersion() {
 }
 
 if (require.main !== module) {
-  // For the build's warm-up runs and the test that checks V8 accepts the caches.
+  // For the build's warm-up runs and the tests (V8 accepts the caches; the program choice).
   module.exports = { programName, compileBundle, runBundle };
 } else if (process.argv.length === 3 && process.argv[2] === '--version') {
   writeVersion();
