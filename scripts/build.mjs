@@ -324,8 +324,15 @@ for (const name of bundles) {
 // command) a `dial list` of a .http file, which most of them parse; dist/ui.cjs the workbench up
 // to its first frame. Not `dial run`: it sets V8 heap flags, and a cache made under other flags
 // is refused.
-const withoutProxies = (env) =>
-  Object.fromEntries(Object.entries(env).filter(([name]) => !/^(http|https|all)_proxy$/i.test(name)));
+// The warm-ups run as on a user's machine: no proxy (the server is on loopback), and not "in CI",
+// where Ink writes only the last frame, at exit (is-in-ci), so the workbench's first frame would
+// never show.
+const warmUpEnvironment = (env) =>
+  Object.fromEntries(
+    Object.entries(env).filter(
+      ([name]) => !/^(http|https|all)_proxy$/i.test(name) && !/^(CI|CONTINUOUS_INTEGRATION|CI_.+)$/.test(name),
+    ),
+  );
 const server = createServer((request, response) => {
   request.resume();
   request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{"warm":["up"]}'));
@@ -360,7 +367,7 @@ const warmUpCommands = {
 const warmUp = (name) => {
   const child = spawn(process.execPath, ['scripts/code-cache-warm-up.cjs', ...(warmUpCommands[name] ?? [])], {
     env: {
-      ...withoutProxies(process.env),
+      ...warmUpEnvironment(process.env),
       DIAL_WARM_UP_DIST: join(root, outdir),
       DIAL_WARM_UP_PROGRAM: name,
       DIAL_CONFIG_DIR: configDir,
