@@ -61,7 +61,11 @@ export function runShellCommand(meta: MetadataNode, options: ShellCommandOptions
         // Already gone.
       }
     };
-    const timer = setTimeout(() => stop(`was stopped after ${options.timeoutMs / 1000} s`), options.timeoutMs);
+    // A time limit of 0 means none, as for the request itself (`--timeout 0`).
+    const timer =
+      options.timeoutMs > 0
+        ? setTimeout(() => stop(`was stopped after ${options.timeoutMs / 1000} s`), options.timeoutMs)
+        : undefined;
     const onAbort = (): void => stop('was cancelled');
     options.signal?.addEventListener('abort', onAbort, { once: true });
     if (options.signal?.aborted) onAbort();

@@ -51,6 +51,12 @@ describe.runIf(posix)('kulala shell commands', () => {
     )) as DialError;
     expect(slow.message).toContain('was stopped');
   });
+
+  it('has no time limit when the limit is 0 (--timeout 0)', async () => {
+    await expect(
+      runShellCommand(meta('env-stdin-cmd', 'T sleep 0.2; echo late'), { ...options, timeoutMs: 0 }),
+    ).resolves.toBe('late');
+  });
 });
 
 describe('the trust gate', () => {
