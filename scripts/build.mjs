@@ -20,7 +20,7 @@ import { createServer } from 'node:http';
 import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { uiSimpleTextPlugin } from './ui-shims/plugin.mjs';
+import { uiSimpleTextPlugin, uiWithoutTopLevelAwaitPlugin } from './ui-shims/plugin.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 process.chdir(root);
@@ -100,70 +100,6 @@ const programPlugin = {
       // `__dialRunBundle` is a parameter of the wrapper bin/dial.js compiles the program in.
       contents: "export const importWorkbench = () => Promise.resolve().then(() => __dialRunBundle('ui.cjs'));",
     }));
-  },
-};
-
-/** Replaces `pattern` in a dependency's source, and fails the build if an upgrade changed it. */
-function patchSource(path, text, pattern, replacement) {
-  if (!pattern.test(text)) throw new Error(`build: ${path} has changed; update its patch in scripts/build.mjs`);
-  return text.replace(pattern, replacement);
-}
-
-/**
- * The two top-level awaits that kept the UI in ES modules, which V8 cannot code-cache on Node 20:
- * - Ink awaits react-devtools-core and its package.json when DEV=true. dial does not ship the
- *   devtools (the import fails, as it did before), so both become the values Ink uses without DEV.
- * - yoga-layout awaits its WebAssembly. Its Emscripten loader accepts `instantiateWasm`, a hook
- *   that may instantiate synchronously; the module is then ready when the loader returns. The
- *   inline base64 moves from the loader to that hook, so the bundle holds it once.
- */
-const uiWithoutTopLevelAwaitPlugin = {
-  name: 'dial-ui-without-top-level-await',
-  setup(pluginBuild) {
-    const yogaBinary = /(data:application\/octet-stream;base64,)([A-Za-z0-9+/=]+)/;
-    pluginBuild.onLoad({ filter: /node_modules\/ink\/build\/reconciler\.js$/ }, ({ path }) => {
-      let text = readFileSync(path, 'utf8');
-      text = patchSource(
-        path,
-        text,
-        /await import\('\.\/devtools\.js'\);/,
-        "throw Object.assign(new Error('react-devtools-core is not bundled'), { code: 'ERR_MODULE_NOT_FOUND' });",
-      );
-      text = patchSource(path, text, /\? await loadPackageJson\(\)/, '? { name: undefined, version: undefined }');
-      return { contents: text, loader: 'js' };
-    });
-    pluginBuild.onLoad(
-      { filter: /node_modules\/yoga-layout\/dist\/binaries\/yoga-wasm-base64-esm\.js$/ },
-      ({ path }) => ({
-        contents: patchSource(path, readFileSync(path, 'utf8'), yogaBinary, '$1'),
-        loader: 'js',
-      }),
-    );
-    pluginBuild.onLoad({ filter: /node_modules\/yoga-layout\/dist\/src\/index\.js$/ }, ({ path }) => {
-      const binaryPath = join(path, '../../binaries/yoga-wasm-base64-esm.js');
-      const [, , base64] = yogaBinary.exec(readFileSync(binaryPath, 'utf8')) ?? [];
-      if (!base64) throw new Error(`build: no inline WebAssembly in ${binaryPath}; update scripts/build.mjs`);
-      patchSource(path, readFileSync(path, 'utf8'), /wrapAssembly\(await loadYoga\(\)\)/, '');
-      return {
-        loader: 'js',
-        resolveDir: join(path, '..'),
-        contents: `
-          import loadYoga from '../binaries/yoga-wasm-base64-esm.js';
-          import wrapAssembly from './wrapAssembly.js';
-          const yogaModule = {
-            instantiateWasm(imports, receiveInstance) {
-              const bytes = Buffer.from(${JSON.stringify(base64)}, 'base64');
-              const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), imports);
-              receiveInstance(instance);
-              return instance.exports;
-            },
-          };
-          loadYoga(yogaModule);
-          if (!yogaModule.calledRun) throw new Error('yoga-layout did not start synchronously; update scripts/build.mjs');
-          export default wrapAssembly(yogaModule);
-          export * from './generated/YGEnums.js';`,
-      };
-    });
   },
 };
 

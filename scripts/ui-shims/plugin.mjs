@@ -1,7 +1,8 @@
-// The esbuild plugin that puts ./simple-text.js in front of Ink's text libraries in dist/ui.cjs
-// (why: see that file). It is used by scripts/build.mjs for the UI bundle only.
+// The esbuild plugins that patch the workbench's dependencies in dist/ui.cjs, used by
+// scripts/build.mjs for the UI bundle only: one removes the top-level awaits that kept the UI in
+// ES modules, the other puts ./simple-text.js in front of Ink's text libraries (why: see that file).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const shim = new URL('./simple-text.js', import.meta.url).pathname;
@@ -86,12 +87,76 @@ async function simpleWidths(root, copies) {
   return Object.fromEntries(candidates.map((char) => [char, widthOf(char)]));
 }
 
-/** Replaces `pattern` in a dependency's source, and fails the build if an upgrade changed it. */
-function patchSource(root, path, text, pattern, replacement) {
-  if (!pattern.test(text))
-    throw new Error(`build: ${relative(root, path)} has changed; update scripts/ui-shims/plugin.mjs`);
+const HERE = 'scripts/ui-shims/plugin.mjs';
+
+/** Fails the build when a dependency's source no longer holds `pattern` (an upgrade changed it). */
+function expectSource(path, text, pattern) {
+  if (!pattern.test(text)) throw new Error(`build: ${path} has changed; update its patch in ${HERE}`);
+}
+
+/** Replaces `pattern` in a dependency's source (see expectSource). */
+function patchSource(path, text, pattern, replacement) {
+  expectSource(path, text, pattern);
   return text.replace(pattern, replacement);
 }
+
+/**
+ * The two top-level awaits that kept the UI in ES modules, which V8 cannot code-cache on Node 20:
+ * - Ink awaits react-devtools-core and its package.json when DEV=true. dial does not ship the
+ *   devtools (the import fails, as it did before), so both become the values Ink uses without DEV.
+ * - yoga-layout awaits its WebAssembly. Its Emscripten loader accepts `instantiateWasm`, a hook
+ *   that may instantiate synchronously; the module is then ready when the loader returns. The
+ *   inline base64 moves from the loader to that hook, so the bundle holds it once.
+ */
+export const uiWithoutTopLevelAwaitPlugin = {
+  name: 'dial-ui-without-top-level-await',
+  setup(pluginBuild) {
+    const yogaBinary = /(data:application\/octet-stream;base64,)([A-Za-z0-9+/=]+)/;
+    pluginBuild.onLoad({ filter: /node_modules\/ink\/build\/reconciler\.js$/ }, ({ path }) => {
+      let text = readFileSync(path, 'utf8');
+      text = patchSource(
+        path,
+        text,
+        /await import\('\.\/devtools\.js'\);/,
+        "throw Object.assign(new Error('react-devtools-core is not bundled'), { code: 'ERR_MODULE_NOT_FOUND' });",
+      );
+      text = patchSource(path, text, /\? await loadPackageJson\(\)/, '? { name: undefined, version: undefined }');
+      return { contents: text, loader: 'js' };
+    });
+    pluginBuild.onLoad(
+      { filter: /node_modules\/yoga-layout\/dist\/binaries\/yoga-wasm-base64-esm\.js$/ },
+      ({ path }) => ({
+        contents: patchSource(path, readFileSync(path, 'utf8'), yogaBinary, '$1'),
+        loader: 'js',
+      }),
+    );
+    pluginBuild.onLoad({ filter: /node_modules\/yoga-layout\/dist\/src\/index\.js$/ }, ({ path }) => {
+      const binaryPath = join(path, '../../binaries/yoga-wasm-base64-esm.js');
+      const [, , base64] = yogaBinary.exec(readFileSync(binaryPath, 'utf8')) ?? [];
+      if (!base64) throw new Error(`build: no inline WebAssembly in ${binaryPath}; update ${HERE}`);
+      expectSource(path, readFileSync(path, 'utf8'), /wrapAssembly\(await loadYoga\(\)\)/);
+      return {
+        loader: 'js',
+        resolveDir: join(path, '..'),
+        contents: `
+          import loadYoga from '../binaries/yoga-wasm-base64-esm.js';
+          import wrapAssembly from './wrapAssembly.js';
+          const yogaModule = {
+            instantiateWasm(imports, receiveInstance) {
+              const bytes = Buffer.from(${JSON.stringify(base64)}, 'base64');
+              const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), imports);
+              receiveInstance(instance);
+              return instance.exports;
+            },
+          };
+          loadYoga(yogaModule);
+          if (!yogaModule.calledRun) throw new Error('yoga-layout did not start synchronously; update scripts/build.mjs');
+          export default wrapAssembly(yogaModule);
+          export * from './generated/YGEnums.js';`,
+      };
+    });
+  },
+};
 
 export function uiSimpleTextPlugin(root) {
   const copies = stringWidthCopies(root);
@@ -136,7 +201,6 @@ export function uiSimpleTextPlugin(root) {
         pluginBuild.onLoad({ filter: file }, ({ path }) => ({
           loader: 'js',
           contents: `import { graphemeSegmenter as __dialGraphemeSegmenter } from ${JSON.stringify(shim)};\n${patchSource(
-            root,
             path,
             readFileSync(path, 'utf8'),
             /new Intl\.Segmenter\(/,
