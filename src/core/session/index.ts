@@ -416,6 +416,16 @@ class RequestSession implements Session {
     return pending;
   }
 
+  /** The default headers found so far per folder, for the file's reading (httpyac's or the others'). */
+  private knownDefaultHeaders(file: HttpFile): Map<string, Array<[string, [string, string]]> | null> {
+    return file.dialect === 'httpyac' ? this.httpyacDefaultHeadersKnown : this.defaultHeadersKnown;
+  }
+
+  /** A file's folder (the workspace root for text not from disk): its env, default headers, relative paths. */
+  private folderOf(file: HttpFile): string {
+    return file.path ? dirname(file.path) : this.workspaceRoot;
+  }
+
   /**
    * The default headers (kulala `$default_headers`, httpyac `defaultHeaders`) of a file's
    * environment; with no environment chosen, those of kulala's default environment after them (as
@@ -431,7 +441,7 @@ class RequestSession implements Session {
           this.environment === undefined ? (await this.implicitEnvironment(dir))?.defaultHeaders : undefined;
         const all = [...(environment.defaultHeaders ?? []), ...(implicit ?? [])];
         const found = all.length > 0 ? all : null;
-        (file.dialect === 'httpyac' ? this.httpyacDefaultHeadersKnown : this.defaultHeadersKnown).set(dir, found);
+        this.knownDefaultHeaders(file).set(dir, found);
         return found;
       })();
       this.defaultHeadersByDir.set(key, pending);
@@ -496,7 +506,7 @@ class RequestSession implements Session {
     extra: { requestVariables?: Map<string, string> },
     preparing: boolean,
   ): Promise<VariableResolver> {
-    const dir = file.path ? dirname(file.path) : this.workspaceRoot;
+    const dir = this.folderOf(file);
     const [environment, dotenv] = await this.fileEnvironment(file, dir);
     const fileVariables = new Map<string, string>();
     // httpyac: the variables of imported files' global regions, under the file's own.
@@ -776,7 +786,7 @@ class RequestSession implements Session {
   private async loadImports(file: HttpFile, seen: Set<string>): Promise<HttpFile[]> {
     const found: HttpFile[] = [];
     for (const entry of file.httpyacImports ?? []) {
-      const path = resolve(file.path ? dirname(file.path) : this.workspaceRoot, entry.path);
+      const path = resolve(this.folderOf(file), entry.path);
       if (seen.has(path)) continue;
       seen.add(path);
       let text: string;
@@ -851,7 +861,7 @@ class RequestSession implements Session {
     if (node.graphql) {
       const { graphqlHttpRequest } = await import('./graphql.js');
       request = await graphqlHttpRequest(request, node, {
-        dir: file.path ? dirname(file.path) : this.workspaceRoot,
+        dir: this.folderOf(file),
         fileLabel: file.path || '<text>',
       });
     }
@@ -1071,8 +1081,8 @@ class RequestSession implements Session {
     }
     if (node.httpyacHeaderSpreads) await this.spreadHttpyacHeaders(file, node, resolver, headers);
     // Known after the first request of a folder: no await at all when there are none.
-    const dir = file.path ? dirname(file.path) : this.workspaceRoot;
-    let defaults = (file.dialect === 'httpyac' ? this.httpyacDefaultHeadersKnown : this.defaultHeadersKnown).get(dir);
+    const dir = this.folderOf(file);
+    let defaults = this.knownDefaultHeaders(file).get(dir);
     if (defaults === undefined) defaults = await this.defaultHeadersFor(file, dir);
     if (defaults) await this.addDefaultHeaders(defaults, resolver, headers);
     return headers;
@@ -1088,9 +1098,7 @@ class RequestSession implements Session {
     resolver: VariableResolver,
   ): Array<[string, string]> | undefined {
     if (node.httpyacHeaderSpreads) return undefined;
-    const dir = file.path ? dirname(file.path) : this.workspaceRoot;
-    const known = file.dialect === 'httpyac' ? this.httpyacDefaultHeadersKnown : this.defaultHeadersKnown;
-    if (known.get(dir) !== null) return undefined;
+    if (this.knownDefaultHeaders(file).get(this.folderOf(file)) !== null) return undefined;
     const headers: Array<[string, string]> = [];
     for (const header of node.headers) {
       const name = resolver.resolveNow(header.name);
@@ -1152,7 +1160,7 @@ class RequestSession implements Session {
       });
     }
     headers.splice(index, 1);
-    const dir = file.path ? dirname(file.path) : this.workspaceRoot;
+    const dir = this.folderOf(file);
     const base = this.options.sendOptions?.tls;
     return {
       ...base,
@@ -1240,7 +1248,7 @@ class RequestSession implements Session {
   ): Promise<RequestBody> {
     const source = node.body;
     // Paths in a body are relative to the .http file.
-    const dir = file.path ? dirname(file.path) : this.workspaceRoot;
+    const dir = this.folderOf(file);
     const fileLabel = file.path || '<text>';
     if (node.httpyacGraphqlFile) return this.httpyacGraphqlFileBody(node, resolver, dir, fileLabel);
     if (source?.kind === 'inline') {
