@@ -48,6 +48,7 @@ import type { HttpFile } from '../../core/httpfile/types.js';
 import { SENSITIVE_HEADERS } from '../../core/secrets.js';
 import { basicAuthorization } from '../../core/http/basic-auth.js';
 import { graphqlErrorsInText } from '../../core/http/graphql-errors.js';
+import { isWebSocketRequest } from '../../core/http/protocols.js';
 import { parseItem, type RequestItem } from '../../core/send/items.js';
 import { expandUrl, normaliseProxy, splitPositionals } from '../../core/send/url.js';
 import { buildRequest } from '../../core/send/build.js';
@@ -218,7 +219,7 @@ export async function runSend(args: string[], options: SendCommandOptions, io: S
 
   const { request } = prepared;
   // A WebSocket conversation (or a GraphQL subscription over one) prints messages, not a response.
-  if (request.method === 'WEBSOCKET' || (request.method === 'GRAPHQL' && /^wss?:\/\//i.test(request.url))) {
+  if (isWebSocketRequest(request)) {
     const webSocket = await import('./websocket.js');
     refuseWebSocketPrinting(options);
     const { secretValues, workspace, requestId } = prepared;

@@ -41,11 +41,6 @@ export interface WebSocketIo {
 
 const WEBSOCKET_WORDS = new Set(['WS', 'WSS', 'WEBSOCKET']);
 
-/** True for a request the WebSocket sender handles (WEBSOCKET, or GRAPHQL to ws://). */
-export function isWebSocketRequest(request: Pick<HttpRequest, 'method' | 'url'>): boolean {
-  return request.method === 'WEBSOCKET' || (request.method === 'GRAPHQL' && /^wss?:\/\//i.test(request.url));
-}
-
 /** `ws://…` / `wss://…` first (or after WS/WSS/WEBSOCKET): the interactive mode. */
 export function webSocketUrlArgs(args: string[]): { url: string; items: string[] } | undefined {
   const skip = args.length > 1 && WEBSOCKET_WORDS.has(args[0].toUpperCase()) ? 1 : 0;

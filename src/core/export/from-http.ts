@@ -12,6 +12,7 @@
  */
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { HttpRequest, MultipartPart, SendOptions } from '../http/types.js';
+import { isWebSocketRequest } from '../http/protocols.js';
 import type { HttpFile, RequestNode } from '../httpfile/types.js';
 import type { KeptReference } from '../session/index.js';
 import type { PrepareFileRequestOptions, PreparedFileRequest } from '../workspace/send-target.js';
@@ -123,7 +124,7 @@ export function curlCommand(request: HttpRequest, options: CurlCommandOptions = 
       : undefined;
     throw new DialError('E_INPUT', message, { hint, ...(location && { location }) });
   };
-  if (request.method === 'WEBSOCKET' || (request.method === 'GRAPHQL' && /^wss?:\/\//i.test(request.url)))
+  if (isWebSocketRequest(request))
     refuse(
       `a WebSocket request (${request.url}) has no curl form`,
       'send it with dial send FILE#name, or run it with dial run',

@@ -5,6 +5,7 @@
  */
 import type { HistoryEntry } from '../history/index.js';
 import type { HeaderList } from '../http/types.js';
+import { isWebSocketRequest } from '../http/protocols.js';
 
 interface HarNameValue {
   name: string;
@@ -37,26 +38,22 @@ function versionLabel(version: string): string {
  * that upgraded (Chrome marks such entries `_resourceType: websocket`), a gRPC call the POST it
  * is on the wire; a comment says how dial's history holds their messages.
  */
-function onTheWire(method: string, url: string): { method: string; url: string; extra: Record<string, string> } {
-  const webSocket = method === 'WEBSOCKET' || (method === 'GRAPHQL' && /^wss?:\/\//i.test(url));
-  if (webSocket)
+function onTheWire(
+  method: string,
+  url: string,
+): { method: string; url: string; resourceType?: string; comment?: string } {
+  if (isWebSocketRequest({ method, url }))
     return {
       method: 'GET',
       url,
-      extra: {
-        _resourceType: 'websocket',
-        comment:
-          'WebSocket: postData holds the messages sent as written, the response content those received (a JSON array)',
-      },
+      resourceType: 'websocket',
+      comment:
+        'WebSocket: postData holds the messages sent as written, the response content those received (a JSON array)',
     };
+  // Kept as grpc://: an importer then skips the entry rather than make an HTTP POST of JSON.
   if (method === 'GRPC')
-    return {
-      method: 'POST',
-      // Kept as grpc://: an importer then skips the entry rather than make an HTTP POST of JSON.
-      url,
-      extra: { comment: 'gRPC call: messages are shown as JSON (on the wire they are protobuf)' },
-    };
-  return { method, url, extra: {} };
+    return { method: 'POST', url, comment: 'gRPC call: messages are shown as JSON (on the wire they are protobuf)' };
+  return { method, url };
 }
 
 /** One history entry as a HAR entry (times in ms; unknown phases are -1). */
@@ -118,9 +115,9 @@ function harEntry(entry: HistoryEntry): Record<string, unknown> {
       receive,
     },
     ...(response.remoteAddress ? { serverIPAddress: response.remoteAddress } : {}),
-    ...wire.extra,
-    ...((entry.requestId || wire.extra.comment) && {
-      comment: [entry.requestId, wire.extra.comment].filter(Boolean).join(' - '),
+    ...(wire.resourceType && { _resourceType: wire.resourceType }),
+    ...((entry.requestId || wire.comment) && {
+      comment: [entry.requestId, wire.comment].filter(Boolean).join(' - '),
     }),
   };
 }

@@ -17,6 +17,7 @@ import { findPlaceholders } from '../httpfile/placeholders.js';
 import { parseReference } from '../vars/references.js';
 import { multipartBoundary } from '../httpfile/multipart.js';
 import { K6_RUNTIME } from './k6-runtime.js';
+import { isWebSocketRequest } from '../http/protocols.js';
 import { displayName } from '../request-name.js';
 import { parseHttpFile } from '../httpfile/index.js';
 import { EnvStore } from '../env/index.js';
@@ -257,7 +258,7 @@ function translateRequest(
   context: { earlier: Set<string>; allNames: Set<string>; warnings: string[]; bodyFiles: Map<string, string> },
 ): K6Request {
   // A WebSocket conversation (or a GraphQL subscription over one) has no k6 http form.
-  if (node.method === 'WEBSOCKET' || (node.method === 'GRAPHQL' && /^wss?:\/\//i.test(node.url)))
+  if (isWebSocketRequest(node))
     refusals.refuse(
       node.requestLineSpan,
       `'${displayName(node)}' is a WebSocket request, which is not translated to k6`,

@@ -21,8 +21,17 @@ const senders: Readonly<Record<string, () => Promise<ProtocolSender>>> = {
 const graphqlOverWebSocket = (): Promise<ProtocolSender> =>
   import('./websocket/index.js').then((m) => m.sendGraphqlOverWebSocket);
 
+/** True for a WebSocket conversation: a WEBSOCKET request, or GraphQL to a ws:// or wss:// URL (a subscription). */
+export function isWebSocketRequest(request: { method: string; url: string }): boolean {
+  return request.method === 'WEBSOCKET' || isGraphqlOverWebSocket(request.method, request.url);
+}
+
+function isGraphqlOverWebSocket(method: string, url: string): boolean {
+  return method === 'GRAPHQL' && /^wss?:\/\//i.test(url);
+}
+
 /** The loader of the sender for a protocol method, or undefined for a plain HTTP method. */
 export function protocolSenderFor(method: string, url = ''): (() => Promise<ProtocolSender>) | undefined {
-  if (method === 'GRAPHQL' && /^wss?:\/\//i.test(url)) return graphqlOverWebSocket;
+  if (isGraphqlOverWebSocket(method, url)) return graphqlOverWebSocket;
   return Object.hasOwn(senders, method) ? senders[method] : undefined;
 }

@@ -7,6 +7,7 @@ import { dirname } from 'node:path';
 import type { HttpRequest, RequestPreview, SendOptions } from '../../core/http/types.js';
 import type { HttpFile, RequestNode } from '../../core/httpfile/types.js';
 import { previewRequest } from '../../core/http/request-head.js';
+import { isWebSocketRequest } from '../../core/http/protocols.js';
 import { createSession } from '../../core/session/index.js';
 import { redactText } from '../../core/secrets.js';
 import type { EnvStore } from '../../core/env/index.js';
@@ -29,10 +30,6 @@ function bodyLines(body: Uint8Array | undefined, size: number | undefined): stri
   const lines = text.split(/\r?\n/);
   if (size !== undefined && size > body.length) lines.push(`… (${size} bytes in all)`);
   return lines;
-}
-
-function isWebSocket(request: HttpRequest): boolean {
-  return request.method === 'WEBSOCKET' || (request.method === 'GRAPHQL' && /^wss?:\/\//i.test(request.url));
 }
 
 /** A WebSocket request as it would go: the upgrade's URL and headers, then its script (the engine's HTTP head does not apply). */
@@ -61,7 +58,7 @@ export function createPreview(
       const preview: RequestPreview =
         request.method === 'GRPC'
           ? { ...request, body: request.body.kind === 'text' ? Buffer.from(request.body.text) : undefined }
-          : isWebSocket(request)
+          : isWebSocketRequest(request)
             ? webSocketPreview(request)
             : await previewRequest(request, { ...context.sendOptions, ...prepared.overrides }, 64 * 1024);
       const secrets = [

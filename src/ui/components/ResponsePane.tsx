@@ -2,6 +2,7 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import type { StreamMessage } from '../../core/http/types.js';
+import { isWebSocketRequest } from '../../core/http/protocols.js';
 import type { RequestNode } from '../../core/httpfile/types.js';
 import type { RequestPreviewText, RequestState, ResponseResult } from '../services.js';
 import { statusColor, type Theme } from '../theme.js';
@@ -71,7 +72,7 @@ export function ResponsePane(props: ResponsePaneProps): React.ReactElement {
   if (props.messages && tab === 'body' && (!result || props.node?.method === 'WEBSOCKET')) {
     // Server-sent events print as `data: …` even without `event:`/`id:`; only a WebSocket's are → / ←.
     const node = props.node;
-    const webSocket = node?.method === 'WEBSOCKET' || (node?.method === 'GRAPHQL' && /^wss?:\/\//i.test(node.url));
+    const webSocket = node !== undefined && isWebSocketRequest(node);
     const eventStream = !webSocket && node?.method !== 'GRPC';
     content = <StaticLines lines={messageLines(props.messages, bodyHeight, theme, eventStream)} height={bodyHeight} />;
   } else if (!result) {
