@@ -75,6 +75,28 @@ function stringify(value: unknown): string {
   return String(value);
 }
 
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * A variable whose value is an object is read member by member too: `{"url": {"api": "…"}}`
+ * gives `{{url.api}}` (JetBrains resolves such dotted names in env files, kulala follows it).
+ * A name the environment writes out itself, dots and all, keeps its own value.
+ */
+function addNestedValues(
+  out: Record<string, string>,
+  written: Record<string, unknown>,
+  prefix: string,
+  value: Record<string, unknown>,
+): void {
+  for (const [member, inner] of Object.entries(value)) {
+    const name = `${prefix}.${member}`;
+    if (!Object.hasOwn(written, name)) out[name] = stringify(inner);
+    if (isPlainObject(inner)) addNestedValues(out, written, name, inner);
+  }
+}
+
 /** kulala's key for the headers of an environment (or of `$shared`) that every request gets. */
 const DEFAULT_HEADERS_KEY = '$default_headers';
 
@@ -157,6 +179,7 @@ export async function parseEnvFile(text: string, path: string, isPrivate: boolea
     for (const [key, value] of Object.entries(variables)) {
       if (!providers?.isProviderObject(value)) {
         environments[name][key] = stringify(value);
+        if (isPlainObject(value)) addNestedValues(environments[name], variables, key, value);
         continue;
       }
       const read = await providers.providerValue(value, path, key, cache);

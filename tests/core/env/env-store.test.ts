@@ -33,6 +33,7 @@ describe('env files', () => {
       c: 'dev-api',
       n: '5',
       o: '{"x":1}',
+      'o.x': '1',
       token: 'public-near',
       k: 'priv-shared',
     });
@@ -45,6 +46,30 @@ describe('env files', () => {
     expect(await store.names(join(root, 'api'))).toEqual(['dev', 'prod']);
     const none = await store.resolve(root);
     expect(Object.fromEntries(none.values)).toEqual({ a: 'shared', b: 'shared', k: 'priv-shared' });
+  });
+
+  it('an object value is read member by member too ({{a.b.c}}); a name written with dots keeps its own value', async () => {
+    const file = await parseEnvFile(
+      JSON.stringify({
+        dev: {
+          container: { url: { https: { catalog: 'https://localhost:6060' } }, ports: [1, 2] },
+          'svc.host': 'explicit',
+          svc: { host: 'nested', port: 80 },
+        },
+      }),
+      '/w/http-client.env.json',
+      false,
+    );
+    expect(file.environments.dev).toEqual({
+      container: '{"url":{"https":{"catalog":"https://localhost:6060"}},"ports":[1,2]}',
+      'container.url': '{"https":{"catalog":"https://localhost:6060"}}',
+      'container.url.https': '{"catalog":"https://localhost:6060"}',
+      'container.url.https.catalog': 'https://localhost:6060',
+      'container.ports': '[1,2]',
+      'svc.host': 'explicit',
+      svc: '{"host":"nested","port":80}',
+      'svc.port': '80',
+    });
   });
 
   it('an unknown environment is E_ENV naming the known ones', async () => {

@@ -1,0 +1,48 @@
+/**
+ * What the fourth held-out sweep (tests/compat/README.md) found, end to end against a recording
+ * server on 127.0.0.1:0.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { startRecordingServer } from '../helpers/servers.js';
+
+function workspace(files: Record<string, string>): string {
+  const dir = tempDir('dial-heldout4-');
+  mkdirSync(join(dir, '.git'));
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  return dir;
+}
+
+async function jsonServer() {
+  return startRecordingServer((_request, response) => {
+    response.setHeader('content-type', 'application/json');
+    response.end('{}');
+  });
+}
+
+describe('env files with object values (JetBrains)', () => {
+  it('{{a.b.c}} reads a member of an object value; dial check knows the name', async () => {
+    const server = await jsonServer();
+    try {
+      const dir = workspace({
+        // A byte order mark, as Visual Studio writes env files.
+        'http-client.env.json': `\uFEFF${JSON.stringify({
+          dev: { container: { url: { https: { catalog: server.url } } }, 'svc.key': 'flat', svc: { key: 'nested' } },
+        })}`,
+        'api.http': `### Get Products List\nGET {{container.url.https.catalog}}/products\nX-Key: {{svc.key}}\n`,
+      });
+      const check = await runCli(['check', 'api.http', '-e', 'dev'], { cwd: dir });
+      expect(check.code, check.stdout + check.stderr).toBe(0);
+      const run = await runCli(['run', 'api.http', '-e', 'dev'], { cwd: dir });
+      expect(run.code, run.stderr).toBe(0);
+      expect(server.requests.map((r) => `${r.method} ${r.url} ${r.headers['x-key']}`)).toEqual(['GET /products flat']);
+    } finally {
+      await server.close();
+    }
+  });
+});
