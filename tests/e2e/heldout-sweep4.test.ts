@@ -46,3 +46,21 @@ describe('env files with object values (JetBrains)', () => {
     }
   });
 });
+
+describe('a response handler path that names a data file', () => {
+  it('`> ./open.gif` is refused at its line before anything is sent, with the `>>` it likely meant', async () => {
+    const server = await jsonServer();
+    try {
+      const dir = workspace({
+        'ingest.http': `### Pixel\nGET ${server.url}/email/open.gif\n> ./open.gif\n\n### Other\nGET ${server.url}/other\n`,
+      });
+      const run = await runCli(['run', 'ingest.http'], { cwd: dir });
+      expect(run.code).toBe(3);
+      expect(run.stderr).toContain('ingest.http:3:1');
+      expect(run.stderr).toContain('`>> ./open.gif`');
+      expect(server.requests).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -52,7 +52,13 @@ import {
 } from './metadata.js';
 import { grpcTargetProblem, PROTO_IMPORT_RE, PROTO_OPTION_RE, protoOptionProblem, type ProtoImport } from './grpc.js';
 import { isKnownMethod, KNOWN_METHODS, PROTOCOL_KEYWORDS, PROTOCOL_METHODS } from './methods.js';
-import { fileBodyEncoding, inlineScriptRefusal, isSupportedEncoding, scriptFileRefusal } from './scripts.js';
+import {
+  fileBodyEncoding,
+  inlineScriptRefusal,
+  isDataFilePath,
+  isSupportedEncoding,
+  scriptFileRefusal,
+} from './scripts.js';
 import { reportParseWarnings } from './warnings.js';
 import { importPath, isImportLine, isRunLine, parseRunLine } from './run-lines.js';
 import { applySharedBlock } from './kulala-shared.js';
@@ -684,7 +690,9 @@ class HttpFileParser {
         `unsupported script: ${refusal}`,
         i,
         1,
-        'rewrite the script in JavaScript with the JetBrains client/request/response API',
+        isDataFilePath(path)
+          ? `\`> ${path}\` runs that file as a response handler; to save the response there write \`>> ${path}\``
+          : 'rewrite the script in JavaScript with the JetBrains client/request/response API',
       );
     into.push({ kind: 'file', path, span: this.lineSpan(i) });
   }

@@ -22,6 +22,11 @@ export function scriptFileRefusal(path: string, language: string | undefined): s
   return undefined;
 }
 
+/** A path whose extension says it holds data, not a script (`> ./open.gif` meant `>> ./open.gif`). */
+export function isDataFilePath(path: string): boolean {
+  return /\.(?:json|xml|html?|txt|csv|gif|png|jpe?g|webp|svg|pdf|bin|zip|gz|mp3|mp4|wav|ya?ml)$/i.test(path);
+}
+
 /** `<@latin1 ./file`: the encoding word of a REST Client file body, or undefined for plain `<`/`<@`. */
 export function fileBodyEncoding(line: string): string | undefined {
   const match = /^<@([A-Za-z][\w-]*)[ \t]+\S/.exec(line);
