@@ -64,3 +64,22 @@ describe('a response handler path that names a data file', () => {
     }
   });
 });
+
+describe('env files with comments', () => {
+  it('a // comment in http-client.private.env.json is skipped, the value under it used', async () => {
+    const server = await jsonServer();
+    try {
+      const dir = workspace({
+        'http-client.private.env.json': `{\n  "dev": {\n    // "Api_HostAddress": "http://old.example.com"\n    "Api_HostAddress": "${server.url}"\n  }\n}\n`,
+        'Api.http': '#### get time\nGET {{Api_HostAddress}}/time/\nAccept: application/json\n',
+      });
+      const check = await runCli(['check', 'Api.http', '-e', 'dev'], { cwd: dir });
+      expect(check.code, check.stdout + check.stderr).toBe(0);
+      const run = await runCli(['run', 'Api.http', '-e', 'dev'], { cwd: dir });
+      expect(run.code, run.stderr).toBe(0);
+      expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /time/']);
+    } finally {
+      await server.close();
+    }
+  });
+});

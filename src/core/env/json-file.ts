@@ -13,11 +13,49 @@ export function lineColAt(text: string, offset: number): { line: number; col: nu
   return { line, col: end - lineStart + 1 };
 }
 
-/** Parses JSON text; a syntax error becomes a DialError (default E_ENV) with line, column and the offending line. */
-export function parseJsonText(text: string, file: string, code: ErrorCode = 'E_ENV'): unknown {
+/**
+ * `//` and `/* *\/` comments outside strings turned into spaces (line breaks kept), so what is
+ * left is plain JSON whose offsets, lines and columns are those of the text as written.
+ */
+export function blankJsonComments(text: string): string {
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"' && text[i] !== '\n'; i++) if (text[i] === '\\') i++;
+    } else if (c === '/' && (text[i + 1] === '/' || text[i + 1] === '*')) {
+      const line = text[i + 1] === '/';
+      let end = line ? text.indexOf('\n', i) : text.indexOf('*/', i + 2);
+      end = end < 0 ? text.length : line ? end : end + 2;
+      out += text.slice(from, i) + text.slice(i, end).replace(/[^\r\n]/g, ' ');
+      from = end;
+      i = end - 1;
+    }
+  }
+  return out + text.slice(from);
+}
+
+/**
+ * Parses JSON text; a syntax error becomes a DialError (default E_ENV) with line, column and the
+ * offending line. `comments`: `//` and `/* *\/` comments are allowed (JetBrains reads its env
+ * files with them).
+ */
+export function parseJsonText(
+  text: string,
+  file: string,
+  code: ErrorCode = 'E_ENV',
+  options: { comments?: boolean } = {},
+): unknown {
   try {
     // A BOM is legal in files editors write but not in JSON.parse.
-    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    const json = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    try {
+      return JSON.parse(json);
+    } catch (error) {
+      if (!options.comments || !json.includes('/')) throw error;
+      return JSON.parse(blankJsonComments(json));
+    }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const position = /at position (\d+)/.exec(message);
@@ -29,7 +67,9 @@ export function parseJsonText(text: string, file: string, code: ErrorCode = 'E_E
       `invalid JSON: ${message.replace(/ in JSON at position \d+.*$/, '').replace(/^JSON\.parse: /, '')}`,
       {
         location: { file, line, col, excerpt },
-        hint: 'fix the JSON syntax (no trailing commas or comments)',
+        hint: options.comments
+          ? 'fix the JSON syntax (no trailing commas)'
+          : 'fix the JSON syntax (no trailing commas or comments)',
       },
     );
   }

@@ -72,6 +72,20 @@ describe('env files', () => {
     });
   });
 
+  it('reads // and /* */ comments (JetBrains allows them); errors after one keep their line and column', async () => {
+    const file = await parseEnvFile(
+      '{\n  "prod": {\n    // "host": "https://old.example.com"\n    "host": "https://new.example.com/a//b", /* why */\n    "x": "/* kept */"\n  }\n}',
+      '/w/http-client.private.env.json',
+      true,
+    );
+    expect(file.environments.prod).toEqual({ host: 'https://new.example.com/a//b', x: '/* kept */' });
+    const error = await parseEnvFile('{\n  // note\n  "dev": {"a": 1,}\n}', '/w/http-client.env.json', false).catch(
+      (e: DialError) => e,
+    );
+    expect((error as DialError).code).toBe('E_ENV');
+    expect((error as DialError).location).toMatchObject({ line: 3, col: 18 });
+  });
+
   it('an unknown environment is E_ENV naming the known ones', async () => {
     const root = workspace({ 'http-client.env.json': '{"dev": {}, "prod": {}}' });
     const error = await new EnvStore(root).resolve(root, 'staging').catch((e: DialError) => e);
