@@ -120,7 +120,8 @@ function extractDefaultHeaders(
 
 /** Parses and validates one env file's text (zod/mini); errors name the file, line and column. */
 export async function parseEnvFile(text: string, path: string, isPrivate: boolean): Promise<EnvFile> {
-  const data = parseJsonText(text, path, 'E_ENV');
+  // JetBrains reads env files as JSON with comments and trailing commas; so does dial.
+  const data = parseJsonText(text, path, 'E_ENV', { comments: true });
   // A `"$schema"` key (editor completion for env files) is not an environment.
   if (data !== null && typeof data === 'object' && !Array.isArray(data))
     delete (data as Record<string, unknown>).$schema;

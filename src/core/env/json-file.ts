@@ -13,9 +13,43 @@ export function lineColAt(text: string, offset: number): { line: number; col: nu
   return { line, col: end - lineStart + 1 };
 }
 
+/**
+ * JSON with comments (`//`, `/* … *\/`) and trailing commas, as JetBrains reads its env files:
+ * those characters become spaces (line breaks stay), so offsets, lines and columns are unchanged.
+ */
+export function blankJsonComments(text: string): string {
+  if (!text.includes('/') && !text.includes(',')) return text;
+  const out = text.split('');
+  let lastComma = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      lastComma = -1;
+      for (i++; i < text.length && text[i] !== '"' && text[i] !== '\n'; i++) if (text[i] === '\\') i++;
+    } else if (c === '/' && (text[i + 1] === '/' || text[i + 1] === '*')) {
+      const block = text[i + 1] === '*';
+      const end = block ? text.indexOf('*/', i + 2) : text.indexOf('\n', i);
+      const stop = end < 0 ? text.length : block ? end + 2 : end;
+      for (let j = i; j < stop; j++) if (out[j] !== '\n' && out[j] !== '\r') out[j] = ' ';
+      i = stop - 1;
+    } else if (c === ',') lastComma = i;
+    else if (c === '}' || c === ']') {
+      if (lastComma >= 0) out[lastComma] = ' ';
+      lastComma = -1;
+    } else if (!/\s/.test(c)) lastComma = -1;
+  }
+  return out.join('');
+}
+
 /** Parses JSON text; a syntax error becomes a DialError (default E_ENV) with line, column and the offending line. */
-export function parseJsonText(text: string, file: string, code: ErrorCode = 'E_ENV'): unknown {
+export function parseJsonText(
+  text: string,
+  file: string,
+  code: ErrorCode = 'E_ENV',
+  options: { comments?: boolean } = {},
+): unknown {
   try {
+    if (options.comments) text = blankJsonComments(text);
     // A BOM is legal in files editors write but not in JSON.parse.
     return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (error) {
@@ -29,7 +63,7 @@ export function parseJsonText(text: string, file: string, code: ErrorCode = 'E_E
       `invalid JSON: ${message.replace(/ in JSON at position \d+.*$/, '').replace(/^JSON\.parse: /, '')}`,
       {
         location: { file, line, col, excerpt },
-        hint: 'fix the JSON syntax (no trailing commas or comments)',
+        hint: options.comments ? 'fix the JSON syntax' : 'fix the JSON syntax (no trailing commas or comments)',
       },
     );
   }
