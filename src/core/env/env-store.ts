@@ -51,6 +51,8 @@ export interface ResolvedEnvironment {
   shared?: Map<string, string>;
   /** Headers a request gets unless it sets them, as templates (lower-case name → [name, value]); nearer files and the named environment win. */
   defaultHeaders?: Map<string, [string, string]>;
+  /** httpyac: a JavaScript config whose hooks provide variables dial does not run (file:line of the hook), for the undefined-variable hint. */
+  unreadVariableHook?: string;
 }
 
 export interface Dotenv {

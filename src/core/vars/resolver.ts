@@ -505,6 +505,8 @@ export class VariableResolver {
         : `$shared of ${env.files.length ? env.files.join(', ') : 'env files (none found)'}`,
       o.dotenv ? o.dotenv.path : '.env (none in the workspace root)',
     ];
+    if (!why && env.unreadVariableHook)
+      why = `the httpyac config's hook at ${env.unreadVariableHook} may provide it, and dial does not run JavaScript configs; pass --var ${name}=…`;
     let hint = `${why ? `${why}. ` : ''}looked in: ${places.join('; ')}. The process environment is read only explicitly: {{$processEnv ${name}}}`;
     const elsewhere = env.name === undefined && o.definedIn ? await o.definedIn(name) : [];
     if (elsewhere.length)
