@@ -83,13 +83,13 @@ describe('fifth held-out sweep', () => {
       const dir = workspace({
         'httpyac.config.js': "module.exports = require(path.join(__dirname, 'infra', 'httpyac.config.js'));\n",
         'infra/httpyac.config.js':
-          "module.exports = {\n  configureHooks(api) {\n    api.hooks.provideVariables.addHook('keyring', () => ({ token: 'x' }));\n  },\n};\n",
+          "// no provideVariables cache here\nmodule.exports = {\n  configureHooks(api) {\n    api.hooks.provideVariables.addHook('keyring', () => ({ token: 'x' }));\n  },\n};\n",
         'infra/a.http': `GET ${server.url}/a\nAuthorization: Bearer {{token}}\n`,
       });
       const result = await runCli(['run', 'infra/a.http', '--dialect', 'httpyac'], { cwd: dir });
       expect(result.code).toBe(3);
       expect(result.stdout + result.stderr).toContain('a.http:2');
-      expect(result.stdout + result.stderr).toContain(`${join('infra', 'httpyac.config.js')}:3`);
+      expect(result.stdout + result.stderr).toContain(`${join('infra', 'httpyac.config.js')}:4`);
       expect(server.requests).toHaveLength(0);
     } finally {
       await server.close();

@@ -69,7 +69,9 @@ async function variableHook(folder: string): Promise<string | undefined> {
     } catch {
       return undefined;
     }
-    const at = source.search(/\bprovide(?:Variables|Environments)\b/);
+    // The hook's registration (`api.hooks.provideVariables.addHook(…)`), else any mention of it.
+    const registered = source.search(/\bhooks\s*\.\s*provide(?:Variables|Environments)\b/);
+    const at = registered >= 0 ? registered : source.search(/\bprovide(?:Variables|Environments)\b/);
     if (at >= 0) return `${path}:${lineColAt(source, at).line}`;
     // A config that hands over to another one: `require(path.join(__dirname, 'infra', 'httpyac.config.js'))`.
     const delegate = follow ? /require\(([^)]*config\.c?js['"][^)]*)\)/.exec(source) : null;
