@@ -104,12 +104,12 @@ describe('dial check', () => {
     expect(result.stderr).toContain("unknown reporter 'xml'");
   });
 
-  it('metadata the parser acts on (@sse-count, @sse-timeout, @graphql, @lang, kulala @curl-…, @env-json-key) is not "unknown"', async () => {
+  it('metadata the parser acts on (@dialect, @sse-count, @sse-timeout, @graphql, @lang, kulala @curl-…, @env-json-key) is not "unknown"', async () => {
     const dir = workspace();
     writeFileSync(
       join(dir, 'streams.http'),
       [
-        '### ticks',
+        '# @dialect kulala',
         '# @sse-count 2',
         '# @sse-timeout 5s',
         'SSE http://localhost/sse',

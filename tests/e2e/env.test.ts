@@ -71,9 +71,22 @@ describe('dial env', () => {
 
   it('a broken env file exits 3 with file:line:col', async () => {
     const root = workspace();
-    writeFileSync(join(root, 'http-client.env.json'), '{\n  "dev": {\n    "host": "x",\n  }\n}\n');
+    writeFileSync(join(root, 'http-client.env.json'), '{\n  "dev": {\n    "host": "x"\n    "port": 1\n  }\n}\n');
     const result = await runCli(['env', 'show', 'dev'], { cwd: root });
     expect(result.code).toBe(3);
-    expect(result.stderr).toContain(`error[E_ENV] ${join(root, 'http-client.env.json')}:4:3: invalid JSON`);
+    expect(result.stderr).toContain(`error[E_ENV] ${join(root, 'http-client.env.json')}:4:5: invalid JSON`);
+  });
+
+  it('reads env files as JetBrains does: comments and trailing commas are allowed', async () => {
+    const root = workspace();
+    writeFileSync(
+      join(root, 'http-client.env.json'),
+      '{\n  // the local server\n  "dev": {\n    /* "host": "old", */\n    "host": "x//y", // trailing\n    "list": [1, 2,],\n  },\n}\n',
+    );
+    const result = await runCli(['env', 'show', 'dev', '--json'], { cwd: root });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('x//y');
+    expect(result.stdout).not.toContain('old');
   });
 });

@@ -434,7 +434,7 @@ describe('dial run: exit codes and usage', () => {
   it('a broken env file or an unknown -e stops the run before anything is sent (exit 3)', async () => {
     const dir = workspace();
     writeFileSync(join(dir, 'one.http'), 'GET {{host}}/never-sent\n');
-    writeFileSync(join(dir, 'http-client.env.json'), '{"dev": {"a": 1},}');
+    writeFileSync(join(dir, 'http-client.env.json'), '{"dev": {"a": 1} "x": {}}');
     const broken = await run(['one.http', '-e', 'dev'], dir);
     expect(broken.code).toBe(3);
     expect(broken.stderr).toContain('error[E_ENV]');

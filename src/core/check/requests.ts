@@ -52,6 +52,8 @@ export const KNOWN_METADATA = new Set([
   'lang',
   // kulala's variable from the JSON response (run/execute.ts).
   'env-json-key',
+  // dial's own: which tool's meaning the file is read with (core/httpfile/dialect.ts).
+  'dialect',
 ]);
 
 /** True when `a` becomes `b` by one edit: a letter changed, added, removed, or two neighbours swapped. */

@@ -51,6 +51,8 @@ export interface ResolvedEnvironment {
   shared?: Map<string, string>;
   /** Headers a request gets unless it sets them, as templates (lower-case name → [name, value]); nearer files and the named environment win. */
   defaultHeaders?: Map<string, [string, string]>;
+  /** httpyac: a JavaScript config whose hooks provide variables dial does not run (file:line of the hook), for the undefined-variable hint. */
+  unreadVariableHook?: string;
 }
 
 export interface Dotenv {
@@ -142,6 +144,7 @@ function extractDefaultHeaders(
 
 /** Parses and validates one env file's text (zod/mini); errors name the file, line and column. */
 export async function parseEnvFile(text: string, path: string, isPrivate: boolean): Promise<EnvFile> {
+  // JetBrains reads env files as JSON with comments and trailing commas; so does dial.
   const data = parseJsonText(text, path, 'E_ENV', { comments: true });
   // A `"$schema"` key (editor completion for env files) is not an environment.
   if (data !== null && typeof data === 'object' && !Array.isArray(data))

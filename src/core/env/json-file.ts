@@ -14,33 +14,34 @@ export function lineColAt(text: string, offset: number): { line: number; col: nu
 }
 
 /**
- * `//` and `/* *\/` comments outside strings turned into spaces (line breaks kept), so what is
- * left is plain JSON whose offsets, lines and columns are those of the text as written.
+ * JSON with comments (`//`, `/* … *\/`) and trailing commas, as JetBrains reads its env files:
+ * those characters become spaces (line breaks stay), so offsets, lines and columns are unchanged.
  */
 export function blankJsonComments(text: string): string {
-  let out = '';
-  let from = 0;
+  if (!text.includes('/') && !text.includes(',')) return text;
+  const out = text.split('');
+  let lastComma = -1;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (c === '"') {
+      lastComma = -1;
       for (i++; i < text.length && text[i] !== '"' && text[i] !== '\n'; i++) if (text[i] === '\\') i++;
     } else if (c === '/' && (text[i + 1] === '/' || text[i + 1] === '*')) {
-      const line = text[i + 1] === '/';
-      let end = line ? text.indexOf('\n', i) : text.indexOf('*/', i + 2);
-      end = end < 0 ? text.length : line ? end : end + 2;
-      out += text.slice(from, i) + text.slice(i, end).replace(/[^\r\n]/g, ' ');
-      from = end;
-      i = end - 1;
-    }
+      const block = text[i + 1] === '*';
+      const end = block ? text.indexOf('*/', i + 2) : text.indexOf('\n', i);
+      const stop = end < 0 ? text.length : block ? end + 2 : end;
+      for (let j = i; j < stop; j++) if (out[j] !== '\n' && out[j] !== '\r') out[j] = ' ';
+      i = stop - 1;
+    } else if (c === ',') lastComma = i;
+    else if (c === '}' || c === ']') {
+      if (lastComma >= 0) out[lastComma] = ' ';
+      lastComma = -1;
+    } else if (!/\s/.test(c)) lastComma = -1;
   }
-  return out + text.slice(from);
+  return out.join('');
 }
 
-/**
- * Parses JSON text; a syntax error becomes a DialError (default E_ENV) with line, column and the
- * offending line. `comments`: `//` and `/* *\/` comments are allowed (JetBrains reads its env
- * files with them).
- */
+/** Parses JSON text; a syntax error becomes a DialError (default E_ENV) with line, column and the offending line. */
 export function parseJsonText(
   text: string,
   file: string,
@@ -53,7 +54,8 @@ export function parseJsonText(
     try {
       return JSON.parse(json);
     } catch (error) {
-      if (!options.comments || !json.includes('/')) throw error;
+      // Comments and trailing commas cost a second pass only in the files that have them.
+      if (!options.comments) throw error;
       return JSON.parse(blankJsonComments(json));
     }
   } catch (error) {
@@ -67,9 +69,7 @@ export function parseJsonText(
       `invalid JSON: ${message.replace(/ in JSON at position \d+.*$/, '').replace(/^JSON\.parse: /, '')}`,
       {
         location: { file, line, col, excerpt },
-        hint: options.comments
-          ? 'fix the JSON syntax (no trailing commas)'
-          : 'fix the JSON syntax (no trailing commas or comments)',
+        hint: options.comments ? 'fix the JSON syntax' : 'fix the JSON syntax (no trailing commas or comments)',
       },
     );
   }

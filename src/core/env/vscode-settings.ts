@@ -1,8 +1,10 @@
 /**
  * REST Client keeps environments in VS Code's settings: `.vscode/settings.json` at the workspace
  * root, key `rest-client.environmentVariables` (`{"$shared": {…}, "local": {…}}`), the same shape
- * as `http-client.env.json`. dial reads them under the env files (theirs win). The file is JSON
- * with comments and trailing commas; one that does not parse or has no such key adds nothing.
+ * as `http-client.env.json`. dial reads them under the env files (theirs win). Its
+ * `rest-client.defaultHeaders` are sent with every request that does not set them (as the
+ * `$shared` default headers of this file). The file is JSON with comments and trailing commas;
+ * one that does not parse or has neither key adds nothing.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,10 +14,12 @@ interface SettingsEnvFile {
   path: string;
   private: boolean;
   environments: Record<string, Record<string, string>>;
+  defaultHeaders?: Record<string, Record<string, string>>;
 }
 
 export const VSCODE_SETTINGS = join('.vscode', 'settings.json');
 const KEY = 'rest-client.environmentVariables';
+const HEADERS_KEY = 'rest-client.defaultHeaders';
 
 /** JSON with `//` and `/* *\/` comments and trailing commas, as VS Code writes it, made plain JSON. */
 export function stripJsonComments(text: string): string {
@@ -47,14 +51,24 @@ export async function vscodeEnvironments(root: string): Promise<SettingsEnvFile 
   } catch {
     return undefined;
   }
+  const isObject = (value: unknown): value is Record<string, unknown> =>
+    !!value && typeof value === 'object' && !Array.isArray(value);
   const environments = (data as Record<string, unknown> | null)?.[KEY];
-  if (!environments || typeof environments !== 'object' || Array.isArray(environments)) return undefined;
+  const headers = (data as Record<string, unknown> | null)?.[HEADERS_KEY];
+  if (!isObject(environments) && !isObject(headers)) return undefined;
   const out: SettingsEnvFile['environments'] = {};
-  for (const [name, variables] of Object.entries(environments as Record<string, unknown>)) {
-    if (!variables || typeof variables !== 'object' || Array.isArray(variables)) continue;
+  for (const [name, variables] of Object.entries(isObject(environments) ? environments : {})) {
+    if (!isObject(variables)) continue;
     out[name] = {};
-    for (const [key, value] of Object.entries(variables as Record<string, unknown>))
+    for (const [key, value] of Object.entries(variables))
       out[name][key] = typeof value === 'string' ? value : JSON.stringify(value);
   }
-  return { path, private: false, environments: out };
+  const file: SettingsEnvFile = { path, private: false, environments: out };
+  if (isObject(headers)) {
+    const shared: Record<string, string> = {};
+    for (const [name, value] of Object.entries(headers))
+      if (typeof value === 'string' || typeof value === 'number') shared[name] = String(value);
+    if (Object.keys(shared).length) file.defaultHeaders = { $shared: shared };
+  }
+  return file;
 }

@@ -543,6 +543,7 @@ class RequestSession implements Session {
       environment,
       dotenv,
       javascriptExpressions: file.dialect === 'httpyac',
+      selfReferenceBelowFile: file.dialect !== 'rest-client',
       lastResponse: () => {
         const view = this.lastHttpyacResponses.get(file.path);
         return view ? httpyacResponse(view) : undefined;

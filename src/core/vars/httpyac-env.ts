@@ -57,6 +57,35 @@ async function refuseScriptConfig(folder: string): Promise<void> {
   }
 }
 
+/**
+ * A JS config's hook that adds variables (`provideVariables`, `provideEnvironments`): dial does not
+ * run it, so a variable only it gives stays undefined. Its `file:line`, for that error's hint.
+ */
+async function variableHook(folder: string): Promise<string | undefined> {
+  const hookIn = async (path: string, follow: boolean): Promise<string | undefined> => {
+    let source: string;
+    try {
+      source = await readFile(path, 'utf8');
+    } catch {
+      return undefined;
+    }
+    // The hook's registration (`api.hooks.provideVariables.addHook(…)`), else any mention of it.
+    const registered = source.search(/\bhooks\s*\.\s*provide(?:Variables|Environments)\b/);
+    const at = registered >= 0 ? registered : source.search(/\bprovide(?:Variables|Environments)\b/);
+    if (at >= 0) return `${path}:${lineColAt(source, at).line}`;
+    // A config that hands over to another one: `require(path.join(__dirname, 'infra', 'httpyac.config.js'))`.
+    const delegate = follow ? /require\(([^)]*config\.c?js['"][^)]*)\)/.exec(source) : null;
+    if (!delegate) return undefined;
+    const parts = [...delegate[1].matchAll(/['"]([^'"]+)['"]/g)].map((match) => match[1]);
+    return hookIn(join(dirname(path), ...parts), false);
+  };
+  for (const name of SCRIPT_CONFIGS) {
+    const found = await hookIn(join(folder, name), true);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /** The `environments` ($shared, then `name` or else $default) and `defaultHeaders` of a JSON config in `folder`. */
 async function readConfig(folder: string, name: string | undefined): Promise<HttpyacConfig | undefined> {
   for (const fileName of JSON_CONFIGS) {
@@ -123,10 +152,12 @@ export async function withHttpyacEnvironment(
     }
   }
   const defaultHeaders = new Map<string, [string, string]>();
+  let unreadVariableHook: string | undefined;
   for (const folder of envFolders(dir)
     .filter((_, index) => index % 2 === 0)
     .reverse()) {
     await refuseScriptConfig(folder);
+    unreadVariableHook = (await variableHook(folder)) ?? unreadVariableHook;
     const config = await readConfig(folder, name);
     if (!config) continue;
     files.push(config.path);
@@ -136,7 +167,7 @@ export async function withHttpyacEnvironment(
     }
     for (const [header, value] of config.headers) defaultHeaders.set(header.toLowerCase(), [header, value]);
   }
-  if (files.length === 0) return base;
+  if (files.length === 0) return unreadVariableHook ? { ...base, unreadVariableHook } : base;
   for (const [key, value] of base.values) values.set(key, value);
   for (const [key, source] of base.sources) sources.set(key, source);
   for (const [key, header] of base.defaultHeaders ?? []) defaultHeaders.set(key, header);
@@ -146,5 +177,6 @@ export async function withHttpyacEnvironment(
     files: [...files, ...base.files],
     sources,
     ...(defaultHeaders.size ? { defaultHeaders } : {}),
+    ...(unreadVariableHook ? { unreadVariableHook } : {}),
   };
 }

@@ -74,6 +74,12 @@ export interface ResolverOptions {
   javascriptExpressions?: boolean;
   /** httpyac: the file's last response as its scripts see it (`{{response.parsedBody.x}}` in a later request). */
   lastResponse?: () => Record<string, unknown> | undefined;
+  /**
+   * `@name = …{{name}}…`: the inner `{{name}}` is the variable of that name below the file level
+   * (JetBrains, httpyac, kulala). False in the REST Client dialect, where it stays a cycle (REST
+   * Client sends the placeholder unresolved); undefined: a cycle, as before.
+   */
+  selfReferenceBelowFile?: boolean;
   /** Environments that define a name (for the "select an environment" hint). */
   definedIn?: (name: string) => Promise<string[]>;
   /**
@@ -218,12 +224,28 @@ export class VariableResolver {
     const cached = this.cache.get(name);
     if (cached !== undefined) return cached;
     if (chain.includes(name)) {
+      // `@token = {{token}}` (or `Bearer {{token}}`): a file variable naming itself stands for the
+      // variable of that name below the file level (environment, .env), as JetBrains, httpyac and
+      // kulala read it. REST Client leaves such a placeholder unresolved, so there it stays a cycle.
+      const below = `${name} (environment)`;
+      const selfReference = chain[chain.length - 1] === name && o.fileVariables.has(name);
+      if (selfReference && o.selfReferenceBelowFile && !chain.includes(below)) {
+        const value = await this.belowFileLevel(name, [...chain, below]);
+        if (value !== undefined) return markSecret(value);
+        throw await this.undefinedError(
+          name,
+          `the file variable '${name}' refers to itself, which means the '${name}' of the environment or .env; neither defines it`,
+        );
+      }
       throw new DialError(
         'E_VAR_CYCLE',
         `variable cycle: ${[...chain.slice(chain.indexOf(name)), name].join(' -> ')} (${o.where})`,
         {
           location: o.location,
-          hint: 'a variable cannot depend on itself; break the chain',
+          hint:
+            selfReference && o.selfReferenceBelowFile === false
+              ? `REST Client sends {{${name}}} unresolved here; define '${name}' once, or give the file variable another name`
+              : 'a variable cannot depend on itself; break the chain',
         },
       );
     }
@@ -278,6 +300,23 @@ export class VariableResolver {
     });
     for (const secret of secrets) this.secret(secret);
     return value;
+  }
+
+  /** A name's value from below the file level: the selected environment, then the root `.env`, then kulala's default environment. */
+  private async belowFileLevel(name: string, chain: string[]): Promise<string | undefined> {
+    const o = this.options;
+    const template = o.environment.values.get(name);
+    if (template !== undefined) {
+      const value = await this.template(template, chain);
+      if (o.environment.secretNames.has(name)) this.secret(value);
+      return value;
+    }
+    if (o.dotenv?.values.has(name)) {
+      const value = o.dotenv.values.get(name)!;
+      this.secret(value);
+      return value;
+    }
+    return this.fromImplicitEnvironment(name, chain);
   }
 
   /** kulala's default environment when none is chosen (names defined nowhere else only). */
@@ -454,7 +493,7 @@ export class VariableResolver {
     return scope;
   }
 
-  private async undefinedError(name: string): Promise<DialError> {
+  private async undefinedError(name: string, why?: string): Promise<DialError> {
     const o = this.options;
     const env = o.environment;
     const places = [
@@ -466,7 +505,9 @@ export class VariableResolver {
         : `$shared of ${env.files.length ? env.files.join(', ') : 'env files (none found)'}`,
       o.dotenv ? o.dotenv.path : '.env (none in the workspace root)',
     ];
-    let hint = `looked in: ${places.join('; ')}. The process environment is read only explicitly: {{$processEnv ${name}}}`;
+    if (!why && env.unreadVariableHook)
+      why = `the httpyac config's hook at ${env.unreadVariableHook} may provide it, and dial does not run JavaScript configs; pass --var ${name}=…`;
+    let hint = `${why ? `${why}. ` : ''}looked in: ${places.join('; ')}. The process environment is read only explicitly: {{$processEnv ${name}}}`;
     const elsewhere = env.name === undefined && o.definedIn ? await o.definedIn(name) : [];
     if (elsewhere.length)
       hint = `'${name}' is defined in environment ${elsewhere.map((e) => `'${e}'`).join(', ')}: select one with -e ${elsewhere[0]}. ${hint}`;

@@ -79,9 +79,11 @@ describe('env files', () => {
       true,
     );
     expect(file.environments.prod).toEqual({ host: 'https://new.example.com/a//b', x: '/* kept */' });
-    const error = await parseEnvFile('{\n  // note\n  "dev": {"a": 1,}\n}', '/w/http-client.env.json', false).catch(
-      (e: DialError) => e,
-    );
+    const error = await parseEnvFile(
+      '{\n  // note\n  "dev": {"a": 1 "b": 2}\n}',
+      '/w/http-client.env.json',
+      false,
+    ).catch((e: DialError) => e);
     expect((error as DialError).code).toBe('E_ENV');
     expect((error as DialError).location).toMatchObject({ line: 3, col: 18 });
   });

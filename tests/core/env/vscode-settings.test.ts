@@ -56,6 +56,40 @@ describe('REST Client environments in .vscode/settings.json', () => {
     expect(request.url).toBe('http://local.example/http://shared.example?t=v1-tok');
   });
 
+  it('sends rest-client.defaultHeaders with every request that does not set them, with or without environments', async () => {
+    const settings = `{
+  "rest-client.defaultHeaders": { "User-Agent": "my-client", "X-Team": "{{team}}", }, // REST Client's
+  "rest-client.environmentVariables": { "local": { "team": "core" } },
+}`;
+    const root = workspace({
+      '.vscode/settings.json': settings,
+      'api.http': 'GET http://x.example/a\n\n###\nGET http://x.example/b\nuser-agent: own\n',
+    });
+    const session = createSession({ workspaceRoot: root, environment: 'local', processEnv: {} });
+    const file = await session.loadFile(join(root, 'api.http'));
+    const first = (await session.prepare(file, file.requests[0])).request.headers;
+    expect(first).toEqual(
+      expect.arrayContaining([
+        ['User-Agent', 'my-client'],
+        ['X-Team', 'core'],
+      ]),
+    );
+    const second = (await session.prepare(file, file.requests[1])).request.headers;
+    expect(second.filter(([name]) => name.toLowerCase() === 'user-agent')).toEqual([['user-agent', 'own']]);
+    expect(second).toContainEqual(['X-Team', 'core']);
+
+    const headersOnly = workspace({
+      '.vscode/settings.json': '{"rest-client.defaultHeaders": {"User-Agent": "my-client"}}',
+      'api.http': 'GET http://x.example/a\n',
+    });
+    const plain = createSession({ workspaceRoot: headersOnly, processEnv: {} });
+    const plainFile = await plain.loadFile(join(headersOnly, 'api.http'));
+    expect((await plain.prepare(plainFile, plainFile.requests[0])).request.headers).toContainEqual([
+      'User-Agent',
+      'my-client',
+    ]);
+  });
+
   it('a settings file that does not parse adds nothing', async () => {
     const root = workspace({ '.vscode/settings.json': '{ not json' });
     expect(await new EnvStore(root).names(root)).toEqual([]);

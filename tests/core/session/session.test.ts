@@ -165,6 +165,43 @@ describe('unresolved variables, cycles, injection', () => {
     expect(error.message).toContain('a -> b -> a');
   });
 
+  it('a file variable naming itself takes the environment value; REST Client files keep the cycle', async () => {
+    const env = JSON.stringify({ dev: { token: 'envtok', userId: 'u1' } });
+    const text = '@token = {{token}}\n@userId = id-{{userId}}\n### r\nGET HOST/{{userId}}?t={{token}}\n';
+    const root = workspace({ 'api.http': text, 'http-client.env.json': env });
+    const session = createSession({ workspaceRoot: root, environment: 'dev', processEnv: {} });
+    const file = await session.loadFile(join(root, 'api.http'));
+    expect((await session.prepare(file, file.requests[0])).request.url).toBe(`${server.url}/id-u1?t=envtok`);
+    // a value set by client.global.set comes before the file variable, as before
+    session.globals.set('token', 'globaltok');
+    expect((await session.prepare(file, file.requests[0])).request.url).toBe(`${server.url}/id-u1?t=globaltok`);
+
+    // defined nowhere below the file: undefined, saying why
+    const bare = workspace({ 'api.http': '@token = {{token}}\n### r\nGET HOST/{{token}}\n' });
+    const bareSession = createSession({ workspaceRoot: bare, processEnv: {} });
+    const bareFile = await bareSession.loadFile(join(bare, 'api.http'));
+    const undefinedError = await dialErrorOf(bareSession.prepare(bareFile, bareFile.requests[0]));
+    expect(undefinedError.code).toBe('E_VAR_UNDEFINED');
+    expect(undefinedError.hint).toContain("the file variable 'token' refers to itself");
+
+    // an environment value naming itself is still a cycle
+    const looping = workspace({
+      'api.http': '@token = {{token}}\n### r\nGET HOST/{{token}}\n',
+      'http-client.env.json': JSON.stringify({ dev: { token: 'x{{token}}' } }),
+    });
+    const loopSession = createSession({ workspaceRoot: looping, environment: 'dev', processEnv: {} });
+    const loopFile = await loopSession.loadFile(join(looping, 'api.http'));
+    expect((await dialErrorOf(loopSession.prepare(loopFile, loopFile.requests[0]))).code).toBe('E_VAR_CYCLE');
+
+    // REST Client sends {{token}} unresolved there: dial refuses instead
+    const rest = workspace({ 'api.http': `# @dialect rest-client\n${text}`, 'http-client.env.json': env });
+    const restSession = createSession({ workspaceRoot: rest, environment: 'dev', processEnv: {} });
+    const restFile = await restSession.loadFile(join(rest, 'api.http'));
+    const cycle = await dialErrorOf(restSession.prepare(restFile, restFile.requests[0]));
+    expect(cycle.code).toBe('E_VAR_CYCLE');
+    expect(cycle.hint).toContain('REST Client sends {{');
+  });
+
   it('CR/LF in a header value after substitution is refused', async () => {
     const root = workspace({ 'api.http': '### r\nGET HOST/x\nX-Evil: {{v}}\n' });
     const session = createSession({ workspaceRoot: root, cliVariables: { v: 'a\r\nInjected: 1' }, processEnv: {} });
