@@ -113,7 +113,7 @@ export function privateOverPublicMessage(
   return {
     message:
       `'${name}' of ${layer} is in both ${privateFile} and ${publicFile} with different values: dial uses the private one; ` +
-      `JetBrains' documentation gives public variables precedence and would send ${shownValue(entry.publicValue, false)} instead`,
+      `JetBrains' documentation gives public variables precedence and would send the value of ${publicFile} instead`,
     hint: `keep '${name}' in one of the two files to make it explicit`,
   };
 }

@@ -181,7 +181,7 @@ describe('private env values over public ones', () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatchObject({ file: 'api.http', line: 1 });
     expect(warnings[0].message).toBe(
-      "'host' of environment 'dev' is in both http-client.private.env.json and http-client.env.json with different values: dial uses the private one; JetBrains' documentation gives public variables precedence and would send 'http://public.example' instead",
+      "'host' of environment 'dev' is in both http-client.private.env.json and http-client.env.json with different values: dial uses the private one; JetBrains' documentation gives public variables precedence and would send the value of http-client.env.json instead",
     );
   });
 });
