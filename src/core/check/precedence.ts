@@ -6,6 +6,7 @@
  * Warnings, once per name and file (core/vars/precedence.ts holds the messages).
  */
 import type { HttpFile } from '../httpfile/types.js';
+import { lineColAt } from '../env/json-file.js';
 import type { PrivateOverPublic } from '../env/env-store.js';
 import {
   firstUse,
@@ -91,7 +92,11 @@ export function checkPrecedence(
     const also = others.length
       ? ` (also environment${others.length > 1 ? 's' : ''} ${others.map((n) => `'${n}'`).join(', ')})`
       : '';
-    report(definition.offset, 'precedence', `${message}${also}; ${hint}`, 'warning');
+    const lines = defined
+      .filter((other) => other !== definition)
+      .map((other) => lineColAt(file.text, other.offset).line);
+    const elsewhere = lines.length ? ` (set again at line${lines.length > 1 ? 's' : ''} ${lines.join(', ')})` : '';
+    report(definition.offset, 'precedence', `${message}${also}${elsewhere}; ${hint}`, 'warning');
   }
   for (const environment of environments) {
     for (const [name, entry] of environment.privateOverPublic ?? new Map<string, PrivateOverPublic>()) {

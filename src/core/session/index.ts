@@ -630,7 +630,7 @@ class RequestSession implements Session {
       implicitEnvironment: this.environment === undefined ? () => this.implicitEnvironment(dir) : undefined,
       onImplicitEnvironment: (environment, name) => this.noteImplicitEnvironment(file, node, environment, name),
       onPrecedence:
-        file.dialect === 'jetbrains'
+        file.dialect === 'jetbrains' && environment.values.size > 0
           ? (name, by, value) => this.notePrecedence(file, node, environment, name, by, value)
           : undefined,
       definedIn: async (name) => {

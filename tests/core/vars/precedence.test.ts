@@ -207,6 +207,7 @@ describe('dial check', () => {
     expect(precedence[0].message).toContain("environment 'dev' of http-client.env.json");
     expect(precedence[0].message).toContain("(also environment 'prod')");
     expect(precedence[1].message).toContain("client.global.set('sub', …)");
+    expect(precedence[0].message).not.toContain('set again');
     expect(precedence[2].message).toContain('http-client.private.env.json and http-client.env.json');
     expect(result.findings.filter((finding) => finding.severity === 'error')).toEqual([]);
   });
@@ -218,5 +219,19 @@ describe('dial check', () => {
     });
     const result = await checkFiles({ paths: ['api.http'], cwd: root, cliVariables: { host: 'http://cli' } });
     expect(result.findings.filter((finding) => finding.rule === 'precedence')).toEqual([]);
+  });
+});
+
+describe('dial check: a name set twice in the file', () => {
+  it('is reported once, at the first definition that differs, naming the other lines', async () => {
+    const root = workspace({
+      'http-client.env.json': JSON.stringify({ dev: { id: '<placeholder>' } }),
+      'api.http':
+        '@id = {{create.response.body.$.id}}\n\n### create\n# @name create\nPOST http://h/\n\n> {%\n  client.global.set("id", response.body.id);\n%}\n\n### get\nGET http://h/{{id}}\n',
+    });
+    const result = await checkFiles({ paths: ['api.http'], cwd: root, cliVariables: {}, environment: 'dev' });
+    const precedence = result.findings.filter((finding) => finding.rule === 'precedence');
+    expect(precedence.map((f) => f.line)).toEqual([1]);
+    expect(precedence[0].message).toContain("would send '<placeholder>' instead (set again at line 8)");
   });
 });
