@@ -67,8 +67,15 @@ export function checkPrecedence(
       ...(definitions.get(site.name) ?? []),
       { setter: site.setter, offset: lineOffset(file.text, site.line), value: site.literal },
     ]);
-  for (const [name, defined] of definitions) {
-    if (Object.hasOwn(cliVariables, name) || firstUse(file, name) < 0) continue;
+  /** Names whose in-file value some `{{name}}` reads (they hide the environment in dial's order). */
+  const shadowing = new Set<string>();
+  for (const [name, all] of definitions) {
+    if (Object.hasOwn(cliVariables, name)) continue;
+    // Only what a later `{{name}}` reads: dial reads a declaration below every use only for a name
+    // defined nowhere else (REST Client's reading), so the environment wins there in both orders.
+    const defined = all.filter((definition) => firstUse(file, name, definition.offset + 1) >= 0);
+    if (defined.length === 0) continue;
+    shadowing.add(name);
     let first: { definition: Definition; environment: EnvironmentValues } | undefined;
     const others: string[] = [];
     for (const environment of environments) {
@@ -100,7 +107,7 @@ export function checkPrecedence(
   }
   for (const environment of environments) {
     for (const [name, entry] of environment.privateOverPublic ?? new Map<string, PrivateOverPublic>()) {
-      if (definitions.has(name) || Object.hasOwn(cliVariables, name)) continue;
+      if (shadowing.has(name) || Object.hasOwn(cliVariables, name)) continue;
       const use = firstUse(file, name);
       const key = `${name}\n${entry.privateFile}\n${entry.layer}`;
       if (use < 0 || reportedPrivate.has(key)) continue;

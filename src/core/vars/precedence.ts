@@ -49,10 +49,15 @@ export function scriptSetSites(file: HttpFile): ScriptSetSite[] {
   return sites.sort((a, b) => a.line - b.line);
 }
 
-/** The offset of the first `{{name}}` the file writes (a request, a file variable, a body), or -1. */
-export function firstUse(file: HttpFile, name: string): number {
+/**
+ * The offset of the first `{{name}}` the file writes (a request, a file variable, a body) at or
+ * after `from`, or -1.
+ */
+export function firstUse(file: HttpFile, name: string, from = 0): number {
   const escaped = name.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
-  return new RegExp(`\\{\\{\\s*%?${escaped}\\s*\\}\\}`).exec(file.text)?.index ?? -1;
+  const pattern = new RegExp(`\\{\\{\\s*%?${escaped}\\s*\\}\\}`, 'g');
+  pattern.lastIndex = from;
+  return pattern.exec(file.text)?.index ?? -1;
 }
 
 /** A path as messages show it: relative to `base` when inside it. */

@@ -235,3 +235,19 @@ describe('dial check: a name set twice in the file', () => {
     expect(precedence[0].message).toContain("would send '<placeholder>' instead (set again at line 8)");
   });
 });
+
+describe('dial check: a declaration below every use', () => {
+  it('is not reported: dial reads it only for names defined nowhere else, so the environment wins in both orders', async () => {
+    const root = workspace({
+      'http-client.env.json': JSON.stringify({ dev: { host: 'http://env' } }),
+      'api.http': 'GET {{host}}/\n\n###\n@host = http://file\n',
+    });
+    const result = await checkFiles({ paths: ['api.http'], cwd: root, cliVariables: {}, environment: 'dev' });
+    expect(result.findings.filter((finding) => finding.rule === 'precedence')).toEqual([]);
+    const session = createSession({ workspaceRoot: root, processEnv: {}, environment: 'dev' });
+    const warnings = collect();
+    const file = await session.loadFile(join(root, 'api.http'));
+    expect((await session.prepare(file, file.requests[0])).request.url).toBe('http://env/');
+    expect(warnings).toEqual([]);
+  });
+});
