@@ -25,6 +25,10 @@ export interface EnvironmentValues {
   values: Map<string, string>;
   /** Names of its `Security.Auth` configurations (`{{$auth.token("name")}}`). */
   auth?: Set<string>;
+  /** The env file each value comes from, the secret names, private values over public ones (./precedence.ts). */
+  sources?: Map<string, string>;
+  secretNames?: Set<string>;
+  privateOverPublic?: Map<string, import('../env/env-store.js').PrivateOverPublic>;
 }
 
 const AUTH_USE = /^\$auth\.(?:token|idToken)\s*\(\s*(?:"([^"]+)"|'([^']+)')\s*\)$/;

@@ -50,6 +50,7 @@ import { httpyacResponse, type HttpyacBlockContext, type HttpyacBlockOutcome } f
 import type { ResponseView } from '../assert/response-view.js';
 import { evaluateReference, type RecordedExchange } from '../vars/references.js';
 import { findPlaceholders } from '../httpfile/placeholders.js';
+import { inFileConflictMessage, privateOverPublicMessage, scriptSetSites, shownPath } from '../vars/precedence.js';
 import { lineColAt } from '../env/json-file.js';
 import { basicAuthorization } from '../http/basic-auth.js';
 import { eventSourceHttpRequest, eventTypes, streamLimits } from './event-source.js';
@@ -260,6 +261,7 @@ class RequestSession implements Session {
   /** httpyac global-region scripts, run once per file path. */
   private readonly httpyacFileScriptsRun = new Map<string, Promise<unknown>>();
   private readonly implicitNoted = new Set<string>();
+  private readonly precedenceNoted = new Set<string>();
 
   constructor(private readonly options: SessionOptions) {
     this.workspaceRoot = resolve(options.workspaceRoot);
@@ -484,6 +486,67 @@ class RequestSession implements Session {
   }
 
   /**
+   * A JetBrains-dialect file sets a name the selected environment defines too (or a private env
+   * value wins over a different public one): dial keeps its order and says where JetBrains'
+   * documented one would send another value, once per name and file (core/vars/precedence.ts).
+   */
+  private notePrecedence(
+    file: HttpFile,
+    node: RequestNode,
+    environment: ResolvedEnvironment,
+    name: string,
+    by: 'request' | 'global' | 'file' | 'private',
+    value: string,
+  ): void {
+    // In-file values: once per name and file; a private env value: once per name and env file.
+    const key =
+      by === 'private'
+        ? `\n${name}\n${environment.privateOverPublic?.get(name)?.privateFile}`
+        : `${file.path}\n${name}`;
+    if (this.precedenceNoted.has(key)) return;
+    if (by === 'private') {
+      const entry = environment.privateOverPublic?.get(name);
+      if (!entry) return;
+      this.precedenceNoted.add(key);
+      const { message, hint } = privateOverPublicMessage(name, entry, this.workspaceRoot);
+      reportParseWarnings([{ message, hint, file: this.label(file), line: node.requestLineSpan.line }]);
+      return;
+    }
+    const envValue = environment.values.get(name);
+    if (envValue === undefined) return;
+    let line = node.requestLineSpan.line;
+    let elsewhere = false;
+    if (by === 'file') {
+      // The declaration the resolver took: the last one above the request.
+      const declaration = file.variables.filter(
+        (variable) => variable.name === name && variable.span.start < node.requestLineSpan.start,
+      );
+      const last = declaration[declaration.length - 1];
+      if (!last) return;
+      // A template in the env file is compared as written (resolving it could run requests).
+      if (envValue.includes('{{') ? envValue === last.value : envValue === value) return;
+      line = last.span.line;
+    } else {
+      if (envValue === value) return;
+      const setter = by === 'global' ? 'client.global.set' : 'request.variables.set';
+      const site = scriptSetSites(file).find((candidate) => candidate.name === name && candidate.setter === setter);
+      if (site) line = site.line;
+      else elsewhere = true;
+    }
+    this.precedenceNoted.add(key);
+    const { message, hint } = inFileConflictMessage({
+      name,
+      setter: by === 'file' ? '@name' : by === 'global' ? 'client.global.set' : 'request.variables.set',
+      environment: environment.name,
+      envFile: shownPath(environment.sources.get(name) ?? '', this.workspaceRoot),
+      envValue,
+      secret: environment.secretNames.has(name),
+      elsewhere,
+    });
+    reportParseWarnings([{ message, hint, file: this.label(file), line }]);
+  }
+
+  /**
    * kulala's default environment, used when none is chosen for names defined nowhere else:
    * `default` (kulala 6 and later) or else `dev` (kulala 5 and earlier), when the env files define it.
    */
@@ -567,6 +630,10 @@ class RequestSession implements Session {
       auth: (use) => this.auth(use),
       implicitEnvironment: this.environment === undefined ? () => this.implicitEnvironment(dir) : undefined,
       onImplicitEnvironment: (environment, name) => this.noteImplicitEnvironment(file, node, environment, name),
+      onPrecedence:
+        file.dialect === 'jetbrains' && environment.values.size > 0
+          ? (name, by, value) => this.notePrecedence(file, node, environment, name, by, value)
+          : undefined,
       definedIn: async (name) => {
         const found = new Set<string>();
         for (const envFile of await this.env.filesFor(dir)) {

@@ -93,6 +93,13 @@ export interface ResolverOptions {
    */
   implicitEnvironment?: () => Promise<ResolvedEnvironment | undefined>;
   onImplicitEnvironment?: (environment: string, name: string) => void;
+  /**
+   * Told when a name the selected environment defines is taken from elsewhere by dial's order but
+   * not by JetBrains' documented one: a script value (`request.variables.set`, `client.global.set`)
+   * or a file variable over the environment, or a private env value over a different public one
+   * (core/vars/precedence.ts). `value`: what dial uses. Set only for JetBrains-dialect files.
+   */
+  onPrecedence?: (name: string, by: 'request' | 'global' | 'file' | 'private', value: string) => void;
 }
 
 /** One `{{$auth.…}}` placeholder of a request. */
@@ -213,8 +220,16 @@ export class VariableResolver {
     const cli = Object.hasOwn(o.cliVariables, name) ? o.cliVariables[name] : o.prompted?.get(name);
     if (cli !== undefined) return markSecret(cli);
     const scripted = o.requestVariables?.get(name) ?? this.exported.get(name);
-    if (scripted !== undefined) return markSecret(scripted);
-    if (o.globals.has(name)) return markSecret(valueToText(o.globals.get(name)));
+    if (scripted !== undefined) {
+      if (o.onPrecedence && o.environment.values.has(name) && o.requestVariables?.has(name))
+        o.onPrecedence(name, 'request', scripted);
+      return markSecret(scripted);
+    }
+    if (o.globals.has(name)) {
+      const global = valueToText(o.globals.get(name));
+      if (o.onPrecedence && o.environment.values.has(name)) o.onPrecedence(name, 'global', global);
+      return markSecret(global);
+    }
     const reference = o.reference ? parseReference(expression) : undefined;
     if (reference) {
       const value = await o.reference!(reference, expression);
@@ -258,6 +273,11 @@ export class VariableResolver {
       value = await this.template(template, [...chain, name]);
       if (onceKey !== undefined) o.onceValues?.set(onceKey, value);
       if (!o.fileVariables.has(name) && o.environment.secretNames.has(name)) this.secret(value);
+      if (o.onPrecedence) {
+        if (!o.fileVariables.has(name)) {
+          if (o.environment.privateOverPublic?.has(name)) o.onPrecedence(name, 'private', value);
+        } else if (o.environment.values.has(name)) o.onPrecedence(name, 'file', value);
+      }
     } else if (o.dotenv?.values.has(name)) {
       value = o.dotenv.values.get(name)!;
       this.secret(value);
