@@ -182,6 +182,11 @@ export async function evaluateAssertion(
   snapshotIndex = 0,
 ): Promise<AssertionResult> {
   try {
+    if (assertion.unknownQuery !== undefined)
+      return failure(
+        assertion,
+        `httpyac has no '${assertion.unknownQuery}' assertion query: it tests the value false there, which checks nothing, and dial counts the test as failed; write \`?? js <expression> == <value>\``,
+      );
     if (assertion.predicate === 'schema') return await evaluateSchema(assertion, view, context);
     if (assertion.predicate === 'snapshot')
       return await evaluateSnapshot(

@@ -54,6 +54,13 @@ export interface Block extends BlockMetadata {
   bodyHasContent: boolean;
   /** `@var = value` lines seen in the body: variables if the body turns out to hold nothing else. */
   bodyVariables: number[];
+  /**
+   * httpyac: line ranges (0-based, inclusive) between bodyFirst and bodyLast that are not body
+   * text (assertions, handlers, `{{ }}` blocks read before a `??` line that goes on the body).
+   */
+  bodyGaps?: Array<[number, number]>;
+  /** httpyac: line ranges consumed after the body (assertions, handlers, scripts), in case the body resumes. */
+  afterBody?: Array<[number, number]>;
   assertions: AssertionNode[];
   handlers: ScriptNode[];
   outputRedirect?: OutputRedirectNode;

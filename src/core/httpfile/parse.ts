@@ -29,7 +29,7 @@
  *   `run`/`import` lines, file encodings…) is an E_PARSE error at its line: refused before anything is sent.
  */
 import { DialError } from '../errors.js';
-import { AssertionSyntaxError, parseAssertion } from './assertion.js';
+import { AssertionSyntaxError, HTTPYAC_QUERIES, httpyacAssertParts, parseAssertion } from './assertion.js';
 import { newBlock, type Block } from './block.js';
 import { curlRequestOf } from './curl-request.js';
 import { lineTable, type LineTable } from './lines.js';
@@ -134,6 +134,22 @@ function isFileBodyLine(t: string): boolean {
 
 function isAssertionLine(t: string): boolean {
   return t.charCodeAt(0) === 63 && t.charCodeAt(1) === 63 && (t.length === 2 || t[2] === ' ' || t[2] === '\t');
+}
+
+/**
+ * A `??` line httpyac's assert parser does not read as a test (no predicate of its own after a
+ * space: `?? status 200`), which its body parser then takes as body text. A line dial reads as
+ * one of its own assertions (`?? body not isEmpty`, `?? body $.a length > 1`) stays a test.
+ */
+function isHttpyacBodyText(t: string): boolean {
+  if (httpyacAssertParts(t)) return false;
+  try {
+    parseAssertion(t.slice(2));
+    return false;
+  } catch (error) {
+    if (error instanceof AssertionSyntaxError) return true;
+    throw error;
+  }
 }
 
 /** httpyac's multi-line comment opens on a line of its own (commentHttpRegionParser). */
@@ -390,8 +406,12 @@ class HttpFileParser {
           return i;
         }
         return this.headerLine(i, line, t);
-      case 'post':
-        return isBlank(line) ? i : this.afterBodyLine(i, line, t);
+      case 'post': {
+        if (isBlank(line)) return i;
+        const last = this.afterBodyLine(i, line, t);
+        if (this.block.state === 'post') (this.block.afterBody ??= []).push([i, last]);
+        return last;
+      }
       case 'response':
         return this.savedResponseLine(i, line, t);
     }
@@ -1024,15 +1044,23 @@ class HttpFileParser {
   private bodyLine(i: number, line: string, t: string): number {
     const block = this.block;
     if (t.length === 0) return i;
-    if (mayEndBody(t)) {
-      const last = this.afterBodyProduction(i, line, t, true);
+    // `??` lines are httpyac's tests wherever they stand (no other tool has them): read as httpyac does.
+    const httpyacTest = this.isHttpyacTestLine(t);
+    if (httpyacTest && isHttpyacBodyText(t)) this.warnHttpyacTestAsBody(i, t);
+    else if (httpyacTest || mayEndBody(t)) {
+      const last = httpyacTest ? this.assertionLine(i, line) : this.afterBodyProduction(i, line, t, true);
       if (last >= 0) {
         block.state = 'post';
+        block.afterBody = [[i, last]];
         return last;
       }
     }
     const script = this.httpyacScriptAt(i, t);
-    if (script >= 0) return script;
+    if (script >= 0) {
+      // httpyac reads the block before the body parser: lines after it go on the body without it.
+      if (block.bodyFirst >= 0) (block.bodyGaps ??= []).push([i, script]);
+      return script;
+    }
     if (/^\{%\s*$/.test(t) && block.bodyFirst < 0 && this.closesScriptBeforeNextRequest(i)) {
       this.fail(
         'a `{% … %}` script inside a body is not supported',
@@ -1125,7 +1153,39 @@ class HttpFileParser {
 
   // ---- after the body ----
 
+  /**
+   * httpyac: a `??` line that is no test of its assert parser (`?? status 200`: no predicate) is
+   * read by its body parser, which adds it to the body, after whatever body lines and blank lines
+   * came before (the tests, handlers and `{{ }}` blocks between are not body text).
+   */
+  private warnHttpyacTestAsBody(i: number, t: string): void {
+    this.warn(
+      `line ${i + 1} (${t.length > 40 ? `${t.slice(0, 40)}…` : t}) is no httpyac test (no predicate such as ==, exists, contains after a space): httpyac sends it as body text of the request at line ${this.block.requestLineSpan!.line}, and so does dial`,
+      i,
+      'write `?? status == 200` or `?? js <expression> == true` for a test',
+    );
+  }
+
+  /** A `??` line: httpyac's (its parser also takes `??status == 200`; dial's other dialects want a space). */
+  private isHttpyacTestLine(t: string): boolean {
+    return t.charCodeAt(0) === 63 && t.charCodeAt(1) === 63 && (this.dialect === 'httpyac' || isAssertionLine(t));
+  }
+
+  private resumeHttpyacBody(i: number, t: string): number {
+    const block = this.block;
+    this.warnHttpyacTestAsBody(i, t);
+    if (block.bodyFirst < 0 || !block.bodyHasContent) block.bodyFirst = i;
+    else for (const range of block.afterBody ?? []) if (range[0] > block.bodyLast) (block.bodyGaps ??= []).push(range);
+    block.afterBody = undefined;
+    block.bodyLast = i;
+    block.bodyHasContent = true;
+    block.state = 'body';
+    return i;
+  }
+
   private afterBodyLine(i: number, line: string, t: string): number {
+    if (this.isHttpyacTestLine(t))
+      return isHttpyacBodyText(t) ? this.resumeHttpyacBody(i, t) : this.assertionLine(i, line);
     const script = this.httpyacScriptAt(i, t);
     if (script >= 0) return script;
     if (this.dialect === 'httpyac' && isHttpyacBlockCommentStart(t)) return this.blockComment(i);
@@ -1162,6 +1222,7 @@ class HttpFileParser {
   /** `?? query [argument] [not] predicate [expected]`. */
   private assertionLine(i: number, line: string): number {
     const at = line.indexOf('??') + 2;
+    if (this.httpyacOnlyTest(i, line, at)) return i;
     try {
       const assertion = parseAssertion(line.slice(at)) as AssertionNode;
       assertion.span = this.lineSpan(i);
@@ -1171,6 +1232,43 @@ class HttpFileParser {
       throw error;
     }
     return i;
+  }
+
+  /**
+   * httpyac's reading of a test line where it differs from dial's: a query httpyac does not have
+   * (`?? typeof x === "string"`) tests the value false there; kept as a test that fails, with a
+   * warning (true when handled). `===` / `!==` are `==` / `!=` followed by the text `= value` in
+   * httpyac (so they fail / hold whatever the value): dial compares with the value, and warns.
+   */
+  private httpyacOnlyTest(i: number, line: string, at: number): boolean {
+    const parts = httpyacAssertParts(line);
+    if (!parts) return false;
+    const source = line.slice(at).trim();
+    if (!HTTPYAC_QUERIES.has(parts.type.toLowerCase())) {
+      this.block.assertions.push({
+        source,
+        query: 'js',
+        not: false,
+        predicate: '==',
+        unknownQuery: parts.type,
+        span: this.lineSpan(i),
+      });
+      this.warn(
+        `'?? ${source}' tests nothing: httpyac has no '${parts.type}' assertion query (it tests the value false there), so dial counts it as a failed test`,
+        i,
+        'write `?? js <expression> == <value>` (queries: status, header, body, js, duration, xpath)',
+      );
+      return true;
+    }
+    if ((parts.predicate === '==' || parts.predicate === '!=') && parts.expected.startsWith('=')) {
+      const op = `${parts.predicate}=`;
+      this.warn(
+        `httpyac reads '${op}' as '${parts.predicate}' followed by the text '${parts.expected}', so this test ${parts.predicate === '==' ? 'fails' : 'holds'} there whatever the value; dial compares with '${parts.expected.slice(1).trim()}'`,
+        i,
+        `write '${parts.predicate}' for the same result in both`,
+      );
+    }
+    return false;
   }
 
   /** `>> ./out.json` / `>>! ./out.json`. */
@@ -1216,7 +1314,7 @@ class HttpFileParser {
         ? { kind: 'file', path, substitute, span }
         : { kind: 'file', path, substitute, encoding, span };
     }
-    const text = this.text.slice(span.start, span.end);
+    const text = block.bodyGaps?.length ? this.bodyTextWithoutGaps(block) : this.text.slice(span.start, span.end);
     if (block.graphql?.file) {
       // `gql name < ./file`: the lines after it are the variables; the session builds the payload.
       const variables = text.replace(/^[^\n]*\n?/, '').trim();
@@ -1234,6 +1332,17 @@ class HttpFileParser {
       text: block.graphql ? this.httpyacGraphqlBody(block.graphql, sent) : inlineBodyText(block, sent),
       span,
     };
+  }
+
+  /** httpyac: the body's lines without the ones its other parsers read (see Block.bodyGaps). */
+  private bodyTextWithoutGaps(block: Block): string {
+    const skip = new Set<number>();
+    for (const [from, to] of block.bodyGaps ?? []) for (let k = from; k <= to; k++) skip.add(k);
+    let text = '';
+    for (let k = block.bodyFirst; k <= block.bodyLast; k++)
+      if (!skip.has(k))
+        text += this.text.slice(this.starts[k], k === block.bodyLast ? this.ends[k] : this.starts[k + 1]);
+    return text;
   }
 
   /** A WebSocket body's `=== word` lines: only `=== wait-for-server` is a marker; a misspelt one is never sent as text. */

@@ -67,6 +67,9 @@ export type AssertionPredicate =
   | 'isObject'
   | 'isNull'
   | 'isEmpty'
+  /** httpyac's `isTrue` / `isFalse`: the value is truthy / falsy in JavaScript. */
+  | 'isTrue'
+  | 'isFalse'
   | 'length'
   /** dial extensions: `?? body schema ./x.json`, `?? body snapshot [ignore $.a $.b]` */
   | 'schema'
@@ -87,6 +90,11 @@ export interface AssertionNode {
   expected?: string;
   /** For snapshot: JSONPaths to ignore. */
   ignore?: string[];
+  /**
+   * httpyac reads the line as a test of a query it does not have (`?? typeof x === "string"`):
+   * the query word as written. Such a test never holds (httpyac compares the value `false`).
+   */
+  unknownQuery?: string;
   span: Span;
 }
 
