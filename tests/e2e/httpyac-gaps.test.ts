@@ -1,0 +1,73 @@
+/**
+ * httpyac constructs the held-out sweeps stopped at, end to end (built CLI against a recording
+ * server on 127.0.0.1:0): `??` lines httpyac does not read as tests, tests of queries it lacks,
+ * and prompts in a run.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { startRecordingServer } from '../helpers/servers.js';
+
+function workspace(files: Record<string, string>): string {
+  const dir = tempDir('dial-httpyac-gaps-');
+  mkdirSync(join(dir, '.git'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
+
+async function recorder() {
+  return startRecordingServer((_request, response) => {
+    response.setHeader('content-type', 'application/json');
+    response.end('{"token": "t"}');
+  });
+}
+
+describe('httpyac ?? lines in a run', () => {
+  it('sends `?? status 200` as body text, as httpyac does, and fails a test of a query httpyac lacks', async () => {
+    const server = await recorder();
+    try {
+      const text =
+        `# @dialect httpyac\n@host = ${server.url}\n### get\nGET /books/1\nContent-Type: application/json\n\n?? status 200\n\n` +
+        `### todos\nPOST /todos\nContent-Type: application/json\n\n{"text": "x"}\n\n?? status == 200\n?? typeof response.parsedBody.token === "string"\n?? Number.isInteger(response.parsedBody.ID)\n`;
+      const result = await runCli(['run', 'a.http', '--reporter', 'dot'], { cwd: workspace({ 'a.http': text }) });
+      expect(result.code, result.stderr).toBe(1);
+      expect(server.requests.map((r) => `${r.method} ${r.url} ${r.body.toString()}`)).toEqual([
+        'GET /books/1 ?? status 200',
+        'POST /todos {"text": "x"}\n\n?? Number.isInteger(response.parsedBody.ID)',
+      ]);
+      expect(result.stderr).toMatch(/a\.http:7: line 7 \(\?\? status 200\) is no httpyac test/);
+      expect(result.stdout).toContain("httpyac has no 'typeof' assertion query");
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('httpyac prompts in a run', () => {
+  it('refuses a prompt before anything of the file is sent, and runs with --var answering a prompted variable', async () => {
+    const server = await recorder();
+    try {
+      const dir = workspace({
+        'a.http': `# @dialect httpyac\nGET ${server.url}/first\n\n###\nGET ${server.url}/p/{{$input product id $value: 1}}\n`,
+        'b.http': `# @dialect httpyac\n@u = {{$input user $value: john}}\n@auth = {{u}}:x\nGET ${server.url}/first\n\n###\nGET ${server.url}/b\nAuthorization: Basic {{auth}}\n`,
+      });
+      const a = await runCli(['run', 'a.http'], { cwd: dir });
+      expect(a.code).toBe(3);
+      expect(a.stderr).toMatch(
+        /a\.http:5: \{\{\$input product id \$value: 1\}\} asks for a value, and a run cannot ask; nothing was sent/,
+      );
+      const b = await runCli(['run', 'b.http'], { cwd: dir });
+      expect(b.code).toBe(3);
+      expect(b.stderr).toMatch(/b\.http:2: .*\(variable 'u'\); nothing was sent/);
+      expect(b.stderr).toContain('pass --var u=…');
+      expect(server.requests).toHaveLength(0);
+      const answered = await runCli(['run', 'b.http', '--var', 'u=ann'], { cwd: dir });
+      expect(answered.code, answered.stderr).toBe(0);
+      expect(server.requests.map((r) => r.url)).toEqual(['/first', '/b']);
+      expect(server.requests[1].headers.authorization).toBe(`Basic ${Buffer.from('ann:x').toString('base64')}`);
+    } finally {
+      await server.close();
+    }
+  });
+});
