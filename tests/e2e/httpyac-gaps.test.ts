@@ -71,3 +71,15 @@ describe('httpyac prompts in a run', () => {
     }
   });
 });
+
+describe('dial check on httpyac expressions', () => {
+  it('knows JavaScript globals and `<name>Response` in httpyac files', async () => {
+    const dir = workspace({
+      'a.http':
+        '# @dialect httpyac\n@user = u\n# @name json\nGET http://127.0.0.1:1/json\n\n###\n# @ref json\nPOST http://127.0.0.1:1/anything\nAuthorization: Basic {{Buffer.from(user + ":x").toString("base64")}}\n\n{{jsonResponse.headers.server}}\n',
+    });
+    const result = await runCli(['check', 'a.http'], { cwd: dir });
+    expect(result.stdout + result.stderr).not.toMatch(/undefined variable/);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+  });
+});

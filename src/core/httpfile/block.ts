@@ -59,6 +59,8 @@ export interface Block extends BlockMetadata {
    * text (assertions, handlers, `{{ }}` blocks read before a `??` line that goes on the body).
    */
   bodyGaps?: Array<[number, number]>;
+  /** httpyac `@xpath_ns prefix=uri` lines of this region: the namespaces of its `?? xpath` tests. */
+  xpathNamespaces?: Record<string, string>;
   /** httpyac: line ranges consumed after the body (assertions, handlers, scripts), in case the body resumes. */
   afterBody?: Array<[number, number]>;
   assertions: AssertionNode[];

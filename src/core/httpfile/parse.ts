@@ -152,6 +152,12 @@ function isHttpyacBodyText(t: string): boolean {
   }
 }
 
+/**
+ * httpyac's `@xpath_ns prefix=uri` (xpathNamespaceHttpRegionParser): the namespaces of the
+ * region's `?? xpath` tests. Its value pattern is greedy, so a closing quote stays in the URI.
+ */
+const XPATH_NS_RE = /^\s*@xpath_ns\s+(?<key>[^\s=:]*)\s*=\s*"?(?<value>.*)"?\s*$/u;
+
 /** httpyac's multi-line comment opens on a line of its own (commentHttpRegionParser). */
 function isHttpyacBlockCommentStart(t: string): boolean {
   return t.charCodeAt(0) === 47 && t.charCodeAt(1) === 42 && t.slice(2).trim() === '';
@@ -453,6 +459,19 @@ class HttpFileParser {
 
   private preLine(i: number, line: string, t: string): number {
     const block = this.block;
+    // httpyac's `@xpath_ns prefix=uri` (its parser runs before the variable parser).
+    const namespace = this.dialect === 'httpyac' && t.startsWith('@xpath_ns') ? XPATH_NS_RE.exec(t) : null;
+    if (namespace?.groups?.key && namespace.groups.value) {
+      if (namespace.groups.value.includes('{{'))
+        this.fail(
+          'variables in an `@xpath_ns` namespace are not supported yet',
+          i,
+          1,
+          'write the namespace URI itself: `@xpath_ns ns=http://example.com/ns`',
+        );
+      (block.xpathNamespaces ??= {})[namespace.groups.key] = namespace.groups.value;
+      return i;
+    }
     const variable = t.charCodeAt(0) === 64 ? VARIABLE_RE.exec(t) : null;
     if (variable) {
       this.addVariable(i, t, variable);
@@ -1226,6 +1245,8 @@ class HttpFileParser {
     try {
       const assertion = parseAssertion(line.slice(at)) as AssertionNode;
       assertion.span = this.lineSpan(i);
+      if (assertion.query === 'xpath' && this.block.xpathNamespaces)
+        assertion.namespaces = { ...this.block.xpathNamespaces };
       this.block.assertions.push(assertion);
     } catch (error) {
       if (error instanceof AssertionSyntaxError) this.fail(error.message, i, at + error.offset + 1, error.hint);

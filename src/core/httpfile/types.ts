@@ -95,6 +95,8 @@ export interface AssertionNode {
    * the query word as written. Such a test never holds (httpyac compares the value `false`).
    */
   unknownQuery?: string;
+  /** `xpath`: the prefixes of the region's httpyac `@xpath_ns prefix=uri` lines. */
+  namespaces?: Record<string, string>;
   span: Span;
 }
 
