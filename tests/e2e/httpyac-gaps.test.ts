@@ -83,3 +83,23 @@ describe('dial check on httpyac expressions', () => {
     expect(result.code, result.stdout + result.stderr).toBe(0);
   });
 });
+
+describe('httpyac {{@request}} blocks', () => {
+  it('run on the final request (URL complete, variables filled in); what they change is sent', async () => {
+    const server = await recorder();
+    try {
+      const text =
+        `# @dialect httpyac\n@host = ${server.url}\n@tok = abc\n# @name authentication\n{{@request\n  let authtoken = request.headers.Authorization;\n  delete request.headers.Authorization;\n  request.body = JSON.stringify({ Token: authtoken.replace('Bearer ', ''), url: request.url });\n}}\n` +
+        `POST /AuthenticateByToken\nAuthorization: Bearer {{tok}}\nContent-Type: application/json\n\n{"x": 1}\n\n###\nGET /two\n\n###\n{{+request\n  request.headers['X-Sig'] = request.method + ' ' + request.url;\n}}\n`;
+      const result = await runCli(['run', 'a.http'], { cwd: workspace({ 'a.http': text }) });
+      expect(result.code, result.stderr).toBe(0);
+      const [auth, two] = server.requests;
+      expect(auth.headers.authorization).toBeUndefined();
+      expect(JSON.parse(auth.body.toString())).toEqual({ Token: 'abc', url: `${server.url}/AuthenticateByToken` });
+      expect(auth.headers['x-sig']).toBe(`POST ${server.url}/AuthenticateByToken`);
+      expect(two.headers['x-sig']).toBe(`GET ${server.url}/two`);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -72,6 +72,8 @@ export interface Block extends BlockMetadata {
   scriptBlocks?: Array<{ code: string; line: number }>;
   httpyacLoop?: RequestNode['httpyacLoop'];
   headerSpreads?: RequestNode['httpyacHeaderSpreads'];
+  /** httpyac `{{@request}}` blocks: run on the final request. */
+  requestScriptBlocks?: Array<{ code: string; line: number }>;
   /** httpyac `{{ … }}` blocks that run after the response. */
   postScriptBlocks?: Array<{ code: string; line: number }>;
   /** `# @lang lua` (rest.nvim): scripts of this block are not JavaScript. */

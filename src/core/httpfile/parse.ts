@@ -303,7 +303,7 @@ class HttpFileParser {
   /** httpyac GraphQL fragments by name, appended to the queries that spread them. */
   private readonly fragments = new Map<string, string>();
   /** httpyac: scripts that run once or for every request, and the files `# @import` names. */
-  private readonly httpyacFile: HttpyacFileScripts = { once: [], everyPre: [], everyPost: [] };
+  private readonly httpyacFile: HttpyacFileScripts = { once: [], everyPre: [], everyRequest: [], everyPost: [] };
   private readonly httpyacImports: Array<{ path: string; line: number }> = [];
   private readonly httpyacNamedRegions: string[] = [];
   /** httpyac `proto <` imports of the block being read, and of blocks without a request (for every gRPC request). */
@@ -578,6 +578,13 @@ class HttpFileParser {
     const afterResponse =
       start.event === 'response' || start.event === 'after' || (start.event === undefined && block.state !== 'pre');
     const script = { code, line: i + 1 };
+    if (start.event === 'request') {
+      // httpyac's onRequest hook: on the final request, whatever the block's place in the region.
+      if (start.everyRequest) this.httpyacFile.everyRequest.push(script);
+      else (block.requestScriptBlocks ??= []).push(script);
+      if (block.state !== 'pre') block.state = 'post';
+      return last;
+    }
     if (start.everyRequest) (afterResponse ? this.httpyacFile.everyPost : this.httpyacFile.everyPre).push(script);
     else if (afterResponse) (block.postScriptBlocks ??= []).push(script);
     else (block.scriptBlocks ??= []).push(script);
@@ -595,9 +602,11 @@ class HttpFileParser {
 
   /** httpyac: `{{+ }}` blocks run for every request; global regions' response blocks after every response. */
   private applyHttpyacFileScripts(): void {
-    const { everyPre, everyPost } = this.httpyacFile;
-    if (everyPre.length === 0 && everyPost.length === 0) return;
+    const { everyPre, everyPost, everyRequest } = this.httpyacFile;
+    if (everyPre.length === 0 && everyPost.length === 0 && everyRequest.length === 0) return;
     for (const request of this.requests) {
+      if (everyRequest.length)
+        request.httpyacRequestScripts = [...everyRequest, ...(request.httpyacRequestScripts ?? [])];
       if (everyPre.length) request.httpyacScripts = [...everyPre, ...(request.httpyacScripts ?? [])];
       if (everyPost.length) request.httpyacPostScripts = [...(request.httpyacPostScripts ?? []), ...everyPost];
     }
@@ -1529,6 +1538,13 @@ class HttpFileParser {
       if (block.runs) this.finishRunOnly(block, end);
       // httpyac's global region: its blocks run once before the requests, its response blocks after each.
       if (block.scriptBlocks) this.httpyacFile.once.push(...block.scriptBlocks);
+      if (block.requestScriptBlocks)
+        this.fail(
+          'an httpyac `{{@request}}` block in a region without a request is not supported (which requests httpyac runs it for is not pinned down)',
+          block.requestScriptBlocks[0].line - 1,
+          1,
+          'write `{{+request}}` to run it on every request of the file, or put it in the region of its request',
+        );
       if (block.postScriptBlocks) this.httpyacFile.everyPost.push(...block.postScriptBlocks);
       return;
     }
@@ -1600,6 +1616,7 @@ class HttpFileParser {
     if (block.keyword !== undefined) request.keyword = block.keyword;
     if (block.curl) request.curl = true;
     if (block.scriptBlocks) request.httpyacScripts = block.scriptBlocks;
+    if (block.requestScriptBlocks) request.httpyacRequestScripts = block.requestScriptBlocks;
     if (block.runs) request.runs = block.runs;
     if (block.postScriptBlocks) request.httpyacPostScripts = block.postScriptBlocks;
     if (block.httpyacLoop) request.httpyacLoop = block.httpyacLoop;

@@ -170,6 +170,8 @@ export interface RequestNode {
    */
   runs?: RunLineNode[];
   runOnly?: true;
+  /** httpyac `{{@request}}` / `{{+request}}` blocks: run on the final request (URL, headers, body resolved); what they change is sent. */
+  httpyacRequestScripts?: Array<{ code: string; line: number }>;
   /** httpyac `{{ … }}` blocks after the request line (or `{{@response}}`): run with `response` once it is in. */
   httpyacPostScripts?: Array<{ code: string; line: number }>;
   /** httpyac `# @loop`: the request is sent once per pass, with `$index` (and the loop variable) set. */

@@ -186,7 +186,11 @@ export class ScriptRunner {
         refuseUnsupportedApis(code, filename, lineOffset + 1);
       }
       // httpyac `{{ }}` blocks: their code starts at the end of the `{{` line.
-      for (const block of [...(node.httpyacScripts ?? []), ...(node.httpyacPostScripts ?? [])])
+      for (const block of [
+        ...(node.httpyacScripts ?? []),
+        ...(node.httpyacRequestScripts ?? []),
+        ...(node.httpyacPostScripts ?? []),
+      ])
         refuse(block.code, file.path, block.line);
     }
     for (const block of file.httpyacFileScripts ?? []) refuse(block.code, file.path, block.line);

@@ -877,6 +877,7 @@ class RequestSession implements Session {
       }
       request.httpVersion = '2';
     } else if (version === 'HTTP/1.1') request.httpVersion = '1.1';
+    if (node.httpyacRequestScripts) request = await this.runHttpyacRequestScripts(node, request, resolver);
     const overrides = metadataOverrides(node);
     if (node.method === 'SSE') {
       const events = eventTypes(request);
@@ -900,6 +901,42 @@ class RequestSession implements Session {
     const outcomes = await resolver.runScriptBlocks(node.httpyacScripts ?? [], { request: original });
     const changed = outcomes.at(-1)?.request;
     return changed && JSON.stringify(changed) !== JSON.stringify(original) ? withHttpyacRequest(node, changed) : node;
+  }
+
+  /**
+   * httpyac's `{{@request}}` blocks (onRequest hooks): run on the final request, the URL complete
+   * and variables filled in; what they change in `request` (method, url, headers, a text body) is
+   * what is sent. A body that is not text (a file, multipart) is not given to them and stays.
+   */
+  private async runHttpyacRequestScripts(
+    node: RequestNode,
+    request: HttpRequest,
+    resolver: VariableResolver,
+  ): Promise<HttpRequest> {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of request.headers)
+      headers[name] = Object.hasOwn(headers, name) ? `${headers[name]}, ${value}` : value;
+    const body = request.body.kind === 'text' ? request.body.text : undefined;
+    const given = { method: request.method, url: request.url, headers, ...(body !== undefined ? { body } : {}) };
+    const outcomes = await resolver.runScriptBlocks(node.httpyacRequestScripts ?? [], {
+      request: structuredClone(given),
+    });
+    const changed = outcomes.at(-1)?.request;
+    if (!changed || JSON.stringify(changed) === JSON.stringify(given)) return request;
+    const next: HttpRequest = {
+      ...request,
+      method: String(changed.method ?? request.method),
+      url: String(changed.url ?? request.url),
+      headers: Object.entries(changed.headers ?? {})
+        .filter(([, value]) => value !== undefined && value !== null)
+        .map(([name, value]): [string, string] => [name, typeof value === 'string' ? value : JSON.stringify(value)]),
+    };
+    if (changed.body !== body)
+      next.body =
+        changed.body === undefined || changed.body === null
+          ? { kind: 'none' }
+          : { kind: 'text', text: typeof changed.body === 'string' ? changed.body : JSON.stringify(changed.body) };
+    return next;
   }
 
   /** httpyac: the global scripts of the files a file imports, then its own (each once per session). */
