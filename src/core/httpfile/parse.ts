@@ -1538,13 +1538,20 @@ class HttpFileParser {
       if (block.runs) this.finishRunOnly(block, end);
       // httpyac's global region: its blocks run once before the requests, its response blocks after each.
       if (block.scriptBlocks) this.httpyacFile.once.push(...block.scriptBlocks);
-      if (block.requestScriptBlocks)
+      if (block.requestScriptBlocks) {
+        const [first] = block.requestScriptBlocks;
+        // `}}s`: only a line that is `}}` alone ends a block (httpyac's too), so the request line went into it.
+        const lines = first.code.split('\n');
+        const unclosed = lines.findIndex((text) => /^\s*\}\}\S/.test(text));
         this.fail(
           'an httpyac `{{@request}}` block in a region without a request is not supported (which requests httpyac runs it for is not pinned down)',
-          block.requestScriptBlocks[0].line - 1,
+          first.line - 1,
           1,
-          'write `{{+request}}` to run it on every request of the file, or put it in the region of its request',
+          unclosed >= 0
+            ? `line ${first.line + unclosed} (\`${lines[unclosed].trim()}\`) does not end the block: only a line that is \`}}\` alone does (in httpyac too), so the lines after it, the request line among them, are script; write \`}}\` there`
+            : 'write `{{+request}}` to run it on every request of the file, or put it in the region of its request',
         );
+      }
       if (block.postScriptBlocks) this.httpyacFile.everyPost.push(...block.postScriptBlocks);
       return;
     }
