@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { startRecordingServer } from '../helpers/servers.js';
+import { startTestProxy } from '../helpers/proxy.js';
 
 function workspace(files: Record<string, string>): string {
   const dir = tempDir('dial-httpyac-gaps-');
@@ -99,6 +100,33 @@ describe('httpyac {{@request}} blocks', () => {
       expect(auth.headers['x-sig']).toBe(`POST ${server.url}/AuthenticateByToken`);
       expect(two.headers['x-sig']).toBe(`GET ${server.url}/two`);
     } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('httpyac metadata in its own spelling', () => {
+  it('# @noRedirect does not follow; # @noProxy goes direct whatever HTTP_PROXY says', async () => {
+    const server = await startRecordingServer((request, response) => {
+      if (request.url === '/redir') {
+        response.writeHead(302, { location: '/target' });
+        response.end();
+        return;
+      }
+      response.end('{}');
+    });
+    const proxy = await startTestProxy();
+    try {
+      const text = `# @dialect httpyac\n# @noRedirect\nGET ${server.url}/redir\n\n###\n# @noProxy\nGET ${server.url}/direct\n\n###\nGET ${server.url}/via\n`;
+      const result = await runCli(['run', 'a.http', '--reporter', 'dot'], {
+        cwd: workspace({ 'a.http': text }),
+        env: { HTTP_PROXY: proxy.url, NO_PROXY: '' },
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(server.requests.map((r) => r.url)).toEqual(['/redir', '/direct', '/via']);
+      expect(proxy.seen).toEqual([`${server.url}/redir`, `${server.url}/via`]);
+    } finally {
+      await proxy.close();
       await server.close();
     }
   });

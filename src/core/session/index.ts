@@ -888,6 +888,11 @@ class RequestSession implements Session {
     // httpyac `# @proxy http://proxy:8080`: this request goes through that proxy.
     const proxy = file.dialect === 'httpyac' ? node.metadata.find((meta) => meta.key === 'proxy')?.value : undefined;
     if (proxy) overrides.proxy = await resolver.resolve(proxy);
+    // httpyac `# @noProxy` (`# @no-proxy`): this request goes direct, whatever HTTP(S)_PROXY says.
+    if (file.dialect === 'httpyac' && node.metadata.some((meta) => meta.key === 'noProxy' || meta.key === 'no-proxy')) {
+      delete overrides.proxy;
+      overrides.env = {};
+    }
     const secretValues = [...resolver.secretValues];
     for (const secret of secretValues) this.secrets.add(secret);
     return auth.digest
