@@ -965,6 +965,11 @@ class HttpFileParser {
     const block = this.block;
     const script = this.httpyacScriptAt(i, t);
     if (script >= 0) return script;
+    // httpyac: a `??` line that is no test ends the headers and, not being a header, starts the body.
+    if (this.dialect === 'httpyac' && this.isHttpyacTestLine(t) && isHttpyacBodyText(t)) {
+      block.state = 'body';
+      return this.bodyLine(i, line, t);
+    }
     if (mayEndBody(t)) {
       const last = this.afterBodyProduction(i, line, t, false);
       if (last >= 0) {

@@ -95,3 +95,16 @@ describe('dial assertions httpyac lacks', () => {
     expect(file.requests[0].assertions.map((a) => a.predicate)).toEqual(['isEmpty', 'length']);
   });
 });
+
+describe('`??` lines right under the headers (httpyac)', () => {
+  it('a test ends the headers; a line that is no test starts the body', () => {
+    const file = parseHttpFile(
+      '# @dialect httpyac\nGET http://a/x\n?? status == 200\n\n###\nGET http://a/y\nAccept: a\n?? status 200\n',
+      'x.http',
+    );
+    expect(file.requests[0].assertions.map((a) => a.source)).toEqual(['status == 200']);
+    expect(file.requests[0].body).toBeUndefined();
+    expect(body(file, 1)).toBe('?? status 200');
+    expect(file.requests[1].headers.map((h) => h.name)).toEqual(['Accept']);
+  });
+});
