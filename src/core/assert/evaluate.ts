@@ -95,14 +95,14 @@ function actualValue(assertion: AssertionNode, view: ResponseView, context: Asse
         line: assertion.span.line,
       });
     case 'xpath':
-      return xpathValue(view.text(), assertion.argument ?? '');
+      return xpathValue(view.text(), assertion.argument ?? '', assertion.namespaces);
   }
 }
 
 /** httpyac's `?? xpath EXPR …`: the text of what the XPath selects in the XML body (the libraries load here only). */
-async function xpathValue(xml: string, expression: string): Promise<unknown> {
+async function xpathValue(xml: string, expression: string, namespaces?: Record<string, string>): Promise<unknown> {
   const { evaluateXPath, assertionValue } = await import('../xpath.js');
-  return assertionValue(await evaluateXPath(xml, expression));
+  return assertionValue(await evaluateXPath(xml, expression, namespaces));
 }
 
 function failure(assertion: AssertionNode, message: string, extra: Partial<AssertionResult> = {}): AssertionResult {
@@ -182,6 +182,11 @@ export async function evaluateAssertion(
   snapshotIndex = 0,
 ): Promise<AssertionResult> {
   try {
+    if (assertion.unknownQuery !== undefined)
+      return failure(
+        assertion,
+        `httpyac has no '${assertion.unknownQuery}' assertion query: it tests the value false there, which checks nothing, and dial counts the test as failed; write \`?? js <expression> == <value>\``,
+      );
     if (assertion.predicate === 'schema') return await evaluateSchema(assertion, view, context);
     if (assertion.predicate === 'snapshot')
       return await evaluateSnapshot(

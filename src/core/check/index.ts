@@ -117,7 +117,6 @@ async function environmentsFor(
       auth: new Set(resolved.auth?.keys()),
       sources: resolved.sources,
       secretNames: resolved.secretNames,
-      ...(resolved.privateOverPublic && { privateOverPublic: resolved.privateOverPublic }),
     };
   };
   if (names.length === 0) return [await values()];
@@ -165,7 +164,6 @@ export async function checkFiles(options: CheckOptions): Promise<CheckResult> {
     options.cwd,
     findings,
   );
-  const reportedPrivate = new Set<string>();
   const scope = { cliVariables: options.cliVariables, scripted: scriptedNames(all), requestNames, dotenv };
   for (const path of paths) {
     const file = parsed.get(path);
@@ -187,7 +185,7 @@ export async function checkFiles(options: CheckOptions): Promise<CheckResult> {
     if ([...broken].some((b) => dir === b || dir.startsWith(b + sep))) continue;
     const environments = await environmentsFor(store, dir, options.environment, file.dialect === 'httpyac');
     checkVariables(file, environments, scope, report);
-    checkPrecedence(file, environments, options.cwd, report, reportedPrivate, options.cliVariables);
+    checkPrecedence(file, environments, options.cwd, report, options.cliVariables);
   }
   findings.sort((a, b) => (a.file === b.file ? a.line - b.line || a.col - b.col : a.file < b.file ? -1 : 1));
   return { findings, files: paths.length };

@@ -1,21 +1,12 @@
 /**
  * `dial check`: in a JetBrains-dialect file, names the file sets (`@name = …`, a literal-name
- * `client.global.set` / `request.variables.set`) that an environment defines with another value,
- * and private env values over different public ones. dial's order takes the file's value (and
- * the private one); JetBrains' documentation ranks the environment first (public over private).
+ * `client.global.set` / `request.variables.set`) that an environment defines with another value.
+ * dial's order takes the file's value; JetBrains' documentation ranks the environment first.
  * Warnings, once per name and file (core/vars/precedence.ts holds the messages).
  */
 import type { HttpFile } from '../httpfile/types.js';
 import { lineColAt } from '../env/json-file.js';
-import type { PrivateOverPublic } from '../env/env-store.js';
-import {
-  firstUse,
-  inFileConflictMessage,
-  privateOverPublicMessage,
-  scriptSetSites,
-  shownPath,
-  type InFileSetter,
-} from '../vars/precedence.js';
+import { firstUse, inFileConflictMessage, scriptSetSites, shownPath, type InFileSetter } from '../vars/precedence.js';
 import type { EnvironmentValues } from './variables.js';
 import type { Finding } from './types.js';
 
@@ -43,15 +34,13 @@ function lineOffset(text: string, line: number): number {
 
 /**
  * Reports the conflicts of one file against the environments checked. `base`: the folder paths
- * are shown relative to. `reportedPrivate`: private env entries already reported (once per name
- * and env file over the whole check).
+ * are shown relative to.
  */
 export function checkPrecedence(
   file: HttpFile,
   environments: EnvironmentValues[],
   base: string,
   report: Report,
-  reportedPrivate: Set<string>,
   /** `--var` names: they win in every order. */
   cliVariables: Record<string, string> = {},
 ): void {
@@ -104,16 +93,5 @@ export function checkPrecedence(
       .map((other) => lineColAt(file.text, other.offset).line);
     const elsewhere = lines.length ? ` (set again at line${lines.length > 1 ? 's' : ''} ${lines.join(', ')})` : '';
     report(definition.offset, 'precedence', `${message}${also}${elsewhere}; ${hint}`, 'warning');
-  }
-  for (const environment of environments) {
-    for (const [name, entry] of environment.privateOverPublic ?? new Map<string, PrivateOverPublic>()) {
-      if (shadowing.has(name) || Object.hasOwn(cliVariables, name)) continue;
-      const use = firstUse(file, name);
-      const key = `${name}\n${entry.privateFile}\n${entry.layer}`;
-      if (use < 0 || reportedPrivate.has(key)) continue;
-      reportedPrivate.add(key);
-      const { message, hint } = privateOverPublicMessage(name, entry, base);
-      report(use, 'precedence', `${message}; ${hint}`, 'warning');
-    }
   }
 }

@@ -53,21 +53,6 @@ export interface ResolvedEnvironment {
   defaultHeaders?: Map<string, [string, string]>;
   /** httpyac: a JavaScript config whose hooks provide variables dial does not run (file:line of the hook), for the undefined-variable hint. */
   unreadVariableHook?: string;
-  /**
-   * Names whose value comes from an `http-client.private.env.json` while a public env file defines
-   * them with another value in the same layer (`$shared` or the named environment): dial takes the
-   * private value, JetBrains' documentation gives the public one precedence. Absent when none.
-   */
-  privateOverPublic?: Map<string, PrivateOverPublic>;
-}
-
-/** One name a private env file sets over a different public value (ResolvedEnvironment.privateOverPublic). */
-export interface PrivateOverPublic {
-  privateFile: string;
-  publicFile: string;
-  publicValue: string;
-  /** `$shared` or the environment's name. */
-  layer: string;
 }
 
 export interface Dotenv {
@@ -303,34 +288,15 @@ export class EnvStore {
     const sources = new Map<string, string>();
     const shared = new Map<string, string>();
     const layers = name && name !== SHARED_ENV ? [SHARED_ENV, name] : [SHARED_ENV];
-    let privateOverPublic: Map<string, PrivateOverPublic> | undefined;
     for (const layer of layers) {
-      // The public value of each name in this layer (nearer files win), against a private winner below.
-      let publicValues: Map<string, [string, string]> | undefined;
       for (const file of files) {
         const variables = file.environments[layer];
         if (!variables) continue;
-        const jetbrainsPrivate = file.private && file.path.endsWith(PRIVATE_ENV_FILE);
-        const jetbrainsPublic = !file.private && file.path.endsWith(ENV_FILE);
         for (const [key, value] of Object.entries(variables)) {
           if (layer === SHARED_ENV) shared.set(key, value);
           values.set(key, value);
           sources.set(key, file.path);
           if (file.private || file.providerSecrets?.[layer]?.has(key)) secretNames.add(key);
-          if (jetbrainsPublic) {
-            (publicValues ??= new Map()).set(key, [value, file.path]);
-            privateOverPublic?.delete(key);
-            continue;
-          }
-          const shadowed = publicValues?.get(key);
-          if (jetbrainsPrivate && shadowed && shadowed[0] !== value)
-            (privateOverPublic ??= new Map()).set(key, {
-              privateFile: file.path,
-              publicFile: shadowed[1],
-              publicValue: shadowed[0],
-              layer,
-            });
-          else privateOverPublic?.delete(key);
         }
       }
     }
@@ -346,7 +312,6 @@ export class EnvStore {
     };
     if (auth) resolved.auth = auth;
     if (defaultHeaders) resolved.defaultHeaders = defaultHeaders;
-    if (privateOverPublic?.size) resolved.privateOverPublic = privateOverPublic;
     return resolved;
   }
 

@@ -67,6 +67,9 @@ export type AssertionPredicate =
   | 'isObject'
   | 'isNull'
   | 'isEmpty'
+  /** httpyac's `isTrue` / `isFalse`: the value is truthy / falsy in JavaScript. */
+  | 'isTrue'
+  | 'isFalse'
   | 'length'
   /** dial extensions: `?? body schema ./x.json`, `?? body snapshot [ignore $.a $.b]` */
   | 'schema'
@@ -87,6 +90,13 @@ export interface AssertionNode {
   expected?: string;
   /** For snapshot: JSONPaths to ignore. */
   ignore?: string[];
+  /**
+   * httpyac reads the line as a test of a query it does not have (`?? typeof x === "string"`):
+   * the query word as written. Such a test never holds (httpyac compares the value `false`).
+   */
+  unknownQuery?: string;
+  /** `xpath`: the prefixes of the region's httpyac `@xpath_ns prefix=uri` lines. */
+  namespaces?: Record<string, string>;
   span: Span;
 }
 
@@ -160,6 +170,8 @@ export interface RequestNode {
    */
   runs?: RunLineNode[];
   runOnly?: true;
+  /** httpyac `{{@request}}` / `{{+request}}` blocks: run on the final request (URL, headers, body resolved); what they change is sent. */
+  httpyacRequestScripts?: Array<{ code: string; line: number }>;
   /** httpyac `{{ … }}` blocks after the request line (or `{{@response}}`): run with `response` once it is in. */
   httpyacPostScripts?: Array<{ code: string; line: number }>;
   /** httpyac `# @loop`: the request is sent once per pass, with `$index` (and the loop variable) set. */

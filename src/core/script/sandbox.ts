@@ -43,6 +43,13 @@ import { importStatement, nodeOnlyModules } from './modules.js';
 const ALLOW_HINT =
   'scripts run sandboxed; to give this workspace Node access run `dial trust DIR`, or pass --allow-node (DIAL_ALLOW_NODE=1 in CI)';
 
+/** The hint for a file whose scripts need Node: the command, with the file's folder filled in. */
+function allowHintFor(httpFile: string): string {
+  const dir = dirname(resolve(httpFile));
+  const quoted = /^[\w@%+=:,./-]+$/.test(dir) ? dir : `'${dir.replace(/'/g, `'\\''`)}'`;
+  return `Node modules can read and write your files, so scripts run sandboxed: if you trust this folder's files, run \`dial trust ${quoted}\` once (or pass --allow-node; DIAL_ALLOW_NODE=1 in CI)`;
+}
+
 function lineAt(text: string, offset: number): number {
   let line = 1;
   for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
@@ -154,7 +161,7 @@ export class ScriptRunner {
     let nodeAllowed: boolean | undefined;
     const refuse = (code: string, filename: string, firstLine: number): void => {
       if (nodeOnlyModules(code).names.length === 0) return;
-      if (!(nodeAllowed ??= this.allowNode(file.path))) this.refuseNodeModules(code, filename, firstLine);
+      if (!(nodeAllowed ??= this.allowNode(file.path))) this.refuseNodeModules(code, filename, firstLine, file.path);
     };
     for (const node of file.requests) {
       // A list written in the pre-request script: how the request reads it is checked up front.
@@ -179,7 +186,11 @@ export class ScriptRunner {
         refuseUnsupportedApis(code, filename, lineOffset + 1);
       }
       // httpyac `{{ }}` blocks: their code starts at the end of the `{{` line.
-      for (const block of [...(node.httpyacScripts ?? []), ...(node.httpyacPostScripts ?? [])])
+      for (const block of [
+        ...(node.httpyacScripts ?? []),
+        ...(node.httpyacRequestScripts ?? []),
+        ...(node.httpyacPostScripts ?? []),
+      ])
         refuse(block.code, file.path, block.line);
     }
     for (const block of file.httpyacFileScripts ?? []) refuse(block.code, file.path, block.line);
@@ -187,14 +198,14 @@ export class ScriptRunner {
   }
 
   /** E_SCRIPT at the line of the first `require` of a module only Node gives (the workspace has no Node access). */
-  private refuseNodeModules(code: string, filename: string, firstLine: number): void {
+  private refuseNodeModules(code: string, filename: string, firstLine: number, httpFile: string): void {
     const needed = nodeOnlyModules(code);
     if (needed.names.length === 0) return;
     const line = firstLine + (code.slice(0, needed.firstIndex).match(/\n/g)?.length ?? 0);
     throw new DialError(
       'E_SCRIPT',
       `the script loads ${needed.names.map((name) => `'${name}'`).join(', ')}, which needs Node access; nothing was sent`,
-      { location: { file: filename, line }, hint: ALLOW_HINT },
+      { location: { file: filename, line }, hint: allowHintFor(httpFile) },
     );
   }
 

@@ -50,7 +50,7 @@ import { httpyacResponse, type HttpyacBlockContext, type HttpyacBlockOutcome } f
 import type { ResponseView } from '../assert/response-view.js';
 import { evaluateReference, type RecordedExchange } from '../vars/references.js';
 import { findPlaceholders } from '../httpfile/placeholders.js';
-import { inFileConflictMessage, privateOverPublicMessage, scriptSetSites, shownPath } from '../vars/precedence.js';
+import { inFileConflictMessage, scriptSetSites, shownPath } from '../vars/precedence.js';
 import { lineColAt } from '../env/json-file.js';
 import { basicAuthorization } from '../http/basic-auth.js';
 import { eventSourceHttpRequest, eventTypes, streamLimits } from './event-source.js';
@@ -486,8 +486,7 @@ class RequestSession implements Session {
   }
 
   /**
-   * A JetBrains-dialect file sets a name the selected environment defines too (or a private env
-   * value wins over a different public one): dial keeps its order and says where JetBrains'
+   * A JetBrains-dialect file sets a name the selected environment defines too: dial keeps its order and says where JetBrains'
    * documented one would send another value, once per name and file (core/vars/precedence.ts).
    */
   private notePrecedence(
@@ -495,23 +494,12 @@ class RequestSession implements Session {
     node: RequestNode,
     environment: ResolvedEnvironment,
     name: string,
-    by: 'request' | 'global' | 'file' | 'private',
+    by: 'request' | 'global' | 'file',
     value: string,
   ): void {
-    // In-file values: once per name and file; a private env value: once per name and env file.
-    const key =
-      by === 'private'
-        ? `\n${name}\n${environment.privateOverPublic?.get(name)?.privateFile}`
-        : `${file.path}\n${name}`;
+    // Once per name and file.
+    const key = `${file.path}\n${name}`;
     if (this.precedenceNoted.has(key)) return;
-    if (by === 'private') {
-      const entry = environment.privateOverPublic?.get(name);
-      if (!entry) return;
-      this.precedenceNoted.add(key);
-      const { message, hint } = privateOverPublicMessage(name, entry, this.workspaceRoot);
-      reportParseWarnings([{ message, hint, file: this.label(file), line: node.requestLineSpan.line }]);
-      return;
-    }
     const envValue = environment.values.get(name);
     if (envValue === undefined) return;
     let line = node.requestLineSpan.line;
@@ -945,6 +933,7 @@ class RequestSession implements Session {
       }
       request.httpVersion = '2';
     } else if (version === 'HTTP/1.1') request.httpVersion = '1.1';
+    if (node.httpyacRequestScripts) request = await this.runHttpyacRequestScripts(node, request, resolver);
     const overrides = metadataOverrides(node);
     if (node.method === 'SSE') {
       const events = eventTypes(request);
@@ -955,6 +944,11 @@ class RequestSession implements Session {
     // httpyac `# @proxy http://proxy:8080`: this request goes through that proxy.
     const proxy = file.dialect === 'httpyac' ? node.metadata.find((meta) => meta.key === 'proxy')?.value : undefined;
     if (proxy) overrides.proxy = await resolver.resolve(proxy);
+    // httpyac `# @noProxy` (`# @no-proxy`): this request goes direct, whatever HTTP(S)_PROXY says.
+    if (file.dialect === 'httpyac' && node.metadata.some((meta) => meta.key === 'noProxy' || meta.key === 'no-proxy')) {
+      delete overrides.proxy;
+      overrides.env = {};
+    }
     const secretValues = [...resolver.secretValues];
     for (const secret of secretValues) this.secrets.add(secret);
     return auth.digest
@@ -968,6 +962,42 @@ class RequestSession implements Session {
     const outcomes = await resolver.runScriptBlocks(node.httpyacScripts ?? [], { request: original });
     const changed = outcomes.at(-1)?.request;
     return changed && JSON.stringify(changed) !== JSON.stringify(original) ? withHttpyacRequest(node, changed) : node;
+  }
+
+  /**
+   * httpyac's `{{@request}}` blocks (onRequest hooks): run on the final request, the URL complete
+   * and variables filled in; what they change in `request` (method, url, headers, a text body) is
+   * what is sent. A body that is not text (a file, multipart) is not given to them and stays.
+   */
+  private async runHttpyacRequestScripts(
+    node: RequestNode,
+    request: HttpRequest,
+    resolver: VariableResolver,
+  ): Promise<HttpRequest> {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of request.headers)
+      headers[name] = Object.hasOwn(headers, name) ? `${headers[name]}, ${value}` : value;
+    const body = request.body.kind === 'text' ? request.body.text : undefined;
+    const given = { method: request.method, url: request.url, headers, ...(body !== undefined ? { body } : {}) };
+    const outcomes = await resolver.runScriptBlocks(node.httpyacRequestScripts ?? [], {
+      request: structuredClone(given),
+    });
+    const changed = outcomes.at(-1)?.request;
+    if (!changed || JSON.stringify(changed) === JSON.stringify(given)) return request;
+    const next: HttpRequest = {
+      ...request,
+      method: String(changed.method ?? request.method),
+      url: String(changed.url ?? request.url),
+      headers: Object.entries(changed.headers ?? {})
+        .filter(([, value]) => value !== undefined && value !== null)
+        .map(([name, value]): [string, string] => [name, typeof value === 'string' ? value : JSON.stringify(value)]),
+    };
+    if (changed.body !== body)
+      next.body =
+        changed.body === undefined || changed.body === null
+          ? { kind: 'none' }
+          : { kind: 'text', text: typeof changed.body === 'string' ? changed.body : JSON.stringify(changed.body) };
+    return next;
   }
 
   /** httpyac: the global scripts of the files a file imports, then its own (each once per session). */

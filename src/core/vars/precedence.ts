@@ -9,7 +9,6 @@
  */
 import { relative } from 'node:path';
 import type { HttpFile } from '../httpfile/types.js';
-import type { PrivateOverPublic } from '../env/env-store.js';
 
 /** How a file sets a name that the environment also defines. */
 export type InFileSetter = '@name' | 'client.global.set' | 'request.variables.set';
@@ -103,22 +102,5 @@ export function inFileConflictMessage(conflict: InFileConflict): { message: stri
       `'${name}' ${set} and also defined in ${where}: dial uses ${used}; ` +
       `JetBrains' documentation ranks environment variables first and would send ${shownValue(conflict.envValue, conflict.secret)} instead`,
     hint: `rename one of them, or drop '${name}' from ${where}, to make it explicit`,
-  };
-}
-
-/** The message and hint for a private env value over a different public one (JetBrains documents public over private). */
-export function privateOverPublicMessage(
-  name: string,
-  entry: PrivateOverPublic,
-  base: string,
-): { message: string; hint: string } {
-  const privateFile = shownPath(entry.privateFile, base);
-  const publicFile = shownPath(entry.publicFile, base);
-  const layer = entry.layer === '$shared' ? "'$shared'" : `environment '${entry.layer}'`;
-  return {
-    message:
-      `'${name}' of ${layer} is in both ${privateFile} and ${publicFile} with different values: dial uses the private one; ` +
-      `JetBrains' documentation gives public variables precedence and would send the value of ${publicFile} instead`,
-    hint: `keep '${name}' in one of the two files to make it explicit`,
   };
 }

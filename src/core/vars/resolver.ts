@@ -99,7 +99,7 @@ export interface ResolverOptions {
    * or a file variable over the environment, or a private env value over a different public one
    * (core/vars/precedence.ts). `value`: what dial uses. Set only for JetBrains-dialect files.
    */
-  onPrecedence?: (name: string, by: 'request' | 'global' | 'file' | 'private', value: string) => void;
+  onPrecedence?: (name: string, by: 'request' | 'global' | 'file', value: string) => void;
 }
 
 /** One `{{$auth.…}}` placeholder of a request. */
@@ -273,11 +273,8 @@ export class VariableResolver {
       value = await this.template(template, [...chain, name]);
       if (onceKey !== undefined) o.onceValues?.set(onceKey, value);
       if (!o.fileVariables.has(name) && o.environment.secretNames.has(name)) this.secret(value);
-      if (o.onPrecedence) {
-        if (!o.fileVariables.has(name)) {
-          if (o.environment.privateOverPublic?.has(name)) o.onPrecedence(name, 'private', value);
-        } else if (o.environment.values.has(name)) o.onPrecedence(name, 'file', value);
-      }
+      if (o.onPrecedence && o.fileVariables.has(name) && o.environment.values.has(name))
+        o.onPrecedence(name, 'file', value);
     } else if (o.dotenv?.values.has(name)) {
       value = o.dotenv.values.get(name)!;
       this.secret(value);

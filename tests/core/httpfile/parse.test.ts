@@ -275,7 +275,7 @@ describe('parseHttpFile: errors', () => {
   });
 
   it('is a DialError that exits 3', () => {
-    expect(parseError('GET http://a\n\n?? status nearly 200\n').exitCode).toBe(3);
+    expect(parseError('GET http://a\n\n?? status nearly == 200\n').exitCode).toBe(3);
   });
 });
 

@@ -9,7 +9,6 @@ import { createSession } from '../../../src/core/session/index.js';
 import { onParseWarning } from '../../../src/core/httpfile/warnings.js';
 import { parseHttpFile } from '../../../src/core/httpfile/index.js';
 import type { ParseWarning } from '../../../src/core/httpfile/types.js';
-import { EnvStore } from '../../../src/core/env/index.js';
 import { checkFiles } from '../../../src/core/check/index.js';
 import { scriptSetSites } from '../../../src/core/vars/precedence.js';
 import { tempDir } from '../../helpers/cli.js';
@@ -141,53 +140,24 @@ describe('session: in-file values over the environment (JetBrains dialect)', () 
 });
 
 describe('private env values over public ones', () => {
-  it('EnvStore.resolve lists a name whose private value differs from the public one in the same layer', async () => {
-    const root = workspace({
-      'http-client.env.json': JSON.stringify({ $shared: { s: 'pub' }, dev: { a: 'pub', b: 'same', c: 'pub' } }),
-      'http-client.private.env.json': JSON.stringify({ $shared: { s: 'priv' }, dev: { a: 'priv', b: 'same' } }),
-    });
-    const resolved = await new EnvStore(root).resolve(root, 'dev');
-    expect(resolved.values.get('a')).toBe('priv');
-    expect([...(resolved.privateOverPublic?.keys() ?? [])].sort()).toEqual(['a', 's']);
-    expect(resolved.privateOverPublic?.get('a')).toMatchObject({
-      publicValue: 'pub',
-      layer: 'dev',
-      privateFile: join(root, 'http-client.private.env.json'),
-      publicFile: join(root, 'http-client.env.json'),
-    });
-  });
-
-  it('a public value of the named environment over a private $shared one is no conflict', async () => {
-    const root = workspace({
-      'http-client.env.json': JSON.stringify({ dev: { s: 'pub-dev' } }),
-      'http-client.private.env.json': JSON.stringify({ $shared: { s: 'priv' } }),
-    });
-    const resolved = await new EnvStore(root).resolve(root, 'dev');
-    expect(resolved.values.get('s')).toBe('pub-dev');
-    expect(resolved.privateOverPublic).toBeUndefined();
-  });
-
-  it('session: the private value is used, one warning naming both files', async () => {
+  // JetBrains' page lists public over private, but Rider and IntelliJ send the private value (as
+  // httpyac changed to match them: AnWeber/vscode-httpyac#175); dial does too, and says nothing.
+  it('the private value is used, without a warning', async () => {
     const warnings = collect();
     const root = workspace({
       'http-client.env.json': JSON.stringify({ dev: { host: 'http://public.example' } }),
       'http-client.private.env.json': JSON.stringify({ dev: { host: 'http://private.example' } }),
-      'api.http': 'GET {{host}}/a\n\n###\nGET {{host}}/b\n',
+      'api.http': 'GET {{host}}/a\n',
     });
     const session = createSession({ workspaceRoot: root, processEnv: {}, environment: 'dev' });
     const file = await session.loadFile(join(root, 'api.http'));
     expect((await session.prepare(file, file.requests[0])).request.url).toBe('http://private.example/a');
-    await session.prepare(file, file.requests[1]);
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatchObject({ file: 'api.http', line: 1 });
-    expect(warnings[0].message).toBe(
-      "'host' of environment 'dev' is in both http-client.private.env.json and http-client.env.json with different values: dial uses the private one; JetBrains' documentation gives public variables precedence and would send the value of http-client.env.json instead",
-    );
+    expect(warnings).toEqual([]);
   });
 });
 
 describe('dial check', () => {
-  it('reports each conflicting name once per file as a warning at its line, not an error', async () => {
+  it('reports each conflicting name once per file as a warning at its line, not an error (a private value over a public one is no conflict)', async () => {
     const root = workspace({
       'http-client.env.json': JSON.stringify({
         dev: { host: 'http://env', sub: 'ENV', same: 'x', key: 'k1' },
@@ -202,13 +172,11 @@ describe('dial check', () => {
     expect(precedence.map((f) => `${f.file}:${f.line} ${f.severity}`)).toEqual([
       'api.http:1 warning',
       'api.http:8 warning',
-      'api.http:12 warning',
     ]);
     expect(precedence[0].message).toContain("environment 'dev' of http-client.env.json");
     expect(precedence[0].message).toContain("(also environment 'prod')");
     expect(precedence[1].message).toContain("client.global.set('sub', …)");
     expect(precedence[0].message).not.toContain('set again');
-    expect(precedence[2].message).toContain('http-client.private.env.json and http-client.env.json');
     expect(result.findings.filter((finding) => finding.severity === 'error')).toEqual([]);
   });
 
