@@ -9,6 +9,7 @@ import type { HostState } from './engine-types.js';
 const ALGORITHMS = new Set(['md5', 'sha1', 'sha256', 'sha384', 'sha512']);
 const ENCODINGS = new Set(['utf8', 'hex', 'base64']);
 const MAX_LOGS = 200;
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const MAX_LOG_LENGTH = 2000;
 
 interface DigestParts {
@@ -85,6 +86,29 @@ function answer(state: HostState, op: string, args: unknown[]): unknown {
       return null;
     case 'globalIsEmpty':
       return env.globals.size === 0;
+    case 'globalHeaderSet':
+    case 'globalHeaderClear': {
+      if (!env.globalHeaders) throw new Error('client.global.headers is not available here');
+      if (!HEADER_NAME.test(name)) throw new Error(`client.global.headers: '${name}' is not a valid header name`);
+      if (op === 'globalHeaderClear') env.globalHeaders.delete(name.toLowerCase());
+      else {
+        const value = String(args[1]);
+        if (/[\r\n]/.test(value))
+          throw new Error(`client.global.headers.set('${name}', …): the value holds a line break`);
+        env.globalHeaders.set(name.toLowerCase(), [name, value]);
+      }
+      return null;
+    }
+    case 'checkSubstituted': {
+      // Precomputed before the script ran: a placeholder left for a variable the script has set
+      // since would be sent differently than it reads here.
+      for (const match of String(args[0]).matchAll(/\{\{\s*([^{}\s]+)\s*\}\}/g))
+        if (env.requestVariables.has(match[1]))
+          throw new Error(
+            `tryGetSubstituted() after request.variables.set('${match[1]}') in the same script is not supported (dial fills the variables in before the script runs)`,
+          );
+      return null;
+    }
     case 'varSet':
       env.requestVariables.set(name, String(args[1]));
       env.requestLists?.delete(name);

@@ -127,6 +127,11 @@ export interface Session {
   readonly environment?: string;
   /** `client.global`, shared by scripts. */
   globals: Map<string, unknown>;
+  /**
+   * `client.global.headers` (JetBrains), by lower-case name: every request prepared after a script
+   * set one gets it, unless the request writes that header itself.
+   */
+  globalHeaders: Map<string, [string, string]>;
   loadFile(path: string): Promise<HttpFile>;
   /**
    * Drops the cached parse of a file (the runner calls it once a file has run, so a long run does
@@ -146,7 +151,12 @@ export interface Session {
   ): Promise<Exchange>;
   record(file: HttpFile, node: RequestNode, request: HttpRequest, exchange: Exchange): void;
   hasRun(file: HttpFile, node: RequestNode): boolean;
-  resolveTemplate(text: string, file: HttpFile, node: RequestNode): Promise<string>;
+  resolveTemplate(
+    text: string,
+    file: HttpFile,
+    node: RequestNode,
+    requestVariables?: Map<string, string>,
+  ): Promise<string>;
   secretValues(): string[];
   environments(): Promise<string[]>;
   /** httpyac: keeps the file's last response, which later requests read as `response`. */
@@ -232,6 +242,7 @@ class RequestSession implements Session {
   readonly workspaceRoot: string;
   readonly environment?: string;
   readonly globals = new Map<string, unknown>();
+  readonly globalHeaders = new Map<string, [string, string]>();
   private readonly env: EnvStore;
   private readonly files = new Map<string, Promise<HttpFile>>();
   private readonly recorded = new Map<string, RecordedExchange>();
@@ -348,8 +359,13 @@ class RequestSession implements Session {
     return this.prepareInChain(file, node, extra);
   }
 
-  async resolveTemplate(text: string, file: HttpFile, node: RequestNode): Promise<string> {
-    const resolver = await this.resolver(file, node, {}, false);
+  async resolveTemplate(
+    text: string,
+    file: HttpFile,
+    node: RequestNode,
+    requestVariables?: Map<string, string>,
+  ): Promise<string> {
+    const resolver = await this.resolver(file, node, requestVariables ? { requestVariables } : {}, false);
     const value = await resolver.resolve(text);
     for (const secret of resolver.secretValues) this.secrets.add(secret);
     return value;
@@ -844,6 +860,7 @@ class RequestSession implements Session {
     this.checkClosedTemplates(file, node);
     let url = plainUrl(node, resolver) ?? (await this.resolveUrl(file, node, resolver));
     const headers = this.plainHeaders(file, node, resolver) ?? (await this.resolveHeaders(file, node, resolver));
+    if (this.globalHeaders.size > 0) await this.addGlobalHeaders(file, node, headers, resolver);
     if (httpyacAuthIndex(headers) >= 0) await this.httpyacAuth(file, node, headers, resolver);
     const clientCert = file.dialect === 'httpyac' ? this.takeHttpyacClientCert(file, node, headers) : undefined;
     const asteriskForm = url === '*';
@@ -1108,6 +1125,33 @@ class RequestSession implements Session {
       headers.push([name, value]);
     }
     return headers;
+  }
+
+  /**
+   * JetBrains' `client.global.headers`: the ones this request does not write itself (its own header
+   * wins, whatever its case), their `{{variables}}` filled in as in a header line.
+   */
+  private async addGlobalHeaders(
+    file: HttpFile,
+    node: RequestNode,
+    headers: Array<[string, string]>,
+    resolver: VariableResolver,
+  ): Promise<void> {
+    const own = new Set(headers.map(([name]) => name.toLowerCase()));
+    for (const [key, [name, value]] of this.globalHeaders) {
+      if (own.has(key)) continue;
+      const resolved = value.includes('{{') ? await resolver.resolve(value) : value;
+      if (/[\r\n]/.test(resolved))
+        throw new DialError(
+          'E_HEADER_INJECTION',
+          `header '${name}' set by client.global.headers holds a line break after variable substitution (${this.where(file, node)})`,
+          {
+            location: { file: file.path || '<text>', line: node.requestLineSpan.line },
+            hint: 'a variable used in the header value holds CR or LF; fix its value',
+          },
+        );
+      headers.push([name, resolved]);
+    }
   }
 
   /** Refuses a resolved header with a line break or an invalid name. */
