@@ -4,7 +4,9 @@
  * done here with node:crypto on plain strings. Nothing it answers is a host object.
  */
 import { createHash, createHmac, randomUUID } from 'node:crypto';
+import { JSONPath } from 'jsonpath-plus';
 import type { HostState } from './engine-types.js';
+import { isDefinitePath } from '../assert/json-path.js';
 
 const ALGORITHMS = new Set(['md5', 'sha1', 'sha256', 'sha384', 'sha512']);
 const ENCODINGS = new Set(['utf8', 'hex', 'base64']);
@@ -57,6 +59,31 @@ function digest(parts: DigestParts): { hex: string; base64: string; base64url: s
 /** Parses a JSON value the script handed over; a value that was not JSON comes back as text. */
 function jsonSafe(value: unknown): unknown {
   return value === undefined ? null : value;
+}
+
+/**
+ * JetBrains' `jsonPath(value, path)`: a path that can match one value only gives that value (null
+ * when absent), any other path the list of matches (the way Jayway's JsonPath, which the JetBrains
+ * client is built on, answers).
+ */
+function jsonPath(value: unknown, path: string): unknown {
+  const data = typeof value === 'string' ? parseJson(value) : value;
+  let results: unknown[];
+  try {
+    results = JSONPath({ path, json: data as object, wrap: true, eval: 'safe' }) as unknown[];
+  } catch (error) {
+    throw new Error(`jsonPath: invalid JSONPath '${path}': ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (isDefinitePath(path)) return results?.[0] ?? null;
+  return results ?? [];
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new Error('jsonPath: the value is text that is not JSON');
+  }
 }
 
 function answer(state: HostState, op: string, args: unknown[]): unknown {
@@ -135,6 +162,8 @@ function answer(state: HostState, op: string, args: unknown[]): unknown {
       return jsonSafe(env.response?.json());
     case 'digest':
       return digest(args[0] as DigestParts);
+    case 'jsonPath':
+      return jsonPath(args[0], String(args[1]));
     case 'uuid':
       return randomUUID();
     case 'recode':

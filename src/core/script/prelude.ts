@@ -349,6 +349,7 @@ export const PRELUDE_SOURCE = String.raw`(function (host, node) {
   if (typeof G.btoa !== 'function') G.btoa = function (s) { return call('recode', String(s), 'latin1', 'base64'); };
   if (typeof G.atob !== 'function') G.atob = function (s) { return call('recode', String(s), 'base64', 'latin1'); };
 
+  G.jsonPath = function (value, path) { return call('jsonPath', value === undefined ? null : value, String(path)); };
   G.crypto = nodeCrypto;
   G.$random = random;
   G.assert = kulalaAssert;

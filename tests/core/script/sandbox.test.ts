@@ -119,6 +119,13 @@ client.log("token", response.body.token, {a: 1});`);
     expect(outcome.tests).toEqual([{ name: 'kept', passed: true }]);
   });
 
+  it('jsonPath(): a definite path gives its value (null when absent), any other path the list of matches', async () => {
+    const outcome = await runHandler(
+      'client.log(jsonPath(response.body, "$.items[0].id"), jsonPath(response.body, "$.nope"), JSON.stringify(jsonPath(response.body, "$.items[*].id")), jsonPath(\'{"a": {"b": 2}}\', "$.a.b"));',
+    );
+    expect(outcome.logs).toEqual(['7 null [7] 2']);
+  });
+
   it('client.global.headers.set/clear fill the map the session reads; bad names and line breaks are errors', async () => {
     const globalHeaders = new Map<string, [string, string]>();
     await runHandler(
