@@ -807,7 +807,9 @@ class HttpFileParser {
     for (const [name, value] of request.headers) block.headers.push({ name, value, span });
     if (request.body)
       block.curlBody =
-        request.body.kind === 'file' ? { ...request.body, substitute: false, span } : { ...request.body, span };
+        request.body.kind === 'file'
+          ? { ...request.body, substitute: false, rootFirst: true, span }
+          : { ...request.body, span };
     block.curl = true;
     block.hasRequest = true;
     block.requestLineSpan = span;

@@ -32,7 +32,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFile, stat } from 'node:fs/promises';
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { Exchange, HttpRequest, RequestBody, SendOptions, TlsOptions } from '../http/types.js';
 import { grpcRequestParts } from './grpc.js';
 import type { HeaderNode, HttpFile, RequestNode } from '../httpfile/types.js';
@@ -1313,7 +1313,19 @@ class RequestSession implements Session {
       return { kind: 'bytes', bytes };
     }
     if (source?.kind === 'file') {
-      const path = resolve(dir, await resolver.resolve(source.path));
+      const written = await resolver.resolve(source.path);
+      let path = resolve(dir, written);
+      // REST Client's cURL `-d @file`: the workspace root first, then the .http file's folder.
+      if (source.rootFirst && !isAbsolute(written)) {
+        const atRoot = resolve(this.workspaceRoot, written);
+        if (
+          await stat(atRoot).then(
+            (info) => info.isFile(),
+            () => false,
+          )
+        )
+          path = atRoot;
+      }
       const location = {
         file: fileLabel,
         line: source.span.line,
