@@ -282,6 +282,11 @@ export function curlRequestOf(text: string): CurlRequestResult {
   }
 }
 
+/** REST Client turns every run of white space in the command into one space before reading it, inside quotes too. */
+function collapse(text: string): string {
+  return text.replace(/\s{2,}/g, ' ');
+}
+
 /**
  * The request from the options, as REST Client's curlRequestParser builds it: headers in order,
  * a name given twice joined into one header (`,`, for Cookie `;`) under its first spelling; `-b`
@@ -303,7 +308,7 @@ function buildRequest(positional: string[], options: Option[], restore: (value: 
   };
   for (const option of options) {
     if (option.long !== 'header') continue;
-    const value = option.value ?? '';
+    const value = collapse(option.value ?? '');
     const colon = value.indexOf(':');
     const name = restore(value.slice(0, colon).trim());
     setHeader(name, restore(value.slice(colon + 1).trim()), name.toLowerCase() === 'cookie' ? ';' : ',');
@@ -322,7 +327,7 @@ function buildRequest(positional: string[], options: Option[], restore: (value: 
   const data = options
     .filter((option) => DATA_OPTIONS.has(option.long))
     .map((option) => {
-      const value = option.value ?? '';
+      const value = collapse(option.value ?? '');
       return NUMBER.test(value) && !/^-?0\d/.test(value) ? String(Number(value)) : value;
     });
   const text = data.join('&');

@@ -110,6 +110,12 @@ describe('a cURL request', () => {
     expect(only("curl -X POST http://x/ --data ''\n")).toMatchObject({ method: 'POST', body: undefined });
   });
 
+  it('runs of white space in a value are one space, as REST Client collapses them before reading', () => {
+    const node = only(`curl http://x/ -H 'X-A: a   b' -d '{"a":    1}'\n`);
+    expect(headersOf(node)[0]).toEqual(['X-A', 'a b']);
+    expect(node.body).toMatchObject({ text: '{"a": 1}' });
+  });
+
   it('a data value REST Client reads as a number is sent as that number', () => {
     expect(only('curl http://x/ -d 1.50\n').body).toMatchObject({ text: '1.5' });
     expect(only('curl http://x/ -d 007\n').body).toMatchObject({ text: '007' });
