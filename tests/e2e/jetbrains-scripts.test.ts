@@ -73,6 +73,25 @@ describe('client.global.headers', () => {
     }
   });
 
+  it("each file is its own flow: a dial run of two files does not carry one file's headers into the other", async () => {
+    const server = await startRecordingServer();
+    try {
+      const dir = workspace({
+        'a.http': '< {% client.global.headers.set("X-Flow", "a"); %}\nGET {{host}}/a1\n\n###\nGET {{host}}/a2\n',
+        'b.http': 'GET {{host}}/b1\n',
+      });
+      const run = await runCli(['run', 'a.http', 'b.http', '--var', `host=${server.url}`], { cwd: dir });
+      expect(run.code, run.stderr).toBe(0);
+      expect(server.requests.map((r) => `${r.url} ${r.headers['x-flow'] ?? '-'}`).sort()).toEqual([
+        '/a1 a',
+        '/a2 a',
+        '/b1 -',
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('dial send: a pre-request script sets a header for the request it sends', async () => {
     const server = await startRecordingServer();
     try {

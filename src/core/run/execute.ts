@@ -36,8 +36,8 @@ import { unassertedGrpcFailure } from './grpc-status.js';
 /** The part of the workspace session the runner uses (src/core/session). */
 export interface RunSession {
   globals: Map<string, unknown>;
-  /** `client.global.headers`: headers the session's later requests get (the session's prepare adds them). */
-  globalHeaders?: Map<string, [string, string]>;
+  /** `client.global.headers` of a file: headers its later requests get (the session's prepare adds them). */
+  globalHeadersOf?(file: HttpFile): Map<string, [string, string]>;
   prepare(
     file: HttpFile,
     node: RequestNode,
@@ -306,7 +306,7 @@ async function runScripts(shared: ExecutorShared, attempt: Attempt, kind: 'preSc
   for (const script of node[kind]) {
     const environment: ScriptEnvironment = {
       globals: session.globals,
-      ...(session.globalHeaders ? { globalHeaders: session.globalHeaders } : {}),
+      ...(session.globalHeadersOf ? { globalHeaders: session.globalHeadersOf(file) } : {}),
       requestVariables: attempt.requestVariables,
       requestLists: (attempt.requestLists ??= new Map()),
       ...(attempt.iteration !== undefined ? { iteration: attempt.iteration } : {}),

@@ -128,10 +128,11 @@ export interface Session {
   /** `client.global`, shared by scripts. */
   globals: Map<string, unknown>;
   /**
-   * `client.global.headers` (JetBrains), by lower-case name: every request prepared after a script
-   * set one gets it, unless the request writes that header itself.
+   * `client.global.headers` (JetBrains) of a file's execution flow, by lower-case name: every
+   * request of the file prepared after a script set one gets it, unless the request writes that
+   * header itself. One map per file (JetBrains' flow is the file's run), made on first use.
    */
-  globalHeaders: Map<string, [string, string]>;
+  globalHeadersOf(file: HttpFile): Map<string, [string, string]>;
   loadFile(path: string): Promise<HttpFile>;
   /**
    * Drops the cached parse of a file (the runner calls it once a file has run, so a long run does
@@ -242,7 +243,7 @@ class RequestSession implements Session {
   readonly workspaceRoot: string;
   readonly environment?: string;
   readonly globals = new Map<string, unknown>();
-  readonly globalHeaders = new Map<string, [string, string]>();
+  private readonly globalHeadersByFile = new Map<string, Map<string, [string, string]>>();
   private readonly env: EnvStore;
   private readonly files = new Map<string, Promise<HttpFile>>();
   private readonly recorded = new Map<string, RecordedExchange>();
@@ -357,6 +358,12 @@ class RequestSession implements Session {
     extra: { requestVariables?: Map<string, string>; promptAgain?: boolean } = {},
   ): Promise<PreparedRequest> {
     return this.prepareInChain(file, node, extra);
+  }
+
+  globalHeadersOf(file: HttpFile): Map<string, [string, string]> {
+    let headers = this.globalHeadersByFile.get(file.path);
+    if (!headers) this.globalHeadersByFile.set(file.path, (headers = new Map()));
+    return headers;
   }
 
   async resolveTemplate(
@@ -860,7 +867,8 @@ class RequestSession implements Session {
     this.checkClosedTemplates(file, node);
     let url = plainUrl(node, resolver) ?? (await this.resolveUrl(file, node, resolver));
     const headers = this.plainHeaders(file, node, resolver) ?? (await this.resolveHeaders(file, node, resolver));
-    if (this.globalHeaders.size > 0) await this.addGlobalHeaders(file, node, headers, resolver);
+    const globalHeaders = this.globalHeadersByFile.size > 0 ? this.globalHeadersByFile.get(file.path) : undefined;
+    if (globalHeaders?.size) await this.addGlobalHeaders(file, node, headers, resolver, globalHeaders);
     if (httpyacAuthIndex(headers) >= 0) await this.httpyacAuth(file, node, headers, resolver);
     const clientCert = file.dialect === 'httpyac' ? this.takeHttpyacClientCert(file, node, headers) : undefined;
     const asteriskForm = url === '*';
@@ -1136,9 +1144,10 @@ class RequestSession implements Session {
     node: RequestNode,
     headers: Array<[string, string]>,
     resolver: VariableResolver,
+    globalHeaders: Map<string, [string, string]>,
   ): Promise<void> {
     const own = new Set(headers.map(([name]) => name.toLowerCase()));
-    for (const [key, [name, value]] of this.globalHeaders) {
+    for (const [key, [name, value]] of globalHeaders) {
       if (own.has(key)) continue;
       const resolved = value.includes('{{') ? await resolver.resolve(value) : value;
       if (/[\r\n]/.test(resolved))

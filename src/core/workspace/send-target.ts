@@ -329,7 +329,7 @@ async function runPreRequestScripts(
   runner: ScriptRunner,
   file: HttpFile,
   node: RequestNode,
-  session: Pick<Session, 'globals' | 'globalHeaders' | 'resolveTemplate'>,
+  session: Pick<Session, 'globals' | 'globalHeadersOf' | 'resolveTemplate'>,
   environment: () => Promise<ScriptEnvironment['environment']>,
 ): Promise<RequestScripts> {
   const { globals } = session;
@@ -351,7 +351,7 @@ async function runPreRequestScripts(
         requestVariables: scripts.requestVariables,
         requestLists,
         environment: scripts.environment,
-        globalHeaders: session.globalHeaders,
+        globalHeaders: session.globalHeadersOf(file),
         request: scriptRequest(node, (text, variables) =>
           trySubstitute(text, (template) => session.resolveTemplate(template, file, node, variables)),
         ),

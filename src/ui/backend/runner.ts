@@ -149,7 +149,7 @@ function recordingSession(session: Session, context: RunnerContext): RunSession 
   };
   return {
     globals: session.globals,
-    globalHeaders: session.globalHeaders,
+    globalHeadersOf: (file) => session.globalHeadersOf(file),
     prepare: async (file, node, extra) => {
       const prepared = await session.prepare(file, node, extra);
       const current = context.current();
