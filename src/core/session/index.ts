@@ -1308,7 +1308,11 @@ class RequestSession implements Session {
       const text = await resolver.resolve(source.text);
       const contentType = headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1];
       const boundary = multipartBoundary(contentType);
-      if (!boundary) return { kind: 'text', text };
+      if (!boundary)
+        return {
+          kind: 'text',
+          text: file.dialect === 'rest-client' && isFormType(contentType) ? restClientFormEncoding(text) : text,
+        };
       const bytes = await expandMultipartBody(text, {
         boundary,
         baseDir: dir,
@@ -1354,6 +1358,27 @@ class RequestSession implements Session {
     }
     return { kind: 'none' };
   }
+}
+
+function isFormType(contentType: string | undefined): boolean {
+  return contentType?.split(';')[0].trim().toLowerCase() === 'application/x-www-form-urlencoded';
+}
+
+/**
+ * REST Client's form bodies (its default `formParamEncodingStrategy`, "automatic", runs the npm
+ * `encodeurl` over them): every character a URL cannot hold is percent-encoded as `encodeURI`
+ * does (a space as `%20`, `ü` as `%C3%BC`, `<` as `%3C`), a `%` that starts no `%XX` as `%25`;
+ * `&`, `=`, `+`, already encoded `%XX` and the other URL characters stay as written.
+ */
+export function restClientFormEncoding(text: string): string {
+  return text.replace(/%(?![0-9A-Fa-f]{2})|[^!%&-;=?-[\]_a-z~]/gu, (char) => {
+    if (char === '%') return '%25';
+    try {
+      return encodeURI(char);
+    } catch {
+      return encodeURI('\uFFFD'); // a lone surrogate
+    }
+  });
 }
 
 /**

@@ -1,0 +1,50 @@
+/**
+ * REST Client's form bodies: in the REST Client dialect (a `.rest` file) an
+ * `application/x-www-form-urlencoded` body is sent through REST Client's default encoding (npm
+ * encodeurl 1.0.2, which its lock file pins); in other dialects it is sent as written, as JetBrains
+ * sends it. Through the built bin/dial.js against a recording server.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { startRecordingServer } from '../helpers/servers.js';
+import { restClientFormEncoding } from '../../src/core/session/index.js';
+
+const REQUEST = [
+  'POST {{host}}/form',
+  'Content-Type: application/x-www-form-urlencoded; charset=utf-8',
+  '',
+  'name=foo bar&city=Zürich&done=a%20b&odd=100%&q="x"^|<>#$&who={{who}}',
+  '',
+].join('\n');
+
+describe('REST Client form bodies', () => {
+  it('the encoding: what a URL cannot hold is %-encoded, `%XX`, `&`, `=`, `+`, `#`, `$` stay', () => {
+    expect(restClientFormEncoding('name=foo bar&city=Zürich&done=a%20b&odd=100%&q="x"^|<>#$')).toBe(
+      'name=foo%20bar&city=Z%C3%BCrich&done=a%20b&odd=100%25&q=%22x%22%5E%7C%3C%3E#$',
+    );
+    expect(restClientFormEncoding("p=a+b;c,d/e?f:g@h[i]~j!k*l(m)'n")).toBe("p=a+b;c,d/e?f:g@h[i]~j!k*l(m)'n");
+    expect(restClientFormEncoding('e=😀&l=\ud800')).toBe('e=%F0%9F%98%80&l=%EF%BF%BD');
+  });
+
+  it('a .rest file sends it encoded (variables too); a .http file as written', async () => {
+    const server = await startRecordingServer();
+    try {
+      const dir = tempDir('dial-rc-form-');
+      mkdirSync(join(dir, '.git'));
+      writeFileSync(join(dir, 'a.rest'), REQUEST);
+      writeFileSync(join(dir, 'a.http'), REQUEST);
+      for (const file of ['a.rest', 'a.http']) {
+        const run = await runCli(['run', file, '--var', `host=${server.url}`, '--var', 'who=Zoë A'], { cwd: dir });
+        expect(run.code, run.stderr).toBe(0);
+      }
+      expect(server.requests.map((r) => r.body.toString())).toEqual([
+        'name=foo%20bar&city=Z%C3%BCrich&done=a%20b&odd=100%25&q=%22x%22%5E%7C%3C%3E#$&who=Zo%C3%AB%20A',
+        'name=foo bar&city=Zürich&done=a%20b&odd=100%&q="x"^|<>#$&who=Zoë A',
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+});
