@@ -1,6 +1,6 @@
 /**
- * REST Client's form bodies: in the REST Client dialect (a `.rest` file) an
- * `application/x-www-form-urlencoded` body is sent through REST Client's default encoding (npm
+ * REST Client's form bodies and URLs: in the REST Client dialect (a `.rest` file) the URL and an
+ * `application/x-www-form-urlencoded` body are sent through REST Client's default encoding (npm
  * encodeurl 1.0.2, which its lock file pins); in other dialects it is sent as written, as JetBrains
  * sends it. Through the built bin/dial.js against a recording server.
  */
@@ -26,6 +26,27 @@ describe('REST Client form bodies', () => {
     );
     expect(restClientFormEncoding("p=a+b;c,d/e?f:g@h[i]~j!k*l(m)'n")).toBe("p=a+b;c,d/e?f:g@h[i]~j!k*l(m)'n");
     expect(restClientFormEncoding('e=😀&l=\ud800')).toBe('e=%F0%9F%98%80&l=%EF%BF%BD');
+  });
+
+  it('a .rest file sends its URL through the same encoding (REST Client encodes every URL); a .http file does not', async () => {
+    const server = await startRecordingServer();
+    try {
+      const dir = tempDir('dial-rc-url-');
+      mkdirSync(join(dir, '.git'));
+      const text = 'GET {{host}}/a b/ü?x=1|2&y=10%&z=a^b&done=%20#frag\n';
+      writeFileSync(join(dir, 'u.rest'), text);
+      writeFileSync(join(dir, 'u.http'), text);
+      for (const file of ['u.rest', 'u.http']) {
+        const run = await runCli(['run', file, '--var', `host=${server.url}`], { cwd: dir });
+        expect(run.code, run.stderr).toBe(0);
+      }
+      expect(server.requests.map((r) => r.url)).toEqual([
+        '/a%20b/%C3%BC?x=1%7C2&y=10%25&z=a%5Eb&done=%20',
+        '/a%20b/%C3%BC?x=1|2&y=10%&z=a^b&done=%20',
+      ]);
+    } finally {
+      await server.close();
+    }
   });
 
   it('a .rest file sends it encoded (variables too); a .http file as written', async () => {

@@ -874,6 +874,8 @@ class RequestSession implements Session {
     const asteriskForm = url === '*';
     const grpc = node.method === 'GRPC' ? grpcRequestParts(url, node, file, this.workspaceRoot, headers) : undefined;
     url = grpc ? grpc.url : completeUrl(url, headers);
+    // REST Client runs its URLs through the same encoding as its form bodies (httpClient.ts).
+    if (file.dialect === 'rest-client' && !asteriskForm) url = restClientFormEncoding(url);
     // A rooted target with no Host header cannot be sent as written; httpyac's rule gives it the
     // `host` variable. Used in every dialect, only when such a variable is defined.
     if (url.startsWith('/')) url = `${await resolver.variable('host').catch(() => '')}${url}`;
@@ -1366,7 +1368,7 @@ function isFormType(contentType: string | undefined): boolean {
 
 /**
  * REST Client's form bodies (its default `formParamEncodingStrategy`, "automatic", runs the npm
- * `encodeurl` over them): every character a URL cannot hold is percent-encoded as `encodeURI`
+ * `encodeurl` over them) and its URLs (encodeurl before every send): every character a URL cannot hold is percent-encoded as `encodeURI`
  * does (a space as `%20`, `ü` as `%C3%BC`, `<` as `%3C`), a `%` that starts no `%XX` as `%25`;
  * `&`, `=`, `+`, already encoded `%XX` and the other URL characters stay as written.
  */
