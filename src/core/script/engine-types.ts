@@ -30,8 +30,22 @@ export interface SubstitutedRequest {
   body: string | null;
 }
 
+/**
+ * `client.variables.file.get(name)` answers, read before the script runs: the names its code reads
+ * literally, filled in; `declared` names the file's variables (one declared but not filled in is an
+ * error at the call, never null).
+ */
+export interface ScriptFileVariables {
+  values: Record<string, string>;
+  declared: string[];
+}
+
 /** The data a script's `request` and `response` objects are built from, as plain JSON. */
-export function scriptData(env: ScriptEnvironment, substituted?: SubstitutedRequest): string {
+export function scriptData(
+  env: ScriptEnvironment,
+  substituted?: SubstitutedRequest,
+  fileVariables?: ScriptFileVariables,
+): string {
   const view = env.response;
   const request = env.request;
   return JSON.stringify({
@@ -41,6 +55,7 @@ export function scriptData(env: ScriptEnvironment, substituted?: SubstitutedRequ
       headers: request?.headers ?? [],
       body: request?.body ?? null,
       substituted: substituted ?? null,
+      fileVariables: fileVariables ?? null,
     },
     response: view
       ? {

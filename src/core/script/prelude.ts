@@ -86,6 +86,28 @@ export const PRELUDE_SOURCE = String.raw`(function (host, node) {
     // JetBrains: ends the script here; what it did so far stays done.
     exit: function () { throw typed('ClientExit', 'client.exit()'); }
   };
+  // JetBrains 2025.3: one door to every scope (the older ones stay).
+  var scriptRequestData = null;
+  client.variables = {
+    global: client.global,
+    environment: { get: function (name) { var v = call('envGet', String(name)); return v === undefined ? null : v; } },
+    request: {
+      set: function (name, value) {
+        if (Array.isArray(value)) call('varSetList', String(name), value);
+        else call('varSet', String(name), typeof value === 'string' ? value : fmt(value));
+      },
+      get: function (name) { var v = call('varGet', String(name)); return v === undefined ? null : v; }
+    },
+    file: {
+      get: function (name) {
+        var n = String(name), fv = scriptRequestData && scriptRequestData.fileVariables;
+        if (fv && Object.prototype.hasOwnProperty.call(fv.values, n)) return fv.values[n];
+        if (fv && fv.declared.indexOf(n) >= 0)
+          unsupported("client.variables.file.get('" + n + "') of a value that reads another request, or not named literally");
+        return null;
+      }
+    }
+  };
   Object.defineProperty(client, 'websocket', { get: function () { unsupported('client.websocket'); } });
   Object.defineProperty(client, 'oauth2', { get: function () { unsupported('client.oauth2'); } });
 
@@ -376,6 +398,7 @@ export const PRELUDE_SOURCE = String.raw`(function (host, node) {
       timers = [];
       var response = data.response ? makeResponse(data.response) : undefined;
       currentResponse = response;
+      scriptRequestData = data.request;
       var promise = fn(client, makeRequest(data.request), response, consoleOf());
       return promise.then(function () { return Promise.all(pending); }).then(function () { return null; });
     },

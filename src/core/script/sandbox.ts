@@ -13,7 +13,13 @@ import { checkListUses, literalListNames } from '../httpfile/list-iteration.js';
 import type { ResponseView } from '../assert/response-view.js';
 import { DialError } from '../errors.js';
 import type { ScriptEnvironment, ScriptRecorder, ScriptTestResult } from './api.js';
-import { EngineFailure, scriptData, type HostState, type SubstitutedRequest } from './engine-types.js';
+import {
+  EngineFailure,
+  scriptData,
+  type HostState,
+  type ScriptFileVariables,
+  type SubstitutedRequest,
+} from './engine-types.js';
 import type { QuickJsEngine } from './quickjs-engine.js';
 import type { NodeEngine } from './node-engine.js';
 import { defaultNodeAccess } from './trust.js';
@@ -254,7 +260,8 @@ export class ScriptRunner {
     const source = `(async function (client, request, response, console) {${script.code}\n})`;
     try {
       const substituted = await substitutedRequest(env, script.code);
-      await engine.run(source, script.filename, script.lineOffset, scriptData(env, substituted), state);
+      const fileVariables = await scriptFileVariables(env, script.code, file);
+      await engine.run(source, script.filename, script.lineOffset, scriptData(env, substituted, fileVariables), state);
     } catch (error) {
       if (!(error instanceof EngineFailure)) throw error;
       if (error.reason === 'runtime' && error.errorName === 'ClientExit') {
@@ -309,6 +316,41 @@ async function substitutedRequest(env: ScriptEnvironment, code: string): Promise
     headers,
     body: request.body?.kind === 'inline' ? await substitute(request.body.text) : null,
   };
+}
+
+const FILE_GET = /\bvariables\s*\.\s*file\s*\.\s*get\s*\(\s*(['"`])([^'"`]+)\1\s*\)/g;
+/** A placeholder that names a variable or a dynamic one, not another request's exchange. */
+const PLAIN_PLACEHOLDER = /\{\{\s*(?:[\w-]+|\$[\w.]+(?:\s[^{}]*)?)\s*\}\}/g;
+
+/**
+ * JetBrains' `client.variables.file.get("name")`: the file's `@name = value` variables the code
+ * names literally, with their `{{…}}` filled in for this request (a value that reads another
+ * request is left out: reading it is an error at the call, since filling it in would send that
+ * request for a script's read).
+ */
+async function scriptFileVariables(
+  env: ScriptEnvironment,
+  code: string,
+  file: HttpFile,
+): Promise<ScriptFileVariables | undefined> {
+  if (!code.includes('file') || file.variables.length === 0) return undefined;
+  const names = new Set([...code.matchAll(FILE_GET)].map((match) => match[2]));
+  const declared = [...new Set(file.variables.map((variable) => variable.name))];
+  const values: Record<string, string> = {};
+  const substitute = env.request?.substitute;
+  for (const name of names) {
+    const variable = file.variables.findLast((v) => v.name === name);
+    if (!variable) continue;
+    if (!variable.value.includes('{{')) values[name] = variable.value;
+    else if (
+      substitute &&
+      variable.value.replace(PLAIN_PLACEHOLDER, '') === variable.value.replace(/\{\{[^{}]*\}\}/g, '')
+    ) {
+      const filled = await substitute(variable.value, env.requestVariables);
+      if (!/\{\{[^{}]*\}\}/.test(filled)) values[name] = filled;
+    }
+  }
+  return { values, declared };
 }
 
 /**

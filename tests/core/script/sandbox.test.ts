@@ -126,6 +126,31 @@ client.log("token", response.body.token, {a: 1});`);
     expect(outcome.logs).toEqual(['7 null [7] 2']);
   });
 
+  it('client.variables (JetBrains 2025.3): global, environment, request and the file variables named literally', async () => {
+    const file = parseHttpFile(
+      '@who = ann\n@path = /p/{{who}}\n@other = {{login.response.body.$.id}}\n< {%\nclient.variables.request.set("r", client.variables.file.get("path"));\nclient.variables.global.set("g", 1);\nclient.log(client.variables.file.get("who"), client.variables.request.get("r"), client.variables.global.get("g"), client.variables.environment.get("host"), client.variables.file.get("nope"));\n%}\nGET http://x/\n\n###\n< {% client.log(client.variables.file.get("other")); %}\nGET http://x/2\n',
+      '/w/v.http',
+    );
+    const { scriptRequest, trySubstitute } = await import('../../../src/core/script/api.js');
+    const request = scriptRequest(file.requests[0], (text) =>
+      trySubstitute(text, async (template) => {
+        if (template === '{{who}}') return 'ann';
+        throw new Error('undefined');
+      }),
+    );
+    const e = env({ response: undefined, request });
+    const outcome = await new ScriptRunner().run(file.requests[0].preScripts[0], file, e);
+    expect(outcome.logs).toEqual(['ann /p/ann 1 http://h null']);
+    expect(e.requestVariables.get('r')).toBe('/p/ann');
+    expect(e.globals.get('g')).toBe(1);
+    // A file variable that reads another request is not filled in for a script: an error, never null.
+    const error = (await new ScriptRunner()
+      .run(file.requests[1].preScripts[0], file, env({ response: undefined, request }))
+      .catch((err: unknown) => err)) as DialError;
+    expect(error.code).toBe('E_SCRIPT');
+    expect(error.message).toContain("client.variables.file.get('other')");
+  });
+
   it('client.global.headers.set/clear fill the map the session reads; bad names and line breaks are errors', async () => {
     const globalHeaders = new Map<string, [string, string]>();
     await runHandler(
