@@ -860,6 +860,10 @@ class HttpFileParser {
   private isUrlContinuation(k: number): boolean {
     const next = this.lineText(k);
     const n0 = next.charCodeAt(0);
+    // REST Client (queryStringLinePrefix): `?a=1` / `&b=2` lines right under the request line continue
+    // it, indented or not; no other tool gives such a line a meaning (httpyac's own rule reads them
+    // later). `??` starts an assertion.
+    if ((n0 === 38 || (n0 === 63 && next.charCodeAt(1) !== 63)) && this.dialect !== 'httpyac') return true;
     if (n0 !== 32 && n0 !== 9) return false;
     const trimmed = next.trim();
     if (!trimmed) return false;
