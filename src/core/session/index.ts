@@ -873,6 +873,8 @@ class RequestSession implements Session {
     const clientCert = file.dialect === 'httpyac' ? this.takeHttpyacClientCert(file, node, headers) : undefined;
     const asteriskForm = url === '*';
     const grpc = node.method === 'GRPC' ? grpcRequestParts(url, node, file, this.workspaceRoot, headers) : undefined;
+    // REST Client (parseRequestHeaders): a name written twice is one header, its values joined.
+    if (file.dialect === 'rest-client' && headers.length > 1) joinRepeatedHeaders(headers);
     url = grpc ? grpc.url : completeUrl(url, headers);
     // REST Client runs its URLs through the same encoding as its form bodies (httpClient.ts).
     if (file.dialect === 'rest-client' && !asteriskForm) url = restClientFormEncoding(url);
@@ -1359,6 +1361,21 @@ class RequestSession implements Session {
         : { kind: 'file', path };
     }
     return { kind: 'none' };
+  }
+}
+
+/** Headers written twice (any case) become one, under the first spelling: values joined with `,`, Cookie's with `;`. */
+function joinRepeatedHeaders(headers: Array<[string, string]>): void {
+  const first = new Map<string, number>();
+  for (let i = 0; i < headers.length; i++) {
+    const key = headers[i][0].toLowerCase();
+    const at = first.get(key);
+    if (at === undefined) {
+      first.set(key, i);
+      continue;
+    }
+    headers[at] = [headers[at][0], `${headers[at][1]}${key === 'cookie' ? ';' : ','}${headers[i][1]}`];
+    headers.splice(i--, 1);
   }
 }
 
