@@ -70,6 +70,27 @@ describe('REST Client form bodies', () => {
     }
   });
 
+  it('a .rest file reads `< file` from the workspace root first, as REST Client; a .http file beside itself', async () => {
+    const server = await startRecordingServer();
+    try {
+      const dir = tempDir('dial-rc-body-');
+      mkdirSync(join(dir, '.git'));
+      mkdirSync(join(dir, 'api'));
+      writeFileSync(join(dir, 'body.json'), '{"at": "root"}');
+      writeFileSync(join(dir, 'api', 'body.json'), '{"at": "beside"}');
+      const text = 'POST {{host}}/b\nContent-Type: application/json\n\n< body.json\n';
+      writeFileSync(join(dir, 'api', 'b.rest'), text);
+      writeFileSync(join(dir, 'api', 'b.http'), text);
+      for (const file of ['api/b.rest', 'api/b.http']) {
+        const run = await runCli(['run', file, '--var', `host=${server.url}`], { cwd: dir });
+        expect(run.code, run.stderr).toBe(0);
+      }
+      expect(server.requests.map((r) => r.body.toString())).toEqual(['{"at": "root"}', '{"at": "beside"}']);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('a .rest file sends it encoded (variables too); a .http file as written', async () => {
     const server = await startRecordingServer();
     try {

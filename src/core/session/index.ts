@@ -1332,8 +1332,9 @@ class RequestSession implements Session {
     if (source?.kind === 'file') {
       const written = await resolver.resolve(source.path);
       let path = resolve(dir, written);
-      // REST Client's cURL `-d @file`: the workspace root first, then the .http file's folder.
-      if (source.rootFirst && !isAbsolute(written)) {
+      // REST Client (resolveRequestBodyPath), for `< file` in its dialect and cURL's `-d @file`:
+      // the workspace root first, then the .http file's folder.
+      if ((source.rootFirst || file.dialect === 'rest-client') && !isAbsolute(written)) {
         const atRoot = resolve(this.workspaceRoot, written);
         if (
           await stat(atRoot).then(
