@@ -267,6 +267,17 @@ describe('parseHttpFile: variables and scripts', () => {
 });
 
 describe('parseHttpFile: errors', () => {
+  it("refuses JetBrains' Faker variables at their place; the $random.* dial generates pass", () => {
+    const error = parseError('GET http://a/?n={{$random.name.firstName}}\n');
+    expect(error.message).toContain('Faker variable {{$random.name.firstName}}');
+    expect(error.location).toMatchObject({ line: 1, col: 17 });
+    const ok = parseHttpFile(
+      'POST http://a/?u={{$random.uuid}}&i={{$random.integer(1, 5)}}\n\n{"e": "{{$random.email}}", "h": "{{$random.hexadecimal(8)}}"}\n',
+      '',
+    );
+    expect(ok.requests).toHaveLength(1);
+  });
+
   it('names a bad header line', () => {
     const error = parseError('GET http://a\nnot a header\n');
     expect(error.message).toBe('bad header line');
