@@ -302,7 +302,8 @@ export async function evaluateDynamic(expression: string, context: DynamicContex
           'write {{$datetime iso8601}}, {{$datetime rfc1123}} or {{$datetime "YYYY-MM-DD"}}',
         );
       const date = applyOffset(now, offset, expression, where);
-      if (format === 'iso8601') return utc ? date.toISOString() : formatDate(date, 'YYYY-MM-DDTHH:mm:ss.SSSZ', false);
+      // REST Client: toISOString() in UTC; local time as day.js format() writes it (no milliseconds).
+      if (format === 'iso8601') return utc ? date.toISOString() : formatDate(date, 'YYYY-MM-DDTHH:mm:ssZ', false);
       if (format === 'rfc1123')
         return utc ? date.toUTCString() : formatDate(date, 'ddd, DD MMM YYYY HH:mm:ss ZZ', false);
       return formatDate(date, dotnetDateFormat(format), utc);
