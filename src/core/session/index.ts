@@ -873,8 +873,13 @@ class RequestSession implements Session {
     const clientCert = file.dialect === 'httpyac' ? this.takeHttpyacClientCert(file, node, headers) : undefined;
     const asteriskForm = url === '*';
     const grpc = node.method === 'GRPC' ? grpcRequestParts(url, node, file, this.workspaceRoot, headers) : undefined;
-    // REST Client (parseRequestHeaders): a name written twice is one header, its values joined.
-    if (file.dialect === 'rest-client' && headers.length > 1) joinRepeatedHeaders(headers);
+    if (file.dialect === 'rest-client' && headers.length > 0) {
+      // REST Client (parseRequestHeaders): a name written twice is one header, its values joined;
+      // a Content-Length written in the file is dropped (Node computes it from the body).
+      if (headers.length > 1) joinRepeatedHeaders(headers);
+      const length = headers.findIndex(([name]) => name.toLowerCase() === 'content-length');
+      if (length >= 0) headers.splice(length, 1);
+    }
     url = grpc ? grpc.url : completeUrl(url, headers);
     // REST Client runs its URLs through the same encoding as its form bodies (httpClient.ts).
     if (file.dialect === 'rest-client' && !asteriskForm) url = restClientFormEncoding(url);
