@@ -93,6 +93,48 @@ describe('REST Client form bodies', () => {
     }
   });
 
+  it('a `< ./file` line among other body lines is the file in its place (JetBrains and REST Client); NDJSON in a .rest file ends with a line break', async () => {
+    const server = await startRecordingServer();
+    try {
+      const dir = tempDir('dial-body-lines-');
+      mkdirSync(join(dir, '.git'));
+      writeFileSync(join(dir, 'part.json'), '"b": {{b}}');
+      const text = [
+        'POST {{host}}/mix',
+        'Content-Type: application/json',
+        '',
+        '{"a": {{a}},',
+        '< ./part.json',
+        '<@ ./part.json',
+        '}',
+        '',
+        '###',
+        'POST {{host}}/nd',
+        'Content-Type: application/x-ndjson',
+        '',
+        '{"a":1}',
+        '{"b":2}',
+        '',
+      ].join('\n');
+      writeFileSync(join(dir, 'b.http'), text);
+      writeFileSync(join(dir, 'b.rest'), text);
+      for (const file of ['b.http', 'b.rest']) {
+        const run = await runCli(['run', file, '--var', `host=${server.url}`, '--var', 'a=1', '--var', 'b=2'], {
+          cwd: dir,
+        });
+        expect(run.code, run.stderr).toBe(0);
+      }
+      expect(server.requests.map((r) => r.body.toString())).toEqual([
+        '{"a": 1,\n"b": {{b}}\n"b": 2\n}',
+        '{"a":1}\n{"b":2}',
+        '{"a": 1,\n"b": {{b}}\n"b": 2\n}',
+        '{"a":1}\n{"b":2}\n',
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('a .rest file sends it encoded (variables too); a .http file as written', async () => {
     const server = await startRecordingServer();
     try {

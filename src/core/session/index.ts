@@ -1314,14 +1314,20 @@ class RequestSession implements Session {
     const fileLabel = file.path || '<text>';
     if (node.httpyacGraphqlFile) return this.httpyacGraphqlFileBody(node, resolver, dir, fileLabel);
     if (source?.kind === 'inline') {
-      const text = await resolver.resolve(source.text);
       const contentType = headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1];
       const boundary = multipartBoundary(contentType);
-      if (!boundary)
-        return {
-          kind: 'text',
-          text: file.dialect === 'rest-client' && isFormType(contentType) ? restClientFormEncoding(text) : text,
-        };
+      // JetBrains (a message line may be an input-file-ref) and REST Client (parseBody): a
+      // `< ./file` line among other body lines is that file's content, in its place.
+      // (GraphQL queries include their `< ./x.graphql` lines themselves: session/graphql.ts.)
+      if (!boundary && !node.graphql && file.dialect !== 'httpyac' && FILE_LINE_RE.test(source.text))
+        return this.bodyWithFileLines(file, source, resolver, dir);
+      const text = await resolver.resolve(source.text);
+      if (!boundary) {
+        if (file.dialect !== 'rest-client') return { kind: 'text', text };
+        // REST Client: form bodies encoded (formParamEncodingStrategy), NDJSON ends with a line break.
+        if (isFormType(contentType)) return { kind: 'text', text: restClientFormEncoding(text) };
+        return { kind: 'text', text: mediaType(contentType) === 'application/x-ndjson' ? `${text}\n` : text };
+      }
       const bytes = await expandMultipartBody(text, {
         boundary,
         baseDir: dir,
@@ -1368,7 +1374,61 @@ class RequestSession implements Session {
     }
     return { kind: 'none' };
   }
+
+  /**
+   * A body whose lines include `< ./file` (sent as it is) or `<@ ./file` / `<@latin1 ./file`
+   * (decoded, variables filled in) lines: each such line is the file, the other lines are text
+   * with their variables filled in; lines are joined with `\n` (REST Client's EOL on Linux).
+   */
+  private async bodyWithFileLines(
+    file: HttpFile,
+    source: { text: string; span: { line: number } },
+    resolver: VariableResolver,
+    dir: string,
+  ): Promise<RequestBody> {
+    const parts: Buffer[] = [];
+    const lines = source.text.split('\n');
+    for (const [index, line] of lines.entries()) {
+      if (index > 0) parts.push(Buffer.from('\n'));
+      const match = FILE_LINE_PARTS_RE.exec(line.replace(/\r$/, ''));
+      if (!match) {
+        parts.push(Buffer.from(await resolver.resolve(line), 'utf8'));
+        continue;
+      }
+      const written = await resolver.resolve(match[3]);
+      let path = resolve(dir, written);
+      if (file.dialect === 'rest-client' && !isAbsolute(written)) {
+        const atRoot = resolve(this.workspaceRoot, written);
+        if (
+          await stat(atRoot).then(
+            (info) => info.isFile(),
+            () => false,
+          )
+        )
+          path = atRoot;
+      }
+      let bytes: Buffer;
+      try {
+        bytes = await readFile(path);
+      } catch {
+        throw new DialError('E_NOT_FOUND', `body file not found: ${path}`, {
+          location: { file: file.path || '<text>', line: source.span.line + index, excerpt: line },
+          hint: 'paths in `< ./file` are relative to the .http file',
+        });
+      }
+      if (match[1] === undefined) parts.push(bytes);
+      else {
+        const encoding = match[2] && !/^utf-?8$/i.test(match[2]) ? match[2] : undefined;
+        parts.push(Buffer.from(await resolver.resolve(decodeFileBody(bytes, encoding)), 'utf8'));
+      }
+    }
+    return { kind: 'bytes', bytes: Buffer.concat(parts) };
+  }
 }
+
+/** A `< ./file` line in a body (REST Client's inputFileSyntax: `<`, `<@`, `<@encoding`, then the path). */
+const FILE_LINE_RE = /^<(?:@[\w-]*)?[ \t]+\S/m;
+const FILE_LINE_PARTS_RE = /^<(?:(@)([\w-]+)?)?[ \t]+(.+?)\s*$/;
 
 /** Headers written twice (any case) become one, under the first spelling: values joined with `,`, Cookie's with `;`. */
 function joinRepeatedHeaders(headers: Array<[string, string]>): void {
@@ -1385,8 +1445,12 @@ function joinRepeatedHeaders(headers: Array<[string, string]>): void {
   }
 }
 
+function mediaType(contentType: string | undefined): string | undefined {
+  return contentType?.split(';')[0].trim().toLowerCase();
+}
+
 function isFormType(contentType: string | undefined): boolean {
-  return contentType?.split(';')[0].trim().toLowerCase() === 'application/x-www-form-urlencoded';
+  return mediaType(contentType) === 'application/x-www-form-urlencoded';
 }
 
 /**
