@@ -135,6 +135,29 @@ describe('REST Client form bodies', () => {
     }
   });
 
+  it('{{$dotenv NAME}} reads the nearest .env.<environment> or .env above the .http file, as REST Client', async () => {
+    const server = await startRecordingServer();
+    try {
+      const dir = tempDir('dial-rc-dotenv-');
+      mkdirSync(join(dir, '.git'));
+      mkdirSync(join(dir, 'api', 'v1'), { recursive: true });
+      writeFileSync(join(dir, '.env'), 'USER=root-user\n');
+      writeFileSync(join(dir, 'api', '.env'), 'USER=api-user\n');
+      writeFileSync(join(dir, 'api', '.env.dev'), 'USER=api-dev-user\n');
+      writeFileSync(join(dir, 'http-client.env.json'), JSON.stringify({ dev: { x: '1' } }));
+      writeFileSync(join(dir, 'api', 'v1', 'a.http'), 'GET {{host}}/u?u={{$dotenv USER}}\n');
+      writeFileSync(join(dir, 'b.http'), 'GET {{host}}/u?u={{$dotenv USER}}\n');
+      const runs = [['api/v1/a.http'], ['api/v1/a.http', '-e', 'dev'], ['b.http']];
+      for (const args of runs) {
+        const run = await runCli(['run', ...args, '--var', `host=${server.url}`], { cwd: dir });
+        expect(run.code, run.stderr).toBe(0);
+      }
+      expect(server.requests.map((r) => r.url)).toEqual(['/u?u=api-user', '/u?u=api-dev-user', '/u?u=root-user']);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('a .rest file sends it encoded (variables too); a .http file as written', async () => {
     const server = await startRecordingServer();
     try {

@@ -44,6 +44,7 @@ import { withHttpyacEnvironment } from '../vars/httpyac-env.js';
 import { expandMultipartBody, multipartBoundary } from '../httpfile/multipart.js';
 import { DialError } from '../errors.js';
 import { EnvStore, type Dotenv, type ResolvedEnvironment } from '../env/index.js';
+import { parseDotenv } from '../env/dotenv.js';
 import { VariableResolver, type AuthPlaceholder } from '../vars/resolver.js';
 import type { OAuthClient, OAuthHost } from '../oauth/index.js';
 import { httpyacResponse, type HttpyacBlockContext, type HttpyacBlockOutcome } from '../vars/httpyac-js.js';
@@ -258,6 +259,7 @@ class RequestSession implements Session {
   private readonly secretNamesByFile = new WeakMap<HttpFile, Set<string>>();
   private readonly labels = new WeakMap<HttpFile, string>();
   private readonly environmentsByDir = new Map<string, Promise<[ResolvedEnvironment, Dotenv | undefined]>>();
+  private readonly nearestDotenvByDir = new Map<string, Promise<Dotenv | undefined>>();
   private oauthClient?: Promise<OAuthClient>;
   private readonly implicitByDir = new Map<string, Promise<ResolvedEnvironment | undefined>>();
   private readonly httpyacEnvironmentsByDir = new Map<string, Promise<[ResolvedEnvironment, Dotenv | undefined]>>();
@@ -424,6 +426,31 @@ class RequestSession implements Session {
     return values;
   }
 
+  /**
+   * `{{$dotenv NAME}}` as REST Client reads it: from the .http file's folder upwards, the first
+   * folder holding `.env.<environment>` (the selected one) or `.env` gives the file (dial stops at
+   * the workspace root, whose `.env` is the one plain `{{NAME}}` falls back to).
+   */
+  private nearestDotenv(dir: string): Promise<Dotenv | undefined> {
+    let pending = this.nearestDotenvByDir.get(dir);
+    if (!pending) {
+      pending = (async () => {
+        const root = resolve(this.workspaceRoot);
+        for (let folder = resolve(dir); ; folder = dirname(folder)) {
+          const names = this.environment ? [`.env.${this.environment}`, '.env'] : ['.env'];
+          for (const name of names) {
+            const path = resolve(folder, name);
+            const text = await readFile(path, 'utf8').catch(() => undefined);
+            if (text !== undefined) return { path, values: parseDotenv(text) };
+          }
+          if (folder === root || dirname(folder) === folder || !folder.startsWith(root)) return undefined;
+        }
+      })();
+      this.nearestDotenvByDir.set(dir, pending);
+    }
+    return pending;
+  }
+
   /** environmentFor(dir), plus httpyac's `env/*.env` files and JSON config for httpyac files (under the JetBrains env files). */
   private fileEnvironment(file: HttpFile, dir: string): Promise<[ResolvedEnvironment, Dotenv | undefined]> {
     // Most files are not httpyac's: their environment's promise as it is (no async frame per request).
@@ -565,6 +592,7 @@ class RequestSession implements Session {
       ask: this.options.prompt,
       environment,
       dotenv,
+      dotenvNear: () => this.nearestDotenv(dir),
       javascriptExpressions: file.dialect === 'httpyac',
       lastResponse: () => {
         const view = this.lastHttpyacResponses.get(file.path);
