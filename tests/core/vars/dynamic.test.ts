@@ -44,6 +44,7 @@ describe('dynamic variables', () => {
     expect(await ev("$datetime 'DD/MM/YY' 1 d")).toBe('06/03/24');
     expect(await ev('$datetime "YYYY" -2 y')).toBe('2022');
     expect(await ev('$datetime iso8601 1 M')).toBe('2024-04-05T07:08:09.123Z');
+    expect(await ev('$datetime iso8601 -1 Q')).toBe('2023-12-05T07:08:09.123Z');
   });
 
   it('$localDatetime uses the local zone', async () => {
