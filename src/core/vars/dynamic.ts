@@ -200,7 +200,11 @@ function applyOffset(date: Date, args: string[], expression: string, where: stri
     const amount = Number(args[i]);
     const unit = args[i + 1];
     if (!Number.isFinite(amount) || !/^-?\d+$/.test(args[i]) || unit === undefined) {
-      fail(`bad offset in {{${expression}}}`, where, 'offsets are pairs like `1 d` or `-2 h` (units y Q M w d h m s ms)');
+      fail(
+        `bad offset in {{${expression}}}`,
+        where,
+        'offsets are pairs like `1 d` or `-2 h` (units y Q M w d h m s ms)',
+      );
     }
     switch (unit) {
       case 'y':
