@@ -42,6 +42,8 @@ export type BodyNode =
       substitute: boolean;
       span: Span;
       /** REST Client `<@latin1 ./file`: the file's text encoding (absent = UTF-8). */ encoding?: string;
+      /** REST Client's cURL `-d @file`: a relative path is looked for in the workspace root first. */
+      rootFirst?: boolean;
     };
 
 export type ScriptNode = { kind: 'inline'; code: string; span: Span } | { kind: 'file'; path: string; span: Span };

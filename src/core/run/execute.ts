@@ -23,7 +23,7 @@ import { httpyacVariableName } from '../httpfile/httpyac.js';
 import { scriptEnvironment } from '../vars/kulala-environment.js';
 import { listPasses } from '../httpfile/list-iteration.js';
 import { DEFAULT_MAX_BODY_SIZE } from '../http/body-sinks.js';
-import type { ScriptEnvironment } from '../script/api.js';
+import { scriptRequest, trySubstitute, type ScriptEnvironment } from '../script/api.js';
 import { DialError, errorCatalogue, isDialError, type ErrorCode } from '../errors.js';
 import { credentialValues, maskHeaders, redactText } from '../secrets.js';
 import { writeFileAtomic } from '../atomic-write.js';
@@ -36,13 +36,20 @@ import { unassertedGrpcFailure } from './grpc-status.js';
 /** The part of the workspace session the runner uses (src/core/session). */
 export interface RunSession {
   globals: Map<string, unknown>;
+  /** `client.global.headers` of a file: headers its later requests get (the session's prepare adds them). */
+  globalHeadersOf?(file: HttpFile): Map<string, [string, string]>;
   prepare(
     file: HttpFile,
     node: RequestNode,
     options: { requestVariables?: Map<string, string>; promptAgain?: boolean },
   ): Promise<{ request: HttpRequest; overrides?: Partial<SendOptions>; secretValues?: Iterable<string> }>;
   record(file: HttpFile, node: RequestNode, request: HttpRequest, exchange: Exchange): void;
-  resolveTemplate(text: string, file: HttpFile, node: RequestNode): string | Promise<string>;
+  resolveTemplate(
+    text: string,
+    file: HttpFile,
+    node: RequestNode,
+    requestVariables?: Map<string, string>,
+  ): string | Promise<string>;
   secretValues(): Iterable<string>;
   /** Reads a .http file that `run`/`import` lines name (the session's cache); default: read and parse it. */
   loadFile?(path: string): Promise<HttpFile>;
@@ -293,14 +300,18 @@ async function runScripts(shared: ExecutorShared, attempt: Attempt, kind: 'preSc
   const lookup = await scriptEnvironment(file, node, await environmentOf(shared, file), (template) =>
     session.resolveTemplate(template, file, node),
   );
+  const request = scriptRequest(node, (text, variables) =>
+    trySubstitute(text, async (template) => session.resolveTemplate(template, file, node, variables)),
+  );
   for (const script of node[kind]) {
     const environment: ScriptEnvironment = {
       globals: session.globals,
+      ...(session.globalHeadersOf ? { globalHeaders: session.globalHeadersOf(file) } : {}),
       requestVariables: attempt.requestVariables,
       requestLists: (attempt.requestLists ??= new Map()),
       ...(attempt.iteration !== undefined ? { iteration: attempt.iteration } : {}),
       environment: lookup,
-      request: { method: node.method, url: node.url },
+      request,
       ...(kind === 'handlers' && attempt.view ? { response: attempt.view } : {}),
     };
     const result = await shared.scripts.run(script, file, environment);

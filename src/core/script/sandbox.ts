@@ -13,7 +13,13 @@ import { checkListUses, literalListNames } from '../httpfile/list-iteration.js';
 import type { ResponseView } from '../assert/response-view.js';
 import { DialError } from '../errors.js';
 import type { ScriptEnvironment, ScriptRecorder, ScriptTestResult } from './api.js';
-import { EngineFailure, scriptData, type HostState } from './engine-types.js';
+import {
+  EngineFailure,
+  scriptData,
+  type HostState,
+  type ScriptFileVariables,
+  type SubstitutedRequest,
+} from './engine-types.js';
 import type { QuickJsEngine } from './quickjs-engine.js';
 import type { NodeEngine } from './node-engine.js';
 import { defaultNodeAccess } from './trust.js';
@@ -264,10 +270,14 @@ export class ScriptRunner {
     // The wrapper sits on the code's first line, so engine line numbers are .http line numbers.
     const source = `(async function (client, request, response, console) {${script.code}\n})`;
     try {
-      await engine.run(source, script.filename, script.lineOffset, scriptData(env), state);
+      const substituted = await substitutedRequest(env, script.code);
+      const fileVariables = await scriptFileVariables(env, script.code, file);
+      await engine.run(source, script.filename, script.lineOffset, scriptData(env, substituted, fileVariables), state);
     } catch (error) {
       if (!(error instanceof EngineFailure)) throw error;
-      if (error.reason === 'runtime' && error.errorName === 'ScriptAssertionError') {
+      if (error.reason === 'runtime' && error.errorName === 'ClientExit') {
+        // client.exit(): the script ends there, as JetBrains ends it; nothing failed.
+      } else if (error.reason === 'runtime' && error.errorName === 'ScriptAssertionError') {
         recorder.tests.push({ name: error.message, passed: false, message: error.message });
       } else throw this.toDialError(error, script.filename, node.span.line, 'script');
     }
@@ -302,22 +312,70 @@ export class ScriptRunner {
 }
 
 /**
- * JetBrains script APIs that change what is sent and whose exact meaning dial has not pinned down:
- * `request.templateValue(i)` (a pass's value of the i-th collection placeholder) and headers added
- * to every later request (`client.global.headers`: which requests, and over a header the request
- * writes itself?). Running such a file would send something else, so it is refused before anything
- * is sent. (A list in `request.variables.set`, one request per item, is done: httpfile/list-iteration.ts.)
+ * JetBrains' `request.url.tryGetSubstituted()` and friends, computed before a script that calls
+ * them runs, with the request variables set before it; a variable the script sets itself and then
+ * reads this way is caught at the call (host.ts, `checkSubstituted`), never left in silently.
+ */
+async function substitutedRequest(env: ScriptEnvironment, code: string): Promise<SubstitutedRequest | undefined> {
+  const request = env.request;
+  if (!request?.substitute || !code.includes('tryGetSubstituted')) return undefined;
+  const substitute = (text: string) => request.substitute!(text, env.requestVariables);
+  const headers: string[] = [];
+  for (const [, value] of request.headers ?? []) headers.push(await substitute(value));
+  return {
+    url: await substitute(request.url),
+    headers,
+    body: request.body?.kind === 'inline' ? await substitute(request.body.text) : null,
+  };
+}
+
+const FILE_GET = /\bvariables\s*\.\s*file\s*\.\s*get\s*\(\s*(['"`])([^'"`]+)\1\s*\)/g;
+/** A placeholder that names a variable or a dynamic one, not another request's exchange. */
+const PLAIN_PLACEHOLDER = /\{\{\s*(?:[\w-]+|\$[\w.]+(?:\s[^{}]*)?)\s*\}\}/g;
+
+/**
+ * JetBrains' `client.variables.file.get("name")`: the file's `@name = value` variables the code
+ * names literally, with their `{{…}}` filled in for this request (a value that reads another
+ * request is left out: reading it is an error at the call, since filling it in would send that
+ * request for a script's read).
+ */
+async function scriptFileVariables(
+  env: ScriptEnvironment,
+  code: string,
+  file: HttpFile,
+): Promise<ScriptFileVariables | undefined> {
+  if (!code.includes('file') || file.variables.length === 0) return undefined;
+  const names = new Set([...code.matchAll(FILE_GET)].map((match) => match[2]));
+  const declared = [...new Set(file.variables.map((variable) => variable.name))];
+  const values: Record<string, string> = {};
+  const substitute = env.request?.substitute;
+  for (const name of names) {
+    const variable = file.variables.findLast((v) => v.name === name);
+    if (!variable) continue;
+    if (!variable.value.includes('{{')) values[name] = variable.value;
+    else if (
+      substitute &&
+      variable.value.replace(PLAIN_PLACEHOLDER, '') === variable.value.replace(/\{\{[^{}]*\}\}/g, '')
+    ) {
+      const filled = await substitute(variable.value, env.requestVariables);
+      if (!/\{\{[^{}]*\}\}/.test(filled)) values[name] = filled;
+    }
+  }
+  return { values, declared };
+}
+
+/**
+ * JetBrains script APIs that change what is sent and whose meaning dial does not implement:
+ * `request.templateValue(i)` (a pass's value of the i-th collection placeholder). Running such a
+ * file would send something else, so it is refused before anything is sent. (A list in
+ * `request.variables.set`, one request per item, is done: httpfile/list-iteration.ts;
+ * `client.global.headers` too: session prepare.)
  */
 const UNSUPPORTED_APIS: Array<[RegExp, string, string]> = [
   [
     /\brequest\.templateValue\s*\(/,
     'request.templateValue() (the value of a collection placeholder in this pass)',
     'read the item with request.variables.get(name)[request.iteration()]',
-  ],
-  [
-    /\bclient\.global\.headers\b/,
-    'client.global.headers (headers JetBrains adds to every later request)',
-    'write the header in each request, with a {{variable}} set by client.global.set',
   ],
 ];
 

@@ -32,7 +32,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFile, stat } from 'node:fs/promises';
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { Exchange, HttpRequest, RequestBody, SendOptions, TlsOptions } from '../http/types.js';
 import { grpcRequestParts } from './grpc.js';
 import type { HeaderNode, HttpFile, RequestNode } from '../httpfile/types.js';
@@ -44,6 +44,7 @@ import { withHttpyacEnvironment } from '../vars/httpyac-env.js';
 import { expandMultipartBody, multipartBoundary } from '../httpfile/multipart.js';
 import { DialError } from '../errors.js';
 import { EnvStore, type Dotenv, type ResolvedEnvironment } from '../env/index.js';
+import { parseDotenv } from '../env/dotenv.js';
 import { VariableResolver, type AuthPlaceholder } from '../vars/resolver.js';
 import type { OAuthClient, OAuthHost } from '../oauth/index.js';
 import { httpyacResponse, type HttpyacBlockContext, type HttpyacBlockOutcome } from '../vars/httpyac-js.js';
@@ -128,6 +129,12 @@ export interface Session {
   readonly environment?: string;
   /** `client.global`, shared by scripts. */
   globals: Map<string, unknown>;
+  /**
+   * `client.global.headers` (JetBrains) of a file's execution flow, by lower-case name: every
+   * request of the file prepared after a script set one gets it, unless the request writes that
+   * header itself. One map per file (JetBrains' flow is the file's run), made on first use.
+   */
+  globalHeadersOf(file: HttpFile): Map<string, [string, string]>;
   loadFile(path: string): Promise<HttpFile>;
   /**
    * Drops the cached parse of a file (the runner calls it once a file has run, so a long run does
@@ -147,7 +154,12 @@ export interface Session {
   ): Promise<Exchange>;
   record(file: HttpFile, node: RequestNode, request: HttpRequest, exchange: Exchange): void;
   hasRun(file: HttpFile, node: RequestNode): boolean;
-  resolveTemplate(text: string, file: HttpFile, node: RequestNode): Promise<string>;
+  resolveTemplate(
+    text: string,
+    file: HttpFile,
+    node: RequestNode,
+    requestVariables?: Map<string, string>,
+  ): Promise<string>;
   secretValues(): string[];
   environments(): Promise<string[]>;
   /** httpyac: keeps the file's last response, which later requests read as `response`. */
@@ -233,6 +245,7 @@ class RequestSession implements Session {
   readonly workspaceRoot: string;
   readonly environment?: string;
   readonly globals = new Map<string, unknown>();
+  private readonly globalHeadersByFile = new Map<string, Map<string, [string, string]>>();
   private readonly env: EnvStore;
   private readonly files = new Map<string, Promise<HttpFile>>();
   private readonly recorded = new Map<string, RecordedExchange>();
@@ -247,6 +260,7 @@ class RequestSession implements Session {
   private readonly secretNamesByFile = new WeakMap<HttpFile, Set<string>>();
   private readonly labels = new WeakMap<HttpFile, string>();
   private readonly environmentsByDir = new Map<string, Promise<[ResolvedEnvironment, Dotenv | undefined]>>();
+  private readonly nearestDotenvByDir = new Map<string, Promise<Dotenv | undefined>>();
   private oauthClient?: Promise<OAuthClient>;
   private readonly implicitByDir = new Map<string, Promise<ResolvedEnvironment | undefined>>();
   private readonly httpyacEnvironmentsByDir = new Map<string, Promise<[ResolvedEnvironment, Dotenv | undefined]>>();
@@ -350,8 +364,19 @@ class RequestSession implements Session {
     return this.prepareInChain(file, node, extra);
   }
 
-  async resolveTemplate(text: string, file: HttpFile, node: RequestNode): Promise<string> {
-    const resolver = await this.resolver(file, node, {}, false);
+  globalHeadersOf(file: HttpFile): Map<string, [string, string]> {
+    let headers = this.globalHeadersByFile.get(file.path);
+    if (!headers) this.globalHeadersByFile.set(file.path, (headers = new Map()));
+    return headers;
+  }
+
+  async resolveTemplate(
+    text: string,
+    file: HttpFile,
+    node: RequestNode,
+    requestVariables?: Map<string, string>,
+  ): Promise<string> {
+    const resolver = await this.resolver(file, node, requestVariables ? { requestVariables } : {}, false);
     const value = await resolver.resolve(text);
     for (const secret of resolver.secretValues) this.secrets.add(secret);
     return value;
@@ -401,6 +426,31 @@ class RequestSession implements Session {
     let values = this.onceValuesByFile.get(file.path);
     if (!values) this.onceValuesByFile.set(file.path, (values = new Map()));
     return values;
+  }
+
+  /**
+   * `{{$dotenv NAME}}` as REST Client reads it: from the .http file's folder upwards, the first
+   * folder holding `.env.<environment>` (the selected one) or `.env` gives the file (dial stops at
+   * the workspace root, whose `.env` is the one plain `{{NAME}}` falls back to).
+   */
+  private nearestDotenv(dir: string): Promise<Dotenv | undefined> {
+    let pending = this.nearestDotenvByDir.get(dir);
+    if (!pending) {
+      pending = (async () => {
+        const root = resolve(this.workspaceRoot);
+        for (let folder = resolve(dir); ; folder = dirname(folder)) {
+          const names = this.environment ? [`.env.${this.environment}`, '.env'] : ['.env'];
+          for (const name of names) {
+            const path = resolve(folder, name);
+            const text = await readFile(path, 'utf8').catch(() => undefined);
+            if (text !== undefined) return { path, values: parseDotenv(text) };
+          }
+          if (folder === root || dirname(folder) === folder || !folder.startsWith(root)) return undefined;
+        }
+      })();
+      this.nearestDotenvByDir.set(dir, pending);
+    }
+    return pending;
   }
 
   /** environmentFor(dir), plus httpyac's `env/*.env` files and JSON config for httpyac files (under the JetBrains env files). */
@@ -593,6 +643,7 @@ class RequestSession implements Session {
       ask: this.options.prompt,
       environment,
       dotenv,
+      dotenvNear: () => this.nearestDotenv(dir),
       javascriptExpressions: file.dialect === 'httpyac',
       selfReferenceBelowFile: file.dialect !== 'rest-client',
       lastResponse: () => {
@@ -900,11 +951,22 @@ class RequestSession implements Session {
     this.checkClosedTemplates(file, node);
     let url = plainUrl(node, resolver) ?? (await this.resolveUrl(file, node, resolver));
     const headers = this.plainHeaders(file, node, resolver) ?? (await this.resolveHeaders(file, node, resolver));
+    const globalHeaders = this.globalHeadersByFile.size > 0 ? this.globalHeadersByFile.get(file.path) : undefined;
+    if (globalHeaders?.size) await this.addGlobalHeaders(file, node, headers, resolver, globalHeaders);
     if (httpyacAuthIndex(headers) >= 0) await this.httpyacAuth(file, node, headers, resolver);
     const clientCert = file.dialect === 'httpyac' ? this.takeHttpyacClientCert(file, node, headers) : undefined;
     const asteriskForm = url === '*';
     const grpc = node.method === 'GRPC' ? grpcRequestParts(url, node, file, this.workspaceRoot, headers) : undefined;
+    if (file.dialect === 'rest-client' && headers.length > 0) {
+      // REST Client (parseRequestHeaders): a name written twice is one header, its values joined;
+      // a Content-Length written in the file is dropped (Node computes it from the body).
+      if (headers.length > 1) joinRepeatedHeaders(headers);
+      const length = headers.findIndex(([name]) => name.toLowerCase() === 'content-length');
+      if (length >= 0) headers.splice(length, 1);
+    }
     url = grpc ? grpc.url : completeUrl(url, headers);
+    // REST Client runs its URLs through the same encoding as its form bodies (httpClient.ts).
+    if (file.dialect === 'rest-client' && !asteriskForm) url = restClientFormEncoding(url);
     // A rooted target with no Host header cannot be sent as written; httpyac's rule gives it the
     // `host` variable. Used in every dialect, only when such a variable is defined.
     if (url.startsWith('/')) url = `${await resolver.variable('host').catch(() => '')}${url}`;
@@ -1208,6 +1270,34 @@ class RequestSession implements Session {
     return headers;
   }
 
+  /**
+   * JetBrains' `client.global.headers`: the ones this request does not write itself (its own header
+   * wins, whatever its case), their `{{variables}}` filled in as in a header line.
+   */
+  private async addGlobalHeaders(
+    file: HttpFile,
+    node: RequestNode,
+    headers: Array<[string, string]>,
+    resolver: VariableResolver,
+    globalHeaders: Map<string, [string, string]>,
+  ): Promise<void> {
+    const own = new Set(headers.map(([name]) => name.toLowerCase()));
+    for (const [key, [name, value]] of globalHeaders) {
+      if (own.has(key)) continue;
+      const resolved = value.includes('{{') ? await resolver.resolve(value) : value;
+      if (/[\r\n]/.test(resolved))
+        throw new DialError(
+          'E_HEADER_INJECTION',
+          `header '${name}' set by client.global.headers holds a line break after variable substitution (${this.where(file, node)})`,
+          {
+            location: { file: file.path || '<text>', line: node.requestLineSpan.line },
+            hint: 'a variable used in the header value holds CR or LF; fix its value',
+          },
+        );
+      headers.push([name, resolved]);
+    }
+  }
+
   /** Refuses a resolved header with a line break or an invalid name. */
   private checkHeader(file: HttpFile, node: RequestNode, header: HeaderNode, name: string, value: string): void {
     // Made only for an error: a run resolves thousands of headers that are fine.
@@ -1350,10 +1440,20 @@ class RequestSession implements Session {
     const fileLabel = file.path || '<text>';
     if (node.httpyacGraphqlFile) return this.httpyacGraphqlFileBody(node, resolver, dir, fileLabel);
     if (source?.kind === 'inline') {
-      const text = await resolver.resolve(source.text);
       const contentType = headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1];
       const boundary = multipartBoundary(contentType);
-      if (!boundary) return { kind: 'text', text };
+      // JetBrains (a message line may be an input-file-ref) and REST Client (parseBody): a
+      // `< ./file` line among other body lines is that file's content, in its place.
+      // (GraphQL queries include their `< ./x.graphql` lines themselves: session/graphql.ts.)
+      if (!boundary && !node.graphql && file.dialect !== 'httpyac' && FILE_LINE_RE.test(source.text))
+        return this.bodyWithFileLines(file, source, resolver, dir);
+      const text = await resolver.resolve(source.text);
+      if (!boundary) {
+        if (file.dialect !== 'rest-client') return { kind: 'text', text };
+        // REST Client: form bodies encoded (formParamEncodingStrategy), NDJSON ends with a line break.
+        if (isFormType(contentType)) return { kind: 'text', text: restClientFormEncoding(text) };
+        return { kind: 'text', text: mediaType(contentType) === 'application/x-ndjson' ? `${text}\n` : text };
+      }
       const bytes = await expandMultipartBody(text, {
         boundary,
         baseDir: dir,
@@ -1367,7 +1467,20 @@ class RequestSession implements Session {
       return { kind: 'bytes', bytes };
     }
     if (source?.kind === 'file') {
-      const path = resolve(dir, await resolver.resolve(source.path));
+      const written = await resolver.resolve(source.path);
+      let path = resolve(dir, written);
+      // REST Client (resolveRequestBodyPath), for `< file` in its dialect and cURL's `-d @file`:
+      // the workspace root first, then the .http file's folder.
+      if ((source.rootFirst || file.dialect === 'rest-client') && !isAbsolute(written)) {
+        const atRoot = resolve(this.workspaceRoot, written);
+        if (
+          await stat(atRoot).then(
+            (info) => info.isFile(),
+            () => false,
+          )
+        )
+          path = atRoot;
+      }
       const location = {
         file: fileLabel,
         line: source.span.line,
@@ -1387,6 +1500,100 @@ class RequestSession implements Session {
     }
     return { kind: 'none' };
   }
+
+  /**
+   * A body whose lines include `< ./file` (sent as it is) or `<@ ./file` / `<@latin1 ./file`
+   * (decoded, variables filled in) lines: each such line is the file, the other lines are text
+   * with their variables filled in; lines are joined with `\n` (REST Client's EOL on Linux).
+   */
+  private async bodyWithFileLines(
+    file: HttpFile,
+    source: { text: string; span: { line: number } },
+    resolver: VariableResolver,
+    dir: string,
+  ): Promise<RequestBody> {
+    const parts: Buffer[] = [];
+    const lines = source.text.split('\n');
+    for (const [index, line] of lines.entries()) {
+      if (index > 0) parts.push(Buffer.from('\n'));
+      const match = FILE_LINE_PARTS_RE.exec(line.replace(/\r$/, ''));
+      if (!match) {
+        parts.push(Buffer.from(await resolver.resolve(line), 'utf8'));
+        continue;
+      }
+      const written = await resolver.resolve(match[3]);
+      let path = resolve(dir, written);
+      if (file.dialect === 'rest-client' && !isAbsolute(written)) {
+        const atRoot = resolve(this.workspaceRoot, written);
+        if (
+          await stat(atRoot).then(
+            (info) => info.isFile(),
+            () => false,
+          )
+        )
+          path = atRoot;
+      }
+      let bytes: Buffer;
+      try {
+        bytes = await readFile(path);
+      } catch {
+        throw new DialError('E_NOT_FOUND', `body file not found: ${path}`, {
+          location: { file: file.path || '<text>', line: source.span.line + index, excerpt: line },
+          hint: 'paths in `< ./file` are relative to the .http file',
+        });
+      }
+      if (match[1] === undefined) parts.push(bytes);
+      else {
+        const encoding = match[2] && !/^utf-?8$/i.test(match[2]) ? match[2] : undefined;
+        parts.push(Buffer.from(await resolver.resolve(decodeFileBody(bytes, encoding)), 'utf8'));
+      }
+    }
+    return { kind: 'bytes', bytes: Buffer.concat(parts) };
+  }
+}
+
+/** A `< ./file` line in a body (REST Client's inputFileSyntax: `<`, `<@`, `<@encoding`, then the path). */
+const FILE_LINE_RE = /^<(?:@[\w-]*)?[ \t]+\S/m;
+const FILE_LINE_PARTS_RE = /^<(?:(@)([\w-]+)?)?[ \t]+(.+?)\s*$/;
+
+/** Headers written twice (any case) become one, under the first spelling: values joined with `,`, Cookie's with `;`. */
+function joinRepeatedHeaders(headers: Array<[string, string]>): void {
+  const first = new Map<string, number>();
+  for (let i = 0; i < headers.length; i++) {
+    const key = headers[i][0].toLowerCase();
+    const at = first.get(key);
+    if (at === undefined) {
+      first.set(key, i);
+      continue;
+    }
+    headers[at] = [headers[at][0], `${headers[at][1]}${key === 'cookie' ? ';' : ','}${headers[i][1]}`];
+    headers.splice(i--, 1);
+  }
+}
+
+function mediaType(contentType: string | undefined): string | undefined {
+  return contentType?.split(';')[0].trim().toLowerCase();
+}
+
+function isFormType(contentType: string | undefined): boolean {
+  return mediaType(contentType) === 'application/x-www-form-urlencoded';
+}
+
+/**
+ * REST Client's form bodies (its default `formParamEncodingStrategy`, "automatic", runs the npm
+ * `encodeurl` over them) and its URLs (encodeurl before every send): every character a URL cannot hold is percent-encoded as `encodeURI`
+ * does (a space as `%20`, `ü` as `%C3%BC`, `<` as `%3C`), a `%` that starts no `%XX` as `%25`;
+ * `&`, `=`, `+`, already encoded `%XX` and the other URL characters stay as written.
+ */
+export function restClientFormEncoding(text: string): string {
+  return text.replace(/%(?![0-9A-Fa-f]{2})|[^!%&-;=?-[\]_a-z~]/gu, (char) => {
+    if (char === '%') return '%25';
+    try {
+      return encodeURI(char);
+    } catch {
+      return encodeURI('\uFFFD'); // a lone surrogate
+    }
+  });
 }
 
 /**

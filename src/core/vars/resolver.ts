@@ -58,6 +58,8 @@ export interface ResolverOptions {
   ask?: (label: string, description?: string) => Promise<string>;
   environment: ResolvedEnvironment;
   dotenv?: Dotenv;
+  /** `{{$dotenv NAME}}`'s file: the nearest `.env.<environment>` or `.env` above the .http file (REST Client). */
+  dotenvNear?: () => Promise<Dotenv | undefined>;
   /** Names marked `# @secret`. */
   secretNames: Set<string>;
   processEnv: Record<string, string | undefined>;
@@ -199,7 +201,11 @@ export class VariableResolver {
       if (own !== undefined) return own;
       return evaluateDynamic(expression, {
         processEnv: o.processEnv,
-        dotenv: o.javascriptExpressions ? await this.httpyacDotenv(expression, chain) : o.dotenv,
+        dotenv: o.javascriptExpressions
+          ? await this.httpyacDotenv(expression, chain)
+          : o.dotenvNear && expression.startsWith('$dotenv')
+            ? ((await o.dotenvNear()) ?? o.dotenv)
+            : o.dotenv,
         variable: (name) => this.expression(name, chain),
         shared: async (name) => {
           const template = o.environment.shared?.get(name);
