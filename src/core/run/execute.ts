@@ -40,7 +40,9 @@ export interface RunSession {
     file: HttpFile,
     node: RequestNode,
     options: { requestVariables?: Map<string, string>; promptAgain?: boolean },
-  ): Promise<{ request: HttpRequest; overrides?: Partial<SendOptions>; secretValues?: Iterable<string> }>;
+  ): Promise<PreparedSend>;
+  /** prepare() at once for a request with nothing to resolve or wait for; undefined for any other. */
+  preparePlain?(file: HttpFile, node: RequestNode, promptAgain?: boolean): PreparedSend | undefined;
   record(file: HttpFile, node: RequestNode, request: HttpRequest, exchange: Exchange): void;
   resolveTemplate(text: string, file: HttpFile, node: RequestNode): string | Promise<string>;
   secretValues(): Iterable<string>;
@@ -56,6 +58,13 @@ export interface RunSession {
     node: RequestNode,
     response: ResponseView,
   ): Promise<Array<{ tests: Array<{ name: string; passed: boolean; message?: string }>; logs: string[] }>>;
+}
+
+/** What the session's prepare gives: the request to send, with the send options it sets. */
+export interface PreparedSend {
+  request: HttpRequest;
+  overrides?: Partial<SendOptions>;
+  secretValues?: Iterable<string>;
 }
 
 /** The HTTP engine functions the executor needs (src/core/http). */
@@ -527,12 +536,18 @@ async function sendAfterPreWork(shared: ExecutorShared, attempt: Attempt, pass?:
 }
 
 /** The send of a request whose pre-request work is done: prepare, send, record, handlers, httpyac blocks, assertions. */
-async function sendPrepared(shared: ExecutorShared, attempt: Attempt, pass?: number): Promise<void> {
+async function sendPrepared(
+  shared: ExecutorShared,
+  attempt: Attempt,
+  pass?: number,
+  plain?: PreparedSend,
+): Promise<void> {
   const { options } = shared;
   const { session, engine } = options;
   const { file, node, signal } = attempt.context;
   // Each attempt is a new send: `# @prompt` values are asked again (only a session with a prompt asks at all).
-  const prepared = await session.prepare(file, node, { requestVariables: attempt.requestVariables, promptAgain: true });
+  const prepared =
+    plain ?? (await session.prepare(file, node, { requestVariables: attempt.requestVariables, promptAgain: true }));
   const request = (attempt.request = prepared.request);
   const sendOptions = requestSendOptions(options, node, prepared.overrides, cookieJarFor(shared, file, node), signal);
   const exchange = (attempt.exchange = await engine.sendRequest(request, sendOptions));
@@ -606,6 +621,21 @@ async function executeWithRuns(shared: ExecutorShared, context: AttemptContext):
   return combined;
 }
 
+const passedResult = (result: AssertionResult): boolean => result.passed;
+
+/**
+ * The prepared request when sendAndCheck would do nothing before the send but prepare it (no
+ * `# @sleep`, `# @loop`, pre-request script or command: all but scripts are metadata) and the
+ * session can prepare it at once; else undefined.
+ */
+function plainSend(shared: ExecutorShared, context: AttemptContext): PreparedSend | undefined {
+  const { node, file } = context;
+  const session = shared.options.session;
+  if (node.metadata.length > 0 || node.preScripts.length > 0 || node.httpyacLoop || !session.preparePlain)
+    return undefined;
+  return session.preparePlain(file, node, true);
+}
+
 /** One attempt of one request, its `run` lines aside. */
 async function executeOne(
   shared: ExecutorShared,
@@ -623,6 +653,13 @@ async function executeOne(
   const outerSignal = shared.activeSignals.get(file.path);
   shared.activeSignals.set(file.path, signal);
   try {
+    // Most requests of a run have no script, command, loop, wait or placeholder: prepared at once
+    // and sent without the steps (and their async frames) that would have nothing to do.
+    const plain = variables === undefined ? plainSend(shared, context) : undefined;
+    if (plain) {
+      await sendPrepared(shared, attempt, undefined, plain);
+      return attemptOutcome(shared, attempt, attempt.assertions.every(passedResult) ? 'passed' : 'failed');
+    }
     return await sendAndCheckOrSkip(shared, attempt);
   } catch (error) {
     return attemptOutcome(shared, attempt, 'errored', error);
