@@ -84,8 +84,8 @@ export function indentJson(json: string, indent: string): string {
       from = i + 1;
     } else if (c === 0x7d || c === 0x5d) {
       pad = pad.slice(0, -2);
-      out += `${json.slice(from, i)}\n${pad}`;
-      from = i;
+      out += `${json.slice(from, i)}\n${pad}${c === 0x7d ? '}' : ']'}`;
+      from = i + 1;
     } else if (c === 0x2c) {
       out += `${json.slice(from, i + 1)}\n${pad}`;
       from = i + 1;
@@ -94,7 +94,9 @@ export function indentJson(json: string, indent: string): string {
       from = i + 1;
     }
   }
-  return out + json.slice(from);
+  // An object or array ends in its bracket, written above: no call here, where V8's code for the
+  // loop (compiled while the first file's line was read) has never been and would be thrown away.
+  return from < length ? out + json.slice(from) : out;
 }
 
 /** The JSON report of a report in memory. */
