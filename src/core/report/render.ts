@@ -56,6 +56,9 @@ export function jsonSections(): ReportSections {
  * back would give the same keys in the same order).
  */
 export function indentJson(json: string, indent: string): string {
+  const first = json.charCodeAt(0);
+  // A string, number, boolean or null is written the same either way.
+  if (first !== 0x7b && first !== 0x5b) return json;
   let out = '';
   let pad = indent;
   let from = 0;
@@ -76,6 +79,8 @@ export function indentJson(json: string, indent: string): string {
       // `{}` and `[]` stay as they are.
       const next = json.charCodeAt(i + 1);
       if (next === 0x7d || next === 0x5d) {
+        out += json.slice(from, i + 2);
+        from = i + 2;
         i++;
         continue;
       }
@@ -94,9 +99,10 @@ export function indentJson(json: string, indent: string): string {
       from = i + 1;
     }
   }
-  // An object or array ends in its bracket, written above: no call here, where V8's code for the
-  // loop (compiled while the first file's line was read) has never been and would be thrown away.
-  return from < length ? out + json.slice(from) : out;
+  // An object or array ends in its bracket, written above: nothing is left to add here, where V8's
+  // code for the loop (compiled while the first file's line was read) had never been and would be
+  // thrown away.
+  return out;
 }
 
 /** The JSON report of a report in memory. */
