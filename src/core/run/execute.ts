@@ -28,7 +28,7 @@ import { DialError, errorCatalogue, isDialError, type ErrorCode } from '../error
 import { credentialValues, maskHeaders, redactText } from '../secrets.js';
 import { writeFileAtomic } from '../atomic-write.js';
 import { graphqlErrorsInText } from '../http/graphql-errors.js';
-import type { AttemptContext, AttemptOutcome, RequestExecutor } from './runner.js';
+import type { AttemptContext, AttemptOutcome, FileState, RequestExecutor } from './runner.js';
 import type { FailedExchange, RequestError } from './types.js';
 import { loadHttpFileFromDisk, resolveRunTargets } from '../workspace/run-lines.js';
 import { unassertedGrpcFailure } from './grpc-status.js';
@@ -707,6 +707,8 @@ async function runReferencedRequest(
 export function createExecutor(options: ExecutorOptions): RequestExecutor & {
   scripts: ScriptRunner;
   runReference: (file: HttpFile, node: RequestNode, signal?: AbortSignal) => Promise<void>;
+  /** For the runner's onFileStart: makes the file's cookie jar then rather than at its first request. */
+  startFile: (state: FileState) => void;
 } {
   const shared: ExecutorShared = {
     options,
@@ -721,5 +723,14 @@ export function createExecutor(options: ExecutorOptions): RequestExecutor & {
   const execute = (context: AttemptContext): Promise<AttemptOutcome> => executeAttempt(shared, context);
   const runReference = (file: HttpFile, node: RequestNode, signal?: AbortSignal): Promise<void> =>
     runReferencedRequest(shared, file, node, signal);
-  return Object.assign(execute, { scripts: shared.scripts, runReference });
+  // The jar made when the file starts (code run once per file) instead of inside the send (code
+  // V8 optimises early in a run, before a ninth file starts: the jar's creation was code it had
+  // never seen, and the optimised send was thrown away). A file all of whose requests say
+  // `# @no-cookie-jar` gets none, as before.
+  const startFile = (state: FileState): void => {
+    const { file } = state;
+    if (!shared.jars.has(file.path) && file.requests.some((node) => !node.noCookieJar))
+      shared.jars.set(file.path, options.engine.createCookieJar());
+  };
+  return Object.assign(execute, { scripts: shared.scripts, runReference, startFile });
 }
