@@ -12,6 +12,7 @@ import type { HttpFile, RequestNode } from '../httpfile/types.js';
 import {
   createSnapshotStores,
   evaluateAssertion,
+  evaluateAssertionNow,
   type AssertionResult,
   type AssertContext,
 } from '../assert/evaluate.js';
@@ -427,9 +428,9 @@ async function runCommands(shared: ExecutorShared, attempt: Attempt, when: 'pre'
 }
 
 /** Evaluates the request's `> assert` lines against the response, emitting each result. */
-async function checkAssertions(shared: ExecutorShared, attempt: Attempt, view: ResponseView): Promise<void> {
+function checkAssertions(shared: ExecutorShared, attempt: Attempt, view: ResponseView): Promise<void> | undefined {
   const { file, node } = attempt.context;
-  if (!node.assertions.length) return;
+  if (!node.assertions.length) return undefined;
   const assertContext: AssertContext = {
     file,
     resolve: (template) => shared.options.session.resolveTemplate(template, file, node),
@@ -438,8 +439,29 @@ async function checkAssertions(shared: ExecutorShared, attempt: Attempt, view: R
     updateSnapshots: Boolean(shared.options.updateSnapshots),
     snapshotKey: snapshotKeyOf(shared, node),
   };
+  // Most assertions (status, headers, JSON paths against plain values) are evaluated at once; from
+  // the first that has to wait, the rest go through checkAssertionsFrom, in order.
+  for (let index = 0; index < node.assertions.length; index++) {
+    const result = evaluateAssertionNow(node.assertions[index], view, assertContext);
+    if (!result) return checkAssertionsFrom(attempt, view, assertContext, index);
+    attempt.assertions.push(result);
+    attempt.context.emit({ type: 'assertion', result });
+  }
+  return undefined;
+}
+
+/** checkAssertions from the assertion at `from` on, each awaited. */
+async function checkAssertionsFrom(
+  attempt: Attempt,
+  view: ResponseView,
+  assertContext: AssertContext,
+  from: number,
+): Promise<void> {
+  const { node } = attempt.context;
+  // Snapshot assertions are numbered over the request (none is evaluated at once).
   let snapshotIndex = 0;
-  for (const assertion of node.assertions) {
+  for (let index = 0; index < from; index++) if (node.assertions[index].predicate === 'snapshot') snapshotIndex++;
+  for (const assertion of node.assertions.slice(from)) {
     const result = await evaluateAssertion(
       assertion,
       view,
@@ -565,7 +587,10 @@ async function sendPrepared(
   setJsonKeyVariables(shared, node, view);
   if (node.metadata.length > 0 && hasCommand(node)) await runCommands(shared, attempt, 'post');
   if (node.httpyacPostScripts && shared.scriptsOn) await runHttpyacPostScripts(shared, attempt, view);
-  if (node.assertions.length > 0) await checkAssertions(shared, attempt, view);
+  if (node.assertions.length > 0) {
+    const checking = checkAssertions(shared, attempt, view);
+    if (checking) await checking;
+  }
   if (node.graphql) checkGraphqlErrors(attempt, view);
   const grpcFailure = unassertedGrpcFailure(node, exchange);
   if (grpcFailure) {
