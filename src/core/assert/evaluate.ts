@@ -206,13 +206,14 @@ export async function evaluateAssertion(
 
 /**
  * evaluateAssertion at once, for an assertion with nothing to wait for (no schema, snapshot,
- * script, XPath or placeholder in its expected value); undefined for any other. Same result.
+ * script, XPath or placeholder in its expected value); undefined for any other. A JSONPath the
+ * simple walker cannot answer gives a promise of the result. Same result as evaluateAssertion.
  */
 export function evaluateAssertionNow(
   assertion: AssertionNode,
   view: ResponseView,
   context: AssertContext,
-): AssertionResult | undefined {
+): AssertionResult | Promise<AssertionResult> | undefined {
   if (
     assertion.predicate === 'schema' ||
     assertion.predicate === 'snapshot' ||
@@ -221,8 +222,23 @@ export function evaluateAssertionNow(
     (assertion.expected !== undefined && assertion.expected.includes('{{'))
   )
     return undefined;
+  const expectedText = assertion.expected ?? '';
   try {
-    return judge(assertion, actualValue(assertion, view, context), assertion.expected ?? '');
+    const actual = actualValue(assertion, view, context);
+    if (actual instanceof Promise)
+      return actual.then(
+        (value) => judgeOrError(assertion, value, expectedText),
+        (error: unknown) => errorResult(assertion, error),
+      );
+    return judge(assertion, actual, expectedText);
+  } catch (error) {
+    return errorResult(assertion, error);
+  }
+}
+
+function judgeOrError(assertion: AssertionNode, actual: unknown, expectedText: string): AssertionResult {
+  try {
+    return judge(assertion, actual, expectedText);
   } catch (error) {
     return errorResult(assertion, error);
   }

@@ -443,7 +443,8 @@ function checkAssertions(shared: ExecutorShared, attempt: Attempt, view: Respons
   // the first that has to wait, the rest go through checkAssertionsFrom, in order.
   for (let index = 0; index < node.assertions.length; index++) {
     const result = evaluateAssertionNow(node.assertions[index], view, assertContext);
-    if (!result) return checkAssertionsFrom(attempt, view, assertContext, index);
+    if (result === undefined || result instanceof Promise)
+      return checkAssertionsFrom(attempt, view, assertContext, index, result);
     attempt.assertions.push(result);
     attempt.context.emit({ type: 'assertion', result });
   }
@@ -456,18 +457,24 @@ async function checkAssertionsFrom(
   view: ResponseView,
   assertContext: AssertContext,
   from: number,
+  started?: Promise<AssertionResult>,
 ): Promise<void> {
   const { node } = attempt.context;
   // Snapshot assertions are numbered over the request (none is evaluated at once).
   let snapshotIndex = 0;
   for (let index = 0; index < from; index++) if (node.assertions[index].predicate === 'snapshot') snapshotIndex++;
-  for (const assertion of node.assertions.slice(from)) {
-    const result = await evaluateAssertion(
-      assertion,
-      view,
-      assertContext,
-      assertion.predicate === 'snapshot' ? snapshotIndex++ : 0,
-    );
+  for (let index = from; index < node.assertions.length; index++) {
+    const assertion = node.assertions[index];
+    // The assertion at `from` may be under way already (evaluateAssertionNow's promise).
+    const result =
+      index === from && started
+        ? await started
+        : await evaluateAssertion(
+            assertion,
+            view,
+            assertContext,
+            assertion.predicate === 'snapshot' ? snapshotIndex++ : 0,
+          );
     attempt.assertions.push(result);
     attempt.context.emit({ type: 'assertion', result });
   }
