@@ -262,6 +262,7 @@ async function prepareRun(options: RunCommandOptions): Promise<RunSetup> {
         executor,
         {
           progressEvents: false,
+          onFileStart: executor.startFile,
           concurrency: options.concurrency ?? availableParallelism(),
           retry: options.retry,
           retryDelayMs,

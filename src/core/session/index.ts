@@ -45,7 +45,7 @@ import { expandMultipartBody, multipartBoundary } from '../httpfile/multipart.js
 import { DialError } from '../errors.js';
 import { EnvStore, type Dotenv, type ResolvedEnvironment } from '../env/index.js';
 import { parseDotenv } from '../env/dotenv.js';
-import { VariableResolver, type AuthPlaceholder } from '../vars/resolver.js';
+import { VariableResolver, isPlain as isPlainTemplate, type AuthPlaceholder } from '../vars/resolver.js';
 import type { OAuthClient, OAuthHost } from '../oauth/index.js';
 import { httpyacResponse, type HttpyacBlockContext, type HttpyacBlockOutcome } from '../vars/httpyac-js.js';
 import type { ResponseView } from '../assert/response-view.js';
@@ -147,6 +147,12 @@ export interface Session {
     node: RequestNode,
     extra?: { requestVariables?: Map<string, string>; promptAgain?: boolean },
   ): Promise<PreparedRequest>;
+  /**
+   * prepare() at once, for a request that provably needs none of what prepare() waits for (no
+   * placeholder, script, reference, prompt, secret, body or metadata, and a folder known to have no
+   * default headers); undefined for any other, which then takes prepare(). Same result.
+   */
+  preparePlain(file: HttpFile, node: RequestNode, promptAgain?: boolean): PreparedRequest | undefined;
   execute(
     file: HttpFile,
     node: RequestNode,
@@ -368,6 +374,62 @@ class RequestSession implements Session {
     let headers = this.globalHeadersByFile.get(file.path);
     if (!headers) this.globalHeadersByFile.set(file.path, (headers = new Map()));
     return headers;
+  }
+
+  preparePlain(file: HttpFile, node: RequestNode, promptAgain?: boolean): PreparedRequest | undefined {
+    // Everything prepareInChain does that needs the resolver, an await or the request's metadata
+    // is ruled out here; what is left is done the same way, by the same functions.
+    if (
+      node.metadata.length > 0 ||
+      node.prompts.length > 0 ||
+      node.secrets.length > 0 ||
+      node.runOnly ||
+      node.body ||
+      node.graphql ||
+      node.httpyacScripts ||
+      node.httpyacHeaderSpreads ||
+      node.httpyacGraphqlFile ||
+      node.httpyacLoop ||
+      file.dialect === 'httpyac' ||
+      // REST Client joins repeated headers, drops Content-Length and encodes the URL (prepareInChain).
+      file.dialect === 'rest-client' ||
+      node.httpyacRequestScripts ||
+      // client.global.headers set by an earlier script of the file.
+      (this.globalHeadersByFile.size > 0 && this.globalHeadersByFile.get(file.path)?.size) ||
+      node.method === 'GRPC' ||
+      node.method === 'SSE' ||
+      !isPlainTemplate(node.url) ||
+      /[\r\n]/.test(node.url) ||
+      node.url.startsWith('/') ||
+      node.url === '*' ||
+      this.knownDefaultHeaders(file).get(this.folderOf(file)) !== null
+    )
+      return undefined;
+    const headers: Array<[string, string]> = [];
+    for (const header of node.headers) {
+      if (!isPlainTemplate(header.name) || !isPlainTemplate(header.value)) return undefined;
+      this.checkHeader(file, node, header, header.name, header.value);
+      headers.push([header.name, header.value]);
+    }
+    if (httpyacAuthIndex(headers) >= 0) return undefined;
+    // A new send forgets the `# @prompt` answers of the last one (as prepareInChain).
+    if (promptAgain && (!this.promptedNow || this.promptedNow.size > 0) && this.chain.getStore() === undefined)
+      this.promptedNow = new Set();
+    const secrets = new Set<string>();
+    const auth = applyAuthConvention(headers, secrets);
+    const request: HttpRequest = {
+      method: node.method,
+      url: completeUrl(node.url, headers),
+      headers,
+      body: { kind: 'none' },
+    };
+    this.setHttpVersion(file, node, request);
+    const secretValues = [...secrets];
+    for (const secret of secretValues) this.secrets.add(secret);
+    const overrides = metadataOverrides(node);
+    return auth.digest
+      ? { request, overrides, secretValues, digest: auth.digest }
+      : { request, overrides, secretValues };
   }
 
   async resolveTemplate(
@@ -983,18 +1045,7 @@ class RequestSession implements Session {
         fileLabel: file.path || '<text>',
       });
     }
-    const version = node.httpVersion?.toUpperCase();
-    if (version === 'HTTP/2' || version === 'HTTP/2.0') request.httpVersion = '2';
-    else if (version?.startsWith('HTTP/2 ')) {
-      // `HTTP/2 (Prior Knowledge)`: over TLS HTTP/2 is negotiated; plain-text h2c is not spoken.
-      if (!url.startsWith('https:')) {
-        throw new DialError('E_INPUT', `HTTP/2 with prior knowledge needs https:// here (${this.where(file, node)})`, {
-          location: { file: file.path || '<text>', line: node.requestLineSpan.line },
-          hint: 'dial does not speak plain-text HTTP/2 (h2c); use https:// or HTTP/1.1',
-        });
-      }
-      request.httpVersion = '2';
-    } else if (version === 'HTTP/1.1') request.httpVersion = '1.1';
+    this.setHttpVersion(file, node, request);
     if (node.httpyacRequestScripts) request = await this.runHttpyacRequestScripts(node, request, resolver);
     const overrides = metadataOverrides(node);
     if (node.method === 'SSE') {
@@ -1016,6 +1067,23 @@ class RequestSession implements Session {
     return auth.digest
       ? { request, overrides, secretValues, digest: auth.digest }
       : { request, overrides, secretValues };
+  }
+
+  /** The HTTP version the request line asks for, on the request (`HTTP/2 (Prior Knowledge)` needs https). */
+  private setHttpVersion(file: HttpFile, node: RequestNode, request: HttpRequest): void {
+    if (node.httpVersion === undefined) return;
+    const version = node.httpVersion.toUpperCase();
+    if (version === 'HTTP/2' || version === 'HTTP/2.0') request.httpVersion = '2';
+    else if (version.startsWith('HTTP/2 ')) {
+      // `HTTP/2 (Prior Knowledge)`: over TLS HTTP/2 is negotiated; plain-text h2c is not spoken.
+      if (!request.url.startsWith('https:')) {
+        throw new DialError('E_INPUT', `HTTP/2 with prior knowledge needs https:// here (${this.where(file, node)})`, {
+          location: { file: file.path || '<text>', line: node.requestLineSpan.line },
+          hint: 'dial does not speak plain-text HTTP/2 (h2c); use https:// or HTTP/1.1',
+        });
+      }
+      request.httpVersion = '2';
+    } else if (version === 'HTTP/1.1') request.httpVersion = '1.1';
   }
 
   /** httpyac: runs the blocks before the request; a block that changed `request` changes what is sent. */

@@ -30,7 +30,7 @@ import {
 export const MAX_EXPANDED_LENGTH = 16 * 1024 * 1024;
 
 /** A text resolve() gives back as it is: no placeholder, no escaped brace, not too long. */
-function isPlain(text: string): boolean {
+export function isPlain(text: string): boolean {
   return text.length <= MAX_EXPANDED_LENGTH && !text.includes('{{') && !text.includes('\\{');
 }
 
