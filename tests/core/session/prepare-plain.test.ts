@@ -81,4 +81,29 @@ describe('session.preparePlain', () => {
     const bad = { ...node, headers: [{ ...node.headers[0], name: 'bad name' }] };
     expect(() => session.preparePlain(file, bad, true)).toThrow(/'bad name' is not a valid header name/);
   });
+
+  it('stands aside for a REST Client file, whose prepare() joins repeated headers, drops Content-Length and encodes the URL', async () => {
+    const root = workspace({
+      'api.rest':
+        '### a\nGET http://127.0.0.1:9/a\n\n### b\nGET http://127.0.0.1:9/b|c\nX-A: 1\nX-A: 2\nContent-Length: 99\n',
+    });
+    const session = createSession({ workspaceRoot: root, processEnv: {} });
+    const file = await session.loadFile(join(root, 'api.rest'));
+    await session.prepare(file, file.requests[0]);
+    expect(session.preparePlain(file, file.requests[1], true)).toBeUndefined();
+    const prepared = await session.prepare(file, file.requests[1]);
+    expect(prepared.request.url).toBe('http://127.0.0.1:9/b%7Cc');
+    expect(prepared.request.headers).toEqual([['X-A', '1,2']]);
+  });
+
+  it('stands aside once a script of the file set client.global.headers, which prepare() adds', async () => {
+    const root = workspace({ 'api.http': '### a\nGET http://127.0.0.1:9/a\n\n### b\nGET http://127.0.0.1:9/b\n' });
+    const session = createSession({ workspaceRoot: root, processEnv: {} });
+    const file = await session.loadFile(join(root, 'api.http'));
+    await session.prepare(file, file.requests[0]);
+    expect(session.preparePlain(file, file.requests[1], true)).toBeDefined();
+    session.globalHeadersOf(file).set('x-global', ['X-Global', 'on']);
+    expect(session.preparePlain(file, file.requests[1], true)).toBeUndefined();
+    expect((await session.prepare(file, file.requests[1])).request.headers).toEqual([['X-Global', 'on']]);
+  });
 });
