@@ -351,7 +351,7 @@ writeFileSync(
   ].join('\n'),
 );
 const warmUpCommands = {
-  'send-url.cjs': ['send', '-v', `http://127.0.0.1:${server.address().port}/warm-up`, 'a=1'],
+  'send-url.cjs': ['-v', 'send', `http://127.0.0.1:${server.address().port}/warm-up`, 'a=1'],
   'send.cjs': ['send', '-v', `${sendWarmUpFile}#warm-up`],
   'cli.cjs': ['list', warmUpFile],
 };

@@ -64,9 +64,14 @@ function systemErrorLine(error: unknown): string | undefined {
  * the command line over to dist/send.cjs): it answers true, and nothing else is done here.
  */
 export function startCli(loadCommands: () => Promise<RegisterCommands>, handOver?: (error: unknown) => boolean): void {
+  startCommand(() => start(process.argv, loadCommands), handOver);
+}
+
+/** startCli's work around `run`, which runs the command and answers its exit code. */
+export function startCommand(run: () => Promise<number>, handOver?: (error: unknown) => boolean): void {
   guardOnFirstRead('stdout');
   guardOnFirstRead('stderr');
-  start(process.argv, loadCommands).then(
+  run().then(
     (code) => {
       process.exitCode = code;
     },
