@@ -53,6 +53,31 @@ const sendFlagWords = [
   '--no-scripts',
   '--no-cookie-jar',
 ];
+const valueFlagWords = [
+  '-p',
+  '--print',
+  '-o',
+  '--output',
+  '--max-redirects',
+  '--verify',
+  '--timeout',
+  '--cacert',
+  '--cert',
+  '--key',
+  '--proxy',
+  '-a',
+  '--auth',
+  '-A',
+  '--auth-type',
+  '-e',
+  '--env',
+  '--var',
+  '--cookie-jar',
+  '--session',
+  '--session-read-only',
+  '--name',
+  '--dialect',
+];
 const globalWords = ['-v', '--verbose', '-q', '--quiet', '--no-color', '--allow-node'];
 const otherWords = [
   'send',
@@ -96,6 +121,8 @@ const otherWords = [
 ];
 const word = fc.oneof(
   fc.constantFrom(...sendFlagWords),
+  fc.constantFrom(...valueFlagWords),
+  fc.constantFrom(...valueFlagWords),
   fc.constantFrom(...globalWords),
   fc.constantFrom(...otherWords),
   fc.string({ maxLength: 6 }),
@@ -122,19 +149,24 @@ describe('a `dial send` command line read without Commander', () => {
       ['--no-color', '-q', 'send', '--offline', '-F', 'PUT', 'example.com/x', 'X-Token:abc', 'q==1'],
       ['send', '--no-follow', '--follow', '--no-deps', '--no-cookie-jar', '-I', 'x'],
       ['send', '--json', '--no-mask', '--no-scripts', '--check-status', '-d', '--http2', '-k', '--curl', 'x'],
+      ['send', '-o', 'out.bin', '--timeout', '5s', '--var', 'a=1', '--var', 'b=2', '-a', 'u:p', 'x', '-p', 'hb'],
+      ['send', '-v', 'x', '--no-color', '-q'],
+      ['send', '--cookie-jar', 'jar.txt', '--no-cookie-jar', '--session', 's', '--name', 'n', 'api.http'],
     ];
     for (const words of lines) {
       const quick = quickSendLine(words);
       expect(quick, words.join(' ')).toBeDefined();
       expect(await commanderReading(words)).toEqual(quick);
     }
-    // Left to Commander: flags with values, help, `--`, combined short flags, global flags after send, no request.
+    // Left to Commander: --flag=value, a value starting with -, a missing value, --dialect, help, `--`, combined short flags, no request.
     for (const words of [
-      ['send', '--timeout', '5s', 'x'],
+      ['send', '--timeout=5s', 'x'],
+      ['send', '--timeout', '-5s', 'x'],
+      ['send', 'x', '-o'],
+      ['send', '--dialect', 'kulala', 'x'],
       ['send', '--help'],
       ['send', '--', '-x'],
       ['send', '-jf', 'x'],
-      ['send', 'x', '-v'],
       ['send'],
       ['--allow-node', 'send', 'x'],
       ['list', 'x'],
