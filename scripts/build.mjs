@@ -6,6 +6,9 @@
 //   dist/send.cjs       the same program with `send` as its only command (src/cli-send.ts), and
 //   dist/send.cjs.cache its cache: bin/dial.js runs it for `dial send`, which then reads and
 //                       compiles a third less (docs/performance.md).
+//   dist/send-url.cjs   `dial send` once more, without what only a .http target or an unusual command
+//   dist/send-url.cjs.cache  line needs (see handOverPlugin): bin/dial.js runs it for a `dial send`
+//                       that names no .http file, and it hands anything else over to dist/send.cjs.
 //   dist/ui.cjs         the workbench (React, Ink, the UI), which only `dial open` loads, the same
 //   dist/ui.cjs.cache   way and with a code cache of its own, made by drawing one first frame.
 //   dist/lib/*.cjs      the heavy libraries, one file each, required on first use, so a command
@@ -99,6 +102,30 @@ const programPlugin = {
       loader: 'js',
       // `__dialRunBundle` is a parameter of the wrapper bin/dial.js compiles the program in.
       contents: "export const importWorkbench = () => Promise.resolve().then(() => __dialRunBundle('ui.cjs'));",
+    }));
+  },
+};
+
+/**
+ * dist/send-url.cjs: the modules a URL send never loads are replaced by one that throws HandOver
+ * when loaded (src/commands/send/hand-over.ts). Each is loaded by an `import()` reached before the
+ * command reads or writes anything: a .http target's (file-target.ts and send-target.ts, with the
+ * parser, sessions, variables, scripts and OAuth behind them), and zod's wording of flags that are
+ * not plainly valid (options.ts). The program then hands the command line over to dist/send.cjs.
+ */
+const handedOver = [
+  'src/commands/send/file-target.ts',
+  'src/core/workspace/send-target.ts',
+  'src/commands/send/options.ts',
+];
+const handOverPlugin = {
+  name: 'dial-hand-over',
+  setup(pluginBuild) {
+    const filter = new RegExp(`/(${handedOver.map((path) => path.replace(/[/.]/g, '\\$&')).join('|')})$`);
+    pluginBuild.onLoad({ filter }, () => ({
+      loader: 'js',
+      resolveDir: join(root, 'src/commands/send'),
+      contents: "import { HandOver } from './hand-over.ts'; throw new HandOver();",
     }));
   },
 };
@@ -205,6 +232,15 @@ const builds = await Promise.all([
   }),
   build({
     ...common,
+    entryPoints: { 'send-url': 'src/cli-send-url.ts' },
+    outdir,
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    supported: { 'dynamic-import': false },
+    plugins: [librariesFromDist(), programPlugin, handOverPlugin],
+  }),
+  build({
+    ...common,
     entryPoints: Object.fromEntries(Object.keys(libraries).map((name) => [libraryFile(name), `dial-library:${name}`])),
     outdir,
     outExtension: { '.js': '.cjs' },
@@ -243,7 +279,7 @@ writeFileSync(
 // Each file holds its bundle already inside the function bin/dial.js calls (CommonJS's wrapper
 // plus __dialRunBundle), so it compiles the text as read: wrapping it at start-up made a second
 // 1 MB string (~2 M instructions, 1% of a `dial send`).
-const bundles = ['cli.cjs', 'send.cjs', 'ui.cjs'];
+const bundles = ['cli.cjs', 'send.cjs', 'send-url.cjs', 'ui.cjs'];
 for (const name of bundles) {
   const bundle = `${outdir}/${name}`;
   const text = readFileSync(bundle, 'utf8').replace(
@@ -256,7 +292,8 @@ for (const name of bundles) {
 // The code caches: V8's compiled form of the functions that ran in a warm-up, so that they do not
 // compile again at start-up. V8 checks a cache against its version and flags and compiles as
 // usual when it does not match (another Node): slower, never wrong. Each bundle has its own, from
-// a use it serves: dist/send.cjs a `dial send` to a loopback server; dist/cli.cjs (every other
+// a use it serves: dist/send-url.cjs a `dial send` to a loopback server, dist/send.cjs the same
+// of a .http file's request; dist/cli.cjs (every other
 // command) a `dial list` of a .http file, which most of them parse; dist/ui.cjs the workbench up
 // to its first frame. Not `dial run`: it sets V8 heap flags, and a cache made under other flags
 // is refused.
@@ -296,8 +333,26 @@ writeFileSync(
     '',
   ].join('\n'),
 );
+// dist/send.cjs serves the .http targets (dist/send-url.cjs hands them over): a request of a file.
+const sendWarmUpFile = join(configDir, 'send-warm-up.http');
+writeFileSync(
+  sendWarmUpFile,
+  [
+    `@host = http://127.0.0.1:${server.address().port}`,
+    '',
+    '### warm-up',
+    'POST {{host}}/warm-up',
+    'Content-Type: application/json',
+    '',
+    '{"a": 1}',
+    '',
+    '?? status == 200',
+    '',
+  ].join('\n'),
+);
 const warmUpCommands = {
-  'send.cjs': ['send', '-v', `http://127.0.0.1:${server.address().port}/warm-up`, 'a=1'],
+  'send-url.cjs': ['-v', 'send', `http://127.0.0.1:${server.address().port}/warm-up`, 'a=1'],
+  'send.cjs': ['send', '-v', `${sendWarmUpFile}#warm-up`],
   'cli.cjs': ['list', warmUpFile],
 };
 const warmUp = (name) => {

@@ -10,7 +10,11 @@ import type { RegisterCommands } from './program.js';
 // not an error, so stop quietly (exit 0, as curl and xh do). Any other write error (a full
 // disk, a vanished terminal) is E_IO: one line on stderr, exit 4, never a stack trace.
 const EXIT_IO = 4;
-function guard(stream: NodeJS.WriteStream): void {
+const GUARDED = Symbol.for('dial.guarded');
+function guard(stream: NodeJS.WriteStream & { [GUARDED]?: true }): void {
+  // Once: dist/send-url.cjs may hand the command line over to dist/send.cjs, which starts again.
+  if (stream[GUARDED]) return;
+  stream[GUARDED] = true;
   stream.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(0);
     if (stream === process.stdout) {
@@ -54,15 +58,25 @@ function systemErrorLine(error: unknown): string | undefined {
   return `error[E_IO]: ${path ? `${path}: ` : ''}${code ?? 'I/O error'} (${(error as NodeJS.ErrnoException).syscall})`;
 }
 
-/** Runs the command line with the commands `loadCommands` registers, then sets the exit code (or prints the error). */
-export function startCli(loadCommands: () => Promise<RegisterCommands>): void {
+/**
+ * Runs the command line with the commands `loadCommands` registers, then sets the exit code (or
+ * prints the error). `handOver` may take an error as its own to handle (dist/send-url.cjs hands
+ * the command line over to dist/send.cjs): it answers true, and nothing else is done here.
+ */
+export function startCli(loadCommands: () => Promise<RegisterCommands>, handOver?: (error: unknown) => boolean): void {
+  startCommand(() => start(process.argv, loadCommands), handOver);
+}
+
+/** startCli's work around `run`, which runs the command and answers its exit code. */
+export function startCommand(run: () => Promise<number>, handOver?: (error: unknown) => boolean): void {
   guardOnFirstRead('stdout');
   guardOnFirstRead('stderr');
-  start(process.argv, loadCommands).then(
+  run().then(
     (code) => {
       process.exitCode = code;
     },
     async (error: unknown) => {
+      if (handOver?.(error)) return;
       const { ExitCode, formatError, isDialError } = await import('./core/errors.js');
       if (isDialError(error)) {
         // Expected: one line with the code, file:line and hint; -v adds the cause chain.

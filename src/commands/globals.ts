@@ -17,7 +17,12 @@ export function globalOptions(command: Command): GlobalOptions {
 
 /** Colour on a terminal unless NO_COLOR or --no-color; FORCE_COLOR forces it (tests use it). */
 export function useColor(command: Command, stream: { isTTY?: boolean } = process.stdout): boolean {
-  if (!globalOptions(command).color) return false;
+  return colorFor(globalOptions(command), stream);
+}
+
+/** useColor, from the global flags already read. */
+export function colorFor(global: GlobalOptions, stream: { isTTY?: boolean } = process.stdout): boolean {
+  if (!global.color) return false;
   if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') return false;
   if (process.env.FORCE_COLOR !== undefined && process.env.FORCE_COLOR !== '0') return true;
   return Boolean(stream.isTTY);

@@ -21,15 +21,15 @@ describe('dial (the program)', () => {
     const probe = `const { join } = require('node:path');
       const { compileBundle } = require(${JSON.stringify(DIAL_BIN)});
       const dist = join(${JSON.stringify(DIAL_BIN)}, '..', '..', 'dist');
-      console.log(JSON.stringify(['cli.cjs', 'send.cjs', 'ui.cjs'].map((name) => compileBundle(join(dist, name)).cachedDataRejected)))`;
+      console.log(JSON.stringify(['cli.cjs', 'send.cjs', 'send-url.cjs', 'ui.cjs'].map((name) => compileBundle(join(dist, name)).cachedDataRejected)))`;
     const child = spawn(process.execPath, ['-e', probe], { stdio: ['ignore', 'pipe', 'inherit'] });
     let stdout = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0);
-    expect(stdout).toBe('[false,false,false]\n');
+    expect(stdout).toBe('[false,false,false,false]\n');
   });
 
-  it('runs dist/send.cjs exactly for the command lines on which the full program registers `send` alone', async () => {
+  it('runs a send program (dist/send.cjs or dist/send-url.cjs) exactly for the command lines on which the full program registers `send` alone', async () => {
     // bin/dial.js picks the program by src/commands/index.ts's rule; the two must agree, or a
     // command line would get a program without its command (or `send` with other commands).
     const { Command } = await import('commander');
@@ -54,8 +54,45 @@ describe('dial (the program)', () => {
       const program = new Command('dial');
       registerCommands(program, ['node', 'dial', ...words]);
       const onlySend = program.commands.length === 1 && program.commands[0].name() === 'send';
-      expect(programName(['node', 'dial', ...words]), words.join(' ')).toBe(onlySend ? 'send.cjs' : 'cli.cjs');
+      const name = programName(['node', 'dial', ...words]);
+      // Either send program: dist/send-url.cjs hands over to dist/send.cjs what it does not carry.
+      expect(name, words.join(' ')).toBe(
+        onlySend ? (words.includes('api.http') ? 'send.cjs' : 'send-url.cjs') : 'cli.cjs',
+      );
     }
+    // A word naming a .http target (as parseSendTarget reads one) goes to dist/send.cjs at once.
+    for (const target of ['api.http', 'API.REST', 'api.http#login', 'dir/api.rest:12', 'http://x/a.http'])
+      expect(programName(['node', 'dial', 'send', target]), target).toBe('send.cjs');
+    for (const url of ['http://x/', ':3000/users.http.json', 'example.com/x.https'])
+      expect(programName(['node', 'dial', 'send', url]), url).toBe('send-url.cjs');
+  });
+
+  it('dist/send-url.cjs hands what it does not carry over to dist/send.cjs, with the same result', async () => {
+    // Each program run directly (bin/dial.js would pick dist/send.cjs for a word naming a .http
+    // file): a .http target and a flag value zod words the error for are handed over before
+    // anything is read or written, so both give the same output and exit code.
+    const dir = tempDir();
+    writeFileSync(join(dir, 'api.http'), '@host = http://127.0.0.1:1\n\n### one\nGET {{host}}/one\nX-A: 1\n');
+    const runProgram = (name: string, args: string[]) => {
+      const script = `const { join } = require('node:path');
+        const { runBundle } = require(${JSON.stringify(DIAL_BIN)});
+        process.argv = [process.execPath, ${JSON.stringify(DIAL_BIN)}, ...${JSON.stringify(args)}];
+        runBundle(join(${JSON.stringify(DIAL_BIN)}, '..', '..', 'dist', ${JSON.stringify(name)}));`;
+      return runCli([], { cwd: dir, nodeArgs: ['-e', script] });
+    };
+    const lines = [
+      ['send', '--offline', 'api.http'],
+      ['send', '--offline', '--name', 'one', 'api.http'],
+      ['send', '--max-redirects', 'lots', 'http://127.0.0.1:1/'],
+      ['send', '--offline', 'http://127.0.0.1:1/x', 'a=1'],
+    ];
+    for (const args of lines) {
+      const [url, full] = await Promise.all([runProgram('send-url.cjs', args), runProgram('send.cjs', args)]);
+      expect(url, args.join(' ')).toEqual(full);
+      expect(url.stdout + url.stderr, args.join(' ')).not.toBe('');
+    }
+    expect((await runProgram('send-url.cjs', lines[0])).stdout).toContain('X-A: 1');
+    expect((await runProgram('send-url.cjs', lines[2])).code).toBe(2);
   });
 
   it('exits 2 on an unknown command or flag, with a hint and no stack trace', async () => {

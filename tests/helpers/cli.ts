@@ -20,6 +20,8 @@ export interface CliOptions {
   input?: string | Buffer;
   /** A fresh DIAL_CONFIG_DIR is made per call unless given. */
   configDir?: string;
+  /** Arguments for node in place of bin/dial.js (`-e SCRIPT`): the args follow them. */
+  nodeArgs?: string[];
 }
 
 /** A temp folder for a test (not removed: the OS temp cleaner does that). */
@@ -39,7 +41,7 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
       ...options.env,
     };
     for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
-    const child = spawn(process.execPath, [DIAL_BIN, ...args], {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? [DIAL_BIN]), ...args], {
       cwd: options.cwd,
       env: env as NodeJS.ProcessEnv,
       stdio: ['pipe', 'pipe', 'pipe'],

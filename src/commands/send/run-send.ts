@@ -13,19 +13,14 @@ import { DialError, isDialError } from '../../core/errors.js';
 import { createStyle, type Style } from '../../core/style.js';
 import type {
   Exchange,
-  CookieJar,
   HeaderList,
   HttpRequest,
   RequestBody,
   ResponseHead,
   SendOptions,
-  TlsOptions,
 } from '../../core/http/types.js';
-import type { RequestNode } from '../../core/httpfile/types.js';
 import type { CookieStore } from '../../core/http/cookies.js';
-import type { CurlCommandOptions } from '../../core/export/from-http.js';
-import { loadSettings, settingsTimeoutMs, historyPath, type Settings } from '../../core/settings/index.js';
-import { appendHistory, toHistoryEntry } from '../../core/history/index.js';
+import { loadSettings, settingsTimeoutMs, type Settings } from '../../core/settings/index.js';
 import {
   PRETTY_LIMIT,
   formatBytes,
@@ -35,16 +30,8 @@ import {
   parsePrintSpec,
   type PrintSpec,
 } from '../../core/format/exchange.js';
-import {
-  parseSendTarget,
-  prepareFileRequest,
-  type PreparedFileRequest,
-  type SendTarget,
-} from '../../core/workspace/send-target.js';
-import type { DependencyEvent } from '../../core/session/index.js';
-import type { RequestScripts } from '../../core/workspace/send-target.js';
+import { parseSendTarget, type SendTarget } from '../../core/workspace/target-name.js';
 import type { ScriptOutcome } from '../../core/script/sandbox.js';
-import type { HttpFile } from '../../core/httpfile/types.js';
 import { SENSITIVE_HEADERS } from '../../core/secrets.js';
 import { basicAuthorization } from '../../core/http/basic-auth.js';
 import { graphqlErrorsInText } from '../../core/http/graphql-errors.js';
@@ -52,89 +39,19 @@ import { isWebSocketRequest } from '../../core/http/protocols.js';
 import { parseItem, type RequestItem } from '../../core/send/items.js';
 import { expandUrl, normaliseProxy, splitPositionals } from '../../core/send/url.js';
 import { buildRequest } from '../../core/send/build.js';
-import { oauthHost } from '../oauth-host.js';
 import { eventSourceHttpRequest, eventTypes } from '../../core/session/event-source.js';
 import { collectStream, peekStdinBody } from '../../core/send/stdin.js';
 import { downloadFileName, uniquePath } from '../../core/send/download.js';
 import { Redactor } from '../../core/send/redact.js';
-import type { DigestCredentials } from '../../core/send/digest.js';
-import type { SendAuth, SendCommandOptions } from './options.js';
-import { Printer, Progress, readHead, streamedBody, type Out } from './printer.js';
+import type { SendCommandOptions } from './options.js';
+import { Printer, Progress, readHead, streamedBody } from './printer.js';
 import { TeeWriter } from './tee-writer.js';
-import { maskJarCookies, saveState, useSession, withJarCookies, workspaceCookieJar } from './saved-state.js';
+import { maskJarCookies, saveState, useSession, withJarCookies } from './saved-state.js';
+import { appendToHistory, type PreparedSend, type SendIo, type Transport } from './prepared.js';
 
-/** The outside world `runSend` talks to (the command passes process streams). */
-export interface SendIo {
-  stdout: Out;
-  stderr: Out;
-  /** Piped stdin, or undefined when stdin is a terminal / not data. */
-  stdin?: Readable;
-  /** Byte size when stdin is a regular file. */
-  stdinSize?: number;
-  stdoutIsTTY: boolean;
-  stderrIsTTY: boolean;
-  /** Colour on stdout / stderr (NO_COLOR, --no-color decided by the command). */
-  color: boolean;
-  colorErr: boolean;
-  verbose: boolean;
-  quiet: boolean;
-  cwd: string;
-  env: Record<string, string | undefined>;
-  userAgent: string;
-  /** Aborted on Ctrl+C: the exchange stops with E_CANCELLED (exit 130). */
-  signal?: AbortSignal;
-  pick?: (requests: RequestNode[]) => Promise<RequestNode>;
-  prompt?: (name: string, description?: string) => Promise<string>;
-  /** stdin even when it is a terminal: `dial send ws://…` reads the messages a person types. */
-  openStdin?: () => Readable;
-  /** Whether stdin is a terminal: asked only when it matters (it may load node:tty). */
-  stdinIsTTY?: () => Promise<boolean>;
-}
+export type { SendIo } from './prepared.js';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-
-/** Transport options: the settings, overridden by the command's flags. */
-interface Transport {
-  verify: boolean;
-  verifySource: string;
-  tls: TlsOptions;
-  timeoutMs?: number;
-  maxRedirects: number;
-  proxy?: string;
-}
-
-/** A request ready to go, with what printing and history need to know about it. */
-interface PreparedSend {
-  request: HttpRequest;
-  /** Send options the request's metadata sets (@timeout, @no-redirect…). */
-  overrides: Partial<SendOptions>;
-  /** Values masked in history. */
-  secretValues: string[];
-  /** Secret values the request used (# @secret, private env, .env): masked in everything printed. */
-  printSecrets: string[];
-  /** References left as written (--curl, --offline). */
-  keptTexts: string[];
-  workspace?: string;
-  requestId?: string;
-  digest?: DigestCredentials;
-  /** The .http request the command is printed from (--curl). */
-  source?: CurlCommandOptions['source'];
-  /** The request's scripts (a .http request with scripts): its handlers run once the response is in. */
-  scripts?: RequestScripts;
-  file?: HttpFile;
-  node?: RequestNode;
-  /** A GraphQL request: `errors` in its answer are warned about. */
-  graphql?: boolean;
-  /** The .http request's line, for errors found only while sending (a gRPC schema mismatch). */
-  requestLine?: { file: string; line: number };
-  follow: boolean;
-  /** The saved cookie jar (a .http request) or the session's cookies (--session). */
-  cookieJar?: CookieJar;
-  /** Credentials a --session kept, used when -a is not given. */
-  sessionAuth?: SendAuth;
-  /** Saves the cookie jar or the session once the exchange is over (not for --curl / --offline). */
-  saveState?: () => void;
-}
 
 /** What printing and sending share once the request is built. */
 interface SendContext {
@@ -192,8 +109,10 @@ export async function runSend(args: string[], options: SendCommandOptions, io: S
     throw new DialError('E_USAGE', '--session is for URL sends; a .http request keeps cookies in the workspace jar', {
       hint: 'drop --session (see docs/cookies.md), or send the URL: dial send --session NAME URL',
     });
+  // Loaded only for a .http target: dist/send-url.cjs hands those over to dist/send.cjs here,
+  // before anything is read or written (scripts/build.mjs).
   const prepared = target
-    ? await prepareFileTarget(target, args, options, settings, transport, io, warn)
+    ? await (await import('./file-target.js')).prepareFileTarget(target, args, options, settings, transport, io, warn)
     : await prepareItemsRequest(args, options, settings, io, warn);
   if (options.http2) prepared.request.httpVersion = '2';
   applyAuth(prepared, options);
@@ -339,87 +258,6 @@ function sendTarget(args: string[], cwd: string): SendTarget | null {
   return target;
 }
 
-/** A request of a .http file, resolved (or, for --curl/--offline, with references kept as written). */
-async function prepareFileTarget(
-  target: SendTarget,
-  args: string[],
-  options: SendCommandOptions,
-  settings: Settings,
-  transport: Transport,
-  io: SendIo,
-  warn: (message: string) => void,
-): Promise<PreparedSend> {
-  if (args.length > 1) {
-    throw new DialError('E_USAGE', `request items cannot be added to a .http target (${args.slice(1).join(' ')})`, {
-      hint: 'edit the request in the file, or pass values with --var NAME=VALUE',
-    });
-  }
-  const follow = options.follow ?? settings.followRedirects ?? true;
-  const jar = await workspaceCookieJar(options, io, warn);
-  const common = {
-    target,
-    cwd: io.cwd,
-    environment: options.environment,
-    cliVariables: options.variables,
-    pick: io.pick,
-    prompt: io.prompt,
-    ...(jar && { openCookieJar: jar.open }),
-  };
-  let prepared: Pick<
-    PreparedFileRequest,
-    'request' | 'file' | 'node' | 'overrides' | 'secretValues' | 'digest' | 'scripts' | 'cookieJar'
-  >;
-  let source: CurlCommandOptions['source'];
-  let keptTexts: string[] = [];
-  if (options.curl || options.offline) {
-    // Printing sends nothing: requests this one references are not run (their {{…}} stays).
-    const { prepareUnsent, keptReferenceWarning } = await import('../../core/export/from-http.js');
-    const unsent = await prepareUnsent(common);
-    for (const kept of unsent.kept) warn(keptReferenceWarning(kept));
-    source = unsent;
-    keptTexts = unsent.kept.map((kept) => kept.text);
-    prepared = unsent;
-  } else {
-    const { timeoutMs, maxRedirects, tls, proxy } = transport;
-    prepared = await prepareFileRequest({
-      ...common,
-      sendOptions: { timeoutMs, followRedirects: follow, maxRedirects, tls, proxy, onWarning: warn },
-      refuseDependencies: options.refuseDependencies,
-      oauth: oauthHost((text) => io.stderr.write(text)),
-      ...(options.scripts && {
-        loadScripts: async () => new (await import('../../core/script/sandbox.js')).ScriptRunner(),
-      }),
-      onDependency: announceDependency(
-        options,
-        settings,
-        io,
-        warn,
-        relative(io.cwd, resolve(io.cwd, target.path)) || target.path,
-      ),
-    });
-  }
-  return {
-    request: prepared.request,
-    overrides: prepared.overrides,
-    secretValues: prepared.secretValues,
-    // A copy: credentials added later for history are not secrets to mask on screen.
-    printSecrets: [...prepared.secretValues],
-    keptTexts,
-    workspace: io.cwd,
-    requestId: `${relative(io.cwd, prepared.file.path) || prepared.file.path}#${prepared.node.name ?? prepared.node.index}`,
-    // `Authorization: Digest user password` in the file: answered on the 401 challenge.
-    digest: prepared.digest,
-    source,
-    follow,
-    ...(prepared.scripts && { scripts: prepared.scripts, file: prepared.file, node: prepared.node }),
-    cookieJar: prepared.cookieJar,
-    // --offline and --curl send nothing, so nothing changes: the jar is read (to show its cookies), not saved.
-    ...(jar && !options.offline && !options.curl && { saveState: jar.save }),
-    graphql: prepared.node.graphql,
-    requestLine: { file: prepared.file.path, line: prepared.node.requestLineSpan.line },
-  };
-}
-
 /** A request from HTTPie-style items (`[METHOD] URL name=value Header:value…`), with piped stdin as its body. */
 async function prepareItemsRequest(
   args: string[],
@@ -505,44 +343,6 @@ async function stdinWithin(
   } finally {
     clearTimeout(timer);
   }
-}
-
-/**
- * What `dial send` says about a request it sends because this one references it (`{{login.
- * response.body.$.token}}`): one line on stderr before it goes (name, method, URL, environment),
- * one with its status after, and a history entry, so nothing is sent unseen.
- */
-function announceDependency(
-  options: SendCommandOptions,
-  settings: Settings,
-  io: SendIo,
-  warn: (message: string) => void,
-  fileLabel: string,
-) {
-  return (event: DependencyEvent, secretValues: string[]): void => {
-    const redactor = new Redactor(options.mask ? secretValues : []);
-    const env = event.environment ? ` (environment ${event.environment})` : '';
-    if (event.phase === 'send') {
-      io.stderr.write(
-        `dial: first sending '${event.name}', which '${event.neededBy}' references: ${event.request.method} ${redactor.text(event.request.url)}${env}\n`,
-      );
-      return;
-    }
-    if (event.phase === 'failed') {
-      io.stderr.write(`dial: '${event.name}' failed; '${event.neededBy}' is not sent\n`);
-      return;
-    }
-    const { response } = event.exchange;
-    io.stderr.write(
-      `dial: '${event.name}' answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}\n`,
-    );
-    appendToHistory(settings, io, warn, event.exchange, {
-      responseBody: response.body.kind === 'memory' ? response.body.bytes : undefined,
-      secretValues,
-      workspace: io.cwd,
-      requestId: `${fileLabel}#${event.name}`,
-    });
-  };
 }
 
 /** `-a/--auth`: a Bearer or Basic header, or digest credentials; credentials become history secrets. */
@@ -896,22 +696,6 @@ function recordHistory(context: SendContext, exchange: Exchange, responseBody: U
     workspace: prepared.workspace,
     requestId: prepared.requestId,
   });
-}
-
-/** One history entry (none when history is off); a failure to write is a warning. */
-function appendToHistory(
-  settings: Settings,
-  io: SendIo,
-  warn: (message: string) => void,
-  exchange: Exchange,
-  entry: Parameters<typeof toHistoryEntry>[1],
-): void {
-  if (settings.historyLimit <= 0) return;
-  try {
-    appendHistory(toHistoryEntry(exchange, entry), { path: historyPath(io.env), limit: settings.historyLimit });
-  } catch (error) {
-    warn(`could not record history: ${(error as Error).message}`);
-  }
 }
 
 /** `--check-status` (and downloads): a 4xx/5xx fails the command; an unfollowed redirect is a warning. */

@@ -9,6 +9,7 @@ import { parseDuration } from '../duration.js';
 import { JsonSyntaxError, parseJson } from '../format/json.js';
 import { settingsPath } from './paths.js';
 import { KEYMAP_EXAMPLE } from './keymap.js';
+import { plainlyValidSetting } from './plain-values.js';
 import type { Settings, SettingKey } from './types.js';
 
 export { settingsPath, historyPath, configDir, dataDir } from './paths.js';
@@ -122,15 +123,18 @@ function lineOfKey(text: string, key: string): number {
 }
 
 /**
- * The settings in effect: defaults overlaid with config.json. Without a file this returns the
- * defaults without loading zod; an invalid file is an E_CONFIG naming the file, line and key.
+ * The settings in effect: defaults overlaid with config.json. Without a file, or with one whose
+ * values are plainly valid (./plain-values.ts), this does not load zod; an invalid file is an
+ * E_CONFIG naming the file, line and key.
  */
 export async function loadSettings(env: Env = process.env): Promise<Settings> {
   const path = settingsPath(env);
   const stored = readStored(path);
   const settings = defaultSettings();
   if (!stored) return settings;
-  const { checkValue } = await import('./schema.js');
+  // zod loads only for a value that is not plainly valid (it words the error).
+  const plain = SETTING_KEYS.every((key) => !(key in stored.data) || plainlyValidSetting(key, stored.data[key]));
+  const { checkValue } = plain ? { checkValue: () => undefined } : await import('./schema.js');
   for (const key of SETTING_KEYS) {
     if (!(key in stored.data)) continue;
     const value = stored.data[key];

@@ -16,19 +16,9 @@ import { DialError } from '../errors.js';
 import { scriptEnvironment } from '../vars/kulala-environment.js';
 import { listPasses } from '../httpfile/list-iteration.js';
 import { COMMAND_KEYS, commandVariable } from '../httpfile/metadata.js';
+import type { SendTarget } from './target-name.js';
 
-export interface SendTarget {
-  path: string;
-  name?: string;
-  line?: number;
-}
-
-/** Recognises `x.http`, `x.rest`, `x.http#name` and `x.http:12`; null for anything else (a URL). */
-export function parseSendTarget(argument: string): SendTarget | null {
-  const match = /^(.+\.(?:http|rest))(?:#(.+)|:(\d+))?$/i.exec(argument);
-  if (!match) return null;
-  return { path: match[1], name: match[2], line: match[3] ? Number(match[3]) : undefined };
-}
+export { parseSendTarget, type SendTarget } from './target-name.js';
 
 export interface PrepareFileRequestOptions {
   target: SendTarget;
