@@ -1380,18 +1380,34 @@ class HttpFileParser {
     );
   }
 
-  /** httpyac's AWS signature header: refused at its line (OAuth 2.0 headers are signed in by the session). */
-  private refuseHttpyacAuthorization(block: Block): void {
+  /**
+   * Authorization schemes another tool computes from credentials (httpyac and kulala sign `AWS key secret …`
+   * with AWS Signature v4; kulala hands `NTLM user:pass` and a bare `NTLM` / `Negotiate` to curl's
+   * --ntlm / --negotiate handshakes). Sent as written they would be wrong, so each is refused at its line in
+   * every dialect. A real NTLM / Negotiate token (one base64 word) and AWS v2's `AWS key:signature` pass through.
+   */
+  private refuseComputedAuthorization(block: Block): void {
     for (const header of block.headers) {
       if (!lowerCaseEquals(header.name, 'authorization')) continue;
       const i = header.span.line - 1;
+      const value = header.value;
       // `Authorization: oauth2 …` / `openid …` is signed in by the session (core/oauth).
-      if (/^\s*aws\s+\S+\s+\S+/i.test(header.value))
+      if (/^\s*aws\s+\S+\s+\S+/i.test(value))
         this.fail(
-          'httpyac AWS signing (`Authorization: AWS key secret …`) is not supported yet',
+          'AWS Signature v4 signing (`Authorization: AWS key secret …`, httpyac and kulala) is not supported yet',
           i,
           1,
-          'sign the request with another tool (aws CLI, awscurl) or send it from httpyac',
+          'sign the request with another tool (aws CLI, awscurl) or send it from httpyac / kulala',
+        );
+      const scheme = /^\s*(ntlm|negotiate)\b\s*(.*)$/i.exec(value);
+      if (scheme && (scheme[2] === '' || /[:\s]/.test(scheme[2].trim())))
+        this.fail(
+          `${scheme[1].toUpperCase() === 'NTLM' ? 'NTLM' : 'Negotiate (SPNEGO/Kerberos)'} authentication (kulala's \`Authorization: ${scheme[1]}${scheme[2] === '' ? '' : ' user:password'}\`, a curl handshake) is not supported`,
+          i,
+          1,
+          'send the request from kulala or with `curl --' +
+            scheme[1].toLowerCase() +
+            '`; dial sends an Authorization header only as written',
         );
     }
   }
@@ -1429,7 +1445,7 @@ class HttpFileParser {
       );
     }
     const graphql = block.graphql !== undefined || headerValue(block, 'x-request-type')?.toLowerCase() === 'graphql';
-    if (this.dialect === 'httpyac') this.refuseHttpyacAuthorization(block);
+    this.refuseComputedAuthorization(block);
     // Before the headers are read: a GraphQL body drops its marker header.
     const body = this.bodyOf(block);
     // httpyac `# @injectVariables`: a `< ./file` body gets its variables filled in, as `<@` does.

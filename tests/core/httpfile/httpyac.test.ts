@@ -171,8 +171,27 @@ describe('httpyac authorization schemes dial does not run', () => {
     expect(refusal(`${HY}GET http://x/\nAuthorization: AWS {{key}} {{secret}} region: eu-west-1\n`).message).toContain(
       'AWS',
     );
-    // Elsewhere (and a single-token AWS header) it is an ordinary header.
+    // A single-token AWS header (v2 `AWS key:signature`) is an ordinary header.
     expect(parseHttpFile('GET http://x/\nAuthorization: AWS AKID:sig\n', '').requests[0].headers).toHaveLength(1);
+  });
+});
+
+describe('authorization schemes computed by another tool, in every dialect', () => {
+  it('refuses kulala NTLM / Negotiate credentials and AWS signing at the header line', () => {
+    for (const value of [
+      'NTLM {{u}}:{{p}}',
+      'NTLM {{u}} {{p}}',
+      'NTLM',
+      'Negotiate',
+      'AWS {{key}} {{secret}} region:eu-west-1',
+    ]) {
+      const error = refusal(`GET http://x/\nAuthorization: ${value}\n`);
+      expect(error.line).toBe(2);
+      expect(error.message).toMatch(/NTLM|Negotiate|AWS/);
+    }
+    // A real NTLM / Negotiate token (one base64 word) is an ordinary header.
+    for (const value of ['NTLM TlRMTVNTUAABAAAAB4IIog==', 'Negotiate YIIGhgYGKwYBBQUCoIIGejCCBnag'])
+      expect(parseHttpFile(`GET http://x/\nAuthorization: ${value}\n`, '').requests[0].headers).toHaveLength(1);
   });
 });
 
