@@ -103,6 +103,19 @@ function answer(state: HostState, op: string, args: unknown[]): unknown {
       return jsonSafe(env.requestLists?.get(name) ?? env.requestVariables.get(name));
     case 'iteration':
       return env.iteration ?? 0;
+    case 'requestSkip':
+    case 'requestAbort': {
+      const what = op === 'requestSkip' ? 'request.skip()' : 'request.abort()';
+      if (!env.control) throw new Error(`${what} is taken by dial run only`);
+      if (env.response) throw new Error(`${what} is for pre-request scripts (the request was already sent)`);
+      env.control[op === 'requestSkip' ? 'skip' : 'abort'] = args[0] === null || args[0] === undefined ? '' : name;
+      return null;
+    }
+    case 'requestReplay':
+      if (!env.control) throw new Error('request.replay() is taken by dial run only');
+      if (!env.response) throw new Error('request.replay() is for response handlers (> {% … %})');
+      env.control.replay = true;
+      return null;
     case 'envGet':
       return jsonSafe(env.environment(name));
     case 'body':
