@@ -3,7 +3,7 @@
  * writes only the run's variables, the response being checked and the test record; hashing is
  * done here with node:crypto on plain strings. Nothing it answers is a host object.
  */
-import { createHash, createHmac, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { HostState } from './engine-types.js';
 
 const ALGORITHMS = new Set(['md5', 'sha1', 'sha256', 'sha384', 'sha512']);
@@ -126,6 +126,12 @@ function answer(state: HostState, op: string, args: unknown[]): unknown {
       return digest(args[0] as DigestParts);
     case 'uuid':
       return randomUUID();
+    case 'randomBytes': {
+      const n = Number(args[0]);
+      if (!Number.isInteger(n) || n < 0 || n > 65536)
+        throw new Error(`crypto.randomBytes(${String(args[0])}): a size from 0 to 65536`);
+      return randomBytes(n).toString('base64');
+    }
     case 'recode':
       return recode(String(args[0]), String(args[1]), String(args[2]));
     default:

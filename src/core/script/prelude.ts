@@ -167,7 +167,8 @@ export const PRELUDE_SOURCE = String.raw`(function (host, node) {
   var nodeCrypto = {
     createHash: function (a) { return nodeHash(a); },
     createHmac: function (a, key) { return nodeHash(a, key); },
-    randomUUID: function () { return call('uuid'); }
+    randomUUID: function () { return call('uuid'); },
+    randomBytes: function (n) { return makeBuffer(call('randomBytes', Number(n))); }
   };
   Object.keys(jetbrainsCrypto).forEach(function (k) { nodeCrypto[k] = jetbrainsCrypto[k]; });
 
