@@ -250,6 +250,16 @@ describe('dial check on files the tools accept', () => {
     expect(typo.stdout).toContain("error: unknown metadata '@nmae' (did you mean '@name'?)");
   });
 
+  it("kulala's display-only keys (# @jq, # @accept chunked, # @kulala-openapi-explorer) are known, not warned on", async () => {
+    const dir = workspace({
+      'k.http':
+        '# @jq { "u": .username }\nPOST http://x/post\n\n###\n# @accept chunked\nPOST http://x/index\n\n###\n# @kulala-openapi-explorer\nGET http://x/openapi.json\n',
+    });
+    const result = await runCli(['check', 'k.http'], { cwd: dir });
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.stdout).not.toContain('unknown metadata');
+  });
+
   it('httpyac files: names from .httpyac.json environments, exports of {{ }} blocks and loop variables are defined', async () => {
     const dir = workspace({
       '.httpyac.json': JSON.stringify({ environments: { $shared: { envName: 'x' }, dev: { user: 'ada' } } }),
