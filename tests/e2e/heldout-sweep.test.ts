@@ -250,6 +250,18 @@ describe('dial check on files the tools accept', () => {
     expect(typo.stdout).toContain("error: unknown metadata '@nmae' (did you mean '@name'?)");
   });
 
+  it('a variable set by client.global.set in a < ./pre-request.js script file is defined for dial check', async () => {
+    const dir = workspace({
+      'pre-request.js': 'client.global.set("BONOBO", "bar");\n',
+      'a.http': '< ./pre-request.js\nPOST http://x/post\nContent-Type: application/json\n\n{"key": "{{BONOBO}}"}\n',
+      'b.http': 'POST http://x/post\n\n{"key": "{{OTHER}}"}\n',
+    });
+    const ok = await runCli(['check', 'a.http'], { cwd: dir });
+    expect(ok.code, ok.stdout).toBe(0);
+    const missing = await runCli(['check', 'b.http'], { cwd: dir });
+    expect(missing.stdout).toContain("undefined variable 'OTHER'");
+  });
+
   it("kulala's display-only keys (# @jq, # @accept chunked, # @kulala-openapi-explorer) are known, not warned on", async () => {
     const dir = workspace({
       'k.http':
