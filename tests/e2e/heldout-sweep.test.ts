@@ -262,6 +262,19 @@ describe('dial check on files the tools accept', () => {
     expect(missing.stdout).toContain("undefined variable 'OTHER'");
   });
 
+  it("a kulala # @env-stdin-cmd NAME defines NAME for dial check; a file with no request says so, not 'no match'", async () => {
+    const dir = workspace({
+      'a.http':
+        '# @env-stdin-cmd CTX jq -r \'.json.ctx\'\nPOST http://x/post\n\n###\nPOST http://x/post\n\n{"c": "{{CTX}}"}\n',
+      'shared.http': '### Shared\n@a = 1\n',
+    });
+    const ok = await runCli(['check', 'a.http'], { cwd: dir });
+    expect(ok.stdout).not.toContain("undefined variable 'CTX'");
+    const empty = await runCli(['run', 'shared.http'], { cwd: dir });
+    expect(empty.code).toBe(0);
+    expect(empty.stderr).toContain('hold no request to send');
+  });
+
   it("kulala's display-only keys (# @jq, # @accept chunked, # @kulala-openapi-explorer) are known, not warned on", async () => {
     const dir = workspace({
       'k.http':

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { findPlaceholders } from '../httpfile/placeholders.js';
+import { commandVariable } from '../httpfile/metadata.js';
 import { parseReference } from '../vars/references.js';
 import type { HttpFile, RequestNode, Span } from '../httpfile/types.js';
 import type { Finding } from './types.js';
@@ -63,6 +64,11 @@ export function scriptedNames(files: HttpFile[]): Set<string> {
     if (file.dialect === 'httpyac')
       for (const match of file.text.matchAll(HTTPYAC_SET)) names.add(match[1] ?? match[2]);
     for (const node of file.requests) {
+      // kulala's `# @env-stdin-cmd NAME …` / `# @env-json-key NAME …` set NAME.
+      for (const meta of node.metadata) {
+        const name = commandVariable(meta);
+        if (name) names.add(name);
+      }
       for (const script of [...node.preScripts, ...node.handlers]) {
         const code = script.kind === 'inline' ? script.code : scriptFileText(file, script.path);
         for (const match of code.matchAll(SET_CALL)) names.add(match[2]);
