@@ -74,6 +74,8 @@ import type {
   Span,
 } from './types.js';
 
+/** A `# @lang …` / `// @lang=…` comment line (rest.nvim's script language). */
+const LANG_COMMENT_RE = /^(?:#+|\/\/+)[ \t]*@lang\b/;
 const METHOD_RE = /^[A-Z][A-Z0-9_-]*$/;
 const VERSION_RE = /^HTTP\/\d(?:\.\d)?$/i;
 const PRIOR_KNOWLEDGE_RE = /[ \t]+(HTTP\/2[ \t]+\(Prior Knowledge\))[ \t]*$/i;
@@ -1054,6 +1056,9 @@ class HttpFileParser {
       return i;
     }
     if (this.dialect === 'httpyac' && isHttpyacBlockCommentStart(t)) return this.blockComment(i);
+    // rest.nvim's `# @lang=lua` above a `> {% … %}` handler, after a blank line under the request:
+    // the handler's language (else a Lua handler would run as JavaScript after the request was sent).
+    if (LANG_COMMENT_RE.test(t)) this.commentAfterRequestLine(i, t);
     if (block.bodyFirst < 0) {
       block.bodyFirst = i;
       this.refuseGraphqlBody(i, t);

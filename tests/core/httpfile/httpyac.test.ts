@@ -195,6 +195,19 @@ describe('authorization schemes computed by another tool, in every dialect', () 
   });
 });
 
+describe("rest.nvim's # @lang=lua above a handler after a blank line", () => {
+  it('is refused at the handler line, before anything is sent', () => {
+    const text = '### a\nGET http://x/posts/3\n\n# @lang=lua\n> {%\nlocal body = vim.json.decode(response.body)\n%}\n';
+    const error = refusal(text);
+    expect(error.line).toBe(5);
+    expect(error.message).toContain("'lua'");
+    // A JavaScript handler under the same kind of comment still parses.
+    expect(
+      parseHttpFile('GET http://x/\n\n# @lang=javascript\n> {%\nclient.log(1)\n%}\n', '').requests[0].handlers,
+    ).toHaveLength(1);
+  });
+});
+
 describe('httpyac # @injectVariables', () => {
   it('fills in the variables of a < ./file body, as <@ does', () => {
     const [inject, plain] = parseHttpFile(
