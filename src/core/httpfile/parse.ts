@@ -74,6 +74,18 @@ import type {
   Span,
 } from './types.js';
 
+/** rest.nvim's form body: each `&`-separated `key = value` pair with the blanks around key and value removed. */
+export function restNvimForm(text: string): string {
+  return text
+    .split('&')
+    .filter((pair) => pair !== '' && !pair.startsWith('=')) // no key: rest.nvim drops the pair
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      return eq < 0 ? `${pair.trim()}=` : `${pair.slice(0, eq).trim()}=${pair.slice(eq + 1).trim()}`;
+    })
+    .join('&');
+}
+
 /** A `# @lang …` / `// @lang=…` comment line (rest.nvim's script language). */
 const LANG_COMMENT_RE = /^(?:#+|\/\/+)[ \t]*@lang\b/;
 const METHOD_RE = /^[A-Z][A-Z0-9_-]*$/;
@@ -1456,6 +1468,16 @@ class HttpFileParser {
     // httpyac `# @injectVariables`: a `< ./file` body gets its variables filled in, as `<@` does.
     if (body?.kind === 'file' && this.dialect === 'httpyac' && block.metadata.some((m) => m.key === 'injectVariables'))
       body.substitute = true;
+    // rest.nvim reads the two markers the other way round: `< ./file` has its {{variables}} filled
+    // in, `<@ ./file` is sent as it is (its parser's external_body).
+    if (body?.kind === 'file' && this.dialect === 'rest.nvim') body.substitute = !body.substitute;
+    // rest.nvim sends a form body with the blanks around each `key=value` pair removed (lines joined).
+    if (
+      body?.kind === 'inline' &&
+      this.dialect === 'rest.nvim' &&
+      headerValue(block, 'content-type')?.toLowerCase().startsWith('application/x-www-form-urlencoded')
+    )
+      body.text = restNvimForm(body.text);
     if (block.method === 'GRAPHQL' && !body) {
       this.fail(
         'a GRAPHQL request without a query',

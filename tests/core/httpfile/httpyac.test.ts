@@ -208,6 +208,27 @@ describe("rest.nvim's # @lang=lua above a handler after a blank line", () => {
   });
 });
 
+describe('rest.nvim dialect bodies', () => {
+  const RN = '# @dialect rest.nvim\n';
+  it('reads < ./file with its variables filled in and <@ ./file as it is (the other way round from REST Client)', () => {
+    const [plain, raw] = parseHttpFile(
+      `${RN}POST http://x/a\n\n< ./in.json\n\n###\nPOST http://x/b\n\n<@ ./in.json\n`,
+      '',
+    ).requests;
+    expect(plain.body).toMatchObject({ kind: 'file', substitute: true });
+    expect(raw.body).toMatchObject({ kind: 'file', substitute: false });
+    const [jetbrains] = parseHttpFile('POST http://x/a\n\n< ./in.json\n', '').requests;
+    expect(jetbrains.body).toMatchObject({ kind: 'file', substitute: false });
+  });
+
+  it('sends a form body with the blanks around each pair removed', () => {
+    const text =
+      'POST http://x/post\nContent-Type: application/x-www-form-urlencoded\n\nkey1 = value1 &\nkey2 = {{v}} &\nkey3\n';
+    expect(parseHttpFile(`${RN}${text}`, '').requests[0].body).toMatchObject({ text: 'key1=value1&key2={{v}}&key3=' });
+    expect(parseHttpFile(text, '').requests[0].body).toMatchObject({ text: 'key1 = value1 &\nkey2 = {{v}} &\nkey3' });
+  });
+});
+
 describe('httpyac # @injectVariables', () => {
   it('fills in the variables of a < ./file body, as <@ does', () => {
     const [inject, plain] = parseHttpFile(
