@@ -275,6 +275,25 @@ describe('dial check on files the tools accept', () => {
     expect(empty.stderr).toContain('hold no request to send');
   });
 
+  it('rest.nvim dialect: < ./in.json is sent with its variables filled in and a type guessed from its name', async () => {
+    const server = await jsonServer();
+    try {
+      const dir = workspace({
+        'in.json': '{"foo": "{{bar}}"}\n',
+        'a.http': `# @dialect rest.nvim\n@bar=baz\n###\nPOST ${server.url}/a\n\n< ./in.json\n\n###\nPOST ${server.url}/b\n\n<@ ./in.json\n`,
+      });
+      const result = await runCli(['run', 'a.http'], { cwd: dir });
+      expect(result.code, result.stderr).toBe(0);
+      const [filled, raw] = server.requests.slice(-2);
+      expect(filled.body.toString()).toBe('{"foo": "baz"}\n');
+      expect(filled.headers['content-type']).toBe('application/json');
+      expect(raw.body.toString()).toBe('{"foo": "{{bar}}"}\n');
+      expect(raw.headers['content-type']).toBe('application/json');
+    } finally {
+      await server.close();
+    }
+  });
+
   it("kulala's display-only keys (# @jq, # @accept chunked, # @kulala-openapi-explorer) are known, not warned on", async () => {
     const dir = workspace({
       'k.http':
