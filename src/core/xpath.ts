@@ -20,7 +20,11 @@ const DOCUMENT_NODE = 9;
 const ELEMENT_NODE = 1;
 
 /** Parses `xml` and evaluates `expression` over it; throws an Error saying which of the two failed. */
-export async function evaluateXPath(xml: string, expression: string): Promise<XPathResult> {
+export async function evaluateXPath(
+  xml: string,
+  expression: string,
+  namespaces?: Record<string, string>,
+): Promise<XPathResult> {
   const [{ DOMParser }, xpath] = await Promise.all([import('@xmldom/xmldom'), import('xpath')]);
   let document: unknown;
   try {
@@ -34,7 +38,9 @@ export async function evaluateXPath(xml: string, expression: string): Promise<XP
   }
   let selected: unknown;
   try {
-    selected = xpath.select(expression, document as Node);
+    selected = namespaces
+      ? xpath.useNamespaces(namespaces)(expression, document as Node)
+      : xpath.select(expression, document as Node);
   } catch (error) {
     throw new Error(`'${expression}' is not a valid XPath (${firstLine(error)})`);
   }

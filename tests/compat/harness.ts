@@ -43,6 +43,8 @@ export interface CompatCase {
   /** Bare host names (`example.com`, in Host headers) replaced by the recording server's host:port. */
   hostRewrite?: string[];
   vars?: Record<string, string>;
+  /** Process environment variables the case needs (REST Client's `{{$processEnv NAME}}`). */
+  env?: Record<string, string>;
   args?: string[];
   /** Canned answers by `METHOD /path` (or `/path`): status and JSON body. */
   responses?: Record<
@@ -138,7 +140,11 @@ async function startRecorder(
   };
 }
 
-function runDial(args: string[], cwd: string): Promise<{ code: number | null; stderr: string; stdout: string }> {
+function runDial(
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stderr: string; stdout: string }> {
   return new Promise((done) => {
     const child = spawn(process.execPath, [DIAL_BIN, ...args], {
       cwd,
@@ -148,6 +154,7 @@ function runDial(args: string[], cwd: string): Promise<{ code: number | null; st
         NO_COLOR: '1',
         CI: undefined,
         FORCE_COLOR: undefined,
+        ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -278,7 +285,11 @@ export async function runCase(compatCase: CompatCase): Promise<CaseResult> {
         .split('$PORT')
         .join(new URL(recorder.origin).port)}`,
     ]);
-    const run = await runDial(['run', file, '--reporter', 'dot', ...vars, ...(compatCase.args ?? [])], dirname(file));
+    const run = await runDial(
+      ['run', file, '--reporter', 'dot', ...vars, ...(compatCase.args ?? [])],
+      dirname(file),
+      compatCase.env,
+    );
     return {
       id: compatCase.id,
       source: compatCase.source,

@@ -83,9 +83,20 @@ describe('httpyac JSON config (.httpyac.json)', () => {
       expect(result.code).toBe(3);
       expect(result.stdout + result.stderr).toContain('httpyac.config.js:2');
       expect(result.stdout + result.stderr).toContain(
-        'environments and default headers in a JavaScript config are not read yet',
+        'environments and default headers in a JavaScript config are read only where scripts may use Node',
       );
+      expect(result.stdout + result.stderr).toContain(`dial trust ${dir}`);
       expect(server.requests).toHaveLength(0);
+
+      // With Node access the config is loaded, as httpyac loads it: its environments and headers apply.
+      writeFileSync(
+        join(dir, 'httpyac.config.js'),
+        `module.exports = {\n  defaultHeaders: { Accept: 'application/json' },\n  environments: { $shared: { p: 'shared' }, dev: { p: 'dev' } },\n};\n`,
+      );
+      writeFileSync(join(dir, 'a.http'), `# @dialect httpyac\nGET ${server.url}/x?p={{p}}\n`);
+      const allowed = await runCli(['run', '--allow-node', 'a.http', '-e', 'dev'], { cwd: dir });
+      expect(allowed.code, allowed.stdout + allowed.stderr).toBe(0);
+      expect(server.requests.map((r) => `${r.url} ${r.headers.accept}`)).toEqual(['/x?p=dev application/json']);
     } finally {
       await server.close();
     }

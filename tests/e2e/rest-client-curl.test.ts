@@ -3,7 +3,7 @@
  * server: `dial run`, `dial send FILE#name` (with the request it references sent first) and
  * `dial check`; a refused curl option stops the file before anything is sent.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
@@ -44,7 +44,7 @@ const FILE = [
   '',
   '### head',
   '# @name head',
-  'curl -sIL {{host}}/page',
+  'curl -sL -I {{host}}/page',
   '',
 ].join('\n');
 
@@ -81,6 +81,34 @@ describe('REST Client cURL requests', () => {
     expect(upload.headers.cookie).toBe('sid=1; theme=dark');
     // The file as it is (REST Client streams it; curl's -d would drop the line breaks).
     expect(upload.body.toString()).toBe('a=1\nb=2\n');
+  });
+
+  it("as REST Client: -d @file from the workspace root first, a header given twice joined, -d '' a GET", async () => {
+    const dir = workspace(
+      [
+        '### root file',
+        'curl {{host}}/root -d @data.txt',
+        '',
+        '### twice',
+        "curl {{host}}/twice -H 'X-A: 1' -H 'x-a: 2'",
+        '',
+        '### empty',
+        "curl {{host}}/empty -d ''",
+        '',
+      ].join('\n'),
+    );
+    mkdirSync(join(dir, 'sub'));
+    writeFileSync(join(dir, 'data.txt'), 'at-root');
+    writeFileSync(join(dir, 'sub', 'data.txt'), 'beside-the-file');
+    writeFileSync(join(dir, 'sub', 'api.http'), readFileSync(join(dir, 'api.http')));
+    const before = server.requests.length;
+    const result = await runCli(['run', 'sub/api.http', '--var', `host=${server.url}`], { cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    const [root, twice, empty] = sent(before);
+    expect(root.body.toString()).toBe('at-root');
+    expect(twice.rawHeaders.filter((h, i) => i % 2 === 0 && h.toLowerCase() === 'x-a')).toEqual(['X-A']);
+    expect(twice.headers['x-a']).toBe('1,2');
+    expect([empty.method, empty.headers['content-type'], empty.body.length]).toEqual(['GET', undefined, 0]);
   });
 
   it('dial send FILE#name sends the login it references first', async () => {

@@ -378,7 +378,7 @@ describe('dial run: exit codes and usage', () => {
   it('a parse error stops the run before anything is sent (exit 3)', async () => {
     const dir = workspace();
     const before = fail.hits('/ok');
-    writeFileSync(join(dir, 'broken.http'), 'GET {{host}}/ok\n\n?? status wat 200\n');
+    writeFileSync(join(dir, 'broken.http'), 'GET {{host}}/ok\n\n?? status wat == 200\n');
     const result = await run(['shards/s1.http', 'broken.http'], dir);
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/E_PARSE.*broken\.http:3/);

@@ -31,6 +31,7 @@ import {
 } from '../../core/report/index.js';
 import { removeStaleSpills } from '../../core/http/body-sinks.js';
 import { oauthHost } from '../oauth-host.js';
+import { refuseUnansweredPrompts } from '../../core/run/httpyac-prompts.js';
 
 export interface RunCommandOptions {
   paths: string[];
@@ -231,7 +232,10 @@ async function prepareRun(options: RunCommandOptions): Promise<RunSetup> {
       name: options.name,
       positions: options.positions,
       loadFile: (path) => session.loadFile(path),
-      checkFile: options.scripts ? (file) => executor.scripts.checkModules(file) : undefined,
+      checkFile: async (file) => {
+        refuseUnansweredPrompts(file, cliVariables);
+        if (options.scripts) await executor.scripts.checkModules(file);
+      },
       // The plan keeps no file text: each file is read again at its turn (flat memory).
       readAgain: (path) => readFile(path, 'utf8'),
       forgetFile: (path) => session.forgetFile(path),
@@ -263,6 +267,7 @@ async function prepareRun(options: RunCommandOptions): Promise<RunSetup> {
         executor,
         {
           progressEvents: false,
+          onFileStart: executor.startFile,
           concurrency: options.concurrency ?? availableParallelism(),
           retry: options.retry,
           retryDelayMs,

@@ -95,14 +95,14 @@ function actualValue(assertion: AssertionNode, view: ResponseView, context: Asse
         line: assertion.span.line,
       });
     case 'xpath':
-      return xpathValue(view.text(), assertion.argument ?? '');
+      return xpathValue(view.text(), assertion.argument ?? '', assertion.namespaces);
   }
 }
 
 /** httpyac's `?? xpath EXPR …`: the text of what the XPath selects in the XML body (the libraries load here only). */
-async function xpathValue(xml: string, expression: string): Promise<unknown> {
+async function xpathValue(xml: string, expression: string, namespaces?: Record<string, string>): Promise<unknown> {
   const { evaluateXPath, assertionValue } = await import('../xpath.js');
-  return assertionValue(await evaluateXPath(xml, expression));
+  return assertionValue(await evaluateXPath(xml, expression, namespaces));
 }
 
 function failure(assertion: AssertionNode, message: string, extra: Partial<AssertionResult> = {}): AssertionResult {
@@ -182,6 +182,11 @@ export async function evaluateAssertion(
   snapshotIndex = 0,
 ): Promise<AssertionResult> {
   try {
+    if (assertion.unknownQuery !== undefined)
+      return failure(
+        assertion,
+        `httpyac has no '${assertion.unknownQuery}' assertion query: it tests the value false there, which checks nothing, and dial counts the test as failed; write \`?? js <expression> == <value>\``,
+      );
     if (assertion.predicate === 'schema') return await evaluateSchema(assertion, view, context);
     if (assertion.predicate === 'snapshot')
       return await evaluateSnapshot(
@@ -198,21 +203,73 @@ export async function evaluateAssertion(
         : assertion.expected.includes('{{')
           ? await context.resolve(assertion.expected)
           : assertion.expected;
-    const expected = assertion.predicate === 'matches' ? expectedText : parseExpected(expectedText);
-    const ok = applyPredicate(assertion.predicate, actual, expected, expectedText, assertion.lengthOperator);
-    const passed = assertion.not ? !ok : ok;
-    if (passed) return { kind: 'assertion', source: assertion.source, line: assertion.span.line, passed: true };
-    const op = assertion.predicate === 'length' ? `length ${assertion.lengthOperator ?? '=='}` : assertion.predicate;
-    const expectedShown = `${assertion.not ? 'not ' : ''}${op}${assertion.expected === undefined ? '' : ` ${assertion.predicate === 'matches' ? expectedText : showValue(expected)}`}`;
-    let actualShown = showValue(actual);
-    if (assertion.predicate === 'length' && actual !== undefined)
-      actualShown = `length ${String((actual as { length?: number }).length ?? Object.keys(actual as object).length)} (${showValue(actual, 120)})`;
-    return failure(assertion, `expected ${expectedShown}, got ${actualShown}`, {
-      expected: expectedShown,
-      actual: actualShown,
-    });
+    return judge(assertion, actual, expectedText);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return failure(assertion, isDialError(error) ? `${error.code}: ${message}` : message);
+    return errorResult(assertion, error);
   }
+}
+
+/**
+ * evaluateAssertion at once, for an assertion with nothing to wait for (no schema, snapshot,
+ * script, XPath or placeholder in its expected value); undefined for any other. A JSONPath the
+ * simple walker cannot answer gives a promise of the result. Same result as evaluateAssertion.
+ */
+export function evaluateAssertionNow(
+  assertion: AssertionNode,
+  view: ResponseView,
+  context: AssertContext,
+): AssertionResult | Promise<AssertionResult> | undefined {
+  if (
+    assertion.predicate === 'schema' ||
+    assertion.predicate === 'snapshot' ||
+    assertion.query === 'js' ||
+    assertion.query === 'xpath' ||
+    (assertion.expected !== undefined && assertion.expected.includes('{{'))
+  )
+    return undefined;
+  const expectedText = assertion.expected ?? '';
+  try {
+    const actual = actualValue(assertion, view, context);
+    if (actual instanceof Promise)
+      return actual.then(
+        (value) => judgeOrError(assertion, value, expectedText),
+        (error: unknown) => errorResult(assertion, error),
+      );
+    return judge(assertion, actual, expectedText);
+  } catch (error) {
+    return errorResult(assertion, error);
+  }
+}
+
+function judgeOrError(assertion: AssertionNode, actual: unknown, expectedText: string): AssertionResult {
+  try {
+    return judge(assertion, actual, expectedText);
+  } catch (error) {
+    return errorResult(assertion, error);
+  }
+}
+
+/** The assertion's result, given the value it reads and its expected text (placeholders resolved). */
+function judge(assertion: AssertionNode, actual: unknown, expectedText: string): AssertionResult {
+  const expected = assertion.predicate === 'matches' ? expectedText : parseExpected(expectedText);
+  // Schema and snapshot assertions are evaluated apart (evaluateAssertion), never here.
+  const predicate = assertion.predicate as Parameters<typeof applyPredicate>[0];
+  const ok = applyPredicate(predicate, actual, expected, expectedText, assertion.lengthOperator);
+  const passed = assertion.not ? !ok : ok;
+  if (passed) return { kind: 'assertion', source: assertion.source, line: assertion.span.line, passed: true };
+  const op = assertion.predicate === 'length' ? `length ${assertion.lengthOperator ?? '=='}` : assertion.predicate;
+  const expectedShown = `${assertion.not ? 'not ' : ''}${op}${assertion.expected === undefined ? '' : ` ${assertion.predicate === 'matches' ? expectedText : showValue(expected)}`}`;
+  let actualShown = showValue(actual);
+  if (assertion.predicate === 'length' && actual !== undefined)
+    actualShown = `length ${String((actual as { length?: number }).length ?? Object.keys(actual as object).length)} (${showValue(actual, 120)})`;
+  return failure(assertion, `expected ${expectedShown}, got ${actualShown}`, {
+    expected: expectedShown,
+    actual: actualShown,
+  });
+}
+
+/** An assertion that could not be evaluated (its value could not be read, say): failed, with why. */
+function errorResult(assertion: AssertionNode, error: unknown): AssertionResult {
+  const message = error instanceof Error ? error.message : String(error);
+  return failure(assertion, isDialError(error) ? `${error.code}: ${message}` : message);
 }

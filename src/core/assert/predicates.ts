@@ -167,6 +167,10 @@ export function applyPredicate(
       return actual === null;
     case 'isEmpty':
       return actual === undefined || actual === null || lengthOf(actual) === 0;
+    case 'isTrue':
+      return Boolean(actual);
+    case 'isFalse':
+      return !actual;
     case 'length': {
       const length = lengthOf(actual);
       return length !== undefined && compareWith(lengthOperator ?? '==', length, expected);

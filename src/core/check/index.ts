@@ -12,6 +12,7 @@ import type { HttpFile } from '../httpfile/types.js';
 import type { Finding } from './types.js';
 import { checkRequests, reporterFor } from './requests.js';
 import { checkVariables, scriptedNames, type EnvironmentValues } from './variables.js';
+import { checkPrecedence } from './precedence.js';
 
 export type { Finding, Severity, FindingRule } from './types.js';
 export { formatFindings, githubAnnotations } from './report.js';
@@ -110,7 +111,13 @@ async function environmentsFor(
   const values = async (name?: string): Promise<EnvironmentValues> => {
     const base = await store.resolve(dir, name);
     const resolved = withHttpyac ? await withHttpyac(base, dir, name) : base;
-    return { ...(name !== undefined && { name }), values: resolved.values, auth: new Set(resolved.auth?.keys()) };
+    return {
+      ...(name !== undefined && { name }),
+      values: resolved.values,
+      auth: new Set(resolved.auth?.keys()),
+      sources: resolved.sources,
+      secretNames: resolved.secretNames,
+    };
   };
   if (names.length === 0) return [await values()];
   return Promise.all(names.map((name) => values(name)));
@@ -176,12 +183,9 @@ export async function checkFiles(options: CheckOptions): Promise<CheckResult> {
     checkRequests(file, report, requestNames);
     const dir = dirname(path);
     if ([...broken].some((b) => dir === b || dir.startsWith(b + sep))) continue;
-    checkVariables(
-      file,
-      await environmentsFor(store, dir, options.environment, file.dialect === 'httpyac'),
-      scope,
-      report,
-    );
+    const environments = await environmentsFor(store, dir, options.environment, file.dialect === 'httpyac');
+    checkVariables(file, environments, scope, report);
+    checkPrecedence(file, environments, options.cwd, report, options.cliVariables);
   }
   findings.sort((a, b) => (a.file === b.file ? a.line - b.line || a.col - b.col : a.file < b.file ? -1 : 1));
   return { findings, files: paths.length };

@@ -10,7 +10,8 @@ export type FindingRule =
   | 'invalid-json'
   | 'missing-file'
   | 'env-file'
-  | 'undefined-auth';
+  | 'undefined-auth'
+  | 'precedence';
 
 export interface Finding {
   /** Relative to the working folder, forward slashes. */

@@ -28,6 +28,9 @@ export interface EnvironmentValues {
   values: Map<string, string>;
   /** Names of its `Security.Auth` configurations (`{{$auth.token("name")}}`). */
   auth?: Set<string>;
+  /** The env file each value comes from and the secret names (./precedence.ts). */
+  sources?: Map<string, string>;
+  secretNames?: Set<string>;
 }
 
 const AUTH_USE = /^\$auth\.(?:token|idToken)\s*\(\s*(?:"([^"]+)"|'([^']+)')\s*\)$/;
@@ -94,6 +97,37 @@ function sentSpans(node: RequestNode): Span[] {
   return spans;
 }
 
+/** Names an httpyac expression finds without a variable: JavaScript's globals, the sandbox's helpers, `response`. */
+const HTTPYAC_EXPRESSION_GLOBALS = new Set([
+  'Buffer',
+  'btoa',
+  'atob',
+  'JSON',
+  'Math',
+  'Date',
+  'Number',
+  'String',
+  'Boolean',
+  'Object',
+  'Array',
+  'parseInt',
+  'parseFloat',
+  'encodeURIComponent',
+  'decodeURIComponent',
+  'encodeURI',
+  'decodeURI',
+  'require',
+  'process',
+  'response',
+  'request',
+  'undefined',
+  'null',
+  'true',
+  'false',
+  'new',
+  'typeof',
+]);
+
 /**
  * Names a placeholder expression needs: none for dynamic values and request references. In
  * httpyac files an expression is JavaScript: the name it starts with (`doc` of
@@ -105,6 +139,11 @@ function neededName(expression: string, scope: VariableScope, httpyac = false): 
     const head = /^[A-Za-z_$][\w$]*/.exec(expression)?.[0];
     if (head === undefined || head !== expression.trim().split(/[.[\s(]/)[0]) return undefined;
     if (scope.requestNames.has(head) || scope.requestNames.has(head.replace(/\d+$/, ''))) return undefined;
+    // httpyac's `{{jsonResponse.headers.server}}`: the response (or request) of request `json`.
+    const exchange = /^(.+)(?:Response|Request)$/.exec(head)?.[1];
+    if (exchange && scope.requestNames.has(exchange)) return undefined;
+    // JavaScript's own names (`{{Buffer.from(user).toString('base64')}}`) and the expression's scope.
+    if (HTTPYAC_EXPRESSION_GLOBALS.has(head)) return undefined;
     return head;
   }
   const reference = parseReference(expression);

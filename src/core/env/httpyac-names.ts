@@ -8,6 +8,18 @@ import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
+const SCRIPT_CONFIGS = [
+  '.httpyac.js',
+  '.httpyac.config.js',
+  '.httpyac.config.cjs',
+  'httpyac.config.js',
+  'httpyac.config.cjs',
+];
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /** `dir` and its parents up to `root` (just `dir` when it is outside). */
 function foldersUp(dir: string, root: string): string[] {
   const top = resolve(root);
@@ -47,6 +59,12 @@ export async function httpyacDefines(dir: string, root: string, name: string): P
       } catch {
         // No such file, or one httpyac-env.ts reports when it reads it.
       }
+    }
+    // A JavaScript config that names it among its environments: httpyac-env.ts loads it (or refuses it).
+    for (const config of SCRIPT_CONFIGS) {
+      const source = await readFile(join(folder, config), 'utf8').catch(() => '');
+      if (/\benvironments\b/.test(source) && new RegExp(`(?:^|[\\s{,'"])${escapeRegExp(name)}['"]?\\s*:`).test(source))
+        return true;
     }
   }
   return false;

@@ -239,6 +239,8 @@ function applyPredicate(predicate, actual, expected, expectedText, lengthOperato
     case 'isObject': return actual !== null && typeof actual === 'object' && !Array.isArray(actual);
     case 'isNull': return actual === null;
     case 'isEmpty': return actual === undefined || actual === null || lengthOf(actual) === 0;
+    case 'isTrue': return !!actual;
+    case 'isFalse': return !actual;
     case 'length': { var length = lengthOf(actual); return length !== undefined && compareWith(lengthOperator || '==', length, expected); }
   }
   throw new DialK6Error('unknown predicate ' + predicate);

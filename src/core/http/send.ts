@@ -291,8 +291,15 @@ function ignoreError(): void {}
 
 /** Hands a response's Set-Cookie headers to the cookie jar. */
 function storeCookies(jar: CookieJar, url: URL, headers: HeaderList): void {
-  const setCookies = headers.filter(([name]) => name.toLowerCase() === 'set-cookie').map(([, value]) => value);
-  if (setCookies.length > 0) jar.store(url.toString(), setCookies);
+  // A loop that makes an array only for a response that sets cookies: the empty array that
+  // filter/map made for every other one was met with another map once a cookie came, and the
+  // optimised sendRequest, which inlines this, was thrown away ("wrong map").
+  let setCookies: string[] | undefined;
+  for (let i = 0; i < headers.length; i++) {
+    const header = headers[i];
+    if (header[0].length === 10 && header[0].toLowerCase() === 'set-cookie') (setCookies ??= []).push(header[1]);
+  }
+  if (setCookies) jar.store(url.toString(), setCookies);
 }
 
 /** Lets go of a redirect's own body: a small one is drained so its connection can be reused, a big one dropped. */

@@ -23,6 +23,10 @@ type Comparison = (typeof COMPARISONS)[number];
 
 const PREDICATES = new Map<string, AssertionPredicate>([
   ...COMPARISONS.map((op) => [op, op] as [string, AssertionPredicate]),
+  // httpyac's other names (see HTTPYAC_ASSERT_RE for what httpyac makes of `===` and `!==`).
+  ['===', '=='],
+  ['!==', '!='],
+  ['equals', '=='],
   ['contains', 'contains'],
   ['includes', 'contains'],
   ['startswith', 'startsWith'],
@@ -36,6 +40,8 @@ const PREDICATES = new Map<string, AssertionPredicate>([
   ['isobject', 'isObject'],
   ['isnull', 'isNull'],
   ['isempty', 'isEmpty'],
+  ['istrue', 'isTrue'],
+  ['isfalse', 'isFalse'],
   ['length', 'length'],
   ['schema', 'schema'],
   ['snapshot', 'snapshot'],
@@ -50,6 +56,8 @@ const UNARY = new Set<AssertionPredicate>([
   'isObject',
   'isNull',
   'isEmpty',
+  'isTrue',
+  'isFalse',
 ]);
 
 /** A parse failure inside an assertion: `offset` is the index in the text given to parseAssertion. */
@@ -106,7 +114,7 @@ function predicateOf(token: Token | undefined): AssertionPredicate | undefined {
 }
 
 const PREDICATE_HINT =
-  'predicates: == != < <= > >= contains includes startsWith endsWith matches exists isNumber isString isBoolean isArray isObject isNull isEmpty length schema snapshot (optionally preceded by not)';
+  'predicates: == != < <= > >= contains includes startsWith endsWith matches exists isNumber isString isBoolean isArray isObject isNull isEmpty isTrue isFalse length schema snapshot (optionally preceded by not)';
 
 /** The argument of a query (`header NAME`, `body $.path`, `js EXPR`, `xpath EXPR`) and where the rest starts. */
 function readArgument(text: string, query: AssertionQuery, pos: number): { argument?: string; pos: number } {
@@ -270,6 +278,60 @@ export function parseAssertion(text: string): Omit<AssertionNode, 'span'> {
   node.expected = rest;
   return node;
 }
+
+/**
+ * httpyac's predicate names, in the order its assert parser lists them (assertHttpRegionParser):
+ * a `??` line is an httpyac test only when one of them follows a space somewhere after the first
+ * word; otherwise httpyac reads the line as something else (body text, after a request line).
+ */
+const HTTPYAC_PREDICATE_IDS = [
+  'endsWith',
+  '==',
+  '===',
+  'equals',
+  'exists',
+  'isTrue',
+  '>=',
+  '>',
+  'contains',
+  'includes',
+  'isArray',
+  'isBoolean',
+  'isNumber',
+  'isString',
+  '<=',
+  '<',
+  'matches',
+  '!=',
+  '!==',
+  'not equals',
+  'startsWith',
+  'sha256',
+  'md5',
+  'sha512',
+  'isFalse',
+];
+
+/**
+ * httpyac's assert line: `?? type [value] predicate [expected]`. The value is greedy and the
+ * predicate needs no space after it, so `?? status === 200` is `==` with the expected text
+ * `= 200` there (a test that never holds), and `?? status 200` is no test at all.
+ */
+const HTTPYAC_ASSERT_RE = new RegExp(
+  `^\\s*\\?\\?\\s*(?<type>[^\\s]*)(\\s+(?<value>.*))?\\s+(?<predicate>(${HTTPYAC_PREDICATE_IDS.join('|')}))\\s*(?<expected>.*)\\s*$`,
+  'iu',
+);
+
+/** The parts httpyac reads from a `??` line, or undefined when httpyac does not read it as a test. */
+export function httpyacAssertParts(line: string): { type: string; predicate: string; expected: string } | undefined {
+  const match = HTTPYAC_ASSERT_RE.exec(line);
+  const groups = match?.groups;
+  if (!groups?.type || !groups.predicate) return undefined;
+  return { type: groups.type, predicate: groups.predicate, expected: groups.expected ?? '' };
+}
+
+/** The queries httpyac answers (its provideAssertValue hooks); any other word there tests the value `false`. */
+export const HTTPYAC_QUERIES = new Set(['status', 'header', 'body', 'js', 'duration', 'xpath']);
 
 /** Prints an assertion in canonical form (without the leading `?? `). */
 export function formatAssertion(assertion: Omit<AssertionNode, 'span' | 'source'>): string {

@@ -54,6 +54,15 @@ export interface Block extends BlockMetadata {
   bodyHasContent: boolean;
   /** `@var = value` lines seen in the body: variables if the body turns out to hold nothing else. */
   bodyVariables: number[];
+  /**
+   * httpyac: line ranges (0-based, inclusive) between bodyFirst and bodyLast that are not body
+   * text (assertions, handlers, `{{ }}` blocks read before a `??` line that goes on the body).
+   */
+  bodyGaps?: Array<[number, number]>;
+  /** httpyac `@xpath_ns prefix=uri` lines of this region: the namespaces of its `?? xpath` tests. */
+  xpathNamespaces?: Record<string, string>;
+  /** httpyac: line ranges consumed after the body (assertions, handlers, scripts), in case the body resumes. */
+  afterBody?: Array<[number, number]>;
   assertions: AssertionNode[];
   handlers: ScriptNode[];
   outputRedirect?: OutputRedirectNode;
@@ -63,6 +72,8 @@ export interface Block extends BlockMetadata {
   scriptBlocks?: Array<{ code: string; line: number }>;
   httpyacLoop?: RequestNode['httpyacLoop'];
   headerSpreads?: RequestNode['httpyacHeaderSpreads'];
+  /** httpyac `{{@request}}` blocks: run on the final request. */
+  requestScriptBlocks?: Array<{ code: string; line: number }>;
   /** httpyac `{{ … }}` blocks that run after the response. */
   postScriptBlocks?: Array<{ code: string; line: number }>;
   /** `# @lang lua` (rest.nvim): scripts of this block are not JavaScript. */

@@ -111,7 +111,7 @@ export function detectWorkspaceDialect(filePath: string): Dialect | undefined {
 const DIALECT_LINE_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@dialect[ \t]+(\S+)/m;
 // Metadata only httpyac has; kulala's env-from-command keys; rest.nvim's Lua handlers.
 const HTTPYAC_ONLY_RE =
-  /^[ \t]*(?:#+|\/\/+)[ \t]*@(?:ref|forceRef|import|loop|jwt|keepStreaming|note|sleep|verbose|debug|injectVariables|ratelimit|save|openWith)\b|\{\{[@+]|^[ \t]*\{\{(?:request|response|after|streaming|responseLogging)?[ \t]*\r?\n[\s\S]*?^[ \t]*\}\}[ \t]*$|^\/\*|^HTTP\/\d(?:\.\d)?[ \t]+\d{3}\b/m;
+  /^[ \t]*(?:#+|\/\/+)[ \t]*@(?:ref|forceRef|import|loop|jwt|keepStreaming|note|sleep|verbose|debug|injectVariables|ratelimit|save|openWith)\b|\{\{[@+]|^[ \t]*\{\{(?:request|response|after|streaming|responseLogging)?[ \t]*\r?\n[\s\S]*?^[ \t]*\}\}[ \t]*$|^\/\*|^HTTP\/\d(?:\.\d)?[ \t]+\d{3}\b|^[ \t]*@xpath_ns[ \t]/m;
 const KULALA_ONLY_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@(?:env-stdin-cmd|stdin-cmd|env-json-key|curl-|grpc-|graphql)/m;
 const RESTNVIM_ONLY_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@lang[ \t]*=?[ \t]*lua|^[ \t]*>[ \t]*\S+\.lua[ \t]*$/m;
 
@@ -219,6 +219,9 @@ export function lineHints(text: string, start: number): number {
     }
     case 62 /* > */:
       return HINT_LUA;
+    case 64 /* @ */:
+      // httpyac's `@xpath_ns prefix=uri`.
+      return text.startsWith('@xpath_ns', q) && isTab(text.charCodeAt(q + 9)) ? HINT_HTTPYAC : 0;
     case 72 /* H */:
       return (q === start && text.startsWith('HTTP/', q) ? HINT_HTTPYAC : 0) | rootedHint(text, q);
     case 71 /* G */:

@@ -9,8 +9,9 @@
  *   requests;
  * - `response` / `after`: after the response (of every request of the file when the block
  *   stands in a global region or has `+`);
- * - `request`, `streaming`, `responseLogging`: hooks on the final request, a stream, the log:
- *   refused (dial does not run them yet).
+ * - `request`: on the final request (variables filled in, the URL complete) just before it is
+ *   sent; what it changes in `request` is what is sent (`{{+request}}`: every request of the file);
+ * - `streaming`, `responseLogging`: hooks on a stream, the log: refused (dial does not run them).
  */
 
 /** A `{{ … }}` block as the parser keeps it: its code (from the end of the `{{` line) and the `{{` line (1-based). */
@@ -40,8 +41,6 @@ export function httpyacScriptStart(line: string): HttpyacScriptStart | undefined
 /** Why a block with this event is refused, or undefined when dial runs it. */
 export function refusedScriptEvent(event: HttpyacScriptStart['event']): string | undefined {
   switch (event) {
-    case 'request':
-      return 'httpyac `{{@request}}` scripts (run on the final request, may change it) are not supported yet';
     case 'streaming':
       return 'httpyac `{{@streaming}}` scripts (for streamed responses) are not supported';
     case 'responselogging':
@@ -65,6 +64,8 @@ export interface HttpyacFileScripts {
   once: HttpyacScript[];
   /** `{{+ }}` blocks: before every request. */
   everyPre: HttpyacScript[];
+  /** `{{+request}}` blocks: on every final request. */
+  everyRequest: HttpyacScript[];
   /** `{{+response}}`, `{{+after}}`, and `{{@response}}` in a global region: after every response. */
   everyPost: HttpyacScript[];
 }

@@ -160,10 +160,13 @@ export function applyMetadata(block: Block, key: string, value: string, bad: Met
     case 'connection-timeout':
       block.connectTimeoutMs = durationOf(value, '@connection-timeout', bad);
       break;
+    // httpyac turns `-x` in a key into `X` (parseComments), so its own spelling is the camel-case one.
     case 'no-redirect':
+    case 'noRedirect':
       block.noRedirect = true;
       break;
     case 'no-cookie-jar':
+    case 'noCookieJar':
       block.noCookieJar = true;
       break;
     case 'skip':

@@ -29,7 +29,7 @@
  *   `run`/`import` lines, file encodings…) is an E_PARSE error at its line: refused before anything is sent.
  */
 import { DialError } from '../errors.js';
-import { AssertionSyntaxError, parseAssertion } from './assertion.js';
+import { AssertionSyntaxError, HTTPYAC_QUERIES, httpyacAssertParts, parseAssertion } from './assertion.js';
 import { newBlock, type Block } from './block.js';
 import { curlRequestOf } from './curl-request.js';
 import { lineTable, type LineTable } from './lines.js';
@@ -100,6 +100,8 @@ const STRICT_REQUEST_LINE_RE = /^([A-Z][A-Z-]*)[ \t]+(?:https?:\/\/|\/|\{\{)\S*(
 const GRAPHQL_OPERATION_RE = /^(?:fragment|query|mutation|subscription)\b[^:]*\{?\s*$/;
 /** httpyac keeps responses in the file after the request: `HTTP/1.1 200 - OK`. */
 const BODY_REFERENCE_RE = /^\s*[\w-]+\.(?:request|response)\.body\.(?:asXml\.)?\//;
+const RANDOM_RE = /^\s*\$random\.(.*?)\s*$/s;
+const KNOWN_RANDOM_RE = /^(?:uuid|email|(?:integer|float|alphabetic|alphanumeric|hexadecimal)\([^()]*\))$/;
 const PLAIN_PLACEHOLDER_RE = /^\s*(?:\$.*|[\w$.\-[\]'"*/%@]*)\s*$/s;
 /** Calls, arrows, template strings or operators: `{{ }}` text that is code, not a misspelt name. */
 const LOOKS_LIKE_JS_RE = /[()`]|=>|\s[-+*/%]\s|[!<>=]=|&&|\|\||\?\?/;
@@ -155,6 +157,28 @@ function isFileBodyLine(t: string): boolean {
 function isAssertionLine(t: string): boolean {
   return t.charCodeAt(0) === 63 && t.charCodeAt(1) === 63 && (t.length === 2 || t[2] === ' ' || t[2] === '\t');
 }
+
+/**
+ * A `??` line httpyac's assert parser does not read as a test (no predicate of its own after a
+ * space: `?? status 200`), which its body parser then takes as body text. A line dial reads as
+ * one of its own assertions (`?? body not isEmpty`, `?? body $.a length > 1`) stays a test.
+ */
+function isHttpyacBodyText(t: string): boolean {
+  if (httpyacAssertParts(t)) return false;
+  try {
+    parseAssertion(t.slice(2));
+    return false;
+  } catch (error) {
+    if (error instanceof AssertionSyntaxError) return true;
+    throw error;
+  }
+}
+
+/**
+ * httpyac's `@xpath_ns prefix=uri` (xpathNamespaceHttpRegionParser): the namespaces of the
+ * region's `?? xpath` tests. Its value pattern is greedy, so a closing quote stays in the URI.
+ */
+const XPATH_NS_RE = /^\s*@xpath_ns\s+(?<key>[^\s=:]*)\s*=\s*"?(?<value>.*)"?\s*$/u;
 
 /** httpyac's multi-line comment opens on a line of its own (commentHttpRegionParser). */
 function isHttpyacBlockCommentStart(t: string): boolean {
@@ -301,7 +325,7 @@ class HttpFileParser {
   /** httpyac GraphQL fragments by name, appended to the queries that spread them. */
   private readonly fragments = new Map<string, string>();
   /** httpyac: scripts that run once or for every request, and the files `# @import` names. */
-  private readonly httpyacFile: HttpyacFileScripts = { once: [], everyPre: [], everyPost: [] };
+  private readonly httpyacFile: HttpyacFileScripts = { once: [], everyPre: [], everyRequest: [], everyPost: [] };
   private readonly httpyacImports: Array<{ path: string; line: number }> = [];
   private readonly httpyacNamedRegions: string[] = [];
   /** httpyac `proto <` imports of the block being read, and of blocks without a request (for every gRPC request). */
@@ -410,8 +434,12 @@ class HttpFileParser {
           return i;
         }
         return this.headerLine(i, line, t);
-      case 'post':
-        return isBlank(line) ? i : this.afterBodyLine(i, line, t);
+      case 'post': {
+        if (isBlank(line)) return i;
+        const last = this.afterBodyLine(i, line, t);
+        if (this.block.state === 'post') (this.block.afterBody ??= []).push([i, last]);
+        return last;
+      }
       case 'response':
         return this.savedResponseLine(i, line, t);
     }
@@ -453,6 +481,19 @@ class HttpFileParser {
 
   private preLine(i: number, line: string, t: string): number {
     const block = this.block;
+    // httpyac's `@xpath_ns prefix=uri` (its parser runs before the variable parser).
+    const namespace = this.dialect === 'httpyac' && t.startsWith('@xpath_ns') ? XPATH_NS_RE.exec(t) : null;
+    if (namespace?.groups?.key && namespace.groups.value) {
+      if (namespace.groups.value.includes('{{'))
+        this.fail(
+          'variables in an `@xpath_ns` namespace are not supported yet',
+          i,
+          1,
+          'write the namespace URI itself: `@xpath_ns ns=http://example.com/ns`',
+        );
+      (block.xpathNamespaces ??= {})[namespace.groups.key] = namespace.groups.value;
+      return i;
+    }
     const variable = t.charCodeAt(0) === 64 ? VARIABLE_RE.exec(t) : null;
     if (variable) {
       this.addVariable(i, t, variable);
@@ -559,6 +600,13 @@ class HttpFileParser {
     const afterResponse =
       start.event === 'response' || start.event === 'after' || (start.event === undefined && block.state !== 'pre');
     const script = { code, line: i + 1 };
+    if (start.event === 'request') {
+      // httpyac's onRequest hook: on the final request, whatever the block's place in the region.
+      if (start.everyRequest) this.httpyacFile.everyRequest.push(script);
+      else (block.requestScriptBlocks ??= []).push(script);
+      if (block.state !== 'pre') block.state = 'post';
+      return last;
+    }
     if (start.everyRequest) (afterResponse ? this.httpyacFile.everyPost : this.httpyacFile.everyPre).push(script);
     else if (afterResponse) (block.postScriptBlocks ??= []).push(script);
     else (block.scriptBlocks ??= []).push(script);
@@ -576,9 +624,11 @@ class HttpFileParser {
 
   /** httpyac: `{{+ }}` blocks run for every request; global regions' response blocks after every response. */
   private applyHttpyacFileScripts(): void {
-    const { everyPre, everyPost } = this.httpyacFile;
-    if (everyPre.length === 0 && everyPost.length === 0) return;
+    const { everyPre, everyPost, everyRequest } = this.httpyacFile;
+    if (everyPre.length === 0 && everyPost.length === 0 && everyRequest.length === 0) return;
     for (const request of this.requests) {
+      if (everyRequest.length)
+        request.httpyacRequestScripts = [...everyRequest, ...(request.httpyacRequestScripts ?? [])];
       if (everyPre.length) request.httpyacScripts = [...everyPre, ...(request.httpyacScripts ?? [])];
       if (everyPost.length) request.httpyacPostScripts = [...(request.httpyacPostScripts ?? []), ...everyPost];
     }
@@ -829,7 +879,9 @@ class HttpFileParser {
     for (const [name, value] of request.headers) block.headers.push({ name, value, span });
     if (request.body)
       block.curlBody =
-        request.body.kind === 'file' ? { ...request.body, substitute: false, span } : { ...request.body, span };
+        request.body.kind === 'file'
+          ? { ...request.body, substitute: false, rootFirst: true, span }
+          : { ...request.body, span };
     block.curl = true;
     block.hasRequest = true;
     block.requestLineSpan = span;
@@ -880,6 +932,10 @@ class HttpFileParser {
   private isUrlContinuation(k: number): boolean {
     const next = this.lineText(k);
     const n0 = next.charCodeAt(0);
+    // REST Client (queryStringLinePrefix): `?a=1` / `&b=2` lines right under the request line continue
+    // it, indented or not; no other tool gives such a line a meaning (httpyac's own rule reads them
+    // later). `??` starts an assertion.
+    if ((n0 === 38 || (n0 === 63 && next.charCodeAt(1) !== 63)) && this.dialect !== 'httpyac') return true;
     if (n0 !== 32 && n0 !== 9) return false;
     const trimmed = next.trim();
     if (!trimmed) return false;
@@ -939,6 +995,11 @@ class HttpFileParser {
     const block = this.block;
     const script = this.httpyacScriptAt(i, t);
     if (script >= 0) return script;
+    // httpyac: a `??` line that is no test ends the headers and, not being a header, starts the body.
+    if (this.dialect === 'httpyac' && this.isHttpyacTestLine(t) && isHttpyacBodyText(t)) {
+      block.state = 'body';
+      return this.bodyLine(i, line, t);
+    }
     if (mayEndBody(t)) {
       const last = this.afterBodyProduction(i, line, t, false);
       if (last >= 0) {
@@ -1046,15 +1107,23 @@ class HttpFileParser {
   private bodyLine(i: number, line: string, t: string): number {
     const block = this.block;
     if (t.length === 0) return i;
-    if (mayEndBody(t)) {
-      const last = this.afterBodyProduction(i, line, t, true);
+    // `??` lines are httpyac's tests wherever they stand (no other tool has them): read as httpyac does.
+    const httpyacTest = this.isHttpyacTestLine(t);
+    if (httpyacTest && isHttpyacBodyText(t)) this.warnHttpyacTestAsBody(i, t);
+    else if (httpyacTest || mayEndBody(t)) {
+      const last = httpyacTest ? this.assertionLine(i, line) : this.afterBodyProduction(i, line, t, true);
       if (last >= 0) {
         block.state = 'post';
+        block.afterBody = [[i, last]];
         return last;
       }
     }
     const script = this.httpyacScriptAt(i, t);
-    if (script >= 0) return script;
+    if (script >= 0) {
+      // httpyac reads the block before the body parser: lines after it go on the body without it.
+      if (block.bodyFirst >= 0) (block.bodyGaps ??= []).push([i, script]);
+      return script;
+    }
     if (/^\{%\s*$/.test(t) && block.bodyFirst < 0 && this.closesScriptBeforeNextRequest(i)) {
       this.fail(
         'a `{% … %}` script inside a body is not supported',
@@ -1150,7 +1219,39 @@ class HttpFileParser {
 
   // ---- after the body ----
 
+  /**
+   * httpyac: a `??` line that is no test of its assert parser (`?? status 200`: no predicate) is
+   * read by its body parser, which adds it to the body, after whatever body lines and blank lines
+   * came before (the tests, handlers and `{{ }}` blocks between are not body text).
+   */
+  private warnHttpyacTestAsBody(i: number, t: string): void {
+    this.warn(
+      `line ${i + 1} (${t.length > 40 ? `${t.slice(0, 40)}…` : t}) is no httpyac test (no predicate such as ==, exists, contains after a space): httpyac sends it as body text of the request at line ${this.block.requestLineSpan!.line}, and so does dial`,
+      i,
+      'write `?? status == 200` or `?? js <expression> == true` for a test',
+    );
+  }
+
+  /** A `??` line: httpyac's (its parser also takes `??status == 200`; dial's other dialects want a space). */
+  private isHttpyacTestLine(t: string): boolean {
+    return t.charCodeAt(0) === 63 && t.charCodeAt(1) === 63 && (this.dialect === 'httpyac' || isAssertionLine(t));
+  }
+
+  private resumeHttpyacBody(i: number, t: string): number {
+    const block = this.block;
+    this.warnHttpyacTestAsBody(i, t);
+    if (block.bodyFirst < 0 || !block.bodyHasContent) block.bodyFirst = i;
+    else for (const range of block.afterBody ?? []) if (range[0] > block.bodyLast) (block.bodyGaps ??= []).push(range);
+    block.afterBody = undefined;
+    block.bodyLast = i;
+    block.bodyHasContent = true;
+    block.state = 'body';
+    return i;
+  }
+
   private afterBodyLine(i: number, line: string, t: string): number {
+    if (this.isHttpyacTestLine(t))
+      return isHttpyacBodyText(t) ? this.resumeHttpyacBody(i, t) : this.assertionLine(i, line);
     const script = this.httpyacScriptAt(i, t);
     if (script >= 0) return script;
     if (this.dialect === 'httpyac' && isHttpyacBlockCommentStart(t)) return this.blockComment(i);
@@ -1187,15 +1288,55 @@ class HttpFileParser {
   /** `?? query [argument] [not] predicate [expected]`. */
   private assertionLine(i: number, line: string): number {
     const at = line.indexOf('??') + 2;
+    if (this.httpyacOnlyTest(i, line, at)) return i;
     try {
       const assertion = parseAssertion(line.slice(at)) as AssertionNode;
       assertion.span = this.lineSpan(i);
+      if (assertion.query === 'xpath' && this.block.xpathNamespaces)
+        assertion.namespaces = { ...this.block.xpathNamespaces };
       this.block.assertions.push(assertion);
     } catch (error) {
       if (error instanceof AssertionSyntaxError) this.fail(error.message, i, at + error.offset + 1, error.hint);
       throw error;
     }
     return i;
+  }
+
+  /**
+   * httpyac's reading of a test line where it differs from dial's: a query httpyac does not have
+   * (`?? typeof x === "string"`) tests the value false there; kept as a test that fails, with a
+   * warning (true when handled). `===` / `!==` are `==` / `!=` followed by the text `= value` in
+   * httpyac (so they fail / hold whatever the value): dial compares with the value, and warns.
+   */
+  private httpyacOnlyTest(i: number, line: string, at: number): boolean {
+    const parts = httpyacAssertParts(line);
+    if (!parts) return false;
+    const source = line.slice(at).trim();
+    if (!HTTPYAC_QUERIES.has(parts.type.toLowerCase())) {
+      this.block.assertions.push({
+        source,
+        query: 'js',
+        not: false,
+        predicate: '==',
+        unknownQuery: parts.type,
+        span: this.lineSpan(i),
+      });
+      this.warn(
+        `'?? ${source}' tests nothing: httpyac has no '${parts.type}' assertion query (it tests the value false there), so dial counts it as a failed test`,
+        i,
+        'write `?? js <expression> == <value>` (queries: status, header, body, js, duration, xpath)',
+      );
+      return true;
+    }
+    if ((parts.predicate === '==' || parts.predicate === '!=') && parts.expected.startsWith('=')) {
+      const op = `${parts.predicate}=`;
+      this.warn(
+        `httpyac reads '${op}' as '${parts.predicate}' followed by the text '${parts.expected}', so this test ${parts.predicate === '==' ? 'fails' : 'holds'} there whatever the value; dial compares with '${parts.expected.slice(1).trim()}'`,
+        i,
+        `write '${parts.predicate}' for the same result in both`,
+      );
+    }
+    return false;
   }
 
   /** `>> ./out.json` / `>>! ./out.json`. */
@@ -1241,7 +1382,7 @@ class HttpFileParser {
         ? { kind: 'file', path, substitute, span }
         : { kind: 'file', path, substitute, encoding, span };
     }
-    const text = this.text.slice(span.start, span.end);
+    const text = block.bodyGaps?.length ? this.bodyTextWithoutGaps(block) : this.text.slice(span.start, span.end);
     if (block.graphql?.file) {
       // `gql name < ./file`: the lines after it are the variables; the session builds the payload.
       const variables = text.replace(/^[^\n]*\n?/, '').trim();
@@ -1259,6 +1400,17 @@ class HttpFileParser {
       text: block.graphql ? this.httpyacGraphqlBody(block.graphql, sent) : inlineBodyText(block, sent),
       span,
     };
+  }
+
+  /** httpyac: the body's lines without the ones its other parsers read (see Block.bodyGaps). */
+  private bodyTextWithoutGaps(block: Block): string {
+    const skip = new Set<number>();
+    for (const [from, to] of block.bodyGaps ?? []) for (let k = from; k <= to; k++) skip.add(k);
+    let text = '';
+    for (let k = block.bodyFirst; k <= block.bodyLast; k++)
+      if (!skip.has(k))
+        text += this.text.slice(this.starts[k], k === block.bodyLast ? this.ends[k] : this.starts[k + 1]);
+    return text;
   }
 
   /** A WebSocket body's `=== word` lines: only `=== wait-for-server` is a marker; a misspelt one is never sent as text. */
@@ -1343,6 +1495,16 @@ class HttpFileParser {
           `REST Client's sign-in tokens are not supported: ${text.slice(start, end)}`,
           ...this.placeAt(start, block),
           'get a token yourself (for Azure: `az account get-access-token`) and pass it with --var token=… as {{token}}',
+        );
+      }
+      // JetBrains' Java Faker variables (`{{$random.name.firstName}}`): not generated by dial, refused
+      // here rather than at send time, when the file's earlier requests would have gone out.
+      const random = RANDOM_RE.exec(inner);
+      if (random && !KNOWN_RANDOM_RE.test(random[1].replace(/\s+/g, ''))) {
+        this.fail(
+          `JetBrains' Faker variable ${text.slice(start, end)} is not supported`,
+          ...this.placeAt(start, block),
+          'dial generates $random.uuid, .email, .integer(a, b), .float(a, b), .alphabetic(n), .alphanumeric(n) and .hexadecimal(n); write the value in a variable (`@firstName = Ann`) and use {{firstName}}',
         );
       }
       if (PLAIN_PLACEHOLDER_RE.test(inner) || !LOOKS_LIKE_JS_RE.test(inner)) continue;
@@ -1440,6 +1602,20 @@ class HttpFileParser {
       if (block.runs) this.finishRunOnly(block, end);
       // httpyac's global region: its blocks run once before the requests, its response blocks after each.
       if (block.scriptBlocks) this.httpyacFile.once.push(...block.scriptBlocks);
+      if (block.requestScriptBlocks) {
+        const [first] = block.requestScriptBlocks;
+        // `}}s`: only a line that is `}}` alone ends a block (httpyac's too), so the request line went into it.
+        const lines = first.code.split('\n');
+        const unclosed = lines.findIndex((text) => /^\s*\}\}\S/.test(text));
+        this.fail(
+          'an httpyac `{{@request}}` block in a region without a request is not supported (which requests httpyac runs it for is not pinned down)',
+          first.line - 1,
+          1,
+          unclosed >= 0
+            ? `line ${first.line + unclosed} (\`${lines[unclosed].trim()}\`) does not end the block: only a line that is \`}}\` alone does (in httpyac too), so the lines after it, the request line among them, are script; write \`}}\` there`
+            : 'write `{{+request}}` to run it on every request of the file, or put it in the region of its request',
+        );
+      }
       if (block.postScriptBlocks) this.httpyacFile.everyPost.push(...block.postScriptBlocks);
       return;
     }
@@ -1521,6 +1697,7 @@ class HttpFileParser {
     if (block.keyword !== undefined) request.keyword = block.keyword;
     if (block.curl) request.curl = true;
     if (block.scriptBlocks) request.httpyacScripts = block.scriptBlocks;
+    if (block.requestScriptBlocks) request.httpyacRequestScripts = block.requestScriptBlocks;
     if (block.runs) request.runs = block.runs;
     if (block.postScriptBlocks) request.httpyacPostScripts = block.postScriptBlocks;
     if (block.httpyacLoop) request.httpyacLoop = block.httpyacLoop;

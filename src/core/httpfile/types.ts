@@ -42,6 +42,8 @@ export type BodyNode =
       substitute: boolean;
       span: Span;
       /** REST Client `<@latin1 ./file`: the file's text encoding (absent = UTF-8). */ encoding?: string;
+      /** REST Client's cURL `-d @file`: a relative path is looked for in the workspace root first. */
+      rootFirst?: boolean;
     };
 
 export type ScriptNode = { kind: 'inline'; code: string; span: Span } | { kind: 'file'; path: string; span: Span };
@@ -67,6 +69,9 @@ export type AssertionPredicate =
   | 'isObject'
   | 'isNull'
   | 'isEmpty'
+  /** httpyac's `isTrue` / `isFalse`: the value is truthy / falsy in JavaScript. */
+  | 'isTrue'
+  | 'isFalse'
   | 'length'
   /** dial extensions: `?? body schema ./x.json`, `?? body snapshot [ignore $.a $.b]` */
   | 'schema'
@@ -87,6 +92,13 @@ export interface AssertionNode {
   expected?: string;
   /** For snapshot: JSONPaths to ignore. */
   ignore?: string[];
+  /**
+   * httpyac reads the line as a test of a query it does not have (`?? typeof x === "string"`):
+   * the query word as written. Such a test never holds (httpyac compares the value `false`).
+   */
+  unknownQuery?: string;
+  /** `xpath`: the prefixes of the region's httpyac `@xpath_ns prefix=uri` lines. */
+  namespaces?: Record<string, string>;
   span: Span;
 }
 
@@ -160,6 +172,8 @@ export interface RequestNode {
    */
   runs?: RunLineNode[];
   runOnly?: true;
+  /** httpyac `{{@request}}` / `{{+request}}` blocks: run on the final request (URL, headers, body resolved); what they change is sent. */
+  httpyacRequestScripts?: Array<{ code: string; line: number }>;
   /** httpyac `{{ … }}` blocks after the request line (or `{{@response}}`): run with `response` once it is in. */
   httpyacPostScripts?: Array<{ code: string; line: number }>;
   /** httpyac `# @loop`: the request is sent once per pass, with `$index` (and the loop variable) set. */

@@ -13,6 +13,11 @@ export type ReportSummary = Omit<RunReport, 'files'>;
 export interface ReportSections {
   head(summary: ReportSummary): string;
   file(file: FileReport): string;
+  /**
+   * The same section from the file's report as JSON.stringify wrote it (what the run keeps on
+   * disk), for a format that can do without parsing it back.
+   */
+  fileFromJson?(json: string): string;
   tail(summary: ReportSummary): string;
 }
 
@@ -35,8 +40,69 @@ export function jsonSections(): ReportSections {
       first = false;
       return text;
     },
+    // The spilled line re-indented: the same text, without parsing it and serialising it again.
+    fileFromJson(json) {
+      const text = `${first ? '' : ','}\n    ${indentJson(json, '    ')}`;
+      first = false;
+      return text;
+    },
     tail: () => (first ? ']\n}\n' : '\n  ]\n}\n'),
   };
+}
+
+/**
+ * JSON.stringify(JSON.parse(json), null, 2) with `indent` after each line break, for `json` that
+ * JSON.stringify wrote without spaces (so the only whitespace is inside strings, and parsing it
+ * back would give the same keys in the same order).
+ */
+export function indentJson(json: string, indent: string): string {
+  const first = json.charCodeAt(0);
+  // A string, number, boolean or null is written the same either way.
+  if (first !== 0x7b && first !== 0x5b) return json;
+  let out = '';
+  let pad = indent;
+  let from = 0;
+  const length = json.length;
+  for (let i = 0; i < length; i++) {
+    const c = json.charCodeAt(i);
+    if (c === 0x22) {
+      // A string: to its closing quote, the one not escaped by an odd run of backslashes.
+      let end = json.indexOf('"', i + 1);
+      for (;;) {
+        let slashes = 0;
+        while (json.charCodeAt(end - 1 - slashes) === 0x5c) slashes++;
+        if (slashes % 2 === 0) break;
+        end = json.indexOf('"', end + 1);
+      }
+      i = end;
+    } else if (c === 0x7b || c === 0x5b) {
+      // `{}` and `[]` stay as they are.
+      const next = json.charCodeAt(i + 1);
+      if (next === 0x7d || next === 0x5d) {
+        out += json.slice(from, i + 2);
+        from = i + 2;
+        i++;
+        continue;
+      }
+      pad += '  ';
+      out += `${json.slice(from, i + 1)}\n${pad}`;
+      from = i + 1;
+    } else if (c === 0x7d || c === 0x5d) {
+      pad = pad.slice(0, -2);
+      out += `${json.slice(from, i)}\n${pad}${c === 0x7d ? '}' : ']'}`;
+      from = i + 1;
+    } else if (c === 0x2c) {
+      out += `${json.slice(from, i + 1)}\n${pad}`;
+      from = i + 1;
+    } else if (c === 0x3a) {
+      out += `${json.slice(from, i + 1)} `;
+      from = i + 1;
+    }
+  }
+  // An object or array ends in its bracket, written above: nothing is left to add here, where V8's
+  // code for the loop (compiled while the first file's line was read) had never been and would be
+  // thrown away.
+  return out;
 }
 
 /** The JSON report of a report in memory. */

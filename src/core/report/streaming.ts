@@ -40,11 +40,16 @@ export class FileReportSpill {
 
   /** The spilled files sorted by path, read back one at a time. */
   *files(): Generator<FileReport> {
+    for (const line of this.lines()) yield JSON.parse(line) as FileReport;
+  }
+
+  /** The spilled files' JSON lines (without their line break) sorted by path, read back one at a time. */
+  *lines(): Generator<string> {
     const sorted = [...this.index].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     for (const entry of sorted) {
       const bytes = Buffer.alloc(entry.length);
       readSync(this.fd, bytes, 0, entry.length, entry.offset);
-      yield JSON.parse(bytes.toString('utf8')) as FileReport;
+      yield bytes.toString('utf8', 0, entry.length - 1);
     }
   }
 
@@ -84,7 +89,8 @@ export async function writeSpilledReport(
   };
   try {
     await write(sections.head(summary));
-    for (const file of spill.files()) await write(sections.file(file));
+    if (sections.fileFromJson) for (const line of spill.lines()) await write(sections.fileFromJson(line));
+    else for (const file of spill.files()) await write(sections.file(file));
     await write(sections.tail(summary));
     if (pending) await sink.write(pending);
   } catch (error) {

@@ -12,6 +12,7 @@ import type { HttpFile, RequestNode } from '../httpfile/types.js';
 import {
   createSnapshotStores,
   evaluateAssertion,
+  evaluateAssertionNow,
   type AssertionResult,
   type AssertContext,
 } from '../assert/evaluate.js';
@@ -23,12 +24,12 @@ import { httpyacVariableName } from '../httpfile/httpyac.js';
 import { scriptEnvironment } from '../vars/kulala-environment.js';
 import { listPasses } from '../httpfile/list-iteration.js';
 import { DEFAULT_MAX_BODY_SIZE } from '../http/body-sinks.js';
-import type { RequestControl, ScriptEnvironment } from '../script/api.js';
+import { scriptRequest, trySubstitute, type RequestControl, type ScriptEnvironment } from '../script/api.js';
 import { DialError, errorCatalogue, isDialError, type ErrorCode } from '../errors.js';
 import { credentialValues, maskHeaders, redactText } from '../secrets.js';
 import { writeFileAtomic } from '../atomic-write.js';
 import { graphqlErrorsInText } from '../http/graphql-errors.js';
-import type { AttemptContext, AttemptOutcome, RequestExecutor } from './runner.js';
+import type { AttemptContext, AttemptOutcome, FileState, RequestExecutor } from './runner.js';
 import type { FailedExchange, RequestError } from './types.js';
 import { loadHttpFileFromDisk, resolveRunTargets } from '../workspace/run-lines.js';
 import { unassertedGrpcFailure } from './grpc-status.js';
@@ -36,13 +37,22 @@ import { unassertedGrpcFailure } from './grpc-status.js';
 /** The part of the workspace session the runner uses (src/core/session). */
 export interface RunSession {
   globals: Map<string, unknown>;
+  /** `client.global.headers` of a file: headers its later requests get (the session's prepare adds them). */
+  globalHeadersOf?(file: HttpFile): Map<string, [string, string]>;
   prepare(
     file: HttpFile,
     node: RequestNode,
     options: { requestVariables?: Map<string, string>; promptAgain?: boolean },
-  ): Promise<{ request: HttpRequest; overrides?: Partial<SendOptions>; secretValues?: Iterable<string> }>;
+  ): Promise<PreparedSend>;
+  /** prepare() at once for a request with nothing to resolve or wait for; undefined for any other. */
+  preparePlain?(file: HttpFile, node: RequestNode, promptAgain?: boolean): PreparedSend | undefined;
   record(file: HttpFile, node: RequestNode, request: HttpRequest, exchange: Exchange): void;
-  resolveTemplate(text: string, file: HttpFile, node: RequestNode): string | Promise<string>;
+  resolveTemplate(
+    text: string,
+    file: HttpFile,
+    node: RequestNode,
+    requestVariables?: Map<string, string>,
+  ): string | Promise<string>;
   secretValues(): Iterable<string>;
   /** Reads a .http file that `run`/`import` lines name (the session's cache); default: read and parse it. */
   loadFile?(path: string): Promise<HttpFile>;
@@ -56,6 +66,15 @@ export interface RunSession {
     node: RequestNode,
     response: ResponseView,
   ): Promise<Array<{ tests: Array<{ name: string; passed: boolean; message?: string }>; logs: string[] }>>;
+}
+
+/** What the session's prepare gives: the request to send, with the send options it sets. */
+export interface PreparedSend {
+  request: HttpRequest;
+  overrides?: Partial<SendOptions>;
+  secretValues?: Iterable<string>;
+  /** `Authorization: Digest user password`: answered to the server's challenge (core/send/digest.ts). */
+  digest?: { username: string; password: string };
 }
 
 /** The HTTP engine functions the executor needs (src/core/http). */
@@ -299,15 +318,19 @@ async function runScripts(shared: ExecutorShared, attempt: Attempt, kind: 'preSc
   );
   // JetBrains: the 0-based pass over a list; kulala (a request whose scripts replay it): 1 + the replays so far.
   const iteration = attempt.iteration ?? (replaysItself(node) ? (attempt.replays ?? 0) + 1 : undefined);
+  const request = scriptRequest(node, (text, variables) =>
+    trySubstitute(text, async (template) => session.resolveTemplate(template, file, node, variables)),
+  );
   for (const script of node[kind]) {
     const environment: ScriptEnvironment = {
       globals: session.globals,
+      ...(session.globalHeadersOf ? { globalHeaders: session.globalHeadersOf(file) } : {}),
       requestVariables: attempt.requestVariables,
       requestLists: (attempt.requestLists ??= new Map()),
       ...(iteration !== undefined ? { iteration } : {}),
       control: (attempt.control ??= {}),
       environment: lookup,
-      request: { method: node.method, url: node.url },
+      request,
       ...(kind === 'handlers' && attempt.view ? { response: attempt.view } : {}),
     };
     const result = await shared.scripts.run(script, file, environment);
@@ -448,9 +471,9 @@ async function runCommands(shared: ExecutorShared, attempt: Attempt, when: 'pre'
 }
 
 /** Evaluates the request's `> assert` lines against the response, emitting each result. */
-async function checkAssertions(shared: ExecutorShared, attempt: Attempt, view: ResponseView): Promise<void> {
+function checkAssertions(shared: ExecutorShared, attempt: Attempt, view: ResponseView): Promise<void> | undefined {
   const { file, node } = attempt.context;
-  if (!node.assertions.length) return;
+  if (!node.assertions.length) return undefined;
   const assertContext: AssertContext = {
     file,
     resolve: (template) => shared.options.session.resolveTemplate(template, file, node),
@@ -459,14 +482,42 @@ async function checkAssertions(shared: ExecutorShared, attempt: Attempt, view: R
     updateSnapshots: Boolean(shared.options.updateSnapshots),
     snapshotKey: snapshotKeyOf(shared, node),
   };
+  // Most assertions (status, headers, JSON paths against plain values) are evaluated at once; from
+  // the first that has to wait, the rest go through checkAssertionsFrom, in order.
+  for (let index = 0; index < node.assertions.length; index++) {
+    const result = evaluateAssertionNow(node.assertions[index], view, assertContext);
+    if (result === undefined || result instanceof Promise)
+      return checkAssertionsFrom(attempt, view, assertContext, index, result);
+    attempt.assertions.push(result);
+    attempt.context.emit({ type: 'assertion', result });
+  }
+  return undefined;
+}
+
+/** checkAssertions from the assertion at `from` on, each awaited. */
+async function checkAssertionsFrom(
+  attempt: Attempt,
+  view: ResponseView,
+  assertContext: AssertContext,
+  from: number,
+  started?: Promise<AssertionResult>,
+): Promise<void> {
+  const { node } = attempt.context;
+  // Snapshot assertions are numbered over the request (none is evaluated at once).
   let snapshotIndex = 0;
-  for (const assertion of node.assertions) {
-    const result = await evaluateAssertion(
-      assertion,
-      view,
-      assertContext,
-      assertion.predicate === 'snapshot' ? snapshotIndex++ : 0,
-    );
+  for (let index = 0; index < from; index++) if (node.assertions[index].predicate === 'snapshot') snapshotIndex++;
+  for (let index = from; index < node.assertions.length; index++) {
+    const assertion = node.assertions[index];
+    // The assertion at `from` may be under way already (evaluateAssertionNow's promise).
+    const result =
+      index === from && started
+        ? await started
+        : await evaluateAssertion(
+            assertion,
+            view,
+            assertContext,
+            assertion.predicate === 'snapshot' ? snapshotIndex++ : 0,
+          );
     attempt.assertions.push(result);
     attempt.context.emit({ type: 'assertion', result });
   }
@@ -593,15 +644,35 @@ async function sendAfterPreWork(shared: ExecutorShared, attempt: Attempt, pass?:
 }
 
 /** The send of a request whose pre-request work is done: prepare, send, record, handlers, httpyac blocks, assertions. */
-async function sendPrepared(shared: ExecutorShared, attempt: Attempt, pass?: number): Promise<void> {
+async function sendPrepared(
+  shared: ExecutorShared,
+  attempt: Attempt,
+  pass?: number,
+  plain?: PreparedSend,
+): Promise<void> {
   const { options } = shared;
   const { session, engine } = options;
   const { file, node, signal } = attempt.context;
   // Each attempt is a new send: `# @prompt` values are asked again (only a session with a prompt asks at all).
-  const prepared = await session.prepare(file, node, { requestVariables: attempt.requestVariables, promptAgain: true });
-  const request = (attempt.request = prepared.request);
+  const prepared =
+    plain ?? (await session.prepare(file, node, { requestVariables: attempt.requestVariables, promptAgain: true }));
+  let request = (attempt.request = prepared.request);
   const sendOptions = requestSendOptions(options, node, prepared.overrides, cookieJarFor(shared, file, node), signal);
-  const exchange = (attempt.exchange = await engine.sendRequest(request, sendOptions));
+  let exchange: Exchange;
+  if (prepared.digest) {
+    // The challenge's answer is a second request: the one recorded and reported is that one.
+    const { sendWithDigest } = await import('../send/digest.js');
+    ({ exchange, request } = await sendWithDigest(
+      (outgoing) => engine.sendRequest(outgoing, sendOptions),
+      request,
+      prepared.digest,
+      {
+        release: engine.releaseBody,
+      },
+    ));
+    attempt.request = request;
+  } else exchange = await engine.sendRequest(request, sendOptions);
+  attempt.exchange = exchange;
   if (!options.referencedNames || (node.name !== undefined && options.referencedNames.has(node.name)))
     session.record(file, node, request, exchange);
   // httpyac names each pass of a `# @loop` request `<name><index>` (`{{foo3.args.item}}`).
@@ -616,7 +687,10 @@ async function sendPrepared(shared: ExecutorShared, attempt: Attempt, pass?: num
   setJsonKeyVariables(shared, node, view);
   if (node.metadata.length > 0 && hasCommand(node)) await runCommands(shared, attempt, 'post');
   if (node.httpyacPostScripts && shared.scriptsOn) await runHttpyacPostScripts(shared, attempt, view);
-  if (node.assertions.length > 0) await checkAssertions(shared, attempt, view);
+  if (node.assertions.length > 0) {
+    const checking = checkAssertions(shared, attempt, view);
+    if (checking) await checking;
+  }
   if (node.graphql) checkGraphqlErrors(attempt, view);
   const grpcFailure = unassertedGrpcFailure(node, exchange);
   if (grpcFailure) {
@@ -672,6 +746,21 @@ async function executeWithRuns(shared: ExecutorShared, context: AttemptContext):
   return combined;
 }
 
+const passedResult = (result: AssertionResult): boolean => result.passed;
+
+/**
+ * The prepared request when sendAndCheck would do nothing before the send but prepare it (no
+ * `# @sleep`, `# @loop`, pre-request script or command: all but scripts are metadata) and the
+ * session can prepare it at once; else undefined.
+ */
+function plainSend(shared: ExecutorShared, context: AttemptContext): PreparedSend | undefined {
+  const { node, file } = context;
+  const session = shared.options.session;
+  if (node.metadata.length > 0 || node.preScripts.length > 0 || node.httpyacLoop || !session.preparePlain)
+    return undefined;
+  return session.preparePlain(file, node, true);
+}
+
 /** One attempt of one request, its `run` lines aside. */
 async function executeOne(
   shared: ExecutorShared,
@@ -689,6 +778,13 @@ async function executeOne(
   const outerSignal = shared.activeSignals.get(file.path);
   shared.activeSignals.set(file.path, signal);
   try {
+    // Most requests of a run have no script, command, loop, wait or placeholder: prepared at once
+    // and sent without the steps (and their async frames) that would have nothing to do.
+    const plain = variables === undefined ? plainSend(shared, context) : undefined;
+    if (plain) {
+      await sendPrepared(shared, attempt, undefined, plain);
+      return attemptOutcome(shared, attempt, attempt.assertions.every(passedResult) ? 'passed' : 'failed');
+    }
     return await sendAndCheckOrSkip(shared, attempt);
   } catch (error) {
     return attemptOutcome(shared, attempt, 'errored', error);
@@ -736,6 +832,8 @@ async function runReferencedRequest(
 export function createExecutor(options: ExecutorOptions): RequestExecutor & {
   scripts: ScriptRunner;
   runReference: (file: HttpFile, node: RequestNode, signal?: AbortSignal) => Promise<void>;
+  /** For the runner's onFileStart: makes the file's cookie jar then rather than at its first request. */
+  startFile: (state: FileState) => void;
 } {
   const shared: ExecutorShared = {
     options,
@@ -750,5 +848,14 @@ export function createExecutor(options: ExecutorOptions): RequestExecutor & {
   const execute = (context: AttemptContext): Promise<AttemptOutcome> => executeAttempt(shared, context);
   const runReference = (file: HttpFile, node: RequestNode, signal?: AbortSignal): Promise<void> =>
     runReferencedRequest(shared, file, node, signal);
-  return Object.assign(execute, { scripts: shared.scripts, runReference });
+  // The jar made when the file starts (code run once per file) instead of inside the send (code
+  // V8 optimises early in a run, before a ninth file starts: the jar's creation was code it had
+  // never seen, and the optimised send was thrown away). A file all of whose requests say
+  // `# @no-cookie-jar` gets none, as before.
+  const startFile = (state: FileState): void => {
+    const { file } = state;
+    if (!shared.jars.has(file.path) && file.requests.some((node) => !node.noCookieJar))
+      shared.jars.set(file.path, options.engine.createCookieJar());
+  };
+  return Object.assign(execute, { scripts: shared.scripts, runReference, startFile });
 }

@@ -74,6 +74,17 @@ export interface RunSummary {
 
 const noop = () => {};
 
+/** A file being run: what its requests share. */
+interface FileRun {
+  state: FileState;
+  /** Its report path. */
+  rel: string;
+  /** Its first request has been tried (onFileStart called). */
+  started: boolean;
+  /** Counts and reports a request's result. */
+  finish: (result: RequestResult) => void;
+}
+
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   if (ms <= 0) return Promise.resolve();
   return new Promise((resolve) => {
@@ -100,6 +111,11 @@ function errorOutcome(error: unknown, durationMs: number): AttemptOutcome {
       ...(typeof e?.hint === 'string' ? { hint: e.hint } : {}),
     },
   };
+}
+
+/** The result of a request that is not tried. */
+function skippedResult(info: RequestInfo, skipReason: string): RequestResult {
+  return { ...info, status: 'skipped', attempts: 0, durationMs: 0, assertions: [], skipReason };
 }
 
 /**
@@ -145,84 +161,86 @@ export async function runPlan(
     ...(options.shard ? { shard: options.shard } : {}),
   });
 
+  /** Why a request is not tried, if it is not: the run stopped, or `# @skip`. */
+  const skipReason = (node: RequestNode): string | undefined => {
+    if (stopped()) return signal?.aborted ? 'interrupted' : 'bail';
+    if (node.skip) return node.skip.reason || '@skip';
+    return undefined;
+  };
+
+  /** One request of a file that is running, tried up to 1 + retries times. */
+  const runRequest = async (file: FileRun, node: RequestNode, info: RequestInfo): Promise<void> => {
+    const rel = file.rel;
+    const policy = node.retry ?? { count: options.retry ?? 0, delayMs: options.retryDelayMs ?? 0 };
+    const requestStarted = performance.now();
+    let outcome: AttemptOutcome;
+    let attempt = 0;
+    for (;;) {
+      attempt++;
+      if (progress) emit({ type: 'request:start', file: rel, request: info, attempt });
+      const attemptStarted = performance.now();
+      const context: AttemptContext = {
+        file: file.state.file,
+        node,
+        info,
+        fileState: file.state,
+        attempt,
+        signal: signal ?? new AbortController().signal,
+        emit: progress ? (event) => emit({ ...event, file: rel, request: info, attempt } as RunEvent) : noop,
+      };
+      try {
+        outcome = await execute(context);
+      } catch (error) {
+        outcome = errorOutcome(error, performance.now() - attemptStarted);
+      }
+      if (outcome.status === 'passed' || attempt > policy.count || signal?.aborted) break;
+      const reason = outcome.error ? `${outcome.error.code}: ${outcome.error.message}` : 'assertion failed';
+      emit({ type: 'request:retry', file: rel, request: info, attempt, delayMs: policy.delayMs, reason });
+      await sleep(policy.delayMs, signal);
+      if (signal?.aborted) break;
+    }
+    file.finish(requestResult(info, outcome, attempt, performance.now() - requestStarted));
+  };
+
+  // The work of a request is in runRequest, and what happens once per file (its start, its end)
+  // stays here: V8 optimises runRequest early in a run, and code that had not run by then (a new
+  // file's start, the first end of a file) would throw that code away when it first ran.
   const runFile = async (planned: PlannedFile): Promise<void> => {
     const fileStarted = performance.now();
     const fileTotals = emptyTotals();
     fileTotals.files = 1;
     const { file, requests } = await planned.open();
-    const state: FileState = { file, info: planned.info, data: new Map() };
     const rel = planned.info.relativePath;
-    emit({ type: 'file:start', file: planned.info });
-    const finish = (result: RequestResult) => {
-      // Errors inside this file point at it by its report path, not the absolute one.
-      if (result.error?.file === planned.info.path) result.error = { ...result.error, file: rel };
-      tally(totals, result.status);
-      tally(fileTotals, result.status);
-      emit({ type: 'request:end', file: rel, result });
-      if ((result.status === 'failed' || result.status === 'errored') && options.bail) bailed = true;
+    const run: FileRun = {
+      state: { file, info: planned.info, data: new Map() },
+      rel,
+      started: false,
+      finish: (result: RequestResult) => {
+        // Errors inside this file point at it by its report path, not the absolute one.
+        if (result.error?.file === planned.info.path) result.error = { ...result.error, file: rel };
+        tally(totals, result.status);
+        tally(fileTotals, result.status);
+        emit({ type: 'request:end', file: rel, result });
+        if ((result.status === 'failed' || result.status === 'errored') && options.bail) bailed = true;
+      },
     };
-    let started = false;
+    emit({ type: 'file:start', file: planned.info });
     try {
       for (const node of requests) {
         const info = requestInfo(node);
-        if (stopped()) {
-          finish({
-            ...info,
-            status: 'skipped',
-            attempts: 0,
-            durationMs: 0,
-            assertions: [],
-            skipReason: signal?.aborted ? 'interrupted' : 'bail',
-          });
+        const skipped = skipReason(node);
+        if (skipped !== undefined) {
+          run.finish(skippedResult(info, skipped));
           continue;
         }
-        if (node.skip) {
-          finish({
-            ...info,
-            status: 'skipped',
-            attempts: 0,
-            durationMs: 0,
-            assertions: [],
-            skipReason: node.skip.reason || '@skip',
-          });
-          continue;
+        if (!run.started) {
+          run.started = true;
+          await options.onFileStart?.(run.state);
         }
-        if (!started) {
-          started = true;
-          await options.onFileStart?.(state);
-        }
-        const policy = node.retry ?? { count: options.retry ?? 0, delayMs: options.retryDelayMs ?? 0 };
-        const requestStarted = performance.now();
-        let outcome: AttemptOutcome;
-        let attempt = 0;
-        for (;;) {
-          attempt++;
-          if (progress) emit({ type: 'request:start', file: rel, request: info, attempt });
-          const attemptStarted = performance.now();
-          const context: AttemptContext = {
-            file,
-            node,
-            info,
-            fileState: state,
-            attempt,
-            signal: signal ?? new AbortController().signal,
-            emit: progress ? (event) => emit({ ...event, file: rel, request: info, attempt } as RunEvent) : noop,
-          };
-          try {
-            outcome = await execute(context);
-          } catch (error) {
-            outcome = errorOutcome(error, performance.now() - attemptStarted);
-          }
-          if (outcome.status === 'passed' || attempt > policy.count || signal?.aborted) break;
-          const reason = outcome.error ? `${outcome.error.code}: ${outcome.error.message}` : 'assertion failed';
-          emit({ type: 'request:retry', file: rel, request: info, attempt, delayMs: policy.delayMs, reason });
-          await sleep(policy.delayMs, signal);
-          if (signal?.aborted) break;
-        }
-        finish(requestResult(info, outcome, attempt, performance.now() - requestStarted));
+        await runRequest(run, node, info);
       }
     } finally {
-      if (started) await options.onFileEnd?.(state);
+      if (run.started) await options.onFileEnd?.(run.state);
     }
     emit({
       type: 'file:end',

@@ -24,6 +24,12 @@ export interface ScriptTestResult {
 export interface ScriptEnvironment {
   /** Run-wide globals (`client.global`), shared with the session's variables. */
   globals: Map<string, unknown>;
+  /**
+   * `client.global.headers` (JetBrains): headers, by lower-case name, that every request sent
+   * after the call gets unless it writes that header itself (a pre-request script's call already
+   * counts for its own request). Shared like `globals`; undefined where they cannot be taken.
+   */
+  globalHeaders?: Map<string, [string, string]>;
   /** `request.variables` (pre-request scripts set them for this request's resolution). */
   requestVariables: Map<string, string>;
   /**
@@ -41,7 +47,7 @@ export interface ScriptEnvironment {
   control?: RequestControl;
   /** Looks a variable up in the selected environment (undefined when absent). */
   environment: (name: string) => string | undefined;
-  request?: { method: string; url: string };
+  request?: ScriptRequest;
   response?: ResponseView;
 }
 
@@ -50,6 +56,20 @@ export interface RequestControl {
   skip?: string;
   abort?: string;
   replay?: boolean;
+}
+
+/** The request as written, for `request.url`, `request.headers` and `request.body` (JetBrains). */
+export interface ScriptRequest {
+  method: string;
+  url: string;
+  headers?: Array<[string, string]>;
+  /** The body as written; `file` for a `< ./file` body (not read for scripts). */
+  body?: { kind: 'inline'; text: string } | { kind: 'file' };
+  /**
+   * Fills in the `{{variables}}` it can, leaving the others as written (`tryGetSubstituted`); given
+   * the request variables the script has set so far. Asked only of scripts that call it.
+   */
+  substitute?: (text: string, requestVariables: Map<string, string>) => Promise<string>;
 }
 
 /** Collected while a script runs. */
@@ -88,4 +108,45 @@ function responseBody(this: object): unknown {
 }
 function responseJson(this: object): unknown {
   return responseViews.get(this)?.json();
+}
+
+/** The request a script sees (`request.url`, `request.headers`, `request.body`), as written in the file. */
+export function scriptRequest(
+  node: {
+    method: string;
+    url: string;
+    headers: ReadonlyArray<{ name: string; value: string }>;
+    body?: { kind: string; text?: string };
+  },
+  substitute?: ScriptRequest['substitute'],
+): ScriptRequest {
+  const request: ScriptRequest = {
+    method: node.method,
+    url: node.url,
+    headers: node.headers.map((header) => [header.name, header.value]),
+  };
+  if (node.body)
+    request.body = node.body.kind === 'inline' ? { kind: 'inline', text: node.body.text ?? '' } : { kind: 'file' };
+  if (substitute) request.substitute = substitute;
+  return request;
+}
+
+/**
+ * JetBrains' `tryGetSubstituted`: each `{{…}}` that resolves is filled in, the others stay as
+ * written (`resolve` resolves one placeholder, throwing when it cannot).
+ */
+export async function trySubstitute(text: string, resolve: (template: string) => Promise<string>): Promise<string> {
+  if (!text.includes('{{')) return text;
+  let out = '';
+  let last = 0;
+  for (const match of text.matchAll(/\{\{[^{}\n]*\}\}/g)) {
+    out += text.slice(last, match.index);
+    try {
+      out += await resolve(match[0]);
+    } catch {
+      out += match[0];
+    }
+    last = match.index + match[0].length;
+  }
+  return out + text.slice(last);
 }

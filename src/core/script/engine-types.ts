@@ -23,11 +23,40 @@ export class EngineFailure extends Error {
   }
 }
 
+/** `tryGetSubstituted()` answers, filled in before the script runs (the engines call the host synchronously). */
+export interface SubstitutedRequest {
+  url: string;
+  headers: string[];
+  body: string | null;
+}
+
+/**
+ * `client.variables.file.get(name)` answers, read before the script runs: the names its code reads
+ * literally, filled in; `declared` names the file's variables (one declared but not filled in is an
+ * error at the call, never null).
+ */
+export interface ScriptFileVariables {
+  values: Record<string, string>;
+  declared: string[];
+}
+
 /** The data a script's `request` and `response` objects are built from, as plain JSON. */
-export function scriptData(env: ScriptEnvironment): string {
+export function scriptData(
+  env: ScriptEnvironment,
+  substituted?: SubstitutedRequest,
+  fileVariables?: ScriptFileVariables,
+): string {
   const view = env.response;
+  const request = env.request;
   return JSON.stringify({
-    request: { method: env.request?.method, url: env.request?.url },
+    request: {
+      method: request?.method,
+      url: request?.url,
+      headers: request?.headers ?? [],
+      body: request?.body ?? null,
+      substituted: substituted ?? null,
+      fileVariables: fileVariables ?? null,
+    },
     response: view
       ? {
           status: view.status,

@@ -4,11 +4,14 @@
  * done here with node:crypto on plain strings. Nothing it answers is a host object.
  */
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { JSONPath } from 'jsonpath-plus';
 import type { HostState } from './engine-types.js';
+import { isDefinitePath } from '../assert/json-path.js';
 
 const ALGORITHMS = new Set(['md5', 'sha1', 'sha256', 'sha384', 'sha512']);
 const ENCODINGS = new Set(['utf8', 'hex', 'base64']);
 const MAX_LOGS = 200;
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const MAX_LOG_LENGTH = 2000;
 
 interface DigestParts {
@@ -58,6 +61,31 @@ function jsonSafe(value: unknown): unknown {
   return value === undefined ? null : value;
 }
 
+/**
+ * JetBrains' `jsonPath(value, path)`: a path that can match one value only gives that value (null
+ * when absent), any other path the list of matches (the way Jayway's JsonPath, which the JetBrains
+ * client is built on, answers).
+ */
+function jsonPath(value: unknown, path: string): unknown {
+  const data = typeof value === 'string' ? parseJson(value) : value;
+  let results: unknown[];
+  try {
+    results = JSONPath({ path, json: data as object, wrap: true, eval: 'safe' }) as unknown[];
+  } catch (error) {
+    throw new Error(`jsonPath: invalid JSONPath '${path}': ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (isDefinitePath(path)) return results?.[0] ?? null;
+  return results ?? [];
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new Error('jsonPath: the value is text that is not JSON');
+  }
+}
+
 function answer(state: HostState, op: string, args: unknown[]): unknown {
   const { env, recorder } = state;
   const name = String(args[0]);
@@ -85,6 +113,29 @@ function answer(state: HostState, op: string, args: unknown[]): unknown {
       return null;
     case 'globalIsEmpty':
       return env.globals.size === 0;
+    case 'globalHeaderSet':
+    case 'globalHeaderClear': {
+      if (!env.globalHeaders) throw new Error('client.global.headers is not available here');
+      if (!HEADER_NAME.test(name)) throw new Error(`client.global.headers: '${name}' is not a valid header name`);
+      if (op === 'globalHeaderClear') env.globalHeaders.delete(name.toLowerCase());
+      else {
+        const value = String(args[1]);
+        if (/[\r\n]/.test(value))
+          throw new Error(`client.global.headers.set('${name}', …): the value holds a line break`);
+        env.globalHeaders.set(name.toLowerCase(), [name, value]);
+      }
+      return null;
+    }
+    case 'checkSubstituted': {
+      // Precomputed before the script ran: a placeholder left for a variable the script has set
+      // since would be sent differently than it reads here.
+      for (const match of String(args[0]).matchAll(/\{\{\s*([^{}\s]+)\s*\}\}/g))
+        if (env.requestVariables.has(match[1]))
+          throw new Error(
+            `tryGetSubstituted() after request.variables.set('${match[1]}') in the same script is not supported (dial fills the variables in before the script runs)`,
+          );
+      return null;
+    }
     case 'varSet':
       env.requestVariables.set(name, String(args[1]));
       env.requestLists?.delete(name);
@@ -124,6 +175,8 @@ function answer(state: HostState, op: string, args: unknown[]): unknown {
       return jsonSafe(env.response?.json());
     case 'digest':
       return digest(args[0] as DigestParts);
+    case 'jsonPath':
+      return jsonPath(args[0], String(args[1]));
     case 'uuid':
       return randomUUID();
     case 'randomBytes': {

@@ -52,12 +52,12 @@ export const PRELUDE_SOURCE = String.raw`(function (host, node) {
       var result = fn();
       if (result && typeof result.then === 'function') {
         pending.push(result.then(function () { call('test', testName, true); },
-          function (e) { if (e && e.name === 'UnsupportedApiError') throw e; call('test', testName, false, messageOf(e)); }));
+          function (e) { if (e && (e.name === 'UnsupportedApiError' || e.name === 'ClientExit')) throw e; call('test', testName, false, messageOf(e)); }));
         return;
       }
       call('test', testName, true);
     } catch (e) {
-      if (e && (e.name === 'UnsupportedApiError' || e.name === 'NodeAccessRequired')) throw e;
+      if (e && (e.name === 'UnsupportedApiError' || e.name === 'NodeAccessRequired' || e.name === 'ClientExit')) throw e;
       call('test', testName, false, messageOf(e));
     }
   }
@@ -73,17 +73,85 @@ export const PRELUDE_SOURCE = String.raw`(function (host, node) {
       get: function (name) { var v = call('globalGet', String(name)); return v === undefined ? null : v; },
       clear: function (name) { call('globalClear', String(name)); },
       clearAll: function () { call('globalClearAll'); },
-      isEmpty: function () { return call('globalIsEmpty'); }
+      isEmpty: function () { return call('globalIsEmpty'); },
+      // JetBrains: headers added to this request (from a pre-request script) and to the later ones.
+      headers: {
+        set: function (name, value) {
+          if (value === undefined || value === null) call('globalHeaderClear', String(name));
+          else call('globalHeaderSet', String(name), typeof value === 'string' ? value : fmt(value));
+        },
+        clear: function (name) { call('globalHeaderClear', String(name)); }
+      }
     },
-    exit: function () { unsupported('client.exit'); }
+    // JetBrains: ends the script here; what it did so far stays done.
+    exit: function () { throw typed('ClientExit', 'client.exit()'); }
+  };
+  // JetBrains 2025.3: one door to every scope (the older ones stay).
+  var scriptRequestData = null;
+  client.variables = {
+    global: client.global,
+    environment: { get: function (name) { var v = call('envGet', String(name)); return v === undefined ? null : v; } },
+    request: {
+      set: function (name, value) {
+        if (Array.isArray(value)) call('varSetList', String(name), value);
+        else call('varSet', String(name), typeof value === 'string' ? value : fmt(value));
+      },
+      get: function (name) { var v = call('varGet', String(name)); return v === undefined ? null : v; }
+    },
+    file: {
+      get: function (name) {
+        var n = String(name), fv = scriptRequestData && scriptRequestData.fileVariables;
+        if (fv && Object.prototype.hasOwnProperty.call(fv.values, n)) return fv.values[n];
+        if (fv && fv.declared.indexOf(n) >= 0)
+          unsupported("client.variables.file.get('" + n + "') of a value that reads another request, or not named literally");
+        return null;
+      }
+    }
   };
   Object.defineProperty(client, 'websocket', { get: function () { unsupported('client.websocket'); } });
   Object.defineProperty(client, 'oauth2', { get: function () { unsupported('client.oauth2'); } });
 
+  // JetBrains' request.url / headers / body: as written (getRaw), or with the variables known before
+  // the script ran filled in (tryGetSubstituted; host.ts checks none was set by the script since).
+  function substituted(value) {
+    if (value === null || value === undefined) unsupported('tryGetSubstituted here');
+    call('checkSubstituted', value);
+    return value;
+  }
   function makeRequest(data) {
+    var sub = data.substituted;
+    var url = new String(data.url);
+    url.getRaw = function () { return data.url; };
+    url.tryGetSubstituted = function () { return substituted(sub ? sub.url : null); };
+    var headerList = (data.headers || []).map(function (h, i) {
+      return {
+        name: h[0],
+        getRawValue: function () { return h[1]; },
+        tryGetSubstitutedValue: function () { return substituted(sub ? sub.headers[i] : null); }
+      };
+    });
+    var body = {
+      getRaw: function () {
+        if (data.body && data.body.kind === 'file') unsupported('request.body of a < ./file body');
+        return data.body ? data.body.text : undefined;
+      },
+      tryGetSubstituted: function () {
+        if (data.body && data.body.kind === 'file') unsupported('request.body of a < ./file body');
+        return data.body ? substituted(sub ? sub.body : null) : undefined;
+      }
+    };
     return {
       method: data.method,
-      url: data.url,
+      url: url,
+      headers: {
+        all: function () { return headerList.slice(); },
+        findByName: function (name) {
+          var n = String(name).toLowerCase();
+          for (var i = 0; i < headerList.length; i++) if (headerList[i].name.toLowerCase() === n) return headerList[i];
+          return null;
+        }
+      },
+      body: body,
       variables: {
         set: function (name, value) {
           // JetBrains: a list makes the request go once per item (httpfile/list-iteration.ts).
@@ -311,6 +379,7 @@ export const PRELUDE_SOURCE = String.raw`(function (host, node) {
   if (typeof G.btoa !== 'function') G.btoa = function (s) { return call('recode', String(s), 'latin1', 'base64'); };
   if (typeof G.atob !== 'function') G.atob = function (s) { return call('recode', String(s), 'base64', 'latin1'); };
 
+  G.jsonPath = function (value, path) { return call('jsonPath', value === undefined ? null : value, String(path)); };
   G.crypto = nodeCrypto;
   G.$random = random;
   G.assert = kulalaAssert;
@@ -337,6 +406,7 @@ export const PRELUDE_SOURCE = String.raw`(function (host, node) {
       timers = [];
       var response = data.response ? makeResponse(data.response) : undefined;
       currentResponse = response;
+      scriptRequestData = data.request;
       var promise = fn(client, makeRequest(data.request), response, consoleOf());
       return promise.then(function () { return Promise.all(pending); }).then(function () { return null; });
     },

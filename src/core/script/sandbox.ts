@@ -13,7 +13,13 @@ import { checkListUses, literalListNames } from '../httpfile/list-iteration.js';
 import type { ResponseView } from '../assert/response-view.js';
 import { DialError } from '../errors.js';
 import type { ScriptEnvironment, ScriptRecorder, ScriptTestResult } from './api.js';
-import { EngineFailure, scriptData, type HostState } from './engine-types.js';
+import {
+  EngineFailure,
+  scriptData,
+  type HostState,
+  type ScriptFileVariables,
+  type SubstitutedRequest,
+} from './engine-types.js';
 import type { QuickJsEngine } from './quickjs-engine.js';
 import type { NodeEngine } from './node-engine.js';
 import { defaultNodeAccess } from './trust.js';
@@ -42,6 +48,13 @@ import { importStatement, nodeOnlyModules } from './modules.js';
 
 const ALLOW_HINT =
   'scripts run sandboxed; to give this workspace Node access run `dial trust DIR`, or pass --allow-node (DIAL_ALLOW_NODE=1 in CI)';
+
+/** The hint for a file whose scripts need Node: the command, with the file's folder filled in. */
+function allowHintFor(httpFile: string): string {
+  const dir = dirname(resolve(httpFile));
+  const quoted = /^[\w@%+=:,./-]+$/.test(dir) ? dir : `'${dir.replace(/'/g, `'\\''`)}'`;
+  return `Node modules can read and write your files, so scripts run sandboxed: if you trust this folder's files, run \`dial trust ${quoted}\` once (or pass --allow-node; DIAL_ALLOW_NODE=1 in CI)`;
+}
 
 function lineAt(text: string, offset: number): number {
   let line = 1;
@@ -154,7 +167,7 @@ export class ScriptRunner {
     let nodeAllowed: boolean | undefined;
     const refuse = (code: string, filename: string, firstLine: number): void => {
       if (nodeOnlyModules(code).names.length === 0) return;
-      if (!(nodeAllowed ??= this.allowNode(file.path))) this.refuseNodeModules(code, filename, firstLine);
+      if (!(nodeAllowed ??= this.allowNode(file.path))) this.refuseNodeModules(code, filename, firstLine, file.path);
     };
     for (const node of file.requests) {
       // A list written in the pre-request script: how the request reads it is checked up front.
@@ -179,7 +192,11 @@ export class ScriptRunner {
         refuseUnsupportedApis(code, filename, lineOffset + 1);
       }
       // httpyac `{{ }}` blocks: their code starts at the end of the `{{` line.
-      for (const block of [...(node.httpyacScripts ?? []), ...(node.httpyacPostScripts ?? [])])
+      for (const block of [
+        ...(node.httpyacScripts ?? []),
+        ...(node.httpyacRequestScripts ?? []),
+        ...(node.httpyacPostScripts ?? []),
+      ])
         refuse(block.code, file.path, block.line);
     }
     for (const block of file.httpyacFileScripts ?? []) refuse(block.code, file.path, block.line);
@@ -187,14 +204,14 @@ export class ScriptRunner {
   }
 
   /** E_SCRIPT at the line of the first `require` of a module only Node gives (the workspace has no Node access). */
-  private refuseNodeModules(code: string, filename: string, firstLine: number): void {
+  private refuseNodeModules(code: string, filename: string, firstLine: number, httpFile: string): void {
     const needed = nodeOnlyModules(code);
     if (needed.names.length === 0) return;
     const line = firstLine + (code.slice(0, needed.firstIndex).match(/\n/g)?.length ?? 0);
     throw new DialError(
       'E_SCRIPT',
       `the script loads ${needed.names.map((name) => `'${name}'`).join(', ')}, which needs Node access; nothing was sent`,
-      { location: { file: filename, line }, hint: ALLOW_HINT },
+      { location: { file: filename, line }, hint: allowHintFor(httpFile) },
     );
   }
 
@@ -253,10 +270,14 @@ export class ScriptRunner {
     // The wrapper sits on the code's first line, so engine line numbers are .http line numbers.
     const source = `(async function (client, request, response, console) {${script.code}\n})`;
     try {
-      await engine.run(source, script.filename, script.lineOffset, scriptData(env), state);
+      const substituted = await substitutedRequest(env, script.code);
+      const fileVariables = await scriptFileVariables(env, script.code, file);
+      await engine.run(source, script.filename, script.lineOffset, scriptData(env, substituted, fileVariables), state);
     } catch (error) {
       if (!(error instanceof EngineFailure)) throw error;
-      if (error.reason === 'runtime' && error.errorName === 'ScriptAssertionError') {
+      if (error.reason === 'runtime' && error.errorName === 'ClientExit') {
+        // client.exit(): the script ends there, as JetBrains ends it; nothing failed.
+      } else if (error.reason === 'runtime' && error.errorName === 'ScriptAssertionError') {
         recorder.tests.push({ name: error.message, passed: false, message: error.message });
       } else throw this.toDialError(error, script.filename, node.span.line, 'script');
     }
@@ -291,22 +312,70 @@ export class ScriptRunner {
 }
 
 /**
- * JetBrains script APIs that change what is sent and whose exact meaning dial has not pinned down:
- * `request.templateValue(i)` (a pass's value of the i-th collection placeholder) and headers added
- * to every later request (`client.global.headers`: which requests, and over a header the request
- * writes itself?). Running such a file would send something else, so it is refused before anything
- * is sent. (A list in `request.variables.set`, one request per item, is done: httpfile/list-iteration.ts.)
+ * JetBrains' `request.url.tryGetSubstituted()` and friends, computed before a script that calls
+ * them runs, with the request variables set before it; a variable the script sets itself and then
+ * reads this way is caught at the call (host.ts, `checkSubstituted`), never left in silently.
+ */
+async function substitutedRequest(env: ScriptEnvironment, code: string): Promise<SubstitutedRequest | undefined> {
+  const request = env.request;
+  if (!request?.substitute || !code.includes('tryGetSubstituted')) return undefined;
+  const substitute = (text: string) => request.substitute!(text, env.requestVariables);
+  const headers: string[] = [];
+  for (const [, value] of request.headers ?? []) headers.push(await substitute(value));
+  return {
+    url: await substitute(request.url),
+    headers,
+    body: request.body?.kind === 'inline' ? await substitute(request.body.text) : null,
+  };
+}
+
+const FILE_GET = /\bvariables\s*\.\s*file\s*\.\s*get\s*\(\s*(['"`])([^'"`]+)\1\s*\)/g;
+/** A placeholder that names a variable or a dynamic one, not another request's exchange. */
+const PLAIN_PLACEHOLDER = /\{\{\s*(?:[\w-]+|\$[\w.]+(?:\s[^{}]*)?)\s*\}\}/g;
+
+/**
+ * JetBrains' `client.variables.file.get("name")`: the file's `@name = value` variables the code
+ * names literally, with their `{{…}}` filled in for this request (a value that reads another
+ * request is left out: reading it is an error at the call, since filling it in would send that
+ * request for a script's read).
+ */
+async function scriptFileVariables(
+  env: ScriptEnvironment,
+  code: string,
+  file: HttpFile,
+): Promise<ScriptFileVariables | undefined> {
+  if (!code.includes('file') || file.variables.length === 0) return undefined;
+  const names = new Set([...code.matchAll(FILE_GET)].map((match) => match[2]));
+  const declared = [...new Set(file.variables.map((variable) => variable.name))];
+  const values: Record<string, string> = {};
+  const substitute = env.request?.substitute;
+  for (const name of names) {
+    const variable = file.variables.findLast((v) => v.name === name);
+    if (!variable) continue;
+    if (!variable.value.includes('{{')) values[name] = variable.value;
+    else if (
+      substitute &&
+      variable.value.replace(PLAIN_PLACEHOLDER, '') === variable.value.replace(/\{\{[^{}]*\}\}/g, '')
+    ) {
+      const filled = await substitute(variable.value, env.requestVariables);
+      if (!/\{\{[^{}]*\}\}/.test(filled)) values[name] = filled;
+    }
+  }
+  return { values, declared };
+}
+
+/**
+ * JetBrains script APIs that change what is sent and whose meaning dial does not implement:
+ * `request.templateValue(i)` (a pass's value of the i-th collection placeholder). Running such a
+ * file would send something else, so it is refused before anything is sent. (A list in
+ * `request.variables.set`, one request per item, is done: httpfile/list-iteration.ts;
+ * `client.global.headers` too: session prepare.)
  */
 const UNSUPPORTED_APIS: Array<[RegExp, string, string]> = [
   [
     /\brequest\.templateValue\s*\(/,
     'request.templateValue() (the value of a collection placeholder in this pass)',
     'read the item with request.variables.get(name)[request.iteration()]',
-  ],
-  [
-    /\bclient\.global\.headers\b/,
-    'client.global.headers (headers JetBrains adds to every later request)',
-    'write the header in each request, with a {{variable}} set by client.global.set',
   ],
 ];
 

@@ -32,7 +32,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFile, stat } from 'node:fs/promises';
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { Exchange, HttpRequest, RequestBody, SendOptions, TlsOptions } from '../http/types.js';
 import { grpcRequestParts } from './grpc.js';
 import type { HeaderNode, HttpFile, RequestNode } from '../httpfile/types.js';
@@ -44,12 +44,14 @@ import { withHttpyacEnvironment } from '../vars/httpyac-env.js';
 import { expandMultipartBody, multipartBoundary } from '../httpfile/multipart.js';
 import { DialError } from '../errors.js';
 import { EnvStore, type Dotenv, type ResolvedEnvironment } from '../env/index.js';
-import { VariableResolver, type AuthPlaceholder } from '../vars/resolver.js';
+import { parseDotenv } from '../env/dotenv.js';
+import { VariableResolver, isPlain as isPlainTemplate, type AuthPlaceholder } from '../vars/resolver.js';
 import type { OAuthClient, OAuthHost } from '../oauth/index.js';
 import { httpyacResponse, type HttpyacBlockContext, type HttpyacBlockOutcome } from '../vars/httpyac-js.js';
 import type { ResponseView } from '../assert/response-view.js';
 import { evaluateReference, type RecordedExchange } from '../vars/references.js';
 import { findPlaceholders } from '../httpfile/placeholders.js';
+import { inFileConflictMessage, scriptSetSites, shownPath } from '../vars/precedence.js';
 import { lineColAt } from '../env/json-file.js';
 import { basicAuthorization } from '../http/basic-auth.js';
 import { guessContentType } from '../http/mime.js';
@@ -128,6 +130,12 @@ export interface Session {
   readonly environment?: string;
   /** `client.global`, shared by scripts. */
   globals: Map<string, unknown>;
+  /**
+   * `client.global.headers` (JetBrains) of a file's execution flow, by lower-case name: every
+   * request of the file prepared after a script set one gets it, unless the request writes that
+   * header itself. One map per file (JetBrains' flow is the file's run), made on first use.
+   */
+  globalHeadersOf(file: HttpFile): Map<string, [string, string]>;
   loadFile(path: string): Promise<HttpFile>;
   /**
    * Drops the cached parse of a file (the runner calls it once a file has run, so a long run does
@@ -140,6 +148,12 @@ export interface Session {
     node: RequestNode,
     extra?: { requestVariables?: Map<string, string>; promptAgain?: boolean },
   ): Promise<PreparedRequest>;
+  /**
+   * prepare() at once, for a request that provably needs none of what prepare() waits for (no
+   * placeholder, script, reference, prompt, secret, body or metadata, and a folder known to have no
+   * default headers); undefined for any other, which then takes prepare(). Same result.
+   */
+  preparePlain(file: HttpFile, node: RequestNode, promptAgain?: boolean): PreparedRequest | undefined;
   execute(
     file: HttpFile,
     node: RequestNode,
@@ -147,7 +161,12 @@ export interface Session {
   ): Promise<Exchange>;
   record(file: HttpFile, node: RequestNode, request: HttpRequest, exchange: Exchange): void;
   hasRun(file: HttpFile, node: RequestNode): boolean;
-  resolveTemplate(text: string, file: HttpFile, node: RequestNode): Promise<string>;
+  resolveTemplate(
+    text: string,
+    file: HttpFile,
+    node: RequestNode,
+    requestVariables?: Map<string, string>,
+  ): Promise<string>;
   secretValues(): string[];
   environments(): Promise<string[]>;
   /** httpyac: keeps the file's last response, which later requests read as `response`. */
@@ -233,6 +252,7 @@ class RequestSession implements Session {
   readonly workspaceRoot: string;
   readonly environment?: string;
   readonly globals = new Map<string, unknown>();
+  private readonly globalHeadersByFile = new Map<string, Map<string, [string, string]>>();
   private readonly env: EnvStore;
   private readonly files = new Map<string, Promise<HttpFile>>();
   private readonly recorded = new Map<string, RecordedExchange>();
@@ -247,6 +267,7 @@ class RequestSession implements Session {
   private readonly secretNamesByFile = new WeakMap<HttpFile, Set<string>>();
   private readonly labels = new WeakMap<HttpFile, string>();
   private readonly environmentsByDir = new Map<string, Promise<[ResolvedEnvironment, Dotenv | undefined]>>();
+  private readonly nearestDotenvByDir = new Map<string, Promise<Dotenv | undefined>>();
   private oauthClient?: Promise<OAuthClient>;
   private readonly implicitByDir = new Map<string, Promise<ResolvedEnvironment | undefined>>();
   private readonly httpyacEnvironmentsByDir = new Map<string, Promise<[ResolvedEnvironment, Dotenv | undefined]>>();
@@ -261,6 +282,7 @@ class RequestSession implements Session {
   /** httpyac global-region scripts, run once per file path. */
   private readonly httpyacFileScriptsRun = new Map<string, Promise<unknown>>();
   private readonly implicitNoted = new Set<string>();
+  private readonly precedenceNoted = new Set<string>();
 
   constructor(private readonly options: SessionOptions) {
     this.workspaceRoot = resolve(options.workspaceRoot);
@@ -349,8 +371,75 @@ class RequestSession implements Session {
     return this.prepareInChain(file, node, extra);
   }
 
-  async resolveTemplate(text: string, file: HttpFile, node: RequestNode): Promise<string> {
-    const resolver = await this.resolver(file, node, {}, false);
+  globalHeadersOf(file: HttpFile): Map<string, [string, string]> {
+    let headers = this.globalHeadersByFile.get(file.path);
+    if (!headers) this.globalHeadersByFile.set(file.path, (headers = new Map()));
+    return headers;
+  }
+
+  preparePlain(file: HttpFile, node: RequestNode, promptAgain?: boolean): PreparedRequest | undefined {
+    // Everything prepareInChain does that needs the resolver, an await or the request's metadata
+    // is ruled out here; what is left is done the same way, by the same functions.
+    if (
+      node.metadata.length > 0 ||
+      node.prompts.length > 0 ||
+      node.secrets.length > 0 ||
+      node.runOnly ||
+      node.body ||
+      node.graphql ||
+      node.httpyacScripts ||
+      node.httpyacHeaderSpreads ||
+      node.httpyacGraphqlFile ||
+      node.httpyacLoop ||
+      file.dialect === 'httpyac' ||
+      // REST Client joins repeated headers, drops Content-Length and encodes the URL (prepareInChain).
+      file.dialect === 'rest-client' ||
+      node.httpyacRequestScripts ||
+      // client.global.headers set by an earlier script of the file.
+      (this.globalHeadersByFile.size > 0 && this.globalHeadersByFile.get(file.path)?.size) ||
+      node.method === 'GRPC' ||
+      node.method === 'SSE' ||
+      !isPlainTemplate(node.url) ||
+      /[\r\n]/.test(node.url) ||
+      node.url.startsWith('/') ||
+      node.url === '*' ||
+      this.knownDefaultHeaders(file).get(this.folderOf(file)) !== null
+    )
+      return undefined;
+    const headers: Array<[string, string]> = [];
+    for (const header of node.headers) {
+      if (!isPlainTemplate(header.name) || !isPlainTemplate(header.value)) return undefined;
+      this.checkHeader(file, node, header, header.name, header.value);
+      headers.push([header.name, header.value]);
+    }
+    if (httpyacAuthIndex(headers) >= 0) return undefined;
+    // A new send forgets the `# @prompt` answers of the last one (as prepareInChain).
+    if (promptAgain && (!this.promptedNow || this.promptedNow.size > 0) && this.chain.getStore() === undefined)
+      this.promptedNow = new Set();
+    const secrets = new Set<string>();
+    const auth = applyAuthConvention(headers, secrets);
+    const request: HttpRequest = {
+      method: node.method,
+      url: completeUrl(node.url, headers),
+      headers,
+      body: { kind: 'none' },
+    };
+    this.setHttpVersion(file, node, request);
+    const secretValues = [...secrets];
+    for (const secret of secretValues) this.secrets.add(secret);
+    const overrides = metadataOverrides(node);
+    return auth.digest
+      ? { request, overrides, secretValues, digest: auth.digest }
+      : { request, overrides, secretValues };
+  }
+
+  async resolveTemplate(
+    text: string,
+    file: HttpFile,
+    node: RequestNode,
+    requestVariables?: Map<string, string>,
+  ): Promise<string> {
+    const resolver = await this.resolver(file, node, requestVariables ? { requestVariables } : {}, false);
     const value = await resolver.resolve(text);
     for (const secret of resolver.secretValues) this.secrets.add(secret);
     return value;
@@ -400,6 +489,31 @@ class RequestSession implements Session {
     let values = this.onceValuesByFile.get(file.path);
     if (!values) this.onceValuesByFile.set(file.path, (values = new Map()));
     return values;
+  }
+
+  /**
+   * `{{$dotenv NAME}}` as REST Client reads it: from the .http file's folder upwards, the first
+   * folder holding `.env.<environment>` (the selected one) or `.env` gives the file (dial stops at
+   * the workspace root, whose `.env` is the one plain `{{NAME}}` falls back to).
+   */
+  private nearestDotenv(dir: string): Promise<Dotenv | undefined> {
+    let pending = this.nearestDotenvByDir.get(dir);
+    if (!pending) {
+      pending = (async () => {
+        const root = resolve(this.workspaceRoot);
+        for (let folder = resolve(dir); ; folder = dirname(folder)) {
+          const names = this.environment ? [`.env.${this.environment}`, '.env'] : ['.env'];
+          for (const name of names) {
+            const path = resolve(folder, name);
+            const text = await readFile(path, 'utf8').catch(() => undefined);
+            if (text !== undefined) return { path, values: parseDotenv(text) };
+          }
+          if (folder === root || dirname(folder) === folder || !folder.startsWith(root)) return undefined;
+        }
+      })();
+      this.nearestDotenvByDir.set(dir, pending);
+    }
+    return pending;
   }
 
   /** environmentFor(dir), plus httpyac's `env/*.env` files and JSON config for httpyac files (under the JetBrains env files). */
@@ -485,6 +599,55 @@ class RequestSession implements Session {
   }
 
   /**
+   * A JetBrains-dialect file sets a name the selected environment defines too: dial keeps its order and says where JetBrains'
+   * documented one would send another value, once per name and file (core/vars/precedence.ts).
+   */
+  private notePrecedence(
+    file: HttpFile,
+    node: RequestNode,
+    environment: ResolvedEnvironment,
+    name: string,
+    by: 'request' | 'global' | 'file',
+    value: string,
+  ): void {
+    // Once per name and file.
+    const key = `${file.path}\n${name}`;
+    if (this.precedenceNoted.has(key)) return;
+    const envValue = environment.values.get(name);
+    if (envValue === undefined) return;
+    let line = node.requestLineSpan.line;
+    let elsewhere = false;
+    if (by === 'file') {
+      // The declaration the resolver took: the last one above the request.
+      const declaration = file.variables.filter(
+        (variable) => variable.name === name && variable.span.start < node.requestLineSpan.start,
+      );
+      const last = declaration[declaration.length - 1];
+      if (!last) return;
+      // A template in the env file is compared as written (resolving it could run requests).
+      if (envValue.includes('{{') ? envValue === last.value : envValue === value) return;
+      line = last.span.line;
+    } else {
+      if (envValue === value) return;
+      const setter = by === 'global' ? 'client.global.set' : 'request.variables.set';
+      const site = scriptSetSites(file).find((candidate) => candidate.name === name && candidate.setter === setter);
+      if (site) line = site.line;
+      else elsewhere = true;
+    }
+    this.precedenceNoted.add(key);
+    const { message, hint } = inFileConflictMessage({
+      name,
+      setter: by === 'file' ? '@name' : by === 'global' ? 'client.global.set' : 'request.variables.set',
+      environment: environment.name,
+      envFile: shownPath(environment.sources.get(name) ?? '', this.workspaceRoot),
+      envValue,
+      secret: environment.secretNames.has(name),
+      elsewhere,
+    });
+    reportParseWarnings([{ message, hint, file: this.label(file), line }]);
+  }
+
+  /**
    * kulala's default environment, used when none is chosen for names defined nowhere else:
    * `default` (kulala 6 and later) or else `dev` (kulala 5 and earlier), when the env files define it.
    */
@@ -543,6 +706,7 @@ class RequestSession implements Session {
       ask: this.options.prompt,
       environment,
       dotenv,
+      dotenvNear: () => this.nearestDotenv(dir),
       javascriptExpressions: file.dialect === 'httpyac',
       selfReferenceBelowFile: file.dialect !== 'rest-client',
       lastResponse: () => {
@@ -568,6 +732,10 @@ class RequestSession implements Session {
       auth: (use) => this.auth(use),
       implicitEnvironment: this.environment === undefined ? () => this.implicitEnvironment(dir) : undefined,
       onImplicitEnvironment: (environment, name) => this.noteImplicitEnvironment(file, node, environment, name),
+      onPrecedence:
+        file.dialect === 'jetbrains' && environment.values.size > 0
+          ? (name, by, value) => this.notePrecedence(file, node, environment, name, by, value)
+          : undefined,
       definedIn: async (name) => {
         const found = new Set<string>();
         for (const envFile of await this.env.filesFor(dir)) {
@@ -846,11 +1014,22 @@ class RequestSession implements Session {
     this.checkClosedTemplates(file, node);
     let url = plainUrl(node, resolver) ?? (await this.resolveUrl(file, node, resolver));
     const headers = this.plainHeaders(file, node, resolver) ?? (await this.resolveHeaders(file, node, resolver));
+    const globalHeaders = this.globalHeadersByFile.size > 0 ? this.globalHeadersByFile.get(file.path) : undefined;
+    if (globalHeaders?.size) await this.addGlobalHeaders(file, node, headers, resolver, globalHeaders);
     if (httpyacAuthIndex(headers) >= 0) await this.httpyacAuth(file, node, headers, resolver);
     const clientCert = file.dialect === 'httpyac' ? this.takeHttpyacClientCert(file, node, headers) : undefined;
     const asteriskForm = url === '*';
     const grpc = node.method === 'GRPC' ? grpcRequestParts(url, node, file, this.workspaceRoot, headers) : undefined;
+    if (file.dialect === 'rest-client' && headers.length > 0) {
+      // REST Client (parseRequestHeaders): a name written twice is one header, its values joined;
+      // a Content-Length written in the file is dropped (Node computes it from the body).
+      if (headers.length > 1) joinRepeatedHeaders(headers);
+      const length = headers.findIndex(([name]) => name.toLowerCase() === 'content-length');
+      if (length >= 0) headers.splice(length, 1);
+    }
     url = grpc ? grpc.url : completeUrl(url, headers);
+    // REST Client runs its URLs through the same encoding as its form bodies (httpClient.ts).
+    if (file.dialect === 'rest-client' && !asteriskForm) url = restClientFormEncoding(url);
     // A rooted target with no Host header cannot be sent as written; httpyac's rule gives it the
     // `host` variable. Used in every dialect, only when such a variable is defined.
     if (url.startsWith('/')) url = `${await resolver.variable('host').catch(() => '')}${url}`;
@@ -867,18 +1046,8 @@ class RequestSession implements Session {
         fileLabel: file.path || '<text>',
       });
     }
-    const version = node.httpVersion?.toUpperCase();
-    if (version === 'HTTP/2' || version === 'HTTP/2.0') request.httpVersion = '2';
-    else if (version?.startsWith('HTTP/2 ')) {
-      // `HTTP/2 (Prior Knowledge)`: over TLS HTTP/2 is negotiated; plain-text h2c is not spoken.
-      if (!url.startsWith('https:')) {
-        throw new DialError('E_INPUT', `HTTP/2 with prior knowledge needs https:// here (${this.where(file, node)})`, {
-          location: { file: file.path || '<text>', line: node.requestLineSpan.line },
-          hint: 'dial does not speak plain-text HTTP/2 (h2c); use https:// or HTTP/1.1',
-        });
-      }
-      request.httpVersion = '2';
-    } else if (version === 'HTTP/1.1') request.httpVersion = '1.1';
+    this.setHttpVersion(file, node, request);
+    if (node.httpyacRequestScripts) request = await this.runHttpyacRequestScripts(node, request, resolver);
     const overrides = metadataOverrides(node);
     if (node.method === 'SSE') {
       const events = eventTypes(request);
@@ -889,11 +1058,33 @@ class RequestSession implements Session {
     // httpyac `# @proxy http://proxy:8080`: this request goes through that proxy.
     const proxy = file.dialect === 'httpyac' ? node.metadata.find((meta) => meta.key === 'proxy')?.value : undefined;
     if (proxy) overrides.proxy = await resolver.resolve(proxy);
+    // httpyac `# @noProxy` (`# @no-proxy`): this request goes direct, whatever HTTP(S)_PROXY says.
+    if (file.dialect === 'httpyac' && node.metadata.some((meta) => meta.key === 'noProxy' || meta.key === 'no-proxy')) {
+      delete overrides.proxy;
+      overrides.env = {};
+    }
     const secretValues = [...resolver.secretValues];
     for (const secret of secretValues) this.secrets.add(secret);
     return auth.digest
       ? { request, overrides, secretValues, digest: auth.digest }
       : { request, overrides, secretValues };
+  }
+
+  /** The HTTP version the request line asks for, on the request (`HTTP/2 (Prior Knowledge)` needs https). */
+  private setHttpVersion(file: HttpFile, node: RequestNode, request: HttpRequest): void {
+    if (node.httpVersion === undefined) return;
+    const version = node.httpVersion.toUpperCase();
+    if (version === 'HTTP/2' || version === 'HTTP/2.0') request.httpVersion = '2';
+    else if (version.startsWith('HTTP/2 ')) {
+      // `HTTP/2 (Prior Knowledge)`: over TLS HTTP/2 is negotiated; plain-text h2c is not spoken.
+      if (!request.url.startsWith('https:')) {
+        throw new DialError('E_INPUT', `HTTP/2 with prior knowledge needs https:// here (${this.where(file, node)})`, {
+          location: { file: file.path || '<text>', line: node.requestLineSpan.line },
+          hint: 'dial does not speak plain-text HTTP/2 (h2c); use https:// or HTTP/1.1',
+        });
+      }
+      request.httpVersion = '2';
+    } else if (version === 'HTTP/1.1') request.httpVersion = '1.1';
   }
 
   /** httpyac: runs the blocks before the request; a block that changed `request` changes what is sent. */
@@ -902,6 +1093,42 @@ class RequestSession implements Session {
     const outcomes = await resolver.runScriptBlocks(node.httpyacScripts ?? [], { request: original });
     const changed = outcomes.at(-1)?.request;
     return changed && JSON.stringify(changed) !== JSON.stringify(original) ? withHttpyacRequest(node, changed) : node;
+  }
+
+  /**
+   * httpyac's `{{@request}}` blocks (onRequest hooks): run on the final request, the URL complete
+   * and variables filled in; what they change in `request` (method, url, headers, a text body) is
+   * what is sent. A body that is not text (a file, multipart) is not given to them and stays.
+   */
+  private async runHttpyacRequestScripts(
+    node: RequestNode,
+    request: HttpRequest,
+    resolver: VariableResolver,
+  ): Promise<HttpRequest> {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of request.headers)
+      headers[name] = Object.hasOwn(headers, name) ? `${headers[name]}, ${value}` : value;
+    const body = request.body.kind === 'text' ? request.body.text : undefined;
+    const given = { method: request.method, url: request.url, headers, ...(body !== undefined ? { body } : {}) };
+    const outcomes = await resolver.runScriptBlocks(node.httpyacRequestScripts ?? [], {
+      request: structuredClone(given),
+    });
+    const changed = outcomes.at(-1)?.request;
+    if (!changed || JSON.stringify(changed) === JSON.stringify(given)) return request;
+    const next: HttpRequest = {
+      ...request,
+      method: String(changed.method ?? request.method),
+      url: String(changed.url ?? request.url),
+      headers: Object.entries(changed.headers ?? {})
+        .filter(([, value]) => value !== undefined && value !== null)
+        .map(([name, value]): [string, string] => [name, typeof value === 'string' ? value : JSON.stringify(value)]),
+    };
+    if (changed.body !== body)
+      next.body =
+        changed.body === undefined || changed.body === null
+          ? { kind: 'none' }
+          : { kind: 'text', text: typeof changed.body === 'string' ? changed.body : JSON.stringify(changed.body) };
+    return next;
   }
 
   /** httpyac: the global scripts of the files a file imports, then its own (each once per session). */
@@ -1112,6 +1339,34 @@ class RequestSession implements Session {
     return headers;
   }
 
+  /**
+   * JetBrains' `client.global.headers`: the ones this request does not write itself (its own header
+   * wins, whatever its case), their `{{variables}}` filled in as in a header line.
+   */
+  private async addGlobalHeaders(
+    file: HttpFile,
+    node: RequestNode,
+    headers: Array<[string, string]>,
+    resolver: VariableResolver,
+    globalHeaders: Map<string, [string, string]>,
+  ): Promise<void> {
+    const own = new Set(headers.map(([name]) => name.toLowerCase()));
+    for (const [key, [name, value]] of globalHeaders) {
+      if (own.has(key)) continue;
+      const resolved = value.includes('{{') ? await resolver.resolve(value) : value;
+      if (/[\r\n]/.test(resolved))
+        throw new DialError(
+          'E_HEADER_INJECTION',
+          `header '${name}' set by client.global.headers holds a line break after variable substitution (${this.where(file, node)})`,
+          {
+            location: { file: file.path || '<text>', line: node.requestLineSpan.line },
+            hint: 'a variable used in the header value holds CR or LF; fix its value',
+          },
+        );
+      headers.push([name, resolved]);
+    }
+  }
+
   /** Refuses a resolved header with a line break or an invalid name. */
   private checkHeader(file: HttpFile, node: RequestNode, header: HeaderNode, name: string, value: string): void {
     // Made only for an error: a run resolves thousands of headers that are fine.
@@ -1254,10 +1509,20 @@ class RequestSession implements Session {
     const fileLabel = file.path || '<text>';
     if (node.httpyacGraphqlFile) return this.httpyacGraphqlFileBody(node, resolver, dir, fileLabel);
     if (source?.kind === 'inline') {
-      const text = await resolver.resolve(source.text);
       const contentType = headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1];
       const boundary = multipartBoundary(contentType);
-      if (!boundary) return { kind: 'text', text };
+      // JetBrains (a message line may be an input-file-ref) and REST Client (parseBody): a
+      // `< ./file` line among other body lines is that file's content, in its place.
+      // (GraphQL queries include their `< ./x.graphql` lines themselves: session/graphql.ts.)
+      if (!boundary && !node.graphql && file.dialect !== 'httpyac' && FILE_LINE_RE.test(source.text))
+        return this.bodyWithFileLines(file, source, resolver, dir);
+      const text = await resolver.resolve(source.text);
+      if (!boundary) {
+        if (file.dialect !== 'rest-client') return { kind: 'text', text };
+        // REST Client: form bodies encoded (formParamEncodingStrategy), NDJSON ends with a line break.
+        if (isFormType(contentType)) return { kind: 'text', text: restClientFormEncoding(text) };
+        return { kind: 'text', text: mediaType(contentType) === 'application/x-ndjson' ? `${text}\n` : text };
+      }
       const bytes = await expandMultipartBody(text, {
         boundary,
         baseDir: dir,
@@ -1271,7 +1536,20 @@ class RequestSession implements Session {
       return { kind: 'bytes', bytes };
     }
     if (source?.kind === 'file') {
-      const path = resolve(dir, await resolver.resolve(source.path));
+      const written = await resolver.resolve(source.path);
+      let path = resolve(dir, written);
+      // REST Client (resolveRequestBodyPath), for `< file` in its dialect and cURL's `-d @file`:
+      // the workspace root first, then the .http file's folder.
+      if ((source.rootFirst || file.dialect === 'rest-client') && !isAbsolute(written)) {
+        const atRoot = resolve(this.workspaceRoot, written);
+        if (
+          await stat(atRoot).then(
+            (info) => info.isFile(),
+            () => false,
+          )
+        )
+          path = atRoot;
+      }
       const location = {
         file: fileLabel,
         line: source.span.line,
@@ -1293,6 +1571,100 @@ class RequestSession implements Session {
     }
     return { kind: 'none' };
   }
+
+  /**
+   * A body whose lines include `< ./file` (sent as it is) or `<@ ./file` / `<@latin1 ./file`
+   * (decoded, variables filled in) lines: each such line is the file, the other lines are text
+   * with their variables filled in; lines are joined with `\n` (REST Client's EOL on Linux).
+   */
+  private async bodyWithFileLines(
+    file: HttpFile,
+    source: { text: string; span: { line: number } },
+    resolver: VariableResolver,
+    dir: string,
+  ): Promise<RequestBody> {
+    const parts: Buffer[] = [];
+    const lines = source.text.split('\n');
+    for (const [index, line] of lines.entries()) {
+      if (index > 0) parts.push(Buffer.from('\n'));
+      const match = FILE_LINE_PARTS_RE.exec(line.replace(/\r$/, ''));
+      if (!match) {
+        parts.push(Buffer.from(await resolver.resolve(line), 'utf8'));
+        continue;
+      }
+      const written = await resolver.resolve(match[3]);
+      let path = resolve(dir, written);
+      if (file.dialect === 'rest-client' && !isAbsolute(written)) {
+        const atRoot = resolve(this.workspaceRoot, written);
+        if (
+          await stat(atRoot).then(
+            (info) => info.isFile(),
+            () => false,
+          )
+        )
+          path = atRoot;
+      }
+      let bytes: Buffer;
+      try {
+        bytes = await readFile(path);
+      } catch {
+        throw new DialError('E_NOT_FOUND', `body file not found: ${path}`, {
+          location: { file: file.path || '<text>', line: source.span.line + index, excerpt: line },
+          hint: 'paths in `< ./file` are relative to the .http file',
+        });
+      }
+      if (match[1] === undefined) parts.push(bytes);
+      else {
+        const encoding = match[2] && !/^utf-?8$/i.test(match[2]) ? match[2] : undefined;
+        parts.push(Buffer.from(await resolver.resolve(decodeFileBody(bytes, encoding)), 'utf8'));
+      }
+    }
+    return { kind: 'bytes', bytes: Buffer.concat(parts) };
+  }
+}
+
+/** A `< ./file` line in a body (REST Client's inputFileSyntax: `<`, `<@`, `<@encoding`, then the path). */
+const FILE_LINE_RE = /^<(?:@[\w-]*)?[ \t]+\S/m;
+const FILE_LINE_PARTS_RE = /^<(?:(@)([\w-]+)?)?[ \t]+(.+?)\s*$/;
+
+/** Headers written twice (any case) become one, under the first spelling: values joined with `,`, Cookie's with `;`. */
+function joinRepeatedHeaders(headers: Array<[string, string]>): void {
+  const first = new Map<string, number>();
+  for (let i = 0; i < headers.length; i++) {
+    const key = headers[i][0].toLowerCase();
+    const at = first.get(key);
+    if (at === undefined) {
+      first.set(key, i);
+      continue;
+    }
+    headers[at] = [headers[at][0], `${headers[at][1]}${key === 'cookie' ? ';' : ','}${headers[i][1]}`];
+    headers.splice(i--, 1);
+  }
+}
+
+function mediaType(contentType: string | undefined): string | undefined {
+  return contentType?.split(';')[0].trim().toLowerCase();
+}
+
+function isFormType(contentType: string | undefined): boolean {
+  return mediaType(contentType) === 'application/x-www-form-urlencoded';
+}
+
+/**
+ * REST Client's form bodies (its default `formParamEncodingStrategy`, "automatic", runs the npm
+ * `encodeurl` over them) and its URLs (encodeurl before every send): every character a URL cannot hold is percent-encoded as `encodeURI`
+ * does (a space as `%20`, `ü` as `%C3%BC`, `<` as `%3C`), a `%` that starts no `%XX` as `%25`;
+ * `&`, `=`, `+`, already encoded `%XX` and the other URL characters stay as written.
+ */
+export function restClientFormEncoding(text: string): string {
+  return text.replace(/%(?![0-9A-Fa-f]{2})|[^!%&-;=?-[\]_a-z~]/gu, (char) => {
+    if (char === '%') return '%25';
+    try {
+      return encodeURI(char);
+    } catch {
+      return encodeURI('\uFFFD'); // a lone surrogate
+    }
+  });
 }
 
 /**

@@ -200,7 +200,11 @@ function applyOffset(date: Date, args: string[], expression: string, where: stri
     const amount = Number(args[i]);
     const unit = args[i + 1];
     if (!Number.isFinite(amount) || !/^-?\d+$/.test(args[i]) || unit === undefined) {
-      fail(`bad offset in {{${expression}}}`, where, 'offsets are pairs like `1 d` or `-2 h` (units y M w d h m s ms)');
+      fail(
+        `bad offset in {{${expression}}}`,
+        where,
+        'offsets are pairs like `1 d` or `-2 h` (units y Q M w d h m s ms)',
+      );
     }
     switch (unit) {
       case 'y':
@@ -208,6 +212,10 @@ function applyOffset(date: Date, args: string[], expression: string, where: stri
         break;
       case 'M':
         result.setUTCMonth(result.getUTCMonth() + amount);
+        break;
+      case 'Q':
+        // REST Client (day.js): a quarter, three months.
+        result.setUTCMonth(result.getUTCMonth() + amount * 3);
         break;
       case 'w':
         result.setTime(result.getTime() + amount * 7 * 86_400_000);
@@ -228,7 +236,7 @@ function applyOffset(date: Date, args: string[], expression: string, where: stri
         result.setTime(result.getTime() + amount);
         break;
       default:
-        fail(`unknown offset unit '${unit}' in {{${expression}}}`, where, 'units: y M w d h m s ms');
+        fail(`unknown offset unit '${unit}' in {{${expression}}}`, where, 'units: y Q M w d h m s ms');
     }
   }
   return result;
@@ -302,7 +310,8 @@ export async function evaluateDynamic(expression: string, context: DynamicContex
           'write {{$datetime iso8601}}, {{$datetime rfc1123}} or {{$datetime "YYYY-MM-DD"}}',
         );
       const date = applyOffset(now, offset, expression, where);
-      if (format === 'iso8601') return utc ? date.toISOString() : formatDate(date, 'YYYY-MM-DDTHH:mm:ss.SSSZ', false);
+      // REST Client: toISOString() in UTC; local time as day.js format() writes it (no milliseconds).
+      if (format === 'iso8601') return utc ? date.toISOString() : formatDate(date, 'YYYY-MM-DDTHH:mm:ssZ', false);
       if (format === 'rfc1123')
         return utc ? date.toUTCString() : formatDate(date, 'ddd, DD MMM YYYY HH:mm:ss ZZ', false);
       return formatDate(date, dotnetDateFormat(format), utc);

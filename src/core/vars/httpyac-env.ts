@@ -8,6 +8,8 @@
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
+import { defaultNodeAccess } from '../script/trust.js';
 import { DialError } from '../errors.js';
 import { parseDotenv } from '../env/dotenv.js';
 import { lineColAt, parseJsonText } from '../env/json-file.js';
@@ -34,13 +36,27 @@ function text(value: unknown): string {
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
+/** The config's `environments` ($shared, then `name` or else $default) and `defaultHeaders`. */
+function configParts(data: Record<string, unknown> | null, path: string, name: string | undefined): HttpyacConfig {
+  const environments = (data?.environments ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  const values = new Map<string, string>();
+  for (const layer of ['$shared', name ?? '$default'])
+    for (const [key, value] of Object.entries(environments[layer] ?? {})) values.set(key, text(value));
+  const headers = Object.entries((data?.defaultHeaders ?? {}) as Record<string, unknown>).map(
+    ([header, value]): [string, string] => [header, text(value)],
+  );
+  return { path, values, headers };
+}
+
 /**
- * A JS config may set environments or default headers dial cannot read without running it:
- * refused where it names them, so requests never go out without them.
+ * A JavaScript config (`httpyac.config.js`, …) that sets environments or default headers: in a
+ * workspace given Node access (`dial trust`, `--allow-node`) it is loaded with Node, as httpyac
+ * does, and read like the JSON one; elsewhere refused where it names them, so requests never go
+ * out without them (loading it runs its code).
  */
-async function refuseScriptConfig(folder: string): Promise<void> {
-  for (const name of SCRIPT_CONFIGS) {
-    const path = join(folder, name);
+async function scriptConfig(folder: string, name: string | undefined): Promise<HttpyacConfig | undefined> {
+  for (const fileName of SCRIPT_CONFIGS) {
+    const path = join(folder, fileName);
     let source: string;
     try {
       source = await readFile(path, 'utf8');
@@ -50,11 +66,44 @@ async function refuseScriptConfig(folder: string): Promise<void> {
     const at = source.search(/\b(?:environments|defaultHeaders)\b/);
     if (at < 0) continue;
     const { line, col } = lineColAt(source, at);
-    throw new DialError('E_ENV', `${name}: environments and default headers in a JavaScript config are not read yet`, {
-      location: { file: path, line, col, excerpt: source.split(/\r?\n/)[line - 1] },
-      hint: 'move them to a .httpyac.json next to it ({"environments": {…}, "defaultHeaders": {…}}), which dial reads',
-    });
+    const location = { file: path, line, col, excerpt: source.split(/\r?\n/)[line - 1] };
+    if (!defaultNodeAccess()(path)) {
+      throw new DialError(
+        'E_ENV',
+        `${fileName}: environments and default headers in a JavaScript config are read only where scripts may use Node`,
+        {
+          location,
+          hint: `loading it runs its code: if you trust this folder, run \`dial trust ${folder}\` (or pass --allow-node); or move them to a .httpyac.json next to it ({"environments": {…}, "defaultHeaders": {…}})`,
+        },
+      );
+    }
+    let loaded: unknown;
+    try {
+      // Node's own require (the bundle turns import() of a path into require too); an ES module
+      // config loads through it where Node can require ES modules.
+      const module = createRequire(path)(path) as { default?: unknown; __esModule?: boolean };
+      loaded = module && typeof module === 'object' && 'default' in module ? module.default : module;
+    } catch (error) {
+      const esm = (error as { code?: string }).code === 'ERR_REQUIRE_ESM';
+      throw new DialError(
+        'E_ENV',
+        `${fileName} could not be loaded: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+        {
+          location: { file: path, line: 1 },
+          ...(esm && {
+            hint: 'this Node cannot require an ES module config: write module.exports = {…}, or use a .httpyac.json',
+          }),
+        },
+      );
+    }
+    if (loaded === null || typeof loaded !== 'object')
+      throw new DialError('E_ENV', `${fileName}: a config that is not an object (a function, say) is not read`, {
+        location,
+        hint: 'export the settings object itself: module.exports = { environments: {…} }',
+      });
+    return configParts(loaded as Record<string, unknown>, path, name);
   }
+  return undefined;
 }
 
 /**
@@ -96,15 +145,7 @@ async function readConfig(folder: string, name: string | undefined): Promise<Htt
     } catch {
       continue;
     }
-    const data = parseJsonText(source, path, 'E_ENV') as Record<string, unknown> | null;
-    const environments = (data?.environments ?? {}) as Record<string, Record<string, unknown> | undefined>;
-    const values = new Map<string, string>();
-    for (const layer of ['$shared', name ?? '$default'])
-      for (const [key, value] of Object.entries(environments[layer] ?? {})) values.set(key, text(value));
-    const headers = Object.entries((data?.defaultHeaders ?? {}) as Record<string, unknown>).map(
-      ([header, value]): [string, string] => [header, text(value)],
-    );
-    return { path, values, headers };
+    return configParts(parseJsonText(source, path, 'E_ENV') as Record<string, unknown> | null, path, name);
   }
   return undefined;
 }
@@ -156,9 +197,8 @@ export async function withHttpyacEnvironment(
   for (const folder of envFolders(dir)
     .filter((_, index) => index % 2 === 0)
     .reverse()) {
-    await refuseScriptConfig(folder);
     unreadVariableHook = (await variableHook(folder)) ?? unreadVariableHook;
-    const config = await readConfig(folder, name);
+    const config = (await scriptConfig(folder, name)) ?? (await readConfig(folder, name));
     if (!config) continue;
     files.push(config.path);
     for (const [key, value] of config.values) {

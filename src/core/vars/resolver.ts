@@ -30,7 +30,7 @@ import {
 export const MAX_EXPANDED_LENGTH = 16 * 1024 * 1024;
 
 /** A text resolve() gives back as it is: no placeholder, no escaped brace, not too long. */
-function isPlain(text: string): boolean {
+export function isPlain(text: string): boolean {
   return text.length <= MAX_EXPANDED_LENGTH && !text.includes('{{') && !text.includes('\\{');
 }
 
@@ -58,6 +58,8 @@ export interface ResolverOptions {
   ask?: (label: string, description?: string) => Promise<string>;
   environment: ResolvedEnvironment;
   dotenv?: Dotenv;
+  /** `{{$dotenv NAME}}`'s file: the nearest `.env.<environment>` or `.env` above the .http file (REST Client). */
+  dotenvNear?: () => Promise<Dotenv | undefined>;
   /** Names marked `# @secret`. */
   secretNames: Set<string>;
   processEnv: Record<string, string | undefined>;
@@ -93,6 +95,13 @@ export interface ResolverOptions {
    */
   implicitEnvironment?: () => Promise<ResolvedEnvironment | undefined>;
   onImplicitEnvironment?: (environment: string, name: string) => void;
+  /**
+   * Told when a name the selected environment defines is taken from elsewhere by dial's order but
+   * not by JetBrains' documented one: a script value (`request.variables.set`, `client.global.set`)
+   * or a file variable over the environment, or a private env value over a different public one
+   * (core/vars/precedence.ts). `value`: what dial uses. Set only for JetBrains-dialect files.
+   */
+  onPrecedence?: (name: string, by: 'request' | 'global' | 'file', value: string) => void;
 }
 
 /** One `{{$auth.…}}` placeholder of a request. */
@@ -192,7 +201,11 @@ export class VariableResolver {
       if (own !== undefined) return own;
       return evaluateDynamic(expression, {
         processEnv: o.processEnv,
-        dotenv: o.javascriptExpressions ? await this.httpyacDotenv(expression, chain) : o.dotenv,
+        dotenv: o.javascriptExpressions
+          ? await this.httpyacDotenv(expression, chain)
+          : o.dotenvNear && expression.startsWith('$dotenv')
+            ? ((await o.dotenvNear()) ?? o.dotenv)
+            : o.dotenv,
         variable: (name) => this.expression(name, chain),
         shared: async (name) => {
           const template = o.environment.shared?.get(name);
@@ -213,8 +226,16 @@ export class VariableResolver {
     const cli = Object.hasOwn(o.cliVariables, name) ? o.cliVariables[name] : o.prompted?.get(name);
     if (cli !== undefined) return markSecret(cli);
     const scripted = o.requestVariables?.get(name) ?? this.exported.get(name);
-    if (scripted !== undefined) return markSecret(scripted);
-    if (o.globals.has(name)) return markSecret(valueToText(o.globals.get(name)));
+    if (scripted !== undefined) {
+      if (o.onPrecedence && o.environment.values.has(name) && o.requestVariables?.has(name))
+        o.onPrecedence(name, 'request', scripted);
+      return markSecret(scripted);
+    }
+    if (o.globals.has(name)) {
+      const global = valueToText(o.globals.get(name));
+      if (o.onPrecedence && o.environment.values.has(name)) o.onPrecedence(name, 'global', global);
+      return markSecret(global);
+    }
     const reference = o.reference ? parseReference(expression) : undefined;
     if (reference) {
       const value = await o.reference!(reference, expression);
@@ -258,6 +279,8 @@ export class VariableResolver {
       value = await this.template(template, [...chain, name]);
       if (onceKey !== undefined) o.onceValues?.set(onceKey, value);
       if (!o.fileVariables.has(name) && o.environment.secretNames.has(name)) this.secret(value);
+      if (o.onPrecedence && o.fileVariables.has(name) && o.environment.values.has(name))
+        o.onPrecedence(name, 'file', value);
     } else if (o.dotenv?.values.has(name)) {
       value = o.dotenv.values.get(name)!;
       this.secret(value);

@@ -10,7 +10,8 @@ import type { CookieJar, HttpRequest, SendOptions } from '../http/types.js';
 import type { HttpFile, RequestNode } from '../httpfile/types.js';
 import type { DependencyEvent, KeptReference } from '../session/index.js';
 import type { ScriptRunner, ScriptOutcome } from '../script/sandbox.js';
-import type { ScriptEnvironment } from '../script/api.js';
+import { scriptRequest, trySubstitute, type ScriptEnvironment } from '../script/api.js';
+import type { Session } from '../session/index.js';
 import { DialError } from '../errors.js';
 import { scriptEnvironment } from '../vars/kulala-environment.js';
 import { listPasses } from '../httpfile/list-iteration.js';
@@ -234,7 +235,7 @@ export async function prepareFileRequest(options: PrepareFileRequestOptions): Pr
           await options.loadScripts(),
           file,
           node,
-          session.globals,
+          session,
           // Made once the file's scripts are checked: a kulala file variable may be filled in for them.
           async () =>
             scriptEnvironment(
@@ -328,9 +329,10 @@ async function runPreRequestScripts(
   runner: ScriptRunner,
   file: HttpFile,
   node: RequestNode,
-  globals: Map<string, unknown>,
+  session: Pick<Session, 'globals' | 'globalHeadersOf' | 'resolveTemplate'>,
   environment: () => Promise<ScriptEnvironment['environment']>,
 ): Promise<RequestScripts> {
+  const { globals } = session;
   await runner.checkModules(file);
   const scripts: RequestScripts = {
     runner,
@@ -349,7 +351,10 @@ async function runPreRequestScripts(
         requestVariables: scripts.requestVariables,
         requestLists,
         environment: scripts.environment,
-        request: { method: node.method, url: node.url },
+        globalHeaders: session.globalHeadersOf(file),
+        request: scriptRequest(node, (text, variables) =>
+          trySubstitute(text, (template) => session.resolveTemplate(template, file, node, variables)),
+        ),
       }),
     );
   }

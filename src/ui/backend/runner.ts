@@ -149,6 +149,7 @@ function recordingSession(session: Session, context: RunnerContext): RunSession 
   };
   return {
     globals: session.globals,
+    globalHeadersOf: (file) => session.globalHeadersOf(file),
     prepare: async (file, node, extra) => {
       const prepared = await session.prepare(file, node, extra);
       const current = context.current();
@@ -160,7 +161,7 @@ function recordingSession(session: Session, context: RunnerContext): RunSession 
       const current = context.current();
       if (current && isCurrent(node)) current.exchange = exchange;
     },
-    resolveTemplate: (text, file, node) => session.resolveTemplate(text, file, node),
+    resolveTemplate: (text, file, node, variables) => session.resolveTemplate(text, file, node, variables),
     secretValues: () => session.secretValues(),
     loadFile: (path) => session.loadFile(path),
   };

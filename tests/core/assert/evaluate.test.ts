@@ -9,6 +9,7 @@ import {
   evaluateAssertion,
   type AssertContext,
 } from '../../../src/core/assert/index.js';
+import { evaluateAssertionNow } from '../../../src/core/assert/evaluate.js';
 import { ScriptRunner } from '../../../src/core/script/index.js';
 import { tempDir } from '../../helpers/cli.js';
 
@@ -247,5 +248,53 @@ describe('snapshots', () => {
     const result = await check('body snapshot', view(), context(dir));
     expect(result.passed).toBe(false);
     expect(result.message).toMatch(/not a JSON object/);
+  });
+});
+
+describe('evaluateAssertionNow (the run evaluates these at once)', () => {
+  const sync = [
+    'status == 200',
+    'status != 200',
+    'status < 300',
+    'body $.id == 42',
+    'body $.id == 43',
+    'body $.name contains widg',
+    'body $.tags length == 2',
+    'body $.nothing isNull',
+    'body $.missing exists',
+    'body $.price > 9',
+    'header X-Id == abc-123',
+    'header Set-Cookie contains b=2',
+    'body matches ^\\{"id"',
+    'body == {"id": 1}',
+    'duration < 100000',
+    // A path the simple walker cannot answer: the JSONPath engine, a promise of the same result.
+    'body $.items[?(@.n > 1)] length == 1',
+    'body $.items[?(@.n > 1)] length == 2',
+  ];
+  it('gives what evaluateAssertion gives, passed or failed', async () => {
+    const ctx = context();
+    for (const text of sync) {
+      const now = evaluateAssertionNow(node(text), view(), ctx);
+      expect(now, text).toBeDefined();
+      expect(await now, text).toEqual(await evaluateAssertion(node(text), view(), ctx));
+    }
+    // A value that cannot be read: the same failure either way.
+    const html = view('<p>hi</p>', 'text/html');
+    expect(evaluateAssertionNow(node('body $.id == 42'), html, ctx)).toEqual(
+      await evaluateAssertion(node('body $.id == 42'), html, ctx),
+    );
+  });
+
+  it('leaves to evaluateAssertion what has to wait: placeholders, scripts, XPath, schemas, snapshots', () => {
+    const ctx = context();
+    for (const text of [
+      'body $.id == {{expectedId}}',
+      'js response.status == 200',
+      'xpath //p == hi',
+      'body schema ./s.json',
+      'body snapshot',
+    ])
+      expect(evaluateAssertionNow(node(text), view(), ctx), text).toBeUndefined();
   });
 });

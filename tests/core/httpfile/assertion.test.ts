@@ -57,10 +57,10 @@ describe('parseAssertion', () => {
 
   it('points parse errors at the column in the file', () => {
     try {
-      parseHttpFile('GET http://a\n\n?? status nearly 200\n', 'x.http');
+      parseHttpFile('GET http://a\n\n?? status nearly == 200\n', 'x.http');
       expect.unreachable();
     } catch (error) {
-      expect((error as DialError).location).toMatchObject({ line: 3, col: 11, excerpt: '?? status nearly 200' });
+      expect((error as DialError).location).toMatchObject({ line: 3, col: 11, excerpt: '?? status nearly == 200' });
       expect((error as DialError).hint).toMatch(/contains/);
     }
   });

@@ -88,6 +88,53 @@ describe('a cURL request', () => {
     expect(headersOf(node)).toEqual([['Cookie', 'a=1; b=2']]);
   });
 
+  it('a header given twice is one header, joined with `,` (Cookie with `;`) under its first spelling', () => {
+    const node = only("curl http://x/ -H 'X-A: 1' -H 'x-a:  2 ' -H 'Cookie: a=1' -H 'cookie: b=2' -H 'B: 3'\n");
+    expect(headersOf(node)).toEqual([
+      ['X-A', '1,2'],
+      ['Cookie', 'a=1;b=2'],
+      ['B', '3'],
+    ]);
+    // -b and -u set the header REST Client spells Cookie / Authorization, over one written alike.
+    expect(headersOf(only("curl http://x/ -H 'Cookie: a=1' -b 'c=3' -u a:b\n"))).toEqual([
+      ['Cookie', 'c=3'],
+      ['Authorization', `Basic ${Buffer.from('a:b').toString('base64')}`],
+    ]);
+  });
+
+  it("-d '' is no body: a GET without Content-Type (REST Client tests the body for being empty)", () => {
+    const node = only("curl http://x/ -d ''\n");
+    expect(node.method).toBe('GET');
+    expect(node.headers).toEqual([]);
+    expect(node.body).toBeUndefined();
+    expect(only("curl -X POST http://x/ --data ''\n")).toMatchObject({ method: 'POST', body: undefined });
+  });
+
+  it('runs of white space in a value are one space, as REST Client collapses them before reading', () => {
+    const node = only(`curl http://x/ -H 'X-A: a   b' -d '{"a":    1}'\n`);
+    expect(headersOf(node)[0]).toEqual(['X-A', 'a b']);
+    expect(node.body).toMatchObject({ text: '{"a": 1}' });
+  });
+
+  it('a data value REST Client reads as a number is sent as that number', () => {
+    expect(only('curl http://x/ -d 1.50\n').body).toMatchObject({ text: '1.5' });
+    expect(only('curl http://x/ -d 007\n').body).toMatchObject({ text: '007' });
+  });
+
+  it('-d @file is looked for in the workspace root first (REST Client), then beside the .http file', () => {
+    expect(only('curl http://x/ -d @data/a.json\n').body).toMatchObject({
+      kind: 'file',
+      path: 'data/a.json',
+      rootFirst: true,
+    });
+  });
+
+  it('-L or --compressed right before the URL is fine when REST Client takes the URL back from it', () => {
+    expect(only('curl -L http://x/a\n').url).toBe('http://x/a');
+    expect(only('curl -sSL http://x/a\n').url).toBe('http://x/a');
+    expect(only('curl -X GET --compressed http://x/a\n').url).toBe('http://x/a');
+  });
+
   it('-XPOST, --request=patch and an indented -… line without `\\` (REST Client joins the block)', () => {
     expect(only('curl -XPOST http://x/\n').method).toBe('POST');
     const node = only("curl --request=patch http://x/a\n  -H 'X-A: 1'\n");
@@ -155,6 +202,19 @@ describe('a cURL request is refused at its line', () => {
     ['more than one command', 'curl http://x/ | jq .'],
     ['no URL', 'curl -X POST'],
     ["unknown method 'FETCH'", 'curl -X FETCH http://x/'],
+    ['`-d` together with `--data`', 'curl http://x/ -d a=1 --data b=2'],
+    ['`-H` together with `--header`', "curl http://x/ -H 'A: 1' --header 'B: 2'"],
+    ['`-X` given twice', 'curl -X POST -X PUT http://x/'],
+    ['`-X` together with `-I`', 'curl -X POST -I http://x/'],
+    ['GET; curl sends HEAD', 'curl -sIL http://x/'],
+    ['finds no URL there', 'curl -X POST -s http://x/'],
+    ['finds no URL there', 'curl --verbose http://x/'],
+    ['reads `-L` as the URL', 'curl -L --compressed http://x/'],
+    ['more options', 'curl -dfoo http://x/'],
+    ['as an option, not as the value', 'curl -H -x http://x/'],
+    ['a second URL', 'curl http://x/a http://x/b'],
+    ['a header without a colon', "curl -H 'X-A' http://x/"],
+    ['sends both', "curl -H 'authorization: x' -u a:b http://x/"],
   ])('%s', (what, command) => {
     const error = refusal(`GET http://x/ok\n\n###\n# a comment\n${command} \\\n  -s\n`);
     expect(error.code).toBe('E_PARSE');

@@ -66,8 +66,19 @@ describe('httpyac {{ }} script blocks', () => {
     expect(request.httpyacPostScripts?.map((s) => s.line)).toEqual([2, 10, 13]);
   });
 
+  it('keeps {{@request}} blocks (any place in the region) and {{+request}} ones (every request) for the final request', () => {
+    const [a, b] = parseHttpFile(
+      `${HY}{{@request\n  request.headers.x = 1;\n}}\nGET http://x/\n\n###\nGET http://y/\n\n{{+request\n  1;\n}}\n`,
+      '',
+    ).requests;
+    expect(a.httpyacRequestScripts?.map((s) => s.line)).toEqual([10, 2]);
+    expect(b.httpyacRequestScripts?.map((s) => s.line)).toEqual([10]);
+    expect(a.httpyacScripts).toBeUndefined();
+  });
+
   it('refuses the events dial does not run, and an unterminated block, at their line', () => {
-    expect(refusal(`${HY}{{@request\n  request.headers.x = 1;\n}}\nGET http://x/\n`)).toMatchObject({ line: 2 });
+    // A {{@request}} block in a region without a request: which requests it is for is not pinned down.
+    expect(refusal(`${HY}{{@request\n  request.headers.x = 1;\n}}\n\n###\nGET http://x/\n`)).toMatchObject({ line: 2 });
     expect(refusal(`${HY}GET http://x/\n\n{{streaming\n  1;\n}}\n`).message).toContain('streaming');
     expect(refusal(`${HY}GET http://x/\n\n{{\n  exports.a = 1;\n`)).toMatchObject({ line: 4 });
   });

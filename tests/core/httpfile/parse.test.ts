@@ -58,6 +58,20 @@ describe('parseHttpFile: requests', () => {
     );
   });
 
+  it('joins ? and & lines that are not indented too, right under the request line (REST Client); ?? stays an assertion', () => {
+    const file = parseHttpFile(
+      'GET http://a/w\n?limit=10\n&sort=name\nAccept: */*\n\n###\nGET http://a/x\n?? status == 200\n',
+      '',
+    );
+    const [request, second] = file.requests;
+    expect(request.url).toBe('http://a/w?limit=10&sort=name');
+    expect(request.headers.map((h) => h.name)).toEqual(['Accept']);
+    expect(second.url).toBe('http://a/x');
+    expect(second.assertions).toHaveLength(1);
+    // After a header such a line is no header: refused as before.
+    expect(parseError('GET http://a/w\nAccept: */*\n&sort=name\n').message).toBe('bad header line');
+  });
+
   it('joins indented /path segments too (JetBrains), with the version on the last line', () => {
     const [request] = parseHttpFile(
       'GET http://example.com:8080\n    /api\n    /html\n    /get\n    ?id=123\n    &value=content HTTP/1.1\n',
@@ -253,6 +267,17 @@ describe('parseHttpFile: variables and scripts', () => {
 });
 
 describe('parseHttpFile: errors', () => {
+  it("refuses JetBrains' Faker variables at their place; the $random.* dial generates pass", () => {
+    const error = parseError('GET http://a/?n={{$random.name.firstName}}\n');
+    expect(error.message).toContain('Faker variable {{$random.name.firstName}}');
+    expect(error.location).toMatchObject({ line: 1, col: 17 });
+    const ok = parseHttpFile(
+      'POST http://a/?u={{$random.uuid}}&i={{$random.integer(1, 5)}}\n\n{"e": "{{$random.email}}", "h": "{{$random.hexadecimal(8)}}"}\n',
+      '',
+    );
+    expect(ok.requests).toHaveLength(1);
+  });
+
   it('names a bad header line', () => {
     const error = parseError('GET http://a\nnot a header\n');
     expect(error.message).toBe('bad header line');
@@ -275,7 +300,7 @@ describe('parseHttpFile: errors', () => {
   });
 
   it('is a DialError that exits 3', () => {
-    expect(parseError('GET http://a\n\n?? status nearly 200\n').exitCode).toBe(3);
+    expect(parseError('GET http://a\n\n?? status nearly == 200\n').exitCode).toBe(3);
   });
 });
 

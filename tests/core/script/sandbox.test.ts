@@ -116,11 +116,103 @@ client.log("token", response.body.token, {a: 1});`);
   });
 
   it('unsupported JetBrains APIs fail with a clear E_SCRIPT message', async () => {
-    for (const code of ['client.exit()', 'client.websocket', 'fetch("http://x")']) {
+    for (const code of ['client.websocket', 'fetch("http://x")']) {
       const error = (await runHandler(code).catch((e: unknown) => e)) as DialError;
       expect(error.code, code).toBe('E_SCRIPT');
       expect(error.message, code).toMatch(/is not supported in dial scripts/);
     }
+  });
+
+  it('client.exit() ends the script there, also inside client.test, and nothing fails', async () => {
+    const outcome = await runHandler(
+      'client.log("before");\nclient.test("kept", () => client.assert(true));\nclient.test("ends", () => { client.exit(); });\nclient.log("after");',
+    );
+    expect(outcome.logs).toEqual(['before']);
+    expect(outcome.tests).toEqual([{ name: 'kept', passed: true }]);
+  });
+
+  it('jsonPath(): a definite path gives its value (null when absent), any other path the list of matches', async () => {
+    const outcome = await runHandler(
+      'client.log(jsonPath(response.body, "$.items[0].id"), jsonPath(response.body, "$.nope"), JSON.stringify(jsonPath(response.body, "$.items[*].id")), jsonPath(\'{"a": {"b": 2}}\', "$.a.b"));',
+    );
+    expect(outcome.logs).toEqual(['7 null [7] 2']);
+  });
+
+  it('client.variables (JetBrains 2025.3): global, environment, request and the file variables named literally', async () => {
+    const file = parseHttpFile(
+      '@who = ann\n@path = /p/{{who}}\n@other = {{login.response.body.$.id}}\n< {%\nclient.variables.request.set("r", client.variables.file.get("path"));\nclient.variables.global.set("g", 1);\nclient.log(client.variables.file.get("who"), client.variables.request.get("r"), client.variables.global.get("g"), client.variables.environment.get("host"), client.variables.file.get("nope"));\n%}\nGET http://x/\n\n###\n< {% client.log(client.variables.file.get("other")); %}\nGET http://x/2\n',
+      '/w/v.http',
+    );
+    const { scriptRequest, trySubstitute } = await import('../../../src/core/script/api.js');
+    const request = scriptRequest(file.requests[0], (text) =>
+      trySubstitute(text, async (template) => {
+        if (template === '{{who}}') return 'ann';
+        throw new Error('undefined');
+      }),
+    );
+    const e = env({ response: undefined, request });
+    const outcome = await new ScriptRunner().run(file.requests[0].preScripts[0], file, e);
+    expect(outcome.logs).toEqual(['ann /p/ann 1 http://h null']);
+    expect(e.requestVariables.get('r')).toBe('/p/ann');
+    expect(e.globals.get('g')).toBe(1);
+    // A file variable that reads another request is not filled in for a script: an error, never null.
+    const error = (await new ScriptRunner()
+      .run(file.requests[1].preScripts[0], file, env({ response: undefined, request }))
+      .catch((err: unknown) => err)) as DialError;
+    expect(error.code).toBe('E_SCRIPT');
+    expect(error.message).toContain("client.variables.file.get('other')");
+  });
+
+  it('client.global.headers.set/clear fill the map the session reads; bad names and line breaks are errors', async () => {
+    const globalHeaders = new Map<string, [string, string]>();
+    await runHandler(
+      'client.global.headers.set("X-A", "1");\nclient.global.headers.set("Authorization", "Bearer " + response.body.token);\nclient.global.headers.set("x-a", 2);\nclient.global.headers.clear("AUTHORIZATION");',
+      env({ globalHeaders }),
+    );
+    expect([...globalHeaders]).toEqual([['x-a', ['x-a', '2']]]);
+    for (const code of ['client.global.headers.set("A B", "1")', 'client.global.headers.set("X", "a\\r\\nB: c")']) {
+      const error = (await runHandler(code, env({ globalHeaders })).catch((e: unknown) => e)) as DialError;
+      expect(error.code, code).toBe('E_SCRIPT');
+    }
+  });
+
+  it('request.url / headers / body: as written, and with the known variables filled in', async () => {
+    const file = parseHttpFile(
+      '< {%\nclient.log(request.url.getRaw(), request.url.tryGetSubstituted(), request.url.startsWith("{{"));\nclient.log(request.headers.findByName("x-k").getRawValue(), request.headers.findByName("X-K").tryGetSubstitutedValue(), request.headers.findByName("nope"), request.headers.all().length);\nclient.log(request.body.getRaw(), request.body.tryGetSubstituted());\n%}\nPOST {{host}}/a\nX-K: {{k}}\n\n{"k": "{{k}}", "m": "{{missing}}"}\n',
+      '/w/a.http',
+    );
+    const values: Record<string, string> = { '{{host}}': 'http://h', '{{k}}': 'v' };
+    const { scriptRequest, trySubstitute } = await import('../../../src/core/script/api.js');
+    const request = scriptRequest(file.requests[0], (text) =>
+      trySubstitute(text, async (template) => {
+        if (template in values) return values[template];
+        throw new Error('undefined');
+      }),
+    );
+    const outcome = await new ScriptRunner().run(
+      file.requests[0].preScripts[0],
+      file,
+      env({ response: undefined, request }),
+    );
+    expect(outcome.logs).toEqual([
+      '{{host}}/a http://h/a true',
+      '{{k}} v null 1',
+      '{"k": "{{k}}", "m": "{{missing}}"} {"k": "v", "m": "{{missing}}"}',
+    ]);
+    // A variable the script sets itself and then reads substituted: an error, never a stale text.
+    const late = parseHttpFile(
+      '< {%\nrequest.variables.set("k", "late");\nclient.log(request.headers.findByName("X-K").tryGetSubstitutedValue());\n%}\nGET http://h/\nX-K: {{k}}\n',
+      '/w/b.http',
+    );
+    const lateRequest = scriptRequest(late.requests[0], (text) =>
+      trySubstitute(text, async () => Promise.reject(new Error('x'))),
+    );
+    const error = (await new ScriptRunner()
+      .run(late.requests[0].preScripts[0], late, env({ response: undefined, request: lateRequest }))
+      .catch((e: unknown) => e)) as DialError;
+    expect(error.code).toBe('E_SCRIPT');
+    expect(error.message).toContain("request.variables.set('k')");
+    expect(error.location?.line).toBe(3);
   });
 
   it('Node access is refused without trust, with the way to allow it', async () => {
