@@ -261,6 +261,60 @@ describe('dial check on files the tools accept', () => {
     expect(typo.stdout).toContain("error: unknown metadata '@nmae' (did you mean '@name'?)");
   });
 
+  it('a variable set by client.global.set in a < ./pre-request.js script file is defined for dial check', async () => {
+    const dir = workspace({
+      'pre-request.js': 'client.global.set("BONOBO", "bar");\n',
+      'a.http': '< ./pre-request.js\nPOST http://x/post\nContent-Type: application/json\n\n{"key": "{{BONOBO}}"}\n',
+      'b.http': 'POST http://x/post\n\n{"key": "{{OTHER}}"}\n',
+    });
+    const ok = await runCli(['check', 'a.http'], { cwd: dir });
+    expect(ok.code, ok.stdout).toBe(0);
+    const missing = await runCli(['check', 'b.http'], { cwd: dir });
+    expect(missing.stdout).toContain("undefined variable 'OTHER'");
+  });
+
+  it("a kulala # @env-stdin-cmd NAME defines NAME for dial check; a file with no request says so, not 'no match'", async () => {
+    const dir = workspace({
+      'a.http':
+        '# @env-stdin-cmd CTX jq -r \'.json.ctx\'\nPOST http://x/post\n\n###\nPOST http://x/post\n\n{"c": "{{CTX}}"}\n',
+      'shared.http': '### Shared\n@a = 1\n',
+    });
+    const ok = await runCli(['check', 'a.http'], { cwd: dir });
+    expect(ok.stdout).not.toContain("undefined variable 'CTX'");
+    const empty = await runCli(['run', 'shared.http'], { cwd: dir });
+    expect(empty.code).toBe(0);
+    expect(empty.stderr).toContain('hold no request to send');
+  });
+
+  it('rest.nvim dialect: < ./in.json is sent with its variables filled in and a type guessed from its name', async () => {
+    const server = await jsonServer();
+    try {
+      const dir = workspace({
+        'in.json': '{"foo": "{{bar}}"}\n',
+        'a.http': `# @dialect rest.nvim\n@bar=baz\n###\nPOST ${server.url}/a\n\n< ./in.json\n\n###\nPOST ${server.url}/b\n\n<@ ./in.json\n`,
+      });
+      const result = await runCli(['run', 'a.http'], { cwd: dir });
+      expect(result.code, result.stderr).toBe(0);
+      const [filled, raw] = server.requests.slice(-2);
+      expect(filled.body.toString()).toBe('{"foo": "baz"}\n');
+      expect(filled.headers['content-type']).toBe('application/json');
+      expect(raw.body.toString()).toBe('{"foo": "{{bar}}"}\n');
+      expect(raw.headers['content-type']).toBe('application/json');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("kulala's display-only keys (# @jq, # @accept chunked, # @kulala-openapi-explorer) are known, not warned on", async () => {
+    const dir = workspace({
+      'k.http':
+        '# @jq { "u": .username }\nPOST http://x/post\n\n###\n# @accept chunked\nPOST http://x/index\n\n###\n# @kulala-openapi-explorer\nGET http://x/openapi.json\n',
+    });
+    const result = await runCli(['check', 'k.http'], { cwd: dir });
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.stdout).not.toContain('unknown metadata');
+  });
+
   it('httpyac files: names from .httpyac.json environments, exports of {{ }} blocks and loop variables are defined', async () => {
     const dir = workspace({
       '.httpyac.json': JSON.stringify({ environments: { $shared: { envName: 'x' }, dev: { user: 'ada' } } }),

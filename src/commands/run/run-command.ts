@@ -255,7 +255,12 @@ async function prepareRun(options: RunCommandOptions): Promise<RunSetup> {
         hint: 'give .http files or folders that hold them',
       });
     }
-    if (plan.length === 0 && !shard) options.stderr('dial run: no requests matched --grep/--tag\n');
+    if (plan.length === 0 && !shard)
+      options.stderr(
+        options.grep !== undefined || options.tags.length > 0
+          ? 'dial run: no requests matched --grep/--tag\n'
+          : 'dial run: the files hold no request to send (only variables, shared blocks or comments)\n',
+      );
     return reportRun(options, specs, (onEvent) =>
       runPlan(
         plan,

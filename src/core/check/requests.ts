@@ -67,6 +67,11 @@ export const KNOWN_METADATA = new Set([
   'lang',
   // kulala's variable from the JSON response (run/execute.ts).
   'env-json-key',
+  // kulala's display-only keys (a jq filter of the shown response, a streamed view, its OpenAPI
+  // explorer): what is sent is the same, so dial sends the request and shows the whole response.
+  'jq',
+  'accept',
+  'kulala-openapi-explorer',
   // dial's own: which tool's meaning the file is read with (core/httpfile/dialect.ts).
   'dialect',
 ]);

@@ -4,7 +4,10 @@
  * environment (+ `$shared`) or `.env`. Values that are templates are followed (`{{a}}` whose
  * value uses `{{b}}`). Dynamic `{{$…}}` values and references to requests are not variables.
  */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { findPlaceholders } from '../httpfile/placeholders.js';
+import { commandVariable } from '../httpfile/metadata.js';
 import { parseReference } from '../vars/references.js';
 import type { HttpFile, RequestNode, Span } from '../httpfile/types.js';
 import type { Finding } from './types.js';
@@ -64,12 +67,27 @@ export function scriptedNames(files: HttpFile[]): Set<string> {
     if (file.dialect === 'httpyac')
       for (const match of file.text.matchAll(HTTPYAC_SET)) names.add(match[1] ?? match[2]);
     for (const node of file.requests) {
+      // kulala's `# @env-stdin-cmd NAME …` / `# @env-json-key NAME …` set NAME.
+      for (const meta of node.metadata) {
+        const name = commandVariable(meta);
+        if (name) names.add(name);
+      }
       for (const script of [...node.preScripts, ...node.handlers]) {
-        if (script.kind === 'inline') for (const match of script.code.matchAll(SET_CALL)) names.add(match[2]);
+        const code = script.kind === 'inline' ? script.code : scriptFileText(file, script.path);
+        for (const match of code.matchAll(SET_CALL)) names.add(match[2]);
       }
     }
   }
   return names;
+}
+
+/** A `< ./script.js` / `> ./script.js` file's text ('' when it cannot be read: check reports it as missing). */
+function scriptFileText(file: HttpFile, path: string): string {
+  try {
+    return readFileSync(resolve(dirname(file.path), path), 'utf8');
+  } catch {
+    return '';
+  }
 }
 
 /** Spans of a request whose text is sent (placeholders in them must resolve). */

@@ -74,6 +74,20 @@ import type {
   Span,
 } from './types.js';
 
+/** rest.nvim's form body: each `&`-separated `key = value` pair with the blanks around key and value removed. */
+export function restNvimForm(text: string): string {
+  return text
+    .split('&')
+    .filter((pair) => pair !== '' && !pair.startsWith('=')) // no key: rest.nvim drops the pair
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      return eq < 0 ? `${pair.trim()}=` : `${pair.slice(0, eq).trim()}=${pair.slice(eq + 1).trim()}`;
+    })
+    .join('&');
+}
+
+/** A `# @lang …` / `// @lang=…` comment line (rest.nvim's script language). */
+const LANG_COMMENT_RE = /^(?:#+|\/\/+)[ \t]*@lang\b/;
 const METHOD_RE = /^[A-Z][A-Z0-9_-]*$/;
 const VERSION_RE = /^HTTP\/\d(?:\.\d)?$/i;
 const PRIOR_KNOWLEDGE_RE = /[ \t]+(HTTP\/2[ \t]+\(Prior Knowledge\))[ \t]*$/i;
@@ -1123,6 +1137,9 @@ class HttpFileParser {
       return i;
     }
     if (this.dialect === 'httpyac' && isHttpyacBlockCommentStart(t)) return this.blockComment(i);
+    // rest.nvim's `# @lang=lua` above a `> {% … %}` handler, after a blank line under the request:
+    // the handler's language (else a Lua handler would run as JavaScript after the request was sent).
+    if (LANG_COMMENT_RE.test(t)) this.commentAfterRequestLine(i, t);
     if (block.bodyFirst < 0) {
       block.bodyFirst = i;
       this.refuseGraphqlBody(i, t);
@@ -1542,18 +1559,34 @@ class HttpFileParser {
     );
   }
 
-  /** httpyac's AWS signature header: refused at its line (OAuth 2.0 headers are signed in by the session). */
-  private refuseHttpyacAuthorization(block: Block): void {
+  /**
+   * Authorization schemes another tool computes from credentials (httpyac and kulala sign `AWS key secret …`
+   * with AWS Signature v4; kulala hands `NTLM user:pass` and a bare `NTLM` / `Negotiate` to curl's
+   * --ntlm / --negotiate handshakes). Sent as written they would be wrong, so each is refused at its line in
+   * every dialect. A real NTLM / Negotiate token (one base64 word) and AWS v2's `AWS key:signature` pass through.
+   */
+  private refuseComputedAuthorization(block: Block): void {
     for (const header of block.headers) {
       if (!lowerCaseEquals(header.name, 'authorization')) continue;
       const i = header.span.line - 1;
+      const value = header.value;
       // `Authorization: oauth2 …` / `openid …` is signed in by the session (core/oauth).
-      if (/^\s*aws\s+\S+\s+\S+/i.test(header.value))
+      if (/^\s*aws\s+\S+\s+\S+/i.test(value))
         this.fail(
-          'httpyac AWS signing (`Authorization: AWS key secret …`) is not supported yet',
+          'AWS Signature v4 signing (`Authorization: AWS key secret …`, httpyac and kulala) is not supported yet',
           i,
           1,
-          'sign the request with another tool (aws CLI, awscurl) or send it from httpyac',
+          'sign the request with another tool (aws CLI, awscurl) or send it from httpyac / kulala',
+        );
+      const scheme = /^\s*(ntlm|negotiate)\b\s*(.*)$/i.exec(value);
+      if (scheme && (scheme[2] === '' || /[:\s]/.test(scheme[2].trim())))
+        this.fail(
+          `${scheme[1].toUpperCase() === 'NTLM' ? 'NTLM' : 'Negotiate (SPNEGO/Kerberos)'} authentication (kulala's \`Authorization: ${scheme[1]}${scheme[2] === '' ? '' : ' user:password'}\`, a curl handshake) is not supported`,
+          i,
+          1,
+          'send the request from kulala or with `curl --' +
+            scheme[1].toLowerCase() +
+            '`; dial sends an Authorization header only as written',
         );
     }
   }
@@ -1605,12 +1638,22 @@ class HttpFileParser {
       );
     }
     const graphql = block.graphql !== undefined || headerValue(block, 'x-request-type')?.toLowerCase() === 'graphql';
-    if (this.dialect === 'httpyac') this.refuseHttpyacAuthorization(block);
+    this.refuseComputedAuthorization(block);
     // Before the headers are read: a GraphQL body drops its marker header.
     const body = this.bodyOf(block);
     // httpyac `# @injectVariables`: a `< ./file` body gets its variables filled in, as `<@` does.
     if (body?.kind === 'file' && this.dialect === 'httpyac' && block.metadata.some((m) => m.key === 'injectVariables'))
       body.substitute = true;
+    // rest.nvim reads the two markers the other way round: `< ./file` has its {{variables}} filled
+    // in, `<@ ./file` is sent as it is (its parser's external_body).
+    if (body?.kind === 'file' && this.dialect === 'rest.nvim') body.substitute = !body.substitute;
+    // rest.nvim sends a form body with the blanks around each `key=value` pair removed (lines joined).
+    if (
+      body?.kind === 'inline' &&
+      this.dialect === 'rest.nvim' &&
+      headerValue(block, 'content-type')?.toLowerCase().startsWith('application/x-www-form-urlencoded')
+    )
+      body.text = restNvimForm(body.text);
     if (block.method === 'GRAPHQL' && !body) {
       this.fail(
         'a GRAPHQL request without a query',

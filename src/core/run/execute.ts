@@ -24,7 +24,7 @@ import { httpyacVariableName } from '../httpfile/httpyac.js';
 import { scriptEnvironment } from '../vars/kulala-environment.js';
 import { listPasses } from '../httpfile/list-iteration.js';
 import { DEFAULT_MAX_BODY_SIZE } from '../http/body-sinks.js';
-import { scriptRequest, trySubstitute, type ScriptEnvironment } from '../script/api.js';
+import { scriptRequest, trySubstitute, type RequestControl, type ScriptEnvironment } from '../script/api.js';
 import { DialError, errorCatalogue, isDialError, type ErrorCode } from '../errors.js';
 import { credentialValues, maskHeaders, redactText } from '../secrets.js';
 import { writeFileAtomic } from '../atomic-write.js';
@@ -240,6 +240,10 @@ interface Attempt {
   requestLists?: Map<string, unknown[]>;
   /** The pass over those lists (`request.iteration()`). */
   iteration?: number;
+  /** What the scripts of the current send asked (kulala `request.skip()` / `abort()` / `replay()`). */
+  control?: RequestControl;
+  /** How many times kulala's `request.replay()` has sent the request again. */
+  replays?: number;
   request?: HttpRequest;
   exchange?: Exchange;
   view?: ResponseView;
@@ -312,6 +316,8 @@ async function runScripts(shared: ExecutorShared, attempt: Attempt, kind: 'preSc
   const lookup = await scriptEnvironment(file, node, await environmentOf(shared, file), (template) =>
     session.resolveTemplate(template, file, node),
   );
+  // JetBrains: the 0-based pass over a list; kulala (a request whose scripts replay it): 1 + the replays so far.
+  const iteration = attempt.iteration ?? (replaysItself(node) ? (attempt.replays ?? 0) + 1 : undefined);
   const request = scriptRequest(node, (text, variables) =>
     trySubstitute(text, async (template) => session.resolveTemplate(template, file, node, variables)),
   );
@@ -321,7 +327,8 @@ async function runScripts(shared: ExecutorShared, attempt: Attempt, kind: 'preSc
       ...(session.globalHeadersOf ? { globalHeaders: session.globalHeadersOf(file) } : {}),
       requestVariables: attempt.requestVariables,
       requestLists: (attempt.requestLists ??= new Map()),
-      ...(attempt.iteration !== undefined ? { iteration: attempt.iteration } : {}),
+      ...(iteration !== undefined ? { iteration } : {}),
+      control: (attempt.control ??= {}),
       environment: lookup,
       request,
       ...(kind === 'handlers' && attempt.view ? { response: attempt.view } : {}),
@@ -339,6 +346,29 @@ async function runScripts(shared: ExecutorShared, attempt: Attempt, kind: 'preSc
       attempt.assertions.push(assertion);
       attempt.context.emit({ type: 'assertion', result: assertion });
     }
+  }
+}
+
+/** kulala's `request.replay()` in one of the request's inline scripts (its `request.iteration()` counts sends from 1). */
+function replaysItself(node: RequestNode): boolean {
+  for (const script of node.handlers) if (script.kind === 'inline' && REPLAY_RE.test(script.code)) return true;
+  return false;
+}
+const REPLAY_RE = /\brequest\s*\.\s*replay\s*\(/;
+
+/** The most sends kulala's `request.replay()` may add to one request: a loop that never stops is an error, not a hang. */
+export const MAX_REPLAYS = 100;
+
+/** kulala `request.skip()` in a pre-request script: the request is not sent (a skip, in `dial run`). */
+class RequestSkipped extends DialError {
+  constructor(location: { file: string; line: number }, message: string) {
+    super(
+      'E_INPUT',
+      `the request was skipped by its pre-request script (request.skip(${message ? JSON.stringify(message) : ''}))`,
+      {
+        location,
+      },
+    );
   }
 }
 
@@ -525,7 +555,7 @@ async function sendAndCheck(shared: ExecutorShared, attempt: Attempt): Promise<A
   if (sleep && /^\d+$/.test(sleep)) await delay(Number(sleep), undefined, { signal: attempt.context.signal });
   const passes =
     node.httpyacLoop && session.httpyacLoopPasses ? await session.httpyacLoopPasses(file, node) : undefined;
-  if (!passes) await sendOnce(shared, attempt);
+  if (!passes) await sendWithReplays(shared, attempt);
   for (const [index, pass] of (passes ?? []).entries()) {
     if (index > 0 && attempt.exchange) engine.releaseBody?.(attempt.exchange.response.body);
     attempt.requestVariables = new Map(pass);
@@ -536,12 +566,34 @@ async function sendAndCheck(shared: ExecutorShared, attempt: Attempt): Promise<A
   return attemptOutcome(shared, attempt, passed ? 'passed' : 'failed');
 }
 
-/** sendAndCheck, where an httpyac `exports.$cancel` skips the request (nothing was sent). */
+/**
+ * One send, then again while a handler calls kulala's `request.replay()` (pre-request scripts run
+ * before each send; a `request.skip()` on a replay ends the loop). At most MAX_REPLAYS more sends.
+ */
+async function sendWithReplays(shared: ExecutorShared, attempt: Attempt): Promise<void> {
+  attempt.replays = 0;
+  for (;;) {
+    attempt.control = undefined;
+    await sendOnce(shared, attempt);
+    if (!(attempt.control as RequestControl | undefined)?.replay) return;
+    const { file, node } = attempt.context;
+    if (attempt.replays >= MAX_REPLAYS)
+      throw new DialError('E_SCRIPT', `request.replay() sent the request ${MAX_REPLAYS + 1} times; stopped there`, {
+        location: { file: file.path, line: node.handlers[0]?.span.line ?? node.requestLineSpan.line },
+        hint: 'call request.replay() only while there is something left to send',
+      });
+    if (attempt.exchange) shared.options.engine.releaseBody?.(attempt.exchange.response.body);
+    attempt.replays++;
+  }
+}
+
+/** sendAndCheck, where an httpyac `exports.$cancel` or a kulala `request.skip()` skips the request (nothing was sent). */
 async function sendAndCheckOrSkip(shared: ExecutorShared, attempt: Attempt): Promise<AttemptOutcome> {
   try {
     return await sendAndCheck(shared, attempt);
   } catch (error) {
-    if (error instanceof HttpyacCancel) return attemptOutcome(shared, attempt, 'skipped');
+    if (error instanceof HttpyacCancel || error instanceof RequestSkipped)
+      return attemptOutcome(shared, attempt, 'skipped');
     throw error;
   }
 }
@@ -562,6 +614,20 @@ async function sendAfterPreWork(shared: ExecutorShared, attempt: Attempt, pass?:
   attempt.requestLists = undefined;
   attempt.iteration = undefined;
   if (node.preScripts.length > 0) await runScripts(shared, attempt, 'preScripts');
+  const control = attempt.control as RequestControl | undefined;
+  if (control?.abort !== undefined)
+    throw new DialError(
+      'E_SCRIPT',
+      `the pre-request script aborted the request${control.abort ? `: ${control.abort}` : ''}; nothing was sent`,
+      {
+        location: { file: file.path, line: node.preScripts[0].span.line },
+      },
+    );
+  if (control?.skip !== undefined) {
+    // On a replay, a skip ends the replays; on the first send, the request is skipped.
+    if (attempt.replays) return;
+    throw new RequestSkipped({ file: file.path, line: node.preScripts[0].span.line }, control.skip);
+  }
   // JetBrains: a list set by the pre-request script sends the request once per item.
   // (runScripts fills attempt.requestLists; TypeScript's narrowing from the line above does not see it.)
   const lists = attempt.requestLists as Map<string, unknown[]> | undefined;

@@ -40,10 +40,22 @@ export interface ScriptEnvironment {
   requestLists?: Map<string, unknown[]>;
   /** `request.iteration()`: the 0-based pass of a request sent once per list item. */
   iteration?: number;
+  /**
+   * kulala's `request.skip(message?)` / `request.abort(message?)` (pre-request scripts) and
+   * `request.replay()` (handlers), recorded for the runner; undefined where they cannot be taken (`dial send`).
+   */
+  control?: RequestControl;
   /** Looks a variable up in the selected environment (undefined when absent). */
   environment: (name: string) => string | undefined;
   request?: ScriptRequest;
   response?: ResponseView;
+}
+
+/** What a script asked of its request's send (kulala). A message is '' when none was given. */
+export interface RequestControl {
+  skip?: string;
+  abort?: string;
+  replay?: boolean;
 }
 
 /** The request as written, for `request.url`, `request.headers` and `request.body` (JetBrains). */

@@ -3,7 +3,7 @@
  * writes only the run's variables, the response being checked and the test record; hashing is
  * done here with node:crypto on plain strings. Nothing it answers is a host object.
  */
-import { createHash, createHmac, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { JSONPath } from 'jsonpath-plus';
 import type { HostState } from './engine-types.js';
 import { isDefinitePath } from '../assert/json-path.js';
@@ -154,6 +154,19 @@ function answer(state: HostState, op: string, args: unknown[]): unknown {
       return jsonSafe(env.requestLists?.get(name) ?? env.requestVariables.get(name));
     case 'iteration':
       return env.iteration ?? 0;
+    case 'requestSkip':
+    case 'requestAbort': {
+      const what = op === 'requestSkip' ? 'request.skip()' : 'request.abort()';
+      if (!env.control) throw new Error(`${what} is taken by dial run only`);
+      if (env.response) throw new Error(`${what} is for pre-request scripts (the request was already sent)`);
+      env.control[op === 'requestSkip' ? 'skip' : 'abort'] = args[0] === null || args[0] === undefined ? '' : name;
+      return null;
+    }
+    case 'requestReplay':
+      if (!env.control) throw new Error('request.replay() is taken by dial run only');
+      if (!env.response) throw new Error('request.replay() is for response handlers (> {% … %})');
+      env.control.replay = true;
+      return null;
     case 'envGet':
       return jsonSafe(env.environment(name));
     case 'body':
@@ -166,6 +179,12 @@ function answer(state: HostState, op: string, args: unknown[]): unknown {
       return jsonPath(args[0], String(args[1]));
     case 'uuid':
       return randomUUID();
+    case 'randomBytes': {
+      const n = Number(args[0]);
+      if (!Number.isInteger(n) || n < 0 || n > 65536)
+        throw new Error(`crypto.randomBytes(${String(args[0])}): a size from 0 to 65536`);
+      return randomBytes(n).toString('base64');
+    }
     case 'recode':
       return recode(String(args[0]), String(args[1]), String(args[2]));
     default:

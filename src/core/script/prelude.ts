@@ -161,6 +161,10 @@ export const PRELUDE_SOURCE = String.raw`(function (host, node) {
         get: function (name) { var v = call('varGet', String(name)); return v === undefined ? null : v; }
       },
       iteration: function () { return call('iteration'); },
+      // kulala: not sent (skip), not sent and an error (abort), sent again after its handlers (replay).
+      skip: function (message) { call('requestSkip', message === undefined ? null : String(message)); },
+      abort: function (message) { call('requestAbort', message === undefined ? null : String(message)); },
+      replay: function () { call('requestReplay'); },
       templateValue: function () { unsupported('request.templateValue'); },
       environment: { get: function (name) { var v = call('envGet', String(name)); return v === undefined ? null : v; } }
     };
@@ -177,6 +181,7 @@ export const PRELUDE_SOURCE = String.raw`(function (host, node) {
     var response = {
       status: data.status,
       statusCode: data.status,
+      responseCode: data.status,
       statusText: data.statusText,
       headers: { valueOf: function (name) { var v = valuesOf(name); return v.length ? v[0] : null; }, valuesOf: valuesOf },
       contentType: { mimeType: data.mimeType, charset: data.charset || 'UTF-8' },
@@ -230,7 +235,8 @@ export const PRELUDE_SOURCE = String.raw`(function (host, node) {
   var nodeCrypto = {
     createHash: function (a) { return nodeHash(a); },
     createHmac: function (a, key) { return nodeHash(a, key); },
-    randomUUID: function () { return call('uuid'); }
+    randomUUID: function () { return call('uuid'); },
+    randomBytes: function (n) { return makeBuffer(call('randomBytes', Number(n))); }
   };
   Object.keys(jetbrainsCrypto).forEach(function (k) { nodeCrypto[k] = jetbrainsCrypto[k]; });
 
@@ -312,6 +318,8 @@ export const PRELUDE_SOURCE = String.raw`(function (host, node) {
   kulalaAssert.headersHas = function (name, value, m) { var v = currentResponse && currentResponse.headers.valueOf(name); nodeAssert(v === value, m === undefined ? 'header ' + name + ' is ' + fmt(value) : m); };
   kulalaAssert.bodyHas = function (sub, m) { var b = currentResponse && currentResponse.body; nodeAssert((typeof b === 'string' ? b : fmt(b)).indexOf(sub) >= 0, m === undefined ? 'body contains ' + fmt(sub) : m); };
   kulalaAssert.jsonHas = function (key, value, m) { var b = currentResponse && currentResponse.body, cur = b; String(key).split('.').forEach(function (p) { cur = cur == null ? undefined : cur[p]; }); nodeAssert(same(cur, value), m === undefined ? 'json ' + key + ' is ' + fmt(value) : m); };
+  // kulala's client.assert.true(…) / .same(…): the same helpers under JetBrains' client.assert(condition).
+  Object.keys(kulalaAssert).forEach(function (k) { clientAssert[k] = kulalaAssert[k]; });
 
   // httpyac gives scripts uuid without installing it; v4 is crypto.randomUUID.
   var uuidModule = { v4: function () { return call('uuid'); } };

@@ -54,6 +54,7 @@ import { findPlaceholders } from '../httpfile/placeholders.js';
 import { inFileConflictMessage, scriptSetSites, shownPath } from '../vars/precedence.js';
 import { lineColAt } from '../env/json-file.js';
 import { basicAuthorization } from '../http/basic-auth.js';
+import { guessContentType } from '../http/mime.js';
 import { eventSourceHttpRequest, eventTypes, streamLimits } from './event-source.js';
 
 /** True when a file variable stands outside every request's block (httpyac: in a global region). */
@@ -1562,9 +1563,11 @@ class RequestSession implements Session {
           hint: 'paths in `< ./file` are relative to the .http file',
         });
       }
-      return source.substitute
-        ? { kind: 'text', text: await resolver.resolve(decodeFileBody(await readFile(path), source.encoding)) }
-        : { kind: 'file', path };
+      if (!source.substitute) return { kind: 'file', path };
+      // rest.nvim guesses the type of any file body from its name (a sent-as-is file gets it below, in prepareBody).
+      if (file.dialect === 'rest.nvim' && !headers.some(([name]) => name.toLowerCase() === 'content-type'))
+        headers.push(['Content-Type', guessContentType(path)]);
+      return { kind: 'text', text: await resolver.resolve(decodeFileBody(await readFile(path), source.encoding)) };
     }
     return { kind: 'none' };
   }

@@ -182,8 +182,61 @@ describe('httpyac authorization schemes dial does not run', () => {
     expect(refusal(`${HY}GET http://x/\nAuthorization: AWS {{key}} {{secret}} region: eu-west-1\n`).message).toContain(
       'AWS',
     );
-    // Elsewhere (and a single-token AWS header) it is an ordinary header.
+    // A single-token AWS header (v2 `AWS key:signature`) is an ordinary header.
     expect(parseHttpFile('GET http://x/\nAuthorization: AWS AKID:sig\n', '').requests[0].headers).toHaveLength(1);
+  });
+});
+
+describe('authorization schemes computed by another tool, in every dialect', () => {
+  it('refuses kulala NTLM / Negotiate credentials and AWS signing at the header line', () => {
+    for (const value of [
+      'NTLM {{u}}:{{p}}',
+      'NTLM {{u}} {{p}}',
+      'NTLM',
+      'Negotiate',
+      'AWS {{key}} {{secret}} region:eu-west-1',
+    ]) {
+      const error = refusal(`GET http://x/\nAuthorization: ${value}\n`);
+      expect(error.line).toBe(2);
+      expect(error.message).toMatch(/NTLM|Negotiate|AWS/);
+    }
+    // A real NTLM / Negotiate token (one base64 word) is an ordinary header.
+    for (const value of ['NTLM TlRMTVNTUAABAAAAB4IIog==', 'Negotiate YIIGhgYGKwYBBQUCoIIGejCCBnag'])
+      expect(parseHttpFile(`GET http://x/\nAuthorization: ${value}\n`, '').requests[0].headers).toHaveLength(1);
+  });
+});
+
+describe("rest.nvim's # @lang=lua above a handler after a blank line", () => {
+  it('is refused at the handler line, before anything is sent', () => {
+    const text = '### a\nGET http://x/posts/3\n\n# @lang=lua\n> {%\nlocal body = vim.json.decode(response.body)\n%}\n';
+    const error = refusal(text);
+    expect(error.line).toBe(5);
+    expect(error.message).toContain("'lua'");
+    // A JavaScript handler under the same kind of comment still parses.
+    expect(
+      parseHttpFile('GET http://x/\n\n# @lang=javascript\n> {%\nclient.log(1)\n%}\n', '').requests[0].handlers,
+    ).toHaveLength(1);
+  });
+});
+
+describe('rest.nvim dialect bodies', () => {
+  const RN = '# @dialect rest.nvim\n';
+  it('reads < ./file with its variables filled in and <@ ./file as it is (the other way round from REST Client)', () => {
+    const [plain, raw] = parseHttpFile(
+      `${RN}POST http://x/a\n\n< ./in.json\n\n###\nPOST http://x/b\n\n<@ ./in.json\n`,
+      '',
+    ).requests;
+    expect(plain.body).toMatchObject({ kind: 'file', substitute: true });
+    expect(raw.body).toMatchObject({ kind: 'file', substitute: false });
+    const [jetbrains] = parseHttpFile('POST http://x/a\n\n< ./in.json\n', '').requests;
+    expect(jetbrains.body).toMatchObject({ kind: 'file', substitute: false });
+  });
+
+  it('sends a form body with the blanks around each pair removed', () => {
+    const text =
+      'POST http://x/post\nContent-Type: application/x-www-form-urlencoded\n\nkey1 = value1 &\nkey2 = {{v}} &\nkey3\n';
+    expect(parseHttpFile(`${RN}${text}`, '').requests[0].body).toMatchObject({ text: 'key1=value1&key2={{v}}&key3=' });
+    expect(parseHttpFile(text, '').requests[0].body).toMatchObject({ text: 'key1 = value1 &\nkey2 = {{v}} &\nkey3' });
   });
 });
 

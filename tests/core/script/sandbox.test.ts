@@ -37,6 +37,18 @@ async function runHandler(code: string, e = env(), runner = new ScriptRunner()) 
   return runner.run(script, file, e);
 }
 
+describe('Node-style crypto in the sandbox', () => {
+  it("require('crypto').randomBytes(n) gives n random bytes, as a Buffer", async () => {
+    const e = env();
+    await runHandler(
+      "var c = require('crypto'); var a = c.randomBytes(16); client.global.set('hex', a.toString('hex')); client.global.set('b', c.randomBytes(16).toString('hex'));",
+      e,
+    );
+    expect(e.globals.get('hex')).toMatch(/^[0-9a-f]{32}$/);
+    expect(e.globals.get('b')).not.toBe(e.globals.get('hex'));
+  });
+});
+
 describe('script sandbox', () => {
   it('runs client.test with the response API and records passes and failures', async () => {
     const outcome = await runHandler(`
