@@ -146,6 +146,16 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
 }
 
 /** Checks the flags, finds the workspace and its variables, and builds the run-once function. */
+/** Where the workspace root is looked for from: the first path's folder (the cwd without paths). */
+function searchStart(cwd: string, paths: string[]): string {
+  const first = paths[0] ? resolve(cwd, paths[0]) : cwd;
+  try {
+    return statSync(first).isDirectory() ? first : dirname(first);
+  } catch {
+    return cwd;
+  }
+}
+
 async function prepareRun(options: RunCommandOptions): Promise<RunSetup> {
   // Usage first: nothing is read or sent when a flag is wrong.
   const shard: Shard | undefined = options.shard ? parseShard(options.shard) : undefined;
@@ -160,14 +170,7 @@ async function prepareRun(options: RunCommandOptions): Promise<RunSetup> {
     import('../../core/workspace/discover.js'),
     import('../../core/env/index.js'),
   ]);
-  const first = options.paths[0] ? resolve(options.cwd, options.paths[0]) : options.cwd;
-  let start = first;
-  try {
-    if (!statSync(first).isDirectory()) start = dirname(first);
-  } catch {
-    start = options.cwd;
-  }
-  const root = findWorkspaceRoot(start);
+  const root = findWorkspaceRoot(searchStart(options.cwd, options.paths));
   const fromEnvFile = options.envFile
     ? await envFileVariables(resolve(options.cwd, options.envFile), options.environment)
     : undefined;
