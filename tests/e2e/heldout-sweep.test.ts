@@ -305,6 +305,38 @@ describe('dial check on files the tools accept', () => {
     }
   });
 
+  it('a file naming no dialect whose < / <@ body file holds {{…}} is warned on with file:line by check, run and send', async () => {
+    const server = await jsonServer();
+    try {
+      const dir = workspace({
+        'in.json': '{"foo": "{{bar}}"}\n',
+        'plain.json': '{"foo": 1}\n',
+        'a.http': `@bar=baz\n###\nPOST ${server.url}/a\n\n< ./in.json\n\n###\nPOST ${server.url}/b\n\n<@ ./in.json\n\n###\nPOST ${server.url}/c\n\n< ./plain.json\n`,
+        'named.http': `# @dialect jetbrains\n###\nPOST ${server.url}/d\n\n< ./in.json\n`,
+      });
+      const check = await runCli(['check', 'a.http'], { cwd: dir });
+      expect(check.stdout).toContain('a.http:5:1: warning: `< ./in.json` holds {{…}}');
+      expect(check.stdout).toContain('a.http:10:1: warning: `<@ ./in.json` holds {{…}}');
+      expect(check.stdout).not.toContain('plain.json');
+      const run = await runCli(['run', 'a.http'], { cwd: dir });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain('warning: ');
+      expect(run.stderr).toContain('a.http:5: `< ./in.json` holds {{…}}');
+      expect(run.stderr).toContain('# @dialect rest.nvim');
+      // The default reading is unchanged: `<` as it is, `<@` with its variables.
+      const [raw, filled] = server.requests.slice(-3);
+      expect(raw.body.toString()).toBe('{"foo": "{{bar}}"}\n');
+      expect(filled.body.toString()).toBe('{"foo": "baz"}\n');
+      const send = await runCli(['send', 'a.http:3'], { cwd: dir });
+      expect(send.stderr).toContain('a.http:5: `< ./in.json` holds {{…}}');
+      const named = await runCli(['run', 'named.http'], { cwd: dir });
+      expect(named.code, named.stderr).toBe(0);
+      expect(named.stderr).not.toContain('holds {{…}}');
+    } finally {
+      await server.close();
+    }
+  });
+
   it("kulala's display-only keys (# @jq, # @accept chunked, # @kulala-openapi-explorer) are known, not warned on", async () => {
     const dir = workspace({
       'k.http':

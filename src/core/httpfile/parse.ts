@@ -35,6 +35,7 @@ import { curlRequestOf } from './curl-request.js';
 import { lineTable, type LineTable } from './lines.js';
 import { trimmedSlice } from './trim.js';
 import { chooseDialect, type Dialect } from './dialect.js';
+import { bodyFileHasPlaceholder } from './body-file-dialect.js';
 import {
   HTTPYAC_SCRIPT_END_RE,
   httpyacScriptStart,
@@ -306,6 +307,7 @@ export function parseHttpFile(text: string, path: string, options: ParseOptions 
     lines,
     choice.dialect,
     choice.source === 'workspace' || choice.source === 'constructs',
+    choice.source === 'default',
   ).parse();
 }
 
@@ -344,6 +346,8 @@ class HttpFileParser {
     private readonly dialect: Dialect,
     /** The dialect was guessed (workspace, constructs), not declared: say so where it changes the meaning. */
     private readonly dialectGuessed = false,
+    /** Nothing named or hinted the dialect (the common reading by default): warn where tools differ. */
+    private readonly dialectUnnamed = false,
   ) {
     this.fileLabel = path || '<text>';
     this.lineCount = lines.count;
@@ -1647,6 +1651,14 @@ class HttpFileParser {
     // rest.nvim reads the two markers the other way round: `< ./file` has its {{variables}} filled
     // in, `<@ ./file` is sent as it is (its parser's external_body).
     if (body?.kind === 'file' && this.dialect === 'rest.nvim') body.substitute = !body.substitute;
+    else if (body?.kind === 'file' && this.dialectUnnamed && bodyFileHasPlaceholder(this.path, body.path))
+      this.warn(
+        body.substitute
+          ? `\`<@ ${body.path}\` holds {{…}}: dial fills its variables in (REST Client's reading); rest.nvim sends that file as it is`
+          : `\`< ${body.path}\` holds {{…}}: dial sends it as it is, {{…}} included (REST Client's reading); rest.nvim fills its variables in`,
+        body.span.line - 1,
+        'the tools read `<` and `<@` the other way round: write `# @dialect rest.nvim` at the top of a rest.nvim file, or `# @dialect jetbrains` to confirm (or pass --dialect)',
+      );
     // rest.nvim sends a form body with the blanks around each `key=value` pair removed (lines joined).
     if (
       body?.kind === 'inline' &&
