@@ -161,4 +161,14 @@ describe('dial check', () => {
     );
     expect(result.code).toBe(0);
   });
+
+  it('names set through client.variables.global / .request (JetBrains 2025.3) count as defined', async () => {
+    const dir = tempDir('dial-check-');
+    writeFileSync(
+      join(dir, 'v.http'),
+      '< {%\n  client.variables.global.set("g", "1");\n  client.variables.request.set("r", "2");\n%}\nGET http://x/api?g={{g}}&r={{r}}&m={{m}}\n',
+    );
+    const result = await runCli(['check', 'v.http'], { cwd: dir });
+    expect(result.stdout).toBe("v.http:5:36: error: undefined variable 'm' [undefined-variable]\n");
+  });
 });
