@@ -337,6 +337,19 @@ describe('dial check on files the tools accept', () => {
     }
   });
 
+  it('a form body with blanks around = or & in a file naming no dialect is warned on (rest.nvim removes them)', async () => {
+    const dir = workspace({
+      'f.http':
+        'POST http://x/post\nContent-Type: application/x-www-form-urlencoded\n\nkey1 = value1 &\nkey2 = value2\n\n###\nPOST http://x/post\nContent-Type: application/x-www-form-urlencoded\n\na=1&b=2\n',
+      'r.http':
+        '# @dialect rest.nvim\nPOST http://x/post\nContent-Type: application/x-www-form-urlencoded\n\nkey1 = value1 &\nkey2 = value2\n',
+    });
+    const result = await runCli(['check', 'f.http', 'r.http'], { cwd: dir });
+    expect(result.stdout).toContain('f.http:4:1: warning: this form body has blanks around `=` or `&`');
+    expect(result.stdout).not.toContain('f.http:11:');
+    expect(result.stdout).not.toContain('r.http');
+  });
+
   it("kulala's display-only keys (# @jq, # @accept chunked, # @kulala-openapi-explorer) are known, not warned on", async () => {
     const dir = workspace({
       'k.http':

@@ -1666,6 +1666,17 @@ class HttpFileParser {
       headerValue(block, 'content-type')?.toLowerCase().startsWith('application/x-www-form-urlencoded')
     )
       body.text = restNvimForm(body.text);
+    else if (
+      body?.kind === 'inline' &&
+      this.dialectUnnamed &&
+      /[ \t][=&]|[=&][ \t]/.test(body.text) &&
+      headerValue(block, 'content-type')?.toLowerCase().startsWith('application/x-www-form-urlencoded')
+    )
+      this.warn(
+        'this form body has blanks around `=` or `&`: dial sends them as written (as JetBrains does); rest.nvim removes them',
+        body.span.line - 1,
+        'write the pairs without blanks (`key1=value1&key2=value2`), or `# @dialect rest.nvim` at the top of a rest.nvim file (or pass --dialect)',
+      );
     if (block.method === 'GRAPHQL' && !body) {
       this.fail(
         'a GRAPHQL request without a query',
