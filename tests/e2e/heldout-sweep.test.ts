@@ -312,7 +312,7 @@ describe('dial check on files the tools accept', () => {
         'in.json': '{"foo": "{{bar}}"}\n',
         'plain.json': '{"foo": 1}\n',
         'a.http': `@bar=baz\n###\nPOST ${server.url}/a\n\n< ./in.json\n\n###\nPOST ${server.url}/b\n\n<@ ./in.json\n\n###\nPOST ${server.url}/c\n\n< ./plain.json\n`,
-        'named.http': `# @dialect jetbrains\n###\nPOST ${server.url}/d\n\n< ./in.json\n`,
+        'named.http': `# @dialect rest-client\n###\nPOST ${server.url}/d\n\n< ./in.json\n`,
       });
       const check = await runCli(['check', 'a.http'], { cwd: dir });
       expect(check.stdout).toContain('a.http:5:1: warning: `< ./in.json` holds {{…}}');
@@ -332,6 +332,27 @@ describe('dial check on files the tools accept', () => {
       const named = await runCli(['run', 'named.http'], { cwd: dir });
       expect(named.code, named.stderr).toBe(0);
       expect(named.stderr).not.toContain('holds {{…}}');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("a file declared JetBrains' fills the variables of a < ./file body in (text files; binary ones go as they are)", async () => {
+    const server = await jsonServer();
+    try {
+      const dir = workspace({
+        'in.json': '{"foo": "{{bar}}"}\n',
+        'raw.bin': '',
+        'a.http': `# @dialect jetbrains\n@bar=baz\n###\nPOST ${server.url}/a\n\n< ./in.json\n\n###\nPOST ${server.url}/b\n\n< ./raw.bin\n`,
+      });
+      // Not UTF-8 and holding `{{`: sent byte for byte.
+      writeFileSync(join(dir, 'raw.bin'), Buffer.from([0xff, 0x7b, 0x7b, 0x78, 0x7d, 0x7d, 0xfe]));
+      const result = await runCli(['run', 'a.http'], { cwd: dir });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).not.toContain('holds {{…}}');
+      const [filled, binary] = server.requests.slice(-2);
+      expect(filled.body.toString()).toBe('{"foo": "baz"}\n');
+      expect([...binary.body]).toEqual([0xff, 0x7b, 0x7b, 0x78, 0x7d, 0x7d, 0xfe]);
     } finally {
       await server.close();
     }

@@ -301,7 +301,7 @@ function trailingVariablesBlank(lines: string[]): number {
 export function parseHttpFile(text: string, path: string, options: ParseOptions = {}): HttpFile {
   const lines = lineTable(text);
   const choice = chooseDialect(text, path, options.dialect, lines.hints);
-  return new HttpFileParser(
+  const file = new HttpFileParser(
     text,
     path,
     lines,
@@ -309,6 +309,8 @@ export function parseHttpFile(text: string, path: string, options: ParseOptions 
     choice.source === 'workspace' || choice.source === 'constructs',
     choice.source === 'default',
   ).parse();
+  file.dialectSource = choice.source;
+  return file;
 }
 
 class HttpFileParser {
@@ -1654,10 +1656,12 @@ class HttpFileParser {
     else if (body?.kind === 'file' && this.dialectUnnamed && bodyFileHasPlaceholder(this.path, body.path))
       this.warn(
         body.substitute
-          ? `\`<@ ${body.path}\` holds {{…}}: dial fills its variables in (REST Client's reading); rest.nvim sends that file as it is`
-          : `\`< ${body.path}\` holds {{…}}: dial sends it as it is, {{…}} included (REST Client's reading); rest.nvim fills its variables in`,
+          ? `\`<@ ${body.path}\` holds {{…}}: dial fills its variables in, as REST Client, httpyac and kulala do; rest.nvim sends that file as it is`
+          : `\`< ${body.path}\` holds {{…}}: dial sends it as it is, as REST Client does; JetBrains and rest.nvim fill its variables in`,
         body.span.line - 1,
-        'the tools read `<` and `<@` the other way round: write `# @dialect rest.nvim` at the top of a rest.nvim file, or `# @dialect jetbrains` to confirm (or pass --dialect)',
+        body.substitute
+          ? 'name the tool the file is for: `# @dialect rest.nvim` at the top sends the file as it is, `# @dialect rest-client` confirms (or pass --dialect)'
+          : 'name the tool the file is for: `# @dialect jetbrains` or `# @dialect rest.nvim` at the top fills the variables in, `# @dialect rest-client` confirms (or pass --dialect)',
       );
     // rest.nvim sends a form body with the blanks around each `key=value` pair removed (lines joined).
     if (
