@@ -161,4 +161,26 @@ describe('dial check', () => {
     );
     expect(result.code).toBe(0);
   });
+
+  it('names set through client.variables.global / .request (JetBrains 2025.3) count as defined', async () => {
+    const dir = tempDir('dial-check-');
+    writeFileSync(
+      join(dir, 'v.http'),
+      '< {%\n  client.variables.global.set("g", "1");\n  client.variables.request.set("r", "2");\n%}\nGET http://x/api?g={{g}}&r={{r}}&m={{m}}\n',
+    );
+    const result = await runCli(['check', 'v.http'], { cwd: dir });
+    expect(result.stdout).toBe("v.http:5:36: error: undefined variable 'm' [undefined-variable]\n");
+  });
+
+  it('a WebSocket body is checked message by message, not as one JSON text', async () => {
+    const dir = tempDir('dial-check-');
+    writeFileSync(
+      join(dir, 'ws.http'),
+      'WEBSOCKET ws://x/ws\nContent-Type: application/json\n\n===\n{"a": 1}\n=== wait-for-server\n{"b": {{n}}}\n===\n{"c": }\n',
+    );
+    const result = await runCli(['check', 'ws.http', '--var', 'n=2'], { cwd: dir });
+    expect(result.stdout).toContain('ws.http:9:7: error: invalid JSON WebSocket message');
+    expect(result.stdout).not.toContain('ws.http:4:');
+    expect(result.stdout).not.toContain('ws.http:7:');
+  });
 });

@@ -305,6 +305,72 @@ describe('dial check on files the tools accept', () => {
     }
   });
 
+  it('a file naming no dialect whose < / <@ body file holds {{…}} is warned on with file:line by check, run and send', async () => {
+    const server = await jsonServer();
+    try {
+      const dir = workspace({
+        'in.json': '{"foo": "{{bar}}"}\n',
+        'plain.json': '{"foo": 1}\n',
+        'a.http': `@bar=baz\n###\nPOST ${server.url}/a\n\n< ./in.json\n\n###\nPOST ${server.url}/b\n\n<@ ./in.json\n\n###\nPOST ${server.url}/c\n\n< ./plain.json\n`,
+        'named.http': `# @dialect rest-client\n###\nPOST ${server.url}/d\n\n< ./in.json\n`,
+      });
+      const check = await runCli(['check', 'a.http'], { cwd: dir });
+      expect(check.stdout).toContain('a.http:5:1: warning: `< ./in.json` holds {{…}}');
+      expect(check.stdout).toContain('a.http:10:1: warning: `<@ ./in.json` holds {{…}}');
+      expect(check.stdout).not.toContain('plain.json');
+      const run = await runCli(['run', 'a.http'], { cwd: dir });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain('warning: ');
+      expect(run.stderr).toContain('a.http:5: `< ./in.json` holds {{…}}');
+      expect(run.stderr).toContain('# @dialect rest.nvim');
+      // The default reading is unchanged: `<` as it is, `<@` with its variables.
+      const [raw, filled] = server.requests.slice(-3);
+      expect(raw.body.toString()).toBe('{"foo": "{{bar}}"}\n');
+      expect(filled.body.toString()).toBe('{"foo": "baz"}\n');
+      const send = await runCli(['send', 'a.http:3'], { cwd: dir });
+      expect(send.stderr).toContain('a.http:5: `< ./in.json` holds {{…}}');
+      const named = await runCli(['run', 'named.http'], { cwd: dir });
+      expect(named.code, named.stderr).toBe(0);
+      expect(named.stderr).not.toContain('holds {{…}}');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("a file declared JetBrains' fills the variables of a < ./file body in (text files; binary ones go as they are)", async () => {
+    const server = await jsonServer();
+    try {
+      const dir = workspace({
+        'in.json': '{"foo": "{{bar}}"}\n',
+        'raw.bin': '',
+        'a.http': `# @dialect jetbrains\n@bar=baz\n###\nPOST ${server.url}/a\n\n< ./in.json\n\n###\nPOST ${server.url}/b\n\n< ./raw.bin\n`,
+      });
+      // Not UTF-8 and holding `{{`: sent byte for byte.
+      writeFileSync(join(dir, 'raw.bin'), Buffer.from([0xff, 0x7b, 0x7b, 0x78, 0x7d, 0x7d, 0xfe]));
+      const result = await runCli(['run', 'a.http'], { cwd: dir });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).not.toContain('holds {{…}}');
+      const [filled, binary] = server.requests.slice(-2);
+      expect(filled.body.toString()).toBe('{"foo": "baz"}\n');
+      expect([...binary.body]).toEqual([0xff, 0x7b, 0x7b, 0x78, 0x7d, 0x7d, 0xfe]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a form body with blanks around = or & in a file naming no dialect is warned on (rest.nvim removes them)', async () => {
+    const dir = workspace({
+      'f.http':
+        'POST http://x/post\nContent-Type: application/x-www-form-urlencoded\n\nkey1 = value1 &\nkey2 = value2\n\n###\nPOST http://x/post\nContent-Type: application/x-www-form-urlencoded\n\na=1&b=2\n',
+      'r.http':
+        '# @dialect rest.nvim\nPOST http://x/post\nContent-Type: application/x-www-form-urlencoded\n\nkey1 = value1 &\nkey2 = value2\n',
+    });
+    const result = await runCli(['check', 'f.http', 'r.http'], { cwd: dir });
+    expect(result.stdout).toContain('f.http:4:1: warning: this form body has blanks around `=` or `&`');
+    expect(result.stdout).not.toContain('f.http:11:');
+    expect(result.stdout).not.toContain('r.http');
+  });
+
   it("kulala's display-only keys (# @jq, # @accept chunked, # @kulala-openapi-explorer) are known, not warned on", async () => {
     const dir = workspace({
       'k.http':

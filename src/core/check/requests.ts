@@ -174,16 +174,38 @@ function checkJsonBody(node: RequestNode, report: Report): void {
   if (node.body?.kind !== 'inline') return;
   const type = node.headers.find((h) => h.name.toLowerCase() === 'content-type')?.value ?? '';
   if (!/json/i.test(type)) return;
-  const blanked = blankPlaceholders(node.body.text);
-  try {
-    JSON.parse(blanked);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const position = /at position (\d+)/.exec(message);
-    const at = position ? Number(position[1]) : (jsonErrorOffset(blanked) ?? 0);
-    const reason = message.replace(/ in JSON at position \d+.*$/, '').replace(/^JSON\.parse: /, '');
-    report(node.body.span.start + at, 'invalid-json', `invalid JSON body: ${reason}`);
+  // A WebSocket body is messages between `===` lines (JetBrains): each message is JSON on its own.
+  const parts = node.method === 'WEBSOCKET' ? websocketMessages(node.body.text) : [{ text: node.body.text, at: 0 }];
+  for (const part of parts) {
+    const blanked = blankPlaceholders(part.text);
+    if (parts.length > 1 && blanked.trim() === '') continue;
+    try {
+      JSON.parse(blanked);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const position = /at position (\d+)/.exec(message);
+      const at = position ? Number(position[1]) : (jsonErrorOffset(blanked) ?? 0);
+      const reason = message.replace(/ in JSON at position \d+.*$/, '').replace(/^JSON\.parse: /, '');
+      const what = parts.length > 1 ? 'invalid JSON WebSocket message' : 'invalid JSON body';
+      report(node.body.span.start + part.at + at, 'invalid-json', `${what}: ${reason}`);
+    }
   }
+}
+
+/** A WebSocket body's messages (the text between `===` lines) with their offsets in the body. */
+function websocketMessages(text: string): Array<{ text: string; at: number }> {
+  const parts: Array<{ text: string; at: number }> = [];
+  let start = 0;
+  for (let at = 0; at <= text.length;) {
+    const end = text.indexOf('\n', at) < 0 ? text.length : text.indexOf('\n', at);
+    if (/^===(?:[ \t].*)?\r?$/.test(text.slice(at, end))) {
+      parts.push({ text: text.slice(start, at), at: start });
+      start = end + 1;
+    }
+    at = end + 1;
+  }
+  parts.push({ text: text.slice(start), at: start });
+  return parts;
 }
 
 function checkFiles(file: HttpFile, node: RequestNode, report: Report): void {

@@ -54,7 +54,8 @@ function checkAuthUse(expression: string, environments: EnvironmentValues[], rep
 
 type Report = (offset: number, rule: Finding['rule'], message: string) => void;
 
-const SET_CALL = /(?:client\.global|request\.variables)\.set\(\s*(["'`])([^"'`]+)\1/g;
+const SET_CALL =
+  /(?:client\.global|request\.variables|client\.variables\.(?:global|request))\.set\(\s*(["'`])([^"'`]+)\1/g;
 
 /** httpyac: `exports.name = …` in `{{ }}` blocks, and the variable of `# @loop for name of …`. */
 const HTTPYAC_SET =

@@ -55,13 +55,24 @@ export async function expandMultipartBody(text: string, options: ExpandMultipart
       /\s/.test(trimmed[trimmed.startsWith('<@') ? 2 : 1] ?? '')
     ) {
       const substitute = trimmed.startsWith('<@');
-      const path = resolve(options.baseDir, trimmed.slice(substitute ? 2 : 1).trim());
+      let written = trimmed.slice(substitute ? 2 : 1).trim();
+      // `< ./input.txt --boundary--` (JetBrains' documentation writes the last part so): the file,
+      // then the closing delimiter on a line of its own.
+      const closed =
+        written.endsWith(`${delimiter}--`) && /\s/.test(written[written.length - delimiter.length - 3] ?? '');
+      if (closed) written = written.slice(0, -(delimiter.length + 2)).trim();
+      const path = resolve(options.baseDir, written);
       const bytes = await read(path);
       chunks.push(
         substitute && options.substitute
           ? Buffer.from(await options.substitute(Buffer.from(bytes).toString('utf8')))
           : bytes,
       );
+      if (closed) {
+        chunks.push(crlf, Buffer.from(`${delimiter}--`));
+        if (i === lines.length - 1) chunks.push(crlf);
+        inContent = false;
+      }
       continue;
     }
     chunks.push(Buffer.from(line));

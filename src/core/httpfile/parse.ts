@@ -35,6 +35,7 @@ import { curlRequestOf } from './curl-request.js';
 import { lineTable, type LineTable } from './lines.js';
 import { trimmedSlice } from './trim.js';
 import { chooseDialect, type Dialect } from './dialect.js';
+import { bodyFileHasPlaceholder } from './body-file-dialect.js';
 import {
   HTTPYAC_SCRIPT_END_RE,
   httpyacScriptStart,
@@ -300,13 +301,16 @@ function trailingVariablesBlank(lines: string[]): number {
 export function parseHttpFile(text: string, path: string, options: ParseOptions = {}): HttpFile {
   const lines = lineTable(text);
   const choice = chooseDialect(text, path, options.dialect, lines.hints);
-  return new HttpFileParser(
+  const file = new HttpFileParser(
     text,
     path,
     lines,
     choice.dialect,
     choice.source === 'workspace' || choice.source === 'constructs',
+    choice.source === 'default',
   ).parse();
+  file.dialectSource = choice.source;
+  return file;
 }
 
 class HttpFileParser {
@@ -344,6 +348,8 @@ class HttpFileParser {
     private readonly dialect: Dialect,
     /** The dialect was guessed (workspace, constructs), not declared: say so where it changes the meaning. */
     private readonly dialectGuessed = false,
+    /** Nothing named or hinted the dialect (the common reading by default): warn where tools differ. */
+    private readonly dialectUnnamed = false,
   ) {
     this.fileLabel = path || '<text>';
     this.lineCount = lines.count;
@@ -1647,6 +1653,16 @@ class HttpFileParser {
     // rest.nvim reads the two markers the other way round: `< ./file` has its {{variables}} filled
     // in, `<@ ./file` is sent as it is (its parser's external_body).
     if (body?.kind === 'file' && this.dialect === 'rest.nvim') body.substitute = !body.substitute;
+    else if (body?.kind === 'file' && this.dialectUnnamed && bodyFileHasPlaceholder(this.path, body.path))
+      this.warn(
+        body.substitute
+          ? `\`<@ ${body.path}\` holds {{…}}: dial fills its variables in, as REST Client, httpyac and kulala do; rest.nvim sends that file as it is`
+          : `\`< ${body.path}\` holds {{…}}: dial sends it as it is, as REST Client does; JetBrains and rest.nvim fill its variables in`,
+        body.span.line - 1,
+        body.substitute
+          ? 'name the tool the file is for: `# @dialect rest.nvim` at the top sends the file as it is, `# @dialect rest-client` confirms (or pass --dialect)'
+          : 'name the tool the file is for: `# @dialect jetbrains` or `# @dialect rest.nvim` at the top fills the variables in, `# @dialect rest-client` confirms (or pass --dialect)',
+      );
     // rest.nvim sends a form body with the blanks around each `key=value` pair removed (lines joined).
     if (
       body?.kind === 'inline' &&
@@ -1654,6 +1670,17 @@ class HttpFileParser {
       headerValue(block, 'content-type')?.toLowerCase().startsWith('application/x-www-form-urlencoded')
     )
       body.text = restNvimForm(body.text);
+    else if (
+      body?.kind === 'inline' &&
+      this.dialectUnnamed &&
+      /[ \t][=&]|[=&][ \t]/.test(body.text) &&
+      headerValue(block, 'content-type')?.toLowerCase().startsWith('application/x-www-form-urlencoded')
+    )
+      this.warn(
+        'this form body has blanks around `=` or `&`: dial sends them as written (as JetBrains does); rest.nvim removes them',
+        body.span.line - 1,
+        'write the pairs without blanks (`key1=value1&key2=value2`), or `# @dialect rest.nvim` at the top of a rest.nvim file (or pass --dialect)',
+      );
     if (block.method === 'GRAPHQL' && !body) {
       this.fail(
         'a GRAPHQL request without a query',

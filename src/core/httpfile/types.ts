@@ -223,6 +223,8 @@ export interface HttpFile {
   requests: RequestNode[];
   /** The tool whose meaning the file was read with (see dialect.ts). */
   dialect?: import('./dialect.js').Dialect;
+  /** Where the dialect came from: 'default' when nothing in the file, flag or workspace named it. */
+  dialectSource?: import('./dialect.js').DialectSource;
   /** Ambiguities worth telling the user about (absent when there are none). */
   warnings?: ParseWarning[];
   /** JetBrains/kulala `import ./file.http` lines (absent when there are none). */

@@ -1563,7 +1563,15 @@ class RequestSession implements Session {
           hint: 'paths in `< ./file` are relative to the .http file',
         });
       }
-      if (!source.substitute) return { kind: 'file', path };
+      if (!source.substitute) {
+        // JetBrains fills the variables of a `< ./file` body in (REST Client does not): in a file
+        // declared JetBrains', a UTF-8 text file holding `{{` is resolved; anything else goes as it is.
+        if (file.dialect !== 'jetbrains' || file.dialectSource === 'default' || file.dialectSource === undefined)
+          return { kind: 'file', path };
+        const bytes = await readFile(path);
+        const text = utf8TemplateText(bytes, source.encoding);
+        return text === undefined ? { kind: 'file', path } : { kind: 'text', text: await resolver.resolve(text) };
+      }
       // rest.nvim guesses the type of any file body from its name (a sent-as-is file gets it below, in prepareBody).
       if (file.dialect === 'rest.nvim' && !headers.some(([name]) => name.toLowerCase() === 'content-type'))
         headers.push(['Content-Type', guessContentType(path)]);
@@ -1789,4 +1797,15 @@ function originOfHost(host: string): string {
   // rest.nvim and the JetBrains spec also write the scheme in the Host header (`Host: https://example.com`).
   if (/^https?:\/\//i.test(host)) return host.replace(/\/+$/, '');
   return `${/:443$/.test(host) ? 'https' : 'http'}://${host}`;
+}
+
+/** A body file's text when it is UTF-8 (or the named encoding) and holds a `{{`; undefined for other (binary) files. */
+function utf8TemplateText(bytes: Buffer, encoding: string | undefined): string | undefined {
+  if (!bytes.includes('{{')) return undefined;
+  if (encoding) return decodeFileBody(bytes, encoding);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
 }

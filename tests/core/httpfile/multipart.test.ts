@@ -36,4 +36,18 @@ describe('multipart bodies', () => {
       expandMultipartBody('--B\nX: y\n\n< ./nope.txt\n--B--', { boundary: 'B', baseDir: tempDir() }),
     ).rejects.toThrow(/nope\.txt/);
   });
+
+  it('a part ending `< ./file --boundary--` (as JetBrains documents it) sends the file, then the closing delimiter', async () => {
+    const dir = tempDir('dial-multipart-');
+    writeFileSync(join(dir, 'input.txt'), 'file text');
+    const text = '--b\nContent-Disposition: form-data; name="third";\n\n< ./input.txt --b--';
+    const bytes = Buffer.from(await expandMultipartBody(text, { boundary: 'b', baseDir: dir }));
+    expect(bytes.toString('latin1')).toBe(
+      '--b\r\nContent-Disposition: form-data; name="third";\r\n\r\nfile text\r\n--b--\r\n',
+    );
+    // Only the closing delimiter after a blank is split off: a name merely ending so is a path.
+    await expect(
+      expandMultipartBody('--b\nX: y\n\n< ./input.txt--b--', { boundary: 'b', baseDir: dir }),
+    ).rejects.toThrow(/input\.txt--b--/);
+  });
 });
