@@ -5,7 +5,7 @@
  * The readings differ only when the file holds a `{{`, so a file that names no dialect is looked
  * at for that (once, at parse time, the first MiB) to warn before anything is sent.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 
 const LOOKED_AT = 1 << 20;
@@ -17,8 +17,8 @@ export function bodyFileHasPlaceholder(httpPath: string, bodyPath: string): bool
   let fd: number | undefined;
   try {
     fd = openSync(full, 'r');
-    const buffer = Buffer.alloc(LOOKED_AT);
-    const read = readSync(fd, buffer, 0, LOOKED_AT, 0);
+    const buffer = Buffer.allocUnsafe(Math.min(fstatSync(fd).size, LOOKED_AT));
+    const read = buffer.length > 0 ? readSync(fd, buffer, 0, buffer.length, 0) : 0;
     return buffer.subarray(0, read).includes('{{');
   } catch {
     return false; // missing or unreadable: `dial check` and the send report that themselves
