@@ -114,9 +114,10 @@ export function registerRun(program: Command): void {
  * `dial run` only, set when its action starts (the code cache was made with the defaults, and a
  * flag given on the command line would make V8 refuse it). A run's hot path is many functions
  * deep, so TurboFan inlined most of it into each caller it optimised and compiled the same code
- * several times: measured in instructions (docs/performance.md, issue #19, third pass), the
- * compiler's share drops and the whole run with it, at 500 requests in a row as at 5,000 at
- * `--concurrency 8`.
+ * several times. Measured in instructions (docs/performance.md, issue #19, third pass): the
+ * compiler's part of 5,000 requests at `--concurrency 8` drops by ~270 M and the run by ~190 M;
+ * 500 requests in a row show no difference beyond the noise. A quarter of the default did no
+ * better.
  */
 function inlineLess(v8: typeof import('node:v8')): void {
   v8.setFlagsFromString('--max-inlined-bytecode-size-cumulative=460');
