@@ -81,6 +81,7 @@ export function registerRun(program: Command): void {
         return path;
       });
       const growYoungGeneration = keepHeapFlat(v8, PerformanceObserver);
+      inlineLess(v8);
       const controller = new AbortController();
       // First Ctrl+C cancels in-flight requests and reports; a second one exits at once.
       const onSigint = () => {
@@ -106,6 +107,20 @@ export function registerRun(program: Command): void {
         process.off('SIGINT', onSigint);
       }
     });
+}
+
+/**
+ * Half V8's default budget for inlining into one optimised function (920 bytes of bytecode), for
+ * `dial run` only, set when its action starts (the code cache was made with the defaults, and a
+ * flag given on the command line would make V8 refuse it). A run's hot path is many functions
+ * deep, so TurboFan inlined most of it into each caller it optimised and compiled the same code
+ * several times. Measured in instructions (docs/performance.md, issue #19, third pass): the
+ * compiler's part of 5,000 requests at `--concurrency 8` drops by ~270 M and the run by ~190 M;
+ * 500 requests in a row show no difference beyond the noise. A quarter of the default did no
+ * better.
+ */
+function inlineLess(v8: typeof import('node:v8')): void {
+  v8.setFlagsFromString('--max-inlined-bytecode-size-cumulative=460');
 }
 
 /** The young generation's size in `dial run` (V8's new space, as getHeapSpaceStatistics reports it). */

@@ -136,9 +136,17 @@ export function createResponseView(init: {
 /** A view over an Exchange; a body spilled to a temp file is read back (only called when a body is needed). */
 export async function loadResponseView(exchange: Exchange): Promise<ResponseView> {
   const { response } = exchange;
-  let bytes: Buffer | undefined;
-  if (response.body.kind === 'memory') bytes = response.body.bytes;
-  else if (response.body.kind === 'file') bytes = await readFile(response.body.path);
+  return response.body.kind === 'file'
+    ? responseViewOf(exchange, await readFile(response.body.path))
+    : responseViewOf(exchange, response.body.kind === 'memory' ? response.body.bytes : undefined);
+}
+
+/**
+ * loadResponseView without the promise, for a body that is not in a file (`bytes` is what
+ * loadResponseView reads): most responses of a run, which then take no async frame or tick.
+ */
+export function responseViewOf(exchange: Exchange, bytes: Buffer | undefined): ResponseView {
+  const { response } = exchange;
   return createResponseView({
     status: response.status,
     statusText: response.statusText,

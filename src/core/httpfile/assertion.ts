@@ -13,7 +13,7 @@
  *   `length` takes a comparison operator then the expected number; `schema` a path;
  *   `snapshot` optionally `ignore $.a $.b`; the type predicates and `exists` take nothing.
  */
-import { trimmedSlice } from './trim.js';
+import { isTrimmedSpace, trimmedSlice } from './trim.js';
 import type { AssertionNode, AssertionPredicate, AssertionQuery } from './types.js';
 
 const QUERIES = new Set<AssertionQuery>(['status', 'header', 'body', 'duration', 'js', 'xpath']);
@@ -332,6 +332,25 @@ export function httpyacAssertParts(line: string): { type: string; predicate: str
 
 /** The queries httpyac answers (its provideAssertValue hooks); any other word there tests the value `false`. */
 export const HTTPYAC_QUERIES = new Set(['status', 'header', 'body', 'js', 'duration', 'xpath']);
+
+/** `==` or `!=` followed (after any spaces) by `=`: where httpyac's reading of a test differs from dial's. */
+const EQUALS_AFTER_PREDICATE_RE = /[=!]=\s*=/;
+
+/**
+ * True when httpyacOnlyTest has nothing to say about a `??` line (`at` just past the `??`),
+ * answered without httpyac's assert pattern (a backtracking search over 27 predicates, run for
+ * every test line of every file): its query, the first word (what the pattern's `type` group
+ * takes whenever it matches), is one httpyac has, and no `==`/`!=` is followed by `=`, so the
+ * pattern's `expected` cannot start with `=` after either. Whitespace as the pattern's `\s`
+ * (isTrimmedSpace is the same set).
+ */
+export function httpyacReadsAsDial(line: string, at: number): boolean {
+  let from = at;
+  while (from < line.length && isTrimmedSpace(line.charCodeAt(from))) from++;
+  let to = from;
+  while (to < line.length && !isTrimmedSpace(line.charCodeAt(to))) to++;
+  return HTTPYAC_QUERIES.has(line.slice(from, to).toLowerCase()) && !EQUALS_AFTER_PREDICATE_RE.test(line);
+}
 
 /** Prints an assertion in canonical form (without the leading `?? `). */
 export function formatAssertion(assertion: Omit<AssertionNode, 'span' | 'source'>): string {

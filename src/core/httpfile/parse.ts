@@ -29,7 +29,13 @@
  *   `run`/`import` lines, file encodings…) is an E_PARSE error at its line: refused before anything is sent.
  */
 import { DialError } from '../errors.js';
-import { AssertionSyntaxError, HTTPYAC_QUERIES, httpyacAssertParts, parseAssertion } from './assertion.js';
+import {
+  AssertionSyntaxError,
+  HTTPYAC_QUERIES,
+  httpyacAssertParts,
+  httpyacReadsAsDial,
+  parseAssertion,
+} from './assertion.js';
 import { newBlock, type Block } from './block.js';
 import { curlRequestOf } from './curl-request.js';
 import { lineTable, type LineTable } from './lines.js';
@@ -1315,6 +1321,7 @@ class HttpFileParser {
    * httpyac (so they fail / hold whatever the value): dial compares with the value, and warns.
    */
   private httpyacOnlyTest(i: number, line: string, at: number): boolean {
+    if (httpyacReadsAsDial(line, at)) return false;
     const parts = httpyacAssertParts(line);
     if (!parts) return false;
     const source = line.slice(at).trim();

@@ -16,7 +16,7 @@ import {
   type AssertionResult,
   type AssertContext,
 } from '../assert/evaluate.js';
-import { loadResponseView, type ResponseView } from '../assert/response-view.js';
+import { loadResponseView, responseViewOf, type ResponseView } from '../assert/response-view.js';
 import { ScriptRunner } from '../script/sandbox.js';
 import { COMMAND_KEYS, commandVariable } from '../httpfile/metadata.js';
 import { HttpyacCancel } from '../vars/httpyac-js.js';
@@ -680,7 +680,12 @@ async function sendPrepared(
   if (passName && (!options.referencedNames || options.referencedNames.has(passName)))
     session.record(file, { ...node, name: passName }, request, exchange);
   attempt.context.emit({ type: 'response', httpStatus: exchange.response.status, durationMs: exchange.timings.total });
-  const view = (attempt.view = await loadResponseView(exchange));
+  // A body kept in memory (most) is looked at without a promise; one spilled to a file is read.
+  const body = exchange.response.body;
+  const view = (attempt.view =
+    body.kind === 'file'
+      ? await loadResponseView(exchange)
+      : responseViewOf(exchange, body.kind === 'memory' ? body.bytes : undefined));
   if (node.outputRedirect) await saveBody(node, file, view);
   if (file.dialect === 'httpyac') session.noteHttpyacResponse?.(file, view);
   if (node.handlers.length > 0) await runScripts(shared, attempt, 'handlers');
