@@ -8,7 +8,8 @@ import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
-const SCRIPT_CONFIGS = [
+/** httpyac's JavaScript config file names, in the order it looks for them. */
+export const SCRIPT_CONFIGS = [
   '.httpyac.js',
   '.httpyac.config.js',
   '.httpyac.config.cjs',

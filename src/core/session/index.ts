@@ -1070,6 +1070,23 @@ class RequestSession implements Session {
       : { request, overrides, secretValues };
   }
 
+  /**
+   * Where a body file named `written` is read from: next to the .http file, or — REST Client's
+   * resolveRequestBodyPath, for `< file` in its dialect and cURL's `-d @file` — the workspace root
+   * first when the file is there.
+   */
+  private async bodyFilePath(written: string, dir: string, rootFirst: boolean): Promise<string> {
+    if (rootFirst && !isAbsolute(written)) {
+      const atRoot = resolve(this.workspaceRoot, written);
+      const isFile = await stat(atRoot).then(
+        (info) => info.isFile(),
+        () => false,
+      );
+      if (isFile) return atRoot;
+    }
+    return resolve(dir, written);
+  }
+
   /** The HTTP version the request line asks for, on the request (`HTTP/2 (Prior Knowledge)` needs https). */
   private setHttpVersion(file: HttpFile, node: RequestNode, request: HttpRequest): void {
     if (node.httpVersion === undefined) return;
@@ -1537,19 +1554,7 @@ class RequestSession implements Session {
     }
     if (source?.kind === 'file') {
       const written = await resolver.resolve(source.path);
-      let path = resolve(dir, written);
-      // REST Client (resolveRequestBodyPath), for `< file` in its dialect and cURL's `-d @file`:
-      // the workspace root first, then the .http file's folder.
-      if ((source.rootFirst || file.dialect === 'rest-client') && !isAbsolute(written)) {
-        const atRoot = resolve(this.workspaceRoot, written);
-        if (
-          await stat(atRoot).then(
-            (info) => info.isFile(),
-            () => false,
-          )
-        )
-          path = atRoot;
-      }
+      const path = await this.bodyFilePath(written, dir, source.rootFirst || file.dialect === 'rest-client');
       const location = {
         file: fileLabel,
         line: source.span.line,
@@ -1601,17 +1606,7 @@ class RequestSession implements Session {
         continue;
       }
       const written = await resolver.resolve(match[3]);
-      let path = resolve(dir, written);
-      if (file.dialect === 'rest-client' && !isAbsolute(written)) {
-        const atRoot = resolve(this.workspaceRoot, written);
-        if (
-          await stat(atRoot).then(
-            (info) => info.isFile(),
-            () => false,
-          )
-        )
-          path = atRoot;
-      }
+      const path = await this.bodyFilePath(written, dir, file.dialect === 'rest-client');
       let bytes: Buffer;
       try {
         bytes = await readFile(path);

@@ -14,15 +14,9 @@ import { DialError } from '../errors.js';
 import { parseDotenv } from '../env/dotenv.js';
 import { lineColAt, parseJsonText } from '../env/json-file.js';
 import type { ResolvedEnvironment } from '../env/index.js';
+import { SCRIPT_CONFIGS } from '../env/httpyac-names.js';
 
 const JSON_CONFIGS = ['.httpyac.json', 'httpyac.config.json'];
-const SCRIPT_CONFIGS = [
-  '.httpyac.js',
-  '.httpyac.config.js',
-  '.httpyac.config.cjs',
-  'httpyac.config.js',
-  'httpyac.config.cjs',
-];
 
 interface HttpyacConfig {
   path: string;
