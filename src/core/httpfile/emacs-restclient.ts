@@ -26,8 +26,11 @@ const REQUEST_RE = /^(?:GET|POST|PUT|DELETE|HEAD|OPTIONS|PATCH)[ \t]+\S/;
 
 /** True when the text opens with restclient.el's Emacs mode line. */
 export function isEmacsRestclient(text: string): boolean {
-  const end = text.indexOf('\n');
-  return MODE_LINE_RE.test(end < 0 ? text : text.slice(0, end));
+  // Cheap first: a mode line is short, starts with `#` and names the mode.
+  const first = text.slice(0, 300);
+  if (!/^\uFEFF?#/.test(first) || !/restclient/i.test(first)) return false;
+  const end = first.indexOf('\n');
+  return end >= 0 ? MODE_LINE_RE.test(first.slice(0, end)) : text.length <= 300 && MODE_LINE_RE.test(text);
 }
 
 function refuse(path: string, line: number, excerpt: string, message: string, hint: string): never {
