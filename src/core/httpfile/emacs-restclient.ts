@@ -53,16 +53,21 @@ export function fromEmacsRestclient(text: string, path: string): string {
     return out;
   };
   let inRequest = false;
+  let title = '';
   for (let k = 0; k < lines.length; k++) {
     const raw = lines[k];
     const cr = raw.endsWith('\r') ? '\r' : '';
     const line = cr ? raw.slice(0, -1) : raw;
     const at = k + 1;
     if (line.startsWith('#')) {
-      // restclient.el ends a request at every line starting with `#`.
-      // The comment becomes the title of the request under it (not `@…` metadata, which it is not here).
-      const title = line.replace(/^#+[ \t]*/, '');
-      lines[k] = `###${title && !title.startsWith('@') ? ` ${title}` : ''}${cr}`;
+      // restclient.el ends a request at every line starting with `#`. The last words of a run of
+      // `#` lines (`#` / `# Title` / `#` banners) become the title of the request under it, on the
+      // run's last line (not `@…` metadata, which it is not here).
+      const words = line.replace(/^#+[ \t]*/, '').replace(/\r$/, '');
+      if (words && !words.startsWith('@')) title = words;
+      const last = k + 1 >= lines.length || !lines[k + 1].startsWith('#');
+      lines[k] = `###${last && title ? ` ${title}` : ''}${cr}`;
+      if (last) title = '';
       inRequest = false;
       continue;
     }

@@ -48,6 +48,8 @@ describe('Emacs restclient.el files', () => {
       ['POST', 'http://localhost:8888/graphql', 10, '{"query": "{__schema {types {name}}}"}'],
     ]);
     expect(file.requests[1].title).toBe('Get the schema');
+    const banner = parseHttpFile('# -*- restclient -*-\n#\n# Options for api\n#\nOPTIONS http://x/api\n', 'a.http');
+    expect(banner.requests.map((r) => [r.title, r.requestLineSpan.line])).toEqual([['Options for api', 5]]);
     expect(file.warnings ?? []).toEqual([]);
   });
 
