@@ -395,3 +395,60 @@ describe('dial check on files the tools accept', () => {
     );
   });
 });
+
+describe('Emacs restclient.el files (eighth sweep)', () => {
+  it('sends one request per `#`-separated block, with `:name` variables put in, and nothing else', async () => {
+    const server = await jsonServer();
+    try {
+      const dir = workspace({
+        'restclient.http': [
+          '# -*- restclient -*-',
+          `:base = ${server.url}/api`,
+          '#',
+          '# Get a customer',
+          'GET :base/customers/3333',
+          'Accept: application/json',
+          '',
+          '# Post works too, entity just goes after an empty line.',
+          'POST :base/customers',
+          'Content-Type: application/json',
+          '',
+          '{"customer": {"name": "Minion Dave"}}',
+          '',
+          '# invalid post',
+          'POST :base/customers',
+          'Content-Type: application/json',
+          '',
+          '{}',
+          '',
+        ].join('\n'),
+      });
+      const result = await runCli(['run', 'restclient.http'], { cwd: dir });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).not.toContain('warning');
+      expect(server.requests.map((r) => `${r.method} ${r.url} ${r.body.toString('utf8')}`)).toEqual([
+        'GET /api/customers/3333 ',
+        'POST /api/customers {"customer": {"name": "Minion Dave"}}',
+        'POST /api/customers {}',
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('an Emacs Lisp variable is refused at its line before anything is sent', async () => {
+    const server = await jsonServer();
+    try {
+      const dir = workspace({
+        'restclient.http': `# -*- restclient -*-\n:jwt := (my-token)\n#\nGET ${server.url}/me\nAuthorization: Bearer :jwt\n`,
+      });
+      const result = await runCli(['run', 'restclient.http'], { cwd: dir });
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toContain('restclient.http:2');
+      expect(result.stderr).toContain('Emacs Lisp');
+      expect(server.requests).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+});

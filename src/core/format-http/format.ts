@@ -13,6 +13,7 @@
  */
 import { DialError } from '../errors.js';
 import { parseHttpFile } from '../httpfile/index.js';
+import { isEmacsRestclient } from '../httpfile/emacs-restclient.js';
 import type { HttpFile, RequestNode, Span } from '../httpfile/types.js';
 import { indentJson } from './json-indent.js';
 import { fileSignature, sameSignature } from './signature.js';
@@ -139,6 +140,15 @@ function bodyStarts(file: HttpFile): Set<number> {
 
 /** Formats `.http` text; throws the parser's E_PARSE (file:line) for text that does not parse. */
 export function formatHttpText(text: string, path: string, options: FormatOptions = {}): string {
+  if (isEmacsRestclient(text))
+    throw new DialError(
+      'E_INPUT',
+      `${path || 'the text'} is an Emacs restclient.el file; dial fmt leaves it as it is`,
+      {
+        location: { file: path || '<text>', line: 1 },
+        hint: 'dial runs it as restclient.el reads it, but writes only its own format',
+      },
+    );
   const file = parseHttpFile(text, path);
   const { contents, breaks } = splitLines(text);
   const eol = usualBreak(breaks);

@@ -69,6 +69,7 @@ import {
 import { reportParseWarnings } from './warnings.js';
 import { importPath, isImportLine, isRunLine, parseRunLine } from './run-lines.js';
 import { applySharedBlock } from './kulala-shared.js';
+import { fromEmacsRestclient, isEmacsRestclient } from './emacs-restclient.js';
 import type {
   AssertionNode,
   BodyNode,
@@ -305,6 +306,12 @@ function trailingVariablesBlank(lines: string[]): number {
 
 /** Parses `.http` / `.rest` text. Throws DialError E_PARSE with file:line:col and a hint. */
 export function parseHttpFile(text: string, path: string, options: ParseOptions = {}): HttpFile {
+  // An Emacs restclient.el file (its mode line says so) is read in its own terms, rewritten line
+  // for line into dial's format; its form bodies are sent as written, as JetBrains sends them.
+  if (isEmacsRestclient(text)) {
+    text = fromEmacsRestclient(text, path);
+    options = { ...options, dialect: 'jetbrains' };
+  }
   const lines = lineTable(text);
   const choice = chooseDialect(text, path, options.dialect, lines.hints);
   const file = new HttpFileParser(
@@ -845,20 +852,25 @@ class HttpFileParser {
 
   /**
    * REST Client's cURL request (see curl-request.ts): the `curl` line, the lines its trailing `\\`
-   * continues (comment lines between them skipped, as REST Client drops them) and indented `-…`
-   * lines right under it (REST Client joins all the block's lines into one command).
+   * continues (comment lines between them skipped, as REST Client drops them), indented `-…`
+   * lines right under it, and `-…` lines under a line that ends in blanks (REST Client joins all
+   * the block's lines into one command; a line break is a separator only next to a blank).
    */
   private curlRequest(i: number): number {
     const block = this.block;
     let text = '';
     let last = i;
+    // The line before ended in blanks: REST Client turns blanks and the line break into one space
+    // (its mergeMultipleSpacesIntoSingle), so a `-…` line under it continues the command.
+    let blankBefore = false;
     for (let k = i; k < this.starts.length; k++) {
       const line = this.lineText(k);
       // A blank line or `###` ends the command whatever the line before it says (as in a shell).
       if (k > i && (line.startsWith('###') || isBlank(line))) break;
       if (k > i && text.endsWith(' ') && isComment(line.trimStart())) continue;
-      if (k > i && !text.endsWith(' ') && !/^[ \t]+-/.test(line)) break;
+      if (k > i && !text.endsWith(' ') && !/^[ \t]+-/.test(line) && !(blankBefore && line.startsWith('-'))) break;
       last = k;
+      blankBefore = /[ \t]$/.test(line);
       const trimmed = line.trimEnd();
       text += trimmed.endsWith('\\') ? `${trimmed.slice(0, -1)} ` : `${trimmed}\n`;
     }

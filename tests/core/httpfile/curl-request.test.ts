@@ -154,6 +154,20 @@ describe('a cURL request', () => {
     expect(error.location).toMatchObject({ line: 2, col: 1 });
   });
 
+  it('a -… line under a line that ends in blanks continues the command; with no blank it is refused', () => {
+    // REST Client merges the blanks and the line break into one space; a bare line break glues the
+    // two lines into one word (a broken URL), which dial refuses at the line.
+    const node = only("curl -X POST 'http://x/a' \n-H 'X-A: 1' \t\n-d 'k=v'\n");
+    expect(node.method).toBe('POST');
+    expect(headersOf(node)).toEqual([
+      ['X-A', '1'],
+      ['Content-Type', 'application/x-www-form-urlencoded'],
+    ]);
+    expect(node.body).toMatchObject({ kind: 'inline', text: 'k=v' });
+    const error = refusal("curl -X POST 'http://x/a'\n-H 'X-A: 1'\n");
+    expect(error.location).toMatchObject({ line: 2, col: 1 });
+  });
+
   it('comments and metadata above it count; handlers and assertions after it too', () => {
     const node = only('# @name get\ncurl http://x/a\n\n?? status == 200\n');
     expect(node.name).toBe('get');
