@@ -11,7 +11,7 @@
  *   scripts, and exactly one at the end.
  * The result is parsed again and must send exactly what the input sends; else nothing changes.
  */
-import { DialError } from '../errors.js';
+import { DialError, isDialError } from '../errors.js';
 import { parseHttpFile } from '../httpfile/index.js';
 import { isEmacsRestclient } from '../httpfile/emacs-restclient.js';
 import type { HttpFile, RequestNode, Span } from '../httpfile/types.js';
@@ -161,17 +161,29 @@ export function formatHttpText(text: string, path: string, options: FormatOption
   for (const node of file.requests) classifyRequest(file, node, contents, kinds, options, eol);
   const starts = bodyStarts(file);
   const out = layout(contents, breaks, kinds, starts, eol);
-  const formatted = parseHttpFile(out, path);
-  if (!options.indentJson && !sameSignature(fileSignature(file), fileSignature(formatted))) {
-    throw new DialError(
-      'E_INPUT',
-      `formatting ${path || 'the text'} would change what it sends; it was left as it is`,
-      {
-        hint: 'please report this file to the dial project',
-      },
-    );
+  const formatted = parseOrUndefined(out, path);
+  const sameMeaning = (parsed: HttpFile | undefined): boolean =>
+    parsed !== undefined && (options.indentJson || sameSignature(fileSignature(file), fileSignature(parsed)));
+  if (formatted?.dialect === file.dialect && sameMeaning(formatted)) return out;
+  // A file read in a tool's dialect because of how its lines stand (httpyac: a request line right
+  // after another request) can lose that reading when blank lines move: then it would be read,
+  // and sent, differently next time. Naming the dialect in the file keeps it.
+  const sameInDialect = sameMeaning(parseOrUndefined(out, path, file.dialect));
+  throw new DialError('E_INPUT', `formatting ${path || 'the text'} would change what it sends; it was left as it is`, {
+    hint:
+      sameInDialect && file.dialect
+        ? `the file is read as ${file.dialect}'s because of how its lines stand; write \`# @dialect ${file.dialect}\` at the top to keep that reading, then format it`
+        : 'please report this file to the dial project',
+  });
+}
+
+function parseOrUndefined(text: string, path: string, dialect?: HttpFile['dialect']): HttpFile | undefined {
+  try {
+    return parseHttpFile(text, path, dialect ? { dialect } : {});
+  } catch (error) {
+    if (isDialError(error)) return undefined;
+    throw error;
   }
-  return out;
 }
 
 /** Writes the lines out under the blank-line rules. */
