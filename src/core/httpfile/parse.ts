@@ -1616,6 +1616,47 @@ class HttpFileParser {
     }
   }
 
+  /**
+   * What a body means in the file's dialect where the tools differ: `< file` / `<@ file` and
+   * rest.nvim's form bodies; where no dialect is named and the readings differ, a warning.
+   */
+  private readBodyInDialect(block: Block, body: BodyNode): void {
+    // httpyac `# @injectVariables`: a `< ./file` body gets its variables filled in, as `<@` does.
+    if (body.kind === 'file' && this.dialect === 'httpyac' && block.metadata.some((m) => m.key === 'injectVariables'))
+      body.substitute = true;
+    // rest.nvim reads the two markers the other way round: `< ./file` has its {{variables}} filled
+    // in, `<@ ./file` is sent as it is (its parser's external_body).
+    if (body.kind === 'file' && this.dialect === 'rest.nvim') body.substitute = !body.substitute;
+    else if (body.kind === 'file' && this.dialectUnnamed && bodyFileHasPlaceholder(this.path, body.path))
+      this.warn(
+        body.substitute
+          ? `\`<@ ${body.path}\` holds {{…}}: dial fills its variables in, as REST Client, httpyac and kulala do; rest.nvim sends that file as it is`
+          : `\`< ${body.path}\` holds {{…}}: dial sends it as it is, as REST Client does; JetBrains and rest.nvim fill its variables in`,
+        body.span.line - 1,
+        body.substitute
+          ? 'name the tool the file is for: `# @dialect rest.nvim` at the top sends the file as it is, `# @dialect rest-client` confirms (or pass --dialect)'
+          : 'name the tool the file is for: `# @dialect jetbrains` or `# @dialect rest.nvim` at the top fills the variables in, `# @dialect rest-client` confirms (or pass --dialect)',
+      );
+    // rest.nvim sends a form body with the blanks around each `key=value` pair removed (lines joined).
+    if (
+      body.kind === 'inline' &&
+      this.dialect === 'rest.nvim' &&
+      headerValue(block, 'content-type')?.toLowerCase().startsWith('application/x-www-form-urlencoded')
+    )
+      body.text = restNvimForm(body.text);
+    else if (
+      body.kind === 'inline' &&
+      this.dialectUnnamed &&
+      /[ \t][=&]|[=&][ \t]/.test(body.text) &&
+      headerValue(block, 'content-type')?.toLowerCase().startsWith('application/x-www-form-urlencoded')
+    )
+      this.warn(
+        'this form body has blanks around `=` or `&`: dial sends them as written (as JetBrains does); rest.nvim removes them',
+        body.span.line - 1,
+        'write the pairs without blanks (`key1=value1&key2=value2`), or `# @dialect rest.nvim` at the top of a rest.nvim file (or pass --dialect)',
+      );
+  }
+
   private finish(end: number): void {
     const block = this.block;
     // The block's imports, and an empty list for the next block (only when it was used: most files have none).
@@ -1666,40 +1707,7 @@ class HttpFileParser {
     this.refuseComputedAuthorization(block);
     // Before the headers are read: a GraphQL body drops its marker header.
     const body = this.bodyOf(block);
-    // httpyac `# @injectVariables`: a `< ./file` body gets its variables filled in, as `<@` does.
-    if (body?.kind === 'file' && this.dialect === 'httpyac' && block.metadata.some((m) => m.key === 'injectVariables'))
-      body.substitute = true;
-    // rest.nvim reads the two markers the other way round: `< ./file` has its {{variables}} filled
-    // in, `<@ ./file` is sent as it is (its parser's external_body).
-    if (body?.kind === 'file' && this.dialect === 'rest.nvim') body.substitute = !body.substitute;
-    else if (body?.kind === 'file' && this.dialectUnnamed && bodyFileHasPlaceholder(this.path, body.path))
-      this.warn(
-        body.substitute
-          ? `\`<@ ${body.path}\` holds {{…}}: dial fills its variables in, as REST Client, httpyac and kulala do; rest.nvim sends that file as it is`
-          : `\`< ${body.path}\` holds {{…}}: dial sends it as it is, as REST Client does; JetBrains and rest.nvim fill its variables in`,
-        body.span.line - 1,
-        body.substitute
-          ? 'name the tool the file is for: `# @dialect rest.nvim` at the top sends the file as it is, `# @dialect rest-client` confirms (or pass --dialect)'
-          : 'name the tool the file is for: `# @dialect jetbrains` or `# @dialect rest.nvim` at the top fills the variables in, `# @dialect rest-client` confirms (or pass --dialect)',
-      );
-    // rest.nvim sends a form body with the blanks around each `key=value` pair removed (lines joined).
-    if (
-      body?.kind === 'inline' &&
-      this.dialect === 'rest.nvim' &&
-      headerValue(block, 'content-type')?.toLowerCase().startsWith('application/x-www-form-urlencoded')
-    )
-      body.text = restNvimForm(body.text);
-    else if (
-      body?.kind === 'inline' &&
-      this.dialectUnnamed &&
-      /[ \t][=&]|[=&][ \t]/.test(body.text) &&
-      headerValue(block, 'content-type')?.toLowerCase().startsWith('application/x-www-form-urlencoded')
-    )
-      this.warn(
-        'this form body has blanks around `=` or `&`: dial sends them as written (as JetBrains does); rest.nvim removes them',
-        body.span.line - 1,
-        'write the pairs without blanks (`key1=value1&key2=value2`), or `# @dialect rest.nvim` at the top of a rest.nvim file (or pass --dialect)',
-      );
+    if (body) this.readBodyInDialect(block, body);
     if (block.method === 'GRAPHQL' && !body) {
       this.fail(
         'a GRAPHQL request without a query',
