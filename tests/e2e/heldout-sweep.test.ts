@@ -305,7 +305,7 @@ describe('dial check on files the tools accept', () => {
     }
   });
 
-  it('a file naming no dialect whose < / <@ body file holds {{…}} is warned on with file:line by check, run and send', async () => {
+  it('a file naming no dialect whose < body file holds {{…}} is warned on with file:line by check, run and send (<@, read alike by REST Client, httpyac and kulala, is not)', async () => {
     const server = await jsonServer();
     try {
       const dir = workspace({
@@ -316,7 +316,7 @@ describe('dial check on files the tools accept', () => {
       });
       const check = await runCli(['check', 'a.http'], { cwd: dir });
       expect(check.stdout).toContain('a.http:5:1: warning: `< ./in.json` holds {{…}}');
-      expect(check.stdout).toContain('a.http:10:1: warning: `<@ ./in.json` holds {{…}}');
+      expect(check.stdout).not.toContain('a.http:10:');
       expect(check.stdout).not.toContain('plain.json');
       const run = await runCli(['run', 'a.http'], { cwd: dir });
       expect(run.code, run.stderr).toBe(0);

@@ -1627,15 +1627,18 @@ class HttpFileParser {
     // rest.nvim reads the two markers the other way round: `< ./file` has its {{variables}} filled
     // in, `<@ ./file` is sent as it is (its parser's external_body).
     if (body.kind === 'file' && this.dialect === 'rest.nvim') body.substitute = !body.substitute;
-    else if (body.kind === 'file' && this.dialectUnnamed && bodyFileHasPlaceholder(this.path, body.path))
+    // `<@` is not warned about: dial's reading is REST Client's, httpyac's and kulala's; `< file`
+    // is, since JetBrains (the format's origin) and rest.nvim fill its variables in.
+    else if (
+      body.kind === 'file' &&
+      !body.substitute &&
+      this.dialectUnnamed &&
+      bodyFileHasPlaceholder(this.path, body.path)
+    )
       this.warn(
-        body.substitute
-          ? `\`<@ ${body.path}\` holds {{…}}: dial fills its variables in, as REST Client, httpyac and kulala do; rest.nvim sends that file as it is`
-          : `\`< ${body.path}\` holds {{…}}: dial sends it as it is, as REST Client does; JetBrains and rest.nvim fill its variables in`,
+        `\`< ${body.path}\` holds {{…}}: dial sends it as it is, as REST Client does; JetBrains and rest.nvim fill its variables in`,
         body.span.line - 1,
-        body.substitute
-          ? 'name the tool the file is for: `# @dialect rest.nvim` at the top sends the file as it is, `# @dialect rest-client` confirms (or pass --dialect)'
-          : 'name the tool the file is for: `# @dialect jetbrains` or `# @dialect rest.nvim` at the top fills the variables in, `# @dialect rest-client` confirms (or pass --dialect)',
+        'name the tool the file is for: `# @dialect jetbrains` or `# @dialect rest.nvim` at the top fills the variables in, `# @dialect rest-client` confirms (or pass --dialect)',
       );
     // rest.nvim sends a form body with the blanks around each `key=value` pair removed (lines joined).
     if (
