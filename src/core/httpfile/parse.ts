@@ -735,7 +735,7 @@ class HttpFileParser {
     let last = i;
     while (last < this.lineCount - 1 && this.nexts[last] <= close) last++;
     const code = this.text.slice(open + 2, close);
-    const refusal = inlineScriptRefusal(code, this.block.scriptLanguage);
+    const refusal = inlineScriptRefusal(code, this.block.scriptLanguage, this.dialect !== 'rest.nvim');
     if (refusal) {
       // E_SCRIPT (exit 3) like the sandbox's own refusals, but raised before anything is sent.
       throw new DialError('E_SCRIPT', `unsupported script: ${refusal}`, {
@@ -748,7 +748,7 @@ class HttpFileParser {
   }
 
   private scriptFile(i: number, path: string, into: ScriptNode[]): void {
-    const refusal = scriptFileRefusal(path, this.block.scriptLanguage);
+    const refusal = scriptFileRefusal(path, this.block.scriptLanguage, this.dialect !== 'rest.nvim');
     if (refusal)
       this.fail(
         `unsupported script: ${refusal}`,

@@ -14,6 +14,7 @@
 import type { HttpFile, RequestNode, ScriptNode } from '../httpfile/types.js';
 import { reportParseWarnings } from '../httpfile/warnings.js';
 import { findPlaceholders } from '../httpfile/placeholders.js';
+import { isLuaCode, luaEnvironmentNames } from '../httpfile/scripts.js';
 
 const GET_CALL = /\brequest\s*\.\s*environment\s*\.\s*get\s*\(\s*(['"`])([^'"`]+)\1\s*\)/g;
 
@@ -21,7 +22,11 @@ const GET_CALL = /\brequest\s*\.\s*environment\s*\.\s*get\s*\(\s*(['"`])([^'"`]+
 function namesRead(scripts: ScriptNode[]): Set<string> {
   const names = new Set<string>();
   for (const script of scripts)
-    if (script.kind === 'inline') for (const match of script.code.matchAll(GET_CALL)) names.add(match[2]);
+    if (script.kind === 'inline') {
+      for (const match of script.code.matchAll(GET_CALL)) names.add(match[2]);
+      // kulala's Lua scripts: `request.environment.NAME`.
+      if (isLuaCode(script.code)) for (const name of luaEnvironmentNames(script.code)) names.add(name);
+    }
   return names;
 }
 
