@@ -20,7 +20,7 @@
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { uiSimpleTextPlugin, uiWithoutTopLevelAwaitPlugin } from './ui-shims/plugin.mjs';
@@ -63,6 +63,9 @@ const libraries = {
   // The script sandbox (QuickJS in WebAssembly), loaded on the first script only.
   'quickjs-emscripten-core': "module.exports = require('quickjs-emscripten-core');",
   '@jitl/quickjs-singlefile-cjs-release-sync': "module.exports = require('@jitl/quickjs-singlefile-cjs-release-sync');",
+  // kulala's Lua scripts (Lua 5.4 in WebAssembly), loaded by the worker thread of a Lua script
+  // only (src/core/script/lua-engine.ts); its WebAssembly file is copied next to it, below.
+  wasmoon: "module.exports = require('wasmoon');",
   // gRPC requests only. protobufjs comes with its descriptor extension (Root.fromDescriptor) loaded.
   '@grpc/grpc-js': "module.exports = require('@grpc/grpc-js');",
   protobufjs: "require('protobufjs/ext/descriptor'); module.exports = require('protobufjs');",
@@ -268,6 +271,9 @@ const builds = await Promise.all([
     plugins: [librariesFromDist(['jsonpath-plus']), uiWithoutTopLevelAwaitPlugin, uiSimpleTextPlugin(root)],
   }),
 ]);
+
+// wasmoon reads its WebAssembly file from the path lua-engine.ts gives it.
+copyFileSync('node_modules/wasmoon/dist/glue.wasm', `${outdir}/lib/wasmoon.wasm`);
 
 writeFileSync(
   `${outdir}/THIRD-PARTY-LICENSES.txt`,

@@ -16,7 +16,6 @@ import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { LUA_PRELUDE } from './lua-prelude.js';
 
 /** What a Lua script left: its tests, logs, variables written and what it asked of the send. */
@@ -60,10 +59,11 @@ let located: { wasmoon: string; wasm: string } | undefined;
  */
 function locate(): { wasmoon: string; wasm: string } {
   if (located) return located;
-  const here = typeof __filename === 'string' ? __filename : fileURLToPath(import.meta.url);
+  // The bundles get their own path as __filename (bin/dial.js); vitest gives each source module its own.
+  const here = typeof __filename === 'string' ? __filename : join(process.cwd(), 'index.js');
   const bundled = join(dirname(here), 'lib', 'wasmoon.cjs');
   if (here.endsWith('.cjs') && existsSync(bundled)) {
-    located = { wasmoon: bundled, wasm: join(dirname(here), 'lib', 'glue.wasm') };
+    located = { wasmoon: bundled, wasm: join(dirname(here), 'lib', 'wasmoon.wasm') };
   } else {
     const entry = createRequire(here).resolve('wasmoon');
     located = { wasmoon: entry, wasm: join(dirname(entry), 'glue.wasm') };

@@ -367,7 +367,7 @@ local requestFields = {
   end,
   replay = function()
     if not D.control then error('request.replay() is taken by dial run only', 2) end
-    if D.response == NIL or D.response == nil then error('request.replay() is for post-request scripts (> {% … %})', 2) end
+    if D.response == NIL or D.response == nil then error('request.replay() is for post-request scripts (> {% ... %})', 2) end
     out.control.replay = true
   end,
   iteration = function() return D.iteration end,
@@ -385,7 +385,7 @@ local request = setmetatable({}, {
     return v
   end,
   __newindex = function(_, k)
-    error('request.' .. tostring(k) .. ' = …: changing the request from a script is not supported by dial', 2)
+    error('request.' .. tostring(k) .. ' = ...: changing the request from a script is not supported by dial', 2)
   end,
   __metatable = false,
 })

@@ -201,3 +201,10 @@ describe('the Lua sandbox holds when a script tries to break out', () => {
     expect(error.message).toMatch(/stack overflow|out of memory/);
   });
 });
+
+describe('the Lua prelude', () => {
+  it('is ASCII only (the build writes non-ASCII characters as \\u escapes, which Lua would misread)', async () => {
+    const { LUA_PRELUDE } = await import('../../../src/core/script/lua-prelude.js');
+    expect(LUA_PRELUDE).toMatch(/^[\x00-\x7f]*$/);
+  });
+});
