@@ -59,8 +59,9 @@ let located: { wasmoon: string; wasm: string } | undefined;
  */
 function locate(): { wasmoon: string; wasm: string } {
   if (located) return located;
-  // The bundles get their own path as __filename (bin/dial.js); vitest gives each source module its own.
-  const here = typeof __filename === 'string' ? __filename : join(process.cwd(), 'index.js');
+  // The bundles get their own path as __filename (bin/dial.js), vitest gives each source module
+  // its own; else (tsx src/cli.ts) wasmoon is found from the program's file.
+  const here = typeof __filename === 'string' ? __filename : (process.argv[1] ?? 'index.js');
   const bundled = join(dirname(here), 'lib', 'wasmoon.cjs');
   if (here.endsWith('.cjs') && existsSync(bundled)) {
     located = { wasmoon: bundled, wasm: join(dirname(here), 'lib', 'wasmoon.wasm') };
