@@ -29,7 +29,13 @@ const root = new URL('..', import.meta.url).pathname;
 process.chdir(root);
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
-const define = { 'process.env.NODE_ENV': '"production"', __DIAL_VERSION__: JSON.stringify(version) };
+// import.meta.url: the bundles are CommonJS, where code finds its file through __filename
+// (src/core/script/lua-engine.ts reads import.meta only when running from the sources).
+const define = {
+  'process.env.NODE_ENV': '"production"',
+  __DIAL_VERSION__: JSON.stringify(version),
+  'import.meta.url': 'undefined',
+};
 const common = {
   absWorkingDir: root,
   bundle: true,

@@ -16,6 +16,7 @@ import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { LUA_PRELUDE } from './lua-prelude.js';
 
 /** What a Lua script left: its tests, logs, variables written and what it asked of the send. */
@@ -60,8 +61,8 @@ let located: { wasmoon: string; wasm: string } | undefined;
 function locate(): { wasmoon: string; wasm: string } {
   if (located) return located;
   // The bundles get their own path as __filename (bin/dial.js), vitest gives each source module
-  // its own; else (tsx src/cli.ts) wasmoon is found from the program's file.
-  const here = typeof __filename === 'string' ? __filename : (process.argv[1] ?? 'index.js');
+  // its own; else (tsx src/cli.ts, an ES module) the module's URL says where it is.
+  const here = typeof __filename === 'string' ? __filename : fileURLToPath(import.meta.url);
   const bundled = join(dirname(here), 'lib', 'wasmoon.cjs');
   if (here.endsWith('.cjs') && existsSync(bundled)) {
     located = { wasmoon: bundled, wasm: join(dirname(here), 'lib', 'wasmoon.wasm') };
