@@ -145,7 +145,7 @@ describe("kulala's Lua scripts in dial run", () => {
     expect(result.code).toBe(3);
     expect(since(before)).toEqual([]);
     expect(result.stderr).toContain('api.http:7');
-    expect(result.stderr).toContain('changing request.url_raw');
+    expect(result.stderr).toContain('changes request.url_raw');
   });
 
   it('dial send FILE#name runs the Lua handler (logs and tests shown)', async () => {

@@ -4,14 +4,14 @@
 export function inlineScriptRefusal(
   code: string,
   language: string | undefined,
-  luaAllowed = false,
+  /** Why Lua is not taken here (undefined: it is). */
+  luaRefused?: string,
 ): string | undefined {
   if (language && language !== 'js' && language !== 'javascript') {
     return `scripts in '${language}' are not supported: dial runs JavaScript handlers (JetBrains API) and kulala's Lua scripts marked \`-- lua\``;
   }
   // kulala marks a Lua script with a first line `-- lua` (run by script/lua-engine.ts).
-  if (!luaAllowed && isLuaCode(code))
-    return 'Lua scripts (kulala `-- lua`) are not supported here: dial runs them as request scripts `< {% … %}` and `> {% … %}` only';
+  if (luaRefused !== undefined && isLuaCode(code)) return `a Lua script (kulala \`-- lua\`) ${luaRefused}`;
   // Modules are checked where Node access is known (ScriptRunner.checkModules), before a run sends anything.
   return undefined;
 }
@@ -27,18 +27,22 @@ export function luaEnvironmentNames(code: string): Set<string> {
   return names;
 }
 
+/** Why a Lua script is refused in a file read as rest.nvim's. */
+export const RESTNVIM_LUA_REFUSAL =
+  "in a file read as rest.nvim's: dial runs kulala's Lua API, not rest.nvim's (add `# @dialect kulala` if the file was written for kulala)";
+
 /** kulala's mark of a Lua script: `-- lua` as its first line. */
 export function isLuaCode(code: string): boolean {
   return /^\s*--\s*lua\s*(?:\r?\n|$)/i.test(code);
 }
 
 /** A refusal for a script file dial cannot run (not JavaScript, nor a kulala `.lua` file), or undefined. */
-export function scriptFileRefusal(path: string, language: string | undefined, luaAllowed = false): string | undefined {
+export function scriptFileRefusal(path: string, language: string | undefined, luaRefused?: string): string | undefined {
   if (language && language !== 'js' && language !== 'javascript')
     return `scripts in '${language}' are not supported: dial runs JavaScript handlers and kulala's Lua scripts`;
   if (/\.lua$/i.test(path)) {
-    if (luaAllowed) return undefined;
-    return "Lua scripts of rest.nvim are not supported: dial runs JavaScript handlers (JetBrains API) and kulala's Lua scripts (kulala's API), not rest.nvim's";
+    if (luaRefused === undefined) return undefined;
+    return `a Lua script file ${luaRefused}`;
   }
   if (!/\.[cm]?[jt]s$/i.test(path)) return `'${path}' is not a JavaScript file: dial runs JavaScript handlers`;
   return undefined;

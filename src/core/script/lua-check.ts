@@ -81,7 +81,7 @@ const CHECKS: Array<[RegExp, (match: RegExpExecArray) => string | undefined, str
   ],
   [
     /\brequest\s*\.\s*(url_raw|url|headers_raw|headers|body_raw|body|method)\b\s*(?:\[[^\]\n]*\]\s*|\.\s*[A-Za-z_]\w*\s*)?=(?!=)/g,
-    (m) => `changing request.${m[1]}`,
+    (m) => `changes request.${m[1]}`,
     'dial does not let a script change the request it sends: set a variable (request.environment.NAME = value) and use {{NAME}} in the request',
   ],
   [
@@ -137,7 +137,7 @@ export function refuseUnsupportedLua(code: string, filename: string, firstLine: 
   const line = firstLine + (text.slice(0, first.index).match(/\n/g)?.length ?? 0);
   throw new DialError(
     'E_SCRIPT',
-    `the Lua script uses ${first.what}, which dial's Lua sandbox does not give; nothing was sent`,
+    `the Lua script ${first.what.startsWith('changes ') ? first.what : `uses ${first.what}`}, which dial's Lua sandbox does not give; nothing was sent`,
     {
       location: { file: filename, line },
       hint: first.hint,
