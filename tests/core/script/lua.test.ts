@@ -208,3 +208,14 @@ describe('the Lua prelude', () => {
     expect(LUA_PRELUDE).toMatch(/^[\x00-\x7f]*$/);
   });
 });
+
+describe('which Lua a file holds', () => {
+  it("a `.lua` handler is rest.nvim's, unless a script carries kulala's `-- lua` mark", () => {
+    expect(() => parseHttpFile('GET http://x/\n\n> ./post.lua\n', 'r.http')).toThrow(
+      /a Lua script file in a file read as rest.nvim's: .*# @dialect kulala/,
+    );
+    const kulala = parseHttpFile('GET http://x/\n\n> {%\n  -- lua\n  client.log(1)\n%}\n\n> ./post.lua\n', 'k.http');
+    expect(kulala.dialect).toBe('kulala');
+    expect(kulala.requests[0].handlers).toHaveLength(2);
+  });
+});
