@@ -219,3 +219,14 @@ describe('which Lua a file holds', () => {
     expect(kulala.requests[0].handlers).toHaveLength(2);
   });
 });
+
+describe('dial check and Lua scripts', () => {
+  it('knows the variables a Lua script sets (client.global.NAME = …, request.environment["NAME"] = …)', async () => {
+    const { scriptedNames } = await import('../../../src/core/check/variables.js');
+    const file = parseHttpFile(
+      'GET http://x/\n\n> {%\n  -- lua\n  client.global.token = 1\n  request.environment["path"] = "a"\n  if client.global.x == 1 then end\n%}\n',
+      'k.http',
+    );
+    expect([...scriptedNames([file])].sort()).toEqual(['path', 'token']);
+  });
+});
