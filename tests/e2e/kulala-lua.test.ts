@@ -127,7 +127,40 @@ describe("kulala's Lua scripts in dial run", () => {
     expect(two.status).toBe('passed');
   });
 
-  it('refuses, before sending anything, a Lua script that changes the request (file:line)', async () => {
+  it("kulala's 'Changing JSON body' recipe: request.body_raw and request.url_raw in a pre-request script", async () => {
+    // kulala.nvim docs (MIT), lua-scripts: "Changing JSON body of a request", plus a url_raw change.
+    const root = workspace([
+      '@page = 2',
+      '',
+      '### Change JSON body',
+      '',
+      '< {%',
+      '  -- lua',
+      '  local json = require("kulala.utils.json")',
+      '  local body = json.parse(request.body)',
+      '',
+      '  body.your_var = "whatever"',
+      '  request.body_raw = json.encode(body)',
+      '  request.url_raw = request.url_raw .. "?page={{page}}"',
+      '%}',
+      '',
+      'POST HOST/post HTTP/1.1',
+      '',
+      '{',
+      '  "your_var": "original_value"',
+      '}',
+      '',
+    ]);
+    const before = server.requests.length;
+    const result = await runCli(['run', 'api.http'], { cwd: root });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const [sent] = since(before);
+    expect(sent.url).toBe('/post?page=2');
+    expect(JSON.parse(sent.body.toString('utf8'))).toEqual({ your_var: 'whatever' });
+  });
+
+  it('refuses, before sending anything, a Lua script that changes a header (file:line)', async () => {
     const root = workspace([
       '### one',
       'GET HOST/first',
@@ -135,7 +168,7 @@ describe("kulala's Lua scripts in dial run", () => {
       '### two',
       '< {%',
       '  -- lua',
-      '  request.url_raw = "HOST/other"',
+      '  request.headers_raw["X-A"] = "b"',
       '%}',
       'GET HOST/second',
       '',
@@ -145,7 +178,7 @@ describe("kulala's Lua scripts in dial run", () => {
     expect(result.code).toBe(3);
     expect(since(before)).toEqual([]);
     expect(result.stderr).toContain('api.http:7');
-    expect(result.stderr).toContain('changes request.url_raw');
+    expect(result.stderr).toContain('changes request.headers_raw');
   });
 
   it('dial send FILE#name runs the Lua handler (logs and tests shown)', async () => {

@@ -52,7 +52,7 @@ const PROVIDED = {
 };
 const MODULES = new Set(['kulala.utils.json']);
 
-const CHECKS: Array<[RegExp, (match: RegExpExecArray) => string | undefined, string]> = [
+const CHECKS: Array<[RegExp, (match: RegExpExecArray, pre: boolean) => string | undefined, string]> = [
   [
     /\b(io|package|debug)\s*[.[:]/g,
     (m) => `'${m[1]}' (${m[1] === 'io' ? 'files' : m[1] === 'debug' ? 'the debug library' : 'module loading'})`,
@@ -81,8 +81,14 @@ const CHECKS: Array<[RegExp, (match: RegExpExecArray) => string | undefined, str
   ],
   [
     /\brequest\s*\.\s*(url_raw|url|headers_raw|headers|body_raw|body|method)\b\s*(?:\[[^\]\n]*\]\s*|\.\s*[A-Za-z_]\w*\s*)?=(?!=)/g,
-    (m) => `changes request.${m[1]}`,
-    'dial does not let a script change the request it sends: set a variable (request.environment.NAME = value) and use {{NAME}} in the request',
+    (m, pre) =>
+      pre &&
+      (m[1] === 'url_raw' || m[1] === 'body_raw') &&
+      !m[0].includes('[') &&
+      !/\.\s*\w+\s*=$/.test(m[0].slice(m[0].indexOf(m[1]) + m[1].length))
+        ? undefined
+        : `changes request.${m[1]}`,
+    'a pre-request script may set request.url_raw and request.body_raw (templates, sent with their {{variables}} filled in); for anything else set a variable (request.environment.NAME = value) and use {{NAME}} in the request',
   ],
   [
     /\brequest\s*\.\s*(?:environment|variables)\s*\(/g,
@@ -111,7 +117,7 @@ function codeOnly(code: string, strings: boolean): string {
 }
 
 /** E_SCRIPT at the line of the first thing the Lua sandbox does not give, or nothing. */
-export function refuseUnsupportedLua(code: string, filename: string, firstLine: number): void {
+export function refuseUnsupportedLua(code: string, filename: string, firstLine: number, pre: boolean): void {
   const withStrings = codeOnly(code, false);
   const text = codeOnly(code, true);
   // A local or a parameter of that name is the script's own table, not dial's.
@@ -127,7 +133,7 @@ export function refuseUnsupportedLua(code: string, filename: string, firstLine: 
       const before = source.slice(0, match.index).trimEnd();
       if (before.endsWith('.') || before.endsWith(':')) continue;
       if (match[1] && own.has(match[1]) && pattern.source.startsWith('\\b(client|')) continue;
-      const what = describe(match);
+      const what = describe(match, pre);
       if (what === undefined) continue;
       if (!first || match.index < first.index) first = { index: match.index, what, hint };
       break;

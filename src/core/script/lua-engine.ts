@@ -27,6 +27,8 @@ export interface LuaOutcome {
   vars: Record<string, string>;
   globals: { set: Record<string, unknown>; removed: string[]; cleared: boolean };
   control: { skip?: string; replay?: boolean };
+  /** `request.url_raw` / `request.body_raw` as a pre-request script set them. */
+  request: { url?: string; body?: string };
   error?: { kind: 'syntax' | 'runtime' | 'memory' | 'timeout'; message: string };
 }
 
@@ -112,6 +114,7 @@ export function runLua(
       vars: {},
       globals: { set: {}, removed: [], cleared: false },
       control: {},
+      request: {},
       error: { kind, message },
     });
     // The limit counts from the start of the worker: loading wasmoon is part of it (about 30 ms).
@@ -146,6 +149,7 @@ function normalise(raw: Partial<LuaOutcome>): LuaOutcome {
       cleared: globals.cleared === true,
     },
     control: map<unknown>(raw.control) as LuaOutcome['control'],
+    request: map<string>(raw.request),
   };
   if (raw.error) outcome.error = raw.error;
   return outcome;

@@ -384,8 +384,18 @@ local request = setmetatable({}, {
     if v == NIL then return nil end
     return v
   end,
-  __newindex = function(_, k)
-    error('request.' .. tostring(k) .. ' = ...: changing the request from a script is not supported by dial', 2)
+  __newindex = function(_, k, v)
+    if k == 'url_raw' or k == 'body_raw' then
+      if not D.overridable then
+        error('request.' .. k .. ' = ...: dial takes a new URL or body from a pre-request script of dial run only', 2)
+      end
+      if type(v) ~= 'string' then error('request.' .. k .. ' = ...: a string, not a ' .. type(v), 2) end
+      requestFields[k] = v
+      out.request = out.request or {}
+      out.request[k == 'url_raw' and 'url' or 'body'] = v
+      return
+    end
+    error('request.' .. tostring(k) .. ' = ...: changing the request from a script is not supported by dial (a pre-request script may set request.url_raw and request.body_raw)', 2)
   end,
   __metatable = false,
 })

@@ -101,6 +101,7 @@ export async function runLuaScript(
     globals,
     iteration: env.iteration ?? 1,
     control: env.control !== undefined,
+    overridable: env.requestOverrides !== undefined && !env.response,
     lineOffset: script.lineOffset,
   };
   const outcome = await runLua(script.code, script.filename, data, limits);
@@ -109,6 +110,10 @@ export async function runLuaScript(
   if (outcome.globals.cleared) env.globals.clear();
   for (const name of outcome.globals.removed) env.globals.delete(name);
   for (const [name, value] of Object.entries(outcome.globals.set)) env.globals.set(name, value);
+  if (env.requestOverrides) {
+    if (typeof outcome.request.url === 'string') env.requestOverrides.url = outcome.request.url;
+    if (typeof outcome.request.body === 'string') env.requestOverrides.body = outcome.request.body;
+  }
   if (env.control) {
     if (outcome.control.skip !== undefined) env.control.skip = String(outcome.control.skip);
     if (outcome.control.replay) env.control.replay = true;

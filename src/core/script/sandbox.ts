@@ -187,7 +187,7 @@ export class ScriptRunner {
         const { code, filename, lineOffset } = await this.load(script, file);
         if (isLuaScript(script, code)) {
           const { refuseUnsupportedLua } = await import('./lua-check.js');
-          refuseUnsupportedLua(code, filename, lineOffset + 1);
+          refuseUnsupportedLua(code, filename, lineOffset + 1, node.preScripts.includes(script));
           continue;
         }
         const location = { file: filename, line: script.kind === 'inline' ? lineOffset + 1 : script.span.line };

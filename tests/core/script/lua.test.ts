@@ -105,6 +105,27 @@ describe("kulala's Lua scripts", () => {
     expect(e.control).toEqual({ skip: 'auth' });
   });
 
+  it('pre-request: request.url_raw and request.body_raw become the templates sent (dial run)', async () => {
+    const e = env({ requestOverrides: {} });
+    await runLua(
+      `
+  local json = require("kulala.utils.json")
+  local body = json.parse(request.body)
+  body.your_var = "whatever"
+  request.body_raw = json.encode(body)
+  request.url_raw = request.url_raw .. "?page={{page}}"`,
+      e,
+      '<',
+    );
+    expect(e.requestOverrides).toEqual({ url: 'http://x/?page={{page}}', body: '{"a":1,"your_var":"whatever"}' });
+    // Where the request cannot be changed (dial send, handlers), the assignment is an error at its line.
+    const handler = await failure('  local r = request\n  r.url_raw = "http://y/"');
+    expect(handler.message).toMatch(
+      /request\.url_raw = \.\.\.: dial takes a new URL or body from a pre-request script of dial run only/,
+    );
+    expect(handler.location?.line).toBe(10);
+  });
+
   it('errors point at the .http line', async () => {
     const error = await failure('  local x = nil\n  x.y = 1');
     expect(error.code).toBe('E_SCRIPT');
