@@ -114,7 +114,7 @@ const HTTPYAC_ONLY_RE =
   /^[ \t]*(?:#+|\/\/+)[ \t]*@(?:ref|forceRef|import|loop|jwt|keepStreaming|note|sleep|verbose|debug|injectVariables|ratelimit|save|openWith)\b|\{\{[@+]|^[ \t]*\{\{(?:request|response|after|streaming|responseLogging)?[ \t]*\r?\n[\s\S]*?^[ \t]*\}\}[ \t]*$|^\/\*|^HTTP\/\d(?:\.\d)?[ \t]+\d{3}\b|^[ \t]*@xpath_ns[ \t]/m;
 const KULALA_ONLY_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@(?:env-stdin-cmd|stdin-cmd|env-json-key|curl-|grpc-|graphql)/m;
 /** kulala's Lua script: `{%` then `-- lua` as the script's first line. */
-const KULALA_LUA_MARK_RE = /\{%[ \t]*\r?\n[ \t]*--[ \t]*lua[ \t]*\r?$/m;
+const KULALA_LUA_MARK_RE = /\{%[ \t]*\r?\n[ \t]*--[ \t]*lua(?![\w.])/;
 const RESTNVIM_ONLY_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@lang[ \t]*=?[ \t]*lua|^[ \t]*>[ \t]*\S+\.lua[ \t]*$/m;
 
 /**

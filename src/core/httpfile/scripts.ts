@@ -33,7 +33,8 @@ export const RESTNVIM_LUA_REFUSAL =
 
 /** kulala's mark of a Lua script: `-- lua` as its first line. */
 export function isLuaCode(code: string): boolean {
-  return /^\s*--\s*lua\s*(?:\r?\n|$)/i.test(code);
+  // kulala: the script's text starts with `-- lua` (more may follow on that line, a comment).
+  return /^\s*--\s*lua(?![\w.])/i.test(code);
 }
 
 /** A refusal for a script file dial cannot run (not JavaScript, nor a kulala `.lua` file), or undefined. */
