@@ -16,7 +16,14 @@ beforeAll(async () => {
       response.setHeader('set-cookie', ['XSRF-TOKEN=tok%3D%3D; Path=/', 'laravel_session=first; HttpOnly']);
     if (request.url === '/login' && request.method === 'POST')
       response.setHeader('set-cookie', ['laravel_session=authenticated; HttpOnly']);
-    response.end(JSON.stringify({ url: request.url, results: [{ desc: 'a' }, { desc: 'b' }] }));
+    let json: unknown = null;
+    try {
+      json = JSON.parse(request.body.toString('utf8'));
+    } catch {
+      // not JSON
+    }
+    // As echo.kulala.app: the JSON body sent comes back under `json`.
+    response.end(JSON.stringify({ url: request.url, results: [{ desc: 'a' }, { desc: 'b' }], json }));
   });
 });
 afterAll(() => server.close());
@@ -158,6 +165,56 @@ describe("kulala's Lua scripts in dial run", () => {
     const [sent] = since(before);
     expect(sent.url).toBe('/post?page=2');
     expect(JSON.parse(sent.body.toString('utf8'))).toEqual({ your_var: 'whatever' });
+  });
+
+  it("kulala's 'Iterating over results' recipe: client.responses, request.iteration(), url_raw, skip, replay", async () => {
+    // kulala.nvim docs (MIT), lua-scripts: "Iterating over results and making requests for each item".
+    const root = workspace([
+      '### Request_one',
+      '',
+      'POST HOST/post HTTP/1.1',
+      'Accept: application/json',
+      'Content-Type: application/json',
+      '',
+      '{',
+      '  "results": [',
+      '    { "id": 1, "desc": "some_username" },',
+      '    { "id": 2, "desc": "another_username" }',
+      '  ]',
+      '}',
+      '',
+      '### Request_two',
+      '',
+      '< {%',
+      '  -- lua',
+      '  local response = client.responses["Request_one"].json -- get body of the response decoded as json',
+      '  if not response then return end',
+      '',
+      '  local item = response.json.results[request.iteration()]',
+      '  if not item then return request.skip() end   -- skip if no more items',
+      '',
+      '  client.log(item)',
+      '  request.url_raw = request.environment.url .. "?" .. item.desc',
+      '%}',
+      '',
+      '@url = HOST/get',
+      'GET {{url}}',
+      '',
+      '> {%',
+      '  -- lua',
+      '  request.replay()',
+      '%}',
+      '',
+    ]);
+    const before = server.requests.length;
+    const result = await runCli(['run', 'api.http'], { cwd: root });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(since(before).map((request) => `${request.method} ${request.url}`)).toEqual([
+      'POST /post',
+      'GET /get?some_username',
+      'GET /get?another_username',
+    ]);
   });
 
   it('refuses, before sending anything, a Lua script that changes a header (file:line)', async () => {

@@ -53,6 +53,8 @@ export interface RunSession {
   /** prepare() at once for a request with nothing to resolve or wait for; undefined for any other. */
   preparePlain?(file: HttpFile, node: RequestNode, promptAgain?: boolean): PreparedSend | undefined;
   record(file: HttpFile, node: RequestNode, request: HttpRequest, exchange: Exchange): void;
+  /** The last recorded exchange of a named request (kulala's Lua `client.responses["name"]`). */
+  recordedNamed?(name: string): { exchange: Exchange } | undefined;
   resolveTemplate(
     text: string,
     file: HttpFile,
@@ -195,6 +197,8 @@ async function saveBody(node: RequestNode, file: HttpFile, view: ResponseView): 
 
 // `{{login.response…}}`, `{{login.request…}}` and httpyac's `{{login.token}}` after `# @ref login`.
 const REFERENCE = /\{\{\s*([^\s{}.$]+)\./g;
+// kulala's Lua `client.responses["login"]` / `client.responses.login`.
+const LUA_RESPONSES = /\bclient\s*\.\s*responses\s*(?:\[\s*(["'])([^"'\n]+)\1\s*\]|\.\s*([A-Za-z_]\w*))/g;
 
 /**
  * The request names the given files may reference (dotted variables, `# @ref` and
@@ -205,6 +209,8 @@ export function referencedNames(files: Iterable<HttpFile>): Set<string> {
   const names = new Set<string>();
   for (const file of files) {
     for (const match of file.text.matchAll(REFERENCE)) names.add(match[1]);
+    if (file.text.includes('responses'))
+      for (const match of file.text.matchAll(LUA_RESPONSES)) names.add(match[2] ?? match[3]);
     for (const request of file.requests) {
       // httpyac reads request `get user` as the variable `getUser`.
       if (file.dialect === 'httpyac' && request.name && names.has(httpyacVariableName(request.name)))
@@ -338,6 +344,7 @@ async function runScripts(shared: ExecutorShared, attempt: Attempt, kind: 'preSc
       ...(iteration !== undefined ? { iteration } : {}),
       control: (attempt.control ??= {}),
       ...(kind === 'preScripts' ? { requestOverrides: (attempt.overrides ??= {}) } : {}),
+      ...(session.recordedNamed ? { recordedResponse: recordedResponseOf(session) } : {}),
       environment: lookup,
       request,
       ...(kind === 'handlers' && attempt.view ? { response: attempt.view } : {}),
@@ -356,6 +363,14 @@ async function runScripts(shared: ExecutorShared, attempt: Attempt, kind: 'preSc
       attempt.context.emit({ type: 'assertion', result: assertion });
     }
   }
+}
+
+/** kulala's `client.responses["name"]`: the named request's last response in this run, as a view. */
+function recordedResponseOf(session: RunSession): (name: string) => Promise<ResponseView | undefined> {
+  return async (name) => {
+    const exchange = session.recordedNamed?.(name)?.exchange;
+    return exchange ? loadResponseView(exchange) : undefined;
+  };
 }
 
 /**

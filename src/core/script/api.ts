@@ -51,6 +51,11 @@ export interface ScriptEnvironment {
    * Undefined where they cannot be taken (`dial send`, handlers).
    */
   requestOverrides?: RequestOverrides;
+  /**
+   * kulala's `client.responses["name"]` (Lua): the named request's last response in this run,
+   * undefined when it has not run (never sent for the script). Absent where not taken (`dial send`).
+   */
+  recordedResponse?: (name: string) => Promise<ResponseView | undefined>;
   /** Looks a variable up in the selected environment (undefined when absent). */
   environment: (name: string) => string | undefined;
   request?: ScriptRequest;

@@ -1,13 +1,13 @@
 /**
  * What dial's Lua sandbox does not give kulala's Lua scripts, found in the code before anything
  * is sent (E_SCRIPT at the line): the file system, the process, Neovim's API, other modules,
- * earlier responses, and changing the request. The sandbox refuses the same at run time (a name
+ * and changing the request (but for a pre-request script's url_raw and body_raw). The sandbox refuses the same at run time (a name
  * it does not have is nil or an error); these checks make the common cases fail before the send.
  */
 import { DialError } from '../errors.js';
 
 const PROVIDED = {
-  client: new Set(['global', 'log', 'test', 'assert', 'clear_all']),
+  client: new Set(['global', 'log', 'test', 'assert', 'clear_all', 'responses']),
   response: new Set([
     'body',
     'body_raw',
@@ -18,9 +18,6 @@ const PROVIDED = {
     'response_code',
     'code',
     'status',
-    'url',
-    'method',
-    'name',
   ]),
   assert: new Set([
     'test',
@@ -94,11 +91,6 @@ const CHECKS: Array<[RegExp, (match: RegExpExecArray, pre: boolean) => string | 
     /\brequest\s*\.\s*(?:environment|variables)\s*\(/g,
     () => 'request.environment() (every variable)',
     'name the variable: request.environment.NAME',
-  ],
-  [
-    /\bclient\s*\.\s*responses\b/g,
-    () => 'client.responses (earlier responses)',
-    "read an earlier response with {{name.response.body.$.field}}, or keep the value in client.global in that request's handler",
   ],
 ];
 

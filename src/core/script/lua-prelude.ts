@@ -259,6 +259,30 @@ local function tblget(t, parts)
   return t
 end
 
+-- kulala's response object, from the data of one response.
+local function responseObject(P)
+  local ok, json = pcall(decode, P.body)
+  -- Header names as the server wrote them may differ in case from the names dial received: looked up either way.
+  local lower = {}
+  for k, v in pairs(P.headers_tbl) do lower[string.lower(k)] = v end
+  setmetatable(P.headers_tbl, { __index = function(_, k) return type(k) == 'string' and lower[string.lower(k)] or nil end })
+  local fields = {
+    body = P.body, body_raw = P.body, json = ok and json or nil,
+    headers = P.headers, headers_tbl = P.headers_tbl, cookies = P.cookies,
+    response_code = P.status, code = 0, status = true,
+  }
+  return setmetatable({}, {
+    __index = function(_, k)
+      local v = fields[k]
+      if v == nil and k ~= 'json' then notProvided('response.' .. tostring(k)) end
+      if v == NIL then return nil end
+      return v
+    end,
+    __newindex = function(_, k) error('response.' .. tostring(k) .. ' cannot be changed', 2) end,
+    __metatable = false,
+  })
+end
+
 local response -- set below (nil before the send)
 local function needResponse(what)
   if not response then error(what .. ' needs a response (it is for post-request scripts)', 3) end
@@ -326,7 +350,15 @@ local client = strict('client', {
   assert = assert,
   clear_all = function() for k in pairs(globals) do globals[k] = nil end cleared = true end,
   responses = setmetatable({}, {
-    __index = function() error('client.responses (the responses of earlier requests) is not provided by dial: read them with {{name.response.body.$.field}} or keep the value in client.global', 2) end,
+    __index = function(_, k)
+      if D.responses == nil or D.responses == NIL then error('client.responses is taken by dial run only', 2) end
+      local r = D.responses[k]
+      if r == nil then
+        error("client.responses['" .. tostring(k) .. "']: dial hands a script the responses it names literally (client.responses[\"name\"]); this name is computed", 2)
+      end
+      if r == NIL then return {} end
+      return responseObject(r)
+    end,
     __metatable = false,
   }),
 })
@@ -401,30 +433,7 @@ local request = setmetatable({}, {
 })
 
 -- ---- response ------------------------------------------------------------------------------
-if D.response ~= NIL and D.response ~= nil then
-  local P = D.response
-  local ok, json = pcall(decode, P.body)
-  -- Header names as the server wrote them may differ in case from the names dial received: looked up either way.
-  local lower = {}
-  for k, v in pairs(P.headers_tbl) do lower[string.lower(k)] = v end
-  setmetatable(P.headers_tbl, { __index = function(_, k) return type(k) == 'string' and lower[string.lower(k)] or nil end })
-  local fields = {
-    body = P.body, body_raw = P.body, json = ok and json or nil,
-    headers = P.headers, headers_tbl = P.headers_tbl, cookies = P.cookies,
-    response_code = P.status, code = 0, status = true,
-    url = R.url, method = R.method, name = P.name,
-  }
-  response = setmetatable({}, {
-    __index = function(_, k)
-      local v = fields[k]
-      if v == nil and k ~= 'json' and k ~= 'name' then notProvided('response.' .. tostring(k)) end
-      if v == NIL then return nil end
-      return v
-    end,
-    __newindex = function(_, k) error('response.' .. tostring(k) .. ' cannot be changed', 2) end,
-    __metatable = false,
-  })
-end
+if D.response ~= NIL and D.response ~= nil then response = responseObject(D.response) end
 
 -- ---- vim (a part) and modules ---------------------------------------------------------------
 local function uri_encode(s)

@@ -7,6 +7,7 @@
 import type { HttpFile, ScriptNode } from '../httpfile/types.js';
 import { DialError } from '../errors.js';
 import type { ScriptEnvironment } from './api.js';
+import type { ResponseView } from '../assert/response-view.js';
 import { runLua, type LuaOutcome } from './lua-engine.js';
 import { luaEnvironmentNames } from '../httpfile/scripts.js';
 
@@ -60,8 +61,33 @@ async function requestData(env: ScriptEnvironment, code: string): Promise<Record
   return data;
 }
 
-function responseData(env: ScriptEnvironment): Record<string, unknown> | null {
-  const view = env.response;
+const RESPONSES = /\bclient\s*\.\s*responses\s*(?:\[\s*(["'])([^"'\n]+)\1\s*\]|\.\s*([A-Za-z_]\w*))/g;
+
+/** kulala's `client.responses["name"]`, for the names the script writes: each response, or null when that request has not run. */
+async function responsesData(
+  env: ScriptEnvironment,
+  code: string,
+  at: { file: string; line: number },
+): Promise<Record<string, unknown> | null> {
+  if (!env.recordedResponse || !code.includes('responses')) return null;
+  const responses: Record<string, unknown> = {};
+  for (const match of code.matchAll(RESPONSES)) {
+    const name = match[2] ?? match[3];
+    if (name in responses) continue;
+    let view: ResponseView | undefined;
+    try {
+      view = await env.recordedResponse(name);
+    } catch {
+      throw new DialError('E_SCRIPT', `client.responses["${name}"]: that response's body is no longer kept`, {
+        location: at,
+      });
+    }
+    responses[name] = view ? responseData(view) : null;
+  }
+  return responses;
+}
+
+function responseData(view: ResponseView | undefined): Record<string, unknown> | null {
   if (!view) return null;
   const table: Record<string, string> = {};
   let raw = '';
@@ -96,7 +122,11 @@ export async function runLuaScript(
   for (const [name, value] of env.globals) if (value !== undefined) globals[name] = value;
   const data = {
     request: await requestData(env, script.code),
-    response: responseData(env),
+    response: responseData(env.response),
+    responses: await responsesData(env, script.code, {
+      file: script.filename,
+      line: node.kind === 'inline' ? script.lineOffset + 1 : node.span.line,
+    }),
     env: { values, known },
     globals,
     iteration: env.iteration ?? 1,

@@ -41,7 +41,8 @@ export async function scriptEnvironment(
   resolve: (template: string) => string | Promise<string>,
 ): Promise<(name: string) => string | undefined> {
   if (file.variables.length === 0) return base;
-  if (file.dialect !== 'kulala') return warnOnOwnVariable(file, node, base);
+  // A request with a kulala Lua script (`-- lua`) is kulala's whatever the file's dialect.
+  if (file.dialect !== 'kulala' && !hasLuaScript(node)) return warnOnOwnVariable(file, node, base);
   const above = new Map<string, string>();
   const later = new Map<string, string>();
   for (const variable of file.variables)
@@ -72,6 +73,12 @@ export async function scriptEnvironment(
     }
   }
   return (name) => base(name) ?? values.get(name);
+}
+
+function hasLuaScript(node: RequestNode): boolean {
+  for (const script of [...node.preScripts, ...node.handlers])
+    if (script.kind === 'inline' ? isLuaCode(script.code) : /\.lua$/i.test(script.path)) return true;
+  return false;
 }
 
 /** A placeholder that names a variable (or a `$` dynamic one), not another request's exchange. */
