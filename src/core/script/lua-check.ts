@@ -8,6 +8,20 @@ import { DialError } from '../errors.js';
 
 const PROVIDED = {
   client: new Set(['global', 'log', 'test', 'assert', 'clear_all', 'responses']),
+  request: new Set([
+    'method',
+    'url',
+    'url_raw',
+    'headers',
+    'headers_raw',
+    'body',
+    'body_raw',
+    'environment',
+    'variables',
+    'skip',
+    'replay',
+    'iteration',
+  ]),
   response: new Set([
     'body',
     'body_raw',
@@ -72,9 +86,9 @@ const CHECKS: Array<[RegExp, (match: RegExpExecArray, pre: boolean) => string | 
   ],
   [/\brequire\s*\(\s*[^"'\s)]/g, () => 'require of a computed name', 'dial gives Lua scripts kulala.utils.json only'],
   [
-    /\b(client|response|assert|vim)\s*\.\s*([A-Za-z_]\w*)/g,
+    /\b(client|request|response|assert|vim)\s*\.\s*([A-Za-z_]\w*)/g,
     (m) => (PROVIDED[m[1] as keyof typeof PROVIDED].has(m[2]) ? undefined : `${m[1]}.${m[2]}`),
-    `dial's Lua scripts have client.{${[...PROVIDED.client].join(',')}}, response.{${[...PROVIDED.response].join(',')}}, assert.{…} and vim.{${[...PROVIDED.vim].join(',')}}`,
+    `dial's Lua scripts have client.{${[...PROVIDED.client].join(',')}}, request.{${[...PROVIDED.request].join(',')}}, response.{${[...PROVIDED.response].join(',')}}, assert.{…} and vim.{${[...PROVIDED.vim].join(',')}}`,
   ],
   [
     /\brequest\s*\.\s*(url_raw|url|headers_raw|headers|body_raw|body|method)\b\s*(?:\[[^\]\n]*\]\s*|\.\s*[A-Za-z_]\w*\s*)?=(?!=)/g,
@@ -124,7 +138,7 @@ export function refuseUnsupportedLua(code: string, filename: string, firstLine: 
       // A field of a table, not the global (`t.io.x`, `x:os`), is the script's own.
       const before = source.slice(0, match.index).trimEnd();
       if (before.endsWith('.') || before.endsWith(':')) continue;
-      if (match[1] && own.has(match[1]) && pattern.source.startsWith('\\b(client|')) continue;
+      if (match[1] && own.has(match[1]) && pattern.source.startsWith('\\b(client|request|')) continue;
       const what = describe(match, pre);
       if (what === undefined) continue;
       if (!first || match.index < first.index) first = { index: match.index, what, hint };

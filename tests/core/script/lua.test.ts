@@ -157,6 +157,7 @@ describe('the Lua sandbox refuses before sending what it does not give', () => {
     ['request.url_raw = "http://other/"', /changes request\.url_raw/],
     ['request.body_raw = "{}"', /changes request\.body_raw/],
     ['local s = response.stats', /response\.stats/],
+    ['local m = request.metadata', /request\.metadata/],
   ];
   for (const [code, message] of cases)
     it(code, async () => {
