@@ -281,9 +281,15 @@ const builds = await Promise.all([
 // wasmoon reads its WebAssembly file from the path lua-engine.ts gives it.
 copyFileSync('node_modules/wasmoon/dist/glue.wasm', `${outdir}/lib/wasmoon.wasm`);
 
+// Lua itself (MIT, Lua.org) is compiled into wasmoon's WebAssembly file: its notice goes with it,
+// the permission text being the MIT text wasmoon's own licence carries.
+const mitText = readFileSync('node_modules/wasmoon/LICENSE', 'utf8')
+  .replace(/^[\s\S]*?(?=Permission is hereby granted)/, '')
+  .trim();
+const luaNotice = `Lua 5.4 (MIT), compiled into dist/lib/wasmoon.wasm\n\nCopyright (C) 1994-2023 Lua.org, PUC-Rio.\n\n${mitText}\n`;
 writeFileSync(
   `${outdir}/THIRD-PARTY-LICENSES.txt`,
-  thirdPartyNotices(builds.flatMap((result) => Object.keys(result.metafile.inputs))),
+  `${thirdPartyNotices(builds.flatMap((result) => Object.keys(result.metafile.inputs)))}\n${'-'.repeat(78)}\n\n${luaNotice}`,
 );
 
 // esbuild writes strings ASCII-only but keeps comments as written. One non-ASCII character
