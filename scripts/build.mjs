@@ -20,7 +20,7 @@
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { uiSimpleTextPlugin, uiWithoutTopLevelAwaitPlugin } from './ui-shims/plugin.mjs';
@@ -29,7 +29,13 @@ const root = new URL('..', import.meta.url).pathname;
 process.chdir(root);
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
-const define = { 'process.env.NODE_ENV': '"production"', __DIAL_VERSION__: JSON.stringify(version) };
+// import.meta.url: the bundles are CommonJS, where code finds its file through __filename
+// (src/core/script/lua-engine.ts reads import.meta only when running from the sources).
+const define = {
+  'process.env.NODE_ENV': '"production"',
+  __DIAL_VERSION__: JSON.stringify(version),
+  'import.meta.url': 'undefined',
+};
 const common = {
   absWorkingDir: root,
   bundle: true,
@@ -63,6 +69,9 @@ const libraries = {
   // The script sandbox (QuickJS in WebAssembly), loaded on the first script only.
   'quickjs-emscripten-core': "module.exports = require('quickjs-emscripten-core');",
   '@jitl/quickjs-singlefile-cjs-release-sync': "module.exports = require('@jitl/quickjs-singlefile-cjs-release-sync');",
+  // kulala's Lua scripts (Lua 5.4 in WebAssembly), loaded by the worker thread of a Lua script
+  // only (src/core/script/lua-engine.ts); its WebAssembly file is copied next to it, below.
+  wasmoon: "module.exports = require('wasmoon');",
   // gRPC requests only. protobufjs comes with its descriptor extension (Root.fromDescriptor) loaded.
   '@grpc/grpc-js': "module.exports = require('@grpc/grpc-js');",
   protobufjs: "require('protobufjs/ext/descriptor'); module.exports = require('protobufjs');",
@@ -269,9 +278,18 @@ const builds = await Promise.all([
   }),
 ]);
 
+// wasmoon reads its WebAssembly file from the path lua-engine.ts gives it.
+copyFileSync('node_modules/wasmoon/dist/glue.wasm', `${outdir}/lib/wasmoon.wasm`);
+
+// Lua itself (MIT, Lua.org) is compiled into wasmoon's WebAssembly file: its notice goes with it,
+// the permission text being the MIT text wasmoon's own licence carries.
+const mitText = readFileSync('node_modules/wasmoon/LICENSE', 'utf8')
+  .replace(/^[\s\S]*?(?=Permission is hereby granted)/, '')
+  .trim();
+const luaNotice = `Lua 5.4 (MIT), compiled into dist/lib/wasmoon.wasm\n\nCopyright (C) 1994-2023 Lua.org, PUC-Rio.\n\n${mitText}\n`;
 writeFileSync(
   `${outdir}/THIRD-PARTY-LICENSES.txt`,
-  thirdPartyNotices(builds.flatMap((result) => Object.keys(result.metafile.inputs))),
+  `${thirdPartyNotices(builds.flatMap((result) => Object.keys(result.metafile.inputs)))}\n${'-'.repeat(78)}\n\n${luaNotice}`,
 );
 
 // esbuild writes strings ASCII-only but keeps comments as written. One non-ASCII character

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { findPlaceholders } from '../httpfile/placeholders.js';
 import { commandVariable } from '../httpfile/metadata.js';
+import { isLuaCode } from '../httpfile/scripts.js';
 import { parseReference } from '../vars/references.js';
 import type { HttpFile, RequestNode, Span } from '../httpfile/types.js';
 import type { Finding } from './types.js';
@@ -57,6 +58,10 @@ type Report = (offset: number, rule: Finding['rule'], message: string) => void;
 const SET_CALL =
   /(?:client\.global|request\.variables|client\.variables\.(?:global|request))\.set\(\s*(["'`])([^"'`]+)\1/g;
 
+/** kulala's Lua: `client.global.NAME = …`, `request.environment["NAME"] = …` (and `request.variables`). */
+const LUA_SET =
+  /\b(?:client\s*\.\s*global|request\s*\.\s*(?:environment|variables))\s*(?:\.\s*([A-Za-z_]\w*)|\[\s*(["'])([^"'\n]+)\2\s*\])\s*=(?!=)/g;
+
 /** httpyac: `exports.name = …` in `{{ }}` blocks, and the variable of `# @loop for name of …`. */
 const HTTPYAC_SET =
   /\bexports\.([A-Za-z_$][\w$]*)\s*=(?!=)|^[ \t]*(?:#+|\/\/)[ \t]*@loop[ \t]+for[ \t]+(?:const[ \t]+|let[ \t]+)?([A-Za-z_$][\w$]*)[ \t]+of\b/gm;
@@ -76,6 +81,8 @@ export function scriptedNames(files: HttpFile[]): Set<string> {
       for (const script of [...node.preScripts, ...node.handlers]) {
         const code = script.kind === 'inline' ? script.code : scriptFileText(file, script.path);
         for (const match of code.matchAll(SET_CALL)) names.add(match[2]);
+        if (script.kind === 'inline' ? isLuaCode(code) : /\.lua$/i.test(script.path))
+          for (const match of code.matchAll(LUA_SET)) names.add(match[1] ?? match[3]);
       }
     }
   }

@@ -113,6 +113,8 @@ const DIALECT_LINE_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@dialect[ \t]+(\S+)/m;
 const HTTPYAC_ONLY_RE =
   /^[ \t]*(?:#+|\/\/+)[ \t]*@(?:ref|forceRef|import|loop|jwt|keepStreaming|note|sleep|verbose|debug|injectVariables|ratelimit|save|openWith)\b|\{\{[@+]|^[ \t]*\{\{(?:request|response|after|streaming|responseLogging)?[ \t]*\r?\n[\s\S]*?^[ \t]*\}\}[ \t]*$|^\/\*|^HTTP\/\d(?:\.\d)?[ \t]+\d{3}\b|^[ \t]*@xpath_ns[ \t]/m;
 const KULALA_ONLY_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@(?:env-stdin-cmd|stdin-cmd|env-json-key|curl-|grpc-|graphql)/m;
+/** kulala's Lua script: `{%` then `-- lua` as the script's first line. */
+const KULALA_LUA_MARK_RE = /\{%[ \t]*\r?\n[ \t]*--[ \t]*lua(?![\w.])/;
 const RESTNVIM_ONLY_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@lang[ \t]*=?[ \t]*lua|^[ \t]*>[ \t]*\S+\.lua[ \t]*$/m;
 
 /**
@@ -340,7 +342,8 @@ export function dialectFromConstructs(text: string, hints = textHints(text)): Di
   if (hints & HINT_HTTPYAC && (HTTPYAC_ONLY_RE.test(text) || HTTPYAC_ESCAPE_RE.test(text))) return 'httpyac';
   if (hints & HINT_ROOTED && ROOTED_TARGET_RE.test(text) && !HOST_HEADER_RE.test(text)) return 'httpyac';
   if ((hints & HINT_KULALA && KULALA_ONLY_RE.test(text)) || readsOwnVariableFromEnvironment(text)) return 'kulala';
-  if (hints & HINT_LUA && RESTNVIM_ONLY_RE.test(text)) return 'rest.nvim';
+  // A `.lua` handler is rest.nvim's unless a script of the file carries kulala's `-- lua` mark.
+  if (hints & HINT_LUA && RESTNVIM_ONLY_RE.test(text)) return KULALA_LUA_MARK_RE.test(text) ? 'kulala' : 'rest.nvim';
   // Last: a weaker sign than the tool-only constructs above.
   if (namesRequestWithoutSeparator(text)) return 'httpyac';
   return undefined;

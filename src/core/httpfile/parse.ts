@@ -64,6 +64,7 @@ import {
   inlineScriptRefusal,
   isDataFilePath,
   isSupportedEncoding,
+  RESTNVIM_LUA_REFUSAL,
   scriptFileRefusal,
 } from './scripts.js';
 import { reportParseWarnings } from './warnings.js';
@@ -608,7 +609,7 @@ class HttpFileParser {
       this.fail(refusedEvent, i, 1, 'compute values in a plain `{{ … }}` block above the request and use {{name}}');
     // From the end of the `{{` line, so the code's first line is the line after it.
     const code = this.text.slice(this.ends[i], this.starts[last]);
-    const refusal = inlineScriptRefusal(code, undefined);
+    const refusal = inlineScriptRefusal(code, undefined, 'in an httpyac `{{ }}` block, which is JavaScript');
     if (refusal) {
       throw new DialError('E_SCRIPT', `unsupported script: ${refusal}`, {
         hint: 'compute the value without modules, or set it with --var',
@@ -754,7 +755,11 @@ class HttpFileParser {
     let last = i;
     while (last < this.lineCount - 1 && this.nexts[last] <= close) last++;
     const code = this.text.slice(open + 2, close);
-    const refusal = inlineScriptRefusal(code, this.block.scriptLanguage);
+    const refusal = inlineScriptRefusal(
+      code,
+      this.block.scriptLanguage,
+      this.dialect === 'rest.nvim' ? RESTNVIM_LUA_REFUSAL : undefined,
+    );
     if (refusal) {
       // E_SCRIPT (exit 3) like the sandbox's own refusals, but raised before anything is sent.
       throw new DialError('E_SCRIPT', `unsupported script: ${refusal}`, {
@@ -767,7 +772,11 @@ class HttpFileParser {
   }
 
   private scriptFile(i: number, path: string, into: ScriptNode[]): void {
-    const refusal = scriptFileRefusal(path, this.block.scriptLanguage);
+    const refusal = scriptFileRefusal(
+      path,
+      this.block.scriptLanguage,
+      this.dialect === 'rest.nvim' ? RESTNVIM_LUA_REFUSAL : undefined,
+    );
     if (refusal)
       this.fail(
         `unsupported script: ${refusal}`,

@@ -1,23 +1,50 @@
 /** Checks on scripts and file bodies that dial refuses before anything is sent rather than run half or send wrong. */
 
 /** A refusal for inline script code dial's sandbox cannot run, or undefined. */
-export function inlineScriptRefusal(code: string, language: string | undefined): string | undefined {
+export function inlineScriptRefusal(
+  code: string,
+  language: string | undefined,
+  /** Why Lua is not taken here (undefined: it is). */
+  luaRefused?: string,
+): string | undefined {
   if (language && language !== 'js' && language !== 'javascript') {
-    return `scripts in '${language}' are not supported: dial runs JavaScript handlers (JetBrains API)`;
+    return `scripts in '${language}' are not supported: dial runs JavaScript handlers (JetBrains API) and kulala's Lua scripts marked \`-- lua\``;
   }
-  // kulala marks a Lua script with a first line `-- lua`.
-  if (/^\s*--\s*lua\s*(?:\r?\n|$)/i.test(code))
-    return 'Lua scripts (kulala `-- lua`) are not supported: dial runs JavaScript handlers (JetBrains API)';
+  // kulala marks a Lua script with a first line `-- lua` (run by script/lua-engine.ts).
+  if (luaRefused !== undefined && isLuaCode(code)) return `a Lua script (kulala \`-- lua\`) ${luaRefused}`;
   // Modules are checked where Node access is known (ScriptRunner.checkModules), before a run sends anything.
   return undefined;
 }
 
-/** A refusal for a script file dial cannot run (not JavaScript), or undefined. */
-export function scriptFileRefusal(path: string, language: string | undefined): string | undefined {
+/** `request.environment.NAME`, `request.variables["NAME"]`: the names a Lua script reads or writes literally. */
+const LUA_ENV_NAME =
+  /\brequest\s*\.\s*(?:environment|variables)\s*(?:\.\s*([A-Za-z_]\w*)|\[\s*(["'])([^"'\n]+)\2\s*\])/g;
+
+/** The names a kulala Lua script reads from (or writes to) `request.environment`. */
+export function luaEnvironmentNames(code: string): Set<string> {
+  const names = new Set<string>();
+  for (const match of code.matchAll(LUA_ENV_NAME)) names.add(match[1] ?? match[3]);
+  return names;
+}
+
+/** Why a Lua script is refused in a file read as rest.nvim's. */
+export const RESTNVIM_LUA_REFUSAL =
+  "in a file read as rest.nvim's: dial runs kulala's Lua API, not rest.nvim's (add `# @dialect kulala` if the file was written for kulala)";
+
+/** kulala's mark of a Lua script: `-- lua` as its first line. */
+export function isLuaCode(code: string): boolean {
+  // kulala: the script's text starts with `-- lua` (more may follow on that line, a comment).
+  return /^\s*--\s*lua(?![\w.])/i.test(code);
+}
+
+/** A refusal for a script file dial cannot run (not JavaScript, nor a kulala `.lua` file), or undefined. */
+export function scriptFileRefusal(path: string, language: string | undefined, luaRefused?: string): string | undefined {
   if (language && language !== 'js' && language !== 'javascript')
-    return `scripts in '${language}' are not supported: dial runs JavaScript handlers`;
-  if (/\.lua$/i.test(path))
-    return 'Lua scripts (rest.nvim) are not supported: dial runs JavaScript handlers (JetBrains API)';
+    return `scripts in '${language}' are not supported: dial runs JavaScript handlers and kulala's Lua scripts`;
+  if (/\.lua$/i.test(path)) {
+    if (luaRefused === undefined) return undefined;
+    return `a Lua script file ${luaRefused}`;
+  }
   if (!/\.[cm]?[jt]s$/i.test(path)) return `'${path}' is not a JavaScript file: dial runs JavaScript handlers`;
   return undefined;
 }

@@ -24,7 +24,13 @@ import { httpyacVariableName } from '../httpfile/httpyac.js';
 import { scriptEnvironment } from '../vars/kulala-environment.js';
 import { listPasses } from '../httpfile/list-iteration.js';
 import { DEFAULT_MAX_BODY_SIZE } from '../http/body-sinks.js';
-import { scriptRequest, trySubstitute, type RequestControl, type ScriptEnvironment } from '../script/api.js';
+import {
+  scriptRequest,
+  trySubstitute,
+  type RequestControl,
+  type RequestOverrides,
+  type ScriptEnvironment,
+} from '../script/api.js';
 import { DialError, errorCatalogue, isDialError, type ErrorCode } from '../errors.js';
 import { credentialValues, maskHeaders, redactText } from '../secrets.js';
 import { writeFileAtomic } from '../atomic-write.js';
@@ -47,6 +53,8 @@ export interface RunSession {
   /** prepare() at once for a request with nothing to resolve or wait for; undefined for any other. */
   preparePlain?(file: HttpFile, node: RequestNode, promptAgain?: boolean): PreparedSend | undefined;
   record(file: HttpFile, node: RequestNode, request: HttpRequest, exchange: Exchange): void;
+  /** The last recorded exchange of a named request (kulala's Lua `client.responses["name"]`). */
+  recordedNamed?(name: string): { exchange: Exchange } | undefined;
   resolveTemplate(
     text: string,
     file: HttpFile,
@@ -189,6 +197,8 @@ async function saveBody(node: RequestNode, file: HttpFile, view: ResponseView): 
 
 // `{{login.response…}}`, `{{login.request…}}` and httpyac's `{{login.token}}` after `# @ref login`.
 const REFERENCE = /\{\{\s*([^\s{}.$]+)\./g;
+// kulala's Lua `client.responses["login"]` / `client.responses.login`.
+const LUA_RESPONSES = /\bclient\s*\.\s*responses\s*(?:\[\s*(["'])([^"'\n]+)\1\s*\]|\.\s*([A-Za-z_]\w*))/g;
 
 /**
  * The request names the given files may reference (dotted variables, `# @ref` and
@@ -199,6 +209,8 @@ export function referencedNames(files: Iterable<HttpFile>): Set<string> {
   const names = new Set<string>();
   for (const file of files) {
     for (const match of file.text.matchAll(REFERENCE)) names.add(match[1]);
+    if (file.text.includes('responses'))
+      for (const match of file.text.matchAll(LUA_RESPONSES)) names.add(match[2] ?? match[3]);
     for (const request of file.requests) {
       // httpyac reads request `get user` as the variable `getUser`.
       if (file.dialect === 'httpyac' && request.name && names.has(httpyacVariableName(request.name)))
@@ -242,6 +254,8 @@ interface Attempt {
   iteration?: number;
   /** What the scripts of the current send asked (kulala `request.skip()` / `abort()` / `replay()`). */
   control?: RequestControl;
+  /** kulala's `request.url_raw` / `body_raw` as a Lua pre-request script of this send set them. */
+  overrides?: RequestOverrides;
   /** How many times kulala's `request.replay()` has sent the request again. */
   replays?: number;
   request?: HttpRequest;
@@ -329,6 +343,8 @@ async function runScripts(shared: ExecutorShared, attempt: Attempt, kind: 'preSc
       requestLists: (attempt.requestLists ??= new Map()),
       ...(iteration !== undefined ? { iteration } : {}),
       control: (attempt.control ??= {}),
+      ...(kind === 'preScripts' ? { requestOverrides: (attempt.overrides ??= {}) } : {}),
+      ...(session.recordedNamed ? { recordedResponse: recordedResponseOf(session) } : {}),
       environment: lookup,
       request,
       ...(kind === 'handlers' && attempt.view ? { response: attempt.view } : {}),
@@ -347,6 +363,27 @@ async function runScripts(shared: ExecutorShared, attempt: Attempt, kind: 'preSc
       attempt.context.emit({ type: 'assertion', result: assertion });
     }
   }
+}
+
+/** kulala's `client.responses["name"]`: the named request's last response in this run, as a view. */
+function recordedResponseOf(session: RunSession): (name: string) => Promise<ResponseView | undefined> {
+  return async (name) => {
+    const exchange = session.recordedNamed?.(name)?.exchange;
+    return exchange ? loadResponseView(exchange) : undefined;
+  };
+}
+
+/**
+ * The request with the URL or body a kulala Lua pre-request script wrote (`request.url_raw`,
+ * `request.body_raw`): templates, filled in by prepare as the written ones are.
+ */
+function withOverrides(node: RequestNode, overrides: RequestOverrides | undefined): RequestNode {
+  if (!overrides || (overrides.url === undefined && overrides.body === undefined)) return node;
+  const changed: RequestNode = { ...node };
+  if (overrides.url !== undefined) changed.url = overrides.url;
+  if (overrides.body !== undefined)
+    changed.body = { kind: 'inline', text: overrides.body, span: node.body?.span ?? node.requestLineSpan };
+  return changed;
 }
 
 /** kulala's `request.replay()` in one of the request's inline scripts (its `request.iteration()` counts sends from 1). */
@@ -613,6 +650,7 @@ async function sendAfterPreWork(shared: ExecutorShared, attempt: Attempt, pass?:
   if (node.metadata.length > 0 && hasCommand(node)) await runCommands(shared, attempt, 'pre');
   attempt.requestLists = undefined;
   attempt.iteration = undefined;
+  attempt.overrides = undefined;
   if (node.preScripts.length > 0) await runScripts(shared, attempt, 'preScripts');
   const control = attempt.control as RequestControl | undefined;
   if (control?.abort !== undefined)
@@ -655,7 +693,11 @@ async function sendPrepared(
   const { file, node, signal } = attempt.context;
   // Each attempt is a new send: `# @prompt` values are asked again (only a session with a prompt asks at all).
   const prepared =
-    plain ?? (await session.prepare(file, node, { requestVariables: attempt.requestVariables, promptAgain: true }));
+    plain ??
+    (await session.prepare(file, withOverrides(node, attempt.overrides), {
+      requestVariables: attempt.requestVariables,
+      promptAgain: true,
+    }));
   let request = (attempt.request = prepared.request);
   const sendOptions = requestSendOptions(options, node, prepared.overrides, cookieJarFor(shared, file, node), signal);
   let exchange: Exchange;

@@ -45,10 +45,27 @@ export interface ScriptEnvironment {
    * `request.replay()` (handlers), recorded for the runner; undefined where they cannot be taken (`dial send`).
    */
   control?: RequestControl;
+  /**
+   * kulala's `request.url_raw = …` / `request.body_raw = …` in a Lua pre-request script: the
+   * request's URL or body template replaced for this send (its `{{variables}}` filled in after).
+   * Undefined where they cannot be taken (`dial send`, handlers).
+   */
+  requestOverrides?: RequestOverrides;
+  /**
+   * kulala's `client.responses["name"]` (Lua): the named request's last response in this run,
+   * undefined when it has not run (never sent for the script). Absent where not taken (`dial send`).
+   */
+  recordedResponse?: (name: string) => Promise<ResponseView | undefined>;
   /** Looks a variable up in the selected environment (undefined when absent). */
   environment: (name: string) => string | undefined;
   request?: ScriptRequest;
   response?: ResponseView;
+}
+
+/** The request's URL and body as a kulala Lua pre-request script rewrote them (templates). */
+export interface RequestOverrides {
+  url?: string;
+  body?: string;
 }
 
 /** What a script asked of its request's send (kulala). A message is '' when none was given. */

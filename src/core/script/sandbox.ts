@@ -23,6 +23,12 @@ import {
 import type { QuickJsEngine } from './quickjs-engine.js';
 import type { NodeEngine } from './node-engine.js';
 import { defaultNodeAccess } from './trust.js';
+import { isLuaCode } from '../httpfile/scripts.js';
+
+/** kulala's Lua scripts: inline code whose first line is `-- lua`, or a `.lua` file (the parser refused the others). */
+export function isLuaScript(node: ScriptNode, code: string): boolean {
+  return node.kind === 'file' ? /\.lua$/i.test(node.path) : isLuaCode(code);
+}
 
 /** Default heap limit of the sandbox (128 MiB). */
 export const SCRIPT_MEMORY_BYTES = 128 * 1024 * 1024;
@@ -179,6 +185,11 @@ export class ScriptRunner {
       if (command && !(nodeAllowed ??= this.allowNode(file.path))) throw commandRefusal(file.path, command);
       for (const script of [...node.preScripts, ...node.handlers]) {
         const { code, filename, lineOffset } = await this.load(script, file);
+        if (isLuaScript(script, code)) {
+          const { refuseUnsupportedLua } = await import('./lua-check.js');
+          refuseUnsupportedLua(code, filename, lineOffset + 1, node.preScripts.includes(script));
+          continue;
+        }
         const location = { file: filename, line: script.kind === 'inline' ? lineOffset + 1 : script.span.line };
         const imported = importStatement(code);
         if (imported !== undefined) {
@@ -264,6 +275,13 @@ export class ScriptRunner {
   /** Runs one pre-request or handler script. Throws DialError E_SCRIPT when the script breaks or hits a limit. */
   async run(node: ScriptNode, file: HttpFile, env: ScriptEnvironment): Promise<ScriptOutcome> {
     const script = await this.load(node, file);
+    if (isLuaScript(node, script.code)) {
+      const { runLuaScript } = await import('./lua-run.js');
+      return runLuaScript(script, node, file, env, {
+        timeoutMs: this.timeoutMs,
+        memoryBytes: this.options.memoryBytes ?? SCRIPT_MEMORY_BYTES,
+      });
+    }
     const engine = await this.engineFor(script.filename);
     const recorder: ScriptRecorder = { tests: [], logs: [], pending: [] };
     const state: HostState = { env, recorder };

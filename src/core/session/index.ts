@@ -160,6 +160,8 @@ export interface Session {
     options?: { signal?: AbortSignal; sendOptions?: Partial<SendOptions> },
   ): Promise<Exchange>;
   record(file: HttpFile, node: RequestNode, request: HttpRequest, exchange: Exchange): void;
+  /** The last recorded exchange of the request of that name (kulala's `client.responses["name"]`); never sends. */
+  recordedNamed(name: string): { request: HttpRequest; exchange: Exchange } | undefined;
   hasRun(file: HttpFile, node: RequestNode): boolean;
   resolveTemplate(
     text: string,
@@ -323,6 +325,10 @@ class RequestSession implements Session {
 
   hasRun(file: HttpFile, node: RequestNode): boolean {
     return this.recorded.has(keyOf(file, node));
+  }
+
+  recordedNamed(name: string): { request: HttpRequest; exchange: Exchange } | undefined {
+    return this.recordedByName.get(name);
   }
 
   record(file: HttpFile, node: RequestNode, request: HttpRequest, exchange: Exchange): void {

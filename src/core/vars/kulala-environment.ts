@@ -14,6 +14,7 @@
 import type { HttpFile, RequestNode, ScriptNode } from '../httpfile/types.js';
 import { reportParseWarnings } from '../httpfile/warnings.js';
 import { findPlaceholders } from '../httpfile/placeholders.js';
+import { isLuaCode, luaEnvironmentNames } from '../httpfile/scripts.js';
 
 const GET_CALL = /\brequest\s*\.\s*environment\s*\.\s*get\s*\(\s*(['"`])([^'"`]+)\1\s*\)/g;
 
@@ -21,7 +22,11 @@ const GET_CALL = /\brequest\s*\.\s*environment\s*\.\s*get\s*\(\s*(['"`])([^'"`]+
 function namesRead(scripts: ScriptNode[]): Set<string> {
   const names = new Set<string>();
   for (const script of scripts)
-    if (script.kind === 'inline') for (const match of script.code.matchAll(GET_CALL)) names.add(match[2]);
+    if (script.kind === 'inline') {
+      for (const match of script.code.matchAll(GET_CALL)) names.add(match[2]);
+      // kulala's Lua scripts: `request.environment.NAME`.
+      if (isLuaCode(script.code)) for (const name of luaEnvironmentNames(script.code)) names.add(name);
+    }
   return names;
 }
 
@@ -36,7 +41,8 @@ export async function scriptEnvironment(
   resolve: (template: string) => string | Promise<string>,
 ): Promise<(name: string) => string | undefined> {
   if (file.variables.length === 0) return base;
-  if (file.dialect !== 'kulala') return warnOnOwnVariable(file, node, base);
+  // A request with a kulala Lua script (`-- lua`) is kulala's whatever the file's dialect.
+  if (file.dialect !== 'kulala' && !hasLuaScript(node)) return warnOnOwnVariable(file, node, base);
   const above = new Map<string, string>();
   const later = new Map<string, string>();
   for (const variable of file.variables)
@@ -67,6 +73,12 @@ export async function scriptEnvironment(
     }
   }
   return (name) => base(name) ?? values.get(name);
+}
+
+function hasLuaScript(node: RequestNode): boolean {
+  for (const script of [...node.preScripts, ...node.handlers])
+    if (script.kind === 'inline' ? isLuaCode(script.code) : /\.lua$/i.test(script.path)) return true;
+  return false;
 }
 
 /** A placeholder that names a variable (or a `$` dynamic one), not another request's exchange. */

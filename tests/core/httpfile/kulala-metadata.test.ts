@@ -46,14 +46,20 @@ describe('kulala metadata after the request line', () => {
     expect(request.metadata.map((meta) => meta.key)).toEqual(['stdin-cmd-pre', 'stdin-cmd']);
   });
 
-  it('refuses a kulala Lua script (`-- lua` first line) at its line', () => {
+  it('takes a kulala Lua script (`-- lua` first line) as a script; refuses it in an httpyac `{{ }}` block', () => {
+    const [request] = parseHttpFile(
+      'GET http://x/\n\n> {%\n  -- lua\n  client.global.token = 1\n%}\n',
+      'k.http',
+    ).requests;
+    expect(request.handlers).toHaveLength(1);
+    expect(request.handlers[0].kind === 'inline' && request.handlers[0].code).toContain('client.global.token = 1');
     let error: unknown;
     try {
-      parseHttpFile('GET http://x/\n\n> {%\n  -- lua\n  client.global.token = 1\n%}\n', 'k.http');
+      parseHttpFile('# @dialect rest.nvim\nGET http://x/\n\n> {%\n  -- lua\n  client.global.token = 1\n%}\n', 'k.http');
     } catch (caught) {
       error = caught;
     }
-    expect(isDialError(error) && error.location?.line).toBe(3);
+    expect(isDialError(error) && error.location?.line).toBe(4);
     expect(isDialError(error) && error.message).toContain('-- lua');
   });
 

@@ -1,0 +1,158 @@
+/**
+ * What dial's Lua sandbox does not give kulala's Lua scripts, found in the code before anything
+ * is sent (E_SCRIPT at the line): the file system, the process, Neovim's API, other modules,
+ * and changing the request (but for a pre-request script's url_raw and body_raw). The sandbox refuses the same at run time (a name
+ * it does not have is nil or an error); these checks make the common cases fail before the send.
+ */
+import { DialError } from '../errors.js';
+
+const PROVIDED = {
+  client: new Set(['global', 'log', 'test', 'assert', 'clear_all', 'responses']),
+  request: new Set([
+    'method',
+    'url',
+    'url_raw',
+    'headers',
+    'headers_raw',
+    'body',
+    'body_raw',
+    'environment',
+    'variables',
+    'skip',
+    'replay',
+    'iteration',
+  ]),
+  response: new Set([
+    'body',
+    'body_raw',
+    'json',
+    'headers',
+    'headers_tbl',
+    'cookies',
+    'response_code',
+    'code',
+    'status',
+  ]),
+  assert: new Set([
+    'test',
+    'is_true',
+    'is_false',
+    'same',
+    'has_string',
+    'response_has',
+    'headers_has',
+    'body_has',
+    'json_has',
+  ]),
+  vim: new Set([
+    'json',
+    'inspect',
+    'NIL',
+    'uri_encode',
+    'uri_decode',
+    'split',
+    'trim',
+    'startswith',
+    'endswith',
+    'tbl_get',
+    'tbl_keys',
+    'tbl_values',
+    'tbl_isempty',
+    'deepcopy',
+  ]),
+};
+const MODULES = new Set(['kulala.utils.json']);
+
+const CHECKS: Array<[RegExp, (match: RegExpExecArray, pre: boolean) => string | undefined, string]> = [
+  [
+    /\b(io|package|debug)\s*[.[:]/g,
+    (m) => `'${m[1]}' (${m[1] === 'io' ? 'files' : m[1] === 'debug' ? 'the debug library' : 'module loading'})`,
+    'Lua scripts in dial have no file system, process or module access',
+  ],
+  [
+    /\bos\s*\.\s*(\w+)/g,
+    (m) => (['time', 'clock', 'date', 'difftime'].includes(m[1]) ? undefined : `os.${m[1]}`),
+    'of os, Lua scripts in dial have os.time, os.clock, os.date and os.difftime only',
+  ],
+  [
+    /\b(loadfile|dofile|collectgarbage)\s*\(/g,
+    (m) => m[1],
+    'Lua scripts in dial cannot read files; put the code in the script',
+  ],
+  [
+    /\brequire\s*\(?\s*(["'])([^"'\n]*)\1/g,
+    (m) => (MODULES.has(m[2]) ? undefined : `require('${m[2]}')`),
+    'dial gives Lua scripts kulala.utils.json (parse, encode) as a module; vim.json does the same',
+  ],
+  [/\brequire\s*\(\s*[^"'\s)]/g, () => 'require of a computed name', 'dial gives Lua scripts kulala.utils.json only'],
+  [
+    /\b(client|request|response|assert|vim)\s*\.\s*([A-Za-z_]\w*)/g,
+    (m) => (PROVIDED[m[1] as keyof typeof PROVIDED].has(m[2]) ? undefined : `${m[1]}.${m[2]}`),
+    `dial's Lua scripts have client.{${[...PROVIDED.client].join(',')}}, request.{${[...PROVIDED.request].join(',')}}, response.{${[...PROVIDED.response].join(',')}}, assert.{…} and vim.{${[...PROVIDED.vim].join(',')}}`,
+  ],
+  [
+    /\brequest\s*\.\s*(url_raw|url|headers_raw|headers|body_raw|body|method)\b\s*(?:\[[^\]\n]*\]\s*|\.\s*[A-Za-z_]\w*\s*)?=(?!=)/g,
+    (m, pre) =>
+      pre &&
+      (m[1] === 'url_raw' || m[1] === 'body_raw') &&
+      !m[0].includes('[') &&
+      !/\.\s*\w+\s*=$/.test(m[0].slice(m[0].indexOf(m[1]) + m[1].length))
+        ? undefined
+        : `changes request.${m[1]}`,
+    'a pre-request script may set request.url_raw and request.body_raw (templates, sent with their {{variables}} filled in); for anything else set a variable (request.environment.NAME = value) and use {{NAME}} in the request',
+  ],
+  [
+    /\brequest\s*\.\s*(?:environment|variables)\s*\(/g,
+    () => 'request.environment() (every variable)',
+    'name the variable: request.environment.NAME',
+  ],
+];
+
+const LUA_TOKENS = /--\[(=*)\[[\s\S]*?\]\1\]|--[^\n]*|\[(=*)\[[\s\S]*?\]\2\]|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g;
+
+/**
+ * Lua comments blanked (their line breaks kept), and with `strings` the insides of strings too,
+ * so the checks read code only (the module check reads the names in quotes).
+ */
+function codeOnly(code: string, strings: boolean): string {
+  return code.replace(LUA_TOKENS, (text) => {
+    const quoted = text.startsWith('"') || text.startsWith("'");
+    if (!quoted) return text.replace(/[^\n]/g, ' ');
+    return strings ? text[0] + ' '.repeat(text.length - 2) + text[0] : text;
+  });
+}
+
+/** E_SCRIPT at the line of the first thing the Lua sandbox does not give, or nothing. */
+export function refuseUnsupportedLua(code: string, filename: string, firstLine: number, pre: boolean): void {
+  const withStrings = codeOnly(code, false);
+  const text = codeOnly(code, true);
+  // A local or a parameter of that name is the script's own table, not dial's.
+  const own = new Set<string>();
+  for (const match of text.matchAll(/\blocal\s+([\w\s,]+?)\s*(?:=|\n|$)|\bfunction\b[^(\n]*\(([^)]*)\)/g))
+    for (const name of (match[1] ?? match[2] ?? '').split(/[\s,]+/)) if (name) own.add(name);
+  let first: { index: number; what: string; hint: string } | undefined;
+  for (const [pattern, describe, hint] of CHECKS) {
+    pattern.lastIndex = 0;
+    const source = pattern.source.startsWith('\\brequire') ? withStrings : text;
+    for (let match = pattern.exec(source); match; match = pattern.exec(source)) {
+      // A field of a table, not the global (`t.io.x`, `x:os`), is the script's own.
+      const before = source.slice(0, match.index).trimEnd();
+      if (before.endsWith('.') || before.endsWith(':')) continue;
+      if (match[1] && own.has(match[1]) && pattern.source.startsWith('\\b(client|request|')) continue;
+      const what = describe(match, pre);
+      if (what === undefined) continue;
+      if (!first || match.index < first.index) first = { index: match.index, what, hint };
+      break;
+    }
+  }
+  if (!first) return;
+  const line = firstLine + (text.slice(0, first.index).match(/\n/g)?.length ?? 0);
+  throw new DialError(
+    'E_SCRIPT',
+    `the Lua script ${first.what.startsWith('changes ') ? first.what : `uses ${first.what}`}, which dial's Lua sandbox does not give; nothing was sent`,
+    {
+      location: { file: filename, line },
+      hint: first.hint,
+    },
+  );
+}
