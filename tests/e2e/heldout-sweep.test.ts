@@ -5,28 +5,15 @@
  * `{{ }}` blocks, `/* *\/` comments after the headers, `# @ref` to a region of variables, `$dotenv`
  * in httpyac files, kulala's `# @secret` prompt.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../helpers/cli.js';
-import { startRecordingServer } from '../helpers/servers.js';
+import { gitWorkspace, runCli } from '../helpers/cli.js';
+import { startJsonServer } from '../helpers/servers.js';
 
-function workspace(files: Record<string, string>): string {
-  const dir = tempDir('dial-heldout-');
-  mkdirSync(join(dir, '.git'));
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, name)), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-  return dir;
-}
+const workspace = (files: Record<string, string>): string => gitWorkspace('dial-heldout-', files);
 
-async function jsonServer(answer: (url: string) => unknown = () => ({})) {
-  return startRecordingServer((request, response) => {
-    response.setHeader('content-type', 'application/json');
-    response.end(JSON.stringify(answer(request.url ?? '')));
-  });
-}
+const jsonServer = startJsonServer;
 
 describe('httpyac JSON config (.httpyac.json)', () => {
   it('sends its defaultHeaders on every request that does not set them, and reads its environments', async () => {

@@ -2,28 +2,13 @@
  * What the fourth held-out sweep (tests/compat/README.md) found, end to end against a recording
  * server on 127.0.0.1:0.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../helpers/cli.js';
-import { startRecordingServer } from '../helpers/servers.js';
+import { gitWorkspace, runCli } from '../helpers/cli.js';
+import { startJsonServer } from '../helpers/servers.js';
 
-function workspace(files: Record<string, string>): string {
-  const dir = tempDir('dial-heldout4-');
-  mkdirSync(join(dir, '.git'));
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, name)), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-  return dir;
-}
+const workspace = (files: Record<string, string>): string => gitWorkspace('dial-heldout4-', files);
 
-async function jsonServer() {
-  return startRecordingServer((_request, response) => {
-    response.setHeader('content-type', 'application/json');
-    response.end('{}');
-  });
-}
+const jsonServer = startJsonServer;
 
 describe('env files with object values (JetBrains)', () => {
   it('{{a.b.c}} reads a member of an object value; dial check knows the name', async () => {

@@ -4,28 +4,14 @@
  * comments and trailing commas, REST Client's `rest-client.defaultHeaders`, and the hint for a
  * variable an httpyac JavaScript config's hook would provide.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../helpers/cli.js';
-import { startRecordingServer } from '../helpers/servers.js';
+import { gitWorkspace, runCli } from '../helpers/cli.js';
+import { startJsonServer } from '../helpers/servers.js';
 
-function workspace(files: Record<string, string>): string {
-  const dir = tempDir('dial-sweep5-');
-  mkdirSync(join(dir, '.git'));
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, name)), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-  return dir;
-}
+const workspace = (files: Record<string, string>): string => gitWorkspace('dial-sweep5-', files);
 
-async function jsonServer(answer: (url: string) => unknown = () => ({})) {
-  return startRecordingServer((request, response) => {
-    response.setHeader('content-type', 'application/json');
-    response.end(JSON.stringify(answer(request.url ?? '')));
-  });
-}
+const jsonServer = startJsonServer;
 
 describe('fifth held-out sweep', () => {
   it('`@userId = {{userId}}` takes the env value and a handler-set global wins over it; the env file may hold comments', async () => {

@@ -1,8 +1,8 @@
 /** Runs the built CLI (bin/dial.js) as a user would, with an isolated config folder. */
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 export const DIAL_BIN = resolve(import.meta.dirname, '../../bin/dial.js');
 
@@ -27,6 +27,17 @@ export interface CliOptions {
 /** A temp folder for a test (not removed: the OS temp cleaner does that). */
 export function tempDir(prefix = 'dial-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** A temp workspace (a `.git` folder marks its root) holding `files`, paths relative to it. */
+export function gitWorkspace(prefix: string, files: Record<string, string>): string {
+  const dir = tempDir(prefix);
+  mkdirSync(join(dir, '.git'));
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  return dir;
 }
 
 /** Runs `node bin/dial.js ...args` and resolves with its exit code and output. */

@@ -145,3 +145,13 @@ export async function startRecordingServer(
   });
   return { ...server, requests };
 }
+
+/** A recording server that answers every request with JSON: `answer(url)`, `{}` by default. */
+export function startJsonServer(
+  answer: (url: string) => unknown = () => ({}),
+): Promise<TestServer & { requests: RecordedRequest[] }> {
+  return startRecordingServer((request, response) => {
+    response.setHeader('content-type', 'application/json');
+    response.end(JSON.stringify(answer(request.url ?? '')));
+  });
+}
