@@ -48,15 +48,12 @@ function configParts(data: Record<string, unknown> | null, path: string, name: s
  * does, and read like the JSON one; elsewhere refused where it names them, so requests never go
  * out without them (loading it runs its code).
  */
-async function scriptConfig(folder: string, name: string | undefined): Promise<HttpyacConfig | undefined> {
-  for (const fileName of SCRIPT_CONFIGS) {
-    const path = join(folder, fileName);
-    let source: string;
-    try {
-      source = await readFile(path, 'utf8');
-    } catch {
-      continue;
-    }
+function scriptConfig(
+  folder: string,
+  name: string | undefined,
+  configs: ScriptConfigSource[],
+): HttpyacConfig | undefined {
+  for (const { fileName, path, source } of configs) {
     const at = source.search(/\b(?:environments|defaultHeaders)\b/);
     if (at < 0) continue;
     const { line, col } = lineColAt(source, at);
@@ -104,14 +101,9 @@ async function scriptConfig(folder: string, name: string | undefined): Promise<H
  * A JS config's hook that adds variables (`provideVariables`, `provideEnvironments`): dial does not
  * run it, so a variable only it gives stays undefined. Its `file:line`, for that error's hint.
  */
-async function variableHook(folder: string): Promise<string | undefined> {
-  const hookIn = async (path: string, follow: boolean): Promise<string | undefined> => {
-    let source: string;
-    try {
-      source = await readFile(path, 'utf8');
-    } catch {
-      return undefined;
-    }
+async function variableHook(configs: ScriptConfigSource[]): Promise<string | undefined> {
+  const hookIn = async (path: string, source: string | undefined, follow: boolean): Promise<string | undefined> => {
+    if (source === undefined) return undefined;
     // The hook's registration (`api.hooks.provideVariables.addHook(…)`), else any mention of it.
     const registered = source.search(/\bhooks\s*\.\s*provide(?:Variables|Environments)\b/);
     const at = registered >= 0 ? registered : source.search(/\bprovide(?:Variables|Environments)\b/);
@@ -120,36 +112,56 @@ async function variableHook(folder: string): Promise<string | undefined> {
     const delegate = follow ? /require\(([^)]*config\.c?js['"][^)]*)\)/.exec(source) : null;
     if (!delegate) return undefined;
     const parts = [...delegate[1].matchAll(/['"]([^'"]+)['"]/g)].map((match) => match[1]);
-    return hookIn(join(dirname(path), ...parts), false);
+    const delegatePath = join(dirname(path), ...parts);
+    return hookIn(delegatePath, await readIfPresent(delegatePath), false);
   };
-  for (const name of SCRIPT_CONFIGS) {
-    const found = await hookIn(join(folder, name), true);
+  for (const { path, source } of configs) {
+    const found = await hookIn(path, source, true);
     if (found) return found;
   }
   return undefined;
+}
+
+interface ScriptConfigSource {
+  fileName: string;
+  path: string;
+  source: string;
+}
+
+/** The JavaScript configs in `folder`, read once for both their settings and their hooks. */
+async function scriptConfigSources(folder: string): Promise<ScriptConfigSource[]> {
+  const found: ScriptConfigSource[] = [];
+  for (const fileName of SCRIPT_CONFIGS) {
+    const path = join(folder, fileName);
+    const source = await readIfPresent(path);
+    if (source !== undefined) found.push({ fileName, path, source });
+  }
+  return found;
+}
+
+/** A file's text, or undefined when it cannot be read (httpyac skips such a config or .env file). */
+async function readIfPresent(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 /** The `environments` ($shared, then `name` or else $default) and `defaultHeaders` of a JSON config in `folder`. */
 async function readConfig(folder: string, name: string | undefined): Promise<HttpyacConfig | undefined> {
   for (const fileName of JSON_CONFIGS) {
     const path = join(folder, fileName);
-    let source: string;
-    try {
-      source = await readFile(path, 'utf8');
-    } catch {
-      continue;
-    }
+    const source = await readIfPresent(path);
+    if (source === undefined) continue;
     return configParts(parseJsonText(source, path, 'E_ENV') as Record<string, unknown> | null, path, name);
   }
   return undefined;
 }
 
 async function readValues(path: string): Promise<Map<string, string> | undefined> {
-  try {
-    return parseDotenv(await readFile(path, 'utf8'));
-  } catch {
-    return undefined;
-  }
+  const source = await readIfPresent(path);
+  return source === undefined ? undefined : parseDotenv(source);
 }
 
 /** The `.env` files httpyac reads for a file in `dir`, nearest folder first up to the repository root. */
@@ -191,8 +203,9 @@ export async function withHttpyacEnvironment(
   for (const folder of envFolders(dir)
     .filter((_, index) => index % 2 === 0)
     .reverse()) {
-    unreadVariableHook = (await variableHook(folder)) ?? unreadVariableHook;
-    const config = (await scriptConfig(folder, name)) ?? (await readConfig(folder, name));
+    const configs = await scriptConfigSources(folder);
+    unreadVariableHook = (await variableHook(configs)) ?? unreadVariableHook;
+    const config = scriptConfig(folder, name, configs) ?? (await readConfig(folder, name));
     if (!config) continue;
     files.push(config.path);
     for (const [key, value] of config.values) {
