@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseHttpFile } from '../../../src/core/httpfile/index.js';
 import { formatHttpText } from '../../../src/core/format-http/format.js';
-import { DialError } from '../../../src/core/errors.js';
+import type { DialError } from '../../../src/core/errors.js';
+import { dialErrorThrownBy } from '../../helpers/dial-error.js';
 
 function only(text: string) {
   const file = parseHttpFile(text, 'api.http');
@@ -11,15 +12,7 @@ function only(text: string) {
   return file.requests[0];
 }
 
-function refusal(text: string): DialError {
-  try {
-    parseHttpFile(text, 'api.http');
-  } catch (error) {
-    expect(error).toBeInstanceOf(DialError);
-    return error as DialError;
-  }
-  throw new Error('not refused');
-}
+const refusal = (text: string): DialError => dialErrorThrownBy(() => parseHttpFile(text, 'api.http'));
 
 const headersOf = (node: ReturnType<typeof only>) => node.headers.map((h) => [h.name, h.value]);
 

@@ -4,17 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseHttpFile } from '../../../src/core/httpfile/index.js';
 import { formatHttpText } from '../../../src/core/format-http/format.js';
-import { DialError } from '../../../src/core/errors.js';
+import type { DialError } from '../../../src/core/errors.js';
+import { dialErrorThrownBy } from '../../helpers/dial-error.js';
 
-function refusal(text: string): DialError {
-  try {
-    parseHttpFile(text, 'api.http');
-  } catch (error) {
-    expect(error).toBeInstanceOf(DialError);
-    return error as DialError;
-  }
-  throw new Error('expected a refusal');
-}
+const refusal = (text: string): DialError => dialErrorThrownBy(() => parseHttpFile(text, 'api.http'));
 
 const GRAPHQL = [
   '# -*- restclient -*-',
