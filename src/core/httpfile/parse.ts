@@ -168,20 +168,22 @@ function isAssertionLine(t: string): boolean {
 }
 
 /**
- * A `??` line httpyac's assert parser does not read as a test (no predicate of its own after a
- * space: `?? status 200`), which its body parser then takes as body text. A line dial reads as
- * one of its own assertions (`?? body not isEmpty`, `?? body $.a length > 1`) stays a test.
+ * How a `??` line reads: `'body'` when httpyac's assert parser does not read it as a test (no
+ * predicate of its own after a space: `?? status 200`), which its body parser then takes as body
+ * text; else a test: dial's own reading of it when it has one (`?? body not isEmpty`, `?? body $.a
+ * length > 1`), for assertionLine to keep instead of parsing the line again, or `'test'`.
  */
-function isHttpyacBodyText(t: string): boolean {
+function readTestLine(t: string): ParsedAssertion | 'test' | 'body' {
   // dial's own reading first: it takes most test lines, and costs less than httpyac's pattern.
   try {
-    parseAssertion(t.slice(2));
-    return false;
+    return parseAssertion(t.slice(2));
   } catch (error) {
     if (!(error instanceof AssertionSyntaxError)) throw error;
   }
-  return !httpyacAssertParts(t);
+  return httpyacAssertParts(t) ? 'test' : 'body';
 }
+
+type ParsedAssertion = ReturnType<typeof parseAssertion>;
 
 /**
  * httpyac's `@xpath_ns prefix=uri` (xpathNamespaceHttpRegionParser): the namespaces of the
@@ -1029,7 +1031,7 @@ class HttpFileParser {
     const script = this.httpyacScriptAt(i, t);
     if (script >= 0) return script;
     // httpyac: a `??` line that is no test ends the headers and, not being a header, starts the body.
-    if (this.dialect === 'httpyac' && this.isHttpyacTestLine(t) && isHttpyacBodyText(t)) {
+    if (this.dialect === 'httpyac' && this.isHttpyacTestLine(t) && readTestLine(t) === 'body') {
       block.state = 'body';
       return this.bodyLine(i, line, t);
     }
@@ -1141,10 +1143,10 @@ class HttpFileParser {
     const block = this.block;
     if (t.length === 0) return i;
     // `??` lines are httpyac's tests wherever they stand (no other tool has them): read as httpyac does.
-    const httpyacTest = this.isHttpyacTestLine(t);
-    if (httpyacTest && isHttpyacBodyText(t)) this.warnHttpyacTestAsBody(i, t);
-    else if (httpyacTest || mayEndBody(t)) {
-      const last = httpyacTest ? this.assertionLine(i, line) : this.afterBodyProduction(i, line, t, true);
+    const reading = this.isHttpyacTestLine(t) ? readTestLine(t) : undefined;
+    if (reading === 'body') this.warnHttpyacTestAsBody(i, t);
+    else if (reading || mayEndBody(t)) {
+      const last = reading ? this.assertionLine(i, line, reading) : this.afterBodyProduction(i, line, t, true);
       if (last >= 0) {
         block.state = 'post';
         block.afterBody = [[i, last]];
@@ -1283,8 +1285,10 @@ class HttpFileParser {
   }
 
   private afterBodyLine(i: number, line: string, t: string): number {
-    if (this.isHttpyacTestLine(t))
-      return isHttpyacBodyText(t) ? this.resumeHttpyacBody(i, t) : this.assertionLine(i, line);
+    if (this.isHttpyacTestLine(t)) {
+      const reading = readTestLine(t);
+      return reading === 'body' ? this.resumeHttpyacBody(i, t) : this.assertionLine(i, line, reading);
+    }
     const script = this.httpyacScriptAt(i, t);
     if (script >= 0) return script;
     if (this.dialect === 'httpyac' && isHttpyacBlockCommentStart(t)) return this.blockComment(i);
@@ -1318,12 +1322,13 @@ class HttpFileParser {
     return i;
   }
 
-  /** `?? query [argument] [not] predicate [expected]`. */
-  private assertionLine(i: number, line: string): number {
+  /** `?? query [argument] [not] predicate [expected]`; `reading`: readTestLine's, when it was asked. */
+  private assertionLine(i: number, line: string, reading?: ParsedAssertion | 'test'): number {
     const at = line.indexOf('??') + 2;
     if (this.httpyacOnlyTest(i, line, at)) return i;
     try {
-      const assertion = parseAssertion(line.slice(at)) as AssertionNode;
+      // readTestLine parsed the same text (the line from `??` on, leading blanks aside).
+      const assertion = (typeof reading === 'object' ? reading : parseAssertion(line.slice(at))) as AssertionNode;
       assertion.span = this.lineSpan(i);
       if (assertion.query === 'xpath' && this.block.xpathNamespaces)
         assertion.namespaces = { ...this.block.xpathNamespaces };
