@@ -164,7 +164,9 @@ export async function sendWithNode(hop: HopRequest, context: HopContext): Promis
       clearTimeout(connectTimer);
     };
 
-    request.once('socket', (socket: Socket) => {
+    // `on`, not `once`, for the events a request emits once ('socket', 'response', 'connect'): once()
+    // wraps each listener in a state object and a bound function, three per request.
+    request.on('socket', (socket: Socket) => {
       if (!socket.connecting) {
         // A reused keep-alive socket: no DNS, connect or TLS phase.
         markReady();
@@ -195,10 +197,12 @@ export async function sendWithNode(hop: HopRequest, context: HopContext): Promis
       });
     });
 
-    request.once('error', fail);
+    // Stays for the request's life: a late error (the server answered before reading the whole
+    // upload) must not crash the process, and fail() ignores it once settled.
+    request.on('error', fail);
     // CONNECT: node hands the answer over as a tunnel, not a response (see tunnelAnswer).
     if (hop.method === 'CONNECT') {
-      request.once('connect', (response: http.IncomingMessage, socket: Socket) => {
+      request.on('connect', (response: http.IncomingMessage, socket: Socket) => {
         socket.destroy();
         if (settled) return;
         settled = true;
@@ -207,7 +211,7 @@ export async function sendWithNode(hop: HopRequest, context: HopContext): Promis
         resolve(tunnelAnswer(response, socket, phases));
       });
     }
-    request.once('response', (response: http.IncomingMessage) => {
+    request.on('response', (response: http.IncomingMessage) => {
       if (settled) {
         response.destroy();
         return;
@@ -215,9 +219,6 @@ export async function sendWithNode(hop: HopRequest, context: HopContext): Promis
       settled = true;
       clearTimeout(connectTimer);
       phases.firstByte = nowMs() - (ready ?? started);
-      // Later request errors (e.g. the server answered before reading the whole upload)
-      // must not crash the process; the response stream carries its own errors.
-      request.on('error', () => {});
       resolve({
         status: response.statusCode ?? 0,
         statusText: response.statusMessage ?? '',

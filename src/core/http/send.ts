@@ -234,7 +234,9 @@ export async function sendRequest(request: HttpRequest, options: SendOptions = {
  */
 class SendStopper extends Stopper {
   reason: 'timeout' | 'cancel' | undefined;
-  private readonly timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the send times out (nowMs), with the queue that watches it; none without a timeout. */
+  readonly deadline: number;
+  private readonly deadlines: Deadlines | undefined;
 
   constructor(
     timeoutMs: number,
@@ -242,7 +244,9 @@ class SendStopper extends Stopper {
   ) {
     super();
     if (callerSignal) stoppersOf(callerSignal).add(this);
-    this.timer = timeoutMs > 0 ? setTimeout(expire, timeoutMs, this) : undefined;
+    this.deadline = nowMs() + timeoutMs;
+    this.deadlines = timeoutMs > 0 ? deadlinesFor(timeoutMs) : undefined;
+    this.deadlines?.add(this);
   }
 
   /** Stops the send; the first reason given is the one its error names. */
@@ -253,7 +257,7 @@ class SendStopper extends Stopper {
 
   /** Clears the timer and the abort listener once the send is over. */
   release(): void {
-    clearTimeout(this.timer);
+    this.deadlines?.delete(this);
     if (this.callerSignal) stoppersBySignal.get(this.callerSignal)?.delete(this);
   }
 }
@@ -281,9 +285,66 @@ function stoppersOf(signal: AbortSignal): Set<SendStopper> {
   return stoppers;
 }
 
-/** A send's timer fired. */
-function expire(stopper: SendStopper): void {
-  stopper.stopFor('timeout');
+/**
+ * The sends under way with one timeout length, oldest first, and one timer for the oldest: a run
+ * sends thousands of requests with the same timeout, and a timer of their own cost each of them a
+ * Timeout object (kept alive, so copied by the collector, for the whole exchange) and its set-up and
+ * clearing. A Set keeps the order the sends started in, which is the order of their deadlines.
+ * The timer stays armed for the oldest send it was set for; when that send is over first, the
+ * timer's turn finds the next one and arms again. It is cleared when no send waits (a process with
+ * no send under way has no timer that keeps it alive).
+ */
+class Deadlines {
+  private readonly waiting = new Set<SendStopper>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  add(stopper: SendStopper): void {
+    this.waiting.add(stopper);
+    if (!this.timer) this.arm(stopper.deadline);
+  }
+
+  delete(stopper: SendStopper): void {
+    this.waiting.delete(stopper);
+    if (this.waiting.size === 0 && this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  /** The timer's turn: stops every send past its deadline, then arms for the next one. */
+  expire(): void {
+    this.timer = undefined;
+    const now = nowMs();
+    for (const stopper of this.waiting) {
+      if (stopper.deadline > now) {
+        // (A send started by a stopped send's listeners may have armed it already.)
+        if (!this.timer) this.arm(stopper.deadline);
+        return;
+      }
+      this.waiting.delete(stopper);
+      stopper.stopFor('timeout');
+    }
+  }
+
+  private arm(deadline: number): void {
+    this.timer = setTimeout(expireDeadlines, Math.max(1, Math.ceil(deadline - nowMs())), this);
+  }
+}
+
+const deadlinesByLength = new Map<number, Deadlines>();
+
+function deadlinesFor(timeoutMs: number): Deadlines {
+  let deadlines = deadlinesByLength.get(timeoutMs);
+  if (!deadlines) {
+    deadlines = new Deadlines();
+    deadlinesByLength.set(timeoutMs, deadlines);
+  }
+  return deadlines;
+}
+
+/** A Deadlines timer fired. */
+function expireDeadlines(deadlines: Deadlines): void {
+  deadlines.expire();
 }
 
 /** Swallows a response body's late error: the send already failed or finished, and an unhandled 'error' would crash. */

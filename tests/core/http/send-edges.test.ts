@@ -117,6 +117,32 @@ describe('sendRequest: stopping', () => {
     setTimeout(() => controller.abort(), 20);
     expect((await dialErrorOf(slow)).code).toBe('E_CANCELLED');
   });
+
+  it('times each send out at its own deadline when sends of one timeout length overlap', async () => {
+    // Sends with the same timeout share one timer, armed for the oldest: when that one ends first,
+    // the next must still time out at its own deadline, neither early nor never.
+    const timeoutMs = 300;
+    const first = sendRequest(get(`${server.url}/final`), { ...noProxy, timeoutMs });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const startedSecond = performance.now();
+    const second = dialErrorOf(sendRequest(get(`${server.url}/slow`), { ...noProxy, timeoutMs }));
+    const third = dialErrorOf(sendRequest(get(`${server.url}/slow`), { ...noProxy, timeoutMs }));
+    expect((await first).response.status).toBe(200);
+    const [secondError, thirdError] = await Promise.all([second, third]);
+    const waited = performance.now() - startedSecond;
+    expect(secondError.code).toBe('E_TIMEOUT');
+    expect(thirdError.code).toBe('E_TIMEOUT');
+    expect(waited).toBeGreaterThanOrEqual(timeoutMs - 5);
+    expect(waited).toBeLessThan(1_500);
+    // Sends of another length keep their own deadline beside them.
+    const short = dialErrorOf(sendRequest(get(`${server.url}/slow`), { ...noProxy, timeoutMs: 1_000 }));
+    const shorter = performance.now();
+    expect((await dialErrorOf(sendRequest(get(`${server.url}/slow`), { ...noProxy, timeoutMs: 50 }))).code).toBe(
+      'E_TIMEOUT',
+    );
+    expect(performance.now() - shorter).toBeLessThan(900);
+    expect((await short).code).toBe('E_TIMEOUT');
+  });
 });
 
 function get(url: string): HttpRequest {
