@@ -61,7 +61,7 @@ export function createSnapshotStores(): (httpFilePath: string) => SnapshotStore 
 
 const STRING_PREDICATES = new Set(['contains', 'startsWith', 'endsWith', 'matches']);
 
-function actualValue(assertion: AssertionNode, view: ResponseView, context: AssertContext): unknown {
+function actualValue(assertion: AssertionNode, view: ResponseView, context: AssertContext | undefined): unknown {
   switch (assertion.query) {
     case 'status':
       return view.status;
@@ -90,8 +90,9 @@ function actualValue(assertion: AssertionNode, view: ResponseView, context: Asse
       return view.text();
     }
     case 'js':
-      return context.scripts.evaluate(assertion.argument ?? 'undefined', view, {
-        file: context.file.path,
+      // (evaluateAssertionNow, which may have no context, never reads a `js` query.)
+      return context!.scripts.evaluate(assertion.argument ?? 'undefined', view, {
+        file: context!.file.path,
         line: assertion.span.line,
       });
     case 'xpath':
@@ -217,7 +218,7 @@ export async function evaluateAssertion(
 export function evaluateAssertionNow(
   assertion: AssertionNode,
   view: ResponseView,
-  context: AssertContext,
+  context?: AssertContext,
 ): AssertionResult | Promise<AssertionResult> | undefined {
   if (
     assertion.predicate === 'schema' ||

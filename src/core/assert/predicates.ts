@@ -1,8 +1,27 @@
 /** The predicates of `?? …` assertions (docs/http-format.md), as pure functions over values. */
 import type { AssertionPredicate } from '../httpfile/types.js';
 
+/**
+ * parseExpected's answers that are not objects (an object or array is parsed each time: a caller
+ * could change it), for the expected texts a run meets again and again: each request of a run
+ * has its assertions judged with the same texts. Emptied when full, so it stays small.
+ */
+const primitiveExpected = new Map<string, unknown>();
+const PRIMITIVE_EXPECTED_LIMIT = 1024;
+
 /** Expected values are JSON literals when they parse as JSON, else strings. */
 export function parseExpected(text: string): unknown {
+  const known = primitiveExpected.get(text);
+  if (known !== undefined) return known;
+  const value = parseExpectedText(text);
+  if (value !== undefined && (value === null || typeof value !== 'object')) {
+    if (primitiveExpected.size >= PRIMITIVE_EXPECTED_LIMIT) primitiveExpected.clear();
+    primitiveExpected.set(text, value);
+  }
+  return value;
+}
+
+function parseExpectedText(text: string): unknown {
   const trimmed = text.trim();
   if (trimmed === '') return '';
   const c = trimmed[0];

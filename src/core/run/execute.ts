@@ -509,9 +509,25 @@ async function runCommands(shared: ExecutorShared, attempt: Attempt, when: 'pre'
 
 /** Evaluates the request's `> assert` lines against the response, emitting each result. */
 function checkAssertions(shared: ExecutorShared, attempt: Attempt, view: ResponseView): Promise<void> | undefined {
-  const { file, node } = attempt.context;
+  const { node } = attempt.context;
   if (!node.assertions.length) return undefined;
-  const assertContext: AssertContext = {
+  // Most assertions (status, headers, JSON paths against plain values) are evaluated at once, with
+  // no context (it serves scripts, placeholders and snapshots only); from the first that has to
+  // wait, the rest go through checkAssertionsFrom, in order, with the context made then.
+  for (let index = 0; index < node.assertions.length; index++) {
+    const result = evaluateAssertionNow(node.assertions[index], view);
+    if (result === undefined || result instanceof Promise)
+      return checkAssertionsFrom(attempt, view, assertContextOf(shared, attempt), index, result);
+    attempt.assertions.push(result);
+    attempt.context.emit({ type: 'assertion', result });
+  }
+  return undefined;
+}
+
+/** What an assertion that waits may need: the resolver, the script runner, the snapshot store. */
+function assertContextOf(shared: ExecutorShared, attempt: Attempt): AssertContext {
+  const { file, node } = attempt.context;
+  return {
     file,
     resolve: (template) => shared.options.session.resolveTemplate(template, file, node),
     scripts: shared.scripts,
@@ -519,16 +535,6 @@ function checkAssertions(shared: ExecutorShared, attempt: Attempt, view: Respons
     updateSnapshots: Boolean(shared.options.updateSnapshots),
     snapshotKey: snapshotKeyOf(shared, node),
   };
-  // Most assertions (status, headers, JSON paths against plain values) are evaluated at once; from
-  // the first that has to wait, the rest go through checkAssertionsFrom, in order.
-  for (let index = 0; index < node.assertions.length; index++) {
-    const result = evaluateAssertionNow(node.assertions[index], view, assertContext);
-    if (result === undefined || result instanceof Promise)
-      return checkAssertionsFrom(attempt, view, assertContext, index, result);
-    attempt.assertions.push(result);
-    attempt.context.emit({ type: 'assertion', result });
-  }
-  return undefined;
 }
 
 /** checkAssertions from the assertion at `from` on, each awaited. */

@@ -422,8 +422,10 @@ class RequestSession implements Session {
     // A new send forgets the `# @prompt` answers of the last one (as prepareInChain).
     if (promptAgain && (!this.promptedNow || this.promptedNow.size > 0) && this.chain.getStore() === undefined)
       this.promptedNow = new Set();
-    const secrets = new Set<string>();
-    const auth = applyAuthConvention(headers, secrets);
+    // No metadata here: nothing for metadataOverrides to set, and no secret (the request has no
+    // placeholder) for applyAuthConvention to find; one shared empty value each, not three
+    // objects a request.
+    const auth = applyAuthConvention(headers, NO_SECRETS);
     const request: HttpRequest = {
       method: node.method,
       url: completeUrl(node.url, headers),
@@ -431,9 +433,11 @@ class RequestSession implements Session {
       body: { kind: 'none' },
     };
     this.setHttpVersion(file, node, request);
-    const secretValues = [...secrets];
-    for (const secret of secretValues) this.secrets.add(secret);
-    const overrides = metadataOverrides(node);
+    const secretValues = NO_SECRET_VALUES;
+    const overrides =
+      node.timeoutMs === undefined && node.connectTimeoutMs === undefined && !node.noRedirect && !node.noCookieJar
+        ? NO_OVERRIDES
+        : metadataOverrides(node);
     return auth.digest
       ? { request, overrides, secretValues, digest: auth.digest }
       : { request, overrides, secretValues };
@@ -1718,6 +1722,11 @@ function applyAuthConvention(
   if ([...secrets].some((secret) => credentials.includes(secret))) secrets.add(encoded);
   return {};
 }
+
+/** preparePlain's answers for a request without metadata or placeholders (read only, never changed). */
+const NO_SECRETS: Set<string> = new Set();
+const NO_SECRET_VALUES: string[] = Object.freeze([]) as unknown as string[];
+const NO_OVERRIDES: Partial<SendOptions> = Object.freeze({});
 
 /** Send options the request's metadata sets (@timeout, @connection-timeout, @no-redirect, @no-cookie-jar). */
 function metadataOverrides(node: RequestNode): Partial<SendOptions> {

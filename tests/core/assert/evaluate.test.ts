@@ -7,6 +7,7 @@ import {
   createResponseView,
   createSnapshotStores,
   evaluateAssertion,
+  parseExpected,
   type AssertContext,
 } from '../../../src/core/assert/index.js';
 import { evaluateAssertionNow } from '../../../src/core/assert/evaluate.js';
@@ -279,6 +280,13 @@ describe('evaluateAssertionNow (the run evaluates these at once)', () => {
       expect(now, text).toBeDefined();
       expect(await now, text).toEqual(await evaluateAssertion(node(text), view(), ctx));
     }
+    // The run calls it without a context (made only for what waits): the same results, twice over
+    // (expected values the run meets again come from parseExpected's cache).
+    for (let round = 0; round < 2; round++)
+      for (const text of sync)
+        expect(await evaluateAssertionNow(node(text), view()), text).toEqual(
+          await evaluateAssertion(node(text), view(), ctx),
+        );
     // A value that cannot be read: the same failure either way.
     const html = view('<p>hi</p>', 'text/html');
     expect(evaluateAssertionNow(node('body $.id == 42'), html, ctx)).toEqual(
@@ -296,5 +304,23 @@ describe('evaluateAssertionNow (the run evaluates these at once)', () => {
       'body snapshot',
     ])
       expect(evaluateAssertionNow(node(text), view(), ctx), text).toBeUndefined();
+  });
+});
+
+describe('parseExpected', () => {
+  it('answers the same value each time; an object or array is a new one each time (callers may change it)', () => {
+    for (let round = 0; round < 2; round++) {
+      expect(parseExpected('200')).toBe(200);
+      expect(parseExpected(' true ')).toBe(true);
+      expect(parseExpected('null')).toBeNull();
+      expect(parseExpected('"quoted"')).toBe('quoted');
+      expect(parseExpected('plain text')).toBe('plain text');
+      expect(parseExpected('')).toBe('');
+    }
+    const first = parseExpected('{"a":[1]}');
+    expect(first).toEqual({ a: [1] });
+    (first as { a: number[] }).a.push(2);
+    expect(parseExpected('{"a":[1]}')).toEqual({ a: [1] });
+    expect(parseExpected('[1,2]')).not.toBe(parseExpected('[1,2]'));
   });
 });
