@@ -76,6 +76,20 @@ export function findHeader(headers: HeaderList, name: string): string | undefine
   return undefined;
 }
 
+const USER_AGENT: [string, string] = ['User-Agent', `dial/${VERSION}`];
+const ACCEPT_ANY: [string, string] = ['Accept', '*/*'];
+const ACCEPT_ENCODING: [string, string] = ['Accept-Encoding', 'gzip, deflate, br'];
+const KEEP_ALIVE: [string, string] = ['Connection', 'keep-alive'];
+
+function has(headers: HeaderList, name: string): boolean {
+  return findHeader(headers, name) !== undefined;
+}
+
+/** A default header is sent unless the request has one of that name or omits it. */
+function wanted(user: HeaderList, omitted: Set<string> | undefined, name: string): boolean {
+  return !has(user, name) && !omitted?.has(name);
+}
+
 /** The headers actually sent: defaults (Host, User-Agent, Accept...), the user's, body and cookie headers. */
 export function buildHeaders(
   user: HeaderList,
@@ -86,28 +100,27 @@ export function buildHeaders(
   viaUndici: boolean,
   omitHeaders?: string[],
 ): HeaderList {
-  const has = (name: string): boolean => findHeader(user, name) !== undefined;
   // `Header:` items remove a default too (HTTPie): those names are in omitHeaders (a run has none).
   const omitted = omitHeaders?.length ? new Set(omitHeaders.map((name) => name.toLowerCase())) : undefined;
-  const wanted = (name: string): boolean => !has(name) && !omitted?.has(name);
   const out: HeaderList = [];
-  if (!has('host')) out.push(['Host', url.host]);
-  if (wanted('user-agent')) out.push(['User-Agent', `dial/${VERSION}`]);
-  if (wanted('accept')) out.push(['Accept', '*/*']);
-  if (wanted('accept-encoding') && options.decompress !== false) out.push(['Accept-Encoding', 'gzip, deflate, br']);
-  if (!viaUndici && !has('connection')) out.push(['Connection', 'keep-alive']);
+  if (!has(user, 'host')) out.push(['Host', url.host]);
+  // The default pairs are shared (no header pair is ever changed in place): no arrays per request.
+  if (wanted(user, omitted, 'user-agent')) out.push(USER_AGENT);
+  if (wanted(user, omitted, 'accept')) out.push(ACCEPT_ANY);
+  if (wanted(user, omitted, 'accept-encoding') && options.decompress !== false) out.push(ACCEPT_ENCODING);
+  if (!viaUndici && !has(user, 'connection')) out.push(KEEP_ALIVE);
   const userCookies: string[] = [];
   for (const header of user) {
     if (header[0].toLowerCase() === 'cookie') userCookies.push(header[1]);
     else out.push([header[0], header[1]]);
   }
   if (body) {
-    if (!has('content-type') && body.contentType) out.push(['Content-Type', body.contentType]);
-    if (!has('content-length') && !has('transfer-encoding')) {
+    if (!has(user, 'content-type') && body.contentType) out.push(['Content-Type', body.contentType]);
+    if (!has(user, 'content-length') && !has(user, 'transfer-encoding')) {
       if (body.length !== undefined) out.push(['Content-Length', String(body.length)]);
       else if (!viaUndici) out.push(['Transfer-Encoding', 'chunked']);
     }
-  } else if (!has('content-length') && (method === 'POST' || method === 'PUT' || method === 'PATCH')) {
+  } else if (!has(user, 'content-length') && (method === 'POST' || method === 'PUT' || method === 'PATCH')) {
     // node:http and undici both send this for a body-less POST/PUT/PATCH; show it.
     out.push(['Content-Length', '0']);
   }

@@ -320,7 +320,8 @@ class RequestSession implements Session {
   }
 
   secretValues(): string[] {
-    return [...this.secrets];
+    // Asked once per request by the run: no new empty array each time when there is no secret.
+    return this.secrets.size === 0 ? NO_SECRET_VALUES : [...this.secrets];
   }
 
   hasRun(file: HttpFile, node: RequestNode): boolean {
