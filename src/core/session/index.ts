@@ -31,6 +31,7 @@
  * concurrent files never see each other's chains.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { readFileSync, statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { Exchange, HttpRequest, RequestBody, SendOptions, TlsOptions } from '../http/types.js';
@@ -296,16 +297,20 @@ class RequestSession implements Session {
     const absolute = resolve(path);
     let pending = this.files.get(absolute);
     if (!pending) {
-      pending = readFile(absolute, 'utf8').then(
-        (text) => parseHttpFile(text, absolute),
-        (error: NodeJS.ErrnoException) => {
-          throw new DialError(
-            'E_NOT_FOUND',
-            `cannot read ${path}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`,
-            { cause: error },
-          );
-        },
-      );
+      const unreadable = (error: NodeJS.ErrnoException): never => {
+        throw new DialError(
+          'E_NOT_FOUND',
+          `cannot read ${path}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`,
+          { cause: error },
+        );
+      };
+      const text = readSmallFileNow(absolute);
+      pending =
+        text === undefined
+          ? readFile(absolute, 'utf8').then((read) => parseHttpFile(read, absolute), unreadable)
+          : typeof text === 'string'
+            ? new Promise<HttpFile>((resolveFile) => resolveFile(parseHttpFile(text, absolute)))
+            : Promise.reject(text).catch(unreadable);
       this.files.set(absolute, pending);
     }
     return pending;
@@ -1722,6 +1727,26 @@ function applyAuthConvention(
   // The encoded form hides the secret from plain-text masking: mask it as a whole.
   if ([...secrets].some((secret) => credentials.includes(secret))) secrets.add(encoded);
   return {};
+}
+
+/** Up to this size a .http file is read at once (loadFile); a larger one, or anything but a regular file, is read asynchronously. */
+const READ_NOW_BYTES = 1024 * 1024;
+
+/**
+ * A small regular file's text, read synchronously: fs/promises' readFile takes an open, a stat,
+ * reads and a close, each a trip to the thread pool with its promise (~80 µs of CPU for an 8 KB
+ * file against ~7 µs read at once), and `dial run` reads every file it plans. A FIFO, a device or
+ * a large file answers undefined (read asynchronously, as before); a file that cannot be read
+ * answers its error.
+ */
+function readSmallFileNow(path: string): string | NodeJS.ErrnoException | undefined {
+  try {
+    const stats = statSync(path);
+    if (!stats.isFile() || stats.size > READ_NOW_BYTES) return undefined;
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    return error as NodeJS.ErrnoException;
+  }
 }
 
 /** preparePlain's answers for a request without metadata or placeholders (read only, never changed). */

@@ -438,3 +438,32 @@ describe('bodies, metadata and secrets', () => {
     expect((await dialErrorOf(session.loadFile(join(root, 'nope.http')))).code).toBe('E_NOT_FOUND');
   });
 });
+
+describe('session.loadFile', () => {
+  it('reads and parses a file once, and refuses what it cannot read with E_NOT_FOUND, as a rejection', async () => {
+    const root = tempDir('dial-load-');
+    writeFileSync(join(root, 'api.http'), 'GET http://127.0.0.1:9/a\n\n###\nGET http://127.0.0.1:9/b\n');
+    const session = createSession({ workspaceRoot: root, processEnv: {} });
+    const file = await session.loadFile(join(root, 'api.http'));
+    expect(file.requests.map((request) => request.url)).toEqual(['http://127.0.0.1:9/a', 'http://127.0.0.1:9/b']);
+    expect(await session.loadFile(join(root, 'api.http'))).toBe(file);
+
+    // Never a synchronous throw: the caller gets a promise that rejects.
+    const missing = session.loadFile(join(root, 'missing.http'));
+    expect(missing).toBeInstanceOf(Promise);
+    const error = await dialErrorOf(missing);
+    expect(error.code).toBe('E_NOT_FOUND');
+    expect(error.message).toContain('no such file');
+
+    mkdirSync(join(root, 'folder.http'));
+    expect((await dialErrorOf(session.loadFile(join(root, 'folder.http')))).code).toBe('E_NOT_FOUND');
+
+    // A parse error rejects too (E_PARSE with the file and line), read at once or not.
+    writeFileSync(join(root, 'bad.http'), 'GET http://127.0.0.1:9/a\n\n?? status ==\n');
+    const bad = session.loadFile(join(root, 'bad.http'));
+    expect(bad).toBeInstanceOf(Promise);
+    const parseError = await dialErrorOf(bad);
+    expect(parseError.code).toBe('E_PARSE');
+    expect(parseError.location?.file).toBe(join(root, 'bad.http'));
+  });
+});
