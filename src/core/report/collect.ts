@@ -163,7 +163,28 @@ export function requestReportJson(result: RequestResult): string {
     (result.httpStatus !== undefined && !Number.isFinite(result.httpStatus))
   )
     return JSON.stringify(toRequestReport(result));
-  let list = '';
+  // Pieces joined once: `+` and template literals would leave the entry a tree of cons strings,
+  // which lives until its file ends (many small objects for the collector to copy and promote);
+  // join() writes one flat string.
+  const parts: string[] = [
+    '{"index":',
+    String(result.index),
+    ',"name":',
+    JSON.stringify(result.name),
+    ',"line":',
+    String(result.line),
+    ',"method":',
+    JSON.stringify(result.method),
+    ',"url":',
+    JSON.stringify(result.url),
+    ',"status":',
+    JSON.stringify(result.status),
+    ',"attempts":',
+    String(result.attempts),
+    ',"durationMs":',
+    String(durationMs),
+    ',"assertions":[',
+  ];
   for (let i = 0; i < assertions.length; i++) {
     const a = assertions[i];
     if (
@@ -177,9 +198,20 @@ export function requestReportJson(result: RequestResult): string {
       (a.line !== undefined && !Number.isFinite(a.line))
     )
       return JSON.stringify(toRequestReport(result));
-    list += `${i === 0 ? '' : ','}{"kind":${JSON.stringify(a.kind)},"source":${JSON.stringify(a.source)},"passed":${a.passed ? 'true' : 'false'}${a.line === undefined ? '' : `,"line":${a.line}`}}`;
+    parts.push(
+      i === 0 ? '{"kind":' : ',{"kind":',
+      JSON.stringify(a.kind),
+      ',"source":',
+      JSON.stringify(a.source),
+      a.passed ? ',"passed":true' : ',"passed":false',
+    );
+    if (a.line !== undefined) parts.push(',"line":', String(a.line));
+    parts.push('}');
   }
-  return `{"index":${result.index},"name":${JSON.stringify(result.name)},"line":${result.line},"method":${JSON.stringify(result.method)},"url":${JSON.stringify(result.url)},"status":${JSON.stringify(result.status)},"attempts":${result.attempts},"durationMs":${durationMs},"assertions":[${list}]${result.httpStatus === undefined ? '' : `,"httpStatus":${result.httpStatus}`}}`;
+  parts.push(']');
+  if (result.httpStatus !== undefined) parts.push(',"httpStatus":', String(result.httpStatus));
+  parts.push('}');
+  return parts.join('');
 }
 
 /** A runner result as a report entry (durations rounded, undefined fields dropped). */
