@@ -69,10 +69,11 @@ function jsonStringAt(text: string, prefix: string): { value: string; end: numbe
 }
 
 /**
- * The GraphQL payload with its variables filled in as the tools fill them: REST Client and
- * JetBrains put `{{…}}` in place before they build the JSON, so a value spliced into the query (or
- * the operation name) is a string's content there, its quotes and line breaks escaped. The
- * variables block is filled in as written (it is JSON text already).
+ * The GraphQL payload with its variables filled in as REST Client fills them: it puts `{{…}}` in
+ * place before it builds the JSON (createGraphQlBody), so a value spliced into the query (or the
+ * operation name) is a string's content there, its quotes and line breaks escaped (JetBrains'
+ * order is not verified; it is the only reading that gives valid JSON). The variables block is
+ * filled in as written (it is JSON text already).
  */
 export async function graphqlPayloadText(
   parts: { query: string; operationName?: string; variables?: string },
