@@ -102,6 +102,25 @@ describe('the other spellings', () => {
   });
 });
 
+describe('variables spliced into the query', () => {
+  it('a value holding quotes or a line break is escaped inside the query string, as the tools resolve before building the JSON', async () => {
+    // REST Client (ninth held-out sweep): the whole body is a file variable holding a mutation with quoted arguments.
+    const cwd = workspace({
+      'rest.http':
+        '@rename = mutation { rename(id: "1", name: "Ada \\"the\\" L.") { name } }\n' +
+        `POST ${server.url}/graphql\nX-REQUEST-TYPE: GraphQL\n\n{{rename}}\n`,
+      'jb.http': `GRAPHQL ${server.url}/graphql\n\nquery { hello(name: "{{who}}") }\n\n{"unused": "{{who}}"}\n`,
+    });
+    const before = server.received.length;
+    const result = await runCli(['run', 'rest.http', 'jb.http', '--var', 'who=Ada\\nL'], { cwd });
+    expect(result.stdout).toContain('2 passed, 0 failed');
+    expect(result.code).toBe(0);
+    const [rest, jetbrains] = server.received.slice(before).map((received) => received.payload);
+    expect(rest).toEqual({ query: 'mutation { rename(id: "1", name: "Ada \\"the\\" L.") { name } }', variables: {} });
+    expect(jetbrains).toEqual({ query: 'query { hello(name: "Ada\\nL") }', variables: { unused: 'Ada\nL' } });
+  });
+});
+
 describe('GraphQL errors in a 200 answer', () => {
   const failing = (asserted: string) =>
     `### boom\nGRAPHQL ${server.url}/graphql\n\nquery { boom }\n\n?? status == 200\n${asserted}`;

@@ -105,10 +105,10 @@ function classifyRequest(
     kinds[node.requestLineSpan.line - 1] = { kind: 'rewrite', text: requestLineText(node) };
   else markSpan(kinds, node.requestLineSpan, requestLast, verbatim);
   for (const header of node.headers)
-    kinds[header.span.line - 1] = {
-      kind: 'rewrite',
-      text: header.value ? `${header.name}: ${header.value}` : `${header.name}:`,
-    };
+    // A `{{name}}` line holding a whole header (REST Client) stays as written.
+    kinds[header.span.line - 1] = /^[ \t]*\{\{[^{}]*\}\}[ \t]*$/.test(contents[header.span.line - 1])
+      ? verbatim
+      : { kind: 'rewrite', text: header.value ? `${header.name}: ${header.value}` : `${header.name}:` };
   for (const script of [...node.preScripts, ...node.handlers])
     markSpan(kinds, script.span, spanLast(script.span), verbatim);
   for (const assertion of node.assertions) kinds[assertion.span.line - 1] = verbatim;

@@ -75,6 +75,7 @@ import type {
   AssertionNode,
   BodyNode,
   FileVariable,
+  HeaderNode,
   HttpFile,
   ImportNode,
   ParseWarning,
@@ -1061,6 +1062,12 @@ class HttpFileParser {
     const name = colon > 0 ? trimmedSlice(t, 0, colon) : '';
     if (!name || !HEADER_NAME_RE.test(name)) {
       if (this.dialect === 'httpyac') return this.httpyacNonHeaderLine(i, line, t);
+      const fromVariable = t.charCodeAt(0) === 123 ? this.headerFromVariable(i, t) : undefined;
+      if (fromVariable) {
+        block.headers.push(fromVariable);
+        return i;
+      }
+      if ((t[0] === '?' || t[0] === '&') && t[1] !== '?' && this.queryAfterVersion(i, t)) return i;
       if (/^[{[]/.test(t)) {
         // A JSON body with no blank line before it: httpyac sends it as the body; the others
         // cannot read the request at all, so dial follows httpyac and says so.
@@ -1076,6 +1083,51 @@ class HttpFileParser {
     }
     block.headers.push({ name, value: trimmedSlice(t, colon + 1, t.length), span: this.lineSpan(i) });
     return i;
+  }
+
+  /**
+   * REST Client puts every `{{…}}` in place before it reads a request, so a line that is only
+   * `{{name}}`, the file variable `@name` holding `Header: value`, is that header there. JetBrains
+   * reads no such line (it is no header), so a file that names no dialect is read as REST Client's.
+   */
+  private headerFromVariable(i: number, t: string): HeaderNode | undefined {
+    if (this.dialect !== 'rest-client' && !this.dialectUnnamed) return undefined;
+    const reference = /^\{\{\s*([\w.-]+)\s*\}\}$/.exec(t.trimEnd());
+    const value = reference ? this.variables.findLast((variable) => variable.name === reference[1])?.value : undefined;
+    const colon = value ? value.indexOf(':') : -1;
+    const name = colon > 0 ? trimmedSlice(value!, 0, colon) : '';
+    if (!name || !HEADER_NAME_RE.test(name) || value!.startsWith('//', colon + 1)) return undefined;
+    if (this.dialect !== 'rest-client')
+      this.warn(
+        `{{${reference![1]}}} holds the header \`${name}\`: sent as that header, as REST Client (the one tool that reads such a line) sends it`,
+        i,
+        'write the header itself (`Name: value`), or `# @dialect rest-client` at the top to confirm',
+      );
+    return { name, value: trimmedSlice(value!, colon + 1, value!.length), span: this.lineSpan(i) };
+  }
+
+  /**
+   * A `?a=1` / `&b=2` line right under a request line that ends in `HTTP/1.1` (or under such
+   * lines): REST Client joins it to the request line and then cuts everything from ` HTTP/` off, so
+   * it sends no query. dial does the same where the file is REST Client's or names no dialect (the
+   * other tools read no such line), with a warning; elsewhere it is refused. False when the line
+   * does not stand there.
+   */
+  private queryAfterVersion(i: number, t: string): boolean {
+    const block = this.block;
+    if (block.httpVersion === undefined || block.headers.length > 0 || !block.requestLineSpan) return false;
+    let k = i - 1;
+    while (k >= 0 && this.ends[k] > block.requestLineSpan.end && /^[ \t]*[?&]/.test(this.lineText(k))) k--;
+    if (k < 0 || this.ends[k] !== block.requestLineSpan.end) return false;
+    const hint = `write the query before the version (\`GET url?a=1 HTTP/1.1\`) or leave the version out`;
+    if (this.dialect !== 'rest-client' && !this.dialectUnnamed)
+      this.fail(`a query line under a request line that ends in ${block.httpVersion}`, i, 1, hint);
+    this.warn(
+      `\`${t.trim()}\` is not sent: REST Client joins it to the request line and cuts it off with \`${block.httpVersion}\`; dial does the same`,
+      i,
+      hint,
+    );
+    return true;
   }
 
   /**

@@ -28,6 +28,64 @@ export interface GraphqlContext {
   fileLabel: string;
 }
 
+/**
+ * The payload the parser built, `{"query":"…","operationName":"…","variables":…}`, with its
+ * `{{…}}` still in place: the query and operation name as the JSON strings JSON.stringify wrote
+ * (their placeholders as text inside them) and the variables spliced in as written. undefined
+ * for any other text.
+ */
+export function graphqlTemplateParts(
+  text: string,
+): { query: string; operationName?: string; variables?: string } | undefined {
+  const query = jsonStringAt(text, '{"query":');
+  if (!query) return undefined;
+  let at = query.end;
+  let operationName: string | undefined;
+  const name = jsonStringAt(text.slice(at), ',"operationName":');
+  if (name) {
+    operationName = name.value;
+    at += name.end;
+  }
+  if (text.slice(at) === '}') return { query: query.value, operationName };
+  const variables = ',"variables":';
+  if (!text.startsWith(variables, at) || !text.endsWith('}')) return undefined;
+  return { query: query.value, operationName, variables: text.slice(at + variables.length, -1) };
+}
+
+/** The JSON string right after `prefix` at the start of text, decoded, and where it ends. */
+function jsonStringAt(text: string, prefix: string): { value: string; end: number } | undefined {
+  if (!text.startsWith(prefix) || text[prefix.length] !== '"') return undefined;
+  for (let k = prefix.length + 1; k < text.length; k++) {
+    if (text[k] === '\\') k++;
+    else if (text[k] === '"') {
+      try {
+        return { value: JSON.parse(text.slice(prefix.length, k + 1)) as string, end: k + 1 };
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The GraphQL payload with its variables filled in as REST Client fills them: it puts `{{…}}` in
+ * place before it builds the JSON (createGraphQlBody), so a value spliced into the query (or the
+ * operation name) is a string's content there, its quotes and line breaks escaped (JetBrains'
+ * order is not verified; it is the only reading that gives valid JSON). The variables block is
+ * filled in as written (it is JSON text already).
+ */
+export async function graphqlPayloadText(
+  parts: { query: string; operationName?: string; variables?: string },
+  resolve: (template: string) => Promise<string>,
+): Promise<string> {
+  const query = await resolve(parts.query);
+  const operationName = parts.operationName === undefined ? undefined : await resolve(parts.operationName);
+  const head = JSON.stringify({ query, ...(operationName === undefined ? {} : { operationName }) });
+  if (parts.variables === undefined) return head;
+  return `${head.slice(0, -1)},"variables":${await resolve(parts.variables)}}`;
+}
+
 /** The HTTP request a GraphQL request node is sent as. */
 export async function graphqlHttpRequest(
   request: HttpRequest,

@@ -1549,6 +1549,12 @@ class RequestSession implements Session {
       // (GraphQL queries include their `< ./x.graphql` lines themselves: session/graphql.ts.)
       if (!boundary && !node.graphql && file.dialect !== 'httpyac' && FILE_LINE_RE.test(source.text))
         return this.bodyWithFileLines(file, source, resolver, dir);
+      if (node.graphql && !boundary && source.text.includes('{{')) {
+        // A value spliced into the query is escaped as the content of its JSON string (session/graphql.ts).
+        const { graphqlTemplateParts, graphqlPayloadText } = await import('./graphql.js');
+        const parts = graphqlTemplateParts(source.text);
+        if (parts) return { kind: 'text', text: await graphqlPayloadText(parts, (t) => resolver.resolve(t)) };
+      }
       const text = await resolver.resolve(source.text);
       if (!boundary) {
         if (file.dialect !== 'rest-client') return { kind: 'text', text };

@@ -112,6 +112,14 @@ describe('indentJson', () => {
   });
 });
 
+describe('REST Client lines read once every {{…}} is in place', () => {
+  it('keeps a {{json}} header line and a query line under HTTP/1.1 as written', () => {
+    const text =
+      '@json = Content-Type: application/json\n\nPOST http://x/login HTTP/1.1\n{{json}}\n\n{"a": 1}\n\n###\nGET http://x/t HTTP/1.1\n?userId=1\n';
+    expect(formatHttpText(text, 'api.rest')).toBe(text);
+  });
+});
+
 describe('unifiedDiff', () => {
   it('shows changed lines with context and hunk headers', () => {
     const before = 'a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n';

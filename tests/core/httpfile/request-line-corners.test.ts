@@ -30,3 +30,52 @@ describe('indented continuation lines', () => {
     expect(request.headers.map((header) => [header.name, header.value])).toEqual([['{{h}}', 'v']]);
   });
 });
+
+// Ninth held-out sweep: a REST Client file (a Vue project's server/api.http) wrote its queries
+// under request lines that end in `HTTP/1.1`, and its Content-Type as `{{json}}`.
+describe('REST Client lines read once every {{…}} is in place', () => {
+  function refusal(text: string, path: string): { line?: number; message: string } {
+    try {
+      parseHttpFile(text, path);
+    } catch (error) {
+      if (isDialError(error)) return { line: error.location?.line, message: error.message };
+    }
+    return { message: 'not refused' };
+  }
+
+  it('a ?/& line under a request line ending in HTTP/1.1 is cut off with the version, with a warning', () => {
+    const file = parseHttpFile('GET http://x/talks HTTP/1.1\n    ?userId=1\n&page=2\nAccept: a\n', 'api.rest');
+    expect(file.requests[0].url).toBe('http://x/talks');
+    expect(file.requests[0].headers.map((header) => [header.name, header.value])).toEqual([['Accept', 'a']]);
+    expect(file.warnings?.map((warning) => warning.line)).toEqual([2, 3]);
+    expect(file.warnings?.[0].message).toContain('`?userId=1` is not sent');
+  });
+
+  it('is refused where the file is JetBrains’, and stays a bad header after a header', () => {
+    const jetbrains = refusal('# @dialect jetbrains\nGET http://x/talks HTTP/1.1\n?userId=1\n', 'a.http');
+    expect(jetbrains.line).toBe(3);
+    expect(jetbrains.message).toContain('a query line under a request line that ends in HTTP/1.1');
+    expect(refusal('GET http://x/talks HTTP/1.1\nAccept: a\n?userId=1\n', 'a.rest')).toEqual({
+      line: 3,
+      message: 'bad header line',
+    });
+  });
+
+  it('a line that is only {{name}}, @name holding `Header: value`, is that header', () => {
+    const text =
+      '@json=Content-Type: application/json\n@url = http://x\n\nPOST {{url}}/login HTTP/1.1\n{{json}}\n\n{"a": 1}\n';
+    const rest = parseHttpFile(text, 'api.rest');
+    expect(rest.requests[0].headers.map((header) => [header.name, header.value])).toEqual([
+      ['Content-Type', 'application/json'],
+    ]);
+    expect(rest.requests[0].body).toMatchObject({ kind: 'inline', text: '{"a": 1}' });
+    expect(rest.warnings).toBeUndefined();
+    // A file that names no dialect is read the same way (JetBrains reads no such line), with a warning.
+    const unnamed = parseHttpFile(text, 'api.http');
+    expect(unnamed.requests[0].headers).toHaveLength(1);
+    expect(unnamed.warnings?.map((warning) => warning.line)).toEqual([5]);
+    // A URL in the variable is no header: the line starts the body, as before.
+    const url = parseHttpFile('@u = http://x/y\nPOST http://x/\n{{u}}\n', 'api.rest');
+    expect(url.requests[0].headers).toEqual([]);
+  });
+});
