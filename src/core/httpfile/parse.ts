@@ -65,6 +65,7 @@ import {
   isDataFilePath,
   isSupportedEncoding,
   RESTNVIM_LUA_REFUSAL,
+  runsAsRestNvimLua,
   scriptFileRefusal,
 } from './scripts.js';
 import { reportParseWarnings } from './warnings.js';
@@ -757,6 +758,12 @@ class HttpFileParser {
     let last = i;
     while (last < this.lineCount - 1 && this.nexts[last] <= close) last++;
     const code = this.text.slice(open + 2, close);
+    const span = { start: this.starts[i], end: this.ends[last], line: i + 1, col: 1 };
+    // rest.nvim's `# @lang=lua` script: its own Lua API (script/lua-prelude.ts).
+    if (runsAsRestNvimLua(this.dialect, this.block.scriptLanguage)) {
+      into.push({ kind: 'inline', code, span, lua: 'rest.nvim' });
+      return last;
+    }
     const refusal = inlineScriptRefusal(
       code,
       this.block.scriptLanguage,
@@ -769,7 +776,7 @@ class HttpFileParser {
         location: { file: this.fileLabel, line: i + 1, col: 1, excerpt: this.lineText(i) },
       });
     }
-    into.push({ kind: 'inline', code, span: { start: this.starts[i], end: this.ends[last], line: i + 1, col: 1 } });
+    into.push({ kind: 'inline', code, span });
     return last;
   }
 

@@ -46,7 +46,15 @@ export type BodyNode =
       rootFirst?: boolean;
     };
 
-export type ScriptNode = { kind: 'inline'; code: string; span: Span } | { kind: 'file'; path: string; span: Span };
+export type ScriptNode =
+  | {
+      kind: 'inline';
+      code: string;
+      span: Span;
+      /** rest.nvim's Lua (`# @lang=lua` above the script in a rest.nvim file): run with rest.nvim's script API. */
+      lua?: 'rest.nvim';
+    }
+  | { kind: 'file'; path: string; span: Span };
 
 export type AssertionQuery = 'status' | 'header' | 'body' | 'duration' | 'js' | 'xpath';
 

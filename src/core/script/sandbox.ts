@@ -25,9 +25,14 @@ import type { NodeEngine } from './node-engine.js';
 import { defaultNodeAccess } from './trust.js';
 import { isLuaCode } from '../httpfile/scripts.js';
 
-/** kulala's Lua scripts: inline code whose first line is `-- lua`, or a `.lua` file (the parser refused the others). */
+/** Lua scripts: kulala's (inline code whose first line is `-- lua`, or a `.lua` file) and rest.nvim's (`# @lang=lua`). */
 export function isLuaScript(node: ScriptNode, code: string): boolean {
-  return node.kind === 'file' ? /\.lua$/i.test(node.path) : isLuaCode(code);
+  return node.kind === 'file' ? /\.lua$/i.test(node.path) : node.lua === 'rest.nvim' || isLuaCode(code);
+}
+
+/** Whose Lua API a Lua script is written against. */
+export function luaApiOf(node: ScriptNode): 'kulala' | 'rest.nvim' {
+  return node.kind === 'inline' && node.lua === 'rest.nvim' ? 'rest.nvim' : 'kulala';
 }
 
 /** Default heap limit of the sandbox (128 MiB). */
@@ -187,7 +192,7 @@ export class ScriptRunner {
         const { code, filename, lineOffset } = await this.load(script, file);
         if (isLuaScript(script, code)) {
           const { refuseUnsupportedLua } = await import('./lua-check.js');
-          refuseUnsupportedLua(code, filename, lineOffset + 1, node.preScripts.includes(script));
+          refuseUnsupportedLua(code, filename, lineOffset + 1, node.preScripts.includes(script), luaApiOf(script));
           continue;
         }
         const location = { file: filename, line: script.kind === 'inline' ? lineOffset + 1 : script.span.line };
