@@ -1166,6 +1166,15 @@ class HttpFileParser {
       if (block.bodyFirst >= 0) (block.bodyGaps ??= []).push([i, script]);
       return script;
     }
+    if (/^\{%/.test(t) && this.closesScriptBeforeNextRequest(i)) {
+      // rest.nvim 0.x: the body ends at the `{%` line, the script (to `%}`) runs on the response.
+      const legacy = this.dialect === 'rest.nvim' ? this.restNvimLegacyScript(i) : -1;
+      if (legacy >= 0) {
+        block.state = 'post';
+        block.afterBody = [[i, legacy]];
+        return legacy;
+      }
+    }
     if (/^\{%\s*$/.test(t) && block.bodyFirst < 0 && this.closesScriptBeforeNextRequest(i)) {
       this.fail(
         'a `{% … %}` script inside a body is not supported',
@@ -1197,6 +1206,17 @@ class HttpFileParser {
       else block.bodyHasContent = true;
     }
     return i;
+  }
+
+  /** rest.nvim 0.x's response script from the `{%` on line i to its `%}`: a handler; returns its last line. */
+  private restNvimLegacyScript(i: number): number {
+    const open = this.text.indexOf('{%', this.starts[i]);
+    const close = this.text.indexOf('%}', open + 2);
+    let last = i;
+    while (last < this.lineCount - 1 && this.nexts[last] <= close) last++;
+    const span = { start: this.starts[i], end: this.ends[last], line: i + 1, col: 1 };
+    this.block.handlers.push({ kind: 'inline', code: this.text.slice(open + 2, close), span, lua: 'rest.nvim-0' });
+    return last;
   }
 
   /** rest.nvim 0.x: a `{%` line right after the headers whose `%}` comes before the next `###`: a Lua script. */
@@ -1727,7 +1747,8 @@ class HttpFileParser {
         'add a line `Host: example.com` (or `Host: https://example.com`) below the request line',
       );
     }
-    const graphql = block.graphql !== undefined || headerValue(block, 'x-request-type')?.toLowerCase() === 'graphql';
+    const marked = headerValue(block, 'x-request-type')?.toLowerCase() === 'graphql';
+    const graphql = block.graphql !== undefined || marked;
     this.refuseComputedAuthorization(block);
     // Before the headers are read: a GraphQL body drops its marker header.
     const body = this.bodyOf(block);
@@ -1791,6 +1812,8 @@ class HttpFileParser {
     // httpyac names an unnamed GraphQL request after its operation.
     if (request.name === undefined && block.graphql?.operationName) request.name = block.graphql.operationName;
     if (graphql || block.method === 'GRAPHQL') request.graphql = true;
+    if (marked && block.graphql === undefined && (this.dialect === 'rest-client' || this.dialect === 'jetbrains'))
+      request.graphqlRestClient = true;
     if (protos.length > 0) request.grpcProtos = protos;
     this.requests.push(request);
   }

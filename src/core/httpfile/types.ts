@@ -51,8 +51,11 @@ export type ScriptNode =
       kind: 'inline';
       code: string;
       span: Span;
-      /** rest.nvim's Lua (`# @lang=lua` above the script in a rest.nvim file): run with rest.nvim's script API. */
-      lua?: 'rest.nvim';
+      /**
+       * rest.nvim's Lua, run with its script API: `# @lang=lua` above the script in a rest.nvim file
+       * ('rest.nvim'), or rest.nvim 0.x's `{% … %}` under the request with its `context` ('rest.nvim-0').
+       */
+      lua?: 'rest.nvim' | 'rest.nvim-0';
     }
   | { kind: 'file'; path: string; span: Span };
 
@@ -167,6 +170,12 @@ export interface RequestNode {
    * is its JSON payload; sent as a POST, and `errors` in its answer are shown (core/session/graphql.ts).
    */
   graphql?: boolean;
+  /**
+   * REST Client's `X-Request-Type: GraphQL` (in a REST Client file, or one read as JetBrains', which
+   * has no such marker): sent as REST Client sends it, with no `Content-Type` or `Accept` added and
+   * the payload `{query, operationName, variables}` written compactly.
+   */
+  graphqlRestClient?: true;
   /**
    * REST Client's cURL request: the request line (requestLineSpan, over its continuation lines)
    * is a curl command, and the headers and body come from it (their spans are that command's).

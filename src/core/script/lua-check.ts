@@ -127,6 +127,24 @@ const KULALA_CHECKS: Check[] = [
   ],
 ];
 
+/** rest.nvim 0.x: `context` and Neovim's globals (of which dial gives a part of vim). */
+const RESTNVIM_LEGACY_CHECKS: Check[] = [
+  ...SANDBOX_CHECKS,
+  [
+    /\brequire\s*\(?\s*(["'][^"'\n]*["']|[^"'\s)]+)/g,
+    (m) => `require(${m[1]})`,
+    "rest.nvim's Lua scripts in dial have context.json_decode for JSON and no other module",
+  ],
+  [
+    /\b(context|vim)\s*\.\s*([A-Za-z_]\w*)/g,
+    (m) =>
+      (m[1] === 'context' ? ['result', 'json_decode', 'set_env', 'pretty_print'] : [...PROVIDED.vim]).includes(m[2])
+        ? undefined
+        : `${m[1]}.${m[2]}`,
+    `dial gives rest.nvim 0.x scripts context.{result,json_decode,set_env,pretty_print} and vim.{${[...PROVIDED.vim].join(',')}}`,
+  ],
+];
+
 const RESTNVIM_CHECKS: Check[] = [
   ...SANDBOX_CHECKS,
   [
@@ -171,9 +189,9 @@ export function refuseUnsupportedLua(
   filename: string,
   firstLine: number,
   pre: boolean,
-  api: 'kulala' | 'rest.nvim' = 'kulala',
+  api: 'kulala' | 'rest.nvim' | 'rest.nvim-0' = 'kulala',
 ): void {
-  const checks = api === 'rest.nvim' ? RESTNVIM_CHECKS : KULALA_CHECKS;
+  const checks = api === 'rest.nvim' ? RESTNVIM_CHECKS : api === 'rest.nvim-0' ? RESTNVIM_LEGACY_CHECKS : KULALA_CHECKS;
   const withStrings = codeOnly(code, false);
   const text = codeOnly(code, true);
   // A local or a parameter of that name is the script's own table, not dial's.
@@ -200,7 +218,7 @@ export function refuseUnsupportedLua(
   const line = firstLine + (text.slice(0, first.index).match(/\n/g)?.length ?? 0);
   throw new DialError(
     'E_SCRIPT',
-    `the ${api === 'rest.nvim' ? 'rest.nvim ' : ''}Lua script ${first.what.startsWith('changes ') ? first.what : `uses ${first.what}`}, which dial's Lua sandbox does not give; nothing was sent`,
+    `the ${api === 'kulala' ? '' : 'rest.nvim '}Lua script ${first.what.startsWith('changes ') ? first.what : `uses ${first.what}`}, which dial's Lua sandbox does not give; nothing was sent`,
     {
       location: { file: filename, line },
       hint: first.hint,

@@ -494,13 +494,15 @@ end
 -- does, filled in before the run for the names written literally), and in handlers
 -- client.global.{set,get} (Neovim's vim.env: dial's run-wide variables) and the raw response
 -- table. assert is Lua's own; a pre-request script has no client and no response.
+local context -- rest.nvim 0.x's only name (set below)
+-- A value as Neovim's environment (and rest.nvim 0.x's env file) holds it: text, numbers as Vim prints them.
+local function envText(v, what)
+  if type(v) == 'string' then return v end
+  if math.type(v) == 'integer' or (type(v) == 'number' and v % 1 == 0 and v > -1e15 and v < 1e15) then return sfmt('%d', v) end
+  if type(v) == 'number' then return sfmt('%g', v) end
+  error(what .. ': a ' .. type(v) .. ' cannot be an environment value', 3)
+end
 if D.api == 'rest.nvim' then
-  local function envText(v, what)
-    if type(v) == 'string' then return v end
-    if math.type(v) == 'integer' or (type(v) == 'number' and v % 1 == 0 and v > -1e15 and v < 1e15) then return sfmt('%d', v) end
-    if type(v) == 'number' then return sfmt('%g', v) end
-    error(what .. ': a ' .. type(v) .. ' cannot be an environment value', 3)
-  end
   local envKnown, envValues, touched = D.vimEnv.known, D.vimEnv.values, {}
   local vimEnv = setmetatable({}, {
     __index = function(_, k)
@@ -560,6 +562,25 @@ if D.api == 'rest.nvim' then
   end
   assert = rawget(_G, 'assert')
 end
+-- rest.nvim 0.x (its curl/init.lua): the script's only name is context = {result (plenary's curl
+-- response: status, headers as "name: value" lines, body), json_decode, set_env, pretty_print}.
+-- set_env wrote the value into the .env file the next requests read: here a run-wide variable.
+if D.api == 'rest.nvim-0' then
+  local R = D.restResponse
+  context = {
+    result = { status = R.status, headers = R.headerLines, body = R.body, exit = 0 },
+    json_decode = decode,
+    set_env = function(key, value)
+      if type(key) ~= 'string' then error('set_env: names are strings', 2) end
+      globals[key] = value ~= nil and envText(value, 'set_env ' .. key) or nil
+    end,
+    pretty_print = function(...)
+      for i = 1, select('#', ...) do log((select(i, ...))) end
+    end,
+  }
+  client, request, response = nil, nil, nil
+  assert = rawget(_G, 'assert')
+end
 
 -- ---- the sandbox -----------------------------------------------------------------------------
 local function copy(t, without)
@@ -568,7 +589,7 @@ local function copy(t, without)
   return r
 end
 local sandbox = {
-  client = client, request = request, response = response, assert = assert, vim = vim, require = require,
+  client = client, request = request, response = response, assert = assert, vim = vim, require = require, context = context,
   print = function(...)
     local parts = {}
     for i = 1, select('#', ...) do parts[i] = tostring((select(i, ...))) end

@@ -166,6 +166,15 @@ async function restNvimData(env: ScriptEnvironment, code: string): Promise<Recor
   };
 }
 
+/** rest.nvim 0.x's `context.result` (plenary.curl's response): status, `name: value` header lines, body. */
+function restNvimLegacyData(env: ScriptEnvironment): Record<string, unknown> {
+  const view = env.response;
+  const restResponse = view
+    ? { status: view.status, headerLines: view.headers.map(([name, value]) => `${name}: ${value}`), body: view.text() }
+    : null;
+  return { api: 'rest.nvim-0', restResponse };
+}
+
 /** Runs a Lua script and applies what it wrote; E_SCRIPT at its line when it breaks or hits a limit. */
 export async function runLuaScript(
   script: LoadedScript,
@@ -182,9 +191,10 @@ export async function runLuaScript(
   }
   const globals: Record<string, unknown> = {};
   for (const [name, value] of env.globals) if (value !== undefined) globals[name] = value;
-  const restNvim = node.kind === 'inline' && node.lua === 'rest.nvim';
+  const restNvim = node.kind === 'inline' && node.lua !== undefined;
   const data = {
-    ...(restNvim ? await restNvimData(env, script.code) : {}),
+    ...(node.kind === 'inline' && node.lua === 'rest.nvim' ? await restNvimData(env, script.code) : {}),
+    ...(node.kind === 'inline' && node.lua === 'rest.nvim-0' ? restNvimLegacyData(env) : {}),
     request: restNvim ? {} : await requestData(env, script.code),
     response: restNvim ? null : responseData(env.response),
     responses: restNvim

@@ -27,12 +27,12 @@ import { isLuaCode } from '../httpfile/scripts.js';
 
 /** Lua scripts: kulala's (inline code whose first line is `-- lua`, or a `.lua` file) and rest.nvim's (`# @lang=lua`). */
 export function isLuaScript(node: ScriptNode, code: string): boolean {
-  return node.kind === 'file' ? /\.lua$/i.test(node.path) : node.lua === 'rest.nvim' || isLuaCode(code);
+  return node.kind === 'file' ? /\.lua$/i.test(node.path) : node.lua !== undefined || isLuaCode(code);
 }
 
 /** Whose Lua API a Lua script is written against. */
-export function luaApiOf(node: ScriptNode): 'kulala' | 'rest.nvim' {
-  return node.kind === 'inline' && node.lua === 'rest.nvim' ? 'rest.nvim' : 'kulala';
+export function luaApiOf(node: ScriptNode): 'kulala' | 'rest.nvim' | 'rest.nvim-0' {
+  return node.kind === 'inline' && node.lua ? node.lua : 'kulala';
 }
 
 /** Default heap limit of the sandbox (128 MiB). */
