@@ -1668,8 +1668,20 @@ class HttpFileParser {
     // rest.nvim reads the two markers the other way round: `< ./file` has its {{variables}} filled
     // in, `<@ ./file` is sent as it is (its parser's external_body).
     if (body.kind === 'file' && this.dialect === 'rest.nvim') body.substitute = !body.substitute;
-    // `<@` is not warned about: dial's reading is REST Client's, httpyac's and kulala's; `< file`
-    // is, since JetBrains (the format's origin) and rest.nvim fill its variables in.
+    // `< file`: JetBrains (the format's origin) and rest.nvim fill its variables in, REST Client
+    // does not; `<@ file`: REST Client, httpyac and kulala fill them in, rest.nvim does not. Where
+    // the file names no tool and the body file holds a {{…}}, the readings differ: a warning.
+    else if (
+      body.kind === 'file' &&
+      body.substitute &&
+      this.dialectUnnamed &&
+      bodyFileHasPlaceholder(this.path, body.path)
+    )
+      this.warn(
+        `\`<@ ${body.path}\` holds {{…}}: dial fills its variables in, as REST Client, httpyac and kulala do; rest.nvim sends it as it is`,
+        body.span.line - 1,
+        'name the tool the file is for: `# @dialect rest.nvim` at the top sends it as it is, `# @dialect rest-client` confirms (or pass --dialect)',
+      );
     else if (
       body.kind === 'file' &&
       !body.substitute &&
