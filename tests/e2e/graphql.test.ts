@@ -114,6 +114,21 @@ describe('the other spellings', () => {
     }
   });
 
+  it("GRAPHQL in a rest.nvim file: {query, variables} through curl's --data-raw (its form Content-Type), no Accept added", async () => {
+    const cwd = workspace({
+      'rn.http': `# @dialect rest.nvim\nGRAPHQL ${server.url}/graphql\n\nquery Hi($name: String) {\n  hello(name: $name)\n}\n\n{"name": "nvim"}\n`,
+    });
+    const result = await runCli(['send', 'rn.http'], { cwd });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ data: { hello: 'Hello, nvim!' } });
+    const got = server.received.at(-1)!;
+    expect(got.contentType).toBe('application/x-www-form-urlencoded');
+    expect(got.accept).toBe('*/*');
+    expect(got.raw).toBe(
+      '{"query":"query Hi($name: String) {\\n  hello(name: $name)\\n}","variables":{"name":"nvim"}}',
+    );
+  });
+
   it('X-Request-Type: GraphQL in a REST Client file: the Content-Type written is sent, nothing is added', async () => {
     const cwd = workspace({
       'rc.http':

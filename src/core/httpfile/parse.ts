@@ -1825,7 +1825,8 @@ class HttpFileParser {
     if (request.name === undefined && block.graphql?.operationName) request.name = block.graphql.operationName;
     if (graphql || block.method === 'GRAPHQL') request.graphql = true;
     if (marked && block.graphql === undefined && (this.dialect === 'rest-client' || this.dialect === 'jetbrains'))
-      request.graphqlRestClient = true;
+      request.graphqlAs = 'rest-client';
+    else if (block.method === 'GRAPHQL' && this.dialect === 'rest.nvim') request.graphqlAs = 'rest.nvim';
     if (protos.length > 0) request.grpcProtos = protos;
     this.requests.push(request);
   }

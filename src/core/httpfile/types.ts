@@ -171,11 +171,14 @@ export interface RequestNode {
    */
   graphql?: boolean;
   /**
-   * REST Client's `X-Request-Type: GraphQL` (in a REST Client file, or one read as JetBrains', which
-   * has no such marker): sent as REST Client sends it, with no `Content-Type` or `Accept` added and
-   * the payload `{query, operationName, variables}` written compactly.
+   * Whose GraphQL request this is, where dial sends it as that tool does rather than its own way:
+   * - 'rest-client': `X-Request-Type: GraphQL` (in a REST Client file, or one read as JetBrains',
+   *   which has no such marker): no `Content-Type` or `Accept` added, the payload
+   *   `{query, operationName, variables}` written compactly;
+   * - 'rest.nvim': `GRAPHQL url` in a rest.nvim file: `{query, variables}` (no operationName), no
+   *   `Accept` added, and curl's `Content-Type: application/x-www-form-urlencoded` unless written.
    */
-  graphqlRestClient?: true;
+  graphqlAs?: 'rest-client' | 'rest.nvim';
   /**
    * REST Client's cURL request: the request line (requestLineSpan, over its continuation lines)
    * is a curl command, and the headers and body come from it (their spans are that command's).

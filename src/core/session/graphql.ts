@@ -36,7 +36,8 @@ export async function graphqlHttpRequest(
 ): Promise<HttpRequest> {
   // `GRAPHQL ws://…` is a subscription, sent by the WebSocket sender (http/websocket) as it is.
   if (/^wss?:\/\//i.test(request.url)) return request;
-  if (node.graphqlRestClient) return restClientGraphql(request, node, context);
+  if (node.graphqlAs === 'rest-client') return restClientGraphql(request, node, context);
+  if (node.graphqlAs === 'rest.nvim') return restNvimGraphql(request, node, context);
   const headers = request.headers.slice();
   if (!headers.some(([name]) => name.toLowerCase() === 'content-type'))
     headers.push(['Content-Type', 'application/json']);
@@ -81,6 +82,22 @@ async function restClientGraphql(
   const payload = parsePayload(request.body.text, context, line);
   payload.query = await withIncludes(payload.query, node, context, line);
   return { ...request, body: { kind: 'text', text: JSON.stringify(payload) } };
+}
+
+/**
+ * rest.nvim's `GRAPHQL url` (its parser's graphql_body): POST of vim.json.encode({query, variables})
+ * (no operationName; no variables key when none), through curl `--data-raw`, so with curl's
+ * `Content-Type: application/x-www-form-urlencoded` unless the file writes one, and no Accept added.
+ */
+async function restNvimGraphql(request: HttpRequest, node: RequestNode, context: GraphqlContext): Promise<HttpRequest> {
+  if (request.body.kind !== 'text') return { ...request, method: 'POST' };
+  const line = node.body?.span.line ?? node.requestLineSpan.line;
+  const { query, variables } = parsePayload(request.body.text, context, line);
+  const headers = request.headers.slice();
+  if (!headers.some(([name]) => name.toLowerCase() === 'content-type'))
+    headers.push(['Content-Type', 'application/x-www-form-urlencoded']);
+  const text = JSON.stringify(variables === undefined ? { query } : { query, variables });
+  return { ...request, method: 'POST', headers, body: { kind: 'text', text } };
 }
 
 function parsePayload(text: string, context: GraphqlContext, line: number): GraphqlPayload {
