@@ -389,7 +389,8 @@ async function scriptFileVariables(
 
 /**
  * JetBrains script APIs that change what is sent and whose meaning dial does not implement:
- * `request.templateValue(i)` (a pass's value of the i-th collection placeholder). Running such a
+ * `request.templateValue(i)` (a pass's value of the i-th collection placeholder) and the global
+ * `xpath(node, expression)` over the DOM JetBrains makes of an XML body. Running such a
  * file would send something else, so it is refused before anything is sent. (A list in
  * `request.variables.set`, one request per item, is done: httpfile/list-iteration.ts;
  * `client.global.headers` too: session prepare.)
@@ -399,6 +400,11 @@ const UNSUPPORTED_APIS: Array<[RegExp, string, string]> = [
     /\brequest\.templateValue\s*\(/,
     'request.templateValue() (the value of a collection placeholder in this pass)',
     'read the item with request.variables.get(name)[request.iteration()]',
+  ],
+  [
+    /(?<![\w$.])xpath\s*\(/,
+    "xpath(node, expression) (JetBrains' XPath over an XML response body's DOM)",
+    'test the XML body with a `?? xpath //path == value` assertion line instead',
   ],
 ];
 
