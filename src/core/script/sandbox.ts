@@ -390,7 +390,8 @@ async function scriptFileVariables(
 /**
  * JetBrains script APIs that change what is sent and whose meaning dial does not implement:
  * `request.templateValue(i)` (a pass's value of the i-th collection placeholder) and the global
- * `xpath(node, expression)` over the DOM JetBrains makes of an XML body. Running such a
+ * `xpath(node, expression)` over the DOM JetBrains makes of an XML body, and a streamed body's
+ * `onEachLine` / `onEachMessage` subscriptions. Running such a
  * file would send something else, so it is refused before anything is sent. (A list in
  * `request.variables.set`, one request per item, is done: httpfile/list-iteration.ts;
  * `client.global.headers` too: session prepare.)
@@ -405,6 +406,11 @@ const UNSUPPORTED_APIS: Array<[RegExp, string, string]> = [
     /(?<![\w$.])xpath\s*\(/,
     "xpath(node, expression) (JetBrains' XPath over an XML response body's DOM)",
     'test the XML body with a `?? xpath //path == value` assertion line instead',
+  ],
+  [
+    /\.\s*onEach(?:Line|Message)\s*\(/,
+    'response.body.onEachLine() / onEachMessage() (JetBrains: a streamed response, line by line or message by message)',
+    'test the whole body (response.body) or use `?? body` assertion lines',
   ],
 ];
 
