@@ -77,6 +77,16 @@ describe("rest.nvim's Lua scripts in dial run", () => {
     expect(since(before)).toEqual(['/posts/1', '/posts/42']);
   });
 
+  it("a body written without Content-Type goes with curl's form type, as rest.nvim's --data-raw sends it", async () => {
+    const root = workspace(['# @dialect rest.nvim', 'POST HOST/raw', '', 'Hello world!', '']);
+    const before = server.requests.length;
+    const result = await runCli(['run', 'api.http'], { cwd: root });
+    expect(result.code, result.stderr).toBe(0);
+    const [sent] = server.requests.slice(before);
+    expect(sent.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(sent.body.toString()).toBe('Hello world!');
+  });
+
   it('a script that reaches past the sandbox is refused at its line; nothing is sent', async () => {
     const root = workspace(['GET HOST/one', '', '# @lang=lua', '> {%', 'local out = vim.fn.system("id")', '%}', '']);
     const before = server.requests.length;

@@ -1533,6 +1533,9 @@ class RequestSession implements Session {
     if (node.httpyacGraphqlFile) return this.httpyacGraphqlFileBody(node, resolver, dir, fileLabel);
     if (source?.kind === 'inline') {
       const contentType = headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1];
+      // rest.nvim hands a body to curl with --data-raw: without a Content-Type, curl sends its form type.
+      if (file.dialect === 'rest.nvim' && contentType === undefined)
+        headers.push(['Content-Type', 'application/x-www-form-urlencoded']);
       const boundary = multipartBoundary(contentType);
       // JetBrains (a message line may be an input-file-ref) and REST Client (parseBody): a
       // `< ./file` line among other body lines is that file's content, in its place.
