@@ -87,6 +87,34 @@ describe("rest.nvim's Lua scripts in dial run", () => {
     expect(sent.body.toString()).toBe('Hello world!');
   });
 
+  it('a JSON body goes trimmed; one that does not parse is not sent, as rest.nvim refuses it', async () => {
+    const root = workspace([
+      '# @dialect rest.nvim',
+      '@n = 1',
+      '### good',
+      'POST HOST/json',
+      'Content-Type: application/json',
+      '',
+      '{',
+      '  "n": {{n}}',
+      '}',
+      '',
+      '### broken',
+      'POST HOST/json',
+      '',
+      '{ "n": {{n}}, }',
+      '',
+    ]);
+    const before = server.requests.length;
+    const result = await runCli(['run', 'api.http'], { cwd: root });
+    expect(result.code).not.toBe(0);
+    expect(result.stdout + result.stderr).toContain('api.http:14');
+    expect(result.stdout + result.stderr).toContain('rest.nvim does not send it');
+    const sent = server.requests.slice(before);
+    expect(sent).toHaveLength(1);
+    expect(sent[0].body.toString()).toBe('{\n  "n": 1\n}');
+  });
+
   it('a script that reaches past the sandbox is refused at its line; nothing is sent', async () => {
     const root = workspace(['GET HOST/one', '', '# @lang=lua', '> {%', 'local out = vim.fn.system("id")', '%}', '']);
     const before = server.requests.length;

@@ -1544,6 +1544,8 @@ class RequestSession implements Session {
         return this.bodyWithFileLines(file, source, resolver, dir);
       const text = await resolver.resolve(source.text);
       if (!boundary) {
+        if (file.dialect === 'rest.nvim' && !node.graphql)
+          return restNvimBody(source.text, text, contentType, fileLabel, source.span.line);
         if (file.dialect !== 'rest-client') return { kind: 'text', text };
         // REST Client: form bodies encoded (formParamEncodingStrategy), NDJSON ends with a line break.
         if (isFormType(contentType)) return { kind: 'text', text: restClientFormEncoding(text) };
@@ -1812,4 +1814,40 @@ function utf8TemplateText(bytes: Buffer, encoding: string | undefined): string |
   } catch {
     return undefined;
   }
+}
+
+/**
+ * rest.nvim's JSON and XML bodies (its parser's json_body, a body starting with `{` or `[` and a
+ * blank, or xml_body, `<` and a name; or the Content-Type saying so): sent trimmed, and a JSON body
+ * that does not parse once its variables are filled in is not sent at all ("parsing request body
+ * failed"): refused here at the body's line. Any other body goes as written.
+ */
+function restNvimBody(
+  written: string,
+  text: string,
+  contentType: string | undefined,
+  fileLabel: string,
+  line: number,
+): RequestBody {
+  const type = contentType === undefined ? undefined : mediaType(contentType);
+  const json = /^[{[]\s/.test(written) || type === 'application/json';
+  const xml = !json && (/^<[^\s@]/.test(written) || type === 'application/xml');
+  if (!json && !xml) return { kind: 'text', text };
+  const trimmed = text.trim();
+  if (json) {
+    try {
+      JSON.parse(trimmed);
+    } catch (error) {
+      throw new DialError(
+        'E_INPUT',
+        `the JSON body does not parse (${(error as Error).message}): rest.nvim does not send it`,
+        {
+          location: { file: fileLabel, line },
+          hint: "fix the JSON, or name another tool with `# @dialect` if the file is not rest.nvim's",
+          cause: error,
+        },
+      );
+    }
+  }
+  return { kind: 'text', text: trimmed };
 }
