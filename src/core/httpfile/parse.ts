@@ -1760,6 +1760,7 @@ class HttpFileParser {
       );
     }
     const marked = headerValue(block, 'x-request-type')?.toLowerCase() === 'graphql';
+    if (marked && this.dialect === 'rest-client') this.warnMarkerCase(block);
     const graphql = block.graphql !== undefined || marked;
     this.refuseComputedAuthorization(block);
     // Before the headers are read: a GraphQL body drops its marker header.
@@ -1829,6 +1830,21 @@ class HttpFileParser {
     else if (block.method === 'GRAPHQL' && this.dialect === 'rest.nvim') request.graphqlAs = 'rest.nvim';
     if (protos.length > 0) request.grpcProtos = protos;
     this.requests.push(request);
+  }
+
+  /**
+   * REST Client compares the marker's value with case: its released versions (0.25) take only
+   * `GraphQL`, its unreleased source only `graphql`. dial takes any case; another spelling is
+   * warned about, since one of the two would send the body as it is, with the marker header.
+   */
+  private warnMarkerCase(block: Block): void {
+    const header = block.headers.find((h) => h.name.toLowerCase() === 'x-request-type');
+    if (!header || header.value.trim() === 'GraphQL') return;
+    this.warn(
+      `\`X-Request-Type: ${header.value.trim()}\`: dial sends a GraphQL request; REST Client 0.25 reads only the value \`GraphQL\` so, and sends this body as it is, with the header`,
+      header.span.line - 1,
+      'write `X-Request-Type: GraphQL`, as REST Client documents it',
+    );
   }
 
   /** A block of only `run` lines: a node of its own (method RUN, url the first target as written). */
