@@ -31,7 +31,7 @@ describe('GRAPHQL requests (JetBrains)', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({ data: { hello: 'Hello, dial!' } });
-    const received = server.received.slice(before);
+    const received = server.received.slice(before).map(({ contentType, payload }) => ({ contentType, payload }));
     expect(received).toEqual([
       {
         contentType: 'application/json',
@@ -98,7 +98,50 @@ describe('the other spellings', () => {
     const result = await runCli(['run', 'rest.http', 'yac.http', 'kulala.http'], { cwd });
     expect(result.stdout).toContain('3 passed, 0 failed');
     expect(result.code).toBe(0);
-    for (const { contentType } of server.received.slice(-3)) expect(contentType).toBe('application/json');
+    // The three files may run in any order: REST Client's is the one named Hi.
+    const last = server.received.slice(-3);
+    const rest = last.find((got) => (got.payload as { operationName?: string }).operationName === 'Hi')!;
+    const others = last.filter((got) => got !== rest);
+    // REST Client (vscode-restclient's createGraphQlBody) adds no header and writes the payload compactly.
+    expect(rest.contentType).toBeUndefined();
+    expect(rest.accept).toBe('*/*'); // dial's default for every request, not a GraphQL one
+    expect(rest.raw).toBe(
+      '{"query":"query Hi($name: String) {\\n  hello(name: $name)\\n}","operationName":"Hi","variables":{"name":"kulala"}}',
+    );
+    for (const { contentType, accept } of others) {
+      expect(contentType).toBe('application/json');
+      expect(accept).toBe('application/graphql-response+json, application/json');
+    }
+  });
+
+  it("GRAPHQL in a rest.nvim file: {query, variables} through curl's --data-raw (its form Content-Type), no Accept added", async () => {
+    const cwd = workspace({
+      'rn.http': `# @dialect rest.nvim\nGRAPHQL ${server.url}/graphql\n\nquery Hi($name: String) {\n  hello(name: $name)\n}\n\n{"name": "nvim"}\n`,
+    });
+    const result = await runCli(['send', 'rn.http'], { cwd });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ data: { hello: 'Hello, nvim!' } });
+    const got = server.received.at(-1)!;
+    expect(got.contentType).toBe('application/x-www-form-urlencoded');
+    expect(got.accept).toBe('*/*');
+    expect(got.raw).toBe(
+      '{"query":"query Hi($name: String) {\\n  hello(name: $name)\\n}","variables":{"name":"nvim"}}',
+    );
+  });
+
+  it('X-Request-Type: GraphQL in a REST Client file: the Content-Type written is sent, nothing is added', async () => {
+    const cwd = workspace({
+      'rc.http':
+        `# @dialect rest-client\nPOST ${server.url}/graphql\nContent-Type: application/json\nX-Request-Type: GraphQL\n\n` +
+        'query {\n  hello(name: "rc")\n}\n',
+    });
+    const result = await runCli(['send', 'rc.http'], { cwd });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ data: { hello: 'Hello, rc!' } });
+    const got = server.received.at(-1)!;
+    expect(got.contentType).toBe('application/json');
+    expect(got.accept).toBe('*/*'); // dial's default for every request, not a GraphQL one
+    expect(got.raw).toBe('{"query":"query {\\n  hello(name: \\"rc\\")\\n}","variables":{}}');
   });
 });
 
@@ -139,7 +182,7 @@ describe('GraphQL errors in a 200 answer', () => {
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ data: { hello: 'Hello, world!', boom: null } });
     expect(result.stderr).toContain('warning: GraphQL error: boom failed');
-    expect(server.received.slice(before)).toEqual([
+    expect(server.received.slice(before).map(({ contentType, payload }) => ({ contentType, payload }))).toEqual([
       { contentType: 'application/json', payload: { query: '{ hello boom }' } },
     ]);
   });

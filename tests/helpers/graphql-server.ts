@@ -39,6 +39,9 @@ const root = {
 
 export interface ReceivedGraphql {
   contentType?: string;
+  accept?: string;
+  /** The body as it arrived. */
+  raw: string;
   payload: unknown;
 }
 
@@ -63,7 +66,12 @@ export async function startGraphqlServer(): Promise<GraphqlServer> {
           response.end(JSON.stringify({ errors: [{ message: 'body is not JSON' }] }));
           return;
         }
-        received.push({ contentType: request.headers['content-type'], payload });
+        received.push({
+          contentType: request.headers['content-type'],
+          accept: request.headers.accept,
+          raw: Buffer.concat(chunks).toString('utf8'),
+          payload,
+        });
         const result = await graphql({
           schema,
           source: payload.query ?? '',

@@ -62,6 +62,9 @@ const SET_CALL =
 const LUA_SET =
   /\b(?:client\s*\.\s*global|request\s*\.\s*(?:environment|variables))\s*(?:\.\s*([A-Za-z_]\w*)|\[\s*(["'])([^"'\n]+)\2\s*\])\s*=(?!=)/g;
 
+/** rest.nvim's Lua: `vim.env.NAME = …`, `vim.env["NAME"] = …`. */
+const VIM_ENV_SET = /\bvim\s*\.\s*env\s*(?:\.\s*([A-Za-z_]\w*)|\[\s*(["'])([^"'\n]+)\2\s*\])\s*=(?!=)/g;
+
 /** httpyac: `exports.name = …` in `{{ }}` blocks, and the variable of `# @loop for name of …`. */
 const HTTPYAC_SET =
   /\bexports\.([A-Za-z_$][\w$]*)\s*=(?!=)|^[ \t]*(?:#+|\/\/)[ \t]*@loop[ \t]+for[ \t]+(?:const[ \t]+|let[ \t]+)?([A-Za-z_$][\w$]*)[ \t]+of\b/gm;
@@ -83,6 +86,9 @@ export function scriptedNames(files: HttpFile[]): Set<string> {
         for (const match of code.matchAll(SET_CALL)) names.add(match[2]);
         if (script.kind === 'inline' ? isLuaCode(code) : /\.lua$/i.test(script.path))
           for (const match of code.matchAll(LUA_SET)) names.add(match[1] ?? match[3]);
+        // rest.nvim's Lua: `vim.env.NAME = …` is client.global.set (its {{NAME}} falls back to vim.env).
+        if (script.kind === 'inline' && script.lua === 'rest.nvim')
+          for (const match of code.matchAll(VIM_ENV_SET)) names.add(match[1] ?? match[3]);
       }
     }
   }

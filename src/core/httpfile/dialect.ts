@@ -116,6 +116,12 @@ const KULALA_ONLY_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@(?:env-stdin-cmd|stdin-cmd|env
 /** kulala's Lua script: `{%` then `-- lua` as the script's first line. */
 const KULALA_LUA_MARK_RE = /\{%[ \t]*\r?\n[ \t]*--[ \t]*lua(?![\w.])/;
 const RESTNVIM_ONLY_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@lang[ \t]*=?[ \t]*lua|^[ \t]*>[ \t]*\S+\.lua[ \t]*$/m;
+/**
+ * rest.nvim 0.x's response script: a `{%` line of its own under the request, whose code (up to
+ * `%}`) uses its `context` (result, set_env, json_decode, pretty_print).
+ */
+export const RESTNVIM_LEGACY_RE =
+  /^[ \t]*\{%[ \t]*\r?\n(?:[^%]|%(?!\}))*?\bcontext\s*\.\s*(?:result|set_env|json_decode|pretty_print)\b/m;
 
 /**
  * Which of the patterns above may match a text, as bits. Every pattern but two is anchored at a
@@ -211,6 +217,8 @@ export function lineHints(text: string, start: number): number {
       return metadataHints(text, k);
     }
     case 123 /* { */: {
+      // rest.nvim 0.x: a `{%` line.
+      if (text.charCodeAt(q + 1) === 37) return HINT_LUA;
       // A `{{` line that ends after an optional word (httpyac's script block).
       if (text.charCodeAt(q + 1) !== 123) return 0;
       let k = q + 2;
@@ -246,8 +254,8 @@ export function finishHints(text: string, lineBits: number): number {
   if (text.includes('\r') && /\r(?!\n)/.test(text)) return HINT_ALL;
   let bits = lineBits;
   if (/\{\{[@+]|\\\{\\\{/.test(text)) bits |= HINT_HTTPYAC;
-  // Both rest.nvim patterns need `lua`.
-  if (bits & HINT_LUA && !text.includes('lua')) bits &= ~HINT_LUA;
+  // The rest.nvim patterns need `lua`, or (0.x) `context`.
+  if (bits & HINT_LUA && !text.includes('lua') && !text.includes('context')) bits &= ~HINT_LUA;
   return bits;
 }
 
@@ -344,6 +352,7 @@ export function dialectFromConstructs(text: string, hints = textHints(text)): Di
   if ((hints & HINT_KULALA && KULALA_ONLY_RE.test(text)) || readsOwnVariableFromEnvironment(text)) return 'kulala';
   // A `.lua` handler is rest.nvim's unless a script of the file carries kulala's `-- lua` mark.
   if (hints & HINT_LUA && RESTNVIM_ONLY_RE.test(text)) return KULALA_LUA_MARK_RE.test(text) ? 'kulala' : 'rest.nvim';
+  if (hints & HINT_LUA && RESTNVIM_LEGACY_RE.test(text)) return 'rest.nvim';
   // Last: a weaker sign than the tool-only constructs above.
   if (namesRequestWithoutSeparator(text)) return 'httpyac';
   return undefined;

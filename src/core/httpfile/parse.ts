@@ -65,6 +65,7 @@ import {
   isDataFilePath,
   isSupportedEncoding,
   RESTNVIM_LUA_REFUSAL,
+  runsAsRestNvimLua,
   scriptFileRefusal,
 } from './scripts.js';
 import { reportParseWarnings } from './warnings.js';
@@ -758,6 +759,12 @@ class HttpFileParser {
     let last = i;
     while (last < this.lineCount - 1 && this.nexts[last] <= close) last++;
     const code = this.text.slice(open + 2, close);
+    const span = { start: this.starts[i], end: this.ends[last], line: i + 1, col: 1 };
+    // rest.nvim's `# @lang=lua` script: its own Lua API (script/lua-prelude.ts).
+    if (runsAsRestNvimLua(this.dialect, this.block.scriptLanguage)) {
+      into.push({ kind: 'inline', code, span, lua: 'rest.nvim' });
+      return last;
+    }
     const refusal = inlineScriptRefusal(
       code,
       this.block.scriptLanguage,
@@ -770,7 +777,7 @@ class HttpFileParser {
         location: { file: this.fileLabel, line: i + 1, col: 1, excerpt: this.lineText(i) },
       });
     }
-    into.push({ kind: 'inline', code, span: { start: this.starts[i], end: this.ends[last], line: i + 1, col: 1 } });
+    into.push({ kind: 'inline', code, span });
     return last;
   }
 
@@ -1211,6 +1218,15 @@ class HttpFileParser {
       if (block.bodyFirst >= 0) (block.bodyGaps ??= []).push([i, script]);
       return script;
     }
+    if (/^\{%/.test(t) && this.closesScriptBeforeNextRequest(i)) {
+      // rest.nvim 0.x: the body ends at the `{%` line, the script (to `%}`) runs on the response.
+      const legacy = this.dialect === 'rest.nvim' ? this.restNvimLegacyScript(i) : -1;
+      if (legacy >= 0) {
+        block.state = 'post';
+        block.afterBody = [[i, legacy]];
+        return legacy;
+      }
+    }
     if (/^\{%\s*$/.test(t) && block.bodyFirst < 0 && this.closesScriptBeforeNextRequest(i)) {
       this.fail(
         'a `{% … %}` script inside a body is not supported',
@@ -1242,6 +1258,17 @@ class HttpFileParser {
       else block.bodyHasContent = true;
     }
     return i;
+  }
+
+  /** rest.nvim 0.x's response script from the `{%` on line i to its `%}`: a handler; returns its last line. */
+  private restNvimLegacyScript(i: number): number {
+    const open = this.text.indexOf('{%', this.starts[i]);
+    const close = this.text.indexOf('%}', open + 2);
+    let last = i;
+    while (last < this.lineCount - 1 && this.nexts[last] <= close) last++;
+    const span = { start: this.starts[i], end: this.ends[last], line: i + 1, col: 1 };
+    this.block.handlers.push({ kind: 'inline', code: this.text.slice(open + 2, close), span, lua: 'rest.nvim-0' });
+    return last;
   }
 
   /** rest.nvim 0.x: a `{%` line right after the headers whose `%}` comes before the next `###`: a Lua script. */
@@ -1693,8 +1720,20 @@ class HttpFileParser {
     // rest.nvim reads the two markers the other way round: `< ./file` has its {{variables}} filled
     // in, `<@ ./file` is sent as it is (its parser's external_body).
     if (body.kind === 'file' && this.dialect === 'rest.nvim') body.substitute = !body.substitute;
-    // `<@` is not warned about: dial's reading is REST Client's, httpyac's and kulala's; `< file`
-    // is, since JetBrains (the format's origin) and rest.nvim fill its variables in.
+    // `< file`: JetBrains (the format's origin) and rest.nvim fill its variables in, REST Client
+    // does not; `<@ file`: REST Client, httpyac and kulala fill them in, rest.nvim does not. Where
+    // the file names no tool and the body file holds a {{…}}, the readings differ: a warning.
+    else if (
+      body.kind === 'file' &&
+      body.substitute &&
+      this.dialectUnnamed &&
+      bodyFileHasPlaceholder(this.path, body.path)
+    )
+      this.warn(
+        `\`<@ ${body.path}\` holds {{…}}: dial fills its variables in, as REST Client, httpyac and kulala do; rest.nvim sends it as it is`,
+        body.span.line - 1,
+        'name the tool the file is for: `# @dialect rest.nvim` at the top sends it as it is, `# @dialect rest-client` confirms (or pass --dialect)',
+      );
     else if (
       body.kind === 'file' &&
       !body.substitute &&
@@ -1772,7 +1811,9 @@ class HttpFileParser {
         'add a line `Host: example.com` (or `Host: https://example.com`) below the request line',
       );
     }
-    const graphql = block.graphql !== undefined || headerValue(block, 'x-request-type')?.toLowerCase() === 'graphql';
+    const marked = headerValue(block, 'x-request-type')?.toLowerCase() === 'graphql';
+    if (marked && this.dialect === 'rest-client') this.warnMarkerCase(block);
+    const graphql = block.graphql !== undefined || marked;
     this.refuseComputedAuthorization(block);
     // Before the headers are read: a GraphQL body drops its marker header.
     const body = this.bodyOf(block);
@@ -1836,8 +1877,26 @@ class HttpFileParser {
     // httpyac names an unnamed GraphQL request after its operation.
     if (request.name === undefined && block.graphql?.operationName) request.name = block.graphql.operationName;
     if (graphql || block.method === 'GRAPHQL') request.graphql = true;
+    if (marked && block.graphql === undefined && (this.dialect === 'rest-client' || this.dialect === 'jetbrains'))
+      request.graphqlAs = 'rest-client';
+    else if (block.method === 'GRAPHQL' && this.dialect === 'rest.nvim') request.graphqlAs = 'rest.nvim';
     if (protos.length > 0) request.grpcProtos = protos;
     this.requests.push(request);
+  }
+
+  /**
+   * REST Client compares the marker's value with case: its released versions (0.25) take only
+   * `GraphQL`, its unreleased source only `graphql`. dial takes any case; another spelling is
+   * warned about, since one of the two would send the body as it is, with the marker header.
+   */
+  private warnMarkerCase(block: Block): void {
+    const header = block.headers.find((h) => h.name.toLowerCase() === 'x-request-type');
+    if (!header || header.value.trim() === 'GraphQL') return;
+    this.warn(
+      `\`X-Request-Type: ${header.value.trim()}\`: dial sends a GraphQL request; REST Client 0.25 reads only the value \`GraphQL\` so, and sends this body as it is, with the header`,
+      header.span.line - 1,
+      'write `X-Request-Type: GraphQL`, as REST Client documents it',
+    );
   }
 
   /** A block of only `run` lines: a node of its own (method RUN, url the first target as written). */

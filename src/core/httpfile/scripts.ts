@@ -8,7 +8,7 @@ export function inlineScriptRefusal(
   luaRefused?: string,
 ): string | undefined {
   if (language && language !== 'js' && language !== 'javascript') {
-    return `scripts in '${language}' are not supported: dial runs JavaScript handlers (JetBrains API) and kulala's Lua scripts marked \`-- lua\``;
+    return `scripts in '${language}' are not supported: dial runs JavaScript handlers (JetBrains API), kulala's Lua scripts marked \`-- lua\`${language === 'lua' ? " and rest.nvim's `# @lang=lua` scripts in a file read as rest.nvim's (`# @dialect rest.nvim`)" : ''}`;
   }
   // kulala marks a Lua script with a first line `-- lua` (run by script/lua-engine.ts).
   if (luaRefused !== undefined && isLuaCode(code)) return `a Lua script (kulala \`-- lua\`) ${luaRefused}`;
@@ -27,9 +27,18 @@ export function luaEnvironmentNames(code: string): Set<string> {
   return names;
 }
 
-/** Why a Lua script is refused in a file read as rest.nvim's. */
+/**
+ * Why a kulala Lua script (`-- lua` first line, or a `.lua` file) is refused in a file read as
+ * rest.nvim's: rest.nvim runs a script as Lua only when `# @lang=lua` stands above it, and then
+ * with its own API (a script without it is not run by rest.nvim at all).
+ */
 export const RESTNVIM_LUA_REFUSAL =
-  "in a file read as rest.nvim's: dial runs kulala's Lua API, not rest.nvim's (add `# @dialect kulala` if the file was written for kulala)";
+  "in a file read as rest.nvim's: rest.nvim runs an inline `{% … %}` script as Lua only under a `# @lang=lua` line, with its own API (add `# @dialect kulala` if the file was written for kulala)";
+
+/** The language of a script under `# @lang=…` that dial runs in this dialect, or undefined. */
+export function runsAsRestNvimLua(dialect: string, language: string | undefined): boolean {
+  return dialect === 'rest.nvim' && language === 'lua';
+}
 
 /** kulala's mark of a Lua script: `-- lua` as its first line. */
 export function isLuaCode(code: string): boolean {

@@ -46,7 +46,18 @@ export type BodyNode =
       rootFirst?: boolean;
     };
 
-export type ScriptNode = { kind: 'inline'; code: string; span: Span } | { kind: 'file'; path: string; span: Span };
+export type ScriptNode =
+  | {
+      kind: 'inline';
+      code: string;
+      span: Span;
+      /**
+       * rest.nvim's Lua, run with its script API: `# @lang=lua` above the script in a rest.nvim file
+       * ('rest.nvim'), or rest.nvim 0.x's `{% … %}` under the request with its `context` ('rest.nvim-0').
+       */
+      lua?: 'rest.nvim' | 'rest.nvim-0';
+    }
+  | { kind: 'file'; path: string; span: Span };
 
 export type AssertionQuery = 'status' | 'header' | 'body' | 'duration' | 'js' | 'xpath';
 
@@ -159,6 +170,15 @@ export interface RequestNode {
    * is its JSON payload; sent as a POST, and `errors` in its answer are shown (core/session/graphql.ts).
    */
   graphql?: boolean;
+  /**
+   * Whose GraphQL request this is, where dial sends it as that tool does rather than its own way:
+   * - 'rest-client': `X-Request-Type: GraphQL` (in a REST Client file, or one read as JetBrains',
+   *   which has no such marker): no `Content-Type` or `Accept` added, the payload
+   *   `{query, operationName, variables}` written compactly;
+   * - 'rest.nvim': `GRAPHQL url` in a rest.nvim file: `{query, variables}` (no operationName), no
+   *   `Accept` added, and curl's `Content-Type: application/x-www-form-urlencoded` unless written.
+   */
+  graphqlAs?: 'rest-client' | 'rest.nvim';
   /**
    * REST Client's cURL request: the request line (requestLineSpan, over its continuation lines)
    * is a curl command, and the headers and body come from it (their spans are that command's).

@@ -56,6 +56,11 @@ export interface ScriptEnvironment {
    * undefined when it has not run (never sent for the script). Absent where not taken (`dial send`).
    */
   recordedResponse?: (name: string) => Promise<ResponseView | undefined>;
+  /**
+   * The process environment, for rest.nvim's Lua `client.global.get(name)` / `vim.env.NAME` (Neovim's
+   * environment starts as it): read for the names a script writes literally. Default process.env.
+   */
+  processEnv?: Record<string, string | undefined>;
   /** Looks a variable up in the selected environment (undefined when absent). */
   environment: (name: string) => string | undefined;
   request?: ScriptRequest;

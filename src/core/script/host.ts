@@ -152,6 +152,17 @@ function answer(state: HostState, op: string, args: unknown[]): unknown {
       return null;
     case 'varGet':
       return jsonSafe(env.requestLists?.get(name) ?? env.requestVariables.get(name));
+    // JetBrains' request.variables.clear(name) / clearAll() / isEmpty(): the request's own variables.
+    case 'varClear':
+      env.requestVariables.delete(name);
+      env.requestLists?.delete(name);
+      return null;
+    case 'varClearAll':
+      env.requestVariables.clear();
+      env.requestLists?.clear();
+      return null;
+    case 'varIsEmpty':
+      return env.requestVariables.size === 0 && (env.requestLists?.size ?? 0) === 0;
     case 'iteration':
       return env.iteration ?? 0;
     case 'requestSkip':

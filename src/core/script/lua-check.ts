@@ -63,7 +63,22 @@ const PROVIDED = {
 };
 const MODULES = new Set(['kulala.utils.json']);
 
-const CHECKS: Array<[RegExp, (match: RegExpExecArray, pre: boolean) => string | undefined, string]> = [
+/**
+ * rest.nvim's script context (lua/rest-nvim/script/lua.lua): `request.variables.{set,get}`, in
+ * handlers also `client.global.{set,get}` and `response` (its status, body and headers), and
+ * Neovim's globals, of which dial gives the part below (`vim.env` as rest.nvim's
+ * client.global reads and writes it). `assert` is Lua's own.
+ */
+const RESTNVIM_PROVIDED = {
+  client: new Set(['global']),
+  request: new Set(['variables']),
+  response: new Set(['status', 'body', 'headers']),
+  vim: new Set([...PROVIDED.vim, 'env', 'print']),
+};
+
+type Check = [RegExp, (match: RegExpExecArray, pre: boolean) => string | undefined, string];
+
+const SANDBOX_CHECKS: Check[] = [
   [
     /\b(io|package|debug)\s*[.[:]/g,
     (m) => `'${m[1]}' (${m[1] === 'io' ? 'files' : m[1] === 'debug' ? 'the debug library' : 'module loading'})`,
@@ -79,6 +94,10 @@ const CHECKS: Array<[RegExp, (match: RegExpExecArray, pre: boolean) => string | 
     (m) => m[1],
     'Lua scripts in dial cannot read files; put the code in the script',
   ],
+];
+
+const KULALA_CHECKS: Check[] = [
+  ...SANDBOX_CHECKS,
   [
     /\brequire\s*\(?\s*(["'])([^"'\n]*)\1/g,
     (m) => (MODULES.has(m[2]) ? undefined : `require('${m[2]}')`),
@@ -108,6 +127,48 @@ const CHECKS: Array<[RegExp, (match: RegExpExecArray, pre: boolean) => string | 
   ],
 ];
 
+/** rest.nvim 0.x: `context` and Neovim's globals (of which dial gives a part of vim). */
+const RESTNVIM_LEGACY_CHECKS: Check[] = [
+  ...SANDBOX_CHECKS,
+  [
+    /\brequire\s*\(?\s*(["'][^"'\n]*["']|[^"'\s)]+)/g,
+    (m) => `require(${m[1]})`,
+    "rest.nvim's Lua scripts in dial have context.json_decode for JSON and no other module",
+  ],
+  [
+    /\b(context|vim)\s*\.\s*([A-Za-z_]\w*)/g,
+    (m) =>
+      (m[1] === 'context' ? ['result', 'json_decode', 'set_env', 'pretty_print'] : [...PROVIDED.vim]).includes(m[2])
+        ? undefined
+        : `${m[1]}.${m[2]}`,
+    `dial gives rest.nvim 0.x scripts context.{result,json_decode,set_env,pretty_print} and vim.{${[...PROVIDED.vim].join(',')}}`,
+  ],
+];
+
+const RESTNVIM_CHECKS: Check[] = [
+  ...SANDBOX_CHECKS,
+  [
+    /\brequire\s*\(?\s*(["'][^"'\n]*["']|[^"'\s)]+)/g,
+    (m) => `require(${m[1]})`,
+    "rest.nvim's Lua scripts in dial have vim.json for JSON and no other module",
+  ],
+  [
+    /\b(client|request|response|vim)\s*\.\s*([A-Za-z_]\w*)/g,
+    (m) => (RESTNVIM_PROVIDED[m[1] as keyof typeof RESTNVIM_PROVIDED].has(m[2]) ? undefined : `${m[1]}.${m[2]}`),
+    `dial gives rest.nvim's Lua scripts request.variables.{set,get}, client.global.{set,get}, response.{status,body,headers} and vim.{${[...RESTNVIM_PROVIDED.vim].join(',')}}`,
+  ],
+  [
+    /\bresponse\s*\.\s*status\s*\.\s*version\b/g,
+    () => 'response.status.version (the HTTP version curl reported)',
+    'dial gives response.status.code and response.status.text',
+  ],
+  [
+    /\bresponse\s*(?:\.\s*\w+|\[[^\]\n]*\])(?:\s*\.\s*\w+|\s*\[[^\]\n]*\])*\s*=(?!=)/g,
+    () => 'changes the response',
+    'dial shows and saves the response as it was received; compute the value in a local and log it (print) or set a variable (client.global.set)',
+  ],
+];
+
 const LUA_TOKENS = /--\[(=*)\[[\s\S]*?\]\1\]|--[^\n]*|\[(=*)\[[\s\S]*?\]\2\]|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g;
 
 /**
@@ -123,7 +184,14 @@ function codeOnly(code: string, strings: boolean): string {
 }
 
 /** E_SCRIPT at the line of the first thing the Lua sandbox does not give, or nothing. */
-export function refuseUnsupportedLua(code: string, filename: string, firstLine: number, pre: boolean): void {
+export function refuseUnsupportedLua(
+  code: string,
+  filename: string,
+  firstLine: number,
+  pre: boolean,
+  api: 'kulala' | 'rest.nvim' | 'rest.nvim-0' = 'kulala',
+): void {
+  const checks = api === 'rest.nvim' ? RESTNVIM_CHECKS : api === 'rest.nvim-0' ? RESTNVIM_LEGACY_CHECKS : KULALA_CHECKS;
   const withStrings = codeOnly(code, false);
   const text = codeOnly(code, true);
   // A local or a parameter of that name is the script's own table, not dial's.
@@ -131,7 +199,7 @@ export function refuseUnsupportedLua(code: string, filename: string, firstLine: 
   for (const match of text.matchAll(/\blocal\s+([\w\s,]+?)\s*(?:=|\n|$)|\bfunction\b[^(\n]*\(([^)]*)\)/g))
     for (const name of (match[1] ?? match[2] ?? '').split(/[\s,]+/)) if (name) own.add(name);
   let first: { index: number; what: string; hint: string } | undefined;
-  for (const [pattern, describe, hint] of CHECKS) {
+  for (const [pattern, describe, hint] of checks) {
     pattern.lastIndex = 0;
     const source = pattern.source.startsWith('\\brequire') ? withStrings : text;
     for (let match = pattern.exec(source); match; match = pattern.exec(source)) {
@@ -139,6 +207,7 @@ export function refuseUnsupportedLua(code: string, filename: string, firstLine: 
       const before = source.slice(0, match.index).trimEnd();
       if (before.endsWith('.') || before.endsWith(':')) continue;
       if (match[1] && own.has(match[1]) && pattern.source.startsWith('\\b(client|request|')) continue;
+      if (api === 'rest.nvim' && own.has('response') && pattern.source.startsWith('\\bresponse')) continue;
       const what = describe(match, pre);
       if (what === undefined) continue;
       if (!first || match.index < first.index) first = { index: match.index, what, hint };
@@ -149,7 +218,7 @@ export function refuseUnsupportedLua(code: string, filename: string, firstLine: 
   const line = firstLine + (text.slice(0, first.index).match(/\n/g)?.length ?? 0);
   throw new DialError(
     'E_SCRIPT',
-    `the Lua script ${first.what.startsWith('changes ') ? first.what : `uses ${first.what}`}, which dial's Lua sandbox does not give; nothing was sent`,
+    `the ${api === 'kulala' ? '' : 'rest.nvim '}Lua script ${first.what.startsWith('changes ') ? first.what : `uses ${first.what}`}, which dial's Lua sandbox does not give; nothing was sent`,
     {
       location: { file: filename, line },
       hint: first.hint,

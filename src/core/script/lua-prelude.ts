@@ -489,6 +489,99 @@ local function require(name)
   return m
 end
 
+-- ---- rest.nvim's script context (its lua/rest-nvim/script/lua.lua) ---------------------------
+-- request.variables.{set,get} (the request's own variables; get resolves as rest.nvim's context
+-- does, filled in before the run for the names written literally), and in handlers
+-- client.global.{set,get} (Neovim's vim.env: dial's run-wide variables) and the raw response
+-- table. assert is Lua's own; a pre-request script has no client and no response.
+local context -- rest.nvim 0.x's only name (set below)
+-- A value as Neovim's environment (and rest.nvim 0.x's env file) holds it: text, numbers as Vim prints them.
+local function envText(v, what)
+  if type(v) == 'string' then return v end
+  if math.type(v) == 'integer' or (type(v) == 'number' and v % 1 == 0 and v > -1e15 and v < 1e15) then return sfmt('%d', v) end
+  if type(v) == 'number' then return sfmt('%g', v) end
+  error(what .. ': a ' .. type(v) .. ' cannot be an environment value', 3)
+end
+if D.api == 'rest.nvim' then
+  local envKnown, envValues, touched = D.vimEnv.known, D.vimEnv.values, {}
+  local vimEnv = setmetatable({}, {
+    __index = function(_, k)
+      if touched[k] then return globals[k] end
+      if not envKnown[k] then
+        error("vim.env['" .. tostring(k) .. "']: dial hands a script the variables it names literally (client.global.get(\"NAME\")); this name is computed", 2)
+      end
+      local v = envValues[k]
+      if v == NIL then return nil end
+      return v
+    end,
+    __newindex = function(_, k, v)
+      if type(k) ~= 'string' then error('vim.env: names are strings', 2) end
+      touched[k] = true
+      globals[k] = v ~= nil and envText(v, 'vim.env.' .. k) or nil
+    end,
+    __metatable = false,
+  })
+  rawset(vim, 'env', vimEnv)
+  rawset(vim, 'print', function(...)
+    for i = 1, select('#', ...) do log((select(i, ...))) end
+    return ...
+  end)
+  local lv, resolved = {}, D.variables
+  local function validate(key, value)
+    if type(key) ~= 'string' then error('key: expected string, got ' .. type(key), 3) end
+    if type(value) ~= 'string' then error('value: expected string, got ' .. type(value), 3) end
+  end
+  request = {
+    variables = {
+      set = function(key, value)
+        validate(key, value)
+        lv[key] = value
+        out.vars[key] = value
+      end,
+      get = function(key)
+        if lv[key] ~= nil then return lv[key] end
+        local v = resolved[key]
+        if v == nil then
+          error("request.variables.get('" .. tostring(key) .. "'): dial hands a script the variables it names literally (request.variables.get(\"NAME\")); this name is computed", 2)
+        end
+        return v
+      end,
+    },
+  }
+  client, response = nil, nil
+  local R = D.restResponse
+  if R ~= nil and R ~= NIL then
+    client = {
+      global = {
+        set = function(key, value) vimEnv[key] = value end,
+        get = function(key) return vimEnv[key] or '' end,
+      },
+    }
+    setmetatable(R.status, { __index = function(_, k) if k == 'version' then notProvided('response.status.version') end end })
+    response = setmetatable(R, { __index = function(_, k) if k == 'statistics' then notProvided('response.statistics') end end })
+  end
+  assert = rawget(_G, 'assert')
+end
+-- rest.nvim 0.x (its curl/init.lua): the script's only name is context = {result (plenary's curl
+-- response: status, headers as "name: value" lines, body), json_decode, set_env, pretty_print}.
+-- set_env wrote the value into the .env file the next requests read: here a run-wide variable.
+if D.api == 'rest.nvim-0' then
+  local R = D.restResponse
+  context = {
+    result = { status = R.status, headers = R.headerLines, body = R.body, exit = 0 },
+    json_decode = decode,
+    set_env = function(key, value)
+      if type(key) ~= 'string' then error('set_env: names are strings', 2) end
+      globals[key] = value ~= nil and envText(value, 'set_env ' .. key) or nil
+    end,
+    pretty_print = function(...)
+      for i = 1, select('#', ...) do log((select(i, ...))) end
+    end,
+  }
+  client, request, response = nil, nil, nil
+  assert = rawget(_G, 'assert')
+end
+
 -- ---- the sandbox -----------------------------------------------------------------------------
 local function copy(t, without)
   local r = {}
@@ -496,7 +589,7 @@ local function copy(t, without)
   return r
 end
 local sandbox = {
-  client = client, request = request, response = response, assert = assert, vim = vim, require = require,
+  client = client, request = request, response = response, assert = assert, vim = vim, require = require, context = context,
   print = function(...)
     local parts = {}
     for i = 1, select('#', ...) do parts[i] = tostring((select(i, ...))) end

@@ -104,6 +104,77 @@ function responseData(view: ResponseView | undefined): Record<string, unknown> |
   };
 }
 
+/** `request.variables.get("NAME")` in a rest.nvim script: the names it reads literally. */
+const RESTNVIM_VARIABLE_GET = /\brequest\s*\.\s*variables\s*\.\s*get\s*\(\s*(["'])([^"'\n]+)\1\s*\)/g;
+/** `client.global.get("NAME")`, `vim.env.NAME`, `vim.env["NAME"]`: rest.nvim's global variables (Neovim's vim.env). */
+const RESTNVIM_GLOBAL_READ =
+  /\bclient\s*\.\s*global\s*\.\s*get\s*\(\s*(["'])([^"'\n]+)\1\s*\)|\bvim\s*\.\s*env\s*(?:\.\s*([A-Za-z_]\w*)|\[\s*(["'])([^"'\n]+)\4\s*\])/g;
+
+/**
+ * rest.nvim's `client.global.get(name)` / `vim.env[name]`: Neovim's environment, which
+ * client.global.set writes and which starts as the process environment. dial's run-wide
+ * variables first, then the process environment for that name, else nil (rest.nvim's get gives "").
+ */
+function restNvimGlobal(env: ScriptEnvironment, name: string): string | null {
+  const value = env.globals.get(name);
+  if (value !== undefined && value !== null) return typeof value === 'string' ? value : JSON.stringify(value);
+  return (env.processEnv ?? process.env)[name] ?? null;
+}
+
+/**
+ * rest.nvim's `request.variables.get(name)` (its context's resolve): the request's own variables,
+ * then the file's and the environment's (dial's resolver, which also knows `$uuid`, `$date` …),
+ * then Neovim's environment; "" when none has it.
+ */
+async function restNvimVariable(env: ScriptEnvironment, name: string): Promise<string> {
+  const own = env.requestVariables.get(name);
+  if (own !== undefined) return own;
+  const placeholder = `{{${name}}}`;
+  const filled = env.request?.substitute
+    ? await env.request.substitute(placeholder, env.requestVariables)
+    : placeholder;
+  if (filled !== placeholder) return filled;
+  const environment = env.environment(name);
+  if (environment !== undefined) return environment;
+  return restNvimGlobal(env, name) ?? '';
+}
+
+/** rest.nvim's response table: status {code, text}, body, headers by lower-case name (each a list). */
+function restNvimResponse(view: ResponseView | undefined): Record<string, unknown> | null {
+  if (!view) return null;
+  const headers: Record<string, string[]> = {};
+  for (const [name, value] of view.headers) (headers[name.toLowerCase()] ??= []).push(value);
+  return { status: { code: view.status, text: view.statusText }, body: view.text(), headers };
+}
+
+async function restNvimData(env: ScriptEnvironment, code: string): Promise<Record<string, unknown>> {
+  const values: Record<string, string> = {};
+  for (const match of code.matchAll(RESTNVIM_VARIABLE_GET))
+    if (!(match[2] in values)) values[match[2]] = await restNvimVariable(env, match[2]);
+  const globalValues: Record<string, string | null> = {};
+  const known: Record<string, boolean> = {};
+  for (const match of code.matchAll(RESTNVIM_GLOBAL_READ)) {
+    const name = match[2] ?? match[3] ?? match[5];
+    known[name] = true;
+    globalValues[name] = restNvimGlobal(env, name);
+  }
+  return {
+    api: 'rest.nvim',
+    variables: values,
+    vimEnv: { values: globalValues, known },
+    restResponse: restNvimResponse(env.response),
+  };
+}
+
+/** rest.nvim 0.x's `context.result` (plenary.curl's response): status, `name: value` header lines, body. */
+function restNvimLegacyData(env: ScriptEnvironment): Record<string, unknown> {
+  const view = env.response;
+  const restResponse = view
+    ? { status: view.status, headerLines: view.headers.map(([name, value]) => `${name}: ${value}`), body: view.text() }
+    : null;
+  return { api: 'rest.nvim-0', restResponse };
+}
+
 /** Runs a Lua script and applies what it wrote; E_SCRIPT at its line when it breaks or hits a limit. */
 export async function runLuaScript(
   script: LoadedScript,
@@ -120,13 +191,18 @@ export async function runLuaScript(
   }
   const globals: Record<string, unknown> = {};
   for (const [name, value] of env.globals) if (value !== undefined) globals[name] = value;
+  const restNvim = node.kind === 'inline' && node.lua !== undefined;
   const data = {
-    request: await requestData(env, script.code),
-    response: responseData(env.response),
-    responses: await responsesData(env, script.code, {
-      file: script.filename,
-      line: node.kind === 'inline' ? script.lineOffset + 1 : node.span.line,
-    }),
+    ...(node.kind === 'inline' && node.lua === 'rest.nvim' ? await restNvimData(env, script.code) : {}),
+    ...(node.kind === 'inline' && node.lua === 'rest.nvim-0' ? restNvimLegacyData(env) : {}),
+    request: restNvim ? {} : await requestData(env, script.code),
+    response: restNvim ? null : responseData(env.response),
+    responses: restNvim
+      ? null
+      : await responsesData(env, script.code, {
+          file: script.filename,
+          line: node.kind === 'inline' ? script.lineOffset + 1 : node.span.line,
+        }),
     env: { values, known },
     globals,
     iteration: env.iteration ?? 1,
@@ -135,8 +211,10 @@ export async function runLuaScript(
     lineOffset: script.lineOffset,
   };
   const outcome = await runLua(script.code, script.filename, data, limits);
-  // What the script did before it stopped counts, as a JavaScript script's calls do.
-  for (const [name, value] of Object.entries(outcome.vars)) env.requestVariables.set(name, value);
+  // What the script did before it stopped counts, as a JavaScript script's calls do. (rest.nvim:
+  // a handler's request.variables.set is gone with the request's context: kept in the script only.)
+  if (!(restNvim && env.response))
+    for (const [name, value] of Object.entries(outcome.vars)) env.requestVariables.set(name, value);
   if (outcome.globals.cleared) env.globals.clear();
   for (const name of outcome.globals.removed) env.globals.delete(name);
   for (const [name, value] of Object.entries(outcome.globals.set)) env.globals.set(name, value);

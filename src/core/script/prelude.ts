@@ -96,7 +96,10 @@ export const PRELUDE_SOURCE = String.raw`(function (host, node) {
         if (Array.isArray(value)) call('varSetList', String(name), value);
         else call('varSet', String(name), typeof value === 'string' ? value : fmt(value));
       },
-      get: function (name) { var v = call('varGet', String(name)); return v === undefined ? null : v; }
+      get: function (name) { var v = call('varGet', String(name)); return v === undefined ? null : v; },
+      clear: function (name) { call('varClear', String(name)); },
+      clearAll: function () { call('varClearAll'); },
+      isEmpty: function () { return call('varIsEmpty'); }
     },
     file: {
       get: function (name) {
@@ -158,7 +161,10 @@ export const PRELUDE_SOURCE = String.raw`(function (host, node) {
           if (Array.isArray(value)) call('varSetList', String(name), value);
           else call('varSet', String(name), typeof value === 'string' ? value : fmt(value));
         },
-        get: function (name) { var v = call('varGet', String(name)); return v === undefined ? null : v; }
+        get: function (name) { var v = call('varGet', String(name)); return v === undefined ? null : v; },
+        clear: function (name) { call('varClear', String(name)); },
+        clearAll: function () { call('varClearAll'); },
+        isEmpty: function () { return call('varIsEmpty'); }
       },
       iteration: function () { return call('iteration'); },
       // kulala: not sent (skip), not sent and an error (abort), sent again after its handlers (replay).

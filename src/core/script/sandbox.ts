@@ -25,9 +25,14 @@ import type { NodeEngine } from './node-engine.js';
 import { defaultNodeAccess } from './trust.js';
 import { isLuaCode } from '../httpfile/scripts.js';
 
-/** kulala's Lua scripts: inline code whose first line is `-- lua`, or a `.lua` file (the parser refused the others). */
+/** Lua scripts: kulala's (inline code whose first line is `-- lua`, or a `.lua` file) and rest.nvim's (`# @lang=lua`). */
 export function isLuaScript(node: ScriptNode, code: string): boolean {
-  return node.kind === 'file' ? /\.lua$/i.test(node.path) : isLuaCode(code);
+  return node.kind === 'file' ? /\.lua$/i.test(node.path) : node.lua !== undefined || isLuaCode(code);
+}
+
+/** Whose Lua API a Lua script is written against. */
+export function luaApiOf(node: ScriptNode): 'kulala' | 'rest.nvim' | 'rest.nvim-0' {
+  return node.kind === 'inline' && node.lua ? node.lua : 'kulala';
 }
 
 /** Default heap limit of the sandbox (128 MiB). */
@@ -187,7 +192,7 @@ export class ScriptRunner {
         const { code, filename, lineOffset } = await this.load(script, file);
         if (isLuaScript(script, code)) {
           const { refuseUnsupportedLua } = await import('./lua-check.js');
-          refuseUnsupportedLua(code, filename, lineOffset + 1, node.preScripts.includes(script));
+          refuseUnsupportedLua(code, filename, lineOffset + 1, node.preScripts.includes(script), luaApiOf(script));
           continue;
         }
         const location = { file: filename, line: script.kind === 'inline' ? lineOffset + 1 : script.span.line };
@@ -384,7 +389,9 @@ async function scriptFileVariables(
 
 /**
  * JetBrains script APIs that change what is sent and whose meaning dial does not implement:
- * `request.templateValue(i)` (a pass's value of the i-th collection placeholder). Running such a
+ * `request.templateValue(i)` (a pass's value of the i-th collection placeholder) and the global
+ * `xpath(node, expression)` over the DOM JetBrains makes of an XML body, and a streamed body's
+ * `onEachLine` / `onEachMessage` subscriptions. Running such a
  * file would send something else, so it is refused before anything is sent. (A list in
  * `request.variables.set`, one request per item, is done: httpfile/list-iteration.ts;
  * `client.global.headers` too: session prepare.)
@@ -394,6 +401,16 @@ const UNSUPPORTED_APIS: Array<[RegExp, string, string]> = [
     /\brequest\.templateValue\s*\(/,
     'request.templateValue() (the value of a collection placeholder in this pass)',
     'read the item with request.variables.get(name)[request.iteration()]',
+  ],
+  [
+    /(?<![\w$.])xpath\s*\(/,
+    "xpath(node, expression) (JetBrains' XPath over an XML response body's DOM)",
+    'test the XML body with a `?? xpath //path == value` assertion line instead',
+  ],
+  [
+    /\.\s*onEach(?:Line|Message)\s*\(/,
+    'response.body.onEachLine() / onEachMessage() (JetBrains: a streamed response, line by line or message by message)',
+    'test the whole body (response.body) or use `?? body` assertion lines',
   ],
 ];
 

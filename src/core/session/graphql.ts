@@ -94,6 +94,8 @@ export async function graphqlHttpRequest(
 ): Promise<HttpRequest> {
   // `GRAPHQL ws://…` is a subscription, sent by the WebSocket sender (http/websocket) as it is.
   if (/^wss?:\/\//i.test(request.url)) return request;
+  if (node.graphqlAs === 'rest-client') return restClientGraphql(request, node, context);
+  if (node.graphqlAs === 'rest.nvim') return restNvimGraphql(request, node, context);
   const headers = request.headers.slice();
   if (!headers.some(([name]) => name.toLowerCase() === 'content-type'))
     headers.push(['Content-Type', 'application/json']);
@@ -113,6 +115,47 @@ export async function graphqlHttpRequest(
   if (included === payload.query) return { ...request, method, headers };
   payload.query = included;
   return { ...request, method, headers, body: { kind: 'text', text: JSON.stringify(payload) } };
+}
+
+/**
+ * REST Client's GraphQL request (its httpRequestParser's createGraphQlBody): the headers as written
+ * (it adds neither `Content-Type` nor `Accept`), the method as written, and the payload
+ * JSON.stringify({query, operationName, variables}) of the variables parsed: compact JSON.
+ */
+async function restClientGraphql(
+  request: HttpRequest,
+  node: RequestNode,
+  context: GraphqlContext,
+): Promise<HttpRequest> {
+  const line = node.body?.span.line ?? node.requestLineSpan.line;
+  if (request.body.kind === 'file') {
+    // `< ./query.graphql` as the whole body: the file is the query, with no variables.
+    const query = await readInclude(request.body.path, node, context, line);
+    const operationName = /^\s*query\s+([^@{(\s]+)/i.exec(query)?.[1];
+    const headers = request.headers.filter(([name]) => name.toLowerCase() !== 'x-request-type');
+    const text = JSON.stringify({ query, operationName, variables: {} });
+    return { ...request, headers, body: { kind: 'text', text } };
+  }
+  if (request.body.kind !== 'text') return request;
+  const payload = parsePayload(request.body.text, context, line);
+  payload.query = await withIncludes(payload.query, node, context, line);
+  return { ...request, body: { kind: 'text', text: JSON.stringify(payload) } };
+}
+
+/**
+ * rest.nvim's `GRAPHQL url` (its parser's graphql_body): POST of vim.json.encode({query, variables})
+ * (no operationName; no variables key when none), through curl `--data-raw`, so with curl's
+ * `Content-Type: application/x-www-form-urlencoded` unless the file writes one, and no Accept added.
+ */
+async function restNvimGraphql(request: HttpRequest, node: RequestNode, context: GraphqlContext): Promise<HttpRequest> {
+  if (request.body.kind !== 'text') return { ...request, method: 'POST' };
+  const line = node.body?.span.line ?? node.requestLineSpan.line;
+  const { query, variables } = parsePayload(request.body.text, context, line);
+  const headers = request.headers.slice();
+  if (!headers.some(([name]) => name.toLowerCase() === 'content-type'))
+    headers.push(['Content-Type', 'application/x-www-form-urlencoded']);
+  const text = JSON.stringify(variables === undefined ? { query } : { query, variables });
+  return { ...request, method: 'POST', headers, body: { kind: 'text', text } };
 }
 
 function parsePayload(text: string, context: GraphqlContext, line: number): GraphqlPayload {

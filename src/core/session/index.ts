@@ -1543,6 +1543,9 @@ class RequestSession implements Session {
     if (node.httpyacGraphqlFile) return this.httpyacGraphqlFileBody(node, resolver, dir, fileLabel);
     if (source?.kind === 'inline') {
       const contentType = headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1];
+      // rest.nvim hands a body to curl with --data-raw: without a Content-Type, curl sends its form type.
+      if (file.dialect === 'rest.nvim' && contentType === undefined)
+        headers.push(['Content-Type', 'application/x-www-form-urlencoded']);
       const boundary = multipartBoundary(contentType);
       // JetBrains (a message line may be an input-file-ref) and REST Client (parseBody): a
       // `< ./file` line among other body lines is that file's content, in its place.
@@ -1557,6 +1560,8 @@ class RequestSession implements Session {
       }
       const text = await resolver.resolve(source.text);
       if (!boundary) {
+        if (file.dialect === 'rest.nvim' && !node.graphql)
+          return restNvimBody(source.text, text, contentType, fileLabel, source.span.line);
         if (file.dialect !== 'rest-client') return { kind: 'text', text };
         // REST Client: form bodies encoded (formParamEncodingStrategy), NDJSON ends with a line break.
         if (isFormType(contentType)) return { kind: 'text', text: restClientFormEncoding(text) };
@@ -1850,4 +1855,40 @@ function utf8TemplateText(bytes: Buffer, encoding: string | undefined): string |
   } catch {
     return undefined;
   }
+}
+
+/**
+ * rest.nvim's JSON and XML bodies (its parser's json_body, a body starting with `{` or `[` and a
+ * blank, or xml_body, `<` and a name; or the Content-Type saying so): sent trimmed, and a JSON body
+ * that does not parse once its variables are filled in is not sent at all ("parsing request body
+ * failed"): refused here at the body's line. Any other body goes as written.
+ */
+function restNvimBody(
+  written: string,
+  text: string,
+  contentType: string | undefined,
+  fileLabel: string,
+  line: number,
+): RequestBody {
+  const type = contentType === undefined ? undefined : mediaType(contentType);
+  const json = /^[{[]\s/.test(written) || type === 'application/json';
+  const xml = !json && (/^<[^\s@]/.test(written) || type === 'application/xml');
+  if (!json && !xml) return { kind: 'text', text };
+  const trimmed = text.trim();
+  if (json) {
+    try {
+      JSON.parse(trimmed);
+    } catch (error) {
+      throw new DialError(
+        'E_INPUT',
+        `the JSON body does not parse (${(error as Error).message}): rest.nvim does not send it`,
+        {
+          location: { file: fileLabel, line },
+          hint: "fix the JSON, or name another tool with `# @dialect` if the file is not rest.nvim's",
+          cause: error,
+        },
+      );
+    }
+  }
+  return { kind: 'text', text: trimmed };
 }

@@ -45,7 +45,13 @@ describe('refusals (never silently wrong)', () => {
       1,
     );
     expect(refusal('GET http://x\n\n> ./check.lua\n').message).toContain('Lua');
-    expect(refusal('GET http://x\n# @lang=lua\n> {%\nlocal a = 1\n%}\n').message).toContain("'lua'");
+    // `# @lang=lua` makes the file rest.nvim's, whose Lua scripts run; named as another tool's, refused.
+    expect(
+      parseHttpFile('GET http://x\n# @lang=lua\n> {%\nlocal a = 1\n%}\n', '').requests[0].handlers[0],
+    ).toMatchObject({
+      lua: 'rest.nvim',
+    });
+    expect(refusal('# @dialect kulala\nGET http://x\n# @lang=lua\n> {%\nlocal a = 1\n%}\n').message).toContain("'lua'");
   });
   it('keeps the encoding of <@latin1 bodies, refuses unknown encodings', () => {
     expect(parseHttpFile('POST http://x\n\n<@latin1 ./body.txt\n', '').requests[0].body).toMatchObject({

@@ -207,10 +207,15 @@ describe('authorization schemes computed by another tool, in every dialect', () 
 });
 
 describe("rest.nvim's # @lang=lua above a handler after a blank line", () => {
-  it('is refused at the handler line, before anything is sent', () => {
+  it("is the handler's language: a rest.nvim Lua handler (never run as JavaScript)", () => {
     const text = '### a\nGET http://x/posts/3\n\n# @lang=lua\n> {%\nlocal body = vim.json.decode(response.body)\n%}\n';
-    const error = refusal(text);
-    expect(error.line).toBe(5);
+    const [request] = parseHttpFile(text, '').requests;
+    expect(request.handlers).toEqual([
+      expect.objectContaining({ lua: 'rest.nvim', span: expect.objectContaining({ line: 5 }) }),
+    ]);
+    // Named as JetBrains', the Lua handler is refused at its line.
+    const error = refusal(`# @dialect jetbrains\n${text}`);
+    expect(error.line).toBe(6);
     expect(error.message).toContain("'lua'");
     // A JavaScript handler under the same kind of comment still parses.
     expect(

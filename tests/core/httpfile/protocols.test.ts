@@ -36,6 +36,27 @@ describe('GRAPHQL (JetBrains)', () => {
     expect(parseHttpFile('# @dialect httpyac\nPOST http://x\n\nquery { a }\n', '').requests[0].graphql).toBe(true);
     expect(parseHttpFile('POST http://x\n\n{"query": "{ a }"}\n', '').requests[0].graphql).toBeUndefined();
   });
+  it('whose GraphQL reading: REST Client for the marker (JetBrains has none), rest.nvim for its GRAPHQL', () => {
+    expect(parseHttpFile('POST http://x\nX-Request-Type: GraphQL\n\nquery { a }\n', '').requests[0].graphqlAs).toBe(
+      'rest-client',
+    );
+    const kulala = parseHttpFile('# @dialect kulala\nPOST http://x\nX-Request-Type: GraphQL\n\nquery { a }\n', '');
+    expect(kulala.requests[0].graphqlAs).toBeUndefined();
+    const nvim = parseHttpFile('# @dialect rest.nvim\nGRAPHQL http://x\n\nquery { a }\n', '');
+    expect(nvim.requests[0].graphqlAs).toBe('rest.nvim');
+  });
+  it("warns at a REST Client marker whose value is not REST Client's `GraphQL`", () => {
+    const file = parseHttpFile(
+      '# @dialect rest-client\nPOST http://x\nX-Request-Type: graphql\n\nquery { a }\n',
+      'a.http',
+    );
+    expect(file.warnings).toEqual([
+      expect.objectContaining({ line: 3, message: expect.stringContaining('REST Client 0.25') }),
+    ]);
+    expect(
+      parseHttpFile('# @dialect rest-client\nPOST http://x\nX-Request-Type: GraphQL\n\nquery { a }\n', '').warnings,
+    ).toBeUndefined();
+  });
   it('reads GRAPHQL to a ws:// URL as a subscription request (the WebSocket sender takes it)', () => {
     const [request] = parseHttpFile('###\nGRAPHQL wss://x/graphql\n\nsubscription { a }\n', 'f.http').requests;
     expect(request.method).toBe('GRAPHQL');

@@ -284,3 +284,21 @@ client.test("kulala", () => { assert.same(response.body.token, "t"); assert.json
     expect(out.tests[0].passed).toBe(true);
   });
 });
+
+describe("JetBrains' request.variables.clear / clearAll / isEmpty (its http-client.pre-request stub)", () => {
+  it('clears one variable, then all, and says whether any is left', async () => {
+    const e = env({ requestVariables: new Map([['kept', 'k']]) });
+    const outcome = await runHandler(
+      [
+        'request.variables.set("a", "1");',
+        'request.variables.clear("a");',
+        'client.log(request.variables.get("a"), request.variables.isEmpty());',
+        'request.variables.clearAll();',
+        'client.log(request.variables.get("kept"), request.variables.isEmpty(), client.variables.request.isEmpty());',
+      ].join('\n'),
+      e,
+    );
+    expect(outcome.logs).toEqual(['null false', 'null true true']);
+    expect(e.requestVariables.size).toBe(0);
+  });
+});

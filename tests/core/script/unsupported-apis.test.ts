@@ -26,6 +26,26 @@ describe('JetBrains script APIs checked before sending', () => {
     await expect(new ScriptRunner(5000, { allowNode: false }).checkModules(headers)).resolves.toBeUndefined();
   });
 
+  it("JetBrains' global xpath(node, expr) is refused at its line; a method or function of that name is the script's own", async () => {
+    const refused = await refusal(
+      'GET http://x/a\n\n> {%\n  var n = 1;\n  client.log(xpath(response.body, "//a"));\n%}\n',
+    );
+    expect(refused.code).toBe('E_SCRIPT');
+    expect(refused.message).toContain('xpath(node, expression)');
+    expect(refused.location).toMatchObject({ file: '/w/api.http', line: 5 });
+    const own = parseHttpFile('GET http://x/a\n\n> {%\n  client.log(doc.xpath("//a"));\n%}\n', '/w/api.http');
+    await expect(new ScriptRunner(5000, { allowNode: false }).checkModules(own)).resolves.toBeUndefined();
+  });
+
+  it("JetBrains' streamed-body subscriptions (onEachLine, onEachMessage) are refused at their line", async () => {
+    const refused = await refusal(
+      'GET http://x/events\n\n> {%\n  response.body.onEachLine((line) => client.log(line));\n%}\n',
+    );
+    expect(refused.code).toBe('E_SCRIPT');
+    expect(refused.message).toContain('onEachLine()');
+    expect(refused.location).toMatchObject({ line: 4 });
+  });
+
   it('a literal list passes; a placeholder reading it another way is refused at its line', async () => {
     const ok = parseHttpFile(
       '###\n< {%\n    request.variables.set("ids", [101, 102, 103]);\n%}\nGET http://x/api/resource/{{ids}}\n\n> {% client.log(request.iteration()); %}\n',
