@@ -1600,7 +1600,7 @@ class HttpFileParser {
 
   /**
    * Authorization schemes another tool computes from credentials (httpyac and kulala sign `AWS key secret …`
-   * with AWS Signature v4; kulala hands `NTLM user:pass` and a bare `NTLM` / `Negotiate` to curl's
+   * with AWS Signature v4, as dial does — only a malformed line is refused here; kulala hands `NTLM user:pass` and a bare `NTLM` / `Negotiate` to curl's
    * --ntlm / --negotiate handshakes). Sent as written they would be wrong, so each is refused at its line in
    * every dialect. A real NTLM / Negotiate token (one base64 word) and AWS v2's `AWS key:signature` pass through.
    */
@@ -1610,12 +1610,15 @@ class HttpFileParser {
       const i = header.span.line - 1;
       const value = header.value;
       // `Authorization: oauth2 …` / `openid …` is signed in by the session (core/oauth).
-      if (/^\s*aws\s+\S+\s+\S+/i.test(value))
+      // `AWS key secret [token:…] [region:…] [service:…]` is signed at send time (session/aws-auth.ts).
+      const aws = /^\s*aws\s+\S+\s+\S+/i.test(value) ? value.trim().split(/\s+/).slice(3) : [];
+      const stray = aws.find((word) => !/^(token|region|service):\S/i.test(word) && !word.includes('{{'));
+      if (stray !== undefined)
         this.fail(
-          'AWS Signature v4 signing (`Authorization: AWS key secret …`, httpyac and kulala) is not supported yet',
+          `AWS Signature v4: \`${stray}\` on the Authorization line is not token:…, region:… or service:…`,
           i,
           1,
-          'sign the request with another tool (aws CLI, awscurl) or send it from httpyac / kulala',
+          'write `Authorization: AWS <access-key-id> <secret-access-key> [token:<session-token>] [region:<region>] [service:<service>]`',
         );
       const scheme = /^\s*(ntlm|negotiate)\b\s*(.*)$/i.exec(value);
       if (scheme && (scheme[2] === '' || /[:\s]/.test(scheme[2].trim())))

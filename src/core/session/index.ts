@@ -418,7 +418,7 @@ class RequestSession implements Session {
       this.checkHeader(file, node, header, header.name, header.value);
       headers.push([header.name, header.value]);
     }
-    if (httpyacAuthIndex(headers) >= 0) return undefined;
+    if (httpyacAuthIndex(headers) >= 0 || awsAuthIndex(headers) >= 0) return undefined;
     // A new send forgets the `# @prompt` answers of the last one (as prepareInChain).
     if (promptAgain && (!this.promptedNow || this.promptedNow.size > 0) && this.chain.getStore() === undefined)
       this.promptedNow = new Set();
@@ -459,6 +459,28 @@ class RequestSession implements Session {
       this.labels.set(file, label);
     }
     return label;
+  }
+
+  /**
+   * `Authorization: AWS key secret …` (kulala, httpyac): taken out of the headers to be signed once the
+   * request is final (session/aws-auth.ts); its secret and token are masked like secrets.
+   */
+  private takeAwsAuthorization(
+    file: HttpFile,
+    node: RequestNode,
+    headers: Array<[string, string]>,
+    secrets: Set<string>,
+  ): { value: string; location: { file: string; line: number } } | undefined {
+    const index = awsAuthIndex(headers);
+    if (index < 0) return undefined;
+    const value = headers[index][1];
+    headers.splice(index, 1);
+    const words = value.trim().split(/\s+/);
+    if (words[2]) secrets.add(words[2]);
+    const token = words.find((word) => /^token:./i.test(word));
+    if (token) secrets.add(token.slice('token:'.length));
+    const written = node.headers.find((header) => header.name.toLowerCase() === 'authorization');
+    return { value, location: { file: file.path || '<text>', line: (written?.span ?? node.requestLineSpan).line } };
   }
 
   private where(file: HttpFile, node: RequestNode): string {
@@ -1039,6 +1061,7 @@ class RequestSession implements Session {
     // A rooted target with no Host header cannot be sent as written; httpyac's rule gives it the
     // `host` variable. Used in every dialect, only when such a variable is defined.
     if (url.startsWith('/')) url = `${await resolver.variable('host').catch(() => '')}${url}`;
+    const aws = this.takeAwsAuthorization(file, node, headers, resolver.secretValues);
     const auth = applyAuthConvention(headers, resolver.secretValues, file.dialect === 'httpyac');
     const body: RequestBody =
       node.body || node.httpyacGraphqlFile ? await this.resolveBody(file, node, resolver, headers) : { kind: 'none' };
@@ -1069,6 +1092,8 @@ class RequestSession implements Session {
       delete overrides.proxy;
       overrides.env = {};
     }
+    // AWS Signature v4 signs the request as it is sent: last, once the URL, headers and body are final.
+    if (aws) request = await (await import('./aws-auth.js')).signAwsRequest(request, aws);
     const secretValues = [...resolver.secretValues];
     for (const secret of secretValues) this.secrets.add(secret);
     return auth.digest
@@ -1739,6 +1764,13 @@ function plainUrl(node: RequestNode, resolver: VariableResolver): string | undef
 }
 
 /** The header httpyac's `Authorization: oauth2 …` (or `openid …`) is written in, or -1. */
+/** `Authorization: AWS key secret …`, signed with AWS Signature v4 (session/aws-auth.ts). */
+function awsAuthIndex(headers: Array<[string, string]>): number {
+  return headers.findIndex(
+    ([name, value]) => name.toLowerCase() === 'authorization' && /^\s*aws\s+\S+\s+\S+/i.test(value),
+  );
+}
+
 function httpyacAuthIndex(headers: Array<[string, string]>): number {
   return headers.findIndex(
     ([name, value]) => name.toLowerCase() === 'authorization' && /^\s*(oauth2|openid)\b/i.test(value),
