@@ -12,6 +12,7 @@ let server: TestServer & { requests: RecordedRequest[] };
 beforeAll(async () => {
   server = await startRecordingServer((request, response) => {
     response.setHeader('content-type', 'application/json');
+    if (request.url === '/forbidden') response.statusCode = 403;
     if (request.url === '/login' && request.method === 'GET')
       response.setHeader('set-cookie', ['XSRF-TOKEN=tok%3D%3D; Path=/', 'laravel_session=first; HttpOnly']);
     if (request.url === '/login' && request.method === 'POST')
@@ -236,6 +237,46 @@ describe("kulala's Lua scripts in dial run", () => {
     expect(since(before)).toEqual([]);
     expect(result.stderr).toContain('api.http:7');
     expect(result.stderr).toContain('changes request.headers_raw');
+  });
+
+  it("a handler's request.url_raw and request.environment are what request.replay() sends (kulala's lua-scripts doc)", async () => {
+    const root = workspace([
+      '@TOKEN = Foo',
+      '',
+      '### guarded',
+      'POST HOST/forbidden',
+      'Authorization: Bearer {{TOKEN}}',
+      'Content-Type: application/json',
+      '',
+      '{"a": 1}',
+      '',
+      '> {%',
+      '  -- lua',
+      '  if response.response_code == 403 then',
+      '    request.url_raw = "HOST/other_endpoint"',
+      '    request.environment.TOKEN = "Bar"',
+      '    request.replay()',
+      '  end',
+      '%}',
+      '',
+    ]);
+    const before = server.requests.length;
+    const result = await runCli(['run', 'api.http'], { cwd: root });
+    expect(result.code).toBe(0);
+    expect(since(before).map((r) => `${r.method} ${r.url} ${r.headers.authorization} ${r.body.toString()}`)).toEqual([
+      'POST /forbidden Bearer Foo {"a": 1}',
+      'POST /other_endpoint Bearer Bar {"a": 1}',
+    ]);
+  });
+
+  it('refuses, before sending anything, a handler that sets request.url_raw but never replays', async () => {
+    const root = workspace(['GET HOST/first', '', '> {%', '  -- lua', '  request.url_raw = "HOST/x"', '%}', '']);
+    const before = server.requests.length;
+    const result = await runCli(['run', 'api.http'], { cwd: root });
+    expect(result.code).toBe(3);
+    expect(since(before)).toEqual([]);
+    expect(result.stderr).toContain('api.http:5');
+    expect(result.stderr).toContain('changes request.url_raw');
   });
 
   it('dial send FILE#name runs the Lua handler (logs and tests shown)', async () => {

@@ -343,7 +343,8 @@ async function runScripts(shared: ExecutorShared, attempt: Attempt, kind: 'preSc
       requestLists: (attempt.requestLists ??= new Map()),
       ...(iteration !== undefined ? { iteration } : {}),
       control: (attempt.control ??= {}),
-      ...(kind === 'preScripts' ? { requestOverrides: (attempt.overrides ??= {}) } : {}),
+      // kulala keeps url_raw / body_raw on the request object: a handler's change is what a replay sends.
+      requestOverrides: (attempt.overrides ??= {}),
       ...(session.recordedNamed ? { recordedResponse: recordedResponseOf(session) } : {}),
       environment: lookup,
       request,
@@ -650,7 +651,8 @@ async function sendAfterPreWork(shared: ExecutorShared, attempt: Attempt, pass?:
   if (node.metadata.length > 0 && hasCommand(node)) await runCommands(shared, attempt, 'pre');
   attempt.requestLists = undefined;
   attempt.iteration = undefined;
-  attempt.overrides = undefined;
+  // A replay sends the URL and body the scripts of the last send left (kulala replays the same request object).
+  if (!attempt.replays) attempt.overrides = undefined;
   if (node.preScripts.length > 0) await runScripts(shared, attempt, 'preScripts');
   const control = attempt.control as RequestControl | undefined;
   if (control?.abort !== undefined)

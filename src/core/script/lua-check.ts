@@ -1,7 +1,8 @@
 /**
  * What dial's Lua sandbox does not give kulala's Lua scripts, found in the code before anything
  * is sent (E_SCRIPT at the line): the file system, the process, Neovim's API, other modules,
- * and changing the request (but for a pre-request script's url_raw and body_raw). The sandbox refuses the same at run time (a name
+ * and changing the request (but for url_raw and body_raw, in a pre-request script or in a handler that
+ * calls request.replay(): the replay sends them). The sandbox refuses the same at run time (a name
  * it does not have is nil or an error); these checks make the common cases fail before the send.
  */
 import { DialError } from '../errors.js';
@@ -99,7 +100,7 @@ const CHECKS: Array<[RegExp, (match: RegExpExecArray, pre: boolean) => string | 
       !/\.\s*\w+\s*=$/.test(m[0].slice(m[0].indexOf(m[1]) + m[1].length))
         ? undefined
         : `changes request.${m[1]}`,
-    'a pre-request script may set request.url_raw and request.body_raw (templates, sent with their {{variables}} filled in); for anything else set a variable (request.environment.NAME = value) and use {{NAME}} in the request',
+    'a pre-request script, or a handler that calls request.replay(), may set request.url_raw and request.body_raw (templates, sent with their {{variables}} filled in); for anything else set a variable (request.environment.NAME = value) and use {{NAME}} in the request',
   ],
   [
     /\brequest\s*\.\s*(?:environment|variables)\s*\(/g,
@@ -126,6 +127,8 @@ function codeOnly(code: string, strings: boolean): string {
 export function refuseUnsupportedLua(code: string, filename: string, firstLine: number, pre: boolean): void {
   const withStrings = codeOnly(code, false);
   const text = codeOnly(code, true);
+  // kulala keeps url_raw / body_raw on the request it replays: a handler that replays may set them.
+  const overridable = pre || /\brequest\s*\.\s*replay\s*\(/.test(text);
   // A local or a parameter of that name is the script's own table, not dial's.
   const own = new Set<string>();
   for (const match of text.matchAll(/\blocal\s+([\w\s,]+?)\s*(?:=|\n|$)|\bfunction\b[^(\n]*\(([^)]*)\)/g))
@@ -139,7 +142,7 @@ export function refuseUnsupportedLua(code: string, filename: string, firstLine: 
       const before = source.slice(0, match.index).trimEnd();
       if (before.endsWith('.') || before.endsWith(':')) continue;
       if (match[1] && own.has(match[1]) && pattern.source.startsWith('\\b(client|request|')) continue;
-      const what = describe(match, pre);
+      const what = describe(match, overridable);
       if (what === undefined) continue;
       if (!first || match.index < first.index) first = { index: match.index, what, hint };
       break;

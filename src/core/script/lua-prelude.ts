@@ -419,7 +419,7 @@ local request = setmetatable({}, {
   __newindex = function(_, k, v)
     if k == 'url_raw' or k == 'body_raw' then
       if not D.overridable then
-        error('request.' .. k .. ' = ...: dial takes a new URL or body from a pre-request script of dial run only', 2)
+        error('request.' .. k .. ' = ...: dial takes a new URL or body from a pre-request script, or a handler that calls request.replay(), of dial run only', 2)
       end
       if type(v) ~= 'string' then error('request.' .. k .. ' = ...: a string, not a ' .. type(v), 2) end
       requestFields[k] = v

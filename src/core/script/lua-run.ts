@@ -131,7 +131,7 @@ export async function runLuaScript(
     globals,
     iteration: env.iteration ?? 1,
     control: env.control !== undefined,
-    overridable: env.requestOverrides !== undefined && !env.response,
+    overridable: env.requestOverrides !== undefined,
     lineOffset: script.lineOffset,
   };
   const outcome = await runLua(script.code, script.filename, data, limits);

@@ -118,12 +118,24 @@ describe("kulala's Lua scripts", () => {
       '<',
     );
     expect(e.requestOverrides).toEqual({ url: 'http://x/?page={{page}}', body: '{"a":1,"your_var":"whatever"}' });
-    // Where the request cannot be changed (dial send, handlers), the assignment is an error at its line.
+    // Where the request cannot be changed (dial send), the assignment is an error at its line.
     const handler = await failure('  local r = request\n  r.url_raw = "http://y/"');
     expect(handler.message).toMatch(
-      /request\.url_raw = \.\.\.: dial takes a new URL or body from a pre-request script of dial run only/,
+      /request\.url_raw = \.\.\.: dial takes a new URL or body from a pre-request script, or a handler that calls request\.replay\(\), of dial run only/,
     );
     expect(handler.location?.line).toBe(10);
+  });
+
+  it('a handler that replays: request.url_raw is what the replay sends (kulala keeps it on the request)', async () => {
+    const e = env({ requestOverrides: {} });
+    await runLua(
+      '  request.url_raw = "http://x/other"\n  request.environment.TOKEN = "Bar"\n  request.replay()',
+      e,
+      '>',
+    );
+    expect(e.requestOverrides).toEqual({ url: 'http://x/other' });
+    expect(e.requestVariables.get('TOKEN')).toBe('Bar');
+    expect(e.control).toEqual({ replay: true });
   });
 
   it('errors point at the .http line', async () => {
