@@ -1,7 +1,7 @@
 // kulala's Lua scripts (`-- lua`) through the built CLI: kulala's own recipe (cookies into
 // client.global, read back as {{variables}}), request.environment, assert, skip and replay in
 // `dial run`, `dial send FILE#name`, and a script refused before anything is sent.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
@@ -277,6 +277,45 @@ describe("kulala's Lua scripts in dial run", () => {
     expect(since(before)).toEqual([]);
     expect(result.stderr).toContain('api.http:5');
     expect(result.stderr).toContain('changes request.url_raw');
+  });
+
+  it("kulala's recipe: a handler reads and writes http-client.env.json with kulala.utils.fs; a path out of the folder is refused before sending", async () => {
+    const root = workspace([
+      'POST HOST/post',
+      'Content-Type: application/json',
+      '',
+      '> {%',
+      '  -- lua',
+      '  local fs = require("kulala.utils.fs")',
+      '  local vars = fs.read_json("http-client.env.json")',
+      '  vars.dev.my_var = "hello world"',
+      '  fs.write_json("http-client.env.json", vars, true)',
+      '%}',
+      '',
+    ]);
+    writeFileSync(join(root, 'http-client.env.json'), '{"dev": {"a": "1"}}');
+    const before = server.requests.length;
+    const result = await runCli(['run', 'api.http'], { cwd: root });
+    expect(result.code).toBe(0);
+    expect(since(before).length).toBe(1);
+    expect(JSON.parse(readFileSync(join(root, 'http-client.env.json'), 'utf8'))).toEqual({
+      dev: { a: '1', my_var: 'hello world' },
+    });
+
+    const escape = workspace([
+      'GET HOST/x',
+      '',
+      '> {%',
+      '  -- lua',
+      '  require("kulala.utils.fs").write_file("../x.txt", "y")',
+      '%}',
+      '',
+    ]);
+    const check = await runCli(['run', 'api.http'], { cwd: escape });
+    expect(check.code).toBe(3);
+    expect(since(before).length).toBe(1);
+    expect(check.stderr).toContain('api.http:5');
+    expect(check.stderr).toContain("outside the .http file's folder");
   });
 
   it('dial send FILE#name runs the Lua handler (logs and tests shown)', async () => {

@@ -62,7 +62,7 @@ const PROVIDED = {
     'deepcopy',
   ]),
 };
-const MODULES = new Set(['kulala.utils.json']);
+const MODULES = new Set(['kulala.utils.json', 'kulala.utils.fs']);
 
 const CHECKS: Array<[RegExp, (match: RegExpExecArray, pre: boolean) => string | undefined, string]> = [
   [
@@ -83,7 +83,7 @@ const CHECKS: Array<[RegExp, (match: RegExpExecArray, pre: boolean) => string | 
   [
     /\brequire\s*\(?\s*(["'])([^"'\n]*)\1/g,
     (m) => (MODULES.has(m[2]) ? undefined : `require('${m[2]}')`),
-    'dial gives Lua scripts kulala.utils.json (parse, encode) as a module; vim.json does the same',
+    "dial gives Lua scripts kulala.utils.json (parse, encode) and kulala.utils.fs (read/write in the .http file's folder) as modules; vim.json does the same",
   ],
   [/\brequire\s*\(\s*[^"'\s)]/g, () => 'require of a computed name', 'dial gives Lua scripts kulala.utils.json only'],
   [

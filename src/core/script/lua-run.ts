@@ -120,8 +120,12 @@ export async function runLuaScript(
   }
   const globals: Record<string, unknown> = {};
   for (const [name, value] of env.globals) if (value !== undefined) globals[name] = value;
+  const at = { file: script.filename, line: node.kind === 'inline' ? script.lineOffset + 1 : node.span.line };
+  const usesFs = script.code.includes('kulala.utils.fs');
+  const fs = usesFs ? await import('./lua-fs.js') : undefined;
   const data = {
     request: await requestData(env, script.code),
+    ...(fs ? { files: fs.readLuaFiles(script.code, file.path, at) } : {}),
     response: responseData(env.response),
     responses: await responsesData(env, script.code, {
       file: script.filename,
@@ -147,6 +151,11 @@ export async function runLuaScript(
   if (env.control) {
     if (outcome.control.skip !== undefined) env.control.skip = String(outcome.control.skip);
     if (outcome.control.replay) env.control.replay = true;
+  }
+  if (outcome.files.length > 0) {
+    if (!fs)
+      throw new DialError('E_SCRIPT', 'kulala.utils.fs: a write from a script that does not load it', { location: at });
+    fs.applyLuaWrites(outcome.files, file.path, at);
   }
   if (outcome.error) throw luaError(outcome.error, script, node, file, limits);
   return { tests: outcome.tests, logs: outcome.logs };

@@ -188,6 +188,8 @@ export class ScriptRunner {
         if (isLuaScript(script, code)) {
           const { refuseUnsupportedLua } = await import('./lua-check.js');
           refuseUnsupportedLua(code, filename, lineOffset + 1, node.preScripts.includes(script));
+          if (code.includes('kulala.utils.fs'))
+            (await import('./lua-fs.js')).refuseLuaFileAccess(code, filename, lineOffset + 1, file.path);
           continue;
         }
         const location = { file: filename, line: script.kind === 'inline' ? lineOffset + 1 : script.span.line };

@@ -164,7 +164,8 @@ describe('the Lua sandbox refuses before sending what it does not give', () => {
     ['os.execute("touch /tmp/x")', /os\.execute/],
     ['local v = os.getenv("HOME")', /os\.getenv/],
     ['vim.fn.system("ls")', /vim\.fn/],
-    ['local fs = require("kulala.utils.fs")', /require\('kulala\.utils\.fs'\)/],
+    ['local c = require("kulala.cmd")', /require\('kulala\.cmd'\)/],
+    ['local fs = require("kulala.utils.fs") fs.delete_file("a")', /kulala\.utils\.fs\.delete_file/],
     ['dofile("/etc/passwd")', /dofile/],
     ['request.url_raw = "http://other/"', /changes request\.url_raw/],
     ['request.body_raw = "{}"', /changes request\.body_raw/],
@@ -192,7 +193,7 @@ describe('the Lua sandbox holds when a script tries to break out', () => {
   const breakouts: Array<[string, RegExp]> = [
     ['local x = _G["i" .. "o"].open("/etc/passwd")', /attempt to index a nil value/],
     ['local o = _ENV["o" .. "s"]["exe" .. "cute"]("id")', /attempt to call a nil value/],
-    ['local r = _G["req" .. "uire"]("o" .. "s")', /can load kulala\.utils\.json only/],
+    ['local r = _G["req" .. "uire"]("o" .. "s")', /can load kulala\.utils\.json and kulala\.utils\.fs only/],
     ['local f = _G["load" .. "file"]("/etc/passwd")', /attempt to call a nil value/],
     ['local d = _G["deb" .. "ug"].getregistry()', /attempt to index a nil value/],
     ['local p = _G["pack" .. "age"].loadlib("x", "y")', /attempt to index a nil value/],
