@@ -18,7 +18,7 @@ import {
 } from '../assert/evaluate.js';
 import { loadResponseView, responseViewOf, type ResponseView } from '../assert/response-view.js';
 import { ScriptRunner } from '../script/sandbox.js';
-import { COMMAND_KEYS, commandVariable } from '../httpfile/metadata.js';
+import { COMMAND_KEYS, commandVariable, skipsCertificateCheck } from '../httpfile/metadata.js';
 import { HttpyacCancel } from '../vars/httpyac-js.js';
 import { httpyacVariableName } from '../httpfile/httpyac.js';
 import { scriptEnvironment } from '../vars/kulala-environment.js';
@@ -451,6 +451,9 @@ export function requestSendOptions(
   // One copy of the base options per request; `{ ...a, ...b, key }` takes V8's slow path (~3 µs).
   const sendOptions: SendOptions = Object.assign({}, options.sendOptions);
   if (overrides) Object.assign(sendOptions, overrides);
+  // kulala's `# @curl-insecure` (curl --insecure): this request does not check the server's certificate.
+  if (node.metadata.length > 0 && skipsCertificateCheck(node.metadata))
+    sendOptions.tls = { ...(sendOptions.tls ?? { verify: true }), verify: false };
   return Object.assign(sendOptions, {
     timeoutMs: node.timeoutMs ?? overrides?.timeoutMs ?? options.timeoutMs ?? options.sendOptions.timeoutMs ?? 30_000,
     followRedirects: node.noRedirect ? false : (overrides?.followRedirects ?? options.followRedirects ?? true),
@@ -466,8 +469,9 @@ export function requestSendOptions(
  * that is not there, or holds null or false, unsets NAME (a later `{{NAME}}` is then an error, never
  * a stale value), and a body that is not JSON leaves it as it was. dial also takes a leading `$.`.
  */
-function setJsonKeyVariables(shared: ExecutorShared, node: RequestNode, view: ResponseView): void {
+function setResponseKeyVariables(shared: ExecutorShared, node: RequestNode, view: ResponseView): void {
   for (const meta of node.metadata) {
+    if (meta.key === 'env-header-key') setHeaderKeyVariable(shared, meta.value, view);
     if (meta.key !== 'env-json-key') continue;
     const [name, path] = meta.value.split(/\s+/);
     if (!name || !path) continue;
@@ -480,6 +484,18 @@ function setJsonKeyVariables(shared: ExecutorShared, node: RequestNode, view: Re
     if (value === undefined || value === null || value === false) shared.options.session.globals.delete(name);
     else shared.options.session.globals.set(name, value);
   }
+}
+
+/**
+ * kulala's `# @env-header-key NAME Header-Name` (internal_processing.env_header_key): after the
+ * response, NAME holds that header's value (the name in any case); as in kulala, a header the
+ * response lacks leaves NAME as it was.
+ */
+function setHeaderKeyVariable(shared: ExecutorShared, value: string, view: ResponseView): void {
+  const [name, header] = value.trim().split(/\s+/);
+  if (!name || !header) return;
+  const found = view.headerValues(header.toLowerCase());
+  if (found.length > 0) shared.options.session.globals.set(name, found.join(', '));
 }
 
 function hasCommand(node: RequestNode): boolean {
@@ -588,8 +604,9 @@ function checkGraphqlErrors(attempt: Attempt, view: ResponseView): void {
 async function sendAndCheck(shared: ExecutorShared, attempt: Attempt): Promise<AttemptOutcome> {
   const { session, engine } = shared.options;
   const { file, node } = attempt.context;
-  // httpyac `# @sleep 500`: wait that many ms first (an expression for the time is not evaluated: no wait).
-  const sleep = node.metadata.find((meta) => meta.key === 'sleep')?.value;
+  // httpyac `# @sleep 500` and kulala `# @delay 500`: wait that many ms first (an expression for the
+  // time is not evaluated: no wait; the parser refuses a kulala delay that is not a number).
+  const sleep = node.metadata.find((meta) => meta.key === 'sleep' || meta.key === 'delay')?.value;
   if (sleep && /^\d+$/.test(sleep)) await delay(Number(sleep), undefined, { signal: attempt.context.signal });
   const passes =
     node.httpyacLoop && session.httpyacLoopPasses ? await session.httpyacLoopPasses(file, node) : undefined;
@@ -733,7 +750,7 @@ async function sendPrepared(
   if (node.outputRedirect) await saveBody(node, file, view);
   if (file.dialect === 'httpyac') session.noteHttpyacResponse?.(file, view);
   if (node.handlers.length > 0) await runScripts(shared, attempt, 'handlers');
-  setJsonKeyVariables(shared, node, view);
+  if (node.metadata.length > 0) setResponseKeyVariables(shared, node, view);
   if (node.metadata.length > 0 && hasCommand(node)) await runCommands(shared, attempt, 'post');
   if (node.httpyacPostScripts && shared.scriptsOn) await runHttpyacPostScripts(shared, attempt, view);
   if (node.assertions.length > 0) {

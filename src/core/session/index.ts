@@ -38,6 +38,7 @@ import { grpcRequestParts } from './grpc.js';
 import type { HeaderNode, HttpFile, RequestNode } from '../httpfile/types.js';
 import { parseHttpFile } from '../httpfile/parse.js';
 import { reportParseWarnings } from '../httpfile/warnings.js';
+import { skipsCertificateCheck } from '../httpfile/metadata.js';
 import { httpyacVariableName } from '../httpfile/httpyac.js';
 import { decodeFileBody } from '../httpfile/scripts.js';
 import { withHttpyacEnvironment } from '../vars/httpyac-env.js';
@@ -351,6 +352,9 @@ class RequestSession implements Session {
       ...prepared.overrides,
       ...(options.signal ? { signal: options.signal } : {}),
     };
+    // kulala's `# @curl-insecure`: no certificate check for this request (as run/execute.ts does).
+    if (node.metadata.length > 0 && skipsCertificateCheck(node.metadata))
+      sendOptions.tls = { ...(sendOptions.tls ?? { verify: true }), verify: false };
     let request = prepared.request;
     let exchange: Exchange;
     if (prepared.digest) {
