@@ -294,7 +294,7 @@ GRPC ${bare.address}/dial.test.Greeter/SayHello
 
 describe('GRPC refusals, with file:line, before anything is sent', () => {
   const refusals: Array<[string, string]> = [
-    ['###\nGRPC localhost:50051 list\n', "grpcurl's `list` command is not supported"],
+    ['###\nGRPC localhost:50051 list extra\n', 'cannot read the gRPC `list` line'],
     ['###\nGRPC -protoset x.bin localhost:50051 a.B/C\n', 'the grpcurl flag -protoset is not supported'],
     ['###\n# @grpc-protoset x.bin\nGRPC localhost:50051 a.B/C\n', 'unsupported metadata @grpc-protoset'],
     [
@@ -312,6 +312,48 @@ describe('GRPC refusals, with file:line, before anything is sent', () => {
     const line = text.split('\n').findIndex((row) => /^(GRPC|resolver|# @grpc-protoset)/.test(row)) + 1;
     expect(result.stderr).toContain(`${file}:${line}`);
     expect(result.stderr).toContain(message);
+  });
+});
+
+describe("kulala's list, describe and shared gRPC metadata", () => {
+  it('list names the services reflection offers; describe gives each service with its methods (JSON, as kulala-core)', async () => {
+    const file = join(dir, 'kulala-commands.http');
+    writeFileSync(
+      file,
+      [
+        '### Shared',
+        '# @grpc-plaintext',
+        'NOP',
+        '',
+        '### list',
+        `GRPC ${reflecting.address} list`,
+        '',
+        '### describe by reflection',
+        `GRPC ${reflecting.address} describe dial.test.Greeter`,
+        '',
+        '### describe from the .proto (the bare server has no reflection)',
+        '# @grpc-proto protos/greeter.proto',
+        `GRPC ${bare.address} describe Greeter`,
+        '',
+        '### call, plaintext from the shared block',
+        '# @grpc-proto protos/greeter.proto',
+        `GRPC ${bare.address} dial.test.Greeter/SayHello`,
+        '',
+        '{"name": "Di"}',
+        '',
+      ].join('\n'),
+    );
+    const result = await runCli(['run', file, '--reporter', 'json', '--verbose'], { cwd: dir });
+    expect(result.code).toBe(0);
+    const methods = ['SayHello', 'StreamGreetings', 'Fail', 'Collect'];
+    const list = await runCli(['send', `${file}#list`], { cwd: dir });
+    expect(JSON.parse(list.stdout)).toEqual(expect.arrayContaining(['dial.test.Greeter']));
+    const reflected = await runCli(['send', `${file}#describe by reflection`], { cwd: dir });
+    expect(JSON.parse(reflected.stdout)).toEqual({ 'dial.test.Greeter': methods });
+    const fromProto = await runCli(['send', `${file}#describe from the .proto (the bare server has no reflection)`], {
+      cwd: dir,
+    });
+    expect(JSON.parse(fromProto.stdout)).toEqual({ 'dial.test.Greeter': methods });
   });
 });
 

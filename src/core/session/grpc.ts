@@ -47,6 +47,8 @@ export function grpcRequestParts(
         protoFiles: target.protoFiles.map(protoFile),
         importPaths,
         ...(target.insecure ? { insecure: true } : {}),
+        ...(target.authority ? { authority: target.authority } : {}),
+        ...(target.command ? { command: target.command } : {}),
       },
     };
   } catch (error) {
