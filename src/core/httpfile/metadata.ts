@@ -12,7 +12,6 @@ const REFUSED_KEYS: Readonly<Record<string, string>> = {
   jwt: 'httpyac `# @jwt` is not supported yet: decode the token in a `> {% %}` handler and set a variable',
   'grpc-global-import': 'name the .proto files in each gRPC request: `# @grpc-proto FILE`, `# @grpc-import-path DIR`',
   'grpc-import': 'name the .proto files in the gRPC request: `# @grpc-proto FILE`, `# @grpc-import-path DIR`',
-  'grpc-protoset': 'compiled protosets are not supported: name the .proto files with `# @grpc-proto FILE`',
 };
 
 /**

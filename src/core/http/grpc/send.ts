@@ -23,6 +23,7 @@ import { decodeMessage, encodeMessage } from './json.js';
 import { reflectFiles, reflectServiceNames } from './reflection.js';
 import { findMethod, rootFromDescriptors, rootFromProtoFiles, type GrpcMethodSchema } from './schema.js';
 import { grpcStatusName, httpStatusOfGrpc } from './status.js';
+import { decodeFields } from './wire.js';
 import { grpcTargetUrl, parseGrpcTarget, type GrpcCommand, type GrpcTarget } from './target.js';
 
 type GrpcModule = typeof GrpcJs;
@@ -264,7 +265,9 @@ async function schemaFor(
   options: SendOptions,
 ): Promise<GrpcMethodSchema> {
   let root: Protobuf.Root;
-  if (target.protoFiles.length > 0) {
+  if (target.protosetFiles?.length) {
+    root = await rootFromProtosets(target.protosetFiles);
+  } else if (target.protoFiles.length > 0) {
     root = await rootFromProtoFiles(target.protoFiles, target.importPaths);
   } else {
     const files = await reflectFiles({ client, metadata, deadline, signal: options.signal }, target.service);
@@ -279,6 +282,24 @@ async function schemaFor(
     );
   }
   return schema;
+}
+
+/** The schema in compiled descriptor sets (FileDescriptorSet files, `protoc --descriptor_set_out`). */
+async function rootFromProtosets(paths: string[]): Promise<Protobuf.Root> {
+  const files: Buffer[] = [];
+  for (const path of paths) {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(path);
+    } catch (error) {
+      throw new DialError('E_NOT_FOUND', `protoset file not found: ${path}`, {
+        hint: 'paths in `# @grpc-protoset` and -protoset are relative to the .http file',
+        cause: error,
+      });
+    }
+    files.push(...(decodeFields(bytes).bytes.get(1) ?? []));
+  }
+  return rootFromDescriptors(files);
 }
 
 /** grpc-js channel options: no proxy from the environment; kulala's `-authority` as grpcurl's. */
@@ -335,6 +356,8 @@ async function sendGrpcCommand(request: HttpRequest, command: GrpcCommand, optio
   try {
     let answer: unknown;
     if (command.kind === 'list') answer = await reflectServiceNames(call);
+    else if (request.grpc?.protosetFiles?.length)
+      answer = describeRoot(await rootFromProtosets(request.grpc.protosetFiles), command.symbol);
     else if (target.protoFiles.length > 0)
       answer = describeRoot(await rootFromProtoFiles(target.protoFiles, target.importPaths), command.symbol);
     else {

@@ -16,6 +16,8 @@ export interface GrpcRequestOptions {
   protoFiles: string[];
   /** Folders searched for the files' imports. */
   importPaths: string[];
+  /** Compiled descriptor sets (grpcurl's `-protoset`, kulala's `# @grpc-protoset`), read instead of .proto files. */
+  protosetFiles?: string[];
   /** TLS without checking the server's certificate (kulala's `-insecure`). */
   insecure?: boolean;
   /** The TLS server name and `:authority` (kulala's `-authority` / `# @grpc-authority`, as grpcurl's). */
@@ -61,22 +63,25 @@ export const GRPC_METADATA_KEYS: ReadonlySet<string> = new Set([
   'grpc-plaintext',
   'grpc-insecure',
   'grpc-authority',
+  'grpc-protoset',
   'grpc-v',
 ]);
 
-const FLAG_HINT = 'dial reads -plaintext, -insecure, -authority NAME, -proto FILE and -import-path DIR on a GRPC line';
+const FLAG_HINT =
+  'dial reads -plaintext, -insecure, -authority NAME, -proto FILE, -protoset FILE and -import-path DIR on a GRPC line';
 
 interface Flags {
   plaintext: boolean;
   insecure: boolean;
   authority?: string;
   protoFiles: string[];
+  protosets: string[];
   importPaths: string[];
 }
 
 /** kulala's grpcurl flags before the address: `-plaintext -proto x.proto -import-path ../protos`. */
 function takeFlags(words: string[]): Flags {
-  const flags: Flags = { plaintext: false, insecure: false, protoFiles: [], importPaths: [] };
+  const flags: Flags = { plaintext: false, insecure: false, protoFiles: [], protosets: [], importPaths: [] };
   while (words.length > 0 && words[0].startsWith('-')) {
     const word = words.shift() as string;
     const equals = word.indexOf('=');
@@ -92,6 +97,7 @@ function takeFlags(words: string[]): Flags {
     else if (name === 'proto') flags.protoFiles.push(value());
     else if (name === 'import-path') flags.importPaths.push(value());
     else if (name === 'authority') flags.authority = value();
+    else if (name === 'protoset') flags.protosets.push(value());
     else if (name === 'v' || name === 'vv')
       continue; // grpcurl's verbosity: dial shows the exchange anyway
     else throw new GrpcTargetError(`the grpcurl flag -${name} is not supported`, FLAG_HINT);
@@ -170,12 +176,14 @@ export function parseGrpcTarget(text: string, metadata: ReadonlyArray<{ key: str
     else if (meta.key === 'grpc-proto' || meta.key === 'proto') flags.protoFiles.push(...meta.value.split(/\s+/));
     else if (meta.key === 'grpc-import-path') flags.importPaths.push(...meta.value.split(/\s+/));
     else if (meta.key === 'grpc-authority' && meta.value.trim()) flags.authority = meta.value.trim();
+    else if (meta.key === 'grpc-protoset') flags.protosets.push(...meta.value.split(/\s+/));
   }
   flags.protoFiles = flags.protoFiles.filter(Boolean);
   flags.importPaths = flags.importPaths.filter(Boolean);
   const options = {
     protoFiles: flags.protoFiles,
     importPaths: flags.importPaths,
+    ...(flags.protosets.some(Boolean) ? { protosetFiles: flags.protosets.filter(Boolean) } : {}),
     ...(flags.insecure ? { insecure: true } : {}),
     ...(flags.authority ? { authority: flags.authority } : {}),
   };
