@@ -83,6 +83,8 @@ export interface PreparedSend {
   secretValues?: Iterable<string>;
   /** `Authorization: Digest user password`: answered to the server's challenge (core/send/digest.ts). */
   digest?: { username: string; password: string };
+  /** kulala's `Authorization: NTLM user:password`: the NTLM handshake (core/send/ntlm.ts). */
+  ntlm?: { username: string; password: string };
 }
 
 /** The HTTP engine functions the executor needs (src/core/http). */
@@ -720,7 +722,17 @@ async function sendPrepared(
   let request = (attempt.request = prepared.request);
   const sendOptions = requestSendOptions(options, node, prepared.overrides, cookieJarFor(shared, file, node), signal);
   let exchange: Exchange;
-  if (prepared.digest) {
+  if (prepared.ntlm) {
+    // The NEGOTIATE round's 401 is not recorded: the request that authenticated is.
+    const { ntlmCredentials, sendWithNtlm } = await import('../send/ntlm.js');
+    ({ exchange, request } = await sendWithNtlm(
+      (outgoing) => engine.sendRequest(outgoing, sendOptions),
+      request,
+      ntlmCredentials(prepared.ntlm.username, prepared.ntlm.password),
+      { release: engine.releaseBody },
+    ));
+    attempt.request = request;
+  } else if (prepared.digest) {
     // The challenge's answer is a second request: the one recorded and reported is that one.
     const { sendWithDigest } = await import('../send/digest.js');
     ({ exchange, request } = await sendWithDigest(

@@ -124,6 +124,8 @@ export interface PreparedRequest {
    * (session.execute does; the send command reuses its --auth-type digest path).
    */
   digest?: { username: string; password: string };
+  /** kulala's `Authorization: NTLM user:password`: the NTLM handshake of send/ntlm.ts. */
+  ntlm?: { username: string; password: string };
 }
 
 export interface Session {
@@ -357,7 +359,16 @@ class RequestSession implements Session {
       sendOptions.tls = { ...(sendOptions.tls ?? { verify: true }), verify: false };
     let request = prepared.request;
     let exchange: Exchange;
-    if (prepared.digest) {
+    if (prepared.ntlm) {
+      const { ntlmCredentials, sendWithNtlm } = await import('../send/ntlm.js');
+      const engine = this.options.send ? undefined : await import('../http/index.js');
+      ({ exchange, request } = await sendWithNtlm(
+        (outgoing) => send(outgoing, sendOptions),
+        request,
+        ntlmCredentials(prepared.ntlm.username, prepared.ntlm.password),
+        { release: engine?.releaseBody },
+      ));
+    } else if (prepared.digest) {
       const { sendWithDigest } = await import('../send/digest.js');
       const engine = this.options.send ? undefined : await import('../http/index.js');
       ({ exchange, request } = await sendWithDigest(
@@ -438,9 +449,13 @@ class RequestSession implements Session {
     const secretValues = [...secrets];
     for (const secret of secretValues) this.secrets.add(secret);
     const overrides = metadataOverrides(node);
-    return auth.digest
-      ? { request, overrides, secretValues, digest: auth.digest }
-      : { request, overrides, secretValues };
+    return {
+      request,
+      overrides,
+      secretValues,
+      ...(auth.digest ? { digest: auth.digest } : {}),
+      ...(auth.ntlm ? { ntlm: auth.ntlm } : {}),
+    };
   }
 
   async resolveTemplate(
@@ -1100,9 +1115,13 @@ class RequestSession implements Session {
     if (aws) request = await (await import('./aws-auth.js')).signAwsRequest(request, aws);
     const secretValues = [...resolver.secretValues];
     for (const secret of secretValues) this.secrets.add(secret);
-    return auth.digest
-      ? { request, overrides, secretValues, digest: auth.digest }
-      : { request, overrides, secretValues };
+    return {
+      request,
+      overrides,
+      secretValues,
+      ...(auth.digest ? { digest: auth.digest } : {}),
+      ...(auth.ntlm ? { ntlm: auth.ntlm } : {}),
+    };
   }
 
   /**
@@ -1714,9 +1733,16 @@ function applyAuthConvention(
   headers: Array<[string, string]>,
   secrets: Set<string>,
   httpyac = false,
-): { digest?: { username: string; password: string } } {
+): { digest?: { username: string; password: string }; ntlm?: { username: string; password: string } } {
   const index = headers.findIndex(([name]) => name.toLowerCase() === 'authorization');
   if (index < 0) return {};
+  // kulala `NTLM user:password` (curl --ntlm -u; the password after the last colon): the handshake of send/ntlm.ts.
+  const ntlm = /^\s*NTLM\s+(.*):(.+?)\s*$/is.exec(headers[index][1]);
+  if (ntlm) {
+    headers.splice(index, 1);
+    secrets.add(ntlm[2]);
+    return { ntlm: { username: ntlm[1], password: ntlm[2] } };
+  }
   const match = /^(Basic|Digest)\s+(.*\S)\s*$/i.exec(headers[index][1]);
   if (!match) return {};
   const credentials = match[2];

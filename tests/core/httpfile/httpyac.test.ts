@@ -188,10 +188,10 @@ describe('httpyac authorization schemes', () => {
 });
 
 describe('authorization schemes computed by another tool, in every dialect', () => {
-  it('refuses kulala NTLM / Negotiate credentials at the header line; AWS signing is kept for the session', () => {
+  it('refuses NTLM without a password and Negotiate at the header line; NTLM user:password and AWS signing are kept for the session', () => {
     for (const value of [
-      'NTLM {{u}}:{{p}}',
       'NTLM {{u}} {{p}}',
+      'Negotiate {{u}}:{{p}}',
       'NTLM',
       'Negotiate',
       'AWS {{key}} {{secret}} zone:eu-west-1',
@@ -200,6 +200,8 @@ describe('authorization schemes computed by another tool, in every dialect', () 
       expect(error.line).toBe(2);
       expect(error.message).toMatch(/NTLM|Negotiate|AWS/);
     }
+    // NTLM user:password is answered by the NTLM handshake (send/ntlm.ts), not refused.
+    expect(parseHttpFile('GET http://x/\nAuthorization: NTLM {{u}}:{{p}}\n', '').requests[0].headers).toHaveLength(1);
     // A well-formed AWS line is signed when the request is sent (session/aws-auth.ts), not refused.
     expect(
       parseHttpFile(
