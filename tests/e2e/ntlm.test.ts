@@ -207,6 +207,13 @@ describe('NTLM (kulala: Authorization: NTLM user:password)', () => {
     const good = await runCli(['send', 'api.http#good'], { cwd: root });
     expect(good.code).toBe(0);
     expect(JSON.parse(good.stdout)).toEqual({ who: '\\bob' });
+    // dial run of a request written without variables (the executor's plain path) answers too.
+    const run = await runCli(['run', 'api.http:2', '--reporter', 'json'], { cwd: root });
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout) as {
+      files: Array<{ requests: Array<{ name: string; httpStatus: number }> }>;
+    };
+    expect(report.files[0].requests.map((r) => [r.name, r.httpStatus])).toEqual([['good', 200]]);
     const bad = await runCli(['send', 'api.http#bad', '--check-status'], { cwd: root });
     expect(bad.code).not.toBe(0);
     expect(bad.stdout + bad.stderr).toContain('bad proof');
