@@ -149,6 +149,16 @@ describe('AWS Signature v4 (kulala, httpyac)', () => {
     expect(result.stdout + result.stderr).not.toContain(SECRET);
   });
 
+  it('signs a request written without variables (the executor plain path) too', async () => {
+    const root = workspace(
+      ['GET ORIGIN/plain', `Authorization: AWS ${KEY} ${SECRET} region:eu-west-1 service:sqs`, ''].join('\n'),
+    );
+    verdicts.length = 0;
+    const result = await runCli(['run', 'api.http'], { cwd: root });
+    expect(verdicts.map((v) => v.why ?? 'ok')).toEqual(['ok']);
+    expect(result.code).toBe(0);
+  });
+
   it('a tampered signature is refused by the same server (the check is real)', async () => {
     const response = await fetch(`${server.url}/x`, {
       headers: {
