@@ -64,6 +64,7 @@ export function registerExport(program: Command): void {
         cwd: process.cwd(),
         multiline: !flags.singleLine,
         digest: prepared.digest,
+        ntlm: prepared.ntlm,
         // As `dial send FILE` does.
         followRedirects: followsRedirects(settings, prepared.overrides),
       });

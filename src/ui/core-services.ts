@@ -75,6 +75,7 @@ function curlFor(result: ResponseResult, prepared: Prepared | undefined, setting
     source: prepared,
     cwd: process.cwd(),
     digest: prepared.digest,
+    ntlm: prepared.ntlm,
     followRedirects: followsRedirects(settings, prepared.overrides),
   });
 }

@@ -25,6 +25,11 @@ export interface ExpectedRequest {
   url: string;
   /** Header values that must match (names case-insensitive). */
   headers?: Record<string, string>;
+  /**
+   * Header values that must match a regular expression (names case-insensitive): for values that
+   * change with each send, such as an AWS Signature v4 Authorization (its date and signature).
+   */
+  headerPatterns?: Record<string, string>;
   /** Exact body text ('' for none). */
   body?: string;
   /** Body compared as JSON. */
@@ -199,6 +204,11 @@ function compareRequest(expected: ExpectedRequest, got: Recorded | undefined, in
   for (const [name, value] of Object.entries(expected.headers ?? {})) {
     if (got.headers[name.toLowerCase()] !== value)
       return `request ${index + 1}: header ${name} is ${JSON.stringify(got.headers[name.toLowerCase()])}, expected ${JSON.stringify(value)}`;
+  }
+  for (const [name, pattern] of Object.entries(expected.headerPatterns ?? {})) {
+    const value = got.headers[name.toLowerCase()];
+    if (value === undefined || !new RegExp(pattern).test(value))
+      return `request ${index + 1}: header ${name} is ${JSON.stringify(value)}, expected to match /${pattern}/`;
   }
   if (expected.body !== undefined && got.body !== expected.body)
     return `request ${index + 1}: body ${JSON.stringify(got.body)}, expected ${JSON.stringify(expected.body)}`;

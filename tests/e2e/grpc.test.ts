@@ -294,9 +294,8 @@ GRPC ${bare.address}/dial.test.Greeter/SayHello
 
 describe('GRPC refusals, with file:line, before anything is sent', () => {
   const refusals: Array<[string, string]> = [
-    ['###\nGRPC localhost:50051 list\n', "grpcurl's `list` command is not supported"],
-    ['###\nGRPC -protoset x.bin localhost:50051 a.B/C\n', 'the grpcurl flag -protoset is not supported'],
-    ['###\n# @grpc-protoset x.bin\nGRPC localhost:50051 a.B/C\n', 'unsupported metadata @grpc-protoset'],
+    ['###\nGRPC localhost:50051 list extra\n', 'cannot read the gRPC `list` line'],
+    ['###\nGRPC -H x:y localhost:50051 a.B/C\n', 'the grpcurl flag -H is not supported'],
     [
       'proto < ./greeter.proto\nkeepCase: true\nresolver: x\n\n###\nGRPC localhost:50051/a.B/C\n',
       "the proto-loader option 'resolver' is not supported",
@@ -309,9 +308,88 @@ describe('GRPC refusals, with file:line, before anything is sent', () => {
     writeFileSync(file, text);
     const result = await runCli(['run', file], { cwd: dir });
     expect(result.code).toBe(3);
-    const line = text.split('\n').findIndex((row) => /^(GRPC|resolver|# @grpc-protoset)/.test(row)) + 1;
+    const line = text.split('\n').findIndex((row) => /^(GRPC|resolver)/.test(row)) + 1;
     expect(result.stderr).toContain(`${file}:${line}`);
     expect(result.stderr).toContain(message);
+  });
+});
+
+describe("kulala's list, describe and shared gRPC metadata", () => {
+  it('list names the services reflection offers; describe gives each service with its methods (JSON, as kulala-core)', async () => {
+    const file = join(dir, 'kulala-commands.http');
+    writeFileSync(
+      file,
+      [
+        '### Shared',
+        '# @grpc-plaintext',
+        'NOP',
+        '',
+        '### list',
+        `GRPC ${reflecting.address} list`,
+        '',
+        '### describe by reflection',
+        `GRPC ${reflecting.address} describe dial.test.Greeter`,
+        '',
+        '### describe from the .proto (the bare server has no reflection)',
+        '# @grpc-proto protos/greeter.proto',
+        `GRPC ${bare.address} describe Greeter`,
+        '',
+        '### call, plaintext from the shared block',
+        '# @grpc-proto protos/greeter.proto',
+        `GRPC ${bare.address} dial.test.Greeter/SayHello`,
+        '',
+        '{"name": "Di"}',
+        '',
+      ].join('\n'),
+    );
+    const result = await runCli(['run', file, '--reporter', 'json', '--verbose'], { cwd: dir });
+    expect(result.code).toBe(0);
+    const methods = ['SayHello', 'StreamGreetings', 'Fail', 'Collect'];
+    const list = await runCli(['send', `${file}#list`], { cwd: dir });
+    expect(JSON.parse(list.stdout)).toEqual(expect.arrayContaining(['dial.test.Greeter']));
+    const reflected = await runCli(['send', `${file}#describe by reflection`], { cwd: dir });
+    expect(JSON.parse(reflected.stdout)).toEqual({ 'dial.test.Greeter': methods });
+    const fromProto = await runCli(['send', `${file}#describe from the .proto (the bare server has no reflection)`], {
+      cwd: dir,
+    });
+    expect(JSON.parse(fromProto.stdout)).toEqual({ 'dial.test.Greeter': methods });
+  });
+});
+
+describe('compiled descriptor sets (grpcurl -protoset, kulala # @grpc-protoset)', () => {
+  it('calls and describes a server without reflection from a protoset file', async () => {
+    // The set protoc --descriptor_set_out writes: a FileDescriptorSet of greeter.proto and its import.
+    const protobuf = (await import('protobufjs')).default;
+    const descriptor = (await import('protobufjs/ext/descriptor')) as unknown as {
+      FileDescriptorSet: { encode(message: unknown): { finish(): Uint8Array } };
+    };
+    const root = new protobuf.Root();
+    root.resolvePath = (_origin, target) => join(dir, 'protos', target);
+    await root.load('greeter.proto', { keepCase: true });
+    const set = (root as unknown as { toDescriptor(syntax: string): unknown }).toDescriptor('proto3');
+    writeFileSync(join(dir, 'greeter.protoset'), descriptor.FileDescriptorSet.encode(set).finish());
+    const file = join(dir, 'protoset.http');
+    writeFileSync(
+      file,
+      [
+        '### call',
+        '# @grpc-protoset greeter.protoset',
+        `GRPC -plaintext ${bare.address} dial.test.Greeter/SayHello`,
+        '',
+        '{"name": "Eve"}',
+        '',
+        '### describe',
+        `GRPC -plaintext -protoset greeter.protoset ${bare.address} describe`,
+        '',
+      ].join('\n'),
+    );
+    const call = await runCli(['send', `${file}#call`], { cwd: dir });
+    expect(call.code).toBe(0);
+    expect(JSON.parse(call.stdout).message).toContain('Eve');
+    const described = await runCli(['send', `${file}#describe`], { cwd: dir });
+    expect(JSON.parse(described.stdout)).toEqual({
+      'dial.test.Greeter': ['SayHello', 'StreamGreetings', 'Fail', 'Collect'],
+    });
   });
 });
 

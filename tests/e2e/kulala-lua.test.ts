@@ -1,7 +1,7 @@
 // kulala's Lua scripts (`-- lua`) through the built CLI: kulala's own recipe (cookies into
 // client.global, read back as {{variables}}), request.environment, assert, skip and replay in
 // `dial run`, `dial send FILE#name`, and a script refused before anything is sent.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
@@ -12,6 +12,7 @@ let server: TestServer & { requests: RecordedRequest[] };
 beforeAll(async () => {
   server = await startRecordingServer((request, response) => {
     response.setHeader('content-type', 'application/json');
+    if (request.url === '/forbidden') response.statusCode = 403;
     if (request.url === '/login' && request.method === 'GET')
       response.setHeader('set-cookie', ['XSRF-TOKEN=tok%3D%3D; Path=/', 'laravel_session=first; HttpOnly']);
     if (request.url === '/login' && request.method === 'POST')
@@ -236,6 +237,85 @@ describe("kulala's Lua scripts in dial run", () => {
     expect(since(before)).toEqual([]);
     expect(result.stderr).toContain('api.http:7');
     expect(result.stderr).toContain('changes request.headers_raw');
+  });
+
+  it("a handler's request.url_raw and request.environment are what request.replay() sends (kulala's lua-scripts doc)", async () => {
+    const root = workspace([
+      '@TOKEN = Foo',
+      '',
+      '### guarded',
+      'POST HOST/forbidden',
+      'Authorization: Bearer {{TOKEN}}',
+      'Content-Type: application/json',
+      '',
+      '{"a": 1}',
+      '',
+      '> {%',
+      '  -- lua',
+      '  if response.response_code == 403 then',
+      '    request.url_raw = "HOST/other_endpoint"',
+      '    request.environment.TOKEN = "Bar"',
+      '    request.replay()',
+      '  end',
+      '%}',
+      '',
+    ]);
+    const before = server.requests.length;
+    const result = await runCli(['run', 'api.http'], { cwd: root });
+    expect(result.code).toBe(0);
+    expect(since(before).map((r) => `${r.method} ${r.url} ${r.headers.authorization} ${r.body.toString()}`)).toEqual([
+      'POST /forbidden Bearer Foo {"a": 1}',
+      'POST /other_endpoint Bearer Bar {"a": 1}',
+    ]);
+  });
+
+  it('refuses, before sending anything, a handler that sets request.url_raw but never replays', async () => {
+    const root = workspace(['GET HOST/first', '', '> {%', '  -- lua', '  request.url_raw = "HOST/x"', '%}', '']);
+    const before = server.requests.length;
+    const result = await runCli(['run', 'api.http'], { cwd: root });
+    expect(result.code).toBe(3);
+    expect(since(before)).toEqual([]);
+    expect(result.stderr).toContain('api.http:5');
+    expect(result.stderr).toContain('changes request.url_raw');
+  });
+
+  it("kulala's recipe: a handler reads and writes http-client.env.json with kulala.utils.fs; a path out of the folder is refused before sending", async () => {
+    const root = workspace([
+      'POST HOST/post',
+      'Content-Type: application/json',
+      '',
+      '> {%',
+      '  -- lua',
+      '  local fs = require("kulala.utils.fs")',
+      '  local vars = fs.read_json("http-client.env.json")',
+      '  vars.dev.my_var = "hello world"',
+      '  fs.write_json("http-client.env.json", vars, true)',
+      '%}',
+      '',
+    ]);
+    writeFileSync(join(root, 'http-client.env.json'), '{"dev": {"a": "1"}}');
+    const before = server.requests.length;
+    const result = await runCli(['run', 'api.http'], { cwd: root });
+    expect(result.code).toBe(0);
+    expect(since(before).length).toBe(1);
+    expect(JSON.parse(readFileSync(join(root, 'http-client.env.json'), 'utf8'))).toEqual({
+      dev: { a: '1', my_var: 'hello world' },
+    });
+
+    const escape = workspace([
+      'GET HOST/x',
+      '',
+      '> {%',
+      '  -- lua',
+      '  require("kulala.utils.fs").write_file("../x.txt", "y")',
+      '%}',
+      '',
+    ]);
+    const check = await runCli(['run', 'api.http'], { cwd: escape });
+    expect(check.code).toBe(3);
+    expect(since(before).length).toBe(1);
+    expect(check.stderr).toContain('api.http:5');
+    expect(check.stderr).toContain("outside the .http file's folder");
   });
 
   it('dial send FILE#name runs the Lua handler (logs and tests shown)', async () => {

@@ -44,7 +44,7 @@ export async function prepareFileTarget(
   };
   let prepared: Pick<
     PreparedFileRequest,
-    'request' | 'file' | 'node' | 'overrides' | 'secretValues' | 'digest' | 'scripts' | 'cookieJar'
+    'request' | 'file' | 'node' | 'overrides' | 'secretValues' | 'digest' | 'ntlm' | 'scripts' | 'cookieJar'
   >;
   let source: CurlCommandOptions['source'];
   let keptTexts: string[] = [];
@@ -86,6 +86,8 @@ export async function prepareFileTarget(
     requestId: `${relative(io.cwd, prepared.file.path) || prepared.file.path}#${prepared.node.name ?? prepared.node.index}`,
     // `Authorization: Digest user password` in the file: answered on the 401 challenge.
     digest: prepared.digest,
+    // `Authorization: NTLM user:password` (kulala): the NTLM handshake.
+    ...(prepared.ntlm && { ntlm: prepared.ntlm }),
     source,
     follow,
     ...(prepared.scripts && { scripts: prepared.scripts, file: prepared.file, node: prepared.node }),

@@ -66,6 +66,8 @@ export interface PreparedSend {
   workspace?: string;
   requestId?: string;
   digest?: DigestCredentials;
+  /** kulala's `Authorization: NTLM user:password`: sent with the NTLM handshake (core/send/ntlm.ts). */
+  ntlm?: { username: string; password: string };
   /** The .http request the command is printed from (--curl). */
   source?: CurlCommandOptions['source'];
   /** The request's scripts (a .http request with scripts): its handlers run once the response is in. */

@@ -396,6 +396,7 @@ async function printCurl(
     source: prepared.source,
     cwd: io.cwd,
     digest: prepared.digest,
+    ntlm: prepared.ntlm,
     followRedirects: sendOptions.followRedirects,
   });
   io.stdout.write(`${text}\n`);
@@ -460,6 +461,8 @@ async function sendAndPrint(context: SendContext): Promise<void> {
   // node:crypto costs ~5 ms to load: only digest auth needs it.
   const digestAuth = prepared.digest ? await import('../../core/send/digest.js') : undefined;
   let digestPending = digestAuth !== undefined;
+  const ntlmAuth = prepared.ntlm ? await import('../../core/send/ntlm.js') : undefined;
+  let ntlmPending = ntlmAuth !== undefined;
   let current = prepared.request;
   const routing: BodyRouting = { responsePrinted: false };
   if (current.method === 'GRPC') printMessagesLive(context, routing);
@@ -474,6 +477,11 @@ async function sendAndPrint(context: SendContext): Promise<void> {
     open: async (head: ResponseHead) => {
       // The 401 a digest retry answers is not shown.
       if (digestPending && head.status === 401 && digestAuth?.parseDigestChallenge(head.headers)) return null;
+      // So is the 401 that carries the NTLM challenge.
+      if (ntlmPending && head.status === 401 && ntlmAuth?.challengeOf(head.headers)) {
+        ntlmPending = false;
+        return null;
+      }
       return openBodyTarget(context, head, current, downloadTo, routing, progress);
     },
   };
@@ -484,7 +492,11 @@ async function sendAndPrint(context: SendContext): Promise<void> {
       current = outgoing;
       return http.sendRequest(outgoing, sendOptions);
     };
-    if (digestAuth && prepared.digest) {
+    if (ntlmAuth && prepared.ntlm) {
+      const credentials = ntlmAuth.ntlmCredentials(prepared.ntlm.username, prepared.ntlm.password);
+      exchange = (await ntlmAuth.sendWithNtlm(send, prepared.request, credentials, { release: http.releaseBody }))
+        .exchange;
+    } else if (digestAuth && prepared.digest) {
       exchange = (
         await digestAuth.sendWithDigest(send, prepared.request, prepared.digest, {
           release: http.releaseBody,

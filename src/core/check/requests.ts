@@ -65,13 +65,17 @@ export const KNOWN_METADATA = new Set([
   'sse-count',
   'sse-timeout',
   'lang',
-  // kulala's variable from the JSON response (run/execute.ts).
+  // kulala's variables from the JSON response and its headers, and its wait before sending (run/execute.ts).
   'env-json-key',
+  'env-header-key',
+  'delay',
   // kulala's display-only keys (a jq filter of the shown response, a streamed view, its OpenAPI
   // explorer): what is sent is the same, so dial sends the request and shows the whole response.
   'jq',
   'accept',
   'kulala-openapi-explorer',
+  'kulala-openapi-json',
+  'kulala-openapi-no-cache',
   // dial's own: which tool's meaning the file is read with (core/httpfile/dialect.ts).
   'dialect',
 ]);

@@ -17,6 +17,8 @@ export interface ToCurlOptions {
   multiline?: boolean;
   /** Digest credentials (a prepared request's `digest`): printed as `--digest -u user:password`. */
   digest?: { username: string; password: string };
+  /** NTLM credentials (kulala's `Authorization: NTLM user:password`): printed as `--ntlm -u user:password`, as kulala runs curl. */
+  ntlm?: { username: string; password: string };
   /** Add `-L`: dial follows redirects for this request, so the command does too. */
   followRedirects?: boolean;
   /**
@@ -212,6 +214,8 @@ export function toCurl(request: HttpRequest, options: ToCurlOptions = {}): strin
   flags.push(...transportFlags(options));
   if (options.digest)
     flags.push(['--digest'], ['-u', shellQuote(`${options.digest.username}:${options.digest.password}`, true)]);
+  if (options.ntlm)
+    flags.push(['--ntlm'], ['-u', shellQuote(`${options.ntlm.username}:${options.ntlm.password}`, true)]);
   for (const [name, value] of request.headers) {
     // `Name;` is curl's way to send a header with an empty value (`Name:` would remove it).
     flags.push(['-H', shellQuote(value === '' ? `${name};` : `${name}: ${value}`, true)]);

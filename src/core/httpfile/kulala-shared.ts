@@ -3,7 +3,8 @@
  * `### Shared` or `### Shared each`, what it declares applies to every request after it.
  *
  * - Its target `NOP` (no request): its headers (unless a request sets the same one), scripts,
- *   `run` lines and metadata limits are given to every request; the block itself is not a request.
+ *   `run` lines, metadata limits and `# @grpc-*` / `# @curl-*` lines are given to every request;
+ *   the block itself is not a request.
  * - `### Shared each` with a real request: that request runs before every other request (as a
  *   `run` line would run it) and is not run on its own.
  * - `### Shared` with a real request: it runs once, first, which is where it already stands.
@@ -63,4 +64,9 @@ function shareInto(shared: RequestNode, request: RequestNode): void {
   request.connectTimeoutMs ??= shared.connectTimeoutMs;
   request.noRedirect ||= shared.noRedirect;
   request.noCookieJar ||= shared.noCookieJar;
+  // kulala-core merges the shared block's operators into each request's (the request's own win):
+  // dial shares the ones it reads at send time, `# @grpc-*` and `# @curl-*` (`@curl-insecure`).
+  const ownKeys = new Set(request.metadata.map((meta) => meta.key));
+  const inherited = shared.metadata.filter((meta) => /^(?:grpc|curl)-/.test(meta.key) && !ownKeys.has(meta.key));
+  if (inherited.length > 0) request.metadata = [...inherited, ...request.metadata];
 }

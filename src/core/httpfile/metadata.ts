@@ -12,7 +12,6 @@ const REFUSED_KEYS: Readonly<Record<string, string>> = {
   jwt: 'httpyac `# @jwt` is not supported yet: decode the token in a `> {% %}` handler and set a variable',
   'grpc-global-import': 'name the .proto files in each gRPC request: `# @grpc-proto FILE`, `# @grpc-import-path DIR`',
   'grpc-import': 'name the .proto files in the gRPC request: `# @grpc-proto FILE`, `# @grpc-import-path DIR`',
-  'grpc-protoset': 'compiled protosets are not supported: name the .proto files with `# @grpc-proto FILE`',
 };
 
 /**
@@ -35,6 +34,9 @@ const CURL_FLAGS_IGNORED = new Set([
   'connect-timeout',
   'max-time',
   'm',
+  // Mapped: the request does not check the server's certificate (run/execute.ts requestSendOptions).
+  'insecure',
+  'k',
 ]);
 
 /**
@@ -101,6 +103,12 @@ export function metadataKeyEnd(t: string, start: number): number {
   let k = start + 1;
   while (isKeyChar(t.charCodeAt(k))) k++;
   return k;
+}
+
+/** kulala's `# @curl-insecure` (curl --insecure, also `-k` and the `global-` forms): no certificate check for the request. */
+export function skipsCertificateCheck(metadata: ReadonlyArray<{ key: string }>): boolean {
+  for (const meta of metadata) if (/^curl-(?:global-)?(?:insecure|k)$/.test(meta.key)) return true;
+  return false;
 }
 
 /** The refusal text for a metadata key dial will not ignore, or undefined when the key is fine. */
@@ -211,6 +219,14 @@ export function applyMetadata(block: Block, key: string, value: string, bad: Met
     case 'stdin-cmd':
     case 'stdin-cmd-pre':
       checkCommandMetadata(key, value, bad);
+      break;
+    case 'delay':
+      // kulala: wait that many milliseconds before the request (run/execute.ts).
+      if (!/^\d+$/.test(value.trim())) bad(`@delay '${value}'`, 'write the delay in milliseconds: `# @delay 500`');
+      break;
+    case 'env-header-key':
+      if (!/^\S+\s+\S+$/.test(value.trim()))
+        bad(`@env-header-key '${value}'`, 'write `# @env-header-key NAME Header-Name`');
       break;
     case 'lang':
       block.scriptLanguage = value.replace(/^=\s*/, '').toLowerCase();

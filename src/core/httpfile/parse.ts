@@ -1679,9 +1679,9 @@ class HttpFileParser {
 
   /**
    * Authorization schemes another tool computes from credentials (httpyac and kulala sign `AWS key secret …`
-   * with AWS Signature v4; kulala hands `NTLM user:pass` and a bare `NTLM` / `Negotiate` to curl's
-   * --ntlm / --negotiate handshakes). Sent as written they would be wrong, so each is refused at its line in
-   * every dialect. A real NTLM / Negotiate token (one base64 word) and AWS v2's `AWS key:signature` pass through.
+   * with AWS Signature v4, as dial does — only a malformed line is refused here; kulala hands `NTLM user:pass`
+   * (dial answers it: send/ntlm.ts) and a bare `NTLM` / `Negotiate` to curl's --ntlm / --negotiate
+   * handshakes). Sent as written the others would be wrong, so each is refused at its line in every dialect. A real NTLM / Negotiate token (one base64 word) and AWS v2's `AWS key:signature` pass through.
    */
   private refuseComputedAuthorization(block: Block): void {
     for (const header of block.headers) {
@@ -1689,22 +1689,30 @@ class HttpFileParser {
       const i = header.span.line - 1;
       const value = header.value;
       // `Authorization: oauth2 …` / `openid …` is signed in by the session (core/oauth).
-      if (/^\s*aws\s+\S+\s+\S+/i.test(value))
+      // `AWS key secret [token:…] [region:…] [service:…]` is signed at send time (session/aws-auth.ts).
+      const aws = /^\s*aws\s+\S+\s+\S+/i.test(value) ? value.trim().split(/\s+/).slice(3) : [];
+      const stray = aws.find((word) => !/^(token|region|service):\S/i.test(word) && !word.includes('{{'));
+      if (stray !== undefined)
         this.fail(
-          'AWS Signature v4 signing (`Authorization: AWS key secret …`, httpyac and kulala) is not supported yet',
+          `AWS Signature v4: \`${stray}\` on the Authorization line is not token:…, region:… or service:…`,
           i,
           1,
-          'sign the request with another tool (aws CLI, awscurl) or send it from httpyac / kulala',
+          'write `Authorization: AWS <access-key-id> <secret-access-key> [token:<session-token>] [region:<region>] [service:<service>]`',
         );
       const scheme = /^\s*(ntlm|negotiate)\b\s*(.*)$/i.exec(value);
-      if (scheme && (scheme[2] === '' || /[:\s]/.test(scheme[2].trim())))
+      // `NTLM user:password` is answered by dial's NTLM handshake (send/ntlm.ts); the bare and
+      // space-separated forms (curl with the current user's or no credentials) and Negotiate are not.
+      const ntlmWithPassword = scheme?.[1].toLowerCase() === 'ntlm' && /^.*:.+$/.test(scheme[2].trim());
+      if (scheme && !ntlmWithPassword && (scheme[2] === '' || /[:\s]/.test(scheme[2].trim())))
         this.fail(
-          `${scheme[1].toUpperCase() === 'NTLM' ? 'NTLM' : 'Negotiate (SPNEGO/Kerberos)'} authentication (kulala's \`Authorization: ${scheme[1]}${scheme[2] === '' ? '' : ' user:password'}\`, a curl handshake) is not supported`,
+          scheme[1].toUpperCase() === 'NTLM'
+            ? `NTLM authentication without a password (kulala's \`Authorization: NTLM${scheme[2] === '' ? '' : ' user password'}\`: curl --ntlm with the current user's or empty credentials) is not supported`
+            : `Negotiate (SPNEGO/Kerberos) authentication (kulala's \`Authorization: Negotiate${scheme[2] === '' ? '' : ' …'}\`, curl --negotiate) is not supported: it needs a Kerberos ticket from the system's GSS-API, which dial does not use`,
           i,
           1,
-          'send the request from kulala or with `curl --' +
-            scheme[1].toLowerCase() +
-            '`; dial sends an Authorization header only as written',
+          scheme[1].toUpperCase() === 'NTLM'
+            ? 'write `Authorization: NTLM user:password` (or `DOMAIN\\user:password`): dial answers the NTLM challenge itself'
+            : 'send the request with `curl --negotiate -u :` (after kinit); dial sends an Authorization header only as written',
         );
     }
   }

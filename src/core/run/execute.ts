@@ -18,7 +18,7 @@ import {
 } from '../assert/evaluate.js';
 import { loadResponseView, responseViewOf, type ResponseView } from '../assert/response-view.js';
 import { ScriptRunner } from '../script/sandbox.js';
-import { COMMAND_KEYS, commandVariable } from '../httpfile/metadata.js';
+import { COMMAND_KEYS, commandVariable, skipsCertificateCheck } from '../httpfile/metadata.js';
 import { HttpyacCancel } from '../vars/httpyac-js.js';
 import { httpyacVariableName } from '../httpfile/httpyac.js';
 import { scriptEnvironment } from '../vars/kulala-environment.js';
@@ -83,6 +83,8 @@ export interface PreparedSend {
   secretValues?: Iterable<string>;
   /** `Authorization: Digest user password`: answered to the server's challenge (core/send/digest.ts). */
   digest?: { username: string; password: string };
+  /** kulala's `Authorization: NTLM user:password`: the NTLM handshake (core/send/ntlm.ts). */
+  ntlm?: { username: string; password: string };
 }
 
 /** The HTTP engine functions the executor needs (src/core/http). */
@@ -343,7 +345,8 @@ async function runScripts(shared: ExecutorShared, attempt: Attempt, kind: 'preSc
       requestLists: (attempt.requestLists ??= new Map()),
       ...(iteration !== undefined ? { iteration } : {}),
       control: (attempt.control ??= {}),
-      ...(kind === 'preScripts' ? { requestOverrides: (attempt.overrides ??= {}) } : {}),
+      // kulala keeps url_raw / body_raw on the request object: a handler's change is what a replay sends.
+      requestOverrides: (attempt.overrides ??= {}),
       ...(session.recordedNamed ? { recordedResponse: recordedResponseOf(session) } : {}),
       environment: lookup,
       request,
@@ -450,6 +453,9 @@ export function requestSendOptions(
   // One copy of the base options per request; `{ ...a, ...b, key }` takes V8's slow path (~3 µs).
   const sendOptions: SendOptions = Object.assign({}, options.sendOptions);
   if (overrides) Object.assign(sendOptions, overrides);
+  // kulala's `# @curl-insecure` (curl --insecure): this request does not check the server's certificate.
+  if (node.metadata.length > 0 && skipsCertificateCheck(node.metadata))
+    sendOptions.tls = { ...(sendOptions.tls ?? { verify: true }), verify: false };
   return Object.assign(sendOptions, {
     timeoutMs: node.timeoutMs ?? overrides?.timeoutMs ?? options.timeoutMs ?? options.sendOptions.timeoutMs ?? 30_000,
     followRedirects: node.noRedirect ? false : (overrides?.followRedirects ?? options.followRedirects ?? true),
@@ -465,8 +471,9 @@ export function requestSendOptions(
  * that is not there, or holds null or false, unsets NAME (a later `{{NAME}}` is then an error, never
  * a stale value), and a body that is not JSON leaves it as it was. dial also takes a leading `$.`.
  */
-function setJsonKeyVariables(shared: ExecutorShared, node: RequestNode, view: ResponseView): void {
+function setResponseKeyVariables(shared: ExecutorShared, node: RequestNode, view: ResponseView): void {
   for (const meta of node.metadata) {
+    if (meta.key === 'env-header-key') setHeaderKeyVariable(shared, meta.value, view);
     if (meta.key !== 'env-json-key') continue;
     const [name, path] = meta.value.split(/\s+/);
     if (!name || !path) continue;
@@ -479,6 +486,18 @@ function setJsonKeyVariables(shared: ExecutorShared, node: RequestNode, view: Re
     if (value === undefined || value === null || value === false) shared.options.session.globals.delete(name);
     else shared.options.session.globals.set(name, value);
   }
+}
+
+/**
+ * kulala's `# @env-header-key NAME Header-Name` (internal_processing.env_header_key): after the
+ * response, NAME holds that header's value (the name in any case); as in kulala, a header the
+ * response lacks leaves NAME as it was.
+ */
+function setHeaderKeyVariable(shared: ExecutorShared, value: string, view: ResponseView): void {
+  const [name, header] = value.trim().split(/\s+/);
+  if (!name || !header) return;
+  const found = view.headerValues(header.toLowerCase());
+  if (found.length > 0) shared.options.session.globals.set(name, found.join(', '));
 }
 
 function hasCommand(node: RequestNode): boolean {
@@ -593,8 +612,9 @@ function checkGraphqlErrors(attempt: Attempt, view: ResponseView): void {
 async function sendAndCheck(shared: ExecutorShared, attempt: Attempt): Promise<AttemptOutcome> {
   const { session, engine } = shared.options;
   const { file, node } = attempt.context;
-  // httpyac `# @sleep 500`: wait that many ms first (an expression for the time is not evaluated: no wait).
-  const sleep = node.metadata.find((meta) => meta.key === 'sleep')?.value;
+  // httpyac `# @sleep 500` and kulala `# @delay 500`: wait that many ms first (an expression for the
+  // time is not evaluated: no wait; the parser refuses a kulala delay that is not a number).
+  const sleep = node.metadata.find((meta) => meta.key === 'sleep' || meta.key === 'delay')?.value;
   if (sleep && /^\d+$/.test(sleep)) await delay(Number(sleep), undefined, { signal: attempt.context.signal });
   const passes =
     node.httpyacLoop && session.httpyacLoopPasses ? await session.httpyacLoopPasses(file, node) : undefined;
@@ -656,7 +676,8 @@ async function sendAfterPreWork(shared: ExecutorShared, attempt: Attempt, pass?:
   if (node.metadata.length > 0 && hasCommand(node)) await runCommands(shared, attempt, 'pre');
   attempt.requestLists = undefined;
   attempt.iteration = undefined;
-  attempt.overrides = undefined;
+  // A replay sends the URL and body the scripts of the last send left (kulala replays the same request object).
+  if (!attempt.replays) attempt.overrides = undefined;
   if (node.preScripts.length > 0) await runScripts(shared, attempt, 'preScripts');
   const control = attempt.control as RequestControl | undefined;
   if (control?.abort !== undefined)
@@ -707,7 +728,17 @@ async function sendPrepared(
   let request = (attempt.request = prepared.request);
   const sendOptions = requestSendOptions(options, node, prepared.overrides, cookieJarFor(shared, file, node), signal);
   let exchange: Exchange;
-  if (prepared.digest) {
+  if (prepared.ntlm) {
+    // The NEGOTIATE round's 401 is not recorded: the request that authenticated is.
+    const { ntlmCredentials, sendWithNtlm } = await import('../send/ntlm.js');
+    ({ exchange, request } = await sendWithNtlm(
+      (outgoing) => engine.sendRequest(outgoing, sendOptions),
+      request,
+      ntlmCredentials(prepared.ntlm.username, prepared.ntlm.password),
+      { release: engine.releaseBody },
+    ));
+    attempt.request = request;
+  } else if (prepared.digest) {
     // The challenge's answer is a second request: the one recorded and reported is that one.
     const { sendWithDigest } = await import('../send/digest.js');
     ({ exchange, request } = await sendWithDigest(
@@ -737,7 +768,7 @@ async function sendPrepared(
   if (node.outputRedirect) await saveBody(node, file, view);
   if (file.dialect === 'httpyac') session.noteHttpyacResponse?.(file, view);
   if (node.handlers.length > 0) await runScripts(shared, attempt, 'handlers');
-  setJsonKeyVariables(shared, node, view);
+  if (node.metadata.length > 0) setResponseKeyVariables(shared, node, view);
   if (node.metadata.length > 0 && hasCommand(node)) await runCommands(shared, attempt, 'post');
   if (node.httpyacPostScripts && shared.scriptsOn) await runHttpyacPostScripts(shared, attempt, view);
   if (node.assertions.length > 0) {

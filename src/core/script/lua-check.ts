@@ -1,7 +1,8 @@
 /**
  * What dial's Lua sandbox does not give kulala's Lua scripts, found in the code before anything
  * is sent (E_SCRIPT at the line): the file system, the process, Neovim's API, other modules,
- * and changing the request (but for a pre-request script's url_raw and body_raw). The sandbox refuses the same at run time (a name
+ * and changing the request (but for url_raw and body_raw, in a pre-request script or in a handler that
+ * calls request.replay(): the replay sends them). The sandbox refuses the same at run time (a name
  * it does not have is nil or an error); these checks make the common cases fail before the send.
  */
 import { DialError } from '../errors.js';
@@ -61,7 +62,7 @@ const PROVIDED = {
     'deepcopy',
   ]),
 };
-const MODULES = new Set(['kulala.utils.json']);
+const MODULES = new Set(['kulala.utils.json', 'kulala.utils.fs']);
 
 /**
  * rest.nvim's script context (lua/rest-nvim/script/lua.lua): `request.variables.{set,get}`, in
@@ -101,7 +102,7 @@ const KULALA_CHECKS: Check[] = [
   [
     /\brequire\s*\(?\s*(["'])([^"'\n]*)\1/g,
     (m) => (MODULES.has(m[2]) ? undefined : `require('${m[2]}')`),
-    'dial gives Lua scripts kulala.utils.json (parse, encode) as a module; vim.json does the same',
+    "dial gives Lua scripts kulala.utils.json (parse, encode) and kulala.utils.fs (read/write in the .http file's folder) as modules; vim.json does the same",
   ],
   [/\brequire\s*\(\s*[^"'\s)]/g, () => 'require of a computed name', 'dial gives Lua scripts kulala.utils.json only'],
   [
@@ -118,7 +119,7 @@ const KULALA_CHECKS: Check[] = [
       !/\.\s*\w+\s*=$/.test(m[0].slice(m[0].indexOf(m[1]) + m[1].length))
         ? undefined
         : `changes request.${m[1]}`,
-    'a pre-request script may set request.url_raw and request.body_raw (templates, sent with their {{variables}} filled in); for anything else set a variable (request.environment.NAME = value) and use {{NAME}} in the request',
+    'a pre-request script, or a handler that calls request.replay(), may set request.url_raw and request.body_raw (templates, sent with their {{variables}} filled in); for anything else set a variable (request.environment.NAME = value) and use {{NAME}} in the request',
   ],
   [
     /\brequest\s*\.\s*(?:environment|variables)\s*\(/g,
@@ -194,6 +195,8 @@ export function refuseUnsupportedLua(
   const checks = api === 'rest.nvim' ? RESTNVIM_CHECKS : api === 'rest.nvim-0' ? RESTNVIM_LEGACY_CHECKS : KULALA_CHECKS;
   const withStrings = codeOnly(code, false);
   const text = codeOnly(code, true);
+  // kulala keeps url_raw / body_raw on the request it replays: a handler that replays may set them.
+  const overridable = pre || /\brequest\s*\.\s*replay\s*\(/.test(text);
   // A local or a parameter of that name is the script's own table, not dial's.
   const own = new Set<string>();
   for (const match of text.matchAll(/\blocal\s+([\w\s,]+?)\s*(?:=|\n|$)|\bfunction\b[^(\n]*\(([^)]*)\)/g))
@@ -208,7 +211,7 @@ export function refuseUnsupportedLua(
       if (before.endsWith('.') || before.endsWith(':')) continue;
       if (match[1] && own.has(match[1]) && pattern.source.startsWith('\\b(client|request|')) continue;
       if (api === 'rest.nvim' && own.has('response') && pattern.source.startsWith('\\bresponse')) continue;
-      const what = describe(match, pre);
+      const what = describe(match, overridable);
       if (what === undefined) continue;
       if (!first || match.index < first.index) first = { index: match.index, what, hint };
       break;

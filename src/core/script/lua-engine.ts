@@ -29,6 +29,8 @@ export interface LuaOutcome {
   control: { skip?: string; replay?: boolean };
   /** `request.url_raw` / `request.body_raw` as a pre-request script set them. */
   request: { url?: string; body?: string };
+  /** kulala.utils.fs writes, in order (lua-fs.ts applies them). */
+  files: Array<{ path: string; content: string; append?: boolean; pretty?: boolean }>;
   error?: { kind: 'syntax' | 'runtime' | 'memory' | 'timeout'; message: string };
 }
 
@@ -115,6 +117,7 @@ export function runLua(
       globals: { set: {}, removed: [], cleared: false },
       control: {},
       request: {},
+      files: [],
       error: { kind, message },
     });
     // The limit counts from the start of the worker: loading wasmoon is part of it (about 30 ms).
@@ -150,6 +153,9 @@ function normalise(raw: Partial<LuaOutcome>): LuaOutcome {
     },
     control: map<unknown>(raw.control) as LuaOutcome['control'],
     request: map<string>(raw.request),
+    files: list<LuaOutcome['files'][number]>(raw.files).filter(
+      (write) => typeof write?.path === 'string' && typeof write.content === 'string',
+    ),
   };
   if (raw.error) outcome.error = raw.error;
   return outcome;

@@ -2,7 +2,7 @@
  * kulala.nvim's Lua script API as Lua source, run inside wasmoon (Lua 5.4 in WebAssembly) in a
  * worker thread (lua-engine.ts). The script gets a fresh environment table holding only what is
  * listed here: no `io`, `os` (but its clock and date functions), `package`, `debug`, `dofile`,
- * `loadfile`, `string.dump` or binary chunks; `require` gives dial's own modules only. Nothing of
+ * `loadfile`, `string.dump` or binary chunks; `require` gives dial's own modules only (kulala.utils.fs reads and writes through dial: lua-fs.ts). Nothing of
  * JavaScript is reachable: the data comes in as JSON text (`DIAL_DATA`) and the outcome goes out
  * as JSON text (the chunk's return value).
  *
@@ -419,7 +419,7 @@ local request = setmetatable({}, {
   __newindex = function(_, k, v)
     if k == 'url_raw' or k == 'body_raw' then
       if not D.overridable then
-        error('request.' .. k .. ' = ...: dial takes a new URL or body from a pre-request script of dial run only', 2)
+        error('request.' .. k .. ' = ...: dial takes a new URL or body from a pre-request script, or a handler that calls request.replay(), of dial run only', 2)
       end
       if type(v) ~= 'string' then error('request.' .. k .. ' = ...: a string, not a ' .. type(v), 2) end
       requestFields[k] = v
@@ -483,9 +483,56 @@ local modules = {
     encode = function(v) return encode(v) end,
   }),
 }
+-- kulala.utils.fs: reads come from D.files (read by dial before the script ran, by the path as
+-- written); writes go out in out.files and dial writes them after the script (lua-fs.ts).
+local files = D.files or {}
+local function fsKnown(fn, name)
+  if type(name) ~= 'string' then error('kulala.utils.fs.' .. fn .. ': the path must be a string', 3) end
+  local v = files[name]
+  if v == nil then
+    error('kulala.utils.fs.' .. fn .. "('" .. name .. "'): dial reads only files named by a string literal in the script", 3)
+  end
+  return v
+end
+local function fsWrite(fn, name, content, extra)
+  if type(name) ~= 'string' then error('kulala.utils.fs.' .. fn .. ': the path must be a string', 3) end
+  out.files = out.files or {}
+  local w = { path = name, content = content }
+  for k, v in pairs(extra or {}) do w[k] = v end
+  insert(out.files, w)
+  files[name] = (w.append and type(files[name]) == 'string') and (files[name] .. content) or content
+  return true
+end
+local fsApi = strict('kulala.utils.fs', {
+  read_file = function(name, binary)
+    local v = fsKnown('read_file', name)
+    if v == false then return nil end
+    if binary then return v end
+    return (sgsub(v, '\r\n', '\n'))
+  end,
+  read_json = function(name)
+    local v = fsKnown('read_json', name)
+    if v == false then return nil end
+    if v == '' then v = '{}' end
+    local ok, parsed = pcall(decode, v)
+    if not ok then return nil, parsed end
+    return parsed
+  end,
+  file_exists = function(name) return fsKnown('file_exists', name) ~= false end,
+  write_file = function(name, content, append, binary)
+    if binary then error('kulala.utils.fs.write_file: binary content is not supported by dial', 2) end
+    return fsWrite('write_file', name, tostring(content), { append = append and true or false })
+  end,
+  write_json = function(name, data, format)
+    if type(data) ~= 'table' then error('kulala.utils.fs.write_json: the data must be a table', 2) end
+    if next(data) == nil then data = { _ = '' } end
+    return fsWrite('write_json', name, encode(data), { pretty = format and true or false })
+  end,
+})
+modules['kulala.utils.fs'] = fsApi
 local function require(name)
   local m = modules[name]
-  if not m then error("require('" .. tostring(name) .. "'): dial's Lua scripts can load kulala.utils.json only", 2) end
+  if not m then error("require('" .. tostring(name) .. "'): dial's Lua scripts can load kulala.utils.json and kulala.utils.fs only", 2) end
   return m
 end
 

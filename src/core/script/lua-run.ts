@@ -192,22 +192,21 @@ export async function runLuaScript(
   const globals: Record<string, unknown> = {};
   for (const [name, value] of env.globals) if (value !== undefined) globals[name] = value;
   const restNvim = node.kind === 'inline' && node.lua !== undefined;
+  const at = { file: script.filename, line: node.kind === 'inline' ? script.lineOffset + 1 : node.span.line };
+  // kulala.utils.fs is kulala's module: rest.nvim's scripts are refused it by their own checks.
+  const fs = !restNvim && script.code.includes('kulala.utils.fs') ? await import('./lua-fs.js') : undefined;
   const data = {
     ...(node.kind === 'inline' && node.lua === 'rest.nvim' ? await restNvimData(env, script.code) : {}),
     ...(node.kind === 'inline' && node.lua === 'rest.nvim-0' ? restNvimLegacyData(env) : {}),
     request: restNvim ? {} : await requestData(env, script.code),
+    ...(fs ? { files: fs.readLuaFiles(script.code, file.path, at) } : {}),
     response: restNvim ? null : responseData(env.response),
-    responses: restNvim
-      ? null
-      : await responsesData(env, script.code, {
-          file: script.filename,
-          line: node.kind === 'inline' ? script.lineOffset + 1 : node.span.line,
-        }),
+    responses: restNvim ? null : await responsesData(env, script.code, at),
     env: { values, known },
     globals,
     iteration: env.iteration ?? 1,
     control: env.control !== undefined,
-    overridable: env.requestOverrides !== undefined && !env.response,
+    overridable: env.requestOverrides !== undefined,
     lineOffset: script.lineOffset,
   };
   const outcome = await runLua(script.code, script.filename, data, limits);
@@ -225,6 +224,11 @@ export async function runLuaScript(
   if (env.control) {
     if (outcome.control.skip !== undefined) env.control.skip = String(outcome.control.skip);
     if (outcome.control.replay) env.control.replay = true;
+  }
+  if (outcome.files.length > 0) {
+    if (!fs)
+      throw new DialError('E_SCRIPT', 'kulala.utils.fs: a write from a script that does not load it', { location: at });
+    fs.applyLuaWrites(outcome.files, file.path, at);
   }
   if (outcome.error) throw luaError(outcome.error, script, node, file, limits);
   return { tests: outcome.tests, logs: outcome.logs };

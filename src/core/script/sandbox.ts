@@ -192,7 +192,10 @@ export class ScriptRunner {
         const { code, filename, lineOffset } = await this.load(script, file);
         if (isLuaScript(script, code)) {
           const { refuseUnsupportedLua } = await import('./lua-check.js');
-          refuseUnsupportedLua(code, filename, lineOffset + 1, node.preScripts.includes(script), luaApiOf(script));
+          const api = luaApiOf(script);
+          refuseUnsupportedLua(code, filename, lineOffset + 1, node.preScripts.includes(script), api);
+          if (api === 'kulala' && code.includes('kulala.utils.fs'))
+            (await import('./lua-fs.js')).refuseLuaFileAccess(code, filename, lineOffset + 1, file.path);
           continue;
         }
         const location = { file: filename, line: script.kind === 'inline' ? lineOffset + 1 : script.span.line };

@@ -46,7 +46,10 @@ export function grpcRequestParts(
       grpc: {
         protoFiles: target.protoFiles.map(protoFile),
         importPaths,
+        ...(target.protosetFiles ? { protosetFiles: target.protosetFiles.map(absolute) } : {}),
         ...(target.insecure ? { insecure: true } : {}),
+        ...(target.authority ? { authority: target.authority } : {}),
+        ...(target.command ? { command: target.command } : {}),
       },
     };
   } catch (error) {

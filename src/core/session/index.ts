@@ -39,6 +39,7 @@ import { grpcRequestParts } from './grpc.js';
 import type { HeaderNode, HttpFile, RequestNode } from '../httpfile/types.js';
 import { parseHttpFile } from '../httpfile/parse.js';
 import { reportParseWarnings } from '../httpfile/warnings.js';
+import { skipsCertificateCheck } from '../httpfile/metadata.js';
 import { httpyacVariableName } from '../httpfile/httpyac.js';
 import { decodeFileBody } from '../httpfile/scripts.js';
 import { withHttpyacEnvironment } from '../vars/httpyac-env.js';
@@ -124,6 +125,8 @@ export interface PreparedRequest {
    * (session.execute does; the send command reuses its --auth-type digest path).
    */
   digest?: { username: string; password: string };
+  /** kulala's `Authorization: NTLM user:password`: the NTLM handshake of send/ntlm.ts. */
+  ntlm?: { username: string; password: string };
 }
 
 export interface Session {
@@ -357,9 +360,21 @@ class RequestSession implements Session {
       ...prepared.overrides,
       ...(options.signal ? { signal: options.signal } : {}),
     };
+    // kulala's `# @curl-insecure`: no certificate check for this request (as run/execute.ts does).
+    if (node.metadata.length > 0 && skipsCertificateCheck(node.metadata))
+      sendOptions.tls = { ...(sendOptions.tls ?? { verify: true }), verify: false };
     let request = prepared.request;
     let exchange: Exchange;
-    if (prepared.digest) {
+    if (prepared.ntlm) {
+      const { ntlmCredentials, sendWithNtlm } = await import('../send/ntlm.js');
+      const engine = this.options.send ? undefined : await import('../http/index.js');
+      ({ exchange, request } = await sendWithNtlm(
+        (outgoing) => send(outgoing, sendOptions),
+        request,
+        ntlmCredentials(prepared.ntlm.username, prepared.ntlm.password),
+        { release: engine?.releaseBody },
+      ));
+    } else if (prepared.digest) {
       const { sendWithDigest } = await import('../send/digest.js');
       const engine = this.options.send ? undefined : await import('../http/index.js');
       ({ exchange, request } = await sendWithDigest(
@@ -424,7 +439,8 @@ class RequestSession implements Session {
       this.checkHeader(file, node, header, header.name, header.value);
       headers.push([header.name, header.value]);
     }
-    if (httpyacAuthIndex(headers) >= 0) return undefined;
+    // NTLM takes the general path: its password is a secret to redact, and NO_SECRETS is shared.
+    if (httpyacAuthIndex(headers) >= 0 || awsAuthIndex(headers) >= 0 || ntlmAuthIndex(headers) >= 0) return undefined;
     // A new send forgets the `# @prompt` answers of the last one (as prepareInChain).
     if (promptAgain && (!this.promptedNow || this.promptedNow.size > 0) && this.chain.getStore() === undefined)
       this.promptedNow = new Set();
@@ -469,6 +485,28 @@ class RequestSession implements Session {
       this.labels.set(file, label);
     }
     return label;
+  }
+
+  /**
+   * `Authorization: AWS key secret …` (kulala, httpyac): taken out of the headers to be signed once the
+   * request is final (session/aws-auth.ts); its secret and token are masked like secrets.
+   */
+  private takeAwsAuthorization(
+    file: HttpFile,
+    node: RequestNode,
+    headers: Array<[string, string]>,
+    secrets: Set<string>,
+  ): { value: string; location: { file: string; line: number } } | undefined {
+    const index = awsAuthIndex(headers);
+    if (index < 0) return undefined;
+    const value = headers[index][1];
+    headers.splice(index, 1);
+    const words = value.trim().split(/\s+/);
+    if (words[2]) secrets.add(words[2]);
+    const token = words.find((word) => /^token:./i.test(word));
+    if (token) secrets.add(token.slice('token:'.length));
+    const written = node.headers.find((header) => header.name.toLowerCase() === 'authorization');
+    return { value, location: { file: file.path || '<text>', line: (written?.span ?? node.requestLineSpan).line } };
   }
 
   private where(file: HttpFile, node: RequestNode): string {
@@ -1049,6 +1087,7 @@ class RequestSession implements Session {
     // A rooted target with no Host header cannot be sent as written; httpyac's rule gives it the
     // `host` variable. Used in every dialect, only when such a variable is defined.
     if (url.startsWith('/')) url = `${await resolver.variable('host').catch(() => '')}${url}`;
+    const aws = this.takeAwsAuthorization(file, node, headers, resolver.secretValues);
     const auth = applyAuthConvention(headers, resolver.secretValues, file.dialect === 'httpyac');
     const body: RequestBody =
       node.body || node.httpyacGraphqlFile ? await this.resolveBody(file, node, resolver, headers) : { kind: 'none' };
@@ -1079,11 +1118,17 @@ class RequestSession implements Session {
       delete overrides.proxy;
       overrides.env = {};
     }
+    // AWS Signature v4 signs the request as it is sent: last, once the URL, headers and body are final.
+    if (aws) request = await (await import('./aws-auth.js')).signAwsRequest(request, aws);
     const secretValues = [...resolver.secretValues];
     for (const secret of secretValues) this.secrets.add(secret);
-    return auth.digest
-      ? { request, overrides, secretValues, digest: auth.digest }
-      : { request, overrides, secretValues };
+    return {
+      request,
+      overrides,
+      secretValues,
+      ...(auth.digest ? { digest: auth.digest } : {}),
+      ...(auth.ntlm ? { ntlm: auth.ntlm } : {}),
+    };
   }
 
   /**
@@ -1706,9 +1751,16 @@ function applyAuthConvention(
   headers: Array<[string, string]>,
   secrets: Set<string>,
   httpyac = false,
-): { digest?: { username: string; password: string } } {
+): { digest?: { username: string; password: string }; ntlm?: { username: string; password: string } } {
   const index = headers.findIndex(([name]) => name.toLowerCase() === 'authorization');
   if (index < 0) return {};
+  // kulala `NTLM user:password` (curl --ntlm -u; the password after the last colon): the handshake of send/ntlm.ts.
+  const ntlm = /^\s*NTLM\s+(.*):(.+?)\s*$/is.exec(headers[index][1]);
+  if (ntlm) {
+    headers.splice(index, 1);
+    secrets.add(ntlm[2]);
+    return { ntlm: { username: ntlm[1], password: ntlm[2] } };
+  }
   const match = /^(Basic|Digest)\s+(.*\S)\s*$/i.exec(headers[index][1]);
   if (!match) return {};
   const credentials = match[2];
@@ -1785,6 +1837,18 @@ function plainUrl(node: RequestNode, resolver: VariableResolver): string | undef
 }
 
 /** The header httpyac's `Authorization: oauth2 …` (or `openid …`) is written in, or -1. */
+/** `Authorization: AWS key secret …`, signed with AWS Signature v4 (session/aws-auth.ts). */
+function awsAuthIndex(headers: Array<[string, string]>): number {
+  return headers.findIndex(
+    ([name, value]) => name.toLowerCase() === 'authorization' && /^\s*aws\s+\S+\s+\S+/i.test(value),
+  );
+}
+
+/** kulala's `Authorization: NTLM user:password`, answered with the NTLM handshake (send/ntlm.ts). */
+function ntlmAuthIndex(headers: Array<[string, string]>): number {
+  return headers.findIndex(([name, value]) => name.toLowerCase() === 'authorization' && /^\s*NTLM\s/i.test(value));
+}
+
 function httpyacAuthIndex(headers: Array<[string, string]>): number {
   return headers.findIndex(
     ([name, value]) => name.toLowerCase() === 'authorization' && /^\s*(oauth2|openid)\b/i.test(value),

@@ -80,6 +80,8 @@ export interface PreparedFileRequest {
   environment?: string;
   /** `Authorization: Digest user password` in the file: answer the 401 challenge with these (the header is removed). */
   digest?: { username: string; password: string };
+  /** `Authorization: NTLM user:password` (kulala): the NTLM handshake answers the server (core/send/ntlm.ts). */
+  ntlm?: { username: string; password: string };
   /** With keepReferences: the references left as written, each once (for a warning). */
   kept?: KeptReference[];
   /** With loadScripts, when the request has scripts: for running its response handlers. */
@@ -257,6 +259,7 @@ export async function prepareFileRequest(options: PrepareFileRequestOptions): Pr
     secretValues: [...new Set([...prepared.secretValues, ...session.secretValues()])],
     environment,
     ...(prepared.digest ? { digest: prepared.digest } : {}),
+    ...(prepared.ntlm ? { ntlm: prepared.ntlm } : {}),
     ...(options.keepReferences ? { kept: [...kept.values()] } : {}),
     ...(scripts ? { scripts } : {}),
     ...(cookieJar ? { cookieJar } : {}),

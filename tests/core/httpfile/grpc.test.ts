@@ -71,11 +71,28 @@ describe('GRPC targets', () => {
     expect(file.requests[1].grpcProtos).toBeUndefined();
   });
 
+  it("reads kulala's list / describe commands and -authority / # @grpc-authority", () => {
+    expect(parseGrpcTarget('localhost:1 describe a.B', [{ key: 'grpc-plaintext', value: '' }])).toMatchObject({
+      command: { kind: 'describe', symbol: 'a.B', address: 'localhost:1', tls: false },
+    });
+    expect(parseGrpcTarget('-plaintext grpc://h:2 list', []).command).toEqual({
+      kind: 'list',
+      address: 'h:2',
+      tls: false,
+    });
+    expect(grpcTargetUrl(parseGrpcTarget('grpcs://h:3 describe', []))).toBe('grpcs://h:3/describe');
+    expect(parseGrpcTarget('-authority real.example.com localhost:443 a.B/C', []).authority).toBe('real.example.com');
+    expect(
+      parseGrpcTarget('localhost:443 a.B/C', [{ key: 'grpc-authority', value: 'real.example.com' }]).authority,
+    ).toBe('real.example.com');
+  });
+
   it('refuses what it cannot send at the line', () => {
-    expect(refusal('\n\nGRPC localhost:1 describe a.B\n')).toEqual({
-      message: "gRPC target: grpcurl's `describe` command is not supported",
+    expect(refusal('\n\nGRPC localhost:1 describe a.B c.D\n')).toEqual({
+      message: "gRPC target: cannot read the gRPC `describe` line 'localhost:1 describe a.B c.D'",
       line: 3,
     });
+    expect(refusal('GRPC list\n').message).toContain('`list`');
     expect(refusal('GRPC -H x:y localhost:1 a.B/C\n').message).toContain('-H is not supported');
     expect(refusal('# @grpc-plaintext\nGRPC grpcs://h/a.B/C\n').message).toContain('-plaintext');
     expect(refusal('GRPC h:1/prefix/a.B/C\n').message).toContain('a path before the service');

@@ -174,8 +174,8 @@ describe('httpyac metadata values', () => {
   });
 });
 
-describe('httpyac authorization schemes dial does not run', () => {
-  it('refuses AWS signing at the header line, and leaves oauth2 to the session (it signs in)', () => {
+describe('httpyac authorization schemes', () => {
+  it('refuses a malformed AWS line at the header line, and leaves oauth2 to the session (it signs in)', () => {
     expect(
       parseHttpFile(`${HY}GET http://x/\nAuthorization: oauth2 client_credentials\n`, '').requests[0].headers,
     ).toHaveLength(1);
@@ -188,18 +188,27 @@ describe('httpyac authorization schemes dial does not run', () => {
 });
 
 describe('authorization schemes computed by another tool, in every dialect', () => {
-  it('refuses kulala NTLM / Negotiate credentials and AWS signing at the header line', () => {
+  it('refuses NTLM without a password and Negotiate at the header line; NTLM user:password and AWS signing are kept for the session', () => {
     for (const value of [
-      'NTLM {{u}}:{{p}}',
       'NTLM {{u}} {{p}}',
+      'Negotiate {{u}}:{{p}}',
       'NTLM',
       'Negotiate',
-      'AWS {{key}} {{secret}} region:eu-west-1',
+      'AWS {{key}} {{secret}} zone:eu-west-1',
     ]) {
       const error = refusal(`GET http://x/\nAuthorization: ${value}\n`);
       expect(error.line).toBe(2);
       expect(error.message).toMatch(/NTLM|Negotiate|AWS/);
     }
+    // NTLM user:password is answered by the NTLM handshake (send/ntlm.ts), not refused.
+    expect(parseHttpFile('GET http://x/\nAuthorization: NTLM {{u}}:{{p}}\n', '').requests[0].headers).toHaveLength(1);
+    // A well-formed AWS line is signed when the request is sent (session/aws-auth.ts), not refused.
+    expect(
+      parseHttpFile(
+        'GET http://x/\nAuthorization: AWS {{key}} {{secret}} token:{{t}} region:eu-west-1 service:s3\n',
+        '',
+      ).requests[0].headers,
+    ).toHaveLength(1);
     // A real NTLM / Negotiate token (one base64 word) is an ordinary header.
     for (const value of ['NTLM TlRMTVNTUAABAAAAB4IIog==', 'Negotiate YIIGhgYGKwYBBQUCoIIGejCCBnag'])
       expect(parseHttpFile(`GET http://x/\nAuthorization: ${value}\n`, '').requests[0].headers).toHaveLength(1);

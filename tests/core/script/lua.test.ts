@@ -118,12 +118,24 @@ describe("kulala's Lua scripts", () => {
       '<',
     );
     expect(e.requestOverrides).toEqual({ url: 'http://x/?page={{page}}', body: '{"a":1,"your_var":"whatever"}' });
-    // Where the request cannot be changed (dial send, handlers), the assignment is an error at its line.
+    // Where the request cannot be changed (dial send), the assignment is an error at its line.
     const handler = await failure('  local r = request\n  r.url_raw = "http://y/"');
     expect(handler.message).toMatch(
-      /request\.url_raw = \.\.\.: dial takes a new URL or body from a pre-request script of dial run only/,
+      /request\.url_raw = \.\.\.: dial takes a new URL or body from a pre-request script, or a handler that calls request\.replay\(\), of dial run only/,
     );
     expect(handler.location?.line).toBe(10);
+  });
+
+  it('a handler that replays: request.url_raw is what the replay sends (kulala keeps it on the request)', async () => {
+    const e = env({ requestOverrides: {} });
+    await runLua(
+      '  request.url_raw = "http://x/other"\n  request.environment.TOKEN = "Bar"\n  request.replay()',
+      e,
+      '>',
+    );
+    expect(e.requestOverrides).toEqual({ url: 'http://x/other' });
+    expect(e.requestVariables.get('TOKEN')).toBe('Bar');
+    expect(e.control).toEqual({ replay: true });
   });
 
   it('errors point at the .http line', async () => {
@@ -152,7 +164,8 @@ describe('the Lua sandbox refuses before sending what it does not give', () => {
     ['os.execute("touch /tmp/x")', /os\.execute/],
     ['local v = os.getenv("HOME")', /os\.getenv/],
     ['vim.fn.system("ls")', /vim\.fn/],
-    ['local fs = require("kulala.utils.fs")', /require\('kulala\.utils\.fs'\)/],
+    ['local c = require("kulala.cmd")', /require\('kulala\.cmd'\)/],
+    ['local fs = require("kulala.utils.fs") fs.delete_file("a")', /kulala\.utils\.fs\.delete_file/],
     ['dofile("/etc/passwd")', /dofile/],
     ['request.url_raw = "http://other/"', /changes request\.url_raw/],
     ['request.body_raw = "{}"', /changes request\.body_raw/],
@@ -180,7 +193,7 @@ describe('the Lua sandbox holds when a script tries to break out', () => {
   const breakouts: Array<[string, RegExp]> = [
     ['local x = _G["i" .. "o"].open("/etc/passwd")', /attempt to index a nil value/],
     ['local o = _ENV["o" .. "s"]["exe" .. "cute"]("id")', /attempt to call a nil value/],
-    ['local r = _G["req" .. "uire"]("o" .. "s")', /can load kulala\.utils\.json only/],
+    ['local r = _G["req" .. "uire"]("o" .. "s")', /can load kulala\.utils\.json and kulala\.utils\.fs only/],
     ['local f = _G["load" .. "file"]("/etc/passwd")', /attempt to call a nil value/],
     ['local d = _G["deb" .. "ug"].getregistry()', /attempt to index a nil value/],
     ['local p = _G["pack" .. "age"].loadlib("x", "y")', /attempt to index a nil value/],

@@ -150,3 +150,52 @@ export async function reflectFiles(call: ReflectionCall, service: string): Promi
     hint: "name the service's .proto file in the request: `# @grpc-proto ./service.proto` (and `# @grpc-import-path DIR` for its imports)",
   });
 }
+
+/** One list_services question on a reflection stream; `unimplemented` means: try the older version. */
+function listWith(call: ReflectionCall, version: string): Promise<{ names: string[] } | { unimplemented: true }> {
+  return new Promise((resolve, reject) => {
+    const stream: ClientDuplexStream<Ask, Answer> = call.client.makeBidiStreamRequest(
+      `/${version}.ServerReflection/ServerReflectionInfo`,
+      encodeAsk,
+      decodeAnswer,
+      call.metadata,
+      call.deadline ? { deadline: call.deadline } : {},
+    );
+    const abort = (): void => stream.cancel();
+    call.signal?.addEventListener('abort', abort, { once: true });
+    let settled = false;
+    const finish = (outcome: { names: string[] } | { unimplemented: true } | Error): void => {
+      if (settled) return;
+      settled = true;
+      call.signal?.removeEventListener('abort', abort);
+      if (outcome instanceof Error) {
+        stream.cancel();
+        reject(outcome);
+      } else {
+        stream.end();
+        resolve(outcome);
+      }
+    };
+    stream.on('data', (answer: Answer) => {
+      if (answer.kind === 'services') finish({ names: answer.names });
+      else if (answer.kind === 'error') finish(new DialError('E_INPUT', `server reflection failed: ${answer.message}`));
+      else finish(new DialError('E_INPUT', 'server reflection answered list_services with files'));
+    });
+    stream.on('error', (error: ServiceError) => {
+      if (error.code === UNIMPLEMENTED) finish({ unimplemented: true });
+      else finish(error);
+    });
+    stream.write({ listServices: true });
+  });
+}
+
+/** The services the server's reflection lists, in its order (kulala's `GRPC host:port list`). */
+export async function reflectServiceNames(call: ReflectionCall): Promise<string[]> {
+  for (const version of VERSIONS) {
+    const outcome = await listWith(call, version);
+    if ('names' in outcome) return outcome.names;
+  }
+  throw new DialError('E_INPUT', 'the server does not offer server reflection, so dial cannot list its services', {
+    hint: "name the service's .proto file and use `describe`: `# @grpc-proto ./service.proto`",
+  });
+}

@@ -20,10 +20,11 @@ import { nowMs } from '../../clock.js';
 import { DialError, isDialError } from '../../errors.js';
 import type { Exchange, HeaderList, HttpRequest, SendOptions, TlsOptions } from '../types.js';
 import { decodeMessage, encodeMessage } from './json.js';
-import { reflectFiles } from './reflection.js';
+import { reflectFiles, reflectServiceNames } from './reflection.js';
 import { findMethod, rootFromDescriptors, rootFromProtoFiles, type GrpcMethodSchema } from './schema.js';
 import { grpcStatusName, httpStatusOfGrpc } from './status.js';
-import { grpcTargetUrl, parseGrpcTarget, type GrpcTarget } from './target.js';
+import { decodeFields } from './wire.js';
+import { grpcTargetUrl, parseGrpcTarget, type GrpcCommand, type GrpcTarget } from './target.js';
 
 type GrpcModule = typeof GrpcJs;
 
@@ -264,7 +265,9 @@ async function schemaFor(
   options: SendOptions,
 ): Promise<GrpcMethodSchema> {
   let root: Protobuf.Root;
-  if (target.protoFiles.length > 0) {
+  if (target.protosetFiles?.length) {
+    root = await rootFromProtosets(target.protosetFiles);
+  } else if (target.protoFiles.length > 0) {
     root = await rootFromProtoFiles(target.protoFiles, target.importPaths);
   } else {
     const files = await reflectFiles({ client, metadata, deadline, signal: options.signal }, target.service);
@@ -281,8 +284,122 @@ async function schemaFor(
   return schema;
 }
 
+/** The schema in compiled descriptor sets (FileDescriptorSet files, `protoc --descriptor_set_out`). */
+async function rootFromProtosets(paths: string[]): Promise<Protobuf.Root> {
+  const files: Buffer[] = [];
+  for (const path of paths) {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(path);
+    } catch (error) {
+      throw new DialError('E_NOT_FOUND', `protoset file not found: ${path}`, {
+        hint: 'paths in `# @grpc-protoset` and -protoset are relative to the .http file',
+        cause: error,
+      });
+    }
+    files.push(...(decodeFields(bytes).bytes.get(1) ?? []));
+  }
+  return rootFromDescriptors(files);
+}
+
+/** grpc-js channel options: no proxy from the environment; kulala's `-authority` as grpcurl's. */
+function channelOptions(target: Pick<GrpcTarget, 'authority'>): GrpcJs.ChannelOptions {
+  return {
+    'grpc.enable_http_proxy': 0,
+    ...(target.authority
+      ? { 'grpc.ssl_target_name_override': target.authority, 'grpc.default_authority': target.authority }
+      : {}),
+  };
+}
+
+/**
+ * kulala-core's `describe` answer: each service (fully qualified) with its method names, those
+ * whose name contains the symbol when it names any, else all.
+ */
+function describeRoot(root: Protobuf.Root, symbol: string | undefined): Record<string, string[]> {
+  const all: Record<string, string[]> = {};
+  const walk = (namespace: Protobuf.NamespaceBase): void => {
+    for (const nested of namespace.nestedArray) {
+      const asService = nested as Protobuf.Service;
+      if (asService.methods !== undefined && typeof asService.methods === 'object' && 'methodsArray' in asService)
+        all[nested.fullName.replace(/^\./, '')] = asService.methodsArray.map((method) => method.name);
+      if ((nested as Protobuf.NamespaceBase).nestedArray) walk(nested as Protobuf.NamespaceBase);
+    }
+  };
+  walk(root);
+  if (!symbol) return all;
+  const matching = Object.entries(all).filter(([name]) => name.includes(symbol) || name.endsWith(`.${symbol}`));
+  return matching.length > 0 ? Object.fromEntries(matching) : all;
+}
+
+/** kulala's `list` (the services reflection names) and `describe` (services and their methods), as a JSON answer. */
+async function sendGrpcCommand(request: HttpRequest, command: GrpcCommand, options: SendOptions): Promise<Exchange> {
+  const target: GrpcTarget = {
+    address: command.address,
+    service: '',
+    method: '',
+    tls: command.tls,
+    protoFiles: request.grpc?.protoFiles ?? [],
+    importPaths: request.grpc?.importPaths ?? [],
+    ...(request.grpc?.insecure ? { insecure: true } : {}),
+    ...(request.grpc?.authority ? { authority: request.grpc.authority } : {}),
+    command,
+  };
+  const url = grpcTargetUrl(target);
+  const started = nowMs();
+  const grpc = await loadGrpc();
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const deadline = timeoutMs > 0 ? new Date(Date.now() + timeoutMs) : undefined;
+  const metadata = metadataOf(grpc, request.headers);
+  const client = new grpc.Client(target.address, credentialsFor(grpc, target, options.tls), channelOptions(target));
+  const call = { client, metadata, deadline, signal: options.signal };
+  try {
+    let answer: unknown;
+    if (command.kind === 'list') answer = await reflectServiceNames(call);
+    else if (request.grpc?.protosetFiles?.length)
+      answer = describeRoot(await rootFromProtosets(request.grpc.protosetFiles), command.symbol);
+    else if (target.protoFiles.length > 0)
+      answer = describeRoot(await rootFromProtoFiles(target.protoFiles, target.importPaths), command.symbol);
+    else {
+      const services = command.symbol ? [command.symbol.replace(/\/.*$/, '')] : await reflectServiceNames(call);
+      const files = new Map<string, Buffer>();
+      for (const service of services.filter((name) => !name.startsWith('grpc.reflection.')))
+        for (const file of await reflectFiles(call, service)) files.set(file.toString('base64'), file);
+      answer = describeRoot(await rootFromDescriptors([...files.values()]), command.symbol);
+    }
+    const bytes = Buffer.from(JSON.stringify(answer, null, 2), 'utf8');
+    const total = nowMs() - started;
+    return {
+      request: { method: request.method, url, headers: request.headers },
+      response: {
+        status: 200,
+        statusText: 'OK',
+        httpVersion: '2',
+        headers: [['content-type', 'application/json']],
+        url,
+        body: { kind: 'memory', bytes },
+        size: bytes.length,
+      },
+      timings: { dns: 0, connect: 0, tls: 0, firstByte: total, total },
+      redirects: [],
+    };
+  } catch (error) {
+    if (isDialError(error)) throw error;
+    const status = error as GrpcJs.StatusObject;
+    throw (
+      transportFailure({ ...status, code: status.code ?? 2, details: status.details ?? String(error) }, target, url) ??
+      new DialError('E_NETWORK', `gRPC ${command.kind} on ${target.address} failed: ${(error as Error).message}`, {
+        cause: error,
+      })
+    );
+  } finally {
+    client.close();
+  }
+}
+
 /** Sends a `GRPC` request (see the top of this file). */
 export async function sendGrpc(request: HttpRequest, options: SendOptions): Promise<Exchange> {
+  if (request.grpc?.command) return sendGrpcCommand(request, request.grpc.command, options);
   let target: GrpcTarget;
   try {
     target = { ...parseGrpcTarget(request.url, []), ...request.grpc };
@@ -299,9 +416,7 @@ export async function sendGrpc(request: HttpRequest, options: SendOptions): Prom
   // grpc-js would pick a proxy from the environment on its own; dial's proxy settings are for HTTP.
   if (options.proxy)
     options.onWarning?.('gRPC requests do not go through a proxy (--proxy, the proxy setting): connecting directly');
-  const client = new grpc.Client(target.address, credentialsFor(grpc, target, options.tls), {
-    'grpc.enable_http_proxy': 0,
-  });
+  const client = new grpc.Client(target.address, credentialsFor(grpc, target, options.tls), channelOptions(target));
   const fail = (status: GrpcJs.StatusObject | undefined, error: unknown): DialError => {
     if (isDialError(error)) return error;
     const code = status?.code ?? (error as { code?: number }).code;

@@ -16,8 +16,22 @@ export interface GrpcRequestOptions {
   protoFiles: string[];
   /** Folders searched for the files' imports. */
   importPaths: string[];
+  /** Compiled descriptor sets (grpcurl's `-protoset`, kulala's `# @grpc-protoset`), read instead of .proto files. */
+  protosetFiles?: string[];
   /** TLS without checking the server's certificate (kulala's `-insecure`). */
   insecure?: boolean;
+  /** The TLS server name and `:authority` (kulala's `-authority` / `# @grpc-authority`, as grpcurl's). */
+  authority?: string;
+  /** kulala's `list` / `describe [symbol]`: no method is called (send.ts answers with JSON). */
+  command?: GrpcCommand;
+}
+
+/** kulala's `GRPC host:port list` and `GRPC host:port describe [package.Service]`. */
+export interface GrpcCommand {
+  kind: 'list' | 'describe';
+  symbol?: string;
+  address: string;
+  tls: boolean;
 }
 
 /** A gRPC target read from a request line and its metadata. */
@@ -48,21 +62,26 @@ export const GRPC_METADATA_KEYS: ReadonlySet<string> = new Set([
   'grpc-import-path',
   'grpc-plaintext',
   'grpc-insecure',
+  'grpc-authority',
+  'grpc-protoset',
   'grpc-v',
 ]);
 
-const FLAG_HINT = 'dial reads -plaintext, -insecure, -proto FILE and -import-path DIR on a GRPC line';
+const FLAG_HINT =
+  'dial reads -plaintext, -insecure, -authority NAME, -proto FILE, -protoset FILE and -import-path DIR on a GRPC line';
 
 interface Flags {
   plaintext: boolean;
   insecure: boolean;
+  authority?: string;
   protoFiles: string[];
+  protosets: string[];
   importPaths: string[];
 }
 
 /** kulala's grpcurl flags before the address: `-plaintext -proto x.proto -import-path ../protos`. */
 function takeFlags(words: string[]): Flags {
-  const flags: Flags = { plaintext: false, insecure: false, protoFiles: [], importPaths: [] };
+  const flags: Flags = { plaintext: false, insecure: false, protoFiles: [], protosets: [], importPaths: [] };
   while (words.length > 0 && words[0].startsWith('-')) {
     const word = words.shift() as string;
     const equals = word.indexOf('=');
@@ -77,6 +96,8 @@ function takeFlags(words: string[]): Flags {
     else if (name === 'insecure') flags.insecure = inlineValue !== 'false';
     else if (name === 'proto') flags.protoFiles.push(value());
     else if (name === 'import-path') flags.importPaths.push(value());
+    else if (name === 'authority') flags.authority = value();
+    else if (name === 'protoset') flags.protosets.push(value());
     else if (name === 'v' || name === 'vv')
       continue; // grpcurl's verbosity: dial shows the exchange anyway
     else throw new GrpcTargetError(`the grpcurl flag -${name} is not supported`, FLAG_HINT);
@@ -144,7 +165,7 @@ function oneWordTarget(word: string, flags: Flags): Omit<GrpcTarget, keyof GrpcR
 
 /**
  * Reads a target (variables resolved) with the request's metadata. Throws GrpcTargetError for
- * what dial cannot send: grpcurl's `list`/`describe`, a protoset, unknown flags, no address.
+ * what dial cannot send: a protoset, unknown flags, no address.
  */
 export function parseGrpcTarget(text: string, metadata: ReadonlyArray<{ key: string; value: string }>): GrpcTarget {
   const words = text.trim().split(/\s+/).filter(Boolean);
@@ -154,15 +175,20 @@ export function parseGrpcTarget(text: string, metadata: ReadonlyArray<{ key: str
     else if (meta.key === 'grpc-insecure') flags.insecure = meta.value !== 'false';
     else if (meta.key === 'grpc-proto' || meta.key === 'proto') flags.protoFiles.push(...meta.value.split(/\s+/));
     else if (meta.key === 'grpc-import-path') flags.importPaths.push(...meta.value.split(/\s+/));
+    else if (meta.key === 'grpc-authority' && meta.value.trim()) flags.authority = meta.value.trim();
+    else if (meta.key === 'grpc-protoset') flags.protosets.push(...meta.value.split(/\s+/));
   }
   flags.protoFiles = flags.protoFiles.filter(Boolean);
   flags.importPaths = flags.importPaths.filter(Boolean);
-  if (words[0] === 'list' || words[0] === 'describe' || words[1] === 'list' || words[1] === 'describe') {
-    throw new GrpcTargetError(
-      `grpcurl's \`${words[0] === 'list' || words[0] === 'describe' ? words[0] : words[1]}\` command is not supported`,
-      'dial calls methods: write GRPC host:port package.Service/Method with a JSON body',
-    );
-  }
+  const options = {
+    protoFiles: flags.protoFiles,
+    importPaths: flags.importPaths,
+    ...(flags.protosets.some(Boolean) ? { protosetFiles: flags.protosets.filter(Boolean) } : {}),
+    ...(flags.insecure ? { insecure: true } : {}),
+    ...(flags.authority ? { authority: flags.authority } : {}),
+  };
+  const commandAt = words.findIndex((word) => word === 'list' || word === 'describe');
+  if (commandAt >= 0) return { ...commandTarget(words, commandAt, flags), ...options };
   let target: Omit<GrpcTarget, keyof GrpcRequestOptions>;
   if (words.length === 1) {
     target = oneWordTarget(words[0], flags);
@@ -176,15 +202,38 @@ export function parseGrpcTarget(text: string, metadata: ReadonlyArray<{ key: str
       "write GRPC host:port/package.Service/Method (or kulala's GRPC host:port package.Service/Method)",
     );
   }
-  return {
-    ...target,
-    protoFiles: flags.protoFiles,
-    importPaths: flags.importPaths,
-    ...(flags.insecure ? { insecure: true } : {}),
-  };
+  return { ...target, ...options };
+}
+
+/**
+ * kulala's `host:port list` and `host:port describe [symbol]` (kulala-core's words): the server's
+ * address first (a scheme chooses TLS as in a one-word target, else TLS unless -plaintext).
+ */
+function commandTarget(
+  words: string[],
+  at: number,
+  flags: Flags,
+): Omit<GrpcTarget, keyof GrpcRequestOptions> & { command: GrpcCommand } {
+  const kind = words[at] as GrpcCommand['kind'];
+  const before = words.slice(0, at);
+  const after = words.slice(at + 1);
+  if (before.length !== 1 || after.length > (kind === 'list' ? 0 : 1))
+    throw new GrpcTargetError(
+      `cannot read the gRPC \`${kind}\` line '${words.join(' ')}'`,
+      kind === 'list' ? 'write GRPC host:port list' : 'write GRPC host:port describe [package.Service]',
+    );
+  const scheme = /^(grpcs?|https?):\/\//i.exec(before[0]);
+  const schemeName = scheme?.[1].toLowerCase();
+  const tls = schemeName ? (schemeName === 'grpcs' || schemeName === 'https') && !flags.plaintext : !flags.plaintext;
+  const address = checkedAddress(scheme ? before[0].slice(scheme[0].length) : before[0], tls);
+  const command: GrpcCommand = { kind, address, tls, ...(after[0] ? { symbol: after[0] } : {}) };
+  return { address, service: '', method: '', tls, command };
 }
 
 /** The URL dial shows and sends a parsed target as: `grpc://host:port/package.Service/Method` (grpcs:// for TLS). */
-export function grpcTargetUrl(target: Pick<GrpcTarget, 'address' | 'service' | 'method' | 'tls'>): string {
-  return `${target.tls ? 'grpcs' : 'grpc'}://${target.address}/${target.service}/${target.method}`;
+export function grpcTargetUrl(target: Pick<GrpcTarget, 'address' | 'service' | 'method' | 'tls' | 'command'>): string {
+  const origin = `${target.tls ? 'grpcs' : 'grpc'}://${target.address}`;
+  if (target.command)
+    return `${origin}/${target.command.kind}${target.command.symbol ? `/${target.command.symbol}` : ''}`;
+  return `${origin}/${target.service}/${target.method}`;
 }
