@@ -20,6 +20,7 @@ import { valueToText } from './jsonpath.js';
 import {
   evaluateHttpyacExpression,
   expressionIdentifiers,
+  mayChangeVariables,
   runHttpyacBlock,
   readsHttpyacGlobal,
   type HttpyacBlockContext,
@@ -298,6 +299,8 @@ export class VariableResolver {
       if (lastResponse || (await this.isDefined(head, chain))) value = await this.javascript(expression, chain);
     }
     if (value === undefined) throw await this.undefinedError(name);
+    // `{{counter.index++}}` gives a new value each time it is written.
+    if (o.javascriptExpressions && mayChangeVariables(expression)) return markSecret(value);
     this.cache.set(name, markSecret(value));
     return value;
   }
@@ -444,15 +447,29 @@ export class VariableResolver {
     }
   }
 
-  /** Evaluates an httpyac expression with each variable it names in scope (response bodies parsed as JSON). */
+  /**
+   * Evaluates an httpyac expression with each variable it names in scope (response bodies parsed as
+   * JSON). What it changes in an object a script exported (`{{counter.index++}}`) is kept, as in
+   * httpyac, where expressions work on the variables' own objects (`# @loop while counter.index < 3`).
+   */
   private async javascript(expression: string, chain: string[]): Promise<string> {
-    return evaluateHttpyacExpression(
+    const changed = mayChangeVariables(expression) ? new Map<string, string>() : undefined;
+    const value = await evaluateHttpyacExpression(
       expression,
       await this.scopeFor(expression, chain),
       this.options.location ?? { file: this.options.fileLabel, line: 1 },
       /\bresponse\b/.test(expression) ? this.options.lastResponse?.() : undefined,
       this.options.globals,
+      changed,
     );
+    for (const [name, text] of changed ?? []) {
+      // Only the objects scripts exported live on between expressions; a copy of a file variable does not.
+      if (!this.options.globals.has(name)) continue;
+      this.options.globals.set(name, JSON.parse(text));
+      if (this.exported.has(name)) this.exported.set(name, text);
+      this.cache.delete(name);
+    }
+    return value;
   }
 
   /**
@@ -499,6 +516,9 @@ export class VariableResolver {
   private async scopeFor(code: string, chain: string[]): Promise<Record<string, unknown>> {
     const expression = code;
     const scope: Record<string, unknown> = {};
+    // httpyac's `$index` in a `# @loop` pass: a number, in blocks and expressions alike.
+    const index = code.includes('$index') ? this.options.requestVariables?.get('$index') : undefined;
+    if (index !== undefined) scope.$index = Number(index);
     for (const name of expressionIdentifiers(expression)) {
       let text: string | undefined;
       try {
