@@ -197,6 +197,56 @@ describe('httpyac # @import, gql files, CONNECT', () => {
     }
   });
 
+  it('# @loop while re-evaluates its condition before each pass; {{counter.index++}} changes the exported object; $index in the blocks after', async () => {
+    const server = await jsonServer(() => ({}));
+    try {
+      const text =
+        `${HY}{{\n  exports.expression = { index: 0 };\n}}\n###\n# @loop while expression.index < 3\n# @name w\nGET ${server.url}/w?item={{6 + expression.index++}}\n\n` +
+        `{{\n  console.info('pass ' + $index);\n}}\n\n###\nGET ${server.url}/after?i={{expression.index}}\n`;
+      const result = await runCli(['run', 'w.http', '-v'], { cwd: workspace({ 'w.http': text }) });
+      expect(result.code, result.stderr).toBe(0);
+      expect(server.requests.map((r) => r.url)).toEqual(['/w?item=6', '/w?item=7', '/w?item=8', '/after?i=3']);
+      expect(result.stdout).toContain('pass 2');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('# @loop while whose condition never turns false stops at 1,000 passes with an error at the loop line', async () => {
+    const server = await jsonServer(() => ({}));
+    try {
+      const text = `${HY}{{\n  exports.c = { i: 0 };\n}}\n###\n# @loop while c.i >= 0\nGET ${server.url}/x\n`;
+      const result = await runCli(['run', 'f.http', '--reporter', 'dot'], { cwd: workspace({ 'f.http': text }) });
+      expect(result.code).toBe(1);
+      expect(result.stdout).toMatch(/E_SCRIPT.*f\.http:6.*after 1000 passes/s);
+      expect(server.requests).toHaveLength(1000);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('@x = {{y}} is filled in where it is defined, @x := {{y}} where it is used; @x = "v" loses its opening quote only', async () => {
+    const server = await jsonServer(() => ({}));
+    try {
+      const text =
+        `${HY}@bar = bar\n@fixed = foo{{bar}}\n@lazy := foo{{bar}}\n@later = x{{notYet}}\n@quoted = "q"\n###\nGET ${server.url}/one?f={{fixed}}&l={{lazy}}\n\n` +
+        `###\n@bar = bar2\n@notYet = y\nGET ${server.url}/two?f={{fixed}}&l={{lazy}}&n={{later}}&q={{quoted}}\n`;
+      const result = await runCli(['run', 'v.http'], { cwd: workspace({ 'v.http': text }) });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toContain('v.http:6: httpyac drops the opening quote of @quoted only');
+      expect(server.requests.map((r) => r.url)).toEqual([
+        '/one?f=foobar&l=foobar',
+        `/two?f=foobar&l=foobar2&n=xy&q=${encodeURIComponent('q"')}`,
+      ]);
+      // --var stays in charge of a name a fixed variable uses.
+      server.requests.length = 0;
+      await runCli(['run', 'v.http', '--var', 'bar=cli'], { cwd: workspace({ 'v.http': text }) });
+      expect(server.requests[1].url).toContain('/two?f=foocli&l=foocli');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('...defaultHeaders spreads an object variable into headers', async () => {
     const server = await jsonServer(() => ({}));
     try {

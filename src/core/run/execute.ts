@@ -416,7 +416,8 @@ class RequestSkipped extends DialError {
 /** httpyac `{{ }}` blocks after the request, over its response: their tests join the attempt's assertions. */
 async function runHttpyacPostScripts(shared: ExecutorShared, attempt: Attempt, view: ResponseView): Promise<void> {
   const { file, node } = attempt.context;
-  const outcomes = (await shared.options.session.runHttpyacPostScripts?.(file, node, view, attempt.requestVariables)) ?? [];
+  const outcomes =
+    (await shared.options.session.runHttpyacPostScripts?.(file, node, view, attempt.requestVariables)) ?? [];
   outcomes.forEach((outcome, index) => {
     attempt.logs.push(...outcome.logs);
     for (const test of outcome.tests) {
@@ -620,10 +621,14 @@ async function sendWhile(shared: ExecutorShared, attempt: Attempt): Promise<void
   const loop = node.httpyacLoop!;
   for (let index = 0; await session.httpyacLoopHolds!(file, node, index); index++) {
     if (index >= MAX_WHILE_PASSES)
-      throw new DialError('E_SCRIPT', `@loop while: the condition still held after ${MAX_WHILE_PASSES} passes; stopped there`, {
-        location: { file: file.path, line: loop.line },
-        hint: 'change what the condition reads in each pass ({{counter.index++}} in the request), or loop a fixed number of times with `# @loop for 3`',
-      });
+      throw new DialError(
+        'E_SCRIPT',
+        `@loop while: the condition still held after ${MAX_WHILE_PASSES} passes; stopped there`,
+        {
+          location: { file: file.path, line: loop.line },
+          hint: 'change what the condition reads in each pass ({{counter.index++}} in the request), or loop a fixed number of times with `# @loop for 3`',
+        },
+      );
     if (index > 0 && attempt.exchange) engine.releaseBody?.(attempt.exchange.response.body);
     attempt.requestVariables = new Map([['$index', String(index)]]);
     await sendOnce(shared, attempt, index);

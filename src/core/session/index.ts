@@ -717,7 +717,10 @@ class RequestSession implements Session {
     const cli = this.options.cliVariables ?? {};
     for (const variable of file.variables) {
       if (variable.span.start < node.requestLineSpan.start) {
-        fileVariables.set(variable.name, httpyac ? httpyacValueAsDefined(variable, fileVariables, cli) : variable.value);
+        fileVariables.set(
+          variable.name,
+          httpyac ? httpyacValueAsDefined(variable, fileVariables, cli) : variable.value,
+        );
         // httpyac runs its global regions once per send: a dynamic value there is drawn once.
         if (
           file.dialect === 'httpyac' &&

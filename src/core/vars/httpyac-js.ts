@@ -186,7 +186,11 @@ export async function evaluateHttpyacExpression(
 }
 
 /** The object variables of `scope` whose JSON differs in `after` (the scope's JSON once the expression ran). */
-function noteChangedObjects(scope: Record<string, unknown>, after: string | undefined, changed: Map<string, string>): void {
+function noteChangedObjects(
+  scope: Record<string, unknown>,
+  after: string | undefined,
+  changed: Map<string, string>,
+): void {
   if (after === undefined) return;
   const values = JSON.parse(after) as Record<string, unknown>;
   for (const [name, before] of Object.entries(scope)) {
