@@ -98,15 +98,73 @@ function scriptConfig(
 }
 
 /**
- * A JS config's hook that adds variables (`provideVariables`, `provideEnvironments`): dial does not
+ * httpyac hooks that change what is parsed or sent (onRequest edits the request, replaceVariable
+ * the values, execute/parse* the steps, provideEnvironments the environments). dial runs no config
+ * hooks and no plugins, so a config or plugin registering one is refused before anything is sent.
+ * responseLogging and onStreaming only log; provideVariables and onResponse add variables, which the
+ * undefined-variable error names (variableHook); provideAssertValue only adds test kinds.
+ */
+const SENDING_HOOK_RE =
+  /\bhooks\s*\.\s*(onRequest|replaceVariable|execute|parse|parseMetaData|parseEndRegion|provideEnvironments)\b/;
+
+function refuseSendingHook(configs: ScriptConfigSource[]): void {
+  for (const { fileName, path, source } of configs) {
+    const match = SENDING_HOOK_RE.exec(source);
+    if (!match) continue;
+    const { line, col } = lineColAt(source, match.index);
+    throw new DialError(
+      'E_ENV',
+      `${fileName}: its configureHooks registers an httpyac ${match[1]} hook, which dial does not run (it changes what httpyac sends)`,
+      {
+        location: { file: path, line, col, excerpt: source.split(/\r?\n/)[line - 1] },
+        hint:
+          match[1] === 'onRequest'
+            ? 'do what the hook does in the .http files: a `{{@request}}` block changes the request before it is sent, defaultHeaders in a .httpyac.json add headers'
+            : 'send these files with httpyac, or do what the hook does in the .http files themselves',
+      },
+    );
+  }
+}
+
+/** httpyac's plugin names (configUtils.isPlugin): dependencies httpyac loads and whose hooks it runs. */
+const PLUGIN_RE = /^(?:httpyac-|@[\w-]+\.?[\w-]+\/httpyac-)plugin-/;
+
+/**
+ * httpyac loads every `httpyac-plugin-*` dependency of the nearest package.json and runs its hooks
+ * (onRequest, provideVariables…). dial runs none: refused at the dependency's line.
+ */
+async function refusePlugins(dir: string): Promise<void> {
+  for (const folder of envFolders(dir).filter((_, index) => index % 2 === 0)) {
+    const path = join(folder, 'package.json');
+    const source = await readIfPresent(path);
+    if (source === undefined) continue;
+    let data: { dependencies?: Record<string, unknown>; devDependencies?: Record<string, unknown> } | null;
+    try {
+      data = JSON.parse(source) as typeof data;
+    } catch {
+      return;
+    }
+    const names = [...Object.keys(data?.dependencies ?? {}), ...Object.keys(data?.devDependencies ?? {})];
+    const plugin = names.find((name) => PLUGIN_RE.test(name));
+    if (plugin === undefined) return;
+    const { line, col } = lineColAt(source, Math.max(0, source.indexOf(JSON.stringify(plugin))));
+    throw new DialError('E_ENV', `package.json names the httpyac plugin ${plugin}, whose hooks dial does not run`, {
+      location: { file: path, line, col, excerpt: source.split(/\r?\n/)[line - 1] },
+      hint: 'httpyac runs the hooks of every httpyac-plugin-* dependency on each request; send these files with httpyac, or do what the plugin does in the .http files',
+    });
+  }
+}
+
+/**
+ * A JS config's hook that adds variables (`provideVariables`, or `onResponse` setting them): dial does not
  * run it, so a variable only it gives stays undefined. Its `file:line`, for that error's hint.
  */
 async function variableHook(configs: ScriptConfigSource[]): Promise<string | undefined> {
   const hookIn = async (path: string, source: string | undefined, follow: boolean): Promise<string | undefined> => {
     if (source === undefined) return undefined;
     // The hook's registration (`api.hooks.provideVariables.addHook(…)`), else any mention of it.
-    const registered = source.search(/\bhooks\s*\.\s*provide(?:Variables|Environments)\b/);
-    const at = registered >= 0 ? registered : source.search(/\bprovide(?:Variables|Environments)\b/);
+    const registered = source.search(/\bhooks\s*\.\s*(?:provideVariables|onResponse)\b/);
+    const at = registered >= 0 ? registered : source.search(/\bprovideVariables\b/);
     if (at >= 0) return `${path}:${lineColAt(source, at).line}`;
     // A config that hands over to another one: `require(path.join(__dirname, 'infra', 'httpyac.config.js'))`.
     const delegate = follow ? /require\(([^)]*config\.c?js['"][^)]*)\)/.exec(source) : null;
@@ -198,12 +256,14 @@ export async function withHttpyacEnvironment(
       }
     }
   }
+  await refusePlugins(dir);
   const defaultHeaders = new Map<string, [string, string]>();
   let unreadVariableHook: string | undefined;
   for (const folder of envFolders(dir)
     .filter((_, index) => index % 2 === 0)
     .reverse()) {
     const configs = await scriptConfigSources(folder);
+    refuseSendingHook(configs);
     unreadVariableHook = (await variableHook(configs)) ?? unreadVariableHook;
     const config = scriptConfig(folder, name, configs) ?? (await readConfig(folder, name));
     if (!config) continue;
