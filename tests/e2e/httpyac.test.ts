@@ -247,6 +247,50 @@ describe('httpyac # @import, gql files, CONNECT', () => {
     }
   });
 
+  it('a config hook that changes what httpyac sends, or an httpyac plugin in package.json, is refused before anything is sent', async () => {
+    const server = await jsonServer(() => ({}));
+    try {
+      const http = `GET ${server.url}/a\n`;
+      const hooked = workspace({
+        'a.http': http,
+        'httpyac.config.js':
+          "module.exports = {\n  configureHooks(api) {\n    api.hooks.onRequest.addHook('coffee', (request) => { request.headers['X-Coffee'] = 'milk'; });\n  },\n};\n",
+      });
+      const config = await runCli(['run', 'a.http', '--reporter', 'dot'], { cwd: hooked });
+      expect(config.code).toBe(3);
+      expect(config.stdout).toMatch(/httpyac\.config\.js:3\).*onRequest hook, which dial does not run/);
+      // A hook that only logs is no reason to stop.
+      const logging = workspace({
+        'a.http': http,
+        'httpyac.config.js':
+          "module.exports = {\n  configureHooks(api) {\n    api.hooks.responseLogging.addHook('quiet', () => {});\n  },\n};\n",
+      });
+      expect((await runCli(['run', 'a.http'], { cwd: logging })).code).toBe(0);
+      // An httpyac plugin that is not installed is skipped by httpyac too; an installed one with an onRequest hook is refused.
+      const plugin = workspace({
+        'a.http': http,
+        'package.json':
+          '{\n  "name": "x",\n  "dependencies": {\n    "httpyac-plugin-absent": "^1.0.0",\n    "httpyac-plugin-coffee": "./coffee"\n  }\n}\n',
+      });
+      mkdirSync(join(plugin, 'coffee'));
+      writeFileSync(
+        join(plugin, 'coffee', 'index.js'),
+        "module.exports = (api) => {\n  api.hooks.onRequest.addHook('coffee', (request) => {\n    request.headers['X-Coffee'] = 'milk';\n  });\n};\n",
+      );
+      const plugged = await runCli(['run', 'a.http', '--reporter', 'dot'], { cwd: plugin });
+      expect(plugged.code).toBe(3);
+      expect(plugged.stdout).toMatch(/coffee[/\\]index\.js:2\).*httpyac-plugin-coffee \(httpyac plugin\).*onRequest/);
+      writeFileSync(
+        join(plugin, 'coffee', 'index.js'),
+        "module.exports = (api) => { api.hooks.responseLogging.addHook('q', () => {}); };\n",
+      );
+      expect((await runCli(['run', 'a.http'], { cwd: plugin })).code).toBe(0);
+      expect(server.requests.map((r) => r.url)).toEqual(['/a', '/a']);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('...defaultHeaders spreads an object variable into headers', async () => {
     const server = await jsonServer(() => ({}));
     try {

@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve as resolvePath } from 'node:path';
 import { createRequire } from 'node:module';
 import { defaultNodeAccess } from '../script/trust.js';
 import { DialError } from '../errors.js';
@@ -114,7 +114,7 @@ function refuseSendingHook(configs: ScriptConfigSource[]): void {
     const { line, col } = lineColAt(source, match.index);
     throw new DialError(
       'E_ENV',
-      `${fileName}: its configureHooks registers an httpyac ${match[1]} hook, which dial does not run (it changes what httpyac sends)`,
+      `${fileName}: it registers an httpyac ${match[1]} hook, which dial does not run (it changes what httpyac sends)`,
       {
         location: { file: path, line, col, excerpt: source.split(/\r?\n/)[line - 1] },
         hint:
@@ -129,29 +129,49 @@ function refuseSendingHook(configs: ScriptConfigSource[]): void {
 /** httpyac's plugin names (configUtils.isPlugin): dependencies httpyac loads and whose hooks it runs. */
 const PLUGIN_RE = /^(?:httpyac-|@[\w-]+\.?[\w-]+\/httpyac-)plugin-/;
 
+/** A plugin's main script, as httpyac's require would find it; undefined when it is not installed (httpyac skips it). */
+async function pluginSource(packageDir: string, name: string, spec: unknown): Promise<ScriptConfigSource | undefined> {
+  const local = typeof spec === 'string' && /^(?:file:|\.{1,2}\/|\/)/.test(spec);
+  const folder = local ? resolvePath(packageDir, spec.replace(/^file:/, '')) : join(packageDir, 'node_modules', name);
+  const manifest = await readIfPresent(join(folder, 'package.json'));
+  let main = 'index.js';
+  try {
+    const declared = manifest === undefined ? undefined : (JSON.parse(manifest) as { main?: unknown }).main;
+    if (typeof declared === 'string' && declared) main = declared;
+  } catch {
+    // httpyac's require would fail on it too: index.js is the best guess
+  }
+  for (const candidate of [main, `${main}.js`, join(main, 'index.js')]) {
+    const path = join(folder, candidate);
+    const source = await readIfPresent(path);
+    if (source !== undefined) return { fileName: `${name} (httpyac plugin)`, path, source };
+  }
+  return undefined;
+}
+
 /**
  * httpyac loads every `httpyac-plugin-*` dependency of the nearest package.json and runs its hooks
- * (onRequest, provideVariables…). dial runs none: refused at the dependency's line.
+ * on each request. dial runs none: a plugin registering a hook that changes what is sent is refused
+ * at that line (one that is not installed httpyac skips, and so does dial).
  */
 async function refusePlugins(dir: string): Promise<void> {
   for (const folder of envFolders(dir).filter((_, index) => index % 2 === 0)) {
-    const path = join(folder, 'package.json');
-    const source = await readIfPresent(path);
+    const source = await readIfPresent(join(folder, 'package.json'));
     if (source === undefined) continue;
-    let data: { dependencies?: Record<string, unknown>; devDependencies?: Record<string, unknown> } | null;
+    type Deps = Record<string, unknown> | undefined;
+    let data: { dependencies?: Deps; devDependencies?: Deps } | null;
     try {
       data = JSON.parse(source) as typeof data;
     } catch {
       return;
     }
-    const names = [...Object.keys(data?.dependencies ?? {}), ...Object.keys(data?.devDependencies ?? {})];
-    const plugin = names.find((name) => PLUGIN_RE.test(name));
-    if (plugin === undefined) return;
-    const { line, col } = lineColAt(source, Math.max(0, source.indexOf(JSON.stringify(plugin))));
-    throw new DialError('E_ENV', `package.json names the httpyac plugin ${plugin}, whose hooks dial does not run`, {
-      location: { file: path, line, col, excerpt: source.split(/\r?\n/)[line - 1] },
-      hint: 'httpyac runs the hooks of every httpyac-plugin-* dependency on each request; send these files with httpyac, or do what the plugin does in the .http files',
-    });
+    const deps = { ...data?.devDependencies, ...data?.dependencies };
+    for (const [name, spec] of Object.entries(deps)) {
+      if (!PLUGIN_RE.test(name)) continue;
+      const plugin = await pluginSource(folder, name, spec);
+      if (plugin) refuseSendingHook([plugin]);
+    }
+    return;
   }
 }
 
