@@ -291,6 +291,22 @@ describe('httpyac # @import, gql files, CONNECT', () => {
     }
   });
 
+  it('{{$xpath:name //path}} reads the named request’s XML answer, {{$xpath //path}} the last one; nothing selected is an error', async () => {
+    const server = await startRecordingServer((request, response) => {
+      response.setHeader('content-type', 'application/xml');
+      response.end('<slideshow author="Yours Truly"><slide>a</slide><slide>b</slide></slideshow>');
+    });
+    try {
+      const text = `${HY}### foo\nGET ${server.url}/xml\n\n###\n# @ref foo\nGET ${server.url}/a?q={{$xpath:foo //@author}}&s={{$xpath //slide}}\n\n###\n# @ref foo\nGET ${server.url}/b?q={{$xpath:foo //none}}\n`;
+      const result = await runCli(['run', 'x.http', '--reporter', 'dot'], { cwd: workspace({ 'x.http': text }) });
+      expect(result.code).toBe(3);
+      expect(result.stdout).toContain("'//none' selects nothing");
+      expect(server.requests.map((r) => r.url)).toEqual(['/xml', '/a?q=Yours%20Truly&s=[%22a%22,%22b%22]']);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('...defaultHeaders spreads an object variable into headers', async () => {
     const server = await jsonServer(() => ({}));
     try {

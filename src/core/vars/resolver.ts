@@ -120,6 +120,9 @@ export interface AuthPlaceholder {
 /** httpyac's prompt placeholders: kind, label, `$value:` (default, or the choices of `$pick`). */
 const HTTPYAC_PROMPT_RE = /^\$(input|password|pick)(?:-askonce)?\s+([\s\S]*?)(?:\s*\$value:\s*([\s\S]*))?$/;
 
+/** httpyac `{{$xpath:name //path}}` / `{{$xpath //path}}`: the name (optional) and the XPath. */
+const HTTPYAC_XPATH_RE = /^\s*\$xpath(?::(\S*))?\s+(\S.*?)\s*$/i;
+
 const AUTH_CALL = /^\$auth\.(token|idToken)\s*\(\s*(?:"([^"]+)"|'([^']+)')\s*\)$/;
 
 /** Resolves templates for one request and collects the secret values it used. */
@@ -196,6 +199,7 @@ export class VariableResolver {
     // httpyac `{{process.env.TOKEN}}`: the process environment, asked for by name (as {{$processEnv TOKEN}}).
     const processEnv = o.javascriptExpressions ? /^process\.env\.([A-Za-z_][\w]*)$/.exec(expression) : null;
     if (processEnv) return this.expression(`$processEnv ${processEnv[1]}`, chain);
+    if (o.javascriptExpressions && HTTPYAC_XPATH_RE.test(expression)) return this.httpyacXpath(expression, chain);
     if (expression.startsWith('$')) {
       // httpyac's `{{$index}}` in a `# @loop` pass is a request variable, not a dynamic one.
       const own = o.requestVariables?.get(expression);
@@ -303,6 +307,42 @@ export class VariableResolver {
     if (o.javascriptExpressions && mayChangeVariables(expression)) return markSecret(value);
     this.cache.set(name, markSecret(value));
     return value;
+  }
+
+  /**
+   * httpyac `{{$xpath:name //path}}` (xpathVariableReplacer): the XPath over the XML of variable
+   * `name` (a named request's response body, or text), or without a name over the last response's
+   * body when it is XML: a node's text, several nodes' texts as a JSON list. Nothing selected is an
+   * error here (httpyac would send the placeholder as written).
+   */
+  private async httpyacXpath(expression: string, chain: string[]): Promise<string> {
+    const o = this.options;
+    const [, name, path] = HTTPYAC_XPATH_RE.exec(expression)!;
+    const fail = (why: string): DialError =>
+      new DialError('E_VAR_UNDEFINED', `{{${expression}}}: ${why} (${o.where})`, {
+        location: o.locate?.(expression) ?? o.location,
+        hint: 'name the request whose XML answer to read: {{$xpath:name //path}}, with # @name name (and # @ref name) on it',
+      });
+    let xml: string | undefined;
+    if (name) xml = await this.expression(name, chain);
+    else {
+      const last = o.lastResponse?.() as { body?: unknown; contentType?: { mimeType?: string } } | undefined;
+      if (typeof last?.body === 'string' && /[/+]xml\b/.test(last.contentType?.mimeType ?? '')) xml = last.body;
+    }
+    if (xml === undefined) throw fail('there is no XML response to read');
+    const { evaluateXPath, assertionValue } = await import('../xpath.js');
+    let value: unknown;
+    try {
+      value = assertionValue(await evaluateXPath(xml, path));
+    } catch (error) {
+      throw fail(error instanceof Error ? error.message : String(error));
+    }
+    if (value === undefined || value === false || value === '') throw fail(`'${path}' selects nothing`);
+    return typeof value === 'string'
+      ? value
+      : typeof value === 'number' || value === true
+        ? String(value)
+        : JSON.stringify(value);
   }
 
   /** `{{$auth.token("name")}}`: the token (masked from here on) of a `Security.Auth` configuration. */
