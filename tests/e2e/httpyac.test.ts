@@ -307,6 +307,24 @@ describe('httpyac # @import, gql files, CONNECT', () => {
     }
   });
 
+  it('# @disabled condition is JavaScript evaluated before the send; @x = {{false}} is a boolean, @n = {{1+1}} a number', async () => {
+    const server = await jsonServer(() => ({}));
+    try {
+      const text = `${HY}@callRequest = {{false}}\n@n = {{1+1}}\n###\n# @disabled !callRequest\nGET ${server.url}/a\n\n###\n# @disabled callRequest\nGET ${server.url}/b?n={{n + 1}}\n`;
+      const cwd = workspace({ 'd.http': text });
+      const result = await runCli(['run', 'd.http'], { cwd });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/1 passed, 0 failed, 0 errored, 1 skipped/);
+      expect(server.requests.map((r) => r.url)).toEqual(['/b?n=3']);
+      // dial send does not evaluate it: refused at the line rather than sent.
+      const send = await runCli(['send', 'd.http#1'], { cwd });
+      expect(send.code).toBe(3);
+      expect(server.requests).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('...defaultHeaders spreads an object variable into headers', async () => {
     const server = await jsonServer(() => ({}));
     try {

@@ -684,13 +684,11 @@ class HttpFileParser {
     if (value.charCodeAt(0) === 61 /* = */) value = value.slice(1).trim();
     const httpyacOwn = this.dialect === 'httpyac' && HTTPYAC_METADATA.has(key);
     if (this.dialect === 'httpyac' && key === 'disabled' && value && !/^(?:true|false)$/.test(value)) {
-      // httpyac evaluates the value as JavaScript over typed variables; dial's variables are text.
-      this.fail(
-        `@disabled with a condition is not supported: ${value}`,
-        i,
-        1,
-        'write `# @disabled` to never send the request, or select requests with `dial run --name`/`--tag`',
-      );
+      // httpyac evaluates the value as JavaScript before the send (disabledMetaDataHandler).
+      this.block.httpyacDisabled = { condition: value, line: i + 1 };
+      this.block.metadata.push({ key, value, span: this.lineSpan(i) });
+      this.metadataAt = i;
+      return;
     }
     if (httpyacOwn && key === 'import') this.httpyacImport(i, value);
     if (httpyacOwn && key === 'loop') this.block.httpyacLoop = this.httpyacLoop(i, value);
@@ -1792,6 +1790,7 @@ class HttpFileParser {
     if (block.runs) request.runs = block.runs;
     if (block.postScriptBlocks) request.httpyacPostScripts = block.postScriptBlocks;
     if (block.httpyacLoop) request.httpyacLoop = block.httpyacLoop;
+    if (block.httpyacDisabled) request.httpyacDisabled = block.httpyacDisabled;
     if (block.headerSpreads) request.httpyacHeaderSpreads = block.headerSpreads;
     if (block.graphql?.file) {
       request.httpyacGraphqlFile = {

@@ -185,6 +185,8 @@ export interface RequestNode {
    * httpyac `# @loop`: the request is sent once per pass, with `$index` (and the loop variable) set;
    * `while`: as long as the JavaScript condition holds, evaluated before each pass.
    */
+  /** httpyac `# @disabled condition`: not sent when the JavaScript condition holds (evaluated before the send). */
+  httpyacDisabled?: { condition: string; line: number };
   httpyacLoop?:
     | { kind: 'for'; count: number; line: number }
     | { kind: 'forOf'; variable: string; iterable: string; line: number }

@@ -68,6 +68,8 @@ export interface RunSession {
   noteHttpyacResponse?(file: HttpFile, response: ResponseView): void;
   /** httpyac `# @loop`: the request variables of each pass. */
   httpyacLoopPasses?(file: HttpFile, node: RequestNode): Promise<Array<Map<string, string>>>;
+  /** httpyac `# @disabled condition`: whether the condition holds (the request is then not sent). */
+  httpyacDisabledHolds?(file: HttpFile, node: RequestNode): Promise<boolean>;
   /** httpyac `# @loop while condition`: whether the condition holds before pass `index`. */
   httpyacLoopHolds?(file: HttpFile, node: RequestNode, index: number): Promise<boolean>;
   /** httpyac `{{ }}` blocks after the request: their client.test results and logs. */
@@ -595,6 +597,9 @@ async function sendAndCheck(shared: ExecutorShared, attempt: Attempt): Promise<A
   // httpyac `# @sleep 500`: wait that many ms first (an expression for the time is not evaluated: no wait).
   const sleep = node.metadata.find((meta) => meta.key === 'sleep')?.value;
   if (sleep && /^\d+$/.test(sleep)) await delay(Number(sleep), undefined, { signal: attempt.context.signal });
+  // httpyac `# @disabled condition`: skipped when it holds, as httpyac skips the region.
+  if (node.httpyacDisabled && (await session.httpyacDisabledHolds?.(file, node)))
+    throw new HttpyacCancel({ file: file.path, line: node.httpyacDisabled.line });
   if (node.httpyacLoop?.kind === 'while') await sendWhile(shared, attempt);
   else {
     const passes =

@@ -175,6 +175,8 @@ export interface Session {
   noteHttpyacResponse(file: HttpFile, response: ResponseView): void;
   /** httpyac `# @loop`: the request variables of each pass (`$index`, the loop variable); one empty pass without a loop. */
   httpyacLoopPasses(file: HttpFile, node: RequestNode): Promise<Array<Map<string, string>>>;
+  /** httpyac `# @disabled condition`: whether the condition holds (the request is then not sent). */
+  httpyacDisabledHolds(file: HttpFile, node: RequestNode): Promise<boolean>;
   /** httpyac `# @loop while condition`: whether the condition holds before pass `index`. */
   httpyacLoopHolds(file: HttpFile, node: RequestNode, index: number): Promise<boolean>;
   /** httpyac: runs the request's `{{ }}` blocks that follow it, over its response (exports become globals). */
@@ -1207,6 +1209,23 @@ class RequestSession implements Session {
       this.httpyacFileScriptsRun.set(file.path, pending);
     }
     return pending;
+  }
+
+  async httpyacDisabledHolds(file: HttpFile, node: RequestNode): Promise<boolean> {
+    const disabled = node.httpyacDisabled;
+    if (!disabled) return false;
+    const resolver = await this.resolver(file, node, {}, false);
+    await this.runHttpyacGlobalScripts(file, resolver);
+    try {
+      return (await resolver.javascriptValue(`!!(${disabled.condition})`)) === true;
+    } catch (error) {
+      if (error instanceof DialError && error.code === 'E_SCRIPT')
+        throw new DialError('E_SCRIPT', `@disabled ${disabled.condition}: ${error.message}`, {
+          location: { file: file.path || '<text>', line: disabled.line },
+          hint: error.hint,
+        });
+      throw error;
+    }
   }
 
   async httpyacLoopHolds(file: HttpFile, node: RequestNode, index: number): Promise<boolean> {

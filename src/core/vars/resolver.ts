@@ -120,6 +120,9 @@ export interface AuthPlaceholder {
 /** httpyac's prompt placeholders: kind, label, `$value:` (default, or the choices of `$pick`). */
 const HTTPYAC_PROMPT_RE = /^\$(input|password|pick)(?:-askonce)?\s+([\s\S]*?)(?:\s*\$value:\s*([\s\S]*))?$/;
 
+/** Text a JavaScript value of another type gives: a boolean, null or a number. */
+const LITERAL_TEXT_RE = /^(?:true|false|null|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)$/;
+
 /** httpyac `{{$xpath:name //path}}` / `{{$xpath //path}}`: the name (optional) and the XPath. */
 const HTTPYAC_XPATH_RE = /^\s*\$xpath(?::(\S*))?\s+(\S.*?)\s*$/i;
 
@@ -302,6 +305,8 @@ export class VariableResolver {
       const lastResponse = head === 'response' && this.options.lastResponse?.() !== undefined;
       if (lastResponse || (await this.isDefined(head, chain))) value = await this.javascript(expression, chain);
     }
+    // httpyac: `{{false}}`, `{{42}}` are JavaScript literals (a name defined nowhere).
+    if (value === undefined && o.javascriptExpressions && LITERAL_TEXT_RE.test(expression)) value = expression;
     if (value === undefined) throw await this.undefinedError(name);
     // `{{counter.index++}}` gives a new value each time it is written.
     if (o.javascriptExpressions && mayChangeVariables(expression)) return markSecret(value);
@@ -568,12 +573,34 @@ export class VariableResolver {
         throw error;
       }
       try {
-        scope[name] = /^\s*[[{]/.test(text) ? JSON.parse(text) : text;
+        scope[name] = /^\s*[[{]/.test(text)
+          ? JSON.parse(text)
+          : LITERAL_TEXT_RE.test(text)
+            ? await this.typedFileValue(name, text, chain)
+            : text;
       } catch {
         scope[name] = text;
       }
     }
     return scope;
+  }
+
+  /**
+   * httpyac keeps the value of a variable whose whole text is one `{{expression}}` as the
+   * expression gave it (parseHandlebarsString): `@callRequest = {{false}}` is the boolean false in a
+   * later `!callRequest`, not the text "false". Asked only for a value that reads as a literal.
+   */
+  private async typedFileValue(name: string, text: string, chain: string[]): Promise<unknown> {
+    const o = this.options;
+    if (Object.hasOwn(o.cliVariables, name) || o.requestVariables?.has(name) || this.exported.has(name)) return text;
+    const inner = /^\{\{\s*([^{}]*?)\s*\}\}$/.exec(o.fileVariables.get(name)?.trim() ?? '')?.[1];
+    if (!inner || inner.startsWith('$')) return text;
+    if (LITERAL_TEXT_RE.test(inner)) return JSON.parse(inner) as unknown;
+    if (/^[A-Za-z_][\w]*$/.test(inner)) {
+      const exported = o.globals.get(inner);
+      return exported !== undefined && typeof exported !== 'string' && !o.fileVariables.has(inner) ? exported : text;
+    }
+    return JSON.parse(await this.javascript(`JSON.stringify(${inner})`, [...chain, name])) as unknown;
   }
 
   private async undefinedError(name: string, why?: string): Promise<DialError> {

@@ -136,6 +136,16 @@ describe('httpyac metadata and the lines after the request line', () => {
     expect(refusal('# @dialect jetbrains\n# @loop for 3\nGET http://x/\n').message).toContain('@loop');
   });
 
+  it('# @disabled condition is kept for the run to evaluate (not a skip); @disabled and @disabled true skip', () => {
+    const [cond, plain, yes, no] = parseHttpFile(
+      `${HY}# @disabled !callRequest\nGET /a\n\n###\n# @disabled\nGET /b\n\n###\n# @disabled true\nGET /c\n\n###\n# @disabled false\nGET /d\n`,
+      '',
+    ).requests;
+    expect(cond.httpyacDisabled).toEqual({ condition: '!callRequest', line: 2 });
+    expect(cond.skip).toBeUndefined();
+    expect([plain.skip, yes.skip, no.skip]).toEqual([{ reason: 'disabled' }, { reason: 'disabled' }, undefined]);
+  });
+
   it('@x := value is a lazy variable; @x = "value" warns that httpyac drops only the opening quote', () => {
     const file = parseHttpFile(`${HY}@bar = bar\n@foo:=foo{{bar}}\n@q = "quoted"\nGET http://x/?f={{foo}}\n`, 'v.http');
     expect(file.variables.map((v) => [v.name, v.value, v.lazy ?? false])).toEqual([
