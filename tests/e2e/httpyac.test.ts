@@ -197,6 +197,134 @@ describe('httpyac # @import, gql files, CONNECT', () => {
     }
   });
 
+  it('# @loop while re-evaluates its condition before each pass; {{counter.index++}} changes the exported object; $index in the blocks after', async () => {
+    const server = await jsonServer(() => ({}));
+    try {
+      const text =
+        `${HY}{{\n  exports.expression = { index: 0 };\n}}\n###\n# @loop while expression.index < 3\n# @name w\nGET ${server.url}/w?item={{6 + expression.index++}}\n\n` +
+        `{{\n  console.info('pass ' + $index);\n}}\n\n###\nGET ${server.url}/after?i={{expression.index}}\n`;
+      const result = await runCli(['run', 'w.http', '-v'], { cwd: workspace({ 'w.http': text }) });
+      expect(result.code, result.stderr).toBe(0);
+      expect(server.requests.map((r) => r.url)).toEqual(['/w?item=6', '/w?item=7', '/w?item=8', '/after?i=3']);
+      expect(result.stdout).toContain('pass 2');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('# @loop while whose condition never turns false stops at 1,000 passes with an error at the loop line', async () => {
+    const server = await jsonServer(() => ({}));
+    try {
+      const text = `${HY}{{\n  exports.c = { i: 0 };\n}}\n###\n# @loop while c.i >= 0\nGET ${server.url}/x\n`;
+      const result = await runCli(['run', 'f.http', '--reporter', 'dot'], { cwd: workspace({ 'f.http': text }) });
+      expect(result.code).toBe(1);
+      expect(result.stdout).toMatch(/E_SCRIPT.*f\.http:6.*after 1000 passes/s);
+      expect(server.requests).toHaveLength(1000);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('@x = {{y}} is filled in where it is defined, @x := {{y}} where it is used; @x = "v" loses its opening quote only', async () => {
+    const server = await jsonServer(() => ({}));
+    try {
+      const text =
+        `${HY}@bar = bar\n@fixed = foo{{bar}}\n@lazy := foo{{bar}}\n@later = x{{notYet}}\n@quoted = "q"\n###\nGET ${server.url}/one?f={{fixed}}&l={{lazy}}\n\n` +
+        `###\n@bar = bar2\n@notYet = y\nGET ${server.url}/two?f={{fixed}}&l={{lazy}}&n={{later}}&q={{quoted}}\n`;
+      const result = await runCli(['run', 'v.http'], { cwd: workspace({ 'v.http': text }) });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toContain('v.http:6: httpyac drops the opening quote of @quoted only');
+      expect(server.requests.map((r) => r.url)).toEqual([
+        '/one?f=foobar&l=foobar',
+        `/two?f=foobar&l=foobar2&n=xy&q=${encodeURIComponent('q"')}`,
+      ]);
+      // --var stays in charge of a name a fixed variable uses.
+      server.requests.length = 0;
+      await runCli(['run', 'v.http', '--var', 'bar=cli'], { cwd: workspace({ 'v.http': text }) });
+      expect(server.requests[1].url).toContain('/two?f=foocli&l=foocli');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a config hook that changes what httpyac sends, or an httpyac plugin in package.json, is refused before anything is sent', async () => {
+    const server = await jsonServer(() => ({}));
+    try {
+      const http = `GET ${server.url}/a\n`;
+      const hooked = workspace({
+        'a.http': http,
+        'httpyac.config.js':
+          "module.exports = {\n  configureHooks(api) {\n    api.hooks.onRequest.addHook('coffee', (request) => { request.headers['X-Coffee'] = 'milk'; });\n  },\n};\n",
+      });
+      const config = await runCli(['run', 'a.http', '--reporter', 'dot'], { cwd: hooked });
+      expect(config.code).toBe(3);
+      expect(config.stdout).toMatch(/httpyac\.config\.js:3\).*onRequest hook, which dial does not run/);
+      // A hook that only logs is no reason to stop.
+      const logging = workspace({
+        'a.http': http,
+        'httpyac.config.js':
+          "module.exports = {\n  configureHooks(api) {\n    api.hooks.responseLogging.addHook('quiet', () => {});\n  },\n};\n",
+      });
+      expect((await runCli(['run', 'a.http'], { cwd: logging })).code).toBe(0);
+      // An httpyac plugin that is not installed is skipped by httpyac too; an installed one with an onRequest hook is refused.
+      const plugin = workspace({
+        'a.http': http,
+        'package.json':
+          '{\n  "name": "x",\n  "dependencies": {\n    "httpyac-plugin-absent": "^1.0.0",\n    "httpyac-plugin-coffee": "./coffee"\n  }\n}\n',
+      });
+      mkdirSync(join(plugin, 'coffee'));
+      writeFileSync(
+        join(plugin, 'coffee', 'index.js'),
+        "module.exports = (api) => {\n  api.hooks.onRequest.addHook('coffee', (request) => {\n    request.headers['X-Coffee'] = 'milk';\n  });\n};\n",
+      );
+      const plugged = await runCli(['run', 'a.http', '--reporter', 'dot'], { cwd: plugin });
+      expect(plugged.code).toBe(3);
+      expect(plugged.stdout).toMatch(/coffee[/\\]index\.js:2\).*httpyac-plugin-coffee \(httpyac plugin\).*onRequest/);
+      writeFileSync(
+        join(plugin, 'coffee', 'index.js'),
+        "module.exports = (api) => { api.hooks.responseLogging.addHook('q', () => {}); };\n",
+      );
+      expect((await runCli(['run', 'a.http'], { cwd: plugin })).code).toBe(0);
+      expect(server.requests.map((r) => r.url)).toEqual(['/a', '/a']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('{{$xpath:name //path}} reads the named request’s XML answer, {{$xpath //path}} the last one; nothing selected is an error', async () => {
+    const server = await startRecordingServer((request, response) => {
+      response.setHeader('content-type', 'application/xml');
+      response.end('<slideshow author="Yours Truly"><slide>a</slide><slide>b</slide></slideshow>');
+    });
+    try {
+      const text = `${HY}### foo\nGET ${server.url}/xml\n\n###\n# @ref foo\nGET ${server.url}/a?q={{$xpath:foo //@author}}&s={{$xpath //slide}}\n\n###\n# @ref foo\nGET ${server.url}/b?q={{$xpath:foo //none}}\n`;
+      const result = await runCli(['run', 'x.http', '--reporter', 'dot'], { cwd: workspace({ 'x.http': text }) });
+      expect(result.code).toBe(3);
+      expect(result.stdout).toContain("'//none' selects nothing");
+      expect(server.requests.map((r) => r.url)).toEqual(['/xml', '/a?q=Yours%20Truly&s=[%22a%22,%22b%22]']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('# @disabled condition is JavaScript evaluated before the send; @x = {{false}} is a boolean, @n = {{1+1}} a number', async () => {
+    const server = await jsonServer(() => ({}));
+    try {
+      const text = `${HY}@callRequest = {{false}}\n@n = {{1+1}}\n###\n# @disabled !callRequest\nGET ${server.url}/a\n\n###\n# @disabled callRequest\nGET ${server.url}/b?n={{n + 1}}\n`;
+      const cwd = workspace({ 'd.http': text });
+      const result = await runCli(['run', 'd.http'], { cwd });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/1 passed, 0 failed, 0 errored, 1 skipped/);
+      expect(server.requests.map((r) => r.url)).toEqual(['/b?n=3']);
+      // dial send does not evaluate it: refused at the line rather than sent.
+      const send = await runCli(['send', 'd.http#1'], { cwd });
+      expect(send.code).toBe(3);
+      expect(server.requests).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('...defaultHeaders spreads an object variable into headers', async () => {
     const server = await jsonServer(() => ({}));
     try {

@@ -156,7 +156,7 @@ export function formatHttpText(text: string, path: string, options: FormatOption
   for (const variable of file.variables)
     kinds[variable.span.line - 1] = {
       kind: 'rewrite',
-      text: variable.value ? `@${variable.name} = ${variable.value}` : `@${variable.name} =`,
+      text: `@${variable.name} ${variable.lazy ? ':=' : '='}${variable.value ? ` ${variable.value}` : ''}`,
     };
   for (const node of file.requests) classifyRequest(file, node, contents, kinds, options, eol);
   const starts = bodyStarts(file);

@@ -71,6 +71,7 @@ export interface Block extends BlockMetadata {
   /** httpyac `{{ … }}` blocks before the request line. */
   scriptBlocks?: Array<{ code: string; line: number }>;
   httpyacLoop?: RequestNode['httpyacLoop'];
+  httpyacDisabled?: RequestNode['httpyacDisabled'];
   headerSpreads?: RequestNode['httpyacHeaderSpreads'];
   /** httpyac `{{@request}}` blocks: run on the final request. */
   requestScriptBlocks?: Array<{ code: string; line: number }>;

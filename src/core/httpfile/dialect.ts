@@ -4,7 +4,7 @@
  * precedence: a `# @dialect NAME` line in the file, the `--dialect` flag, the workspace (httpyac's
  * config files or `env/*.env` folder), constructs only one tool has, else the common reading.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { DialError } from '../errors.js';
 
@@ -83,7 +83,21 @@ function hasDotenvFolder(dir: string): boolean {
   }
 }
 
-/** httpyac when a folder from the file's up to the repository root holds httpyac's config or `env/*.env`. */
+/** A package.json naming an httpyac plugin (configUtils.isPlugin), which httpyac loads for the files below it. */
+function namesHttpyacPlugin(dir: string): boolean {
+  const path = join(dir, 'package.json');
+  if (!existsSync(path)) return false;
+  try {
+    return /"(?:httpyac-|@[\w-]+\.?[\w-]+\/httpyac-)plugin-[^"]*"\s*:/.test(readFileSync(path, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * httpyac when a folder from the file's up to the repository root holds httpyac's config, `env/*.env`
+ * or a package.json naming an httpyac plugin.
+ */
 export function detectWorkspaceDialect(filePath: string): Dialect | undefined {
   if (!filePath) return undefined;
   let dir = dirname(resolve(filePath));
@@ -96,7 +110,7 @@ export function detectWorkspaceDialect(filePath: string): Dialect | undefined {
       break;
     }
     visited.push(dir);
-    if (HTTPYAC_FILES.some((name) => existsSync(join(dir, name))) || hasDotenvFolder(dir)) {
+    if (HTTPYAC_FILES.some((name) => existsSync(join(dir, name))) || hasDotenvFolder(dir) || namesHttpyacPlugin(dir)) {
       found = 'httpyac';
       break;
     }

@@ -102,7 +102,8 @@ const LANG_COMMENT_RE = /^(?:#+|\/\/+)[ \t]*@lang\b/;
 const METHOD_RE = /^[A-Z][A-Z0-9_-]*$/;
 const VERSION_RE = /^HTTP\/\d(?:\.\d)?$/i;
 const PRIOR_KNOWLEDGE_RE = /[ \t]+(HTTP\/2[ \t]+\(Prior Knowledge\))[ \t]*$/i;
-const VARIABLE_RE = /^@([A-Za-z_$][\w.$-]*)\s*=/;
+/** `@name = value`; httpyac's `@name := value` (lazy: filled in where used, not where defined) too. */
+const VARIABLE_RE = /^@([A-Za-z_$][\w.$-]*)\s*(:?)=/;
 const HEADER_NAME_RE = /^(?:[!#$%&'*+.^_`|~0-9A-Za-z-]|\{\{[^{}]*\}\})+$/;
 const TEMPLATED_HEADER_RE = /^(?:\{\{[^{}]*\}\}|[!#$%&'*+.^_`|~0-9A-Za-z-])+[ \t]*:/;
 const HEADER_LINE_RE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+[ \t]*:/;
@@ -205,8 +206,14 @@ function mayEndBody(t: string): boolean {
 }
 
 function isStrictRequestLine(t: string): boolean {
-  const match = STRICT_REQUEST_LINE_RE.exec(t);
+  // `GET /x?q={{$randomInt 1 9}}`: the spaces of a placeholder are no end of the target.
+  const match = STRICT_REQUEST_LINE_RE.exec(t.includes('{{') ? blankTemplateInsides(t) : t);
   return match !== null && KNOWN_METHODS.has(match[1]);
+}
+
+/** `{{ a b }}` as `{{xxxxx}}`: the braces kept, what is between them without whitespace. */
+function blankTemplateInsides(t: string): string {
+  return t.replace(/\{\{[^{}]*\}\}/g, (braces) => `{{${'x'.repeat(braces.length - 4)}}}`);
 }
 
 /** Replaces `{{ … }}` spans by same-length filler so whitespace searches skip them. */
@@ -679,13 +686,11 @@ class HttpFileParser {
     if (value.charCodeAt(0) === 61 /* = */) value = value.slice(1).trim();
     const httpyacOwn = this.dialect === 'httpyac' && HTTPYAC_METADATA.has(key);
     if (this.dialect === 'httpyac' && key === 'disabled' && value && !/^(?:true|false)$/.test(value)) {
-      // httpyac evaluates the value as JavaScript over typed variables; dial's variables are text.
-      this.fail(
-        `@disabled with a condition is not supported: ${value}`,
-        i,
-        1,
-        'write `# @disabled` to never send the request, or select requests with `dial run --name`/`--tag`',
-      );
+      // httpyac evaluates the value as JavaScript before the send (disabledMetaDataHandler).
+      this.block.httpyacDisabled = { condition: value, line: i + 1 };
+      this.block.metadata.push({ key, value, span: this.lineSpan(i) });
+      this.metadataAt = i;
+      return;
     }
     if (httpyacOwn && key === 'import') this.httpyacImport(i, value);
     if (httpyacOwn && key === 'loop') this.block.httpyacLoop = this.httpyacLoop(i, value);
@@ -698,18 +703,23 @@ class HttpFileParser {
     if (this.dialect === 'httpyac' && key === 'timeout' && /^\d+$/.test(value)) this.block.timeoutMs = Number(value);
   }
 
-  /** httpyac `# @loop for 3` / `# @loop for item of list`; `while` is refused (its expression changes variables between passes). */
+  /**
+   * httpyac `# @loop for 3` / `# @loop for item of list` / `# @loop while condition`
+   * (loopMetaDataHandler's three patterns, tried in that order).
+   */
   private httpyacLoop(i: number, value: string): NonNullable<RequestNode['httpyacLoop']> {
     const forOf = /^\s*for\s+(.*)\s+of\s+(.*?)\s*$/.exec(value);
     if (forOf && /^[A-Za-z_$][\w$]*$/.test(forOf[1].trim()))
       return { kind: 'forOf', variable: forOf[1].trim(), iterable: forOf[2], line: i + 1 };
     const count = /^\s*for\s*(\d+)\s*$/.exec(value);
     if (count) return { kind: 'for', count: Number(count[1]), line: i + 1 };
+    const condition = /^\s*while\s*(\S.*?)\s*$/.exec(value);
+    if (condition) return { kind: 'while', condition: condition[1], line: i + 1 };
     return this.fail(
       `@loop '${value}' is not supported`,
       i,
       1,
-      'dial runs `# @loop for 3` and `# @loop for item of list`; write the passes of a `while` loop as separate requests',
+      'write `# @loop for 3`, `# @loop for item of list` or `# @loop while condition`',
     );
   }
 
@@ -1475,6 +1485,14 @@ class HttpFileParser {
       value: line.slice(match[0].length).trim(),
       span: this.lineSpan(i),
     };
+    if (match[2]) variable.lazy = true;
+    // httpyac's variable pattern takes an opening quote off and keeps the closing one (`"?(.*)"?`).
+    if (this.dialect === 'httpyac' && variable.value.startsWith('"'))
+      this.warn(
+        `httpyac drops the opening quote of @${variable.name} only: it sends ${JSON.stringify(variable.value.slice(1))}`,
+        i,
+        `write the value without quotes (@${variable.name} = ${variable.value.replace(/^"|"$/g, '')}) to send it as written`,
+      );
     this.variables.push(variable);
     if (this.block.separator || this.block.hasRequest) this.block.variables.push(variable);
   }
@@ -1873,6 +1891,7 @@ class HttpFileParser {
     if (block.runs) request.runs = block.runs;
     if (block.postScriptBlocks) request.httpyacPostScripts = block.postScriptBlocks;
     if (block.httpyacLoop) request.httpyacLoop = block.httpyacLoop;
+    if (block.httpyacDisabled) request.httpyacDisabled = block.httpyacDisabled;
     if (block.headerSpreads) request.httpyacHeaderSpreads = block.headerSpreads;
     if (block.graphql?.file) {
       request.httpyacGraphqlFile = {

@@ -17,6 +17,11 @@ export interface FileVariable {
   /** Raw value template (may reference other variables). */
   value: string;
   span: Span;
+  /**
+   * httpyac `@name := value`: its `{{…}}` are filled in where the variable is used. Without it
+   * httpyac fills them in where the variable is defined, with the values known there.
+   */
+  lazy?: true;
 }
 
 export interface HeaderNode {
@@ -196,9 +201,16 @@ export interface RequestNode {
   httpyacRequestScripts?: Array<{ code: string; line: number }>;
   /** httpyac `{{ … }}` blocks after the request line (or `{{@response}}`): run with `response` once it is in. */
   httpyacPostScripts?: Array<{ code: string; line: number }>;
-  /** httpyac `# @loop`: the request is sent once per pass, with `$index` (and the loop variable) set. */
+  /**
+   * httpyac `# @loop`: the request is sent once per pass, with `$index` (and the loop variable) set;
+   * `while`: as long as the JavaScript condition holds, evaluated before each pass.
+   */
+  /** httpyac `# @disabled condition`: not sent when the JavaScript condition holds (evaluated before the send). */
+  httpyacDisabled?: { condition: string; line: number };
   httpyacLoop?:
-    { kind: 'for'; count: number; line: number } | { kind: 'forOf'; variable: string; iterable: string; line: number };
+    | { kind: 'for'; count: number; line: number }
+    | { kind: 'forOf'; variable: string; iterable: string; line: number }
+    | { kind: 'while'; condition: string; line: number };
   /** httpyac `...defaultHeaders` lines among the headers: the object variable's fields become headers. */
   httpyacHeaderSpreads?: Array<{ name: string; line: number }>;
   /** httpyac `gql name < ./query.gql`: the query file (the body holds the variables) and the fragments defined before it. */

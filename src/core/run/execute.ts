@@ -68,11 +68,17 @@ export interface RunSession {
   noteHttpyacResponse?(file: HttpFile, response: ResponseView): void;
   /** httpyac `# @loop`: the request variables of each pass. */
   httpyacLoopPasses?(file: HttpFile, node: RequestNode): Promise<Array<Map<string, string>>>;
+  /** httpyac `# @disabled condition`: whether the condition holds (the request is then not sent). */
+  httpyacDisabledHolds?(file: HttpFile, node: RequestNode): Promise<boolean>;
+  /** httpyac `# @loop while condition`: whether the condition holds before pass `index`. */
+  httpyacLoopHolds?(file: HttpFile, node: RequestNode, index: number): Promise<boolean>;
   /** httpyac `{{ }}` blocks after the request: their client.test results and logs. */
   runHttpyacPostScripts?(
     file: HttpFile,
     node: RequestNode,
     response: ResponseView,
+    /** The `# @loop` pass's variables (`$index`, the loop variable). */
+    requestVariables?: Map<string, string>,
   ): Promise<Array<{ tests: Array<{ name: string; passed: boolean; message?: string }>; logs: string[] }>>;
 }
 
@@ -415,7 +421,8 @@ class RequestSkipped extends DialError {
 /** httpyac `{{ }}` blocks after the request, over its response: their tests join the attempt's assertions. */
 async function runHttpyacPostScripts(shared: ExecutorShared, attempt: Attempt, view: ResponseView): Promise<void> {
   const { file, node } = attempt.context;
-  const outcomes = (await shared.options.session.runHttpyacPostScripts?.(file, node, view)) ?? [];
+  const outcomes =
+    (await shared.options.session.runHttpyacPostScripts?.(file, node, view, attempt.requestVariables)) ?? [];
   outcomes.forEach((outcome, index) => {
     attempt.logs.push(...outcome.logs);
     for (const test of outcome.tests) {
@@ -616,17 +623,47 @@ async function sendAndCheck(shared: ExecutorShared, attempt: Attempt): Promise<A
   // time is not evaluated: no wait; the parser refuses a kulala delay that is not a number).
   const sleep = node.metadata.find((meta) => meta.key === 'sleep' || meta.key === 'delay')?.value;
   if (sleep && /^\d+$/.test(sleep)) await delay(Number(sleep), undefined, { signal: attempt.context.signal });
-  const passes =
-    node.httpyacLoop && session.httpyacLoopPasses ? await session.httpyacLoopPasses(file, node) : undefined;
-  if (!passes) await sendWithReplays(shared, attempt);
-  for (const [index, pass] of (passes ?? []).entries()) {
-    if (index > 0 && attempt.exchange) engine.releaseBody?.(attempt.exchange.response.body);
-    attempt.requestVariables = new Map(pass);
-    await sendOnce(shared, attempt, index);
+  // httpyac `# @disabled condition`: skipped when it holds, as httpyac skips the region.
+  if (node.httpyacDisabled && (await session.httpyacDisabledHolds?.(file, node)))
+    throw new HttpyacCancel({ file: file.path, line: node.httpyacDisabled.line });
+  if (node.httpyacLoop?.kind === 'while') await sendWhile(shared, attempt);
+  else {
+    const passes =
+      node.httpyacLoop && session.httpyacLoopPasses ? await session.httpyacLoopPasses(file, node) : undefined;
+    if (!passes) await sendWithReplays(shared, attempt);
+    for (const [index, pass] of (passes ?? []).entries()) {
+      if (index > 0 && attempt.exchange) engine.releaseBody?.(attempt.exchange.response.body);
+      attempt.requestVariables = new Map(pass);
+      await sendOnce(shared, attempt, index);
+    }
   }
   let passed = true;
   for (const result of attempt.assertions) if (!result.passed) passed = false;
   return attemptOutcome(shared, attempt, passed ? 'passed' : 'failed');
+}
+
+/** The most passes of an httpyac `# @loop while`: a condition that never turns false is an error, not a hang. */
+export const MAX_WHILE_PASSES = 1000;
+
+/** httpyac `# @loop while condition`: a pass while the condition holds, evaluated before each (the passes change it). */
+async function sendWhile(shared: ExecutorShared, attempt: Attempt): Promise<void> {
+  const { session, engine } = shared.options;
+  const { file, node } = attempt.context;
+  const loop = node.httpyacLoop!;
+  for (let index = 0; await session.httpyacLoopHolds!(file, node, index); index++) {
+    if (index >= MAX_WHILE_PASSES)
+      throw new DialError(
+        'E_SCRIPT',
+        `@loop while: the condition still held after ${MAX_WHILE_PASSES} passes; stopped there`,
+        {
+          location: { file: file.path, line: loop.line },
+          hint: 'change what the condition reads in each pass ({{counter.index++}} in the request), or loop a fixed number of times with `# @loop for 3`',
+        },
+      );
+    if (index > 0 && attempt.exchange) engine.releaseBody?.(attempt.exchange.response.body);
+    attempt.requestVariables = new Map([['$index', String(index)]]);
+    await sendOnce(shared, attempt, index);
+  }
 }
 
 /**

@@ -36,7 +36,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { Exchange, HttpRequest, RequestBody, SendOptions, TlsOptions } from '../http/types.js';
 import { grpcRequestParts } from './grpc.js';
-import type { HeaderNode, HttpFile, RequestNode } from '../httpfile/types.js';
+import type { FileVariable, HeaderNode, HttpFile, RequestNode } from '../httpfile/types.js';
 import { parseHttpFile } from '../httpfile/parse.js';
 import { reportParseWarnings } from '../httpfile/warnings.js';
 import { skipsCertificateCheck } from '../httpfile/metadata.js';
@@ -179,8 +179,17 @@ export interface Session {
   noteHttpyacResponse(file: HttpFile, response: ResponseView): void;
   /** httpyac `# @loop`: the request variables of each pass (`$index`, the loop variable); one empty pass without a loop. */
   httpyacLoopPasses(file: HttpFile, node: RequestNode): Promise<Array<Map<string, string>>>;
+  /** httpyac `# @disabled condition`: whether the condition holds (the request is then not sent). */
+  httpyacDisabledHolds(file: HttpFile, node: RequestNode): Promise<boolean>;
+  /** httpyac `# @loop while condition`: whether the condition holds before pass `index`. */
+  httpyacLoopHolds(file: HttpFile, node: RequestNode, index: number): Promise<boolean>;
   /** httpyac: runs the request's `{{ }}` blocks that follow it, over its response (exports become globals). */
-  runHttpyacPostScripts(file: HttpFile, node: RequestNode, response: ResponseView): Promise<HttpyacBlockOutcome[]>;
+  runHttpyacPostScripts(
+    file: HttpFile,
+    node: RequestNode,
+    response: ResponseView,
+    requestVariables?: Map<string, string>,
+  ): Promise<HttpyacBlockOutcome[]>;
 }
 
 const HEADER_NAME_RE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -208,8 +217,29 @@ function findNamed(file: HttpFile, name: string): RequestNode | undefined {
 function globalVariables(file: HttpFile): Map<string, string> {
   const inRequests = new Set(file.requests.flatMap((request) => request.variables));
   const values = new Map<string, string>();
-  for (const variable of file.variables) if (!inRequests.has(variable)) values.set(variable.name, variable.value);
+  for (const variable of file.variables)
+    if (!inRequests.has(variable)) values.set(variable.name, httpyacValueAsDefined(variable, values, {}));
   return values;
+}
+
+/**
+ * An httpyac file variable's value as httpyac keeps it (variableHttpRegionParser): its opening quote
+ * dropped (`"?(.*)"?` keeps the closing one), and each `{{name}}` of a variable defined above with a
+ * plain value filled in there and then, so a later `@name` does not change it. `@x := …` (lazy) and
+ * names not known yet are filled in where the variable is used; so are dynamic and environment
+ * values (drawn where used, as before). `--var` values stay in charge.
+ */
+function httpyacValueAsDefined(
+  variable: FileVariable,
+  known: Map<string, string>,
+  cli: Record<string, string>,
+): string {
+  const value = variable.value.charCodeAt(0) === 34 /* " */ ? variable.value.slice(1) : variable.value;
+  if (variable.lazy || !value.includes('{{')) return value;
+  return value.replace(/\{\{\s*([A-Za-z_$][\w$]*)\s*\}\}/g, (whole: string, name: string) => {
+    const bound = known.get(name);
+    return bound !== undefined && !bound.includes('{{') && !Object.hasOwn(cli, name) ? bound : whole;
+  });
 }
 
 /** A copy of the request as a `{{ }}` block left it (templates still resolved afterwards, as httpyac does). */
@@ -733,9 +763,14 @@ class RequestSession implements Session {
         for (const [name, value] of globalVariables(imported)) fileVariables.set(name, value);
     let laterFileVariables: Map<string, string> | undefined;
     let onceKeys: Map<string, string> | undefined;
+    const httpyac = file.dialect === 'httpyac';
+    const cli = this.options.cliVariables ?? {};
     for (const variable of file.variables) {
       if (variable.span.start < node.requestLineSpan.start) {
-        fileVariables.set(variable.name, variable.value);
+        fileVariables.set(
+          variable.name,
+          httpyac ? httpyacValueAsDefined(variable, fileVariables, cli) : variable.value,
+        );
         // httpyac runs its global regions once per send: a dynamic value there is drawn once.
         if (
           file.dialect === 'httpyac' &&
@@ -744,7 +779,11 @@ class RequestSession implements Session {
         )
           (onceKeys ??= new Map()).set(variable.name, `${variable.name}\n${variable.span.start}`);
         else onceKeys?.delete(variable.name);
-      } else (laterFileVariables ??= new Map()).set(variable.name, variable.value);
+      } else
+        (laterFileVariables ??= new Map()).set(
+          variable.name,
+          httpyac ? httpyacValueAsDefined(variable, fileVariables, cli) : variable.value,
+        );
     }
     const where = this.where(file, node);
     return new VariableResolver({
@@ -1227,9 +1266,45 @@ class RequestSession implements Session {
     return pending;
   }
 
+  async httpyacDisabledHolds(file: HttpFile, node: RequestNode): Promise<boolean> {
+    const disabled = node.httpyacDisabled;
+    if (!disabled) return false;
+    const resolver = await this.resolver(file, node, {}, false);
+    await this.runHttpyacGlobalScripts(file, resolver);
+    try {
+      return (await resolver.javascriptValue(`!!(${disabled.condition})`)) === true;
+    } catch (error) {
+      if (error instanceof DialError && error.code === 'E_SCRIPT')
+        throw new DialError('E_SCRIPT', `@disabled ${disabled.condition}: ${error.message}`, {
+          location: { file: file.path || '<text>', line: disabled.line },
+          hint: error.hint,
+        });
+      throw error;
+    }
+  }
+
+  async httpyacLoopHolds(file: HttpFile, node: RequestNode, index: number): Promise<boolean> {
+    const loop = node.httpyacLoop;
+    if (loop?.kind !== 'while') return false;
+    const requestVariables = new Map([['$index', String(index)]]);
+    const resolver = await this.resolver(file, node, { requestVariables }, false);
+    await this.runHttpyacGlobalScripts(file, resolver);
+    // httpyac loops while the value is truthy (evalExpression); an undefined name ends the loop there too.
+    try {
+      return (await resolver.javascriptValue(`!!(${loop.condition})`)) === true;
+    } catch (error) {
+      if (error instanceof DialError && error.code === 'E_SCRIPT')
+        throw new DialError('E_SCRIPT', `@loop while ${loop.condition}: ${error.message}`, {
+          location: { file: file.path || '<text>', line: loop.line },
+          hint: error.hint,
+        });
+      throw error;
+    }
+  }
+
   async httpyacLoopPasses(file: HttpFile, node: RequestNode): Promise<Array<Map<string, string>>> {
     const loop = node.httpyacLoop;
-    if (!loop) return [new Map()];
+    if (!loop || loop.kind === 'while') return [new Map()];
     if (loop.kind === 'for')
       return Array.from({ length: loop.count }, (_, index) => new Map([['$index', String(index)]]));
     const resolver = await this.resolver(file, node, {}, false);
@@ -1258,9 +1333,10 @@ class RequestSession implements Session {
     file: HttpFile,
     node: RequestNode,
     response: ResponseView,
+    requestVariables?: Map<string, string>,
   ): Promise<HttpyacBlockOutcome[]> {
     if (!node.httpyacPostScripts) return [];
-    const resolver = await this.resolver(file, node, {}, false);
+    const resolver = await this.resolver(file, node, requestVariables ? { requestVariables } : {}, false);
     const outcomes = await resolver.runScriptBlocks(node.httpyacPostScripts, {
       request: httpyacRequestOf(node),
       response: httpyacResponse(response, node.metadata.find((meta) => meta.key === 'jwt')?.value),

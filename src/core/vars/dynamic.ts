@@ -317,10 +317,12 @@ export async function evaluateDynamic(expression: string, context: DynamicContex
       return formatDate(date, dotnetDateFormat(format), utc);
     }
     case '$randomInt': {
-      const [min, max] = args.length >= 2 ? [Number(args[0]), Number(args[1])] : [0, 1000];
-      if (!Number.isInteger(min) || !Number.isInteger(max) || max <= min)
+      let [min, max] = args.length >= 2 ? [Number(args[0]), Number(args[1])] : [0, 1000];
+      if (!Number.isInteger(min) || !Number.isInteger(max))
         fail(`bad range in {{${expression}}}`, where, 'write {{$randomInt 1 100}} (max exclusive)');
-      return String(randomInt(min, max));
+      // httpyac swaps a range written the other way round ({{$randomInt -50 -100}}); an empty one gives min.
+      if (min > max) [min, max] = [max, min];
+      return String(max === min ? min : randomInt(min, max));
     }
     case '$processEnv':
     case '$dotenv': {

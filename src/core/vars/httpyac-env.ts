@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve as resolvePath } from 'node:path';
 import { createRequire } from 'node:module';
 import { defaultNodeAccess } from '../script/trust.js';
 import { DialError } from '../errors.js';
@@ -98,15 +98,93 @@ function scriptConfig(
 }
 
 /**
- * A JS config's hook that adds variables (`provideVariables`, `provideEnvironments`): dial does not
+ * httpyac hooks that change what is parsed or sent (onRequest edits the request, replaceVariable
+ * the values, execute/parse* the steps, provideEnvironments the environments). dial runs no config
+ * hooks and no plugins, so a config or plugin registering one is refused before anything is sent.
+ * responseLogging and onStreaming only log; provideVariables and onResponse add variables, which the
+ * undefined-variable error names (variableHook); provideAssertValue only adds test kinds.
+ */
+const SENDING_HOOK_RE =
+  /\bhooks\s*\.\s*(onRequest|replaceVariable|execute|parse|parseMetaData|parseEndRegion|provideEnvironments)\b/;
+
+function refuseSendingHook(configs: ScriptConfigSource[]): void {
+  for (const { fileName, path, source } of configs) {
+    const match = SENDING_HOOK_RE.exec(source);
+    if (!match) continue;
+    const { line, col } = lineColAt(source, match.index);
+    throw new DialError(
+      'E_ENV',
+      `${fileName}: it registers an httpyac ${match[1]} hook, which dial does not run (it changes what httpyac sends)`,
+      {
+        location: { file: path, line, col, excerpt: source.split(/\r?\n/)[line - 1] },
+        hint:
+          match[1] === 'onRequest'
+            ? 'do what the hook does in the .http files: a `{{@request}}` block changes the request before it is sent, defaultHeaders in a .httpyac.json add headers'
+            : 'send these files with httpyac, or do what the hook does in the .http files themselves',
+      },
+    );
+  }
+}
+
+/** httpyac's plugin names (configUtils.isPlugin): dependencies httpyac loads and whose hooks it runs. */
+const PLUGIN_RE = /^(?:httpyac-|@[\w-]+\.?[\w-]+\/httpyac-)plugin-/;
+
+/** A plugin's main script, as httpyac's require would find it; undefined when it is not installed (httpyac skips it). */
+async function pluginSource(packageDir: string, name: string, spec: unknown): Promise<ScriptConfigSource | undefined> {
+  const local = typeof spec === 'string' && /^(?:file:|\.{1,2}\/|\/)/.test(spec);
+  const folder = local ? resolvePath(packageDir, spec.replace(/^file:/, '')) : join(packageDir, 'node_modules', name);
+  const manifest = await readIfPresent(join(folder, 'package.json'));
+  let main = 'index.js';
+  try {
+    const declared = manifest === undefined ? undefined : (JSON.parse(manifest) as { main?: unknown }).main;
+    if (typeof declared === 'string' && declared) main = declared;
+  } catch {
+    // httpyac's require would fail on it too: index.js is the best guess
+  }
+  for (const candidate of [main, `${main}.js`, join(main, 'index.js')]) {
+    const path = join(folder, candidate);
+    const source = await readIfPresent(path);
+    if (source !== undefined) return { fileName: `${name} (httpyac plugin)`, path, source };
+  }
+  return undefined;
+}
+
+/**
+ * httpyac loads every `httpyac-plugin-*` dependency of the nearest package.json and runs its hooks
+ * on each request. dial runs none: a plugin registering a hook that changes what is sent is refused
+ * at that line (one that is not installed httpyac skips, and so does dial).
+ */
+async function refusePlugins(dir: string): Promise<void> {
+  for (const folder of envFolders(dir).filter((_, index) => index % 2 === 0)) {
+    const source = await readIfPresent(join(folder, 'package.json'));
+    if (source === undefined) continue;
+    type Deps = Record<string, unknown> | undefined;
+    let data: { dependencies?: Deps; devDependencies?: Deps } | null;
+    try {
+      data = JSON.parse(source) as typeof data;
+    } catch {
+      return;
+    }
+    const deps = { ...data?.devDependencies, ...data?.dependencies };
+    for (const [name, spec] of Object.entries(deps)) {
+      if (!PLUGIN_RE.test(name)) continue;
+      const plugin = await pluginSource(folder, name, spec);
+      if (plugin) refuseSendingHook([plugin]);
+    }
+    return;
+  }
+}
+
+/**
+ * A JS config's hook that adds variables (`provideVariables`, or `onResponse` setting them): dial does not
  * run it, so a variable only it gives stays undefined. Its `file:line`, for that error's hint.
  */
 async function variableHook(configs: ScriptConfigSource[]): Promise<string | undefined> {
   const hookIn = async (path: string, source: string | undefined, follow: boolean): Promise<string | undefined> => {
     if (source === undefined) return undefined;
     // The hook's registration (`api.hooks.provideVariables.addHook(…)`), else any mention of it.
-    const registered = source.search(/\bhooks\s*\.\s*provide(?:Variables|Environments)\b/);
-    const at = registered >= 0 ? registered : source.search(/\bprovide(?:Variables|Environments)\b/);
+    const registered = source.search(/\bhooks\s*\.\s*(?:provideVariables|onResponse)\b/);
+    const at = registered >= 0 ? registered : source.search(/\bprovideVariables\b/);
     if (at >= 0) return `${path}:${lineColAt(source, at).line}`;
     // A config that hands over to another one: `require(path.join(__dirname, 'infra', 'httpyac.config.js'))`.
     const delegate = follow ? /require\(([^)]*config\.c?js['"][^)]*)\)/.exec(source) : null;
@@ -198,12 +276,14 @@ export async function withHttpyacEnvironment(
       }
     }
   }
+  await refusePlugins(dir);
   const defaultHeaders = new Map<string, [string, string]>();
   let unreadVariableHook: string | undefined;
   for (const folder of envFolders(dir)
     .filter((_, index) => index % 2 === 0)
     .reverse()) {
     const configs = await scriptConfigSources(folder);
+    refuseSendingHook(configs);
     unreadVariableHook = (await variableHook(configs)) ?? unreadVariableHook;
     const config = scriptConfig(folder, name, configs) ?? (await readConfig(folder, name));
     if (!config) continue;

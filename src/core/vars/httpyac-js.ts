@@ -129,6 +129,15 @@ export function expressionIdentifiers(expression: string): string[] {
   );
 }
 
+/** `++`, `--`, an assignment or a mutating method call: the expression may change the objects it reads. */
+const MUTATION_RE =
+  /\+\+|--|(?<![=!<>])=(?![=>])|\.\s*(?:push|pop|shift|unshift|splice|sort|reverse|fill|set|add|delete|clear)\s*\(|\bdelete\b/;
+
+/** True for an expression that may change a variable it reads (`{{expression.index++}}`): evaluated each time, never cached. */
+export function mayChangeVariables(expression: string): boolean {
+  return MUTATION_RE.test(expression);
+}
+
 /** Evaluates one httpyac expression with `scope` as its variables; the value as text (JSON for objects). */
 export async function evaluateHttpyacExpression(
   expression: string,
@@ -138,12 +147,19 @@ export async function evaluateHttpyacExpression(
   response?: Record<string, unknown>,
   /** The run's values, for httpyac's `$global` object. */
   globals?: Map<string, unknown>,
+  /**
+   * Filled with the object variables the expression changed (name -> JSON): in httpyac an
+   * expression works on the variables' own objects, so `{{counter.index++}}` changes `counter`.
+   */
+  changed?: Map<string, string>,
 ): Promise<string> {
+  // `let`: httpyac evaluates `with` a copy of its variables, so `{{n++}}` is allowed (and changes nothing).
   const declarations = Object.keys(scope)
-    .map((name) => `const ${name} = __scope[${JSON.stringify(name)}];`)
+    .map((name) => `let ${name} = __scope[${JSON.stringify(name)}];`)
     .join(' ');
   const global = GLOBAL_RE.test(expression) ? ` const $global = ${globalObjectJson(globals)};` : '';
-  const code = ` const __scope = ${JSON.stringify(scope)}; ${declarations}${global} { const response = ${JSON.stringify(response ?? null)} ?? undefined; const __value = (${expression}\n); if (__value !== undefined) request.variables.set(${JSON.stringify(RESULT)}, typeof __value === 'string' ? __value : JSON.stringify(__value)); }`;
+  const after = changed ? ` request.variables.set('__dialScope', JSON.stringify(__scope));` : '';
+  const code = ` const __scope = ${JSON.stringify(scope)}; ${declarations}${global} { const response = ${JSON.stringify(response ?? null)} ?? undefined; const __value = (${expression}\n); if (__value !== undefined) request.variables.set(${JSON.stringify(RESULT)}, typeof __value === 'string' ? __value : JSON.stringify(__value));${after} }`;
   const file: HttpFile = { path: location.file, text: code, variables: [], requests: [] };
   const node: ScriptNode = { kind: 'inline', code, span: { start: 0, end: code.length, line: location.line, col: 1 } };
   const requestVariables = new Map<string, string>();
@@ -159,6 +175,7 @@ export async function evaluateHttpyacExpression(
     }
     throw error;
   }
+  if (changed) noteChangedObjects(scope, requestVariables.get('__dialScope'), changed);
   const value = requestVariables.get(RESULT);
   if (value === undefined)
     throw new DialError('E_SCRIPT', `{{${expression.trim()}}} is undefined`, {
@@ -166,6 +183,21 @@ export async function evaluateHttpyacExpression(
       hint: 'httpyac would send the {{…}} text as written; set the value first (a script that runs before, or --var)',
     });
   return value;
+}
+
+/** The object variables of `scope` whose JSON differs in `after` (the scope's JSON once the expression ran). */
+function noteChangedObjects(
+  scope: Record<string, unknown>,
+  after: string | undefined,
+  changed: Map<string, string>,
+): void {
+  if (after === undefined) return;
+  const values = JSON.parse(after) as Record<string, unknown>;
+  for (const [name, before] of Object.entries(scope)) {
+    if (before === null || typeof before !== 'object') continue;
+    const text = JSON.stringify(values[name]);
+    if (text !== undefined && text !== JSON.stringify(before)) changed.set(name, text);
+  }
 }
 
 /** httpyac `exports.$cancel = true` in a block before the request: the request is not sent (a skip, in `dial run`). */

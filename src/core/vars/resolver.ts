@@ -20,6 +20,7 @@ import { valueToText } from './jsonpath.js';
 import {
   evaluateHttpyacExpression,
   expressionIdentifiers,
+  mayChangeVariables,
   runHttpyacBlock,
   readsHttpyacGlobal,
   type HttpyacBlockContext,
@@ -119,6 +120,12 @@ export interface AuthPlaceholder {
 /** httpyac's prompt placeholders: kind, label, `$value:` (default, or the choices of `$pick`). */
 const HTTPYAC_PROMPT_RE = /^\$(input|password|pick)(?:-askonce)?\s+([\s\S]*?)(?:\s*\$value:\s*([\s\S]*))?$/;
 
+/** Text a JavaScript value of another type gives: a boolean, null or a number. */
+const LITERAL_TEXT_RE = /^(?:true|false|null|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)$/;
+
+/** httpyac `{{$xpath:name //path}}` / `{{$xpath //path}}`: the name (optional) and the XPath. */
+const HTTPYAC_XPATH_RE = /^\s*\$xpath(?::(\S*))?\s+(\S.*?)\s*$/i;
+
 const AUTH_CALL = /^\$auth\.(token|idToken)\s*\(\s*(?:"([^"]+)"|'([^']+)')\s*\)$/;
 
 /** Resolves templates for one request and collects the secret values it used. */
@@ -195,6 +202,7 @@ export class VariableResolver {
     // httpyac `{{process.env.TOKEN}}`: the process environment, asked for by name (as {{$processEnv TOKEN}}).
     const processEnv = o.javascriptExpressions ? /^process\.env\.([A-Za-z_][\w]*)$/.exec(expression) : null;
     if (processEnv) return this.expression(`$processEnv ${processEnv[1]}`, chain);
+    if (o.javascriptExpressions && HTTPYAC_XPATH_RE.test(expression)) return this.httpyacXpath(expression, chain);
     if (expression.startsWith('$')) {
       // httpyac's `{{$index}}` in a `# @loop` pass is a request variable, not a dynamic one.
       const own = o.requestVariables?.get(expression);
@@ -297,9 +305,49 @@ export class VariableResolver {
       const lastResponse = head === 'response' && this.options.lastResponse?.() !== undefined;
       if (lastResponse || (await this.isDefined(head, chain))) value = await this.javascript(expression, chain);
     }
+    // httpyac: `{{false}}`, `{{42}}` are JavaScript literals (a name defined nowhere).
+    if (value === undefined && o.javascriptExpressions && LITERAL_TEXT_RE.test(expression)) value = expression;
     if (value === undefined) throw await this.undefinedError(name);
+    // `{{counter.index++}}` gives a new value each time it is written.
+    if (o.javascriptExpressions && mayChangeVariables(expression)) return markSecret(value);
     this.cache.set(name, markSecret(value));
     return value;
+  }
+
+  /**
+   * httpyac `{{$xpath:name //path}}` (xpathVariableReplacer): the XPath over the XML of variable
+   * `name` (a named request's response body, or text), or without a name over the last response's
+   * body when it is XML: a node's text, several nodes' texts as a JSON list. Nothing selected is an
+   * error here (httpyac would send the placeholder as written).
+   */
+  private async httpyacXpath(expression: string, chain: string[]): Promise<string> {
+    const o = this.options;
+    const [, name, path] = HTTPYAC_XPATH_RE.exec(expression)!;
+    const fail = (why: string): DialError =>
+      new DialError('E_VAR_UNDEFINED', `{{${expression}}}: ${why} (${o.where})`, {
+        location: o.locate?.(expression) ?? o.location,
+        hint: 'name the request whose XML answer to read: {{$xpath:name //path}}, with # @name name (and # @ref name) on it',
+      });
+    let xml: string | undefined;
+    if (name) xml = await this.expression(name, chain);
+    else {
+      const last = o.lastResponse?.() as { body?: unknown; contentType?: { mimeType?: string } } | undefined;
+      if (typeof last?.body === 'string' && /[/+]xml\b/.test(last.contentType?.mimeType ?? '')) xml = last.body;
+    }
+    if (xml === undefined) throw fail('there is no XML response to read');
+    const { evaluateXPath, assertionValue } = await import('../xpath.js');
+    let value: unknown;
+    try {
+      value = assertionValue(await evaluateXPath(xml, path));
+    } catch (error) {
+      throw fail(error instanceof Error ? error.message : String(error));
+    }
+    if (value === undefined || value === false || value === '') throw fail(`'${path}' selects nothing`);
+    return typeof value === 'string'
+      ? value
+      : typeof value === 'number' || value === true
+        ? String(value)
+        : JSON.stringify(value);
   }
 
   /** `{{$auth.token("name")}}`: the token (masked from here on) of a `Security.Auth` configuration. */
@@ -444,15 +492,29 @@ export class VariableResolver {
     }
   }
 
-  /** Evaluates an httpyac expression with each variable it names in scope (response bodies parsed as JSON). */
+  /**
+   * Evaluates an httpyac expression with each variable it names in scope (response bodies parsed as
+   * JSON). What it changes in an object a script exported (`{{counter.index++}}`) is kept, as in
+   * httpyac, where expressions work on the variables' own objects (`# @loop while counter.index < 3`).
+   */
   private async javascript(expression: string, chain: string[]): Promise<string> {
-    return evaluateHttpyacExpression(
+    const changed = mayChangeVariables(expression) ? new Map<string, string>() : undefined;
+    const value = await evaluateHttpyacExpression(
       expression,
       await this.scopeFor(expression, chain),
       this.options.location ?? { file: this.options.fileLabel, line: 1 },
       /\bresponse\b/.test(expression) ? this.options.lastResponse?.() : undefined,
       this.options.globals,
+      changed,
     );
+    for (const [name, text] of changed ?? []) {
+      // Only the objects scripts exported live on between expressions; a copy of a file variable does not.
+      if (!this.options.globals.has(name)) continue;
+      this.options.globals.set(name, JSON.parse(text));
+      if (this.exported.has(name)) this.exported.set(name, text);
+      this.cache.delete(name);
+    }
+    return value;
   }
 
   /**
@@ -499,6 +561,9 @@ export class VariableResolver {
   private async scopeFor(code: string, chain: string[]): Promise<Record<string, unknown>> {
     const expression = code;
     const scope: Record<string, unknown> = {};
+    // httpyac's `$index` in a `# @loop` pass: a number, in blocks and expressions alike.
+    const index = code.includes('$index') ? this.options.requestVariables?.get('$index') : undefined;
+    if (index !== undefined) scope.$index = Number(index);
     for (const name of expressionIdentifiers(expression)) {
       let text: string | undefined;
       try {
@@ -508,12 +573,34 @@ export class VariableResolver {
         throw error;
       }
       try {
-        scope[name] = /^\s*[[{]/.test(text) ? JSON.parse(text) : text;
+        scope[name] = /^\s*[[{]/.test(text)
+          ? JSON.parse(text)
+          : LITERAL_TEXT_RE.test(text)
+            ? await this.typedFileValue(name, text, chain)
+            : text;
       } catch {
         scope[name] = text;
       }
     }
     return scope;
+  }
+
+  /**
+   * httpyac keeps the value of a variable whose whole text is one `{{expression}}` as the
+   * expression gave it (parseHandlebarsString): `@callRequest = {{false}}` is the boolean false in a
+   * later `!callRequest`, not the text "false". Asked only for a value that reads as a literal.
+   */
+  private async typedFileValue(name: string, text: string, chain: string[]): Promise<unknown> {
+    const o = this.options;
+    if (Object.hasOwn(o.cliVariables, name) || o.requestVariables?.has(name) || this.exported.has(name)) return text;
+    const inner = /^\{\{\s*([^{}]*?)\s*\}\}$/.exec(o.fileVariables.get(name)?.trim() ?? '')?.[1];
+    if (!inner || inner.startsWith('$')) return text;
+    if (LITERAL_TEXT_RE.test(inner)) return JSON.parse(inner) as unknown;
+    if (/^[A-Za-z_][\w]*$/.test(inner)) {
+      const exported = o.globals.get(inner);
+      return exported !== undefined && typeof exported !== 'string' && !o.fileVariables.has(inner) ? exported : text;
+    }
+    return JSON.parse(await this.javascript(`JSON.stringify(${inner})`, [...chain, name])) as unknown;
   }
 
   private async undefinedError(name: string, why?: string): Promise<DialError> {

@@ -213,6 +213,13 @@ export async function prepareFileRequest(options: PrepareFileRequestOptions): Pr
   };
   // A block of one `run #name` line sends that request; more than one request is `dial run`'s work.
   const { file, node, runVariables } = await followRunLine(session, selected.file, selected.node, shown);
+  if (node.httpyacDisabled) {
+    // Sending it without evaluating the condition could send what httpyac would not.
+    throw new DialError('E_INPUT', 'this request has an httpyac `# @disabled condition`: `dial run` evaluates it', {
+      location: { file: file.path, line: node.httpyacDisabled.line },
+      hint: `run it with \`dial run ${relative(options.cwd, path) || path}\` (add --name to run this request only)`,
+    });
+  }
   if (node.httpyacLoop) {
     // One send would be one pass of the loop: silently not what the file means.
     throw new DialError('E_INPUT', 'this request has an httpyac `# @loop`: it is sent once per pass by `dial run`', {

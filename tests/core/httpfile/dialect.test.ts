@@ -80,11 +80,12 @@ describe('refusals (never silently wrong)', () => {
         .httpyacPostScripts,
     ).toEqual([{ code: '\n  console.log(response);\n', line: 4 }]);
   });
-  it('refuses a kulala env-from-command line without a command, and httpyac while loops', () => {
+  it('refuses a kulala env-from-command line without a command, and httpyac loops of no form httpyac knows', () => {
     // A whole `# @env-stdin-cmd NAME command` parses; it runs in trusted workspaces (shell-command.test.ts).
     expect(refusal('# @env-stdin-cmd token\nGET http://x\n').message).toContain('@env-stdin-cmd');
-    // `# @loop for 3` runs (httpyac.test.ts); a `while` loop is refused.
-    expect(refusal('# @loop while x < 3\nGET http://x\n').message).toContain('@loop');
+    // `# @loop for 3` and `# @loop while x < 3` run (httpyac.test.ts); `until` is no httpyac form.
+    expect(parseHttpFile('# @loop while x < 3\nGET http://x\n', '').requests[0].httpyacLoop?.kind).toBe('while');
+    expect(refusal('# @loop until x < 3\nGET http://x\n').message).toContain('@loop');
   });
   it('@disabled makes the request skipped', () => {
     expect(parseHttpFile('# @disabled\nGET http://x\n', '').requests[0].skip).toEqual({ reason: 'disabled' });

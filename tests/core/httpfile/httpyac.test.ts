@@ -122,15 +122,53 @@ describe('httpyac # @import and gql files', () => {
 });
 
 describe('httpyac metadata and the lines after the request line', () => {
-  it('# @loop for N and for x of list are read; while is refused at its line; other dialects refuse @loop', () => {
-    const [count, forOf] = parseHttpFile(
-      `${HY}# @loop for 3\nGET /a?i={{$index}}\n\n###\n# @loop for item of data.items\nGET /b?i={{item}}\n`,
+  it('# @loop for N, for x of list and while condition are read; other forms refused at their line; other dialects refuse @loop', () => {
+    const [count, forOf, whileLoop] = parseHttpFile(
+      `${HY}# @loop for 3\nGET /a?i={{$index}}\n\n###\n# @loop for item of data.items\nGET /b?i={{item}}\n\n###\n# @loop while x.i < 3 \nGET /c\n`,
       '',
     ).requests;
     expect(count.httpyacLoop).toEqual({ kind: 'for', count: 3, line: 2 });
     expect(forOf.httpyacLoop).toEqual({ kind: 'forOf', variable: 'item', iterable: 'data.items', line: 6 });
-    expect(refusal(`${HY}# @loop while x.i < 3\nGET /a\n`)).toMatchObject({ line: 2 });
+    expect(whileLoop.httpyacLoop).toEqual({ kind: 'while', condition: 'x.i < 3', line: 10 });
+    const bad = refusal(`${HY}# @loop until x.i < 3\nGET /a\n`);
+    expect(bad).toMatchObject({ line: 2 });
+    expect(bad.message).toContain("@loop 'until x.i < 3'");
     expect(refusal('# @dialect jetbrains\n# @loop for 3\nGET http://x/\n').message).toContain('@loop');
+  });
+
+  it('# @disabled condition is kept for the run to evaluate (not a skip); @disabled and @disabled true skip', () => {
+    const [cond, plain, yes, no] = parseHttpFile(
+      `${HY}# @disabled !callRequest\nGET /a\n\n###\n# @disabled\nGET /b\n\n###\n# @disabled true\nGET /c\n\n###\n# @disabled false\nGET /d\n`,
+      '',
+    ).requests;
+    expect(cond.httpyacDisabled).toEqual({ condition: '!callRequest', line: 2 });
+    expect(cond.skip).toBeUndefined();
+    expect([plain.skip, yes.skip, no.skip]).toEqual([{ reason: 'disabled' }, { reason: 'disabled' }, undefined]);
+  });
+
+  it('@x := value is a lazy variable; @x = "value" warns that httpyac drops only the opening quote', () => {
+    const file = parseHttpFile(`${HY}@bar = bar\n@foo:=foo{{bar}}\n@q = "quoted"\nGET http://x/?f={{foo}}\n`, 'v.http');
+    expect(file.variables.map((v) => [v.name, v.value, v.lazy ?? false])).toEqual([
+      ['bar', 'bar', false],
+      ['foo', 'foo{{bar}}', true],
+      ['q', '"quoted"', false],
+    ]);
+    expect(file.requests).toHaveLength(1);
+    const warning = file.warnings?.find((w) => w.message.includes('opening quote'));
+    expect(warning).toMatchObject({ line: 4 });
+    expect(warning?.message).toContain('"quoted\\""');
+  });
+
+  it('a request line whose {{ }} holds spaces after a body starts a new httpyac request', () => {
+    const file = parseHttpFile(
+      `${HY}GET http://x/a\n\nGET /b?q={{$randomInt 100 200}}\n\nGET /c?q={{$datetime 'DD.MM.YYYY' 3 d}}\n`,
+      '',
+    );
+    expect(file.requests.map((r) => [r.requestLineSpan.line, r.body])).toEqual([
+      [2, undefined],
+      [4, undefined],
+      [6, undefined],
+    ]);
   });
 
   it('a line among the headers that is no header starts the body; ?a=1 and /seg lines continue the URL', () => {
