@@ -203,9 +203,13 @@ function mayEndBody(t: string): boolean {
 }
 
 function isStrictRequestLine(t: string): boolean {
-  const match = STRICT_REQUEST_LINE_RE.exec(t);
+  // Blanks inside `{{ … }}` (`{{$randomInt 1 9}}`, `{{$datetime iso8601}}`) do not split the target.
+  const match = STRICT_REQUEST_LINE_RE.exec(t.includes('{{') ? t.replace(TEMPLATE_RE, blanksFilled) : t);
   return match !== null && KNOWN_METHODS.has(match[1]);
 }
+
+const TEMPLATE_RE = /\{\{[^{}]*\}\}/g;
+const blanksFilled = (braces: string): string => braces.replace(/[ \t]/g, 'x');
 
 /** Replaces `{{ … }}` spans by same-length filler so whitespace searches skip them. */
 function maskTemplates(url: string): string {
@@ -1391,11 +1395,11 @@ class HttpFileParser {
   // ---- variables and the finished request ----
 
   private addVariable(i: number, line: string, match: RegExpExecArray): void {
-    const variable: FileVariable = {
-      name: match[1],
-      value: line.slice(match[0].length).trim(),
-      span: this.lineSpan(i),
-    };
+    let value = line.slice(match[0].length).trim();
+    // httpyac's variable pattern (`=\s*"?(?<value>.*)"?$`) drops an opening quote and keeps the
+    // closing one: `@foo="bar"` is `bar"` there. Odd, but that is what httpyac sends.
+    if (this.dialect === 'httpyac' && value.charCodeAt(0) === 34) value = value.slice(1);
+    const variable: FileVariable = { name: match[1], value, span: this.lineSpan(i) };
     this.variables.push(variable);
     if (this.block.separator || this.block.hasRequest) this.block.variables.push(variable);
   }

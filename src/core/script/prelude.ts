@@ -196,7 +196,7 @@ export const PRELUDE_SOURCE = String.raw`(function (host, node) {
   var ALGORITHMS = ['md5', 'sha1', 'sha256', 'sha384', 'sha512'];
   function digestOf(parts) {
     var hex = call('digest', parts);
-    return { toHex: function () { return hex.hex; }, toBase64: function () { return hex.base64; }, toUrlSafeBase64: function () { return hex.base64url; } };
+    return { toHex: function () { return hex.hex; }, toBase64: function (urlSafe) { return urlSafe ? hex.base64url : hex.base64; }, toUrlSafeBase64: function () { return hex.base64url; } };
   }
   function builder(algorithm, hmac) {
     var parts = { algorithm: algorithm, data: [], key: null };

@@ -54,6 +54,7 @@ import { findPlaceholders } from '../httpfile/placeholders.js';
 import { inFileConflictMessage, scriptSetSites, shownPath } from '../vars/precedence.js';
 import { lineColAt } from '../env/json-file.js';
 import { basicAuthorization } from '../http/basic-auth.js';
+import { VERSION } from '../../version.js';
 import { guessContentType } from '../http/mime.js';
 import { eventSourceHttpRequest, eventTypes, streamLimits } from './event-source.js';
 
@@ -1131,6 +1132,9 @@ class RequestSession implements Session {
     const headers: Record<string, string> = {};
     for (const [name, value] of request.headers)
       headers[name] = Object.hasOwn(headers, name) ? `${headers[name]}, ${value}` : value;
+    // httpyac sets its default Accept and User-Agent before these hooks run, so a block can drop them.
+    const defaults = HTTPYAC_DEFAULT_HEADERS.filter(([name]) => !findHeaderName(headers, name));
+    for (const [name, value] of defaults) headers[name] = value;
     const body = request.body.kind === 'text' ? request.body.text : undefined;
     const given = { method: request.method, url: request.url, headers, ...(body !== undefined ? { body } : {}) };
     const outcomes = await resolver.runScriptBlocks(node.httpyacRequestScripts ?? [], {
@@ -1146,6 +1150,8 @@ class RequestSession implements Session {
         .filter(([, value]) => value !== undefined && value !== null)
         .map(([name, value]): [string, string] => [name, typeof value === 'string' ? value : JSON.stringify(value)]),
     };
+    const dropped = defaults.filter(([name]) => !findHeaderName(next.headers, name)).map(([name]) => name);
+    if (dropped.length > 0) next.omitHeaders = [...(request.omitHeaders ?? []), ...dropped];
     if (changed.body !== body)
       next.body =
         changed.body === undefined || changed.body === null
@@ -1809,4 +1815,17 @@ function utf8TemplateText(bytes: Buffer, encoding: string | undefined): string |
   } catch {
     return undefined;
   }
+}
+
+/** The headers httpyac gives every request before its `{{@request}}` hooks (dial's own values). */
+const HTTPYAC_DEFAULT_HEADERS: ReadonlyArray<[string, string]> = [
+  ['Accept', '*/*'],
+  ['User-Agent', `dial/${VERSION}`],
+];
+
+/** Whether a header list or record names `name` (any case) with a value. */
+function findHeaderName(headers: Record<string, unknown> | ReadonlyArray<[string, string]>, name: string): boolean {
+  const lower = name.toLowerCase();
+  const entries = Array.isArray(headers) ? headers : Object.entries(headers);
+  return entries.some(([key, value]) => key.toLowerCase() === lower && value !== undefined && value !== null);
 }

@@ -317,10 +317,12 @@ export async function evaluateDynamic(expression: string, context: DynamicContex
       return formatDate(date, dotnetDateFormat(format), utc);
     }
     case '$randomInt': {
-      const [min, max] = args.length >= 2 ? [Number(args[0]), Number(args[1])] : [0, 1000];
-      if (!Number.isInteger(min) || !Number.isInteger(max) || max <= min)
+      const [a, b] = args.length >= 2 ? [Number(args[0]), Number(args[1])] : [0, 1000];
+      if (!Number.isInteger(a) || !Number.isInteger(b))
         fail(`bad range in {{${expression}}}`, where, 'write {{$randomInt 1 100}} (max exclusive)');
-      return String(randomInt(min, max));
+      // httpyac swaps a reversed range, and REST Client and httpyac give `min` for an empty one.
+      const [min, max] = a <= b ? [a, b] : [b, a];
+      return String(min === max ? min : randomInt(min, max));
     }
     case '$processEnv':
     case '$dotenv': {

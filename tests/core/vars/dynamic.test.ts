@@ -64,7 +64,17 @@ describe('dynamic variables', () => {
     const d = Number(await ev('$randomInt'));
     expect(d).toBeGreaterThanOrEqual(0);
     expect(d).toBeLessThan(1000);
-    await expect(ev('$randomInt 9 1')).rejects.toThrow(/bad range/);
+    await expect(ev('$randomInt x 1')).rejects.toThrow(/bad range/);
+  });
+
+  it('$randomInt with a reversed range draws from it swapped, as httpyac does; an empty one gives min', async () => {
+    // httpyac's own example file (variables/restClient.http) writes {{$randomInt -50 -100}}.
+    for (let i = 0; i < 50; i++) {
+      const n = Number(await ev('$randomInt -50 -100'));
+      expect(n).toBeGreaterThanOrEqual(-100);
+      expect(n).toBeLessThan(-50);
+    }
+    expect(await ev('$randomInt 7 7')).toBe('7');
   });
 
   it('$processEnv reads the process environment explicitly (and % indirection); values are secret', async () => {
