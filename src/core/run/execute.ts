@@ -518,6 +518,7 @@ function checkAssertions(shared: ExecutorShared, attempt: Attempt, view: Respons
     snapshotStore: shared.snapshotStore,
     updateSnapshots: Boolean(shared.options.updateSnapshots),
     snapshotKey: snapshotKeyOf(shared, node),
+    ownName: file.dialect === 'httpyac' ? node.name : undefined,
   };
   // Most assertions (status, headers, JSON paths against plain values) are evaluated at once; from
   // the first that has to wait, the rest go through checkAssertionsFrom, in order.

@@ -1211,13 +1211,21 @@ class RequestSession implements Session {
     response: ResponseView,
   ): Promise<HttpyacBlockOutcome[]> {
     if (!node.httpyacPostScripts) return [];
-    const resolver = await this.resolver(file, node, {}, false);
+    const resolver = await this.resolver(file, node, this.ownResponse(node, response), false);
     const outcomes = await resolver.runScriptBlocks(node.httpyacPostScripts, {
       request: httpyacRequestOf(node),
       response: httpyacResponse(response, node.metadata.find((meta) => meta.key === 'jwt')?.value),
     });
     for (const secret of resolver.secretValues) this.secrets.add(secret);
     return outcomes;
+  }
+
+  /**
+   * httpyac: a named request's own blocks and `?? js` lines after the response see its name as that
+   * response's body (the name is set before they run), not as a request to send again.
+   */
+  ownResponse(node: RequestNode, response: ResponseView): { requestVariables?: Map<string, string> } {
+    return node.name ? { requestVariables: new Map([[node.name, response.text()]]) } : {};
   }
 
   /** Asks the request's `# @prompt` values that neither --var nor an earlier answer gives (E_VAR_UNDEFINED with no prompt). */
