@@ -266,6 +266,12 @@ client.global.set("safe2", d().toUrlSafeBase64());`,
     expect(e.globals.get('safe2')).toBe('n4bQgYhMfWWaL-qgxVrQFaO_TxsrC4Is0V1sFbDwCgg');
   });
 
+  it("Date#toString is Node's text, with the time zone's name (httpyac's {{new Date().toString()}})", async () => {
+    const e = env();
+    await runHandler('client.global.set("d", new Date(86400000).toString());', e);
+    expect(e.globals.get('d')).toBe(new Date(86400000).toString());
+  });
+
   it('a trusted runner gives scripts require and process', async () => {
     const outcome = await runHandler(
       'client.test("node", () => client.assert(typeof require("fs").readFileSync === "function" && typeof process.pid === "number"));',
