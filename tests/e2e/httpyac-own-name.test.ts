@@ -31,4 +31,27 @@ describe('httpyac: a request reads its own name after its response', () => {
       await server.close();
     }
   });
+
+  it('`<name>Response` in a block is that whole response (status code, headers, parsed body)', async () => {
+    // alekdavis/httpyac-extras Tests/Demos/demo-2-Conditional-Basic.http (tenth held-out sweep).
+    const server = await startRecordingServer((_request, response) => {
+      response.setHeader('content-type', 'application/json');
+      response.end('{"a": "x"}');
+    });
+    try {
+      const dir = tempDir('dial-httpyac-name-response-');
+      mkdirSync(join(dir, '.git'));
+      const block = (cancel: string) => `{{\n  exports.$cancel = ${cancel};\n}}\n`;
+      const text =
+        `# @dialect httpyac\n@host = ${server.url}\n\n### 1\n# @name test1\nPOST /one\n\n` +
+        `### 2\n# @ref test1\n${block('!(test1Response?.statusCode == 200 && test1Response.parsedBody.a == "x")')}POST /two\n\n` +
+        `### 3\n# @ref test1\n${block('test1Response.headers["content-type"] == "application/json"')}POST /three\n`;
+      writeFileSync(join(dir, 'a.http'), text);
+      const result = await runCli(['run', 'a.http', '--reporter', 'dot'], { cwd: dir });
+      expect(result.code, result.stderr + result.stdout).toBe(0);
+      expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /one', 'POST /two']);
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -370,6 +370,14 @@ export class VariableResolver {
         if (value !== undefined) return value;
       }
     }
+    // In a script block, `loginResponse` alone is that whole response object.
+    const whole = /^([\w-]+)Response$/.exec(expression);
+    if (whole && this.options.javascriptExpressions && this.options.reference) {
+      const value = await this.options
+        .reference({ name: whole[1], part: 'response', section: 'response', path: '*' }, expression)
+        .catch(() => undefined);
+      if (value !== undefined) return value;
+    }
     const match = /^([\w-]+)(?:\.([\w$.[\]'"-]+))?$/.exec(expression);
     if (!match || !this.options.reference) return undefined;
     const reference: ReferenceExpression = {
