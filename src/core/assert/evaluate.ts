@@ -32,7 +32,7 @@ export interface AssertionResult {
  * depends on assert's ResponseView.
  */
 export interface ExpressionEvaluator {
-  evaluate(expression: string, view: ResponseView, location: { file: string; line: number }): unknown;
+  evaluate(expression: string, view: ResponseView, location: { file: string; line: number }, ownName?: string): unknown;
 }
 
 export interface AssertContext {
@@ -44,6 +44,8 @@ export interface AssertContext {
   updateSnapshots: boolean;
   /** Key of this request in the snapshot file (its name, or `#index`). */
   snapshotKey: string;
+  /** httpyac: the request's own name, which its `?? js` lines read as this response's body. */
+  ownName?: string;
 }
 
 /** A snapshot store per .http file for one run. */
@@ -91,10 +93,12 @@ function actualValue(assertion: AssertionNode, view: ResponseView, context: Asse
     }
     case 'js':
       // (evaluateAssertionNow, which may have no context, never reads a `js` query.)
-      return context!.scripts.evaluate(assertion.argument ?? 'undefined', view, {
-        file: context!.file.path,
-        line: assertion.span.line,
-      });
+      return context!.scripts.evaluate(
+        assertion.argument ?? 'undefined',
+        view,
+        { file: context!.file.path, line: assertion.span.line },
+        context!.ownName,
+      );
     case 'xpath':
       return xpathValue(view.text(), assertion.argument ?? '', assertion.namespaces);
   }

@@ -184,9 +184,30 @@ export async function checkFiles(options: CheckOptions): Promise<CheckResult> {
     const dir = dirname(path);
     if ([...broken].some((b) => dir === b || dir.startsWith(b + sep))) continue;
     const environments = await environmentsFor(store, dir, options.environment, file.dialect === 'httpyac');
-    checkVariables(file, environments, scope, report);
+    checkVariables(file, environments, scope, report, importedVariables(file, parsed));
     checkPrecedence(file, environments, options.cwd, report, options.cliVariables);
   }
   findings.sort((a, b) => (a.file === b.file ? a.line - b.line || a.col - b.col : a.file < b.file ? -1 : 1));
   return { findings, files: paths.length };
+}
+
+/**
+ * httpyac's `# @import ./other.http`: the imported files' variables (and theirs, transitively)
+ * are defined in the importing file too, under its own.
+ */
+function importedVariables(
+  file: HttpFile,
+  parsed: Map<string, HttpFile>,
+  seen = new Set<string>(),
+): Map<string, string> {
+  const variables = new Map<string, string>();
+  for (const imported of file.httpyacImports ?? []) {
+    const path = resolve(dirname(file.path), imported.path);
+    const other = parsed.get(path);
+    if (!other || seen.has(path)) continue;
+    seen.add(path);
+    for (const [name, value] of importedVariables(other, parsed, seen)) variables.set(name, value);
+    for (const variable of other.variables) variables.set(variable.name, variable.value);
+  }
+  return variables;
 }

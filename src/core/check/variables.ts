@@ -193,8 +193,10 @@ export function checkVariables(
   environments: EnvironmentValues[],
   scope: VariableScope,
   report: Report,
+  /** Variables of the files it imports (httpyac `# @import`), under its own. */
+  imported: ReadonlyMap<string, string> = new Map(),
 ): void {
-  const fileVariables = new Map(file.variables.map((v) => [v.name, v.value]));
+  const fileVariables = new Map([...imported, ...file.variables.map((v): [string, string] => [v.name, v.value])]);
   for (const node of file.requests) {
     // kulala's `# @secret name` asks for the value, as `# @prompt` does.
     const prompted = new Set([...node.prompts.map((p) => p.name), ...node.secrets]);

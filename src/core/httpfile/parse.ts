@@ -1789,6 +1789,24 @@ class HttpFileParser {
         body.span.line - 1,
         'write the pairs without blanks (`key1=value1&key2=value2`), or `# @dialect rest.nvim` at the top of a rest.nvim file (or pass --dialect)',
       );
+    else this.readFormLinesInDialect(block, body);
+  }
+
+  /**
+   * kulala removes a form body's line breaks (parser/request.lua: `body_computed:gsub("\n", "")`),
+   * as rest.nvim joins its lines; JetBrains and REST Client send them (REST Client joins only a
+   * line that starts with `&`, done already). A file that names no dialect gets a warning.
+   */
+  private readFormLinesInDialect(block: Block, body: BodyNode): void {
+    if (body.kind !== 'inline' || !body.text.includes('\n')) return;
+    if (!headerValue(block, 'content-type')?.toLowerCase().startsWith('application/x-www-form-urlencoded')) return;
+    if (this.dialect === 'kulala') body.text = body.text.replace(/\r?\n/g, '');
+    else if (this.dialectUnnamed)
+      this.warn(
+        'this form body spans several lines: dial sends the line breaks (as JetBrains does); kulala and rest.nvim join the lines',
+        body.span.line - 1,
+        'write the pairs on one line (`key1=value1&key2=value2`), or start each continuation line with `&`, or `# @dialect kulala` / `# @dialect rest.nvim` at the top of a file for those tools (or pass --dialect)',
+      );
   }
 
   private finish(end: number): void {

@@ -560,6 +560,7 @@ function assertContextOf(shared: ExecutorShared, attempt: Attempt): AssertContex
     snapshotStore: shared.snapshotStore,
     updateSnapshots: Boolean(shared.options.updateSnapshots),
     snapshotKey: snapshotKeyOf(shared, node),
+    ownName: file.dialect === 'httpyac' ? node.name : undefined,
   };
 }
 

@@ -100,6 +100,13 @@ function answer(state: HostState, op: string, args: unknown[]): unknown {
           : { name, passed: Boolean(args[1]), message: String(args[2]) },
       );
       return null;
+    case 'timeZoneName':
+      // Node's Date#toString names the zone as Intl's long name does.
+      return (
+        new Intl.DateTimeFormat('en-US', { timeZoneName: 'long' })
+          .formatToParts(new Date(Number(args[0])))
+          .find((part) => part.type === 'timeZoneName')?.value ?? null
+      );
     case 'globalSet':
       env.globals.set(name, args[1]);
       return null;

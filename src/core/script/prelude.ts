@@ -37,6 +37,22 @@ export const PRELUDE_SOURCE = String.raw`(function (host, node) {
     throw typed('NodeAccessRequired', what, { what: what });
   }
   function messageOf(e) { return e && typeof e === 'object' && 'message' in e ? String(e.message) : String(e); }
+  // QuickJS writes Date#toString without the "(Coordinated Universal Time)" that Node (httpyac's,
+  // kulala's engine) and browsers add; scripts put that text in requests ({{new Date().toString()}}).
+  (function () {
+    var plain = Date.prototype.toString;
+    if (/\)$/.test(plain.call(new Date(0)))) return;
+    Object.defineProperty(Date.prototype, 'toString', {
+      configurable: true,
+      writable: true,
+      value: function toString() {
+        var text = plain.call(this);
+        if (isNaN(this.getTime())) return text;
+        var zone = call('timeZoneName', this.getTime());
+        return zone ? text + ' (' + zone + ')' : text;
+      },
+    });
+  })();
 
   // ---- client -------------------------------------------------------------------------
   var pending = [];
@@ -202,7 +218,7 @@ export const PRELUDE_SOURCE = String.raw`(function (host, node) {
   var ALGORITHMS = ['md5', 'sha1', 'sha256', 'sha384', 'sha512'];
   function digestOf(parts) {
     var hex = call('digest', parts);
-    return { toHex: function () { return hex.hex; }, toBase64: function () { return hex.base64; }, toUrlSafeBase64: function () { return hex.base64url; } };
+    return { toHex: function () { return hex.hex; }, toBase64: function (urlSafe) { return urlSafe ? hex.base64url : hex.base64; }, toUrlSafeBase64: function () { return hex.base64url; } };
   }
   function builder(algorithm, hmac) {
     var parts = { algorithm: algorithm, data: [], key: null };

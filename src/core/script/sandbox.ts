@@ -311,7 +311,13 @@ export class ScriptRunner {
   }
 
   /** Evaluates a `?? js` expression over `response`; resolves to its value (plain data), rejects with DialError E_SCRIPT. */
-  async evaluate(expression: string, view: ResponseView, location: { file: string; line: number }): Promise<unknown> {
+  async evaluate(
+    expression: string,
+    view: ResponseView,
+    location: { file: string; line: number },
+    /** httpyac: the request's name, bound to the response body where the expression uses it. */
+    ownName?: string,
+  ): Promise<unknown> {
     const filename = location.file || '<js>';
     const engine = await this.engineFor(filename);
     const env: ScriptEnvironment = {
@@ -323,7 +329,7 @@ export class ScriptRunner {
     const state: HostState = { env, recorder: { tests: [], logs: [], pending: [] } };
     try {
       return engine.evaluate(
-        `(function (response) { return (${expression}\n); })`,
+        `(function (response) { ${ownNameBinding(expression, ownName)}return (${expression}\n); })`,
         filename,
         location.line - 1,
         scriptData(env),
@@ -454,4 +460,12 @@ function refuseNodeModulesInPlaceholders(
       refuse(match[1], file.path, line);
     }
   }
+}
+
+/** `const name = response.body; ` when `name` is an identifier the expression uses (and not `response`). */
+function ownNameBinding(expression: string, name: string | undefined): string {
+  if (!name || name === 'response' || !/^[A-Za-z_$][\w$]*$/.test(name)) return '';
+  return new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$])`).test(expression)
+    ? `const ${name} = response.body; `
+    : '';
 }

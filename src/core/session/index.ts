@@ -56,6 +56,7 @@ import { findPlaceholders } from '../httpfile/placeholders.js';
 import { inFileConflictMessage, scriptSetSites, shownPath } from '../vars/precedence.js';
 import { lineColAt } from '../env/json-file.js';
 import { basicAuthorization } from '../http/basic-auth.js';
+import { VERSION } from '../../version.js';
 import { guessContentType } from '../http/mime.js';
 import { eventSourceHttpRequest, eventTypes, streamLimits } from './event-source.js';
 
@@ -1225,6 +1226,9 @@ class RequestSession implements Session {
     const headers: Record<string, string> = {};
     for (const [name, value] of request.headers)
       headers[name] = Object.hasOwn(headers, name) ? `${headers[name]}, ${value}` : value;
+    // httpyac sets its default Accept and User-Agent before these hooks run, so a block can drop them.
+    const defaults = HTTPYAC_DEFAULT_HEADERS.filter(([name]) => !findHeaderName(headers, name));
+    for (const [name, value] of defaults) headers[name] = value;
     const body = request.body.kind === 'text' ? request.body.text : undefined;
     const given = { method: request.method, url: request.url, headers, ...(body !== undefined ? { body } : {}) };
     const outcomes = await resolver.runScriptBlocks(node.httpyacRequestScripts ?? [], {
@@ -1240,6 +1244,8 @@ class RequestSession implements Session {
         .filter(([, value]) => value !== undefined && value !== null)
         .map(([name, value]): [string, string] => [name, typeof value === 'string' ? value : JSON.stringify(value)]),
     };
+    const dropped = defaults.filter(([name]) => !findHeaderName(next.headers, name)).map(([name]) => name);
+    if (dropped.length > 0) next.omitHeaders = [...(request.omitHeaders ?? []), ...dropped];
     if (changed.body !== body)
       next.body =
         changed.body === undefined || changed.body === null
@@ -1336,13 +1342,23 @@ class RequestSession implements Session {
     requestVariables?: Map<string, string>,
   ): Promise<HttpyacBlockOutcome[]> {
     if (!node.httpyacPostScripts) return [];
-    const resolver = await this.resolver(file, node, requestVariables ? { requestVariables } : {}, false);
+    const own = this.ownResponse(node, response).requestVariables;
+    const variables = requestVariables && own ? new Map([...requestVariables, ...own]) : (requestVariables ?? own);
+    const resolver = await this.resolver(file, node, variables ? { requestVariables: variables } : {}, false);
     const outcomes = await resolver.runScriptBlocks(node.httpyacPostScripts, {
       request: httpyacRequestOf(node),
       response: httpyacResponse(response, node.metadata.find((meta) => meta.key === 'jwt')?.value),
     });
     for (const secret of resolver.secretValues) this.secrets.add(secret);
     return outcomes;
+  }
+
+  /**
+   * httpyac: a named request's own blocks and `?? js` lines after the response see its name as that
+   * response's body (the name is set before they run), not as a request to send again.
+   */
+  ownResponse(node: RequestNode, response: ResponseView): { requestVariables?: Map<string, string> } {
+    return node.name ? { requestVariables: new Map([[node.name, response.text()]]) } : {};
   }
 
   /** Asks the request's `# @prompt` values that neither --var nor an earlier answer gives (E_VAR_UNDEFINED with no prompt). */
@@ -2031,4 +2047,17 @@ function restNvimBody(
     }
   }
   return { kind: 'text', text: trimmed };
+}
+
+/** The headers httpyac gives every request before its `{{@request}}` hooks (dial's own values). */
+const HTTPYAC_DEFAULT_HEADERS: ReadonlyArray<[string, string]> = [
+  ['Accept', '*/*'],
+  ['User-Agent', `dial/${VERSION}`],
+];
+
+/** Whether a header list or record names `name` (any case) with a value. */
+function findHeaderName(headers: Record<string, unknown> | ReadonlyArray<[string, string]>, name: string): boolean {
+  const lower = name.toLowerCase();
+  const entries = Array.isArray(headers) ? headers : Object.entries(headers);
+  return entries.some(([key, value]) => key.toLowerCase() === lower && value !== undefined && value !== null);
 }

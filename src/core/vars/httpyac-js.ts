@@ -159,7 +159,7 @@ export async function evaluateHttpyacExpression(
     .join(' ');
   const global = GLOBAL_RE.test(expression) ? ` const $global = ${globalObjectJson(globals)};` : '';
   const after = changed ? ` request.variables.set('__dialScope', JSON.stringify(__scope));` : '';
-  const code = ` const __scope = ${JSON.stringify(scope)}; ${declarations}${global} { const response = ${JSON.stringify(response ?? null)} ?? undefined; const __value = (${expression}\n); if (__value !== undefined) request.variables.set(${JSON.stringify(RESULT)}, typeof __value === 'string' ? __value : JSON.stringify(__value));${after} }`;
+  const code = ` const __scope = ${JSON.stringify(scope)}; ${declarations}${global} { const response = ${JSON.stringify(response ?? null)} ?? undefined; const __value = (${expression}\n); if (__value !== undefined) request.variables.set(${JSON.stringify(RESULT)}, typeof __value === 'string' ? __value : __value instanceof Date ? __value.toISOString() : __value instanceof Error ? __value.message : JSON.stringify(__value));${after} }`;
   const file: HttpFile = { path: location.file, text: code, variables: [], requests: [] };
   const node: ScriptNode = { kind: 'inline', code, span: { start: 0, end: code.length, line: location.line, col: 1 } };
   const requestVariables = new Map<string, string>();

@@ -11,7 +11,8 @@ import { queryJsonPath, valueToText } from './jsonpath.js';
 export interface ReferenceExpression {
   name: string;
   part: 'request' | 'response';
-  section: 'body' | 'headers' | 'cookies';
+  /** `response`: httpyac's `<name>Response`, the whole response as JSON (status, headers, body). */
+  section: 'body' | 'headers' | 'cookies' | 'response';
   /** `*`, a JSONPath (`$…`), an XPath (`//…`) or a header name. */
   path: string;
 }
@@ -80,6 +81,34 @@ function bodyPathKind(path: string, contentType: string): { path: string; xml: b
   return { path, xml: !path.startsWith('$') && /[/+]xml\b/i.test(contentType) };
 }
 
+/**
+ * httpyac's `<name>Response` (the response object its scripts see): status code and message, the
+ * headers by lower-case name, the body as text and parsed when it is JSON.
+ */
+async function wholeResponse(recorded: RecordedExchange): Promise<string> {
+  const response = recorded.exchange.response;
+  const headers: Record<string, string> = {};
+  for (const [name, value] of response.headers) {
+    const key = name.toLowerCase();
+    headers[key] = Object.hasOwn(headers, key) ? `${headers[key]}, ${value}` : value;
+  }
+  const body = await bodyText(recorded, 'response');
+  let parsedBody: unknown = body;
+  try {
+    parsedBody = JSON.parse(body);
+  } catch {
+    // not JSON: httpyac's parsedBody is the text then
+  }
+  return JSON.stringify({
+    statusCode: response.status,
+    statusMessage: response.statusText,
+    httpVersion: response.httpVersion,
+    headers,
+    body,
+    parsedBody,
+  });
+}
+
 /** The value a reference points at, as text. Throws E_VAR_UNDEFINED when it points at nothing. */
 export async function evaluateReference(
   reference: ReferenceExpression,
@@ -99,6 +128,7 @@ export async function evaluateReference(
     }
     return missing(`the response of '${reference.name}' set no cookie '${reference.path}'`);
   }
+  if (reference.section === 'response') return wholeResponse(recorded);
   if (reference.section === 'headers') {
     const headers = reference.part === 'response' ? recorded.exchange.response.headers : recorded.request.headers;
     const wanted = reference.path.toLowerCase();

@@ -297,8 +297,9 @@ export class VariableResolver {
     if (later !== undefined) value = await this.template(later, [...chain, name]);
     if (value === undefined) value = await this.fromImplicitEnvironment(name, chain);
     if (value === undefined) value = await this.namedResponse(expression);
+    // httpyac evaluates each `{{ expression }}` where it stands: two `{{Math.random()}}` are two draws.
     if (value === undefined && o.javascriptExpressions && !/^[\w.$-]+$/.test(expression))
-      value = await this.javascript(expression, chain);
+      return markSecret(await this.javascript(expression, chain));
     // httpyac: `{{item.id}}` where `item` holds an object (a `# @loop` item, an export) is JavaScript too.
     if (value === undefined && o.javascriptExpressions && /^[A-Za-z_$][\w$]*\./.test(expression)) {
       const head = /^[A-Za-z_$][\w$]*/.exec(expression)![0];
@@ -416,6 +417,14 @@ export class VariableResolver {
         const value = await this.options.reference(reference, expression).catch(() => undefined);
         if (value !== undefined) return value;
       }
+    }
+    // In a script block, `loginResponse` alone is that whole response object.
+    const whole = /^([\w-]+)Response$/.exec(expression);
+    if (whole && this.options.javascriptExpressions && this.options.reference) {
+      const value = await this.options
+        .reference({ name: whole[1], part: 'response', section: 'response', path: '*' }, expression)
+        .catch(() => undefined);
+      if (value !== undefined) return value;
     }
     const match = /^([\w-]+)(?:\.([\w$.[\]'"-]+))?$/.exec(expression);
     if (!match || !this.options.reference) return undefined;

@@ -292,6 +292,34 @@ describe('rest.nvim dialect bodies', () => {
   });
 });
 
+describe('kulala form bodies', () => {
+  // kulala.nvim tests/functional/fixtures/export/export_1.http (tenth held-out sweep): kulala's
+  // parser/request.lua removes the line breaks of an x-www-form-urlencoded body.
+  const text =
+    'POST http://x/post\nContent-Type: application/x-www-form-urlencoded\n\nusername=foo&\npassword=bar&\nskill=run\n';
+  it('joins the lines in the kulala dialect', () => {
+    const file = parseHttpFile(`# @dialect kulala\n${text}`, '');
+    expect(file.requests[0].body).toMatchObject({ text: 'username=foo&password=bar&skill=run' });
+  });
+
+  it('sends them as written elsewhere, with a warning at the body when the file names no dialect', () => {
+    const file = parseHttpFile(text, '');
+    expect(file.requests[0].body).toMatchObject({ text: 'username=foo&\npassword=bar&\nskill=run' });
+    expect(file.warnings?.map((w) => [w.line, w.message])).toEqual([
+      [
+        4,
+        expect.stringMatching(
+          /spans several lines: dial sends the line breaks .* kulala and rest\.nvim join the lines/,
+        ),
+      ],
+    ]);
+    expect(parseHttpFile(`# @dialect jetbrains\n${text}`, '').warnings ?? []).toEqual([]);
+    const continued =
+      'POST http://x/post\nContent-Type: application/x-www-form-urlencoded\n\nusername=foo\n&password=bar\n';
+    expect(parseHttpFile(continued, '').warnings ?? []).toEqual([]);
+  });
+});
+
 describe('httpyac # @injectVariables', () => {
   it('fills in the variables of a < ./file body, as <@ does', () => {
     const [inject, plain] = parseHttpFile(

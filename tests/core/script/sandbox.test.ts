@@ -250,6 +250,28 @@ client.test("kulala", () => { assert.same(response.body.token, "t"); assert.json
     expect(outcome.tests[6].message).toMatch(/expected 1 to equal 2/);
   });
 
+  it('toBase64(true) gives URL-safe base64, as httpyac and JetBrains do', async () => {
+    // sha256("test") in base64 holds both '+' and '/': the URL-safe form has '-' and '_' and no padding.
+    const e = env();
+    await runHandler(
+      `
+const d = () => crypto.sha256().updateWithText("test", "utf-8").digest();
+client.global.set("plain", d().toBase64());
+client.global.set("safe", d().toBase64(true));
+client.global.set("safe2", d().toUrlSafeBase64());`,
+      e,
+    );
+    expect(e.globals.get('plain')).toBe('n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=');
+    expect(e.globals.get('safe')).toBe('n4bQgYhMfWWaL-qgxVrQFaO_TxsrC4Is0V1sFbDwCgg');
+    expect(e.globals.get('safe2')).toBe('n4bQgYhMfWWaL-qgxVrQFaO_TxsrC4Is0V1sFbDwCgg');
+  });
+
+  it("Date#toString is Node's text, with the time zone's name (httpyac's {{new Date().toString()}})", async () => {
+    const e = env();
+    await runHandler('client.global.set("d", new Date(86400000).toString());', e);
+    expect(e.globals.get('d')).toBe(new Date(86400000).toString());
+  });
+
   it('a trusted runner gives scripts require and process', async () => {
     const outcome = await runHandler(
       'client.test("node", () => client.assert(typeof require("fs").readFileSync === "function" && typeof process.pid === "number"));',

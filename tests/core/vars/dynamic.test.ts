@@ -67,7 +67,8 @@ describe('dynamic variables', () => {
     await expect(ev('$randomInt x 1')).rejects.toThrow(/bad range/);
   });
 
-  it('$randomInt with the range the other way round swaps it, as httpyac does; an empty range gives min', async () => {
+  it('$randomInt with a reversed range draws from it swapped, as httpyac does; an empty one gives min', async () => {
+    // httpyac's own example file (variables/restClient.http) writes {{$randomInt -50 -100}}.
     for (let i = 0; i < 50; i++) {
       const n = Number(await ev('$randomInt -50 -100'));
       expect(n).toBeGreaterThanOrEqual(-100);
