@@ -158,7 +158,10 @@ describe('variables spliced into the query', () => {
     const result = await runCli(['run', 'rest.http', 'jb.http', '--var', 'who=Ada\\nL'], { cwd });
     expect(result.stdout).toContain('2 passed, 0 failed');
     expect(result.code).toBe(0);
-    const [rest, jetbrains] = server.received.slice(before).map((received) => received.payload);
+    // The two files run at once: tell their requests apart by what they hold.
+    const payloads = server.received.slice(before).map((received) => received.payload as { query: string });
+    const rest = payloads.find((payload) => payload.query.startsWith('mutation'));
+    const jetbrains = payloads.find((payload) => payload.query.startsWith('query'));
     expect(rest).toEqual({ query: 'mutation { rename(id: "1", name: "Ada \\"the\\" L.") { name } }', variables: {} });
     expect(jetbrains).toEqual({ query: 'query { hello(name: "Ada\\nL") }', variables: { unused: 'Ada\nL' } });
   });
