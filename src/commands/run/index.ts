@@ -63,15 +63,23 @@ export function registerRun(program: Command): void {
     .option(...dialectOption)
     .hook('preAction', applyDialectFlag)
     .action(async (paths: string[], flags: unknown, sub: Command) => {
-      const [{ runOptions }, { runCommand }, v8, { PerformanceObserver }, { splitPosition }, { resolve }] =
-        await Promise.all([
-          import('./options.js'),
-          import('./run-command.js'),
-          import('node:v8'),
-          import('node:perf_hooks'),
-          import('../../core/workspace/position.js'),
-          import('node:path'),
-        ]);
+      const [
+        { runOptions },
+        { runCommand, loadRunModules },
+        v8,
+        { PerformanceObserver },
+        { splitPosition },
+        { resolve },
+      ] = await Promise.all([
+        import('./options.js'),
+        import('./run-command.js'),
+        import('node:v8'),
+        import('node:perf_hooks'),
+        import('../../core/workspace/position.js'),
+        import('node:path'),
+      ]);
+      // Before any V8 flag is set (see loadRunModules).
+      await loadRunModules();
       const options = runOptions(flags);
       // `api.http:14` (the request under an editor's cursor) and `api.http#login` select one request of that file.
       const positions = new Map<string, import('../../core/workspace/position.js').RequestPosition>();
@@ -121,6 +129,21 @@ export function registerRun(program: Command): void {
  */
 function inlineLess(v8: typeof import('node:v8')): void {
   v8.setFlagsFromString('--max-inlined-bytecode-size-cumulative=460');
+}
+
+/**
+ * V8's defaults of every flag `dial run` sets (Node 20's V8: `node --v8-options`). The build's
+ * warm-up run of dist/run.cjs puts them back before it makes that bundle's code cache
+ * (scripts/code-cache-warm-up.cjs): V8 refuses a cache made under flags other than those of the
+ * process reading it, and `dial run` reads its cache before it sets any.
+ */
+export function restoreV8FlagDefaults(v8: typeof import('node:v8')): void {
+  for (const flag of [
+    '--max-inlined-bytecode-size-cumulative=920',
+    '--heap-growing-percent=0',
+    '--semi-space-growth-factor=2',
+  ])
+    v8.setFlagsFromString(flag);
 }
 
 /** The young generation's size in `dial run` (V8's new space, as getHeapSpaceStatistics reports it). */
