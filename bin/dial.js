@@ -3,7 +3,7 @@
 // Node 20, and ES modules cannot use a V8 code cache there.
 // The shebang passes no flag to node: Linux hands `env` the rest of the line as one word and
 // BusyBox `env` (Alpine, most CI images) has no `-S` to split it. Flags dial needs are set from
-// inside (`dial run` sets its V8 heap flags with v8.setFlagsFromString, src/commands/run.ts).
+// inside (`dial run` sets its V8 heap flags with v8.setFlagsFromString, src/commands/run/action.ts).
 'use strict';
 
 /**
