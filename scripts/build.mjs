@@ -17,11 +17,11 @@
 //   dist/lib/*.cjs      the heavy libraries, one file each, required on first use, so a command
 //                       that does not use YAML or JSON Schema never reads them. All the bundles use them.
 //
-// Every bundle is minified, names kept (keepNames: errors are told apart by name, and a stack
-// trace names its functions): it keeps the installed package under 10 MB
-// (tests/package/pack.test.ts) with a program per command that has a start-up budget, and V8
-// has less text to scan for the functions it compiles on first call. A stack trace's line and
-// column point into the minified file.
+// Every bundle is minified, which keeps the installed package under 10 MB
+// (tests/package/pack.test.ts) with a program per command that has a start-up budget: names
+// kept (keepNames: errors are told apart by name, and a stack trace names its functions), but
+// for dist/run.cjs, whose identifiers are not shortened at all (see its build). A stack trace's
+// line and column point into the minified file.
 //
 // The UI bundle carries its own copy of the core modules it uses. That is safe because the two
 // copies never share state: `dial open` hands the UI plain options and gets back an exit code,
@@ -238,15 +238,30 @@ rmSync(outdir, { recursive: true, force: true });
 const builds = await Promise.all([
   build({
     ...common,
-    // Three programs, each one whole CommonJS file (esbuild splits only ES modules): they never
-    // run in the same process, so each carries its own copy of the modules they share.
-    entryPoints: { cli: 'src/cli.ts', send: 'src/cli-send.ts', run: 'src/cli-run.ts' },
+    // Programs, each one whole CommonJS file (esbuild splits only ES modules): they never run in
+    // the same process, so each carries its own copy of the modules they share (dist/run.cjs and
+    // dist/send-url.cjs below too).
+    entryPoints: { cli: 'src/cli.ts', send: 'src/cli-send.ts' },
     outdir,
     outExtension: { '.js': '.cjs' },
     format: 'cjs',
     minify: true,
     keepNames: true,
     // Every import() becomes a require(): node:vm code has no import().
+    supported: { 'dynamic-import': false },
+    plugins: [librariesFromDist(), programPlugin],
+  }),
+  build({
+    ...common,
+    entryPoints: { run: 'src/cli-run.ts' },
+    outdir,
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    // Not keepNames: it names each function expression with a call where it is created, and on a
+    // run's per-request path that cost ~25 M instructions over 500 requests (docs/performance.md).
+    // Identifiers are not shortened, so the names stay the source's without it.
+    minifyWhitespace: true,
+    minifySyntax: true,
     supported: { 'dynamic-import': false },
     plugins: [librariesFromDist(), programPlugin],
   }),
