@@ -3,15 +3,17 @@
 // Node 20, and ES modules cannot use a V8 code cache there.
 // The shebang passes no flag to node: Linux hands `env` the rest of the line as one word and
 // BusyBox `env` (Alpine, most CI images) has no `-S` to split it. Flags dial needs are set from
-// inside (`dial run` sets its V8 heap flags with v8.setFlagsFromString, src/commands/run.ts).
+// inside (`dial run` sets its V8 heap flags with v8.setFlagsFromString, src/commands/run/action.ts).
 'use strict';
 
 /**
- * The program for a command line: dist/send-url.cjs or dist/send.cjs when it names `send`, else
- * dist/cli.cjs (all built by scripts/build.mjs). The rule is src/commands/index.ts's: global flags
- * take no values, so the first word that is not a flag names the command, and for `send` the
- * full program registers `send` alone; dist/send.cjs is that program without the other commands,
- * a third smaller to read and compile (tests/e2e/cli.test.ts checks the two agree).
+ * The program for a command line: dist/send-url.cjs or dist/send.cjs when it names `send`,
+ * dist/run.cjs when it names `run`, else dist/cli.cjs (all built by scripts/build.mjs). The rule
+ * is src/commands/index.ts's: global flags take no values, so the first word that is not a flag
+ * names the command, and for `send` or `run` the full program registers that command alone;
+ * dist/send.cjs and dist/run.cjs are that program without the other commands, smaller to read
+ * and compile, each with a code cache made by its own command (tests/e2e/cli.test.ts checks
+ * the two rules agree).
  * dist/send-url.cjs is dist/send.cjs without the .http machinery, half its size again: it runs
  * unless a word names a .http file, and hands over to dist/send.cjs what it cannot run (a .http
  * target this guess missed, or flags whose error zod words), before it reads or writes anything.
@@ -19,12 +21,14 @@
  */
 function programName(argv) {
   const words = argv.slice(2);
-  if (words.find((word) => !word.startsWith('-')) !== 'send') return 'cli.cjs';
+  const command = words.find((word) => !word.startsWith('-'));
+  if (command === 'run') return 'run.cjs';
+  if (command !== 'send') return 'cli.cjs';
   return words.some((word) => /\.(?:http|rest)(?:#|:\d+$|$)/i.test(word)) ? 'send.cjs' : 'send-url.cjs';
 }
 
 /**
- * Compiles a bundle of dist/ (dist/cli.cjs, dist/send.cjs or dist/send-url.cjs, the program; dist/ui.cjs, the
+ * Compiles a bundle of dist/ (dist/cli.cjs, dist/send.cjs, dist/send-url.cjs or dist/run.cjs, the program; dist/ui.cjs, the
  * workbench; all built by scripts/build.mjs) with V8's code cache of it, so the functions a
  * command runs are not compiled again at every start: `new vm.Script` with `cachedData` is what
  * Node 22's compile cache does, and Node 20 has none. The file is CommonJS's own wrapper function plus

@@ -9,10 +9,19 @@
 //   dist/send-url.cjs   `dial send` once more, without what only a .http target or an unusual command
 //   dist/send-url.cjs.cache  line needs (see handOverPlugin): bin/dial.js runs it for a `dial send`
 //                       that names no .http file, and it hands anything else over to dist/send.cjs.
+//   dist/run.cjs        the program with `run` as its only command (src/cli-run.ts), and its cache,
+//   dist/run.cjs.cache  made by a `dial run`: without it a run compiled most of what it ran at each
+//                       start (dist/cli.cjs's cache comes from a `dial list`).
 //   dist/ui.cjs         the workbench (React, Ink, the UI), which only `dial open` loads, the same
 //   dist/ui.cjs.cache   way and with a code cache of its own, made by drawing one first frame.
 //   dist/lib/*.cjs      the heavy libraries, one file each, required on first use, so a command
-//                       that does not use YAML or JSON Schema never reads them. All three bundles use them.
+//                       that does not use YAML or JSON Schema never reads them. All the bundles use them.
+//
+// Every bundle is minified, which keeps the installed package under 10 MB
+// (tests/package/pack.test.ts) with a program per command that has a start-up budget: names
+// kept (keepNames: errors are told apart by name, and a stack trace names its functions), but
+// for dist/run.cjs, whose identifiers are not shortened at all (see its build). A stack trace's
+// line and column point into the minified file.
 //
 // The UI bundle carries its own copy of the core modules it uses. That is safe because the two
 // copies never share state: `dial open` hands the UI plain options and gets back an exit code,
@@ -229,13 +238,30 @@ rmSync(outdir, { recursive: true, force: true });
 const builds = await Promise.all([
   build({
     ...common,
-    // Two programs, each one whole CommonJS file (esbuild splits only ES modules): they never
-    // run in the same process, so each carries its own copy of the modules both use.
+    // Programs, each one whole CommonJS file (esbuild splits only ES modules): they never run in
+    // the same process, so each carries its own copy of the modules they share (dist/run.cjs and
+    // dist/send-url.cjs below too).
     entryPoints: { cli: 'src/cli.ts', send: 'src/cli-send.ts' },
     outdir,
     outExtension: { '.js': '.cjs' },
     format: 'cjs',
+    minify: true,
+    keepNames: true,
     // Every import() becomes a require(): node:vm code has no import().
+    supported: { 'dynamic-import': false },
+    plugins: [librariesFromDist(), programPlugin],
+  }),
+  build({
+    ...common,
+    entryPoints: { run: 'src/cli-run.ts' },
+    outdir,
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    // Not keepNames: it names each function expression with a call where it is created, and on a
+    // run's per-request path that cost ~25 M instructions over 500 requests (docs/performance.md).
+    // Identifiers are not shortened, so the names stay the source's without it.
+    minifyWhitespace: true,
+    minifySyntax: true,
     supported: { 'dynamic-import': false },
     plugins: [librariesFromDist(), programPlugin],
   }),
@@ -245,6 +271,8 @@ const builds = await Promise.all([
     outdir,
     outExtension: { '.js': '.cjs' },
     format: 'cjs',
+    minify: true,
+    keepNames: true,
     supported: { 'dynamic-import': false },
     plugins: [librariesFromDist(), programPlugin, handOverPlugin],
   }),
@@ -297,7 +325,7 @@ writeFileSync(
 // Each file holds its bundle already inside the function bin/dial.js calls (CommonJS's wrapper
 // plus __dialRunBundle), so it compiles the text as read: wrapping it at start-up made a second
 // 1 MB string (~2 M instructions, 1% of a `dial send`).
-const bundles = ['cli.cjs', 'send.cjs', 'send-url.cjs', 'ui.cjs'];
+const bundles = ['cli.cjs', 'send.cjs', 'send-url.cjs', 'run.cjs', 'ui.cjs'];
 for (const name of bundles) {
   const bundle = `${outdir}/${name}`;
   const text = readFileSync(bundle, 'utf8').replace(
@@ -312,9 +340,10 @@ for (const name of bundles) {
 // usual when it does not match (another Node): slower, never wrong. Each bundle has its own, from
 // a use it serves: dist/send-url.cjs a `dial send` to a loopback server, dist/send.cjs the same
 // of a .http file's request; dist/cli.cjs (every other
-// command) a `dial list` of a .http file, which most of them parse; dist/ui.cjs the workbench up
-// to its first frame. Not `dial run`: it sets V8 heap flags, and a cache made under other flags
-// is refused.
+// command) a `dial list` of a .http file, which most of them parse; dist/run.cjs a `dial run` of
+// a .http file with assertions, reported by the default reporter and JSON (the run puts V8's flags
+// back to their defaults before its cache is made: V8 refuses a cache made under other flags);
+// dist/ui.cjs the workbench up to its first frame.
 // The warm-ups run as on a user's machine: no proxy (the server is on loopback), and not "in CI",
 // where Ink writes only the last frame, at exit (is-in-ci), so the workbench's first frame would
 // never show.
@@ -326,7 +355,9 @@ const warmUpEnvironment = (env) =>
   );
 const server = createServer((request, response) => {
   request.resume();
-  request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{"warm":["up"]}'));
+  request.on('end', () =>
+    response.writeHead(200, { 'content-type': 'application/json' }).end('{"id":42,"warm":["up"]}'),
+  );
 });
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const configDir = mkdtempSync(join(tmpdir(), 'dial-build-'));
@@ -368,10 +399,50 @@ writeFileSync(
     '',
   ].join('\n'),
 );
+// dist/run.cjs: the requests of a run as most files hold them (a GET, a POST with a JSON body,
+// a named request's value used later), each with `??` assertions on the status and the body.
+const runWarmUpFile = join(configDir, 'run-warm-up.http');
+writeFileSync(
+  runWarmUpFile,
+  [
+    `@host = http://127.0.0.1:${server.address().port}`,
+    '',
+    '### create',
+    '# @name create',
+    'POST {{host}}/items',
+    'Content-Type: application/json',
+    '',
+    '{"name": "warm"}',
+    '',
+    '?? status == 200',
+    '?? body $.id == 42',
+    '',
+    '### read',
+    'GET {{host}}/items/{{create.response.body.$.id}}',
+    '',
+    '?? status == 200',
+    '?? body $.warm[0] == up',
+    '',
+    '### list',
+    'GET {{host}}/items',
+    '',
+    '?? status == 200',
+    '?? body $.id == 42',
+    '',
+  ].join('\n'),
+);
 const warmUpCommands = {
   'send-url.cjs': ['-v', 'send', `http://127.0.0.1:${server.address().port}/warm-up`, 'a=1'],
   'send.cjs': ['send', '-v', `${sendWarmUpFile}#warm-up`],
   'cli.cjs': ['list', warmUpFile],
+  'run.cjs': [
+    'run',
+    runWarmUpFile,
+    '--reporter',
+    'pretty',
+    '--reporter',
+    `json:${join(configDir, 'run-warm-up.json')}`,
+  ],
 };
 const warmUp = (name) => {
   const child = spawn(process.execPath, ['scripts/code-cache-warm-up.cjs', ...(warmUpCommands[name] ?? [])], {

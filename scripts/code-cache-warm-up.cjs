@@ -21,5 +21,9 @@ if (process.env.DIAL_WARM_UP_PROGRAM === 'ui.cjs') {
     },
   );
 } else {
-  process.once('exit', () => writeFileSync(`${file}.cache`, script.createCachedData()));
+  process.once('exit', () => {
+    // dist/run.cjs sets V8 flags as it runs: its cache is made under V8's defaults, as it is read.
+    bundleExports.restoreV8FlagDefaults?.(require('node:v8'));
+    writeFileSync(`${file}.cache`, script.createCachedData());
+  });
 }

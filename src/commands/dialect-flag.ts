@@ -11,7 +11,11 @@ export const dialectOption = [
 
 /** preAction hook: applies `--dialect` and prints parse warnings (ambiguous constructs) to stderr. */
 export function applyDialectFlag(_program: Command, command: Command): void {
-  const name = command.opts<{ dialect?: string }>().dialect;
+  applyDialect(command.opts<{ dialect?: string }>().dialect);
+}
+
+/** What applyDialectFlag does, for a command line read without Commander (src/cli-run.ts): no `--dialect` is `undefined`. */
+export function applyDialect(name: string | undefined): void {
   setDialectOverride(name === undefined ? undefined : requireDialect(name));
   onParseWarning((warning) => {
     process.stderr.write(

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { sendOptions } from '../../src/commands/send/options.js';
 import { quickSendOptions } from '../../src/commands/send/option-values.js';
 import { runOptions } from '../../src/commands/run/options.js';
+import { quickRunOptions } from '../../src/commands/run/option-values.js';
 import { parseVariables } from '../../src/commands/flag-schemas.js';
 import { DialError } from '../../src/core/errors.js';
 
@@ -185,5 +186,71 @@ describe('the shared --var parser', () => {
     expect(parseVariables(['url=http://x/?a=b'])).toEqual({ url: 'http://x/?a=b' });
     const error = usageError(() => parseVariables(['=x']));
     expect([error.message, error.hint]).toEqual(["--var '=x' is not NAME=VALUE", 'e.g. --var host=localhost:3000']);
+  });
+});
+
+describe("dial run's quick check (no zod on a plain run)", () => {
+  const values: Record<string, unknown[]> = {
+    env: [undefined, 'ci', '', 3],
+    var: [undefined, [], ['host=localhost:3000', 'empty='], ['novalue'], ['=x'], [' a =1'], ['a=1', 'a=2'], [1]],
+    envFile: [undefined, '.env'],
+    grep: [undefined, '/log/i'],
+    name: [undefined, 'login'],
+    tag: [undefined, [], ['smoke', 'a,b'], 'smoke'],
+    concurrency: [undefined, '8', ' 2 ', '0', '-1', '1.5', 'many', '', '99999999999999999999', 8],
+    retry: [undefined, '0', '3', '-1', 'x', ' 1'],
+    retryDelay: [undefined, '0', '1s', 'soon'],
+    timeout: [undefined, '5s', 'later'],
+    bail: [undefined, true, 'yes'],
+    shard: [undefined, '1/3', 'x'],
+    reporter: [undefined, [], ['json:r.json', 'pretty'], ['nope'], 'json'],
+    updateSnapshots: [undefined, true],
+    watch: [undefined, true],
+    scripts: [undefined, true, false, 'no'],
+    outputFailed: [undefined, true],
+    follow: [undefined, true, false],
+    cookieJar: [undefined, true, false, 'jar.txt', 1],
+    insecure: [undefined, true, 1],
+    cacert: [undefined, 'ca.pem'],
+    cert: [undefined, 'c.pem', ''],
+    key: [undefined, 'k.pem', ''],
+    proxy: [undefined, 'http://p:3128'],
+    dialect: [undefined, 'httpyac'],
+  };
+  const flagsArbitrary = fc.record(
+    Object.fromEntries(Object.entries(values).map(([name, choices]) => [name, fc.constantFrom(...choices)])),
+    { requiredKeys: [] },
+  );
+
+  it('gives what the schema gives, and leaves to the schema every flag set it refuses', () => {
+    let answered = 0;
+    fc.assert(
+      fc.property(flagsArbitrary, (flags) => {
+        const quick = quickRunOptions(flags);
+        let checked: unknown;
+        let refused: unknown;
+        try {
+          checked = runOptions(flags);
+        } catch (error) {
+          refused = error;
+        }
+        if (refused) expect(quick).toBeUndefined();
+        else if (quick !== undefined) {
+          answered++;
+          expect(quick).toStrictEqual(checked);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+    expect(answered).toBeGreaterThan(100);
+  });
+
+  it('answers a plain run and the common flags itself', () => {
+    const defaults = { var: [], tag: [], retryDelay: '0', reporter: [], scripts: true, follow: true };
+    expect(quickRunOptions(defaults)).toStrictEqual(runOptions(defaults));
+    const bench = { ...defaults, reporter: ['json:report.json'], concurrency: '1' };
+    expect(quickRunOptions(bench)).toStrictEqual(runOptions(bench));
+    const more = { ...defaults, var: ['a=1'], tag: ['smoke'], retry: '2', cert: 'c.pem', key: 'k.pem', cookieJar: 'j' };
+    expect(quickRunOptions(more)).toStrictEqual(runOptions(more));
   });
 });

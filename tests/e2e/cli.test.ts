@@ -16,20 +16,20 @@ describe('dial (the program)', () => {
     expect(send.stdout).toContain(`User-Agent: dial/${version}`);
   });
 
-  it('starts each bundle (dist/cli.cjs, dist/send.cjs, the workbench in dist/ui.cjs) from the code cache the build made, which V8 accepts', async () => {
+  it('starts each bundle (dist/cli.cjs, dist/send.cjs, dist/run.cjs, the workbench in dist/ui.cjs) from the code cache the build made, which V8 accepts', async () => {
     // A rejected or missing cache still runs, only slower: only this test notices.
     const probe = `const { join } = require('node:path');
       const { compileBundle } = require(${JSON.stringify(DIAL_BIN)});
       const dist = join(${JSON.stringify(DIAL_BIN)}, '..', '..', 'dist');
-      console.log(JSON.stringify(['cli.cjs', 'send.cjs', 'send-url.cjs', 'ui.cjs'].map((name) => compileBundle(join(dist, name)).cachedDataRejected)))`;
+      console.log(JSON.stringify(['cli.cjs', 'send.cjs', 'send-url.cjs', 'run.cjs', 'ui.cjs'].map((name) => compileBundle(join(dist, name)).cachedDataRejected)))`;
     const child = spawn(process.execPath, ['-e', probe], { stdio: ['ignore', 'pipe', 'inherit'] });
     let stdout = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0);
-    expect(stdout).toBe('[false,false,false,false]\n');
+    expect(stdout).toBe('[false,false,false,false,false]\n');
   });
 
-  it('runs a send program (dist/send.cjs or dist/send-url.cjs) exactly for the command lines on which the full program registers `send` alone', async () => {
+  it('runs a send program (dist/send.cjs or dist/send-url.cjs) or the run program (dist/run.cjs) exactly for the command lines on which the full program registers `send` or `run` alone', async () => {
     // bin/dial.js picks the program by src/commands/index.ts's rule; the two must agree, or a
     // command line would get a program without its command (or `send` with other commands).
     const { Command } = await import('commander');
@@ -43,6 +43,12 @@ describe('dial (the program)', () => {
       ['send'],
       ['--', 'send'],
       ['run', 'send'],
+      ['run'],
+      ['-q', 'run', 'api.http', '--reporter', 'json:r.json'],
+      ['--no-color', 'run', '--help'],
+      ['help', 'run'],
+      ['runs'],
+      ['--', 'run'],
       ['help', 'send'],
       ['--help', 'send'],
       ['completion'],
@@ -53,12 +59,11 @@ describe('dial (the program)', () => {
     for (const words of lines) {
       const program = new Command('dial');
       registerCommands(program, ['node', 'dial', ...words]);
-      const onlySend = program.commands.length === 1 && program.commands[0].name() === 'send';
+      const only = program.commands.length === 1 ? program.commands[0].name() : undefined;
       const name = programName(['node', 'dial', ...words]);
       // Either send program: dist/send-url.cjs hands over to dist/send.cjs what it does not carry.
-      expect(name, words.join(' ')).toBe(
-        onlySend ? (words.includes('api.http') ? 'send.cjs' : 'send-url.cjs') : 'cli.cjs',
-      );
+      const sendProgram = words.includes('api.http') ? 'send.cjs' : 'send-url.cjs';
+      expect(name, words.join(' ')).toBe(only === 'send' ? sendProgram : only === 'run' ? 'run.cjs' : 'cli.cjs');
     }
     // A word naming a .http target (as parseSendTarget reads one) goes to dist/send.cjs at once.
     for (const target of ['api.http', 'API.REST', 'api.http#login', 'dir/api.rest:12', 'http://x/a.http'])

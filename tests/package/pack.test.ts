@@ -126,6 +126,8 @@ describe('npm pack → npm install --offline → dial', () => {
         'dist/cli.cjs.cache',
         'dist/send.cjs',
         'dist/send.cjs.cache',
+        'dist/run.cjs',
+        'dist/run.cjs.cache',
         'dist/THIRD-PARTY-LICENSES.txt',
         'docs/cli.md',
         'LICENSE',

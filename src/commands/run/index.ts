@@ -13,7 +13,7 @@
  */
 import type { Command } from 'commander';
 import { applyDialectFlag, dialectOption } from '../dialect-flag.js';
-import { globalOptions, useColor } from '../globals.js';
+import { globalOptions } from '../globals.js';
 import { addCookieJarFlags, addTimeoutFlag, addTransportFlags, addVariableFlags, collect } from '../flags.js';
 
 export function registerRun(program: Command): void {
@@ -63,107 +63,9 @@ export function registerRun(program: Command): void {
     .option(...dialectOption)
     .hook('preAction', applyDialectFlag)
     .action(async (paths: string[], flags: unknown, sub: Command) => {
-      const [{ runOptions }, { runCommand }, v8, { PerformanceObserver }, { splitPosition }, { resolve }] =
-        await Promise.all([
-          import('./options.js'),
-          import('./run-command.js'),
-          import('node:v8'),
-          import('node:perf_hooks'),
-          import('../../core/workspace/position.js'),
-          import('node:path'),
-        ]);
-      const options = runOptions(flags);
-      // `api.http:14` (the request under an editor's cursor) and `api.http#login` select one request of that file.
-      const positions = new Map<string, import('../../core/workspace/position.js').RequestPosition>();
-      paths = paths.map((argument) => {
-        const { path, position } = splitPosition(argument);
-        if (position) positions.set(resolve(process.cwd(), path), position);
-        return path;
-      });
-      const growYoungGeneration = keepHeapFlat(v8, PerformanceObserver);
-      inlineLess(v8);
-      const controller = new AbortController();
-      // First Ctrl+C cancels in-flight requests and reports; a second one exits at once.
-      const onSigint = () => {
-        if (controller.signal.aborted) process.exit(130);
-        controller.abort();
-      };
-      process.on('SIGINT', onSigint);
-      try {
-        process.exitCode = await runCommand({
-          ...options,
-          paths,
-          positions,
-          cwd: process.cwd(),
-          env: process.env,
-          color: useColor(sub),
-          verbose: globalOptions(sub).verbose,
-          stdout: (text: string) => void process.stdout.write(text),
-          stderr: (text: string) => void process.stderr.write(text),
-          signal: controller.signal,
-          onRunStart: growYoungGeneration,
-        });
-      } finally {
-        process.off('SIGINT', onSigint);
-      }
+      await (await import('./action.js')).runAction(paths, flags, globalOptions(sub));
     });
 }
 
-/**
- * Half V8's default budget for inlining into one optimised function (920 bytes of bytecode), for
- * `dial run` only, set when its action starts (the code cache was made with the defaults, and a
- * flag given on the command line would make V8 refuse it). A run's hot path is many functions
- * deep, so TurboFan inlined most of it into each caller it optimised and compiled the same code
- * several times. Measured in instructions (docs/performance.md, issue #19, third pass): the
- * compiler's part of 5,000 requests at `--concurrency 8` drops by ~270 M and the run by ~190 M;
- * 500 requests in a row show no difference beyond the noise. A quarter of the default did no
- * better.
- */
-function inlineLess(v8: typeof import('node:v8')): void {
-  v8.setFlagsFromString('--max-inlined-bytecode-size-cumulative=460');
-}
-
-/** The young generation's size in `dial run` (V8's new space, as getHeapSpaceStatistics reports it). */
-const YOUNG_GENERATION_BYTES = 8 * 1048576;
-
-/**
- * A long run allocates a lot and keeps little: the live heap after a full GC is ~6 MiB at 500
- * requests and at 50,000. V8's defaults still grow the heap in steps toward a plateau, the young
- * generation from 2 to 32 MiB and the old one up to 4× what is live, so peak RSS rose 1.4× from
- * 500 to 5,000 requests (it should stay flat however long the run). V8 reads these flags at each
- * GC decision: the old generation grows 30% past what is live, and the young one doubles (as it
- * does by default) once requests run, until it holds 8 MiB, then keeps that size. Answers the
- * function that lets it grow, called when the requests start: from then on its size is looked at
- * after each collection (a `gc` performance entry). While files are planned it keeps its first
- * size: planning a 20,000-file run allocates in long stretches with no turn of the event loop,
- * and the young generation grew to 16 MiB there before its size could be looked at.
- *
- * Measured at --concurrency 8 (docs/performance.md): a young generation held at its first 1 MiB
- * was scavenged every ~15 requests, and each scavenge copied the requests in flight, so the
- * collector executed ~13% of a 5,000-request run's instructions; at 8 MiB it is scavenged a
- * quarter as often and executes ~40% less, for ~7 MiB more peak RSS (79 / 83 MiB at 10,000 /
- * 100,000 requests); left to grow to 32 MiB, peak RSS is ~105 MiB for little more. The old
- * generation's step: a 100% step held 85 MiB once but grew 81 -> 102 MiB (1.26×) in the bench;
- * no flag at all grows from 121 to 159 MiB. So 30%. A V8 that does not take a growth factor
- * under 2 keeps its default young generation; nothing else changes.
- */
-function keepHeapFlat(
-  v8: typeof import('node:v8'),
-  PerformanceObserver: typeof import('node:perf_hooks').PerformanceObserver,
-): () => void {
-  v8.setFlagsFromString('--heap-growing-percent=30');
-  v8.setFlagsFromString('--semi-space-growth-factor=1');
-  let growing = false;
-  return () => {
-    if (growing) return;
-    growing = true;
-    v8.setFlagsFromString('--semi-space-growth-factor=2');
-    const observer = new PerformanceObserver(() => {
-      const young = v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
-      if (young && young.space_size < YOUNG_GENERATION_BYTES) return;
-      v8.setFlagsFromString('--semi-space-growth-factor=1');
-      observer.disconnect();
-    });
-    observer.observe({ entryTypes: ['gc'] });
-  };
-}
+/** For the build's warm-up run (scripts/code-cache-warm-up.cjs): see ./action.ts. */
+export { restoreV8FlagDefaults } from './action.js';

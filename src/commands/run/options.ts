@@ -1,6 +1,7 @@
 /** `dial run`'s flags as one typed options object: the zod schema is where they are checked. */
 import * as z from 'zod/mini';
 import { keyNeedsCert, parseFlags, tlsFlagShape, variablePairs, wholeNumber } from '../flag-schemas.js';
+import { toRunOptions, type RunOptions } from './option-values.js';
 
 /** `dial run`'s flags, checked: the one place their values are validated (exit 2 when wrong). */
 const runFlags = z
@@ -28,32 +29,7 @@ const runFlags = z
   })
   .check(z.superRefine((flags, context) => keyNeedsCert(flags, context.issues)));
 
-/** The typed options `dial run` works from. */
-export function runOptions(flags: unknown) {
-  const checked = parseFlags(runFlags, flags);
-  return {
-    environment: checked.env,
-    cliVariables: checked.var,
-    envFile: checked.envFile,
-    grep: checked.grep,
-    name: checked.name,
-    tags: checked.tag,
-    concurrency: checked.concurrency,
-    retry: checked.retry,
-    retryDelay: checked.retryDelay,
-    timeout: checked.timeout,
-    bail: Boolean(checked.bail),
-    shard: checked.shard,
-    reporters: checked.reporter,
-    updateSnapshots: Boolean(checked.updateSnapshots),
-    watch: Boolean(checked.watch),
-    scripts: checked.scripts,
-    outputFailed: Boolean(checked.outputFailed),
-    tls: { verify: !checked.insecure, caFile: checked.cacert, certFile: checked.cert, keyFile: checked.key },
-    proxy: checked.proxy,
-    follow: checked.follow,
-    // --no-cookie-jar: each file's cookies last for the run only; --cookie-jar FILE: the saved jar is FILE.
-    cookieJar: checked.cookieJar !== false,
-    ...(typeof checked.cookieJar === 'string' ? { cookieJarPath: checked.cookieJar } : {}),
-  };
+/** The typed options `dial run` works from (every flag checked by the schema, which words each error). */
+export function runOptions(flags: unknown): RunOptions {
+  return toRunOptions(parseFlags(runFlags, flags));
 }

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, resolve } from 'node:path';
-import { statSync } from 'node:fs';
+import { statSync, WriteStream } from 'node:fs';
 import { DialError, ExitCode } from '../../core/errors.js';
 import { parseDuration } from '../../core/duration.js';
 import type { SendOptions, TlsOptions } from '../../core/http/types.js';
@@ -156,6 +156,25 @@ function searchStart(cwd: string, paths: string[]): string {
   }
 }
 
+/**
+ * The modules every run uses, with the Node built-ins they load (node:http, node:net…). The action
+ * loads them before it sets `dial run`'s V8 flags (./index.ts): Node compiles a built-in from its
+ * embedded code cache only while V8's flags are those the cache was made with, and from source
+ * after any change (~25 M instructions for node:http and what comes with it, measured on a
+ * one-request run). Node's file streams, which the reporters writing files use, load on first use:
+ * reading `WriteStream` loads them now.
+ */
+export async function loadRunModules() {
+  const modules = await Promise.all([
+    import('../../core/session/index.js'),
+    import('../../core/http/index.js'),
+    import('../../core/workspace/discover.js'),
+    import('../../core/env/index.js'),
+  ]);
+  void WriteStream;
+  return modules;
+}
+
 async function prepareRun(options: RunCommandOptions): Promise<RunSetup> {
   // Usage first: nothing is read or sent when a flag is wrong.
   const shard: Shard | undefined = options.shard ? parseShard(options.shard) : undefined;
@@ -164,12 +183,7 @@ async function prepareRun(options: RunCommandOptions): Promise<RunSetup> {
   const retryDelayMs = options.retryDelay ? parseDuration(options.retryDelay, '--retry-delay') : 0;
   const timeoutMs = options.timeout ? parseDuration(options.timeout, '--timeout') : undefined;
 
-  const [{ createSession }, engine, { findWorkspaceRoot, discoverHttpFiles }, { EnvStore }] = await Promise.all([
-    import('../../core/session/index.js'),
-    import('../../core/http/index.js'),
-    import('../../core/workspace/discover.js'),
-    import('../../core/env/index.js'),
-  ]);
+  const [{ createSession }, engine, { findWorkspaceRoot, discoverHttpFiles }, { EnvStore }] = await loadRunModules();
   const root = findWorkspaceRoot(searchStart(options.cwd, options.paths));
   const fromEnvFile = options.envFile
     ? await envFileVariables(resolve(options.cwd, options.envFile), options.environment)
