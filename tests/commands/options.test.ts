@@ -242,7 +242,9 @@ describe("dial run's quick check (no zod on a plain run)", () => {
       }),
       { numRuns: 3000 },
     );
-    expect(answered).toBeGreaterThan(100);
+    // About 1 generated set in 30 is one the quick check answers (~100 of 3,000, sd ~10): enough
+    // comparisons that a wrong answer cannot hide, and no flaky bound.
+    expect(answered).toBeGreaterThan(50);
   });
 
   it('answers a plain run and the common flags itself', () => {
