@@ -9,15 +9,7 @@
  * tests/commands/run-quick-line.property.test.ts compares the two on generated command lines.
  */
 import type { GlobalOptions } from '../globals.js';
-
-/** Global flags (the root program's), by the words that set them. */
-const GLOBAL_FLAGS: Record<string, [keyof GlobalOptions, boolean]> = {
-  '-v': ['verbose', true],
-  '--verbose': ['verbose', true],
-  '-q': ['quiet', true],
-  '--quiet': ['quiet', true],
-  '--no-color': ['color', false],
-};
+import { commandIndex, defaultGlobals, setGlobalFlag } from '../quick-global.js';
 
 /** `run`'s boolean flags, by the words that set them: the opts() key and its value. */
 const RUN_FLAGS: Record<string, [string, boolean]> = {
@@ -66,14 +58,9 @@ export interface QuickRunLine {
 
 /** The words after `node dial` (process.argv.slice(2)) as the run action would get them, or undefined. */
 export function quickRunLine(words: readonly string[]): QuickRunLine | undefined {
-  const global: GlobalOptions = { color: true, quiet: false, verbose: false };
-  let index = 0;
-  for (; index < words.length && words[index] !== 'run'; index++) {
-    const flag = Object.hasOwn(GLOBAL_FLAGS, words[index]) ? GLOBAL_FLAGS[words[index]] : undefined;
-    if (!flag) return undefined;
-    global[flag[0]] = flag[1];
-  }
-  if (index === words.length) return undefined;
+  const global = defaultGlobals();
+  const index = commandIndex(words, 'run', global);
+  if (index === undefined) return undefined;
   // Commander's defaults: the negatable flags defined alone, --retry-delay's, and the empty lists.
   const flags: Record<string, unknown> = {
     var: [],
@@ -103,9 +90,7 @@ export function quickRunLine(words: readonly string[]): QuickRunLine | undefined
       continue;
     }
     // A global flag after `run` (`dial run -v api.http`) is the root's, as Commander reads it.
-    const globalFlag = Object.hasOwn(GLOBAL_FLAGS, word) ? GLOBAL_FLAGS[word] : undefined;
-    if (!globalFlag) return undefined;
-    global[globalFlag[0]] = globalFlag[1];
+    if (!setGlobalFlag(global, word)) return undefined;
   }
   return { paths, flags, global };
 }

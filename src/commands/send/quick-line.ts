@@ -10,15 +10,7 @@
  * compares the two on generated command lines.
  */
 import type { GlobalOptions } from '../globals.js';
-
-/** Global flags (the root program's), by the words that set them. */
-const GLOBAL_FLAGS: Record<string, [keyof GlobalOptions, boolean]> = {
-  '-v': ['verbose', true],
-  '--verbose': ['verbose', true],
-  '-q': ['quiet', true],
-  '--quiet': ['quiet', true],
-  '--no-color': ['color', false],
-};
+import { commandIndex, defaultGlobals, setGlobalFlag } from '../quick-global.js';
 
 /** `send`'s boolean flags, by the words that set them: the opts() key and its value. */
 const SEND_FLAGS: Record<string, [string, boolean]> = {
@@ -85,14 +77,9 @@ export interface QuickSendLine {
 
 /** The words after `node dial` (process.argv.slice(2)) as the send action would get them, or undefined. */
 export function quickSendLine(words: readonly string[]): QuickSendLine | undefined {
-  const global: GlobalOptions = { color: true, quiet: false, verbose: false };
-  let index = 0;
-  for (; index < words.length && words[index] !== 'send'; index++) {
-    const flag = Object.hasOwn(GLOBAL_FLAGS, words[index]) ? GLOBAL_FLAGS[words[index]] : undefined;
-    if (!flag) return undefined;
-    global[flag[0]] = flag[1];
-  }
-  if (index === words.length) return undefined;
+  const global = defaultGlobals();
+  const index = commandIndex(words, 'send', global);
+  if (index === undefined) return undefined;
   // Commander's defaults: the negatable flags defined alone, and --var's empty list.
   const flags: Record<string, unknown> = { deps: true, mask: true, scripts: true, var: [] };
   const args: string[] = [];
@@ -115,9 +102,7 @@ export function quickSendLine(words: readonly string[]): QuickSendLine | undefin
       continue;
     }
     // A global flag after `send` (`dial send -v URL`) is the root's, as Commander reads it.
-    const globalFlag = Object.hasOwn(GLOBAL_FLAGS, word) ? GLOBAL_FLAGS[word] : undefined;
-    if (!globalFlag) return undefined;
-    global[globalFlag[0]] = globalFlag[1];
+    if (!setGlobalFlag(global, word)) return undefined;
   }
   return args.length > 0 ? { args, flags, global } : undefined;
 }
