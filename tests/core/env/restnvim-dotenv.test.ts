@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { parseRestNvimDotenv } from '../../../src/core/env/restnvim-dotenv.js';
+
+describe("rest.nvim's .env parser", () => {
+  it('cuts unquoted values at a blank or #, takes quotes off only around the whole value', () => {
+    const values = parseRestNvimDotenv(
+      [
+        '# comment',
+        'A=one two',
+        'B = x#y',
+        'export C="quoted # kept"',
+        "D='single'",
+        'E="open only',
+        'F=',
+        'not a pair',
+        'A=later',
+      ].join('\n'),
+    );
+    expect(Object.fromEntries(values)).toEqual({
+      A: 'later',
+      B: 'x',
+      C: 'quoted # kept',
+      D: 'single',
+      E: '"open',
+      F: '',
+    });
+  });
+});
