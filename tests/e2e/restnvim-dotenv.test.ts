@@ -27,6 +27,9 @@ describe("rest.nvim's .env beside the .http file", () => {
       const cwd = workspace(server.url);
       const list = await runCli(['send', 'api/users/list.http'], { cwd });
       expect(list.code, list.stderr).toBe(0);
+      // The URL line's value is cut at its blank, as rest.nvim's parser does: said at the .env's line.
+      expect(list.stderr).toContain(`${join('api', 'users', 'list.env')}:1`);
+      expect(list.stderr).toContain('rest.nvim reads URL as');
       const other = await runCli(['send', 'api/users/other.http'], { cwd });
       expect(other.code, other.stderr).toBe(0);
       // list.env has no WHO: rest.nvim loads one file only, and dial falls back to the root's .env.

@@ -25,4 +25,13 @@ describe("rest.nvim's .env parser", () => {
       F: '',
     });
   });
+
+  it('lists the values it reads shorter than dotenv does, with their lines', () => {
+    const cut: import('../../../src/core/env/restnvim-dotenv.js').CutValue[] = [];
+    parseRestNvimDotenv('A=whole\nTITLE=Title from .env\nB=x#y\nC="q r"\nD=d # comment\n', cut);
+    expect(cut).toEqual([
+      { line: 2, name: 'TITLE', value: 'Title', whole: 'Title from .env' },
+      { line: 3, name: 'B', value: 'x', whole: 'x#y' },
+    ]);
+  });
 });
