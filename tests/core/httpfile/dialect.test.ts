@@ -186,6 +186,41 @@ describe('dialects', () => {
   });
 });
 
+describe('rest.nvim 0.x: a request line ends the request above it (request/init.lua end_request at ffcb016)', () => {
+  const legacy = [
+    'POST http://x/users',
+    'Content-Type: application/json',
+    '',
+    '{"a": 1}',
+    '',
+    '{%',
+    'local body = context.json_decode(context.result.body)',
+    '%}',
+    '',
+    '# the second one',
+    'GET http://x/users?page=2',
+    '',
+  ].join('\n');
+  it('splits a file marked 0.x by its context script, with one warning at the new request line', () => {
+    const file = parseHttpFile(legacy, 'legacy.http');
+    expect(file.dialect).toBe('rest.nvim');
+    expect(file.requests.map((r) => [r.method, r.url])).toEqual([
+      ['POST', 'http://x/users'],
+      ['GET', 'http://x/users?page=2'],
+    ]);
+    expect(file.requests[0].body).toMatchObject({ kind: 'inline', text: '{"a": 1}' });
+    expect(file.warnings).toHaveLength(1);
+    expect(file.warnings?.[0]).toMatchObject({ line: 11 });
+    expect(file.warnings?.[0].message).toContain('rest.nvim 0.x');
+  });
+  it('a rest.nvim file without a 0.x mark keeps v3 reading: body text, with a warning', () => {
+    const v3 = '# @dialect rest.nvim\nPOST http://x/a\n\nhello\nGET http://x/b\n';
+    const file = parseHttpFile(v3, 'v3.http');
+    expect(file.requests).toHaveLength(1);
+    expect(file.warnings?.[0]).toMatchObject({ line: 5 });
+  });
+});
+
 describe('a kulala workspace (kulala.nvim tests/functional/fixtures/export, MIT)', () => {
   const form = 'POST http://x/post\nContent-Type: application/x-www-form-urlencoded\n\nuser=foo&\npassword=bar\n';
   function workspace(envText: string, envName = 'http-client.env.json'): string {
