@@ -14,7 +14,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 
 export const COMPAT_DIR = resolve(import.meta.dirname);
 const DIAL_BIN = resolve(COMPAT_DIR, '../../bin/dial.js');
@@ -43,6 +43,11 @@ export interface CompatCase {
   origin: { path: string; commit: string; repo?: string };
   /** The case's file under tests/compat/cases/ (its folder is copied whole: env files, bodies). */
   file: string;
+  /**
+   * A folder under tests/compat/cases/ above the file's, copied whole instead, for a file that reads
+   * files in folders beside its own (`< ../../requests/demo.png`): the repository's layout kept.
+   */
+  stage?: string;
   /** Origins (`https://api.example.com`) replaced by the recording server's origin in the staged files. */
   rewrite?: string[];
   /** Bare host names (`example.com`, in Host headers) replaced by the recording server's host:port. */
@@ -185,9 +190,9 @@ function textFiles(dir: string): string[] {
 function stageWorkspace(compatCase: CompatCase, origin: string): string {
   const workspace = mkdtempSync(join(tmpdir(), 'dial-compat-'));
   mkdirSync(join(workspace, '.git'));
-  const caseDir = dirname(join(COMPAT_DIR, 'cases', compatCase.file));
+  const caseDir = join(COMPAT_DIR, 'cases', compatCase.stage ?? dirname(compatCase.file));
   cpSync(caseDir, workspace, { recursive: true });
-  const target = join(workspace, compatCase.file.slice(compatCase.file.lastIndexOf('/') + 1));
+  const target = join(workspace, relative(caseDir, join(COMPAT_DIR, 'cases', compatCase.file)));
   for (const path of textFiles(workspace)) {
     let text = readFileSync(path, 'utf8');
     for (const from of compatCase.rewrite ?? []) text = text.split(from).join(origin);

@@ -218,6 +218,65 @@ describe("kulala's Lua scripts in dial run", () => {
     ]);
   });
 
+  it('response.url, response.method, response.duration (ns) and request.body_computed, as kulala documents them', async () => {
+    const root = workspace([
+      '@who = ann',
+      '### form',
+      'POST HOST/form?x=1',
+      'Content-Type: application/x-www-form-urlencoded',
+      '',
+      'name={{who}}&age=3',
+      '',
+      '> {%',
+      '  -- lua',
+      '  client.log("url " .. response.url)',
+      '  client.log("method " .. response.method)',
+      '  client.log("computed " .. request.body_computed)',
+      '  client.log("raw " .. request.body_raw)',
+      '  assert.is_true(type(response.duration) == "number" and response.duration > 0, "duration")',
+      '  assert.is_true(response.duration == math.floor(response.duration), "whole ns")',
+      '%}',
+      '',
+      '### graphql',
+      'GRAPHQL HOST/graphql',
+      '',
+      'query { a }',
+      '',
+      '> {%',
+      '  -- lua',
+      '  client.log(request.body_computed)',
+      '%}',
+      '',
+    ]);
+    const before = server.requests.length;
+    const result = await runCli(['run', 'api.http', '--reporter', 'json'], { cwd: root });
+    expect(since(before).map((request) => request.url)).toEqual(['/form?x=1', '/graphql']);
+    const report = JSON.parse(result.stdout) as {
+      files: Array<{
+        requests: Array<{
+          status: string;
+          logs?: string[];
+          error?: { message: string };
+          assertions: Array<{ source: string; passed: boolean }>;
+        }>;
+      }>;
+    };
+    const [form, graphql] = report.files[0].requests;
+    expect(form.logs).toEqual([
+      `url ${server.url}/form?x=1`,
+      'method POST',
+      'computed name=ann&age=3',
+      'raw name={{who}}&age=3',
+    ]);
+    expect(form.assertions.map((a) => [a.source, a.passed])).toEqual([
+      ['duration', true],
+      ['whole ns', true],
+    ]);
+    // kulala's body_computed of a GraphQL request is the JSON payload it builds: not given, an error at the line.
+    expect(graphql.status).toBe('errored');
+    expect(JSON.stringify(graphql)).toContain('request.body_computed is not provided by dial');
+  });
+
   it('refuses, before sending anything, a Lua script that changes a header (file:line)', async () => {
     const root = workspace([
       '### one',

@@ -95,8 +95,29 @@ function namesHttpyacPlugin(dir: string): boolean {
 }
 
 /**
+ * kulala's env files point their `$schema` at kulala.nvim's own schema (its docs and fixtures do);
+ * no other tool writes that URL. Only the first 2 KiB are read, where `$schema` stands.
+ */
+const KULALA_SCHEMA_RE = /"\$schema"\s*:\s*"[^"]*kulala[^"]*"/i;
+const KULALA_ENV_FILES = ['http-client.env.json', 'http-client.private.env.json'];
+
+function namesKulalaSchema(dir: string): boolean {
+  for (const name of KULALA_ENV_FILES) {
+    const path = join(dir, name);
+    if (!existsSync(path)) continue;
+    try {
+      if (KULALA_SCHEMA_RE.test(readFileSync(path, 'utf8').slice(0, 2048))) return true;
+    } catch {
+      // An unreadable env file marks nothing; loading it reports the error.
+    }
+  }
+  return false;
+}
+
+/**
  * httpyac when a folder from the file's up to the repository root holds httpyac's config, `env/*.env`
- * or a package.json naming an httpyac plugin.
+ * or a package.json naming an httpyac plugin; kulala when it holds an `http-client.env.json` whose
+ * `$schema` is kulala.nvim's. The nearest such folder decides.
  */
 export function detectWorkspaceDialect(filePath: string): Dialect | undefined {
   if (!filePath) return undefined;
@@ -112,6 +133,10 @@ export function detectWorkspaceDialect(filePath: string): Dialect | undefined {
     visited.push(dir);
     if (HTTPYAC_FILES.some((name) => existsSync(join(dir, name))) || hasDotenvFolder(dir) || namesHttpyacPlugin(dir)) {
       found = 'httpyac';
+      break;
+    }
+    if (namesKulalaSchema(dir)) {
+      found = 'kulala';
       break;
     }
     const parent = dirname(dir);

@@ -40,7 +40,7 @@ import { newBlock, type Block } from './block.js';
 import { curlRequestOf } from './curl-request.js';
 import { lineTable, type LineTable } from './lines.js';
 import { trimmedSlice } from './trim.js';
-import { chooseDialect, type Dialect } from './dialect.js';
+import { chooseDialect, RESTNVIM_LEGACY_RE, type Dialect } from './dialect.js';
 import { bodyFileHasPlaceholder } from './body-file-dialect.js';
 import {
   HTTPYAC_SCRIPT_END_RE,
@@ -98,6 +98,9 @@ export function restNvimForm(text: string): string {
 }
 
 /** A `# @lang …` / `// @lang=…` comment line (rest.nvim's script language). */
+/** rest.nvim 0.x's request start (`^GET\\|^POST\\|…` in Vim's search) and the comments it keeps with it (`^ *#`). */
+const LEGACY_REQUEST_RE = /^(?:GET|POST|PUT|PATCH|DELETE)/;
+const LEGACY_COMMENT_RE = /^ *#/;
 const LANG_COMMENT_RE = /^(?:#+|\/\/+)[ \t]*@lang\b/;
 const METHOD_RE = /^[A-Z][A-Z0-9_-]*$/;
 const VERSION_RE = /^HTTP\/\d(?:\.\d)?$/i;
@@ -361,6 +364,9 @@ class HttpFileParser {
   private blockProtos: ProtoImport[] = [];
   private readonly fileProtos: ProtoImport[] = [];
   private block: Block = newBlock(0, 1, false);
+  /** A rest.nvim file with a 0.x `{% … %}` script using `context`: read as rest.nvim 0.x split requests. */
+  private readonly restNvimLegacy: boolean;
+  private legacySplitNoted = false;
   /** The metadata line being applied, for badMetadata (one function for the file, not a closure a line). */
   private metadataAt = 0;
   private readonly badMetadata = (message: string, hint: string): never =>
@@ -377,6 +383,7 @@ class HttpFileParser {
     private readonly dialectUnnamed = false,
   ) {
     this.fileLabel = path || '<text>';
+    this.restNvimLegacy = dialect === 'rest.nvim' && RESTNVIM_LEGACY_RE.test(text);
     this.lineCount = lines.count;
     this.starts = lines.starts;
     this.ends = lines.ends;
@@ -450,7 +457,7 @@ class HttpFileParser {
     const c0 = line.charCodeAt(0);
     const t = c0 === 32 || c0 === 9 ? line.trimStart() : line;
     if (this.startsHttpyacRequest(i, t)) {
-      this.noteGuessedDialect(i, 'a request line after a body starts a new request');
+      if (!this.restNvimLegacy) this.noteGuessedDialect(i, 'a request line after a body starts a new request');
       this.finish(this.starts[i]);
       this.block = newBlock(this.starts[i], i + 1, false);
     }
@@ -490,12 +497,34 @@ class HttpFileParser {
 
   /** httpyac: a request line (or the comments right above one) after a request starts a new request. */
   private startsHttpyacRequest(i: number, t: string): boolean {
+    if (this.restNvimLegacy) return this.startsRestNvimLegacyRequest(i);
     if (this.dialect !== 'httpyac' || !this.block.hasRequest || this.block.state === 'pre') return false;
     if (isStrictRequestLine(t)) return true;
     if (!isComment(t)) return false;
     let k = i + 1;
     while (k < this.lineCount && isComment(this.lineText(k).trimStart())) k++;
     return k < this.lineCount && isStrictRequestLine(this.lineText(k).trim());
+  }
+
+  /**
+   * rest.nvim 0.x (request/init.lua end_request): a request ends above the next line that starts
+   * with GET, POST, PUT, PATCH or DELETE, and above the `#` comment lines right over it; no `###`
+   * needed. v3 reads such a line as body text, so the split is said once, at its line.
+   */
+  private startsRestNvimLegacyRequest(i: number): boolean {
+    if (!this.block.hasRequest || this.block.state === 'pre') return false;
+    let k = i;
+    while (k < this.lineCount && LEGACY_COMMENT_RE.test(this.lineText(k))) k++;
+    if (k >= this.lineCount || !LEGACY_REQUEST_RE.test(this.lineText(k))) return false;
+    if (!this.legacySplitNoted) {
+      this.legacySplitNoted = true;
+      this.warn(
+        `read as rest.nvim 0.x (a \`{% … %}\` script using \`context\` marks the file): line ${k + 1} starts a new request, as 0.x did (rest.nvim v3 and the other tools need \`###\` and would send it as body text)`,
+        k,
+        'put `###` above each request to make the split explicit for every tool',
+      );
+    }
+    return true;
   }
 
   /** `### title`: ends the current block and opens a named one. */

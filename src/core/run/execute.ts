@@ -357,6 +357,9 @@ async function runScripts(shared: ExecutorShared, attempt: Attempt, kind: 'preSc
       environment: lookup,
       request,
       ...(kind === 'handlers' && attempt.view ? { response: attempt.view } : {}),
+      ...(kind === 'handlers' && attempt.exchange
+        ? { sent: { method: attempt.exchange.request.method, url: attempt.exchange.request.url } }
+        : {}),
     };
     const result = await shared.scripts.run(script, file, environment);
     attempt.logs.push(...result.logs);

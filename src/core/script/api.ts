@@ -65,6 +65,8 @@ export interface ScriptEnvironment {
   environment: (name: string) => string | undefined;
   request?: ScriptRequest;
   response?: ResponseView;
+  /** The request as sent for `response` (kulala's `response.url` / `response.method`); absent where not known. */
+  sent?: { method: string; url: string };
 }
 
 /** The request's URL and body as a kulala Lua pre-request script rewrote them (templates). */
@@ -85,6 +87,8 @@ export interface ScriptRequest {
   method: string;
   url: string;
   headers?: Array<[string, string]>;
+  /** A GraphQL request: its body is sent as a JSON payload built from the text. */
+  graphql?: boolean;
   /** The body as written; `file` for a `< ./file` body (not read for scripts). */
   body?: { kind: 'inline'; text: string } | { kind: 'file' };
   /**
@@ -139,6 +143,7 @@ export function scriptRequest(
     url: string;
     headers: ReadonlyArray<{ name: string; value: string }>;
     body?: { kind: string; text?: string };
+    graphql?: boolean;
   },
   substitute?: ScriptRequest['substitute'],
 ): ScriptRequest {
@@ -150,6 +155,7 @@ export function scriptRequest(
   if (node.body)
     request.body = node.body.kind === 'inline' ? { kind: 'inline', text: node.body.text ?? '' } : { kind: 'file' };
   if (substitute) request.substitute = substitute;
+  if (node.graphql) request.graphql = true;
   return request;
 }
 

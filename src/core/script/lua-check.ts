@@ -17,6 +17,7 @@ const PROVIDED = {
     'headers_raw',
     'body',
     'body_raw',
+    'body_computed',
     'environment',
     'variables',
     'skip',
@@ -33,6 +34,9 @@ const PROVIDED = {
     'response_code',
     'code',
     'status',
+    'duration',
+    'url',
+    'method',
   ]),
   assert: new Set([
     'test',

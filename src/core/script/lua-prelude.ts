@@ -270,6 +270,7 @@ local function responseObject(P)
     body = P.body, body_raw = P.body, json = ok and json or nil,
     headers = P.headers, headers_tbl = P.headers_tbl, cookies = P.cookies,
     response_code = P.status, code = 0, status = true,
+    duration = P.duration, url = P.url, method = P.method,
   }
   return setmetatable({}, {
     __index = function(_, k)
@@ -390,7 +391,7 @@ local environment = setmetatable({}, {
 local requestFields = {
   method = R.method, url = R.url, url_raw = R.url_raw,
   headers = R.headers, headers_raw = R.headers_raw,
-  body = R.body, body_raw = R.body_raw,
+  body = R.body, body_raw = R.body_raw, body_computed = R.body_computed,
   environment = environment, variables = environment,
   skip = function(message)
     if not D.control then error('request.skip() is taken by dial run only', 2) end

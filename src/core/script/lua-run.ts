@@ -18,6 +18,7 @@ interface LoadedScript {
 }
 
 const MENTIONS_SENT_FORM = /\brequest\s*\.\s*(?:url|headers|body)\b(?!_)/;
+const MENTIONS_BODY_COMPUTED = /\brequest\s*\.\s*body_computed\b/;
 
 /** Every Set-Cookie of the response, by name (kulala's `response.cookies["name"].value`). */
 function cookiesOf(values: string[]): Record<string, Record<string, string | boolean>> {
@@ -58,6 +59,13 @@ async function requestData(env: ScriptEnvironment, code: string): Promise<Record
     if (request.body?.kind === 'inline') data.body = await substitute(request.body.text);
     else if (!request.body) data.body = null;
   }
+  // kulala's body_computed: the body with its variables filled in, as sent. A GraphQL request's is
+  // the JSON payload kulala builds, and a `< ./file` body is not read: both left out (an error if read).
+  if (request.substitute && !request.graphql && MENTIONS_BODY_COMPUTED.test(code)) {
+    if (request.body?.kind === 'inline')
+      data.body_computed = await request.substitute(request.body.text, env.requestVariables);
+    else if (!request.body) data.body_computed = null;
+  }
   return data;
 }
 
@@ -87,7 +95,10 @@ async function responsesData(
   return responses;
 }
 
-function responseData(view: ResponseView | undefined): Record<string, unknown> | null {
+function responseData(
+  view: ResponseView | undefined,
+  sent?: { method: string; url: string },
+): Record<string, unknown> | null {
   if (!view) return null;
   const table: Record<string, string> = {};
   let raw = '';
@@ -101,6 +112,9 @@ function responseData(view: ResponseView | undefined): Record<string, unknown> |
     headers: raw,
     headers_tbl: table,
     cookies: cookiesOf(view.headerValues('set-cookie')),
+    // kulala's duration is in nanoseconds (curl's total time, or the wall time, in ns).
+    duration: Math.round(view.durationMs * 1e6),
+    ...(sent ? { url: sent.url, method: sent.method } : {}),
   };
 }
 
@@ -200,7 +214,7 @@ export async function runLuaScript(
     ...(node.kind === 'inline' && node.lua === 'rest.nvim-0' ? restNvimLegacyData(env) : {}),
     request: restNvim ? {} : await requestData(env, script.code),
     ...(fs ? { files: fs.readLuaFiles(script.code, file.path, at) } : {}),
-    response: restNvim ? null : responseData(env.response),
+    response: restNvim ? null : responseData(env.response, env.sent),
     responses: restNvim ? null : await responsesData(env, script.code, at),
     env: { values, known },
     globals,

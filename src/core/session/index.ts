@@ -47,6 +47,7 @@ import { expandMultipartBody, multipartBoundary } from '../httpfile/multipart.js
 import { DialError } from '../errors.js';
 import { EnvStore, type Dotenv, type ResolvedEnvironment } from '../env/index.js';
 import { parseDotenv } from '../env/dotenv.js';
+import { restNvimDotenv } from '../env/restnvim-dotenv.js';
 import { VariableResolver, isPlain as isPlainTemplate, type AuthPlaceholder } from '../vars/resolver.js';
 import type { OAuthClient, OAuthHost } from '../oauth/index.js';
 import { httpyacResponse, type HttpyacBlockContext, type HttpyacBlockOutcome } from '../vars/httpyac-js.js';
@@ -308,6 +309,7 @@ class RequestSession implements Session {
   private oauthClient?: Promise<OAuthClient>;
   private readonly implicitByDir = new Map<string, Promise<ResolvedEnvironment | undefined>>();
   private readonly httpyacEnvironmentsByDir = new Map<string, Promise<[ResolvedEnvironment, Dotenv | undefined]>>();
+  private readonly restNvimEnvironmentsByFile = new Map<string, Promise<[ResolvedEnvironment, Dotenv | undefined]>>();
   private readonly onceValuesByFile = new Map<string, Map<string, string>>();
   private readonly defaultHeadersByDir = new Map<string, Promise<Array<[string, [string, string]]> | null>>();
   private readonly defaultHeadersKnown = new Map<string, Array<[string, [string, string]]> | null>();
@@ -603,6 +605,7 @@ class RequestSession implements Session {
 
   /** environmentFor(dir), plus httpyac's `env/*.env` files and JSON config for httpyac files (under the JetBrains env files). */
   private fileEnvironment(file: HttpFile, dir: string): Promise<[ResolvedEnvironment, Dotenv | undefined]> {
+    if (file.dialect === 'rest.nvim' && file.path) return this.restNvimEnvironment(file.path, dir);
     // Most files are not httpyac's: their environment's promise as it is (no async frame per request).
     if (file.dialect !== 'httpyac') return this.environmentFor(dir);
     let pending = this.httpyacEnvironmentsByDir.get(dir);
@@ -612,6 +615,21 @@ class RequestSession implements Session {
         dotenv,
       ]);
       this.httpyacEnvironmentsByDir.set(dir, pending);
+    }
+    return pending;
+  }
+
+  /** environmentFor(dir) with the `.env` rest.nvim loads for the file (by its name) over the root's, if it finds one. */
+  private restNvimEnvironment(path: string, dir: string): Promise<[ResolvedEnvironment, Dotenv | undefined]> {
+    let pending = this.restNvimEnvironmentsByFile.get(path);
+    if (!pending) {
+      pending = this.environmentFor(dir).then(async ([environment, dotenv]) => {
+        const near = await restNvimDotenv(path, this.workspaceRoot);
+        if (!near || near.path === dotenv?.path) return [environment, dotenv];
+        // The root's `.env` stays under it (dial reads that one for every file).
+        return [environment, { path: near.path, values: new Map([...(dotenv?.values ?? []), ...near.values]) }];
+      });
+      this.restNvimEnvironmentsByFile.set(path, pending);
     }
     return pending;
   }

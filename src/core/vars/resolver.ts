@@ -627,6 +627,9 @@ export class VariableResolver {
     if (!why && env.unreadVariableHook)
       why = `the httpyac config's hook at ${env.unreadVariableHook} may provide it, and dial does not run JavaScript configs; pass --var ${name}=…`;
     let hint = `${why ? `${why}. ` : ''}looked in: ${places.join('; ')}. The process environment is read only explicitly: {{$processEnv ${name}}}`;
+    const near = o.dotenvNear ? await o.dotenvNear() : undefined;
+    if (near && near.path !== o.dotenv?.path && near.values.has(name))
+      hint = `'${name}' is defined in ${near.path}, beside the file: dial reads that .env for {{$dotenv ${name}}} and in the rest.nvim dialect (add \`# @dialect rest.nvim\` to a rest.nvim file). ${hint}`;
     const elsewhere = env.name === undefined && o.definedIn ? await o.definedIn(name) : [];
     if (elsewhere.length)
       hint = `'${name}' is defined in environment ${elsewhere.map((e) => `'${e}'`).join(', ')}: select one with -e ${elsewhere[0]}. ${hint}`;

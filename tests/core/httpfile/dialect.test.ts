@@ -186,6 +186,79 @@ describe('dialects', () => {
   });
 });
 
+describe('rest.nvim 0.x: a request line ends the request above it (request/init.lua end_request at ffcb016)', () => {
+  const legacy = [
+    'POST http://x/users',
+    'Content-Type: application/json',
+    '',
+    '{"a": 1}',
+    '',
+    '{%',
+    'local body = context.json_decode(context.result.body)',
+    '%}',
+    '',
+    '# the second one',
+    'GET http://x/users?page=2',
+    '',
+  ].join('\n');
+  it('splits a file marked 0.x by its context script, with one warning at the new request line', () => {
+    const file = parseHttpFile(legacy, 'legacy.http');
+    expect(file.dialect).toBe('rest.nvim');
+    expect(file.requests.map((r) => [r.method, r.url])).toEqual([
+      ['POST', 'http://x/users'],
+      ['GET', 'http://x/users?page=2'],
+    ]);
+    expect(file.requests[0].body).toMatchObject({ kind: 'inline', text: '{"a": 1}' });
+    expect(file.warnings).toHaveLength(1);
+    expect(file.warnings?.[0]).toMatchObject({ line: 11 });
+    expect(file.warnings?.[0].message).toContain('rest.nvim 0.x');
+  });
+  it('a rest.nvim file without a 0.x mark keeps v3 reading: body text, with a warning', () => {
+    const v3 = '# @dialect rest.nvim\nPOST http://x/a\n\nhello\nGET http://x/b\n';
+    const file = parseHttpFile(v3, 'v3.http');
+    expect(file.requests).toHaveLength(1);
+    expect(file.warnings?.[0]).toMatchObject({ line: 5 });
+  });
+});
+
+describe('a kulala workspace (kulala.nvim tests/functional/fixtures/export, MIT)', () => {
+  const form = 'POST http://x/post\nContent-Type: application/x-www-form-urlencoded\n\nuser=foo&\npassword=bar\n';
+  function workspace(envText: string, envName = 'http-client.env.json'): string {
+    const dir = mkdtempSync(join(tmpdir(), 'dial-kulala-ws-'));
+    mkdirSync(join(dir, '.git'));
+    mkdirSync(join(dir, 'api'));
+    writeFileSync(join(dir, 'api', envName), envText);
+    return join(dir, 'api', 'a.http');
+  }
+  const kulalaSchema =
+    '{\n  "$schema": "https://raw.githubusercontent.com/mistweaverco/kulala.nvim/main/schemas/http-client.env.schema.json",\n  "dev": {}\n}\n';
+  it("an env file whose $schema is kulala's marks the folder as kulala's: form lines are joined, no warning", () => {
+    const file = workspace(kulalaSchema);
+    expect(chooseDialect(form, file)).toEqual({ dialect: 'kulala', source: 'workspace' });
+    const parsed = parseHttpFile(form, file);
+    expect(parsed.requests[0].body).toMatchObject({ kind: 'inline', text: 'user=foo&password=bar' });
+    expect(parsed.warnings).toBeUndefined();
+  });
+  it('the private env file marks it too; the file line and the flag still win', () => {
+    const file = workspace(kulalaSchema, 'http-client.private.env.json');
+    expect(chooseDialect(form, file)).toEqual({ dialect: 'kulala', source: 'workspace' });
+    expect(chooseDialect(`# @dialect jetbrains\n${form}`, file)).toEqual({ dialect: 'jetbrains', source: 'file' });
+    expect(chooseDialect(form, file, 'rest.nvim')).toEqual({ dialect: 'rest.nvim', source: 'flag' });
+  });
+  it('an env file with another $schema, or none, marks nothing: the form keeps its lines, with a warning', () => {
+    for (const text of [
+      '{"$schema": "https://example.com/http-client.env.schema.json", "dev": {}}',
+      '{"dev": {"kulala": 1}}',
+    ]) {
+      const file = workspace(text);
+      expect(chooseDialect(form, file)).toEqual({ dialect: 'jetbrains', source: 'default' });
+      const parsed = parseHttpFile(form, file);
+      expect(parsed.requests[0].body).toMatchObject({ kind: 'inline', text: 'user=foo&\npassword=bar' });
+      expect(parsed.warnings?.[0]).toMatchObject({ line: 4 });
+    }
+  });
+});
+
 describe('a `# @name` above a second request line in one `###` block (MatiasSolisBello/booking_api)', () => {
   const text = [
     '### Crear usuario',
