@@ -352,11 +352,14 @@ export const PRELUDE_SOURCE = String.raw`(function (host, node) {
     needsNode("require('" + String(name) + "')");
   }
 
-  // ---- timers: run in order of due time, inside the script's time limit --------------------
-  var timers = [], timerSeq = 0, virtualNow = 0;
+  // ---- timers: run in order of due time, on the real clock, inside the script's time limit ----
+  // A timer that is not due yet makes tick() answer how many ms are left: the host really waits
+  // (sleep(1000) takes a second, as in httpyac), or refuses when that is past the time limit.
+  var timers = [], timerSeq = 0;
   function addTimer(fn, ms, repeat) {
     if (typeof fn !== 'function') unsupported('setTimeout with a string');
-    var t = { id: ++timerSeq, fn: fn, at: virtualNow + Math.max(0, Number(ms) || 0), every: repeat ? Math.max(1, Number(ms) || 0) : 0 };
+    var wait = Math.max(0, Number(ms) || 0);
+    var t = { id: ++timerSeq, fn: fn, at: Date.now() + wait, every: repeat ? Math.max(1, wait) : 0 };
     timers.push(t);
     return t.id;
   }
@@ -364,9 +367,10 @@ export const PRELUDE_SOURCE = String.raw`(function (host, node) {
   function tick() {
     if (!timers.length) return false;
     timers.sort(function (a, b) { return a.at - b.at || a.id - b.id; });
+    var left = timers[0].at - Date.now();
+    if (left > 0) return left;
     var t = timers.shift();
-    virtualNow = t.at;
-    if (t.every) { t.at = virtualNow + t.every; timers.push(t); }
+    if (t.every) { t.at = Date.now() + t.every; timers.push(t); }
     t.fn();
     return true;
   }

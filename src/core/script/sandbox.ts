@@ -243,7 +243,14 @@ export class ScriptRunner {
     const location = { file: filename, line: errorLine(failure.stack, filename) ?? fallbackLine };
     switch (failure.reason) {
       case 'timeout':
-        return new DialError('E_SCRIPT', `${what} timed out after ${this.timeoutMs / 1000} s`, { location });
+        return new DialError(
+          'E_SCRIPT',
+          `${what} timed out after ${this.timeoutMs / 1000} s` +
+            (failure.message.startsWith('a timer ') ? ` (${failure.message})` : ''),
+          failure.message.startsWith('a timer ')
+            ? { location, hint: 'dial waits for a script’s timers for real, within its time limit; shorten the wait' }
+            : { location },
+        );
       case 'memory':
         return new DialError(
           'E_SCRIPT',

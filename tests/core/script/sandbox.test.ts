@@ -324,3 +324,40 @@ describe("JetBrains' request.variables.clear / clearAll / isEmpty (its http-clie
     expect(e.requestVariables.size).toBe(0);
   });
 });
+
+describe('timers wait on the real clock (httpyac sleep(ms), setTimeout)', () => {
+  it('sleep-like setTimeout really waits, and Date sees the time go by', async () => {
+    const e = env();
+    const started = Date.now();
+    await runHandler(
+      'const t0 = Date.now(); await new Promise((done) => setTimeout(done, 250)); client.global.set("spent", String(Date.now() - t0));',
+      e,
+      new ScriptRunner(2000, { allowNode: false }),
+    );
+    expect(Number(e.globals.get('spent'))).toBeGreaterThanOrEqual(240);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(240);
+  });
+
+  it('timers fire in the order of their due time', async () => {
+    const e = env();
+    await runHandler(
+      'const seen = []; await new Promise((done) => { setTimeout(() => { seen.push("b"); done(); }, 60); setTimeout(() => seen.push("a"), 20); }); client.global.set("order", seen.join(""));',
+      e,
+      new ScriptRunner(2000, { allowNode: false }),
+    );
+    expect(e.globals.get('order')).toBe('ab');
+  });
+
+  it('a timer due after the time limit is refused at once, never run early', async () => {
+    const started = Date.now();
+    const error = (await runHandler(
+      'await new Promise((done) => setTimeout(done, 10000)); client.global.set("ran", "yes");',
+      env(),
+      new ScriptRunner(1000, { allowNode: false }),
+    ).catch((e: unknown) => e)) as DialError;
+    expect(error).toBeInstanceOf(DialError);
+    expect(error.code).toBe('E_SCRIPT');
+    expect(error.message).toMatch(/timed out after 1 s \(a timer .* due in 10000 ms, past that limit\)/);
+    expect(Date.now() - started).toBeLessThan(900);
+  });
+});
