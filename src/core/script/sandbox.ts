@@ -177,6 +177,7 @@ export class ScriptRunner {
     // the folder's real path, which a run's files without scripts never need.
     let nodeAllowed: boolean | undefined;
     const refuse = (code: string, filename: string, firstLine: number): void => {
+      refuseLongWaits(code, filename, firstLine, this.timeoutMs);
       if (nodeOnlyModules(code).names.length === 0) return;
       if (!(nodeAllowed ??= this.allowNode(file.path))) this.refuseNodeModules(code, filename, firstLine, file.path);
     };
@@ -439,6 +440,31 @@ function refuseUnsupportedApis(code: string, filename: string, firstLine: number
       location: { file: filename, line },
       hint,
     });
+  }
+}
+
+/** `sleep(10000)`, `setTimeout(fn, 10000)`: a wait written as a number. */
+const LITERAL_WAIT_RE = /\b(?:sleep\s*\(\s*|set(?:Timeout|Interval)\s*\([^;]*?,\s*)(\d[\d_]*)\s*\)/g;
+
+/**
+ * E_SCRIPT, before anything is sent, at a wait written as a number longer than the script time
+ * limit: timers wait for real (never cut short), so the script would fail there anyway, after the
+ * requests before it went out. Waits the code computes are checked when they happen.
+ */
+function refuseLongWaits(code: string, filename: string, firstLine: number, timeoutMs: number): void {
+  if (!/sleep|setTimeout|setInterval/.test(code)) return;
+  for (const match of code.matchAll(LITERAL_WAIT_RE)) {
+    const ms = Number(match[1].replace(/_/g, ''));
+    if (ms <= timeoutMs) continue;
+    const line = firstLine + (code.slice(0, match.index).match(/\n/g)?.length ?? 0);
+    throw new DialError(
+      'E_SCRIPT',
+      `the script waits ${ms} ms, past the ${timeoutMs / 1000} s script time limit; nothing was sent`,
+      {
+        location: { file: filename, line },
+        hint: 'dial waits for a script’s timers for real, within its time limit; shorten the wait (or use # @sleep before the request)',
+      },
+    );
   }
 }
 

@@ -361,3 +361,31 @@ describe('timers wait on the real clock (httpyac sleep(ms), setTimeout)', () => 
     expect(Date.now() - started).toBeLessThan(900);
   });
 });
+
+describe('a wait written as a number past the time limit is refused before sending', () => {
+  it('httpyac sleep(10000) in a block: E_SCRIPT at its line; a short one passes', async () => {
+    const dir = tempDir();
+    const long = parseHttpFile(
+      '{{\n  exports.a = 1;\n  await sleep(10_000);\n}}\nGET http://x/?a={{a}}\n',
+      join(dir, 'long.http'),
+    );
+    const error = (await new ScriptRunner(5000, { allowNode: false })
+      .checkModules(long)
+      .catch((e: unknown) => e)) as DialError;
+    expect(error).toBeInstanceOf(DialError);
+    expect(error.code).toBe('E_SCRIPT');
+    expect(error.location).toEqual({ file: join(dir, 'long.http'), line: 3 });
+    expect(error.message).toContain('waits 10000 ms, past the 5 s script time limit');
+    const short = parseHttpFile('{{\n  await sleep(200);\n}}\nGET http://x/\n', join(dir, 'short.http'));
+    await expect(new ScriptRunner(5000, { allowNode: false }).checkModules(short)).resolves.toBeUndefined();
+  });
+
+  it('setTimeout(fn, 60000) in a JetBrains handler: refused at its line', async () => {
+    const file = fileWith('setTimeout(() => client.global.set("a", "1"), 60000);');
+    const error = (await new ScriptRunner(5000, { allowNode: false })
+      .checkModules(file)
+      .catch((e: unknown) => e)) as DialError;
+    expect(error.code).toBe('E_SCRIPT');
+    expect(error.location?.line).toBe(5);
+  });
+});
