@@ -197,6 +197,32 @@ describe('httpyac # @import, gql files, CONNECT', () => {
     }
   });
 
+  it("this.name, this['name'] and this[`name${$index}`] read httpyac's variables object; a computed key is refused before sending", async () => {
+    const server = await jsonServer((url) => ({
+      args: { item: new URL(url ?? '/', 'http://x').searchParams.get('item') },
+    }));
+    try {
+      const text =
+        `${HY}@user = ada\n{{\n  exports.data = ['alpha', 'beta'];\n  exports.seen = [];\n}}\n###\n# @loop for item of data\n# @name pass\nGET ${server.url}/a?item={{item}}\n\n` +
+        `{{\n  exports.seen = [...this.seen, this[\`pass\${$index}\`].args.item];\n}}\n\n###\n` +
+        `{{\n  exports.who = this['user'] + '-' + String(this.nothing) + '-' + this.seen.join('+');\n}}\nGET ${server.url}/b?who={{who}}&n={{ this.seen.length }}\n`;
+      const result = await runCli(['run', 't.http'], { cwd: workspace({ 't.http': text }) });
+      expect(result.code, result.stderr).toBe(0);
+      expect(server.requests.map((r) => r.url)).toEqual([
+        '/a?item=alpha',
+        '/a?item=beta',
+        '/b?who=ada-undefined-alpha+beta&n=2',
+      ]);
+      const computed = `${HY}@k = user\n@user = ada\nGET ${server.url}/c\n\n{{\n  const key = k;\n  exports.v = this[key];\n}}\n`;
+      const refused = await runCli(['run', 'c.http'], { cwd: workspace({ 'c.http': computed }) });
+      expect(refused.code).toBe(3);
+      expect(refused.stderr).toMatch(/c\.http:8.*this\[…\] with a computed key/s);
+      expect(server.requests).toHaveLength(3);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('# @loop while re-evaluates its condition before each pass; {{counter.index++}} changes the exported object; $index in the blocks after', async () => {
     const server = await jsonServer(() => ({}));
     try {

@@ -19,7 +19,7 @@ import {
 import { loadResponseView, responseViewOf, type ResponseView } from '../assert/response-view.js';
 import { ScriptRunner } from '../script/sandbox.js';
 import { COMMAND_KEYS, commandVariable, skipsCertificateCheck } from '../httpfile/metadata.js';
-import { HttpyacCancel } from '../vars/httpyac-js.js';
+import { HttpyacCancel, thisReads } from '../vars/httpyac-js.js';
 import { httpyacVariableName } from '../httpfile/httpyac.js';
 import { scriptEnvironment } from '../vars/kulala-environment.js';
 import { listPasses } from '../httpfile/list-iteration.js';
@@ -219,6 +219,8 @@ export function referencedNames(files: Iterable<HttpFile>): Set<string> {
     for (const match of file.text.matchAll(REFERENCE)) names.add(match[1]);
     if (file.text.includes('responses'))
       for (const match of file.text.matchAll(LUA_RESPONSES)) names.add(match[2] ?? match[3]);
+    // httpyac's `this.login` / `` this[`forOfLoop${$index}`] `` (every pass of that loop: `forOfLoop$index`).
+    if (file.dialect === 'httpyac') for (const name of thisReads(file.text, '$index').names) names.add(name);
     for (const request of file.requests) {
       // httpyac reads request `get user` as the variable `getUser`.
       if (file.dialect === 'httpyac' && request.name && names.has(httpyacVariableName(request.name)))
@@ -794,7 +796,12 @@ async function sendPrepared(
     session.record(file, node, request, exchange);
   // httpyac names each pass of a `# @loop` request `<name><index>` (`{{foo3.args.item}}`).
   const passName = pass !== undefined && node.name !== undefined ? `${node.name}${pass}` : undefined;
-  if (passName && (!options.referencedNames || options.referencedNames.has(passName)))
+  if (
+    passName &&
+    (!options.referencedNames ||
+      options.referencedNames.has(passName) ||
+      options.referencedNames.has(`${node.name}$index`))
+  )
     session.record(file, { ...node, name: passName }, request, exchange);
   attempt.context.emit({ type: 'response', httpStatus: exchange.response.status, durationMs: exchange.timings.total });
   // A body kept in memory (most) is looked at without a promise; one spilled to a file is read.

@@ -217,9 +217,9 @@ export class ScriptRunner {
         ...(node.httpyacRequestScripts ?? []),
         ...(node.httpyacPostScripts ?? []),
       ])
-        refuse(block.code, file.path, block.line);
+        await refuseComputedThis(block, file.path, refuse);
     }
-    for (const block of file.httpyacFileScripts ?? []) refuse(block.code, file.path, block.line);
+    for (const block of file.httpyacFileScripts ?? []) await refuseComputedThis(block, file.path, refuse);
     if (file.dialect === 'httpyac') refuseNodeModulesInPlaceholders(file, refuse);
   }
 
@@ -441,6 +441,26 @@ function refuseUnsupportedApis(code: string, filename: string, firstLine: number
       hint,
     });
   }
+}
+
+/**
+ * The checks of an httpyac `{{ }}` block, and `this[key]` with a key dial cannot tell before the
+ * block runs: httpyac's `this` holds every variable, dial's only those the code names (E_SCRIPT at its line).
+ */
+async function refuseComputedThis(
+  block: { code: string; line: number },
+  file: string,
+  refuse: (code: string, filename: string, firstLine: number) => void,
+): Promise<void> {
+  refuse(block.code, file, block.line);
+  if (!/\bthis\b/.test(block.code)) return;
+  const { computedThisLine } = await import('../vars/httpyac-js.js');
+  const line = computedThisLine(block.code, block.line);
+  if (line === undefined) return;
+  throw new DialError('E_SCRIPT', 'this[…] with a computed key is not supported in a {{ }} block; nothing was sent', {
+    location: { file, line },
+    hint: "name the variable (this.name, this['name'], or just name); a loop pass's own response: this[`name${$index}`]",
+  });
 }
 
 /** `sleep(10000)`, `setTimeout(fn, 10000)`: a wait written as a number. */
