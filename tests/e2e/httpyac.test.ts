@@ -223,6 +223,31 @@ describe('httpyac # @import, gql files, CONNECT', () => {
     }
   });
 
+  it("$httpyac.execute('name') in a block above the request runs that request first; other $httpyac calls are refused before sending", async () => {
+    let n = 0;
+    const server = await jsonServer(() => ({ n: ++n }));
+    try {
+      const text = `${HY}# @name count\nGET ${server.url}/count\n\n###\n{{\n  await $httpyac.execute('count');\n}}\nPOST ${server.url}/use\n\n{{count.n}}\n`;
+      const cwd = workspace({
+        'e.http': text,
+        'i.http': `${HY}{{\n  await $httpyac.import('./e.http');\n}}\nGET ${server.url}/i\n`,
+      });
+      const result = await runCli(['run', 'e.http'], { cwd });
+      expect(result.code, result.stderr).toBe(0);
+      expect(server.requests.map((r) => `${r.method} ${r.url} ${r.body}`)).toEqual([
+        'GET /count ',
+        'GET /count ',
+        'POST /use 2',
+      ]);
+      const refused = await runCli(['run', 'i.http'], { cwd });
+      expect(refused.code).toBe(3);
+      expect(refused.stderr).toMatch(/i\.http:3.*\$httpyac API/s);
+      expect(server.requests).toHaveLength(3);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('# @loop while re-evaluates its condition before each pass; {{counter.index++}} changes the exported object; $index in the blocks after', async () => {
     const server = await jsonServer(() => ({}));
     try {

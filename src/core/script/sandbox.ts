@@ -212,14 +212,11 @@ export class ScriptRunner {
         refuseUnsupportedApis(code, filename, lineOffset + 1);
       }
       // httpyac `{{ }}` blocks: their code starts at the end of the `{{` line.
-      for (const block of [
-        ...(node.httpyacScripts ?? []),
-        ...(node.httpyacRequestScripts ?? []),
-        ...(node.httpyacPostScripts ?? []),
-      ])
-        await refuseComputedThis(block, file.path, refuse);
+      for (const block of node.httpyacScripts ?? []) await checkHttpyacBlock(block, file.path, refuse, true);
+      for (const block of [...(node.httpyacRequestScripts ?? []), ...(node.httpyacPostScripts ?? [])])
+        await checkHttpyacBlock(block, file.path, refuse, false);
     }
-    for (const block of file.httpyacFileScripts ?? []) await refuseComputedThis(block, file.path, refuse);
+    for (const block of file.httpyacFileScripts ?? []) await checkHttpyacBlock(block, file.path, refuse, false);
     if (file.dialect === 'httpyac') refuseNodeModulesInPlaceholders(file, refuse);
   }
 
@@ -444,23 +441,32 @@ function refuseUnsupportedApis(code: string, filename: string, firstLine: number
 }
 
 /**
- * The checks of an httpyac `{{ }}` block, and `this[key]` with a key dial cannot tell before the
- * block runs: httpyac's `this` holds every variable, dial's only those the code names (E_SCRIPT at its line).
+ * The checks of an httpyac `{{ }}` block (`before`: one above the request line), then what dial
+ * refuses in it before anything is sent (E_SCRIPT at the line): `this[key]` with a key it cannot
+ * tell before the block runs (httpyac's `this` holds every variable, dial's only those the code
+ * names), and any use of the `$httpyac` API but `$httpyac.execute('name')` in a block before the request.
  */
-async function refuseComputedThis(
+async function checkHttpyacBlock(
   block: { code: string; line: number },
   file: string,
   refuse: (code: string, filename: string, firstLine: number) => void,
+  before: boolean,
 ): Promise<void> {
   refuse(block.code, file, block.line);
-  if (!/\bthis\b/.test(block.code)) return;
-  const { computedThisLine } = await import('../vars/httpyac-js.js');
+  if (!block.code.includes('this') && !block.code.includes('$httpyac')) return;
+  const { computedThisLine, unsupportedHttpyacApi } = await import('../vars/httpyac-js.js');
   const line = computedThisLine(block.code, block.line);
-  if (line === undefined) return;
-  throw new DialError('E_SCRIPT', 'this[…] with a computed key is not supported in a {{ }} block; nothing was sent', {
-    location: { file, line },
-    hint: "name the variable (this.name, this['name'], or just name); a loop pass's own response: this[`name${$index}`]",
-  });
+  if (line !== undefined)
+    throw new DialError('E_SCRIPT', 'this[…] with a computed key is not supported in a {{ }} block; nothing was sent', {
+      location: { file, line },
+      hint: "name the variable (this.name, this['name'], or just name); a loop pass's own response: this[`name${$index}`]",
+    });
+  const api = unsupportedHttpyacApi(block.code, before);
+  if (api !== undefined)
+    throw new DialError('E_SCRIPT', 'this use of httpyac’s $httpyac API is not supported; nothing was sent', {
+      location: { file, line: block.line + (block.code.slice(0, api).match(/\n/g)?.length ?? 0) },
+      hint: "dial runs $httpyac.execute('name') in a {{ }} block above the request (as # @forceRef name); for $httpyac.import use # @import",
+    });
 }
 
 /** `sleep(10000)`, `setTimeout(fn, 10000)`: a wait written as a number. */

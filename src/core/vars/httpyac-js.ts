@@ -160,6 +160,29 @@ export function computedThisLine(code: string, firstLine: number): number | unde
   return at === undefined ? undefined : firstLine + (code.slice(0, at).match(/\n/g)?.length ?? 0);
 }
 
+/** `$httpyac.execute('name')`: the one call of httpyac's JS API dial runs (see httpyacApiUse). */
+const EXECUTE_RE = /\$httpyac\s*\.\s*execute\s*\(\s*(['"])([^'"\n\\]+)\1\s*\)/g;
+
+/** The requests a block before the request runs with `$httpyac.execute('name')` (dial runs them first, as `# @forceRef`). */
+export function httpyacExecuteNames(code: string): string[] {
+  if (!code.includes('$httpyac')) return [];
+  return [...code.matchAll(EXECUTE_RE)].map((match) => match[2]);
+}
+
+/**
+ * Where a block uses httpyac's `$httpyac` API in a way dial does not run: anything but
+ * `$httpyac.execute('name')` with a literal name in a block before the request (`before`). The
+ * offset of the first such use, or undefined.
+ */
+export function unsupportedHttpyacApi(code: string, before: boolean): number | undefined {
+  if (!code.includes('$httpyac')) return undefined;
+  const plain = code
+    .replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, (comment) => ' '.repeat(comment.length))
+    .replace(before ? EXECUTE_RE : /(?!)/g, (call) => ' '.repeat(call.length));
+  const at = plain.search(/\$httpyac\b/);
+  return at < 0 ? undefined : at;
+}
+
 /** `++`, `--`, an assignment or a mutating method call: the expression may change the objects it reads. */
 const MUTATION_RE =
   /\+\+|--|(?<![=!<>])=(?![=>])|\.\s*(?:push|pop|shift|unshift|splice|sort|reverse|fill|set|add|delete|clear)\s*\(|\bdelete\b/;
@@ -361,6 +384,10 @@ export async function runHttpyacBlock(
   const wrapped =
     ` const __scope = ${JSON.stringify(scope)}; const __given = ${JSON.stringify(given)}; const __variables = request.variables; ${declarations}` +
     (usesGlobal ? ` const $global = ${globalObjectJson(context.globals)};` : '') +
+    // `$httpyac.execute('name')`: the request ran before the block (checked before sending: nothing else is used).
+    (code.includes('$httpyac')
+      ? ' const $httpyac = { execute: function () { return Promise.resolve(__scope); } };'
+      : '') +
     ` { const request = __given.request; const response = __given.response; const exports = {}; const module = { exports }; ${HTTPYAC_TEST.replace(/\n\s*/g, ' ')} try {${/\bthis\b/.test(code) ? ` await (async function () {${code}\n}).call(Object.assign({ $context: {} }, __scope));` : `${code}\n`}} catch (__e) { if (!__e || !/^(?:Script)?AssertionError/.test(__e.name)) throw __e; test(__e.message, function () { throw __e; }); }` +
     ` let __out = await module.exports; const __values = {}; for (const __k of Object.keys(__out || {})) __values[__k] = await __out[__k];` +
     ` __variables.set(${JSON.stringify(RESULT)}, JSON.stringify(__values)); __variables.set('__dialRequest', JSON.stringify(request === undefined ? null : request));` +
