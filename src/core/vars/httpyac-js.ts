@@ -62,6 +62,8 @@ const BUILT_INS = new Set([
   'test',
   'sleep',
   'Buffer',
+  'URL',
+  'URLSearchParams',
   'Promise',
   'Error',
   'TypeError',

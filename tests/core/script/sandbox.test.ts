@@ -389,3 +389,48 @@ describe('a wait written as a number past the time limit is refused before sendi
     expect(error.location?.line).toBe(5);
   });
 });
+
+describe('URL and URLSearchParams in the sandbox (WHATWG, as Node gives them)', () => {
+  it('parses, resolves against a base, reads and changes parts and query parameters', async () => {
+    const e = env();
+    await runHandler(
+      `const u = new URL('/a/b?x=1&y=two%20words#h', 'https://user:pw@example.com:8443/base');
+       const out = [u.href, u.origin, u.host, u.hostname, u.port, u.pathname, u.search, u.hash, u.username, u.searchParams.get('y'), u.searchParams.get('none'), String(u.searchParams.has('x'))];
+       u.searchParams.set('x', 'a&b'); u.searchParams.append('z', 'é'); u.searchParams.delete('y');
+       out.push(u.toString(), [...u.searchParams.keys()].join(','));
+       u.pathname = '/c d'; u.hash = '';
+       out.push(u.href, JSON.stringify({ u }), String(URL.canParse('nope')), new URLSearchParams({ q: 'a b', n: 1 }).toString());
+       let invalid = ''; try { new URL('not a url'); } catch (err) { invalid = err.name + ': ' + err.message; }
+       out.push(invalid);
+       client.global.set('out', JSON.stringify(out));`,
+      e,
+      new ScriptRunner(2000, { allowNode: false }),
+    );
+    const out = JSON.parse(String(e.globals.get('out'))) as string[];
+    const u = new URL('/a/b?x=1&y=two%20words#h', 'https://user:pw@example.com:8443/base');
+    expect(out.slice(0, 12)).toEqual([
+      u.href,
+      u.origin,
+      u.host,
+      u.hostname,
+      u.port,
+      u.pathname,
+      u.search,
+      u.hash,
+      u.username,
+      'two words',
+      null,
+      'true',
+    ]);
+    u.searchParams.set('x', 'a&b');
+    u.searchParams.append('z', 'é');
+    u.searchParams.delete('y');
+    expect(out[12]).toBe(u.toString());
+    expect(out[13]).toBe('x,z');
+    u.pathname = '/c d';
+    u.hash = '';
+    expect(out[14]).toBe(u.href);
+    expect(out[15]).toBe(JSON.stringify({ u }));
+    expect(out.slice(16)).toEqual(['false', 'q=a+b&n=1', 'TypeError: Invalid URL']);
+  });
+});
