@@ -248,6 +248,21 @@ describe('httpyac # @import, gql files, CONNECT', () => {
     }
   });
 
+  it('a request whose # @ref was cancelled (exports.$cancel) is skipped too, as httpyac does; nothing is sent', async () => {
+    const server = await jsonServer(() => ({}));
+    try {
+      const text = `${HY}# @name login\n{{\n  exports.$cancel = true;\n}}\nGET ${server.url}/login\n\n###\n# @ref login\nGET ${server.url}/me\n\n###\nGET ${server.url}/free\n`;
+      const result = await runCli(['run', 'r.http'], { cwd: workspace({ 'r.http': text }) });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toMatch(
+        /0 passed, 0 failed, 0 errored, 2 skipped|1 passed, 0 failed, 0 errored, 2 skipped/,
+      );
+      expect(server.requests.map((r) => r.url)).toEqual(['/free']);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('# @loop while re-evaluates its condition before each pass; {{counter.index++}} changes the exported object; $index in the blocks after', async () => {
     const server = await jsonServer(() => ({}));
     try {

@@ -949,6 +949,9 @@ async function runReferencedRequest(
     signal: signal ?? shared.activeSignals.get(file.path) ?? new AbortController().signal,
     emit: () => {},
   });
+  // httpyac skips a request whose `# @ref` was cancelled or skipped (isReferenceErroredOrSkipped).
+  if (result.status === 'skipped' && file.dialect === 'httpyac')
+    throw new HttpyacCancel(undefined, `referenced request '${node.name ?? node.index + 1}' was skipped`);
   if (result.status === 'errored' && result.error) {
     throw new DialError(
       (result.error.code in errorCatalogue ? result.error.code : 'E_INPUT') as ErrorCode,

@@ -266,10 +266,13 @@ function noteChangedObjects(
 
 /** httpyac `exports.$cancel = true` in a block before the request: the request is not sent (a skip, in `dial run`). */
 export class HttpyacCancel extends DialError {
-  constructor(location: { file: string; line: number }) {
-    super('E_INPUT', 'the request was cancelled by its {{ }} block (exports.$cancel)', {
+  constructor(
+    location: { file: string; line: number } | undefined,
+    message = 'the request was cancelled by its {{ }} block (exports.$cancel)',
+  ) {
+    super('E_INPUT', message, {
       location,
-      hint: 'httpyac skips a request whose script sets exports.$cancel',
+      hint: 'httpyac skips a request whose script sets exports.$cancel, and a request whose # @ref was skipped',
     });
   }
 }
