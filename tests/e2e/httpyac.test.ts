@@ -263,6 +263,30 @@ describe('httpyac # @import, gql files, CONNECT', () => {
     }
   });
 
+  it('# @import two levels deep: c imports b, whose # @ref names a request of a (imported by c too)', async () => {
+    const server = await startRecordingServer((request, response) => {
+      // As httpbin's /get: the request's headers echoed in the JSON body (httpyac's getA is the parsed body).
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ headers: { 'X-Foo': request.headers['x-foo'] } }));
+    });
+    try {
+      const cwd = workspace({
+        'a.http': `${HY}# @name getA\nGET ${server.url}/a\nX-Foo: A`,
+        'b.http': `${HY}# @import ./a.http\n###\n# @name getB\n# @ref getA\nGET ${server.url}/b\nX-Foo: B-{{getA.headers["X-Foo"]}}`,
+        'c.http': `${HY}# @import ./a.http\n# @import ./b.http\n\n###\n# @name getC\n# @ref getB\nGET ${server.url}/c\nX-Foo: C-{{getB.headers["X-Foo"]}}`,
+      });
+      const result = await runCli(['run', 'c.http'], { cwd });
+      expect(result.code, result.stderr).toBe(0);
+      expect(server.requests.map((r) => `${r.url} ${String(r.headers['x-foo'])}`)).toEqual([
+        '/a A',
+        '/b B-A',
+        '/c C-B-A',
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('# @loop while re-evaluates its condition before each pass; {{counter.index++}} changes the exported object; $index in the blocks after', async () => {
     const server = await jsonServer(() => ({}));
     try {

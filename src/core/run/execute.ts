@@ -792,7 +792,13 @@ async function sendPrepared(
     attempt.request = request;
   } else exchange = await engine.sendRequest(request, sendOptions);
   attempt.exchange = exchange;
-  if (!options.referencedNames || (node.name !== undefined && options.referencedNames.has(node.name)))
+  // A request run for a reference is kept even when its name is read only by an imported file
+  // (`# @import ./b.http`, whose `# @ref a` the run's own files do not show).
+  if (
+    !options.referencedNames ||
+    attempt.context.asReference ||
+    (node.name !== undefined && options.referencedNames.has(node.name))
+  )
     session.record(file, node, request, exchange);
   // httpyac names each pass of a `# @loop` request `<name><index>` (`{{foo3.args.item}}`).
   const passName = pass !== undefined && node.name !== undefined ? `${node.name}${pass}` : undefined;
@@ -947,6 +953,7 @@ async function runReferencedRequest(
     fileState: { file, info: { path: file.path, relativePath: file.path, requests: 1 }, data: new Map() },
     attempt: 1,
     signal: signal ?? shared.activeSignals.get(file.path) ?? new AbortController().signal,
+    asReference: true,
     emit: () => {},
   });
   // httpyac skips a request whose `# @ref` was cancelled or skipped (isReferenceErroredOrSkipped).
