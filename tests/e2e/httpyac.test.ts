@@ -197,6 +197,96 @@ describe('httpyac # @import, gql files, CONNECT', () => {
     }
   });
 
+  it("this.name, this['name'] and this[`name${$index}`] read httpyac's variables object; a computed key is refused before sending", async () => {
+    const server = await jsonServer((url) => ({
+      args: { item: new URL(url ?? '/', 'http://x').searchParams.get('item') },
+    }));
+    try {
+      const text =
+        `${HY}@user = ada\n{{\n  exports.data = ['alpha', 'beta'];\n  exports.seen = [];\n}}\n###\n# @loop for item of data\n# @name pass\nGET ${server.url}/a?item={{item}}\n\n` +
+        `{{\n  exports.seen = [...this.seen, this[\`pass\${$index}\`].args.item];\n}}\n\n###\n` +
+        `{{\n  exports.who = this['user'] + '-' + String(this.nothing) + '-' + this.seen.join('+');\n}}\nGET ${server.url}/b?who={{who}}&n={{ this.seen.length }}\n`;
+      const result = await runCli(['run', 't.http'], { cwd: workspace({ 't.http': text }) });
+      expect(result.code, result.stderr).toBe(0);
+      expect(server.requests.map((r) => r.url)).toEqual([
+        '/a?item=alpha',
+        '/a?item=beta',
+        '/b?who=ada-undefined-alpha+beta&n=2',
+      ]);
+      const computed = `${HY}@k = user\n@user = ada\nGET ${server.url}/c\n\n{{\n  const key = k;\n  exports.v = this[key];\n}}\n`;
+      const refused = await runCli(['run', 'c.http'], { cwd: workspace({ 'c.http': computed }) });
+      expect(refused.code).toBe(3);
+      expect(refused.stderr).toMatch(/c\.http:8.*this\[…\] with a computed key/s);
+      expect(server.requests).toHaveLength(3);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("$httpyac.execute('name') in a block above the request runs that request first; other $httpyac calls are refused before sending", async () => {
+    let n = 0;
+    const server = await jsonServer(() => ({ n: ++n }));
+    try {
+      const text = `${HY}# @name count\nGET ${server.url}/count\n\n###\n{{\n  await $httpyac.execute('count');\n}}\nPOST ${server.url}/use\n\n{{count.n}}\n`;
+      const cwd = workspace({
+        'e.http': text,
+        'i.http': `${HY}{{\n  await $httpyac.import('./e.http');\n}}\nGET ${server.url}/i\n`,
+      });
+      const result = await runCli(['run', 'e.http'], { cwd });
+      expect(result.code, result.stderr).toBe(0);
+      expect(server.requests.map((r) => `${r.method} ${r.url} ${r.body}`)).toEqual([
+        'GET /count ',
+        'GET /count ',
+        'POST /use 2',
+      ]);
+      const refused = await runCli(['run', 'i.http'], { cwd });
+      expect(refused.code).toBe(3);
+      expect(refused.stderr).toMatch(/i\.http:3.*\$httpyac API/s);
+      expect(server.requests).toHaveLength(3);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a request whose # @ref was cancelled (exports.$cancel) is skipped too, as httpyac does; nothing is sent', async () => {
+    const server = await jsonServer(() => ({}));
+    try {
+      const text = `${HY}# @name login\n{{\n  exports.$cancel = true;\n}}\nGET ${server.url}/login\n\n###\n# @ref login\nGET ${server.url}/me\n\n###\nGET ${server.url}/free\n`;
+      const result = await runCli(['run', 'r.http'], { cwd: workspace({ 'r.http': text }) });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toMatch(
+        /0 passed, 0 failed, 0 errored, 2 skipped|1 passed, 0 failed, 0 errored, 2 skipped/,
+      );
+      expect(server.requests.map((r) => r.url)).toEqual(['/free']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('# @import two levels deep: c imports b, whose # @ref names a request of a (imported by c too)', async () => {
+    const server = await startRecordingServer((request, response) => {
+      // As httpbin's /get: the request's headers echoed in the JSON body (httpyac's getA is the parsed body).
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ headers: { 'X-Foo': request.headers['x-foo'] } }));
+    });
+    try {
+      const cwd = workspace({
+        'a.http': `${HY}# @name getA\nGET ${server.url}/a\nX-Foo: A`,
+        'b.http': `${HY}# @import ./a.http\n###\n# @name getB\n# @ref getA\nGET ${server.url}/b\nX-Foo: B-{{getA.headers["X-Foo"]}}`,
+        'c.http': `${HY}# @import ./a.http\n# @import ./b.http\n\n###\n# @name getC\n# @ref getB\nGET ${server.url}/c\nX-Foo: C-{{getB.headers["X-Foo"]}}`,
+      });
+      const result = await runCli(['run', 'c.http'], { cwd });
+      expect(result.code, result.stderr).toBe(0);
+      expect(server.requests.map((r) => `${r.url} ${String(r.headers['x-foo'])}`)).toEqual([
+        '/a A',
+        '/b B-A',
+        '/c C-B-A',
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('# @loop while re-evaluates its condition before each pass; {{counter.index++}} changes the exported object; $index in the blocks after', async () => {
     const server = await jsonServer(() => ({}));
     try {

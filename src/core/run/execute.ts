@@ -19,7 +19,7 @@ import {
 import { loadResponseView, responseViewOf, type ResponseView } from '../assert/response-view.js';
 import { ScriptRunner } from '../script/sandbox.js';
 import { COMMAND_KEYS, commandVariable, skipsCertificateCheck } from '../httpfile/metadata.js';
-import { HttpyacCancel } from '../vars/httpyac-js.js';
+import { HttpyacCancel, thisReads } from '../vars/httpyac-js.js';
 import { httpyacVariableName } from '../httpfile/httpyac.js';
 import { scriptEnvironment } from '../vars/kulala-environment.js';
 import { listPasses } from '../httpfile/list-iteration.js';
@@ -219,6 +219,8 @@ export function referencedNames(files: Iterable<HttpFile>): Set<string> {
     for (const match of file.text.matchAll(REFERENCE)) names.add(match[1]);
     if (file.text.includes('responses'))
       for (const match of file.text.matchAll(LUA_RESPONSES)) names.add(match[2] ?? match[3]);
+    // httpyac's `this.login` / `` this[`forOfLoop${$index}`] `` (every pass of that loop: `forOfLoop$index`).
+    if (file.dialect === 'httpyac') for (const name of thisReads(file.text, '$index').names) names.add(name);
     for (const request of file.requests) {
       // httpyac reads request `get user` as the variable `getUser`.
       if (file.dialect === 'httpyac' && request.name && names.has(httpyacVariableName(request.name)))
@@ -793,11 +795,22 @@ async function sendPrepared(
     attempt.request = request;
   } else exchange = await engine.sendRequest(request, sendOptions);
   attempt.exchange = exchange;
-  if (!options.referencedNames || (node.name !== undefined && options.referencedNames.has(node.name)))
+  // A request run for a reference is kept even when its name is read only by an imported file
+  // (`# @import ./b.http`, whose `# @ref a` the run's own files do not show).
+  if (
+    !options.referencedNames ||
+    attempt.context.asReference ||
+    (node.name !== undefined && options.referencedNames.has(node.name))
+  )
     session.record(file, node, request, exchange);
   // httpyac names each pass of a `# @loop` request `<name><index>` (`{{foo3.args.item}}`).
   const passName = pass !== undefined && node.name !== undefined ? `${node.name}${pass}` : undefined;
-  if (passName && (!options.referencedNames || options.referencedNames.has(passName)))
+  if (
+    passName &&
+    (!options.referencedNames ||
+      options.referencedNames.has(passName) ||
+      options.referencedNames.has(`${node.name}$index`))
+  )
     session.record(file, { ...node, name: passName }, request, exchange);
   attempt.context.emit({ type: 'response', httpStatus: exchange.response.status, durationMs: exchange.timings.total });
   // A body kept in memory (most) is looked at without a promise; one spilled to a file is read.
@@ -943,8 +956,12 @@ async function runReferencedRequest(
     fileState: { file, info: { path: file.path, relativePath: file.path, requests: 1 }, data: new Map() },
     attempt: 1,
     signal: signal ?? shared.activeSignals.get(file.path) ?? new AbortController().signal,
+    asReference: true,
     emit: () => {},
   });
+  // httpyac skips a request whose `# @ref` was cancelled or skipped (isReferenceErroredOrSkipped).
+  if (result.status === 'skipped' && file.dialect === 'httpyac')
+    throw new HttpyacCancel(undefined, `referenced request '${node.name ?? node.index + 1}' was skipped`);
   if (result.status === 'errored' && result.error) {
     throw new DialError(
       (result.error.code in errorCatalogue ? result.error.code : 'E_INPUT') as ErrorCode,

@@ -37,6 +37,8 @@ export interface AttemptContext {
   fileState: FileState;
   attempt: number;
   signal: AbortSignal;
+  /** Set when another request's `# @ref` (or `{{name.…}}`) runs this one: its exchange is always kept. */
+  asReference?: true;
   /** Streams progress to listeners (response, assertion events). */
   emit: (
     event:

@@ -86,7 +86,42 @@ function parseJson(text: string): unknown {
   }
 }
 
+const URL_FIELDS = [
+  'href',
+  'protocol',
+  'username',
+  'password',
+  'host',
+  'hostname',
+  'port',
+  'pathname',
+  'search',
+  'hash',
+  'origin',
+] as const;
+const URL_SETTABLE = new Set<string>(URL_FIELDS.filter((field) => field !== 'origin'));
+
+/** The sandbox's `URL` (prelude): the parts of a WHATWG URL, parsed by Node (a pure function of the text). */
+function urlParts(url: URL): Record<string, string> {
+  return Object.fromEntries(URL_FIELDS.map((field) => [field, url[field]]));
+}
+
+const URL_OPS = new Set(['url', 'urlSet', 'params', 'paramsText']);
+
+/** The sandbox's URL and URLSearchParams (prelude): pure functions of their text. */
+function urlAnswer(op: string, args: unknown[]): unknown {
+  if (op === 'url') return urlParts(new URL(String(args[0]), args[1] === null ? undefined : String(args[1])));
+  if (op === 'params') return [...new URLSearchParams(String(args[0]))];
+  if (op === 'paramsText') return new URLSearchParams(args[0] as string[][]).toString();
+  const url = new URL(String(args[0]));
+  const field = String(args[1]);
+  if (!URL_SETTABLE.has(field)) throw new Error(`URL: ${field} cannot be set`);
+  (url as unknown as Record<string, string>)[field] = String(args[2]);
+  return urlParts(url);
+}
+
 function answer(state: HostState, op: string, args: unknown[]): unknown {
+  if (URL_OPS.has(op)) return urlAnswer(op, args);
   const { env, recorder } = state;
   const name = String(args[0]);
   switch (op) {

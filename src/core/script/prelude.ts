@@ -352,11 +352,14 @@ export const PRELUDE_SOURCE = String.raw`(function (host, node) {
     needsNode("require('" + String(name) + "')");
   }
 
-  // ---- timers: run in order of due time, inside the script's time limit --------------------
-  var timers = [], timerSeq = 0, virtualNow = 0;
+  // ---- timers: run in order of due time, on the real clock, inside the script's time limit ----
+  // A timer that is not due yet makes tick() answer how many ms are left: the host really waits
+  // (sleep(1000) takes a second, as in httpyac), or refuses when that is past the time limit.
+  var timers = [], timerSeq = 0;
   function addTimer(fn, ms, repeat) {
     if (typeof fn !== 'function') unsupported('setTimeout with a string');
-    var t = { id: ++timerSeq, fn: fn, at: virtualNow + Math.max(0, Number(ms) || 0), every: repeat ? Math.max(1, Number(ms) || 0) : 0 };
+    var wait = Math.max(0, Number(ms) || 0);
+    var t = { id: ++timerSeq, fn: fn, at: Date.now() + wait, every: repeat ? Math.max(1, wait) : 0 };
     timers.push(t);
     return t.id;
   }
@@ -364,9 +367,10 @@ export const PRELUDE_SOURCE = String.raw`(function (host, node) {
   function tick() {
     if (!timers.length) return false;
     timers.sort(function (a, b) { return a.at - b.at || a.id - b.id; });
+    var left = timers[0].at - Date.now();
+    if (left > 0) return left;
     var t = timers.shift();
-    virtualNow = t.at;
-    if (t.every) { t.at = virtualNow + t.every; timers.push(t); }
+    if (t.every) { t.at = Date.now() + t.every; timers.push(t); }
     t.fn();
     return true;
   }
@@ -401,6 +405,63 @@ export const PRELUDE_SOURCE = String.raw`(function (host, node) {
   if (typeof G.btoa !== 'function') G.btoa = function (s) { return call('recode', String(s), 'latin1', 'base64'); };
   if (typeof G.atob !== 'function') G.atob = function (s) { return call('recode', String(s), 'base64', 'latin1'); };
 
+  // ---- URL and URLSearchParams: WHATWG parsing by the host (pure: text in, parts out) ----
+  function urlCall(op, a, b, c) {
+    try { return call(op, a, b, c); } catch (e) { throw new TypeError(op === 'url' ? 'Invalid URL' : String(e.message)); }
+  }
+  function SandboxURLSearchParams(init) {
+    if (!(this instanceof SandboxURLSearchParams)) throw new TypeError("Class constructor URLSearchParams cannot be invoked without 'new'");
+    Object.defineProperty(this, '__url', { value: null, writable: true });
+    var pairs = [];
+    if (typeof init === 'string') pairs = urlCall('params', init);
+    else if (init instanceof SandboxURLSearchParams) pairs = init.__pairs.map(function (p) { return [p[0], p[1]]; });
+    else if (Array.isArray(init)) pairs = init.map(function (p) { return [String(p[0]), String(p[1])]; });
+    else if (init && typeof init === 'object') pairs = Object.keys(init).map(function (k) { return [k, String(init[k])]; });
+    Object.defineProperty(this, '__pairs', { value: pairs, writable: true });
+  }
+  var SP = SandboxURLSearchParams.prototype;
+  SP.__changed = function () { if (this.__url) this.__url.__parts = urlCall('urlSet', this.__url.__parts.href, 'search', this.toString()); };
+  SP.toString = function () { return urlCall('paramsText', this.__pairs); };
+  SP.get = function (n) { for (var i = 0; i < this.__pairs.length; i++) if (this.__pairs[i][0] === String(n)) return this.__pairs[i][1]; return null; };
+  SP.getAll = function (n) { return this.__pairs.filter(function (p) { return p[0] === String(n); }).map(function (p) { return p[1]; }); };
+  SP.has = function (n) { return this.get(n) !== null; };
+  SP.append = function (n, v) { this.__pairs.push([String(n), String(v)]); this.__changed(); };
+  SP['delete'] = function (n) { this.__pairs = this.__pairs.filter(function (p) { return p[0] !== String(n); }); this.__changed(); };
+  SP.set = function (n, v) {
+    var at = -1, name = String(n);
+    this.__pairs = this.__pairs.filter(function (p, i) { if (p[0] !== name) return true; if (at < 0) { at = i; return true; } return false; });
+    if (at < 0) this.__pairs.push([name, String(v)]); else this.__pairs[at] = [name, String(v)];
+    this.__changed();
+  };
+  SP.sort = function () { this.__pairs = this.__pairs.map(function (p, i) { return [p, i]; }).sort(function (a, b) { return a[0][0] < b[0][0] ? -1 : a[0][0] > b[0][0] ? 1 : a[1] - b[1]; }).map(function (x) { return x[0]; }); this.__changed(); };
+  SP.forEach = function (fn, self) { var list = this.__pairs.slice(); for (var i = 0; i < list.length; i++) fn.call(self, list[i][1], list[i][0], this); };
+  SP.entries = function () { return this.__pairs.map(function (p) { return [p[0], p[1]]; })[Symbol.iterator](); };
+  SP.keys = function () { return this.__pairs.map(function (p) { return p[0]; })[Symbol.iterator](); };
+  SP.values = function () { return this.__pairs.map(function (p) { return p[1]; })[Symbol.iterator](); };
+  SP[Symbol.iterator] = SP.entries;
+  Object.defineProperty(SP, 'size', { get: function () { return this.__pairs.length; } });
+  function SandboxURL(input, base) {
+    if (!(this instanceof SandboxURL)) throw new TypeError("Class constructor URL cannot be invoked without 'new'");
+    Object.defineProperty(this, '__parts', { value: urlCall('url', String(input), base === undefined ? null : String(base)), writable: true });
+    var params = new SandboxURLSearchParams(this.__parts.search);
+    params.__url = this;
+    Object.defineProperty(this, 'searchParams', { value: params });
+  }
+  ['href', 'protocol', 'username', 'password', 'host', 'hostname', 'port', 'pathname', 'search', 'hash', 'origin'].forEach(function (field) {
+    Object.defineProperty(SandboxURL.prototype, field, {
+      get: function () { return this.__parts[field]; },
+      set: function (value) {
+        if (field === 'origin') return;
+        this.__parts = urlCall('urlSet', this.__parts.href, field, String(value));
+        this.searchParams.__pairs = urlCall('params', this.__parts.search);
+      },
+      enumerable: true,
+      configurable: true
+    });
+  });
+  SandboxURL.prototype.toString = SandboxURL.prototype.toJSON = function () { return this.__parts.href; };
+  SandboxURL.canParse = function (input, base) { try { new SandboxURL(input, base); return true; } catch (e) { return false; } };
+
   G.jsonPath = function (value, path) { return call('jsonPath', value === undefined ? null : value, String(path)); };
   G.crypto = nodeCrypto;
   G.$random = random;
@@ -415,6 +476,8 @@ export const PRELUDE_SOURCE = String.raw`(function (host, node) {
     G.queueMicrotask = function (fn) { Promise.resolve().then(fn); };
     Object.defineProperty(G, 'process', { get: function () { needsNode('process'); } });
     G.Buffer = SandboxBuffer;
+    G.URL = SandboxURL;
+    G.URLSearchParams = SandboxURLSearchParams;
     ['fetch', 'WebSocket', 'websocket', 'XMLHttpRequest'].forEach(function (name) {
       Object.defineProperty(G, name, { get: function () { unsupported(name); } });
     });

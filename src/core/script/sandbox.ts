@@ -177,6 +177,7 @@ export class ScriptRunner {
     // the folder's real path, which a run's files without scripts never need.
     let nodeAllowed: boolean | undefined;
     const refuse = (code: string, filename: string, firstLine: number): void => {
+      refuseLongWaits(code, filename, firstLine, this.timeoutMs);
       if (nodeOnlyModules(code).names.length === 0) return;
       if (!(nodeAllowed ??= this.allowNode(file.path))) this.refuseNodeModules(code, filename, firstLine, file.path);
     };
@@ -211,14 +212,11 @@ export class ScriptRunner {
         refuseUnsupportedApis(code, filename, lineOffset + 1);
       }
       // httpyac `{{ }}` blocks: their code starts at the end of the `{{` line.
-      for (const block of [
-        ...(node.httpyacScripts ?? []),
-        ...(node.httpyacRequestScripts ?? []),
-        ...(node.httpyacPostScripts ?? []),
-      ])
-        refuse(block.code, file.path, block.line);
+      for (const block of node.httpyacScripts ?? []) await checkHttpyacBlock(block, file.path, refuse, true);
+      for (const block of [...(node.httpyacRequestScripts ?? []), ...(node.httpyacPostScripts ?? [])])
+        await checkHttpyacBlock(block, file.path, refuse, false);
     }
-    for (const block of file.httpyacFileScripts ?? []) refuse(block.code, file.path, block.line);
+    for (const block of file.httpyacFileScripts ?? []) await checkHttpyacBlock(block, file.path, refuse, false);
     if (file.dialect === 'httpyac') refuseNodeModulesInPlaceholders(file, refuse);
   }
 
@@ -243,7 +241,14 @@ export class ScriptRunner {
     const location = { file: filename, line: errorLine(failure.stack, filename) ?? fallbackLine };
     switch (failure.reason) {
       case 'timeout':
-        return new DialError('E_SCRIPT', `${what} timed out after ${this.timeoutMs / 1000} s`, { location });
+        return new DialError(
+          'E_SCRIPT',
+          `${what} timed out after ${this.timeoutMs / 1000} s` +
+            (failure.message.startsWith('a timer ') ? ` (${failure.message})` : ''),
+          failure.message.startsWith('a timer ')
+            ? { location, hint: 'dial waits for a script’s timers for real, within its time limit; shorten the wait' }
+            : { location },
+        );
       case 'memory':
         return new DialError(
           'E_SCRIPT',
@@ -432,6 +437,60 @@ function refuseUnsupportedApis(code: string, filename: string, firstLine: number
       location: { file: filename, line },
       hint,
     });
+  }
+}
+
+/**
+ * The checks of an httpyac `{{ }}` block (`before`: one above the request line), then what dial
+ * refuses in it before anything is sent (E_SCRIPT at the line): `this[key]` with a key it cannot
+ * tell before the block runs (httpyac's `this` holds every variable, dial's only those the code
+ * names), and any use of the `$httpyac` API but `$httpyac.execute('name')` in a block before the request.
+ */
+async function checkHttpyacBlock(
+  block: { code: string; line: number },
+  file: string,
+  refuse: (code: string, filename: string, firstLine: number) => void,
+  before: boolean,
+): Promise<void> {
+  refuse(block.code, file, block.line);
+  if (!block.code.includes('this') && !block.code.includes('$httpyac')) return;
+  const { computedThisLine, unsupportedHttpyacApi } = await import('../vars/httpyac-js.js');
+  const line = computedThisLine(block.code, block.line);
+  if (line !== undefined)
+    throw new DialError('E_SCRIPT', 'this[…] with a computed key is not supported in a {{ }} block; nothing was sent', {
+      location: { file, line },
+      hint: "name the variable (this.name, this['name'], or just name); a loop pass's own response: this[`name${$index}`]",
+    });
+  const api = unsupportedHttpyacApi(block.code, before);
+  if (api !== undefined)
+    throw new DialError('E_SCRIPT', 'this use of httpyac’s $httpyac API is not supported; nothing was sent', {
+      location: { file, line: block.line + (block.code.slice(0, api).match(/\n/g)?.length ?? 0) },
+      hint: "dial runs $httpyac.execute('name') in a {{ }} block above the request (as # @forceRef name); for $httpyac.import use # @import",
+    });
+}
+
+/** `sleep(10000)`, `setTimeout(fn, 10000)`: a wait written as a number. */
+const LITERAL_WAIT_RE = /\b(?:sleep\s*\(\s*|set(?:Timeout|Interval)\s*\([^;]*?,\s*)(\d[\d_]*)\s*\)/g;
+
+/**
+ * E_SCRIPT, before anything is sent, at a wait written as a number longer than the script time
+ * limit: timers wait for real (never cut short), so the script would fail there anyway, after the
+ * requests before it went out. Waits the code computes are checked when they happen.
+ */
+function refuseLongWaits(code: string, filename: string, firstLine: number, timeoutMs: number): void {
+  if (!/sleep|setTimeout|setInterval/.test(code)) return;
+  for (const match of code.matchAll(LITERAL_WAIT_RE)) {
+    const ms = Number(match[1].replace(/_/g, ''));
+    if (ms <= timeoutMs) continue;
+    const line = firstLine + (code.slice(0, match.index).match(/\n/g)?.length ?? 0);
+    throw new DialError(
+      'E_SCRIPT',
+      `the script waits ${ms} ms, past the ${timeoutMs / 1000} s script time limit; nothing was sent`,
+      {
+        location: { file: filename, line },
+        hint: 'dial waits for a script’s timers for real, within its time limit; shorten the wait (or use # @sleep before the request)',
+      },
+    );
   }
 }
 

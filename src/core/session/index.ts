@@ -36,7 +36,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { Exchange, HttpRequest, RequestBody, SendOptions, TlsOptions } from '../http/types.js';
 import { grpcRequestParts } from './grpc.js';
-import type { FileVariable, HeaderNode, HttpFile, RequestNode } from '../httpfile/types.js';
+import type { FileVariable, HeaderNode, HttpFile, MetadataNode, RequestNode } from '../httpfile/types.js';
 import { parseHttpFile } from '../httpfile/parse.js';
 import { reportParseWarnings } from '../httpfile/warnings.js';
 import { skipsCertificateCheck } from '../httpfile/metadata.js';
@@ -50,7 +50,12 @@ import { parseDotenv } from '../env/dotenv.js';
 import { restNvimDotenv } from '../env/restnvim-dotenv.js';
 import { VariableResolver, isPlain as isPlainTemplate, type AuthPlaceholder } from '../vars/resolver.js';
 import type { OAuthClient, OAuthHost } from '../oauth/index.js';
-import { httpyacResponse, type HttpyacBlockContext, type HttpyacBlockOutcome } from '../vars/httpyac-js.js';
+import {
+  httpyacExecuteNames,
+  httpyacResponse,
+  type HttpyacBlockContext,
+  type HttpyacBlockOutcome,
+} from '../vars/httpyac-js.js';
 import type { ResponseView } from '../assert/response-view.js';
 import { evaluateReference, type RecordedExchange } from '../vars/references.js';
 import { findPlaceholders } from '../httpfile/placeholders.js';
@@ -1121,7 +1126,7 @@ class RequestSession implements Session {
     if (node.secrets.length > 0) await this.askSecrets(file, node, resolver);
     if (file.httpyacImports || file.httpyacFileScripts) await this.runHttpyacGlobalScripts(file, resolver);
     // httpyac runs a region's `# @ref` lines before its `{{ }}` blocks (they stand above them).
-    if (node.metadata.length > 0) await this.runRefs(file, node);
+    if (node.metadata.length > 0 || node.httpyacScripts) await this.runRefs(file, node);
     if (node.httpyacScripts) node = await this.runHttpyacPreScripts(node, resolver);
     this.checkClosedTemplates(file, node);
     let url = plainUrl(node, resolver) ?? (await this.resolveUrl(file, node, resolver));
@@ -1427,7 +1432,15 @@ class RequestSession implements Session {
 
   /** httpyac's `# @ref login` / `# @forceRef login`: makes sure the named requests ran first. */
   private async runRefs(file: HttpFile, node: RequestNode): Promise<void> {
-    for (const meta of node.metadata) {
+    // httpyac's `$httpyac.execute('name')` in a block before the request: run then, as `# @forceRef name`.
+    const executed = (node.httpyacScripts ?? []).flatMap((block) =>
+      httpyacExecuteNames(block.code).map((name): MetadataNode => ({
+        key: 'forceRef',
+        value: name,
+        span: { start: 0, end: 0, line: block.line, col: 1 },
+      })),
+    );
+    for (const meta of executed.length > 0 ? [...node.metadata, ...executed] : node.metadata) {
       if (meta.key !== 'ref' && meta.key !== 'forceRef') continue;
       for (const name of meta.value.split(/[\s,]+/).filter(Boolean)) {
         // A region with no request (httpyac: only variables under `# @name`) has nothing to run.

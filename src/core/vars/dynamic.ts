@@ -336,6 +336,10 @@ export async function evaluateDynamic(expression: string, context: DynamicContex
             ? `environment variable '${key}' is not set`
             : `'${key}' is not defined in ${context.dotenv?.path ?? '.env (no .env file in the workspace root)'}`,
           where,
+          // httpyac sends an empty string for an unset one; dial stops, as a typo is likelier.
+          name === '$processEnv'
+            ? `set it (${key}= sends an empty value, which httpyac sends for an unset one)`
+            : undefined,
         );
       }
       context.secret(value!);

@@ -8,7 +8,8 @@ import { ScriptRunner, type ScriptOutcome } from '../script/index.js';
 import type { ResponseView } from '../assert/response-view.js';
 
 const RESULT = '__dialResult';
-const IDENTIFIER_RE = /(?<![.\w$])[A-Za-z_$][\w$]*/g;
+// Not after a `.` (a property), except a spread's `...name`.
+const IDENTIFIER_RE = /(?<![\w$]|(?<!\.\.)\.)[A-Za-z_$][\w$]*/g;
 /** Names the sandbox provides or the language reserves: never looked up as variables. */
 const BUILT_INS = new Set([
   'JSON',
@@ -61,6 +62,8 @@ const BUILT_INS = new Set([
   'test',
   'sleep',
   'Buffer',
+  'URL',
+  'URLSearchParams',
   'Promise',
   'Error',
   'TypeError',
@@ -129,6 +132,59 @@ export function expressionIdentifiers(expression: string): string[] {
   );
 }
 
+/**
+ * httpyac runs a block and an expression with `this` bound to its variables object, so
+ * `this.token` and `this['token']` read the variable `token` (undefined when there is none), and
+ * `` this[`name${$index}`] `` a loop pass's own response. The names such reads give; `index` is
+ * the loop pass's `$index`, when there is one. A key computed any other way is `computed`.
+ */
+export function thisReads(code: string, index?: string): { names: string[]; computed?: number } {
+  if (!/\bthis\b/.test(code)) return { names: [] };
+  const names = new Set<string>();
+  let computed: number | undefined;
+  const plain = code.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, (comment) => ' '.repeat(comment.length));
+  for (const match of plain.matchAll(THIS_READ_RE)) {
+    const [, dotted, single, double, template, other] = match;
+    const name = dotted ?? single ?? double;
+    if (name !== undefined) names.add(name);
+    else if (template !== undefined && /^[\w$]*(?:\$\{\s*\$index\s*\}[\w$]*)*$/.test(template))
+      names.add(template.replace(/\$\{\s*\$index\s*\}/g, index ?? 'undefined'));
+    else if (other !== undefined || template !== undefined) computed ??= match.index;
+  }
+  return computed === undefined ? { names: [...names] } : { names: [...names], computed };
+}
+const THIS_READ_RE =
+  /(?<![\w$]|(?<!\.\.)\.)this\s*(?:\.\s*([A-Za-z_$][\w$]*)|\[\s*(?:'([^'\\\n]*)'|"([^"\\\n]*)"|`([^`\\]*)`|([^\]\s][^\]]*))\s*\])/g;
+
+/** The line (from `firstLine`) of a block's `this[…]` with a key dial cannot tell before running it. */
+export function computedThisLine(code: string, firstLine: number): number | undefined {
+  const at = thisReads(code, '0').computed;
+  return at === undefined ? undefined : firstLine + (code.slice(0, at).match(/\n/g)?.length ?? 0);
+}
+
+/** `$httpyac.execute('name')`: the one call of httpyac's JS API dial runs (see httpyacApiUse). */
+const EXECUTE_RE = /\$httpyac\s*\.\s*execute\s*\(\s*(['"])([^'"\n\\]+)\1\s*\)/g;
+
+/** The requests a block before the request runs with `$httpyac.execute('name')` (dial runs them first, as `# @forceRef`). */
+export function httpyacExecuteNames(code: string): string[] {
+  if (!code.includes('$httpyac')) return [];
+  return [...code.matchAll(EXECUTE_RE)].map((match) => match[2]);
+}
+
+/**
+ * Where a block uses httpyac's `$httpyac` API in a way dial does not run: anything but
+ * `$httpyac.execute('name')` with a literal name in a block before the request (`before`). The
+ * offset of the first such use, or undefined.
+ */
+export function unsupportedHttpyacApi(code: string, before: boolean): number | undefined {
+  if (!code.includes('$httpyac')) return undefined;
+  const plain = code
+    .replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, (comment) => ' '.repeat(comment.length))
+    .replace(before ? EXECUTE_RE : /(?!)/g, (call) => ' '.repeat(call.length));
+  const at = plain.search(/\$httpyac\b/);
+  return at < 0 ? undefined : at;
+}
+
 /** `++`, `--`, an assignment or a mutating method call: the expression may change the objects it reads. */
 const MUTATION_RE =
   /\+\+|--|(?<![=!<>])=(?![=>])|\.\s*(?:push|pop|shift|unshift|splice|sort|reverse|fill|set|add|delete|clear)\s*\(|\bdelete\b/;
@@ -136,6 +192,16 @@ const MUTATION_RE =
 /** True for an expression that may change a variable it reads (`{{expression.index++}}`): evaluated each time, never cached. */
 export function mayChangeVariables(expression: string): boolean {
   return MUTATION_RE.test(expression);
+}
+
+const IDENTIFIER_ONLY_RE = /^[A-Za-z_$][\w$]*$/;
+
+/** `let name = …;` for each variable of `scope` that can be a JavaScript name (`this['a b']` reads the others). */
+function declarationsOf(scope: Record<string, unknown>): string {
+  return Object.keys(scope)
+    .filter((name) => IDENTIFIER_ONLY_RE.test(name) && !BUILT_INS.has(name))
+    .map((name) => `let ${name} = __scope[${JSON.stringify(name)}];`)
+    .join(' ');
 }
 
 /** Evaluates one httpyac expression with `scope` as its variables; the value as text (JSON for objects). */
@@ -154,12 +220,10 @@ export async function evaluateHttpyacExpression(
   changed?: Map<string, string>,
 ): Promise<string> {
   // `let`: httpyac evaluates `with` a copy of its variables, so `{{n++}}` is allowed (and changes nothing).
-  const declarations = Object.keys(scope)
-    .map((name) => `let ${name} = __scope[${JSON.stringify(name)}];`)
-    .join(' ');
+  const declarations = declarationsOf(scope);
   const global = GLOBAL_RE.test(expression) ? ` const $global = ${globalObjectJson(globals)};` : '';
   const after = changed ? ` request.variables.set('__dialScope', JSON.stringify(__scope));` : '';
-  const code = ` const __scope = ${JSON.stringify(scope)}; ${declarations}${global} { const response = ${JSON.stringify(response ?? null)} ?? undefined; const __value = (${expression}\n); if (__value !== undefined) request.variables.set(${JSON.stringify(RESULT)}, typeof __value === 'string' ? __value : __value instanceof Date ? __value.toISOString() : __value instanceof Error ? __value.message : JSON.stringify(__value));${after} }`;
+  const code = ` const __scope = ${JSON.stringify(scope)}; ${declarations}${global} { const response = ${JSON.stringify(response ?? null)} ?? undefined; const __value = ${/\bthis\b/.test(expression) ? `(function () { return (${expression}\n); }).call(__scope)` : `(${expression}\n)`}; if (__value !== undefined) request.variables.set(${JSON.stringify(RESULT)}, typeof __value === 'string' ? __value : __value instanceof Date ? __value.toISOString() : __value instanceof Error ? __value.message : JSON.stringify(__value));${after} }`;
   const file: HttpFile = { path: location.file, text: code, variables: [], requests: [] };
   const node: ScriptNode = { kind: 'inline', code, span: { start: 0, end: code.length, line: location.line, col: 1 } };
   const requestVariables = new Map<string, string>();
@@ -202,10 +266,13 @@ function noteChangedObjects(
 
 /** httpyac `exports.$cancel = true` in a block before the request: the request is not sent (a skip, in `dial run`). */
 export class HttpyacCancel extends DialError {
-  constructor(location: { file: string; line: number }) {
-    super('E_INPUT', 'the request was cancelled by its {{ }} block (exports.$cancel)', {
+  constructor(
+    location: { file: string; line: number } | undefined,
+    message = 'the request was cancelled by its {{ }} block (exports.$cancel)',
+  ) {
+    super('E_INPUT', message, {
       location,
-      hint: 'httpyac skips a request whose script sets exports.$cancel',
+      hint: 'httpyac skips a request whose script sets exports.$cancel, and a request whose # @ref was skipped',
     });
   }
 }
@@ -313,9 +380,7 @@ export async function runHttpyacBlock(
   context: HttpyacBlockContext = {},
 ): Promise<HttpyacBlockOutcome> {
   // `let`: httpyac runs a block `with` its variables, so assigning one is allowed (and stays local).
-  const declarations = Object.keys(scope)
-    .map((name) => `let ${name} = __scope[${JSON.stringify(name)}];`)
-    .join(' ');
+  const declarations = declarationsOf(scope);
   const given = { request: context.request, response: context.response };
   const usesGlobal = GLOBAL_RE.test(code);
   // One line of set-up before the code (so its lines keep their numbers), the block's own
@@ -324,7 +389,11 @@ export async function runHttpyacBlock(
   const wrapped =
     ` const __scope = ${JSON.stringify(scope)}; const __given = ${JSON.stringify(given)}; const __variables = request.variables; ${declarations}` +
     (usesGlobal ? ` const $global = ${globalObjectJson(context.globals)};` : '') +
-    ` { const request = __given.request; const response = __given.response; const exports = {}; const module = { exports }; ${HTTPYAC_TEST.replace(/\n\s*/g, ' ')} try {${code}\n} catch (__e) { if (!__e || !/^(?:Script)?AssertionError/.test(__e.name)) throw __e; test(__e.message, function () { throw __e; }); }` +
+    // `$httpyac.execute('name')`: the request ran before the block (checked before sending: nothing else is used).
+    (code.includes('$httpyac')
+      ? ' const $httpyac = { execute: function () { return Promise.resolve(__scope); } };'
+      : '') +
+    ` { const request = __given.request; const response = __given.response; const exports = {}; const module = { exports }; ${HTTPYAC_TEST.replace(/\n\s*/g, ' ')} try {${/\bthis\b/.test(code) ? ` await (async function () {${code}\n}).call(Object.assign({ $context: {} }, __scope));` : `${code}\n`}} catch (__e) { if (!__e || !/^(?:Script)?AssertionError/.test(__e.name)) throw __e; test(__e.message, function () { throw __e; }); }` +
     ` let __out = await module.exports; const __values = {}; for (const __k of Object.keys(__out || {})) __values[__k] = await __out[__k];` +
     ` __variables.set(${JSON.stringify(RESULT)}, JSON.stringify(__values)); __variables.set('__dialRequest', JSON.stringify(request === undefined ? null : request));` +
     (usesGlobal ? ` __variables.set('__dialGlobal', JSON.stringify($global));` : '') +

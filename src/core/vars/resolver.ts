@@ -20,6 +20,7 @@ import { valueToText } from './jsonpath.js';
 import {
   evaluateHttpyacExpression,
   expressionIdentifiers,
+  thisReads,
   mayChangeVariables,
   runHttpyacBlock,
   readsHttpyacGlobal,
@@ -196,7 +197,9 @@ export class VariableResolver {
         hint: 'write {{name}}',
       });
     if (expression.startsWith('$auth.')) return this.auth(expression);
-    if (o.javascriptExpressions && readsHttpyacGlobal(expression)) return this.javascript(expression, chain);
+    // `{{$global.token}}`, `{{this.token}}`: JavaScript over httpyac's objects, not a dotted name.
+    if (o.javascriptExpressions && (readsHttpyacGlobal(expression) || /^this\s*[.[]/.test(expression)))
+      return this.javascript(expression, chain);
     const asked = o.javascriptExpressions ? HTTPYAC_PROMPT_RE.exec(expression) : null;
     if (asked) return this.httpyacPrompt(expression, asked);
     // httpyac `{{process.env.TOKEN}}`: the process environment, asked for by name (as {{$processEnv TOKEN}}).
@@ -573,7 +576,10 @@ export class VariableResolver {
     // httpyac's `$index` in a `# @loop` pass: a number, in blocks and expressions alike.
     const index = code.includes('$index') ? this.options.requestVariables?.get('$index') : undefined;
     if (index !== undefined) scope.$index = Number(index);
-    for (const name of expressionIdentifiers(expression)) {
+
+    // httpyac's `this.name` / `` this[`name${$index}`] ``: variables too (see thisReads).
+    const read = [...expressionIdentifiers(expression), ...thisReads(code, index).names];
+    for (const name of new Set(read)) {
       let text: string | undefined;
       try {
         text = await this.expression(name, [...chain, expression]);

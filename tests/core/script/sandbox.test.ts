@@ -324,3 +324,113 @@ describe("JetBrains' request.variables.clear / clearAll / isEmpty (its http-clie
     expect(e.requestVariables.size).toBe(0);
   });
 });
+
+describe('timers wait on the real clock (httpyac sleep(ms), setTimeout)', () => {
+  it('sleep-like setTimeout really waits, and Date sees the time go by', async () => {
+    const e = env();
+    const started = Date.now();
+    await runHandler(
+      'const t0 = Date.now(); await new Promise((done) => setTimeout(done, 250)); client.global.set("spent", String(Date.now() - t0));',
+      e,
+      new ScriptRunner(2000, { allowNode: false }),
+    );
+    expect(Number(e.globals.get('spent'))).toBeGreaterThanOrEqual(240);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(240);
+  });
+
+  it('timers fire in the order of their due time', async () => {
+    const e = env();
+    await runHandler(
+      'const seen = []; await new Promise((done) => { setTimeout(() => { seen.push("b"); done(); }, 60); setTimeout(() => seen.push("a"), 20); }); client.global.set("order", seen.join(""));',
+      e,
+      new ScriptRunner(2000, { allowNode: false }),
+    );
+    expect(e.globals.get('order')).toBe('ab');
+  });
+
+  it('a timer due after the time limit is refused at once, never run early', async () => {
+    const started = Date.now();
+    const error = (await runHandler(
+      'await new Promise((done) => setTimeout(done, 10000)); client.global.set("ran", "yes");',
+      env(),
+      new ScriptRunner(1000, { allowNode: false }),
+    ).catch((e: unknown) => e)) as DialError;
+    expect(error).toBeInstanceOf(DialError);
+    expect(error.code).toBe('E_SCRIPT');
+    expect(error.message).toMatch(/timed out after 1 s \(a timer .* due in 10000 ms, past that limit\)/);
+    expect(Date.now() - started).toBeLessThan(900);
+  });
+});
+
+describe('a wait written as a number past the time limit is refused before sending', () => {
+  it('httpyac sleep(10000) in a block: E_SCRIPT at its line; a short one passes', async () => {
+    const dir = tempDir();
+    const long = parseHttpFile(
+      '{{\n  exports.a = 1;\n  await sleep(10_000);\n}}\nGET http://x/?a={{a}}\n',
+      join(dir, 'long.http'),
+    );
+    const error = (await new ScriptRunner(5000, { allowNode: false })
+      .checkModules(long)
+      .catch((e: unknown) => e)) as DialError;
+    expect(error).toBeInstanceOf(DialError);
+    expect(error.code).toBe('E_SCRIPT');
+    expect(error.location).toEqual({ file: join(dir, 'long.http'), line: 3 });
+    expect(error.message).toContain('waits 10000 ms, past the 5 s script time limit');
+    const short = parseHttpFile('{{\n  await sleep(200);\n}}\nGET http://x/\n', join(dir, 'short.http'));
+    await expect(new ScriptRunner(5000, { allowNode: false }).checkModules(short)).resolves.toBeUndefined();
+  });
+
+  it('setTimeout(fn, 60000) in a JetBrains handler: refused at its line', async () => {
+    const file = fileWith('setTimeout(() => client.global.set("a", "1"), 60000);');
+    const error = (await new ScriptRunner(5000, { allowNode: false })
+      .checkModules(file)
+      .catch((e: unknown) => e)) as DialError;
+    expect(error.code).toBe('E_SCRIPT');
+    expect(error.location?.line).toBe(5);
+  });
+});
+
+describe('URL and URLSearchParams in the sandbox (WHATWG, as Node gives them)', () => {
+  it('parses, resolves against a base, reads and changes parts and query parameters', async () => {
+    const e = env();
+    await runHandler(
+      `const u = new URL('/a/b?x=1&y=two%20words#h', 'https://user:pw@example.com:8443/base');
+       const out = [u.href, u.origin, u.host, u.hostname, u.port, u.pathname, u.search, u.hash, u.username, u.searchParams.get('y'), u.searchParams.get('none'), String(u.searchParams.has('x'))];
+       u.searchParams.set('x', 'a&b'); u.searchParams.append('z', 'é'); u.searchParams.delete('y');
+       out.push(u.toString(), [...u.searchParams.keys()].join(','));
+       u.pathname = '/c d'; u.hash = '';
+       out.push(u.href, JSON.stringify({ u }), String(URL.canParse('nope')), new URLSearchParams({ q: 'a b', n: 1 }).toString());
+       let invalid = ''; try { new URL('not a url'); } catch (err) { invalid = err.name + ': ' + err.message; }
+       out.push(invalid);
+       client.global.set('out', JSON.stringify(out));`,
+      e,
+      new ScriptRunner(2000, { allowNode: false }),
+    );
+    const out = JSON.parse(String(e.globals.get('out'))) as string[];
+    const u = new URL('/a/b?x=1&y=two%20words#h', 'https://user:pw@example.com:8443/base');
+    expect(out.slice(0, 12)).toEqual([
+      u.href,
+      u.origin,
+      u.host,
+      u.hostname,
+      u.port,
+      u.pathname,
+      u.search,
+      u.hash,
+      u.username,
+      'two words',
+      null,
+      'true',
+    ]);
+    u.searchParams.set('x', 'a&b');
+    u.searchParams.append('z', 'é');
+    u.searchParams.delete('y');
+    expect(out[12]).toBe(u.toString());
+    expect(out[13]).toBe('x,z');
+    u.pathname = '/c d';
+    u.hash = '';
+    expect(out[14]).toBe(u.href);
+    expect(out[15]).toBe(JSON.stringify({ u }));
+    expect(out.slice(16)).toEqual(['false', 'q=a+b&n=1', 'TypeError: Invalid URL']);
+  });
+});

@@ -82,6 +82,10 @@ describe('dynamic variables', () => {
     expect(await ev('$processEnv %holder')).toBe('from-process');
     expect(secrets).toContain('from-process');
     await expect(ev('$processEnv NOPE')).rejects.toThrow(/environment variable 'NOPE' is not set/);
+    await expect(ev('$processEnv NOPE')).rejects.toMatchObject({
+      code: 'E_VAR_UNDEFINED',
+      hint: expect.stringContaining('NOPE= sends an empty value'),
+    });
   });
 
   it('$env.NAME (JetBrains) reads the process environment explicitly', async () => {

@@ -3,7 +3,13 @@
  * `# @loop while`): what comes back out of the sandbox is JSON of the objects in scope, nothing else.
  */
 import { describe, expect, it } from 'vitest';
-import { evaluateHttpyacExpression, mayChangeVariables } from '../../../src/core/vars/httpyac-js.js';
+import {
+  computedThisLine,
+  evaluateHttpyacExpression,
+  expressionIdentifiers,
+  mayChangeVariables,
+  thisReads,
+} from '../../../src/core/vars/httpyac-js.js';
 
 const at = { file: 'x.http', line: 1 };
 
@@ -54,5 +60,26 @@ describe('httpyac expressions that change variables', () => {
     expect(mayChangeVariables('expression.index < 3')).toBe(false);
     expect(mayChangeVariables('a === b || c >= d')).toBe(false);
     expect(mayChangeVariables('items.map((x) => x.id)')).toBe(false);
+  });
+});
+
+describe("httpyac's this (its variables object)", () => {
+  it('thisReads names this.x, this["x"] and this[`name${$index}`] (with the pass index); another key is computed', () => {
+    expect(thisReads('this.a + this[\'b\'] + this["c"] + this[`pass${$index}`].x', '2')).toEqual({
+      names: ['a', 'b', 'c', 'pass2'],
+    });
+    expect(thisReads('[...this.seen] // this.inComment')).toEqual({ names: ['seen'] });
+    expect(thisReads('const k = "a";\nthis[k]').computed).toBe(15);
+    expect(computedThisLine('\n  const k = "a";\n  exports.v = this[k];\n', 4)).toBe(6);
+    expect(thisReads('x.this.y')).toEqual({ names: [] });
+  });
+
+  it("a spread's name is a variable read (`[...items]`), a property is not", () => {
+    expect(expressionIdentifiers('[...items, a.b]')).toEqual(['items', 'a']);
+  });
+
+  it('an expression sees its variables as this', async () => {
+    const value = await evaluateHttpyacExpression('this.n + 1', { n: 41 }, { file: 'a.http', line: 1 });
+    expect(value).toBe('42');
   });
 });
