@@ -454,7 +454,7 @@ async function checkHttpyacBlock(
 ): Promise<void> {
   refuse(block.code, file, block.line);
   if (!block.code.includes('this') && !block.code.includes('$httpyac')) return;
-  const { computedThisLine, unsupportedHttpyacApi } = await import('../vars/httpyac-js.js');
+  const { computedThisLine, unsupportedHttpyacApi } = await import('./httpyac-code.js');
   const line = computedThisLine(block.code, block.line);
   if (line !== undefined)
     throw new DialError('E_SCRIPT', 'this[…] with a computed key is not supported in a {{ }} block; nothing was sent', {
