@@ -49,8 +49,8 @@ describe('dial open in a real terminal', () => {
     await tty.waitForText('POST {{host}}/post');
 
     tty.press(KEY.enter);
-    let screen = await tty.waitForText('200 OK');
-    expect(screen).toContain('"json": {');
+    // The frame arrives in several writes: wait for its body, not only the status line above it.
+    let screen = await tty.waitForText('200 OK', '"json": {');
     expect(screen).toContain('"name": "ada"');
 
     tty.press(KEY.tab, KEY.tab, 'Z');
