@@ -107,7 +107,12 @@ export function runLua(
       if (done) return;
       done = true;
       clearTimeout(timer);
-      void worker.terminate();
+      // A worker that gave its outcome has nothing left to run and exits by itself: terminating
+      // it then (a thread that has run WebAssembly) now and then never finished on Node 20, and
+      // the run stayed alive after its summary. Only a script past its limit is terminated. Either
+      // way the worker no longer keeps the process alive.
+      if (outcome.error?.kind === 'timeout') void worker.terminate();
+      worker.unref();
       resolve(outcome);
     };
     const failed = (kind: NonNullable<LuaOutcome['error']>['kind'], message: string): LuaOutcome => ({
