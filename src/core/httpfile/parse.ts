@@ -704,12 +704,43 @@ class HttpFileParser {
     );
   }
 
+  /**
+   * `#@key` / `//@key`, no blank between the comment mark and `@`. httpyac's metadata pattern
+   * (`(#+|\/{2,})\s+@key`) wants one, so httpyac reads the line as a plain comment; kulala's Lua
+   * parser (up to 5) matches only `# @` and does the same. REST Client's metadata pattern
+   * (`(#|\/{2})\s*@key`) takes it, as dial's common reading does. Returns true when the line is
+   * a comment in this file's dialect (httpyac), with a warning at the line; in a file that names no
+   * dialect, or in kulala's, the line stays metadata and the warning says who reads it otherwise.
+   */
+  private metadataWithoutBlank(i: number, t: string, keyStart: number, key: string): boolean {
+    const before = t.charCodeAt(keyStart - 2);
+    if (before !== 35 /* # */ && before !== 47 /* / */) return false;
+    const written = t.slice(0, keyStart + key.length);
+    const spaced = `${t.slice(0, keyStart - 1)} ${t.slice(keyStart - 1, keyStart + key.length)}`;
+    if (this.dialect === 'httpyac') {
+      this.warn(
+        `'${written}' is a comment in httpyac (its metadata needs a blank after the comment mark): @${key} ignored`,
+        i,
+        `write \`${spaced}\` for @${key} to act`,
+      );
+      return true;
+    }
+    if (this.dialectUnnamed || this.dialect === 'kulala')
+      this.warn(
+        `'${written}' read as metadata @${key}, as REST Client reads it; httpyac and kulala's Lua parser read a line with no blank after the comment mark as a comment`,
+        i,
+        `write \`${spaced}\` to mean the same in every tool, or \`# @dialect httpyac\` at the top for httpyac's reading`,
+      );
+    return false;
+  }
+
   /** `# @key value` / `// @key value` (plain comments are skipped). */
   private metadataLine(i: number, t: string): void {
     const keyStart = metadataKeyStart(t);
     if (keyStart < 0) return;
     const keyEnd = metadataKeyEnd(t, keyStart);
     const key = t.slice(keyStart, keyEnd);
+    if (this.metadataWithoutBlank(i, t, keyStart, key)) return;
     let value = trimmedSlice(t, keyEnd, t.length);
     // JetBrains also accepts `# @name = login`.
     if (value.charCodeAt(0) === 61 /* = */) value = value.slice(1).trim();
@@ -1204,6 +1235,7 @@ class HttpFileParser {
     if (keyStart < 0) return;
     const keyEnd = metadataKeyEnd(t, keyStart);
     const key = t.slice(keyStart, keyEnd);
+    if (this.metadataWithoutBlank(i, t, keyStart, key)) return;
     const refusal = refusedMetadata(key);
     if (refusal) this.fail(`unsupported metadata @${key}`, i, 1, refusal);
     if (key === 'env-json-key' || COMMAND_KEYS.has(key)) {
