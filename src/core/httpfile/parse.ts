@@ -126,6 +126,37 @@ const HTTPYAC_QUERY_RE = /^\s*(?:query|mutation)(?:\s+([^\s({]+))?/;
 const HTTPYAC_GQL_FILE_RE = /^\s*gql(?:\s+([^\s({]+))?\s+<\s+(.+?)\s*$/;
 const HTTPYAC_QUERY_LINE_RE = /^\s*[?&](?:[^(=?&)]+=.*|\{\{.*\}\})\s*$/;
 const HTTPYAC_PATH_LINE_RE = /^\s*\/[^*]*$/;
+/**
+ * Metadata keys that change what is sent, run or named; a `#@key` line (no blank after the mark)
+ * with one of them warns where the tools read it differently (Parser.metadataWithoutBlank).
+ */
+const ACTING_METADATA: ReadonlySet<string> = new Set([
+  'name',
+  'ref',
+  'forceRef',
+  'import',
+  'disabled',
+  'no-redirect',
+  'noRedirect',
+  'no-cookie-jar',
+  'noCookieJar',
+  'timeout',
+  'loop',
+  'sleep',
+  'delay',
+  'jwt',
+  'prompt',
+  'secret',
+  'note',
+  'proxy',
+  'noProxy',
+  'no-proxy',
+  'injectVariables',
+  'env-json-key',
+  'env-header-key',
+  'retry',
+]);
+
 /** Metadata the httpyac dialect acts on that other dialects refuse. */
 const HTTPYAC_METADATA = new Set(['import', 'loop', 'jwt']);
 const SAVED_RESPONSE_RE = /^HTTP\/\d(?:\.\d)?[ \t]+\d{3}\b/;
@@ -715,6 +746,9 @@ class HttpFileParser {
   private metadataWithoutBlank(i: number, t: string, keyStart: number, key: string): boolean {
     const before = t.charCodeAt(keyStart - 2);
     if (before !== 35 /* # */ && before !== 47 /* / */) return false;
+    // A key no tool acts on (`#@recipeId = …`, a commented-out variable) is a comment everywhere: no warning.
+    const acts = ACTING_METADATA.has(key);
+    if (!acts) return this.dialect === 'httpyac';
     const written = t.slice(0, keyStart + key.length);
     const spaced = `${t.slice(0, keyStart - 1)} ${t.slice(keyStart - 1, keyStart + key.length)}`;
     if (this.dialect === 'httpyac') {

@@ -328,6 +328,13 @@ describe('`#@key` with no blank after the comment mark (twelfth sweep)', () => {
     expect(file.warnings?.[0].message).toContain('httpyac');
     expect(file.warnings?.[0].hint).toContain('# @dialect httpyac');
   });
+  it('a key no tool acts on (a commented-out `#@id = …` variable) is a comment without a warning', () => {
+    for (const dialect of ['httpyac', 'rest-client', undefined] as const) {
+      const file = parseHttpFile('#@id = 1\n#@id = 2\nGET http://x/a\n', 'f.http', dialect ? { dialect } : {});
+      expect(file.warnings).toBeUndefined();
+      expect(file.requests[0].metadata.filter((m) => m.key === 'id').length).toBe(dialect === 'httpyac' ? 0 : 2);
+    }
+  });
   it('`# @name`, `## @name` and `// @name` stay metadata in every dialect', () => {
     for (const dialect of ['httpyac', 'rest-client', 'kulala', undefined] as const) {
       const file = parseHttpFile(
