@@ -238,6 +238,20 @@ try {
     const many = await compare(loop(5000, 8), [process.execPath, runArgs(manyDir, ['--concurrency', '8'])], runsFor(5));
     ratioRow('`dial run` 5,000 requests in 50 files, `--concurrency 8`', many, 1.3, 'undici loop, 8 at once');
     rows[rows.length - 1][5] += `; ${Math.round(5000 / (many.subject / 1000))} req/s`;
+    // Where the floor lies: the same 5,000 GETs and checks over bare sockets (bench/socket-loop.cjs).
+    const sockets = await compare(
+      loop(5000, 8),
+      [process.execPath, [join(root, 'bench/socket-loop.cjs'), `${server.url}/json`, '5000', '8']],
+      runsFor(5),
+    );
+    rows.push([
+      'reference: the same 5,000 GETs, 8 at once, over bare sockets (no HTTP library, no dial)',
+      fmtMs(sockets.subject),
+      `${fmtMs(sockets.baseline)} (undici loop, 8 at once)`,
+      `${(sockets.subject / sockets.baseline).toFixed(2)}×`,
+      '—',
+      'below the baseline: the concurrency budget is not at the floor',
+    ]);
     // Peak RSS must not grow with the number of requests, with two reporters writing files
     // (they stream: src/core/report/streaming.ts). The verdict cell shows the young generation's
     // size too: `dial run` lets it grow to 8 MiB and holds it there, and where V8 refuses that,

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { lineColAt } from '../env/json-file.js';
 import { jsonErrorOffset } from '../json-locate.js';
+import { multipartBoundary, multipartFileLines } from '../httpfile/multipart.js';
 import type { HttpFile, RequestNode } from '../httpfile/types.js';
 import type { Finding } from './types.js';
 
@@ -226,6 +227,14 @@ function checkFiles(file: HttpFile, node: RequestNode, report: Report): void {
   const wanted: Array<{ path: string; offset: number; what: string }> = [];
   if (node.body?.kind === 'file')
     wanted.push({ path: node.body.path, offset: node.body.span.start, what: 'body file' });
+  // The `< ./file` lines of a multipart body written in the file (read when the request is sent).
+  if (node.body?.kind === 'inline') {
+    const contentType = node.headers.find((h) => h.name.toLowerCase() === 'content-type')?.value;
+    const boundary = multipartBoundary(contentType);
+    if (boundary)
+      for (const ref of multipartFileLines(node.body.text, boundary))
+        wanted.push({ path: ref.path, offset: node.body.span.start + ref.offset, what: 'multipart file' });
+  }
   for (const script of [...node.preScripts, ...node.handlers])
     if (script.kind === 'file') wanted.push({ path: script.path, offset: script.span.start, what: 'script file' });
   for (const { path, offset, what } of wanted) {

@@ -14,6 +14,16 @@ export function multipartBoundary(contentType: string | undefined): string | und
   return match ? (match[1] ?? match[2]) : undefined;
 }
 
+/** A part's file could not be read: the reason and the 0-based line of the body that names it. */
+export class MultipartFileError extends Error {
+  constructor(
+    readonly reason: NodeJS.ErrnoException,
+    readonly line: number,
+  ) {
+    super(reason.message);
+  }
+}
+
 export interface ExpandMultipartOptions {
   boundary: string;
   /** Folder that `< ./file` paths are relative to (the .http file's folder). */
@@ -22,6 +32,58 @@ export interface ExpandMultipartOptions {
   substitute?: (text: string) => Promise<string>;
   /** Reads a file (default fs.readFile). */
   read?: (path: string) => Promise<Uint8Array>;
+}
+
+/** A `< ./file` (or `<@ ./file`) line inside a part's content: the path as written and where the line starts in the body. */
+export interface MultipartFileLine {
+  path: string;
+  /** Offset of the line in the body text. */
+  offset: number;
+  /** 0-based line of the body text. */
+  line: number;
+}
+
+/** The part-content line at `trimmed` pulls in a file: `< path` or `<@ path` (a blank after the marker). */
+function fileLinePath(
+  trimmed: string,
+  delimiter: string,
+): { path: string; substitute: boolean; closed: boolean } | undefined {
+  if (!trimmed.startsWith('<') || trimmed.length < 2) return undefined;
+  const substitute = trimmed.startsWith('<@');
+  if (!/\s/.test(trimmed[substitute ? 2 : 1] ?? '')) return undefined;
+  let path = trimmed.slice(substitute ? 2 : 1).trim();
+  // `< ./input.txt --boundary--` (JetBrains' documentation writes the last part so): the file,
+  // then the closing delimiter on a line of its own.
+  const closed = path.endsWith(`${delimiter}--`) && /\s/.test(path[path.length - delimiter.length - 3] ?? '');
+  if (closed) path = path.slice(0, -(delimiter.length + 2)).trim();
+  return { path, substitute, closed };
+}
+
+/** The `< ./file` lines of an inline multipart body, in order (the files `expandMultipartBody` reads). */
+export function multipartFileLines(text: string, boundary: string): MultipartFileLine[] {
+  const delimiter = `--${boundary}`;
+  const found: MultipartFileLine[] = [];
+  let inContent = false;
+  let inHeaders = false;
+  let offset = 0;
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; offset += lines[i].length + 1, i++) {
+    const trimmed = lines[i].trim();
+    if (trimmed === delimiter || trimmed === `${delimiter}--`) {
+      inHeaders = trimmed === delimiter;
+      inContent = false;
+    } else if (inHeaders && trimmed === '') {
+      inHeaders = false;
+      inContent = true;
+    } else if (inContent) {
+      const ref = fileLinePath(trimmed, delimiter);
+      if (ref) {
+        found.push({ path: ref.path, offset, line: i });
+        if (ref.closed) inContent = false;
+      }
+    }
+  }
+  return found;
 }
 
 /** Turns an inline multipart body into the bytes to send (files read, CRLF line breaks). */
@@ -48,21 +110,16 @@ export async function expandMultipartBody(text: string, options: ExpandMultipart
       inContent = true;
       continue;
     }
-    if (
-      inContent &&
-      trimmed.startsWith('<') &&
-      trimmed.length > 1 &&
-      /\s/.test(trimmed[trimmed.startsWith('<@') ? 2 : 1] ?? '')
-    ) {
-      const substitute = trimmed.startsWith('<@');
-      let written = trimmed.slice(substitute ? 2 : 1).trim();
-      // `< ./input.txt --boundary--` (JetBrains' documentation writes the last part so): the file,
-      // then the closing delimiter on a line of its own.
-      const closed =
-        written.endsWith(`${delimiter}--`) && /\s/.test(written[written.length - delimiter.length - 3] ?? '');
-      if (closed) written = written.slice(0, -(delimiter.length + 2)).trim();
-      const path = resolve(options.baseDir, written);
-      const bytes = await read(path);
+    const ref = inContent ? fileLinePath(trimmed, delimiter) : undefined;
+    if (ref) {
+      const { substitute, closed } = ref;
+      const path = resolve(options.baseDir, ref.path);
+      let bytes: Uint8Array;
+      try {
+        bytes = await read(path);
+      } catch (error) {
+        throw new MultipartFileError(error as NodeJS.ErrnoException, i);
+      }
       chunks.push(
         substitute && options.substitute
           ? Buffer.from(await options.substitute(Buffer.from(bytes).toString('utf8')))

@@ -1884,7 +1884,30 @@ class HttpFileParser {
         body.span.line - 1,
         'write the pairs without blanks (`key1=value1&key2=value2`), or `# @dialect rest.nvim` at the top of a rest.nvim file (or pass --dialect)',
       );
-    else this.readFormLinesInDialect(block, body);
+    else {
+      this.readFormEncodingInDialect(block, body);
+      this.readFormLinesInDialect(block, body);
+    }
+  }
+
+  /**
+   * REST Client percent-encodes a form body before sending it (encodeurl, its default
+   * `formParamEncodingStrategy`; session/index.ts restClientFormEncoding); JetBrains, httpyac,
+   * kulala and rest.nvim send it as written. A file that names no dialect is sent as written, and
+   * where its text outside `{{…}}` holds a character REST Client would encode, with a warning.
+   */
+  private readFormEncodingInDialect(block: Block, body: BodyNode): void {
+    if (body.kind !== 'inline' || !this.dialectUnnamed) return;
+    if (!headerValue(block, 'content-type')?.toLowerCase().startsWith('application/x-www-form-urlencoded')) return;
+    const literal = body.text.replace(/\{\{[^}]*\}\}/g, '');
+    const at = literal.search(/%(?![0-9A-Fa-f]{2})|[^!%&-;=?-[\]_a-z~\r\n]/u);
+    if (at < 0) return;
+    const char = literal[at] === ' ' ? 'a space' : `\`${literal[at]}\``;
+    this.warn(
+      `this form body holds ${char}, which REST Client percent-encodes: dial sends the body as written (as JetBrains does)`,
+      body.span.line - 1,
+      'encode it in the file (a space as `%20`), or `# @dialect rest-client` at the top of a REST Client file (or pass --dialect)',
+    );
   }
 
   /**

@@ -43,7 +43,7 @@ import { skipsCertificateCheck } from '../httpfile/metadata.js';
 import { httpyacVariableName } from '../httpfile/httpyac.js';
 import { decodeFileBody } from '../httpfile/scripts.js';
 import { withHttpyacEnvironment } from '../vars/httpyac-env.js';
-import { expandMultipartBody, multipartBoundary } from '../httpfile/multipart.js';
+import { expandMultipartBody, multipartBoundary, MultipartFileError } from '../httpfile/multipart.js';
 import { DialError } from '../errors.js';
 import { EnvStore, type Dotenv, type ResolvedEnvironment } from '../env/index.js';
 import { parseDotenv } from '../env/dotenv.js';
@@ -1739,10 +1739,15 @@ class RequestSession implements Session {
         boundary,
         baseDir: dir,
         substitute: (t) => resolver.resolve(t),
-      }).catch((error: NodeJS.ErrnoException) => {
+      }).catch((error: unknown) => {
+        if (!(error instanceof MultipartFileError)) throw error;
+        // The line of the `< ./file` that failed (counted in the text with variables put in: the
+        // body's first line when a value spanned lines and the count no longer matches).
+        const sameLines = text.split('\n').length === source.text.split('\n').length;
         throw new DialError('E_NOT_FOUND', `multipart body: ${error.message}`, {
-          location: { file: fileLabel, line: source.span.line },
-          cause: error,
+          location: { file: fileLabel, line: source.span.line + (sameLines ? error.line : 0) },
+          hint: 'paths in a multipart `< ./file` line are relative to the .http file',
+          cause: error.reason,
         });
       });
       return { kind: 'bytes', bytes };

@@ -2,9 +2,31 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expandMultipartBody, multipartBoundary } from '../../../src/core/httpfile/index.js';
+import { MultipartFileError, multipartFileLines } from '../../../src/core/httpfile/multipart.js';
 import { tempDir } from '../../helpers/cli.js';
 
 describe('multipart bodies', () => {
+  it('lists the `< file` lines of part contents, with their offsets and lines (what check looks for)', () => {
+    const text =
+      '--B\r\nContent-Disposition: form-data; name="a"\r\n\r\n< ./a.bin\r\n--B\nContent-Type: text/plain\n< ./not-content.txt\n\n<@ ./t.txt\n--B\n\n<b>literal</b>\n< ./last.txt --B--';
+    const found = multipartFileLines(text, 'B');
+    expect(found.map((f) => [f.path, f.line])).toEqual([
+      ['./a.bin', 3],
+      ['./t.txt', 8],
+      ['./last.txt', 12],
+    ]);
+    for (const f of found) expect(text.slice(f.offset).startsWith('<')).toBe(true);
+  });
+
+  it('a part file that cannot be read fails with the line of its `<` in the body', async () => {
+    const dir = tempDir('dial-multipart-');
+    const text = '--B\nContent-Disposition: form-data; name="a"\n\n< ./gone.bin\n--B--';
+    const error = await expandMultipartBody(text, { boundary: 'B', baseDir: dir }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MultipartFileError);
+    expect((error as MultipartFileError).line).toBe(3);
+    expect((error as MultipartFileError).reason.code).toBe('ENOENT');
+  });
+
   it('reads the boundary from Content-Type', () => {
     expect(multipartBoundary('multipart/form-data; boundary=WebAppBoundary')).toBe('WebAppBoundary');
     expect(multipartBoundary('multipart/mixed; charset=utf-8; boundary="a b"')).toBe('a b');

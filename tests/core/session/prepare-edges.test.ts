@@ -33,7 +33,7 @@ describe('session.prepare edges', () => {
     expect(error.location).toMatchObject({ line: 3, excerpt: '{{h}}: v' });
   });
 
-  it('a multipart part whose file is missing is E_NOT_FOUND at the body', async () => {
+  it('a multipart part whose file is missing is E_NOT_FOUND at its `< ./file` line', async () => {
     const root = workspace({
       'api.http':
         '### up\nPOST HOST/upload\nContent-Type: multipart/form-data; boundary=XB\n\n--XB\nContent-Disposition: form-data; name="f"; filename="a.txt"\n\n< ./nope.txt\n--XB--\n',
@@ -43,7 +43,7 @@ describe('session.prepare edges', () => {
     const error = await dialErrorOf(session.prepare(file, file.requests[0]));
     expect(error.code).toBe('E_NOT_FOUND');
     expect(error.message).toMatch(/^multipart body: /);
-    expect(error.location?.line).toBe(5);
+    expect(error.location?.line).toBe(8);
   });
 
   it('# @forceRef runs the named request again on every prepare, # @ref only once', async () => {

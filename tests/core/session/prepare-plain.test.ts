@@ -1,7 +1,7 @@
 // session.preparePlain, the run's lean path: it answers only for a request with nothing to resolve
 // or wait for, and then exactly what prepare() gives; for anything else it answers undefined.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSession } from '../../../src/core/session/index.js';
 import { tempDir } from '../../helpers/cli.js';
@@ -105,5 +105,57 @@ describe('session.preparePlain', () => {
     session.globalHeadersOf(file).set('x-global', ['X-Global', 'on']);
     expect(session.preparePlain(file, file.requests[1], true)).toBeUndefined();
     expect((await session.prepare(file, file.requests[1])).request.headers).toEqual([['X-Global', 'on']]);
+  });
+
+  // The lean path must stand aside for every feature prepare() has; a feature added to prepare()
+  // and not to preparePlain's guard shows up here as a difference, on the public files of
+  // tests/compat (every dialect, env files, default headers, auth conventions).
+  it('answers what prepare() gives on every request of the compatibility suite that it answers for', async () => {
+    const cases = resolve(import.meta.dirname, '../../compat/cases');
+    let compared = 0;
+    let files = 0;
+    for (const source of readdirSync(cases))
+      for (const name of readdirSync(join(cases, source))) {
+        const root = tempDir('dial-plain-compat-');
+        cpSync(join(cases, source, name), root, { recursive: true });
+        const httpFiles = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((path) =>
+          /\.(?:http|rest)$/.test(path),
+        );
+        for (const path of httpFiles) {
+          const session = createSession({ workspaceRoot: root, processEnv: {} });
+          let file;
+          try {
+            file = await session.loadFile(join(root, path));
+          } catch {
+            continue; // a file dial refuses to read has no request to compare
+          }
+          files++;
+          // A request prepared in the file's folder first: preparePlain needs its default headers known.
+          const probePath = join(dirname(join(root, path)), '__plain_probe.http');
+          writeFileSync(probePath, '### probe\nGET http://127.0.0.1:9/probe\n');
+          const probe = await session.loadFile(probePath);
+          await session.prepare(probe, probe.requests[0]).catch(() => undefined);
+          for (const node of file.requests) {
+            let lean;
+            try {
+              lean = session.preparePlain(file, node, true);
+            } catch (error) {
+              // What the lean path refuses, prepare() refuses too.
+              await expect(
+                session.prepare(file, node, { promptAgain: true }),
+                `${source}/${name}/${path}:${node.requestLineSpan.line}`,
+              ).rejects.toThrow((error as Error).message);
+              continue;
+            }
+            if (lean === undefined) continue;
+            compared++;
+            expect(lean, `${source}/${name}/${path}:${node.requestLineSpan.line}`).toEqual(
+              await session.prepare(file, node, { promptAgain: true }),
+            );
+          }
+        }
+      }
+    expect(files).toBeGreaterThan(100);
+    expect(compared).toBeGreaterThanOrEqual(30);
   });
 });

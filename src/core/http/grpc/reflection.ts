@@ -67,10 +67,19 @@ function fileHeader(file: Buffer): { name: string; imports: string[] } {
   };
 }
 
-/** The outcome of one reflection stream; `unimplemented` means: try the older version. */
-type StreamOutcome = { files: Buffer[] } | { unimplemented: true };
+/** An answer that says the server lacks this version of the service: try the older one. */
+type Unimplemented = { unimplemented: true };
 
-function reflectWith(call: ReflectionCall, version: string, service: string): Promise<StreamOutcome> {
+/**
+ * Opens one reflection stream of `version` and hands it to `talk`, which asks its questions and
+ * reads the answers. The first outcome settles it: what `talk` finishes with, a failed call, or
+ * UNIMPLEMENTED (this version is not offered). Ctrl+C (the call's signal) cancels the stream.
+ */
+function reflectionStream<T>(
+  call: ReflectionCall,
+  version: string,
+  talk: (stream: ClientDuplexStream<Ask, Answer>, finish: (outcome: T | Error) => void, settled: () => boolean) => void,
+): Promise<T | Unimplemented> {
   return new Promise((resolve, reject) => {
     const stream: ClientDuplexStream<Ask, Answer> = call.client.makeBidiStreamRequest(
       `/${version}.ServerReflection/ServerReflectionInfo`,
@@ -81,15 +90,8 @@ function reflectWith(call: ReflectionCall, version: string, service: string): Pr
     );
     const abort = (): void => stream.cancel();
     call.signal?.addEventListener('abort', abort, { once: true });
-    const files = new Map<string, Buffer>();
-    const asked = new Set<string>();
-    let pending = 0;
     let settled = false;
-    const ask = (question: Ask): void => {
-      pending++;
-      stream.write(question);
-    };
-    const finish = (outcome: StreamOutcome | Error): void => {
+    const finish = (outcome: T | Unimplemented | Error): void => {
       if (settled) return;
       settled = true;
       call.signal?.removeEventListener('abort', abort);
@@ -100,6 +102,28 @@ function reflectWith(call: ReflectionCall, version: string, service: string): Pr
         stream.end();
         resolve(outcome);
       }
+    };
+    stream.on('error', (error: ServiceError) => {
+      if (error.code === UNIMPLEMENTED) finish({ unimplemented: true });
+      else finish(error);
+    });
+    talk(stream, finish, () => settled);
+  });
+}
+
+/** The files that define `service` and everything they import, asked for one by one. */
+function reflectWith(
+  call: ReflectionCall,
+  version: string,
+  service: string,
+): Promise<{ files: Buffer[] } | Unimplemented> {
+  return reflectionStream<{ files: Buffer[] }>(call, version, (stream, finish, settled) => {
+    const files = new Map<string, Buffer>();
+    const asked = new Set<string>();
+    let pending = 0;
+    const ask = (question: Ask): void => {
+      pending++;
+      stream.write(question);
     };
     stream.on('data', (answer: Answer) => {
       pending--;
@@ -126,11 +150,7 @@ function reflectWith(call: ReflectionCall, version: string, service: string): Pr
       } else if (answer.kind === 'error') {
         finish(new DialError('E_INPUT', `server reflection failed for '${service}': ${answer.message}`));
       }
-      if (pending === 0 && !settled) finish({ files: [...files.values()] });
-    });
-    stream.on('error', (error: ServiceError) => {
-      if (error.code === UNIMPLEMENTED) finish({ unimplemented: true });
-      else finish(error);
+      if (pending === 0 && !settled()) finish({ files: [...files.values()] });
     });
     ask({ symbol: service });
   });
@@ -151,39 +171,13 @@ export async function reflectFiles(call: ReflectionCall, service: string): Promi
   });
 }
 
-/** One list_services question on a reflection stream; `unimplemented` means: try the older version. */
-function listWith(call: ReflectionCall, version: string): Promise<{ names: string[] } | { unimplemented: true }> {
-  return new Promise((resolve, reject) => {
-    const stream: ClientDuplexStream<Ask, Answer> = call.client.makeBidiStreamRequest(
-      `/${version}.ServerReflection/ServerReflectionInfo`,
-      encodeAsk,
-      decodeAnswer,
-      call.metadata,
-      call.deadline ? { deadline: call.deadline } : {},
-    );
-    const abort = (): void => stream.cancel();
-    call.signal?.addEventListener('abort', abort, { once: true });
-    let settled = false;
-    const finish = (outcome: { names: string[] } | { unimplemented: true } | Error): void => {
-      if (settled) return;
-      settled = true;
-      call.signal?.removeEventListener('abort', abort);
-      if (outcome instanceof Error) {
-        stream.cancel();
-        reject(outcome);
-      } else {
-        stream.end();
-        resolve(outcome);
-      }
-    };
+/** One list_services question on a reflection stream. */
+function listWith(call: ReflectionCall, version: string): Promise<{ names: string[] } | Unimplemented> {
+  return reflectionStream<{ names: string[] }>(call, version, (stream, finish) => {
     stream.on('data', (answer: Answer) => {
       if (answer.kind === 'services') finish({ names: answer.names });
       else if (answer.kind === 'error') finish(new DialError('E_INPUT', `server reflection failed: ${answer.message}`));
       else finish(new DialError('E_INPUT', 'server reflection answered list_services with files'));
-    });
-    stream.on('error', (error: ServiceError) => {
-      if (error.code === UNIMPLEMENTED) finish({ unimplemented: true });
-      else finish(error);
     });
     stream.write({ listServices: true });
   });
