@@ -303,7 +303,12 @@ describe('a `# @name` above a second request line in one `###` block (MatiasSoli
 
 describe('`#@key` with no blank after the comment mark (twelfth sweep)', () => {
   const text = '#@name login\nGET http://x/a\n\n###\n# @name b\n//@no-redirect\nGET http://x/b\n';
-  it('is a comment in the httpyac dialect, with a warning at its line', () => {
+  it('is a comment in the httpyac and kulala dialects, with a warning at its line', () => {
+    for (const dialect of ['httpyac', 'kulala'] as const) {
+      const file = parseHttpFile(text, 'f.http', { dialect });
+      expect(file.requests[0].name).toBeUndefined();
+      expect(file.warnings?.[0].message).toContain(`'#@name' is a comment in ${dialect}`);
+    }
     const file = parseHttpFile(text, 'f.http', { dialect: 'httpyac' });
     expect(file.requests[0].name).toBeUndefined();
     expect(file.requests[1].name).toBe('b');
@@ -328,6 +333,19 @@ describe('`#@key` with no blank after the comment mark (twelfth sweep)', () => {
     expect(file.warnings?.[0].message).toContain('httpyac');
     expect(file.warnings?.[0].hint).toContain('# @dialect httpyac');
   });
+  it('kulala reads only a line starting `# @` as metadata: `## @name` and `// @name` are comments there', () => {
+    const file = parseHttpFile(
+      '# @name a\nGET http://x/a\n\n###\n## @name b\nGET http://x/b\n\n###\n// @no-redirect\nGET http://x/c\n',
+      'f.http',
+      { dialect: 'kulala' },
+    );
+    expect(file.requests.map((r) => r.name)).toEqual(['a', undefined, undefined]);
+    expect(file.requests[2].metadata).toEqual([]);
+    expect(file.warnings?.map((w) => [w.line, w.hint])).toEqual([
+      [5, 'write `# @name` for @name to act'],
+      [9, 'write `# @no-redirect` for @no-redirect to act'],
+    ]);
+  });
   it('a key no tool acts on (a commented-out `#@id = …` variable) is a comment without a warning', () => {
     for (const dialect of ['httpyac', 'rest-client', undefined] as const) {
       const file = parseHttpFile('#@id = 1\n#@id = 2\nGET http://x/a\n', 'f.http', dialect ? { dialect } : {});
@@ -335,8 +353,8 @@ describe('`#@key` with no blank after the comment mark (twelfth sweep)', () => {
       expect(file.requests[0].metadata.filter((m) => m.key === 'id').length).toBe(dialect === 'httpyac' ? 0 : 2);
     }
   });
-  it('`# @name`, `## @name` and `// @name` stay metadata in every dialect', () => {
-    for (const dialect of ['httpyac', 'rest-client', 'kulala', undefined] as const) {
+  it('`# @name`, `## @name` and `// @name` stay metadata for httpyac, REST Client and the common reading', () => {
+    for (const dialect of ['httpyac', 'rest-client', undefined] as const) {
       const file = parseHttpFile(
         '# @name a\nGET http://x/a\n\n###\n## @name b\nGET http://x/b\n\n###\n// @name c\nGET http://x/c\n',
         'f.http',
