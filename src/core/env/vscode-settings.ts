@@ -8,6 +8,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { stripJsonComments } from '../jsonc.js';
 
 /** The shape of an env file (env-store's EnvFile), written out here so the two modules do not import each other. */
 interface SettingsEnvFile {
@@ -21,26 +22,8 @@ export const VSCODE_SETTINGS = join('.vscode', 'settings.json');
 const KEY = 'rest-client.environmentVariables';
 const HEADERS_KEY = 'rest-client.defaultHeaders';
 
-/** JSON with `//` and `/* *\/` comments and trailing commas, as VS Code writes it, made plain JSON. */
-export function stripJsonComments(text: string): string {
-  let out = '';
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"') {
-      let end = i + 1;
-      while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
-      out += text.slice(i, end + 1);
-      i = end;
-    } else if (c === '/' && text[i + 1] === '/') {
-      while (i < text.length && text[i] !== '\n') i++;
-      out += '\n';
-    } else if (c === '/' && text[i + 1] === '*') {
-      const close = text.indexOf('*/', i + 2);
-      i = close < 0 ? text.length : close + 1;
-    } else out += c;
-  }
-  return out.replace(/,(\s*[}\]])/g, '$1');
-}
+/** JSON with comments and trailing commas made plain JSON (core/jsonc.ts; kept here for its importers). */
+export { stripJsonComments };
 
 /** The REST Client environments of a workspace's VS Code settings, or undefined. */
 export async function vscodeEnvironments(root: string): Promise<SettingsEnvFile | undefined> {

@@ -2,11 +2,14 @@
  * Which tool's meaning a `.http` file is read with. The tools agree on most of the format; where
  * they differ (above all httpyac's request split and `host` prefix), the dialect decides. Order of
  * precedence: a `# @dialect NAME` line in the file, the `--dialect` flag, the workspace (httpyac's
- * config files or `env/*.env` folder), constructs only one tool has, else the common reading.
+ * config files or `env/*.env` folder, kulala's env-file `$schema`), constructs only one tool has,
+ * a `.vscode/settings.json` with `rest-client.*` keys (REST Client), a `.rest` file (REST Client),
+ * else the common reading.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { DialError } from '../errors.js';
+import { jsonErrorLine, stripJsonComments } from '../jsonc.js';
 
 export const DIALECTS = ['jetbrains', 'rest-client', 'httpyac', 'kulala', 'rest.nvim'] as const;
 export type Dialect = (typeof DIALECTS)[number];
@@ -17,6 +20,16 @@ export type DialectSource = 'file' | 'flag' | 'workspace' | 'constructs' | 'defa
 export interface DialectChoice {
   dialect: Dialect;
   source: DialectSource;
+  /** A REST Client workspace's `rest-client.formParamEncodingStrategy`, when it is not the default. */
+  formEncoding?: 'never' | 'always';
+  /** A `.vscode/settings.json` on the way up that does not parse: where, and why it marks nothing. */
+  settingsProblem?: SettingsProblem;
+}
+
+export interface SettingsProblem {
+  path: string;
+  line: number;
+  message: string;
 }
 
 const ALIASES: Record<string, Dialect> = {
@@ -144,6 +157,85 @@ export function detectWorkspaceDialect(filePath: string): Dialect | undefined {
     dir = parent;
   }
   for (const seen of visited) workspaceCache.set(seen, found ?? null);
+  return found;
+}
+
+/** What a `.vscode/settings.json` says about REST Client: its form encoding, or why it says nothing. */
+interface RestClientSettingsMark {
+  path: string;
+  formEncoding?: 'never' | 'always';
+}
+interface SettingsScan {
+  mark?: RestClientSettingsMark;
+  problem?: SettingsProblem;
+}
+const settingsCache = new Map<string, SettingsScan>();
+
+/** One folder's `.vscode/settings.json`: a mark when it holds a `rest-client.*` key, a problem when it does not parse. */
+function readRestClientSettings(dir: string): SettingsScan | undefined {
+  const path = join(dir, '.vscode', 'settings.json');
+  if (!existsSync(path)) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const plain = stripJsonComments(text);
+  let data: unknown;
+  try {
+    data = JSON.parse(plain);
+  } catch (error) {
+    // VS Code reads a broken settings file as far as it parses; dial reads none of it (nor its
+    // environments, env/vscode-settings.ts), and says so once.
+    return {
+      problem: {
+        path,
+        line: jsonErrorLine(plain, error) ?? 1,
+        message: `${error instanceof Error ? error.message : String(error)}: its REST Client settings (environments, the REST Client reading of the files below it) are not read`,
+      },
+    };
+  }
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return undefined;
+  const keys = Object.keys(data);
+  if (!keys.some((key) => key.startsWith('rest-client.'))) return undefined;
+  const mark: RestClientSettingsMark = { path };
+  const strategy = (data as Record<string, unknown>)['rest-client.formParamEncodingStrategy'];
+  // REST Client (models/formParamEncodingStrategy.ts) takes the value in any case; others are "automatic".
+  const name = typeof strategy === 'string' ? strategy.toLowerCase() : '';
+  if (name === 'never' || name === 'always') mark.formEncoding = name;
+  return { mark };
+}
+
+/**
+ * VS Code REST Client's workspace: the nearest `.vscode/settings.json` from the file's folder up
+ * to the repository root that holds a `rest-client.*` key (`rest-client.environmentVariables`,
+ * `rest-client.defaultHeaders`, …). A settings file without such a key marks nothing and the
+ * search goes on upwards; one that does not parse marks nothing and is reported (`problem`).
+ */
+export function detectRestClientSettings(filePath: string): SettingsScan {
+  if (!filePath) return {};
+  let dir = dirname(resolve(filePath));
+  const visited: string[] = [];
+  let found: SettingsScan = {};
+  for (;;) {
+    const cached = settingsCache.get(dir);
+    if (cached !== undefined) {
+      found = { mark: cached.mark, problem: found.problem ?? cached.problem };
+      break;
+    }
+    visited.push(dir);
+    const scan = readRestClientSettings(dir);
+    if (scan?.mark) {
+      found = { mark: scan.mark, problem: found.problem };
+      break;
+    }
+    if (scan?.problem && !found.problem) found = { problem: scan.problem };
+    const parent = dirname(dir);
+    if (parent === dir || existsSync(join(dir, '.git'))) break;
+    dir = parent;
+  }
+  for (const seen of visited) settingsCache.set(seen, found);
   return found;
 }
 
@@ -402,6 +494,16 @@ export function dialectFromConstructs(text: string, hints = textHints(text)): Di
  * bits when the caller has them (the parser does, from its line table).
  */
 export function chooseDialect(text: string, file: string, explicit?: Dialect, hints?: number): DialectChoice {
+  const choice = chooseDialectOf(text, file, explicit, hints);
+  // REST Client reads its settings for every file, also one named REST Client's by `# @dialect` or --dialect.
+  if (choice.dialect === 'rest-client' && !choice.formEncoding) {
+    const formEncoding = detectRestClientSettings(file).mark?.formEncoding;
+    if (formEncoding) choice.formEncoding = formEncoding;
+  }
+  return choice;
+}
+
+function chooseDialectOf(text: string, file: string, explicit?: Dialect, hints?: number): DialectChoice {
   if (hints === undefined) hints = textHints(text);
   const declared = dialectDeclaredIn(text, file, hints);
   if (declared) return { dialect: declared, source: 'file' };
@@ -411,6 +513,23 @@ export function chooseDialect(text: string, file: string, explicit?: Dialect, hi
   if (workspace) return { dialect: workspace, source: 'workspace' };
   const constructs = dialectFromConstructs(text, hints);
   if (constructs) return { dialect: constructs, source: 'constructs' };
+  // REST Client's settings are editor settings, often kept beside another tool's files: a weaker
+  // mark than httpyac's or kulala's config and than constructs only another tool has.
+  const settings = detectRestClientSettings(file);
+  if (settings.mark) {
+    const choice: DialectChoice = { dialect: 'rest-client', source: 'workspace' };
+    if (settings.mark.formEncoding) choice.formEncoding = settings.mark.formEncoding;
+    return choice;
+  }
+  if (settings.problem) {
+    const choice = chooseWithoutSettings(file);
+    choice.settingsProblem = settings.problem;
+    return choice;
+  }
+  return chooseWithoutSettings(file);
+}
+
+function chooseWithoutSettings(file: string): DialectChoice {
   // `.rest` is REST Client's own extension.
   if (file.toLowerCase().endsWith('.rest')) return { dialect: 'rest-client', source: 'workspace' };
   return { dialect: 'jetbrains', source: 'default' };

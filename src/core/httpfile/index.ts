@@ -16,6 +16,7 @@ export { syntheticHttpFile, benchParse } from './bench.js';
 export {
   DIALECTS,
   chooseDialect,
+  detectRestClientSettings,
   detectWorkspaceDialect,
   dialectFromName,
   requireDialect,

@@ -369,6 +369,18 @@ export function parseHttpFile(text: string, path: string, options: ParseOptions 
     choice.source === 'default',
   ).parse();
   file.dialectSource = choice.source;
+  if (choice.formEncoding) file.formEncoding = choice.formEncoding;
+  if (choice.settingsProblem) {
+    const { path: settingsPath, line, message } = choice.settingsProblem;
+    const warning = {
+      message: `${settingsPath} does not parse: ${message}`,
+      hint: 'fix the JSON (comments and trailing commas are allowed), or name the dialect with `# @dialect NAME` / --dialect',
+      file: settingsPath,
+      line,
+    };
+    file.warnings = [...(file.warnings ?? []), warning];
+    reportParseWarnings([warning]);
+  }
   return file;
 }
 

@@ -257,6 +257,11 @@ export interface HttpFile {
   dialect?: import('./dialect.js').Dialect;
   /** Where the dialect came from: 'default' when nothing in the file, flag or workspace named it. */
   dialectSource?: import('./dialect.js').DialectSource;
+  /**
+   * REST Client dialect: the workspace's `rest-client.formParamEncodingStrategy` when it is not
+   * "automatic" (never: form bodies as written; always: each name and value encodeURIComponent'd).
+   */
+  formEncoding?: 'never' | 'always';
   /** Ambiguities worth telling the user about (absent when there are none). */
   warnings?: ParseWarning[];
   /** JetBrains/kulala `import ./file.http` lines (absent when there are none). */

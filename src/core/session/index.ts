@@ -1732,7 +1732,7 @@ class RequestSession implements Session {
           return restNvimBody(source.text, text, contentType, fileLabel, source.span.line);
         if (file.dialect !== 'rest-client') return { kind: 'text', text };
         // REST Client: form bodies encoded (formParamEncodingStrategy), NDJSON ends with a line break.
-        if (isFormType(contentType)) return { kind: 'text', text: restClientFormEncoding(text) };
+        if (isFormType(contentType)) return { kind: 'text', text: restClientFormBody(text, file.formEncoding) };
         return { kind: 'text', text: mediaType(contentType) === 'application/x-ndjson' ? `${text}\n` : text };
       }
       const bytes = await expandMultipartBody(text, {
@@ -1868,6 +1868,33 @@ export function restClientFormEncoding(text: string): string {
       return encodeURI('\uFFFD'); // a lone surrogate
     }
   });
+}
+
+/**
+ * A REST Client form body under the workspace's `rest-client.formParamEncodingStrategy`
+ * (httpRequestParser.ts): "automatic" (the default) runs encodeurl over it, "never" sends it as
+ * written, "always" splits it at `&` and each pair at its first `=` and encodes both sides with
+ * encodeURIComponent (an already encoded `%20` becomes `%2520`, a pair without `=` gets one).
+ */
+export function restClientFormBody(text: string, strategy?: 'never' | 'always'): string {
+  if (strategy === 'never') return text;
+  if (strategy !== 'always') return restClientFormEncoding(text);
+  const encode = (part: string): string => {
+    try {
+      return encodeURIComponent(part);
+    } catch {
+      return encodeURIComponent(
+        part.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD'),
+      ); // a lone surrogate
+    }
+  };
+  return text
+    .split('&')
+    .map((pair) => {
+      const at = pair.indexOf('=');
+      return at < 0 ? `${encode(pair)}=` : `${encode(pair.slice(0, at))}=${encode(pair.slice(at + 1))}`;
+    })
+    .join('&');
 }
 
 /**
