@@ -63,7 +63,7 @@ describe('httpyac JSON config (.httpyac.json)', () => {
     const server = await jsonServer();
     try {
       const dir = workspace({
-        'httpyac.config.js': `module.exports = {\n  defaultHeaders: { Accept: 'application/json' },\n};\n`,
+        'httpyac.config.js': `module.exports = {\n  defaultHeaders: { Accept: process.env.ACCEPT || 'application/json' },\n};\n`,
         'a.http': `# @dialect httpyac\nGET ${server.url}/x\n`,
       });
       const result = await runCli(['run', 'a.http'], { cwd: dir });
@@ -84,6 +84,34 @@ describe('httpyac JSON config (.httpyac.json)', () => {
       const allowed = await runCli(['run', '--allow-node', 'a.http', '-e', 'dev'], { cwd: dir });
       expect(allowed.code, allowed.stdout + allowed.stderr).toBe(0);
       expect(server.requests.map((r) => `${r.url} ${r.headers.accept}`)).toEqual(['/x?p=dev application/json']);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('httpyac JavaScript configs that are one literal (twelfth sweep)', () => {
+  it('module.exports = { … } with only literal values is read without Node access, as httpyac reads it', async () => {
+    const server = await jsonServer();
+    try {
+      // The form of iovitz/xianbing's server/.httpyac.js: single quotes, unquoted keys, a `$shared`.
+      const dir = workspace({
+        '.httpyac.js': `module.exports = {\n  defaultHeaders: {\n    'x-xb-test': "1"\n  },\n  environments: {\n    "$shared": {\n    },\n    "dev": {\n      "host": "${server.url}/api" // the API\n    },\n  }\n}\n`,
+        'a.rest': `### status\nGET /status\n`,
+      });
+      const result = await runCli(['run', 'a.rest', '-e', 'dev'], { cwd: dir });
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      expect(server.requests.map((r) => `${r.url} ${r.headers['x-xb-test']}`)).toEqual(['/api/status 1']);
+
+      // One value that is code makes it a script again: refused before sending without Node access.
+      writeFileSync(
+        join(dir, '.httpyac.js'),
+        `module.exports = {\n  environments: { dev: { host: process.env.HOST } },\n};\n`,
+      );
+      const refused = await runCli(['run', 'a.rest', '-e', 'dev'], { cwd: dir });
+      expect(refused.code).toBe(3);
+      expect(refused.stdout + refused.stderr).toContain('.httpyac.js:2');
+      expect(server.requests).toHaveLength(1);
     } finally {
       await server.close();
     }

@@ -152,6 +152,15 @@ function checkDuplicates(file: HttpFile, report: Report): void {
     if (node.name === undefined) continue;
     const first = seen.get(node.name);
     if (!first) seen.set(node.name, node);
+    // httpyac accepts a `# @name` used twice: `{{name}}` holds the latest response of that name and
+    // `# @ref name` runs the first such request (findHttpRegionInContext takes the first); a warning there.
+    else if (file.dialect === 'httpyac' && (namedByMetadata(first) || namedByMetadata(node)))
+      report(
+        node.span.start,
+        'duplicate-name',
+        `a request named '${node.name}' is already defined at line ${first.span.line}; httpyac allows it (\`{{${node.name}}}\` is the latest response, \`# @ref ${node.name}\` runs the first)`,
+        'warning',
+      );
     else if (namedByMetadata(first) || namedByMetadata(node))
       report(
         node.span.start,

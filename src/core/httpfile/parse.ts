@@ -126,6 +126,37 @@ const HTTPYAC_QUERY_RE = /^\s*(?:query|mutation)(?:\s+([^\s({]+))?/;
 const HTTPYAC_GQL_FILE_RE = /^\s*gql(?:\s+([^\s({]+))?\s+<\s+(.+?)\s*$/;
 const HTTPYAC_QUERY_LINE_RE = /^\s*[?&](?:[^(=?&)]+=.*|\{\{.*\}\})\s*$/;
 const HTTPYAC_PATH_LINE_RE = /^\s*\/[^*]*$/;
+/**
+ * Metadata keys that change what is sent, run or named; a `#@key` line (no blank after the mark)
+ * with one of them warns where the tools read it differently (Parser.metadataOnlySomeToolsRead).
+ */
+const ACTING_METADATA: ReadonlySet<string> = new Set([
+  'name',
+  'ref',
+  'forceRef',
+  'import',
+  'disabled',
+  'no-redirect',
+  'noRedirect',
+  'no-cookie-jar',
+  'noCookieJar',
+  'timeout',
+  'loop',
+  'sleep',
+  'delay',
+  'jwt',
+  'prompt',
+  'secret',
+  'note',
+  'proxy',
+  'noProxy',
+  'no-proxy',
+  'injectVariables',
+  'env-json-key',
+  'env-header-key',
+  'retry',
+]);
+
 /** Metadata the httpyac dialect acts on that other dialects refuse. */
 const HTTPYAC_METADATA = new Set(['import', 'loop', 'jwt']);
 const SAVED_RESPONSE_RE = /^HTTP\/\d(?:\.\d)?[ \t]+\d{3}\b/;
@@ -716,12 +747,52 @@ class HttpFileParser {
     );
   }
 
+  /**
+   * Metadata lines some tools read as comments. httpyac's metadata pattern (`(#+|\/{2,})\s+@key`)
+   * wants a blank after the comment mark, so `#@key` / `//@key` is a plain comment there. kulala's
+   * Lua parser (up to 5) and kulala-core take only a line starting `# @` (one `#`, one blank) as
+   * metadata and read other `#` lines as comments (`//` lines are not theirs at all), so
+   * `#@key`, `## @key` and `// @key` do nothing in kulala. REST Client's pattern
+   * (`(#|\/{2})\s*@key`) takes all of them, as dial's common reading does. Returns true when the
+   * line is a comment in this file's dialect (httpyac, kulala), with a warning at the line for a key
+   * that acts; in a file that names no dialect, `#@key` stays metadata and the warning says who
+   * reads it otherwise.
+   */
+  private metadataOnlySomeToolsRead(i: number, t: string, keyStart: number, key: string): boolean {
+    const before = t.charCodeAt(keyStart - 2);
+    const noBlank = before === 35 /* # */ || before === 47; /* / */
+    const comment = (this.dialect === 'httpyac' && noBlank) || (this.dialect === 'kulala' && !t.startsWith('# @'));
+    if (!comment && !(noBlank && this.dialectUnnamed)) return false;
+    // A key no tool acts on (`#@recipeId = …`, a commented-out variable) is a comment everywhere: no warning.
+    if (!ACTING_METADATA.has(key)) return comment;
+    const written = t.slice(0, keyStart + key.length);
+    const spaced =
+      this.dialect === 'kulala'
+        ? `# @${key}`
+        : `${t.slice(0, keyStart - 1)} ${t.slice(keyStart - 1, keyStart + key.length)}`;
+    if (comment) {
+      this.warn(
+        `'${written}' is a comment in ${this.dialect} (${this.dialect === 'kulala' ? 'its metadata lines start `# @`' : 'its metadata needs a blank after the comment mark'}): @${key} ignored`,
+        i,
+        `write \`${spaced}\` for @${key} to act`,
+      );
+      return true;
+    }
+    this.warn(
+      `'${written}' read as metadata @${key}, as REST Client reads it; httpyac and kulala read a line with no blank after the comment mark as a comment`,
+      i,
+      `write \`${spaced}\` to mean the same in every tool, or \`# @dialect httpyac\` (or kulala) at the top for their reading`,
+    );
+    return false;
+  }
+
   /** `# @key value` / `// @key value` (plain comments are skipped). */
   private metadataLine(i: number, t: string): void {
     const keyStart = metadataKeyStart(t);
     if (keyStart < 0) return;
     const keyEnd = metadataKeyEnd(t, keyStart);
     const key = t.slice(keyStart, keyEnd);
+    if (this.metadataOnlySomeToolsRead(i, t, keyStart, key)) return;
     let value = trimmedSlice(t, keyEnd, t.length);
     // JetBrains also accepts `# @name = login`.
     if (value.charCodeAt(0) === 61 /* = */) value = value.slice(1).trim();
@@ -1216,6 +1287,7 @@ class HttpFileParser {
     if (keyStart < 0) return;
     const keyEnd = metadataKeyEnd(t, keyStart);
     const key = t.slice(keyStart, keyEnd);
+    if (this.metadataOnlySomeToolsRead(i, t, keyStart, key)) return;
     const refusal = refusedMetadata(key);
     if (refusal) this.fail(`unsupported metadata @${key}`, i, 1, refusal);
     if (key === 'env-json-key' || COMMAND_KEYS.has(key)) {

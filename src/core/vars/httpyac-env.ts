@@ -15,6 +15,7 @@ import { parseDotenv } from '../env/dotenv.js';
 import { lineColAt, parseJsonText } from '../env/json-file.js';
 import type { ResolvedEnvironment } from '../env/index.js';
 import { SCRIPT_CONFIGS } from '../env/httpyac-names.js';
+import { literalConfig } from './js-literal.js';
 
 const JSON_CONFIGS = ['.httpyac.json', 'httpyac.config.json'];
 
@@ -56,6 +57,9 @@ function scriptConfig(
   for (const { fileName, path, source } of configs) {
     const at = source.search(/\b(?:environments|defaultHeaders)\b/);
     if (at < 0) continue;
+    // A config that is one literal object runs nothing: read it as the JSON one is.
+    const literal = literalConfig(source);
+    if (literal) return configParts(literal, path, name);
     const { line, col } = lineColAt(source, at);
     const location = { file: path, line, col, excerpt: source.split(/\r?\n/)[line - 1] };
     if (!defaultNodeAccess()(path)) {

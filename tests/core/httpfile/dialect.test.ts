@@ -300,3 +300,68 @@ describe('a `# @name` above a second request line in one `###` block (MatiasSoli
     expect(chooseDialect(`# @env-json-key ID json.id\n${text}`, '').dialect).toBe('kulala');
   });
 });
+
+describe('`#@key` with no blank after the comment mark (twelfth sweep)', () => {
+  const text = '#@name login\nGET http://x/a\n\n###\n# @name b\n//@no-redirect\nGET http://x/b\n';
+  it('is a comment in the httpyac and kulala dialects, with a warning at its line', () => {
+    for (const dialect of ['httpyac', 'kulala'] as const) {
+      const file = parseHttpFile(text, 'f.http', { dialect });
+      expect(file.requests[0].name).toBeUndefined();
+      expect(file.warnings?.[0].message).toContain(`'#@name' is a comment in ${dialect}`);
+    }
+    const file = parseHttpFile(text, 'f.http', { dialect: 'httpyac' });
+    expect(file.requests[0].name).toBeUndefined();
+    expect(file.requests[1].name).toBe('b');
+    expect(file.requests[1].metadata.map((m) => m.key)).toEqual(['name']);
+    expect(file.warnings?.map((w) => w.line)).toEqual([1, 6]);
+    expect(file.warnings?.[0].message).toContain("'#@name' is a comment in httpyac");
+    expect(file.warnings?.[0].hint).toContain('`# @name`');
+    expect(file.warnings?.[1].hint).toContain('`// @no-redirect`');
+  });
+  it('is metadata for REST Client and JetBrains, without a warning', () => {
+    for (const dialect of ['rest-client', 'jetbrains'] as const) {
+      const file = parseHttpFile(text, 'f.http', { dialect });
+      expect(file.requests[0].name).toBe('login');
+      expect(file.requests[1].metadata.map((m) => m.key)).toEqual(['name', 'no-redirect']);
+      expect(file.warnings).toBeUndefined();
+    }
+  });
+  it('is metadata in a file that names no tool, with a warning naming the tools that differ', () => {
+    const file = parseHttpFile(text, 'f.http');
+    expect(file.requests[0].name).toBe('login');
+    expect(file.warnings?.map((w) => w.line)).toEqual([1, 6]);
+    expect(file.warnings?.[0].message).toContain('httpyac');
+    expect(file.warnings?.[0].hint).toContain('# @dialect httpyac');
+  });
+  it('kulala reads only a line starting `# @` as metadata: `## @name` and `// @name` are comments there', () => {
+    const file = parseHttpFile(
+      '# @name a\nGET http://x/a\n\n###\n## @name b\nGET http://x/b\n\n###\n// @no-redirect\nGET http://x/c\n',
+      'f.http',
+      { dialect: 'kulala' },
+    );
+    expect(file.requests.map((r) => r.name)).toEqual(['a', undefined, undefined]);
+    expect(file.requests[2].metadata).toEqual([]);
+    expect(file.warnings?.map((w) => [w.line, w.hint])).toEqual([
+      [5, 'write `# @name` for @name to act'],
+      [9, 'write `# @no-redirect` for @no-redirect to act'],
+    ]);
+  });
+  it('a key no tool acts on (a commented-out `#@id = …` variable) is a comment without a warning', () => {
+    for (const dialect of ['httpyac', 'rest-client', undefined] as const) {
+      const file = parseHttpFile('#@id = 1\n#@id = 2\nGET http://x/a\n', 'f.http', dialect ? { dialect } : {});
+      expect(file.warnings).toBeUndefined();
+      expect(file.requests[0].metadata.filter((m) => m.key === 'id').length).toBe(dialect === 'httpyac' ? 0 : 2);
+    }
+  });
+  it('`# @name`, `## @name` and `// @name` stay metadata for httpyac, REST Client and the common reading', () => {
+    for (const dialect of ['httpyac', 'rest-client', undefined] as const) {
+      const file = parseHttpFile(
+        '# @name a\nGET http://x/a\n\n###\n## @name b\nGET http://x/b\n\n###\n// @name c\nGET http://x/c\n',
+        'f.http',
+        dialect ? { dialect } : {},
+      );
+      expect(file.requests.map((r) => r.name)).toEqual(['a', 'b', 'c']);
+      expect(file.warnings).toBeUndefined();
+    }
+  });
+});
