@@ -32,6 +32,7 @@ import {
 import { removeStaleSpills } from '../../core/http/body-sinks.js';
 import { oauthHost } from '../oauth-host.js';
 import { refuseUnansweredPrompts } from '../../core/run/httpyac-prompts.js';
+import { readTextFile } from '../../core/session/index.js';
 
 export interface RunCommandOptions {
   paths: string[];
@@ -254,7 +255,7 @@ async function prepareRun(options: RunCommandOptions): Promise<RunSetup> {
         if (options.scripts) await executor.scripts.checkModules(file);
       },
       // The plan keeps no file text: each file is read again at its turn (flat memory).
-      readAgain: (path) => readFile(path, 'utf8'),
+      readAgain: readTextFile,
       forgetFile: (path) => session.forgetFile(path),
       discover: async (paths) => {
         const files = await discoverHttpFiles(root, paths);

@@ -497,7 +497,9 @@ class HttpFileParser {
   private line(i: number): number {
     const line = this.lineText(i);
     if (line.startsWith('###')) return this.separator(i, line);
-    const c0 = line.charCodeAt(0);
+    // Not charCodeAt(0) of an empty line: optimised code assumes an index in bounds and is thrown
+    // away (then compiled again) the first time it is not, as at the end of the first file.
+    const c0 = line.length > 0 ? line.charCodeAt(0) : -1;
     const t = c0 === 32 || c0 === 9 ? line.trimStart() : line;
     if (this.startsHttpyacRequest(i, t)) {
       if (!this.restNvimLegacy) this.noteGuessedDialect(i, 'a request line after a body starts a new request');
@@ -1096,7 +1098,8 @@ class HttpFileParser {
   /** An indented line right after the request line continues the URL (`?a=1`, `&b=2`, `/segment`, JetBrains' split targets) unless it is a header or comment. */
   private isUrlContinuation(k: number): boolean {
     const next = this.lineText(k);
-    const n0 = next.charCodeAt(0);
+    // Bounds checked for the reason line() gives: an empty line here threw requestLine's optimised code away.
+    const n0 = next.length > 0 ? next.charCodeAt(0) : -1;
     // REST Client (queryStringLinePrefix): `?a=1` / `&b=2` lines right under the request line continue
     // it, indented or not; no other tool gives such a line a meaning (httpyac's own rule reads them
     // later). `??` starts an assertion.

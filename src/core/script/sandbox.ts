@@ -173,6 +173,10 @@ export class ScriptRunner {
    * script's line). Script files are read to look.
    */
   async checkModules(file: HttpFile): Promise<void> {
+    // Most files have nothing below to look at: a small loop answers that without the walk's
+    // arrays per request, and the walk below is then never run often enough to be compiled
+    // (it was ~18 ms of TurboFan in a 5,000-request run of script-free files).
+    if (nothingToCheck(file)) return;
     // Asked only of a script that needs Node: the trust check reads trusted.json and resolves
     // the folder's real path, which a run's files without scripts never need.
     let nodeAllowed: boolean | undefined;
@@ -507,6 +511,26 @@ function commandRefusal(file: string, meta: MetadataNode): DialError {
 }
 
 /** httpyac `{{ require('x')… }}` expressions in requests: the same check, at the placeholder's line. */
+/**
+ * True when checkModules would find nothing to check in the file: no pre-request script or
+ * handler, no command metadata, no httpyac `{{ }}` block, and in an httpyac file no `require`
+ * in its text (refuseNodeModulesInPlaceholders looks no further without one).
+ */
+function nothingToCheck(file: HttpFile): boolean {
+  if (file.httpyacFileScripts?.length) return false;
+  if (file.dialect === 'httpyac' && file.text.includes('require')) return false;
+  const { requests } = file;
+  for (let i = 0; i < requests.length; i++) {
+    const node = requests[i];
+    if (node.preScripts.length > 0 || node.handlers.length > 0) return false;
+    if (node.httpyacScripts?.length || node.httpyacRequestScripts?.length || node.httpyacPostScripts?.length)
+      return false;
+    const { metadata } = node;
+    for (let j = 0; j < metadata.length; j++) if (COMMAND_KEYS.has(metadata[j].key)) return false;
+  }
+  return true;
+}
+
 function refuseNodeModulesInPlaceholders(
   file: HttpFile,
   refuse: (code: string, filename: string, firstLine: number) => void,

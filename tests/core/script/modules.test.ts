@@ -45,4 +45,33 @@ describe('script modules', () => {
     const file = parseHttpFile("GET http://127.0.0.1:1/x\n\n> {%\nimport fs from 'fs';\n%}\n", '/w/api.http');
     await expect(new ScriptRunner(5000, { allowNode: true }).checkModules(file)).rejects.toThrow(/ES import statement/);
   });
+
+  it('checkModules finds what needs Node on any request of a file, and passes a file without scripts', async () => {
+    const refused = async (text: string, dialect?: 'httpyac') => {
+      const file = parseHttpFile(text, '/w/api.http', dialect ? { dialect } : undefined);
+      return (await new ScriptRunner(5000, { allowNode: false }).checkModules(file).catch((e: unknown) => e)) as
+        DialError | undefined;
+    };
+    const plain = Array.from({ length: 50 }, (_, i) => `### r${i}\nGET http://127.0.0.1:1/${i}\n\n?? status == 200\n`);
+    expect(await refused(plain.join('\n'))).toBeUndefined();
+    expect(await refused(plain.join('\n'), 'httpyac')).toBeUndefined();
+    // A handler on the last request only.
+    const handler = await refused(
+      `${plain.join('\n')}\n### last\nGET http://127.0.0.1:1/z\n\n> {%\nrequire('fs');\n%}\n`,
+    );
+    expect(handler?.code).toBe('E_SCRIPT');
+    expect(handler?.message).toContain("loads 'fs'");
+    // httpyac: a `{{ }}` block of the last request, and a placeholder that requires a module.
+    const block = await refused(
+      `${plain.join('\n')}\n### last\n{{\nrequire('fs');\n}}\nGET http://127.0.0.1:1/z\n`,
+      'httpyac',
+    );
+    expect(block?.code).toBe('E_SCRIPT');
+    const placeholder = await refused(
+      `${plain.join('\n')}\n### last\nGET http://127.0.0.1:1/{{require('os').hostname()}}\n`,
+      'httpyac',
+    );
+    expect(placeholder?.code).toBe('E_SCRIPT');
+    expect(placeholder?.message).toContain("loads 'os'");
+  });
 });

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSession, type SessionOptions } from '../../../src/core/session/index.js';
+import { createSession, readTextFile, type SessionOptions } from '../../../src/core/session/index.js';
 import { tempDir } from '../../helpers/cli.js';
 import { startRecordingServer, type RecordedRequest, type TestServer } from '../../helpers/servers.js';
 import { dialErrorOf } from '../../helpers/dial-error.js';
@@ -465,5 +465,24 @@ describe('session.loadFile', () => {
     const parseError = await dialErrorOf(bad);
     expect(parseError.code).toBe('E_PARSE');
     expect(parseError.location?.file).toBe(join(root, 'bad.http'));
+  });
+});
+
+describe('readTextFile', () => {
+  it('gives a small file at once, a larger one through fs/promises, and rejects with the error of a file it cannot read', async () => {
+    const root = tempDir('dial-read-');
+    writeFileSync(join(root, 'api.http'), 'GET http://127.0.0.1:9/é\n');
+    expect(await readTextFile(join(root, 'api.http'))).toBe('GET http://127.0.0.1:9/é\n');
+    // Past the 1 MiB read at once: the same text, read asynchronously.
+    const big = `# ${'x'.repeat(1024 * 1024 + 10)}\nGET http://127.0.0.1:9/b\n`;
+    writeFileSync(join(root, 'big.http'), big);
+    expect(await readTextFile(join(root, 'big.http'))).toBe(big);
+
+    // Never a synchronous throw: a promise that rejects with the file system's error and its code.
+    const missing = readTextFile(join(root, 'missing.http'));
+    expect(missing).toBeInstanceOf(Promise);
+    await expect(missing).rejects.toMatchObject({ code: 'ENOENT' });
+    mkdirSync(join(root, 'folder.http'));
+    await expect(readTextFile(join(root, 'folder.http'))).rejects.toMatchObject({ code: 'EISDIR' });
   });
 });
