@@ -13,6 +13,7 @@
  * start path of `dial send` or `dial run`.
  */
 import { Worker } from 'node:worker_threads';
+import { setFlagsFromString } from 'node:v8';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { existsSync } from 'node:fs';
@@ -77,6 +78,23 @@ function locate(): { wasmoon: string; wasm: string } {
   return located;
 }
 
+let workerIsolatesCompileInline = false;
+
+/**
+ * The workers' isolates compile optimised code on their own thread instead of on V8's background
+ * threads. Node 20 can deadlock when a worker thread ends while one of its background compile
+ * jobs waits for a garbage collection on that thread (NodePlatform::DrainTasks, nodejs/node
+ * issue 54918): the worker never ends, and `dial run` stayed alive after its summary (about once
+ * in 100 runs of a file with Lua scripts, seen with gdb). V8 reads the flag when it makes an
+ * isolate, so the program's own isolate keeps its background compiler; a script's worker runs for
+ * milliseconds and loses nothing that counts.
+ */
+function compileInlineInWorkers(): void {
+  if (workerIsolatesCompileInline) return;
+  workerIsolatesCompileInline = true;
+  setFlagsFromString('--no-concurrent-recompilation');
+}
+
 /** Runs one Lua script (`code`, its first line at `lineOffset` + 1 of `chunk`) over `data` (JSON). */
 export function runLua(
   code: string,
@@ -85,6 +103,7 @@ export function runLua(
   limits: { timeoutMs: number; memoryBytes: number },
 ): Promise<LuaOutcome> {
   const { wasmoon, wasm } = locate();
+  compileInlineInWorkers();
   return new Promise((resolve) => {
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
