@@ -4,6 +4,7 @@ export type Severity = 'error' | 'warning';
 export type FindingRule =
   | 'parse'
   | 'undefined-variable'
+  | 'variable-cycle'
   | 'unknown-metadata'
   | 'duplicate-name'
   | 'missing-request'

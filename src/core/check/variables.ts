@@ -187,6 +187,29 @@ function missingName(
   return undefined;
 }
 
+/**
+ * The chain `a -> b -> a` when `name` leads back to itself through environment values only
+ * (`"root_uri": "{{root_uri}}"`), which `dial run` refuses as a cycle. A chain through a file
+ * variable is left alone: a file variable naming itself stands for the environment's value in
+ * most dialects (the resolver's rule), so only env-file chains are sure to be cycles.
+ */
+function environmentCycle(
+  name: string,
+  environmentValue: (name: string) => string | undefined,
+  scope: VariableScope,
+  chain: string[],
+): string[] | undefined {
+  if (chain.includes(name)) return [...chain.slice(chain.indexOf(name)), name];
+  const value = environmentValue(name);
+  if (value === undefined) return undefined;
+  for (const placeholder of findPlaceholders(value)) {
+    const inner = neededName(placeholder.expression, scope);
+    const cycle = inner === undefined ? undefined : environmentCycle(inner, environmentValue, scope, [...chain, name]);
+    if (cycle) return cycle;
+  }
+  return undefined;
+}
+
 /** Reports each `{{name}}` of the file's requests that some environment leaves undefined (one finding per place, naming the environments). */
 export function checkVariables(
   file: HttpFile,
@@ -218,14 +241,32 @@ export function checkVariables(
         const name = neededName(placeholder.expression, scope, file.dialect === 'httpyac');
         if (name === undefined) continue;
         const failing = new Map<string, string[]>();
+        const cycles = new Map<string, string[]>();
         for (const environment of environments) {
           const defined = (n: string): string | undefined => {
             if (Object.hasOwn(scope.cliVariables, n) || prompted.has(n) || scope.scripted.has(n)) return '';
             return fileVariables.get(n) ?? environment.values.get(n) ?? scope.dotenv.get(n);
           };
           const missing = missingName(name, defined, scope, new Set());
-          if (missing === undefined) continue;
+          if (missing === undefined) {
+            // Only where the run would take the value from the environment file: no --var, prompt,
+            // script, file variable or .env value of that name comes first.
+            const environmentValue = (n: string): string | undefined =>
+              defined(n) === environment.values.get(n) && !fileVariables.has(n) ? environment.values.get(n) : undefined;
+            const cycle = environmentCycle(name, environmentValue, scope, []);
+            if (cycle)
+              cycles.set(cycle.join(' -> '), [...(cycles.get(cycle.join(' -> ')) ?? []), environment.name ?? '']);
+            continue;
+          }
           failing.set(missing, [...(failing.get(missing) ?? []), environment.name ?? '']);
+        }
+        for (const [chain, names] of cycles) {
+          const named = names.filter(Boolean);
+          report(
+            span.start + placeholder.start,
+            'variable-cycle',
+            `variable cycle: ${chain}${named.length ? ` in environment${named.length > 1 ? 's' : ''} ${named.map((n) => `'${n}'`).join(', ')}` : ''}`,
+          );
         }
         for (const [missing, names] of failing)
           report(
