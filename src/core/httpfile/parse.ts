@@ -1201,8 +1201,20 @@ class HttpFileParser {
       }
       if ((t[0] === '?' || t[0] === '&') && t[1] !== '?' && this.queryAfterVersion(i, t)) return i;
       if (/^[{[]/.test(t)) {
-        // A JSON body with no blank line before it: httpyac sends it as the body; the others
-        // cannot read the request at all, so dial follows httpyac and says so.
+        // A JSON body with no blank line before it: httpyac sends it as the body; JetBrains and
+        // REST Client cannot read the request (REST Client takes the line for a header), so a file
+        // that names one of them stops here as it would there. Elsewhere dial follows httpyac and says so.
+        if (
+          !this.dialectUnnamed &&
+          (this.dialect === 'jetbrains' || this.dialect === 'rest-client') &&
+          !t.startsWith('{{')
+        )
+          this.fail(
+            `line ${i + 1} starts the body without a blank line after the headers`,
+            i,
+            1,
+            'leave a blank line between the headers and the body (JetBrains and REST Client require it)',
+          );
         this.warn(
           `line ${i + 1} starts the body without a blank line after the headers`,
           i,
