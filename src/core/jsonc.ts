@@ -20,7 +20,8 @@ export function stripJsonComments(text: string): string {
     const c = out[i];
     if (c === '"') {
       let end = i + 1;
-      while (end < out.length && out[end] !== '"') end += out[end] === '\\' ? 2 : 1;
+      // A string ends at its closing quote, or (left open, which JSON.parse then reports) at the line's end.
+      while (end < out.length && out[end] !== '"' && out[end] !== '\n') end += out[end] === '\\' ? 2 : 1;
       i = end;
       comma = -1;
     } else if (c === '/' && out[i + 1] === '/') {

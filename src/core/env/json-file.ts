@@ -1,5 +1,6 @@
 /** Reading JSON files people write by hand, with errors that point at file:line:col. */
 import { DialError, type ErrorCode } from '../errors.js';
+import { stripJsonComments } from '../jsonc.js';
 
 /** The 1-based line and column of a UTF-16 offset in text. */
 export function lineColAt(text: string, offset: number): { line: number; col: number } {
@@ -18,27 +19,7 @@ export function lineColAt(text: string, offset: number): { line: number; col: nu
  * those characters become spaces (line breaks stay), so offsets, lines and columns are unchanged.
  */
 export function blankJsonComments(text: string): string {
-  if (!text.includes('/') && !text.includes(',')) return text;
-  const out = text.split('');
-  let lastComma = -1;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"') {
-      lastComma = -1;
-      for (i++; i < text.length && text[i] !== '"' && text[i] !== '\n'; i++) if (text[i] === '\\') i++;
-    } else if (c === '/' && (text[i + 1] === '/' || text[i + 1] === '*')) {
-      const block = text[i + 1] === '*';
-      const end = block ? text.indexOf('*/', i + 2) : text.indexOf('\n', i);
-      const stop = end < 0 ? text.length : block ? end + 2 : end;
-      for (let j = i; j < stop; j++) if (out[j] !== '\n' && out[j] !== '\r') out[j] = ' ';
-      i = stop - 1;
-    } else if (c === ',') lastComma = i;
-    else if (c === '}' || c === ']') {
-      if (lastComma >= 0) out[lastComma] = ' ';
-      lastComma = -1;
-    } else if (!/\s/.test(c)) lastComma = -1;
-  }
-  return out.join('');
+  return text.includes('/') || text.includes(',') ? stripJsonComments(text) : text;
 }
 
 /** Parses JSON text; a syntax error becomes a DialError (default E_ENV) with line, column and the offending line. */
