@@ -17,7 +17,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { stripJsonComments } from './vscode-settings.js';
+import { stripJsonComments } from '../jsonc.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -122,7 +122,7 @@ async function readSecrets(path: string): Promise<Map<string, string> | { proble
   }
   try {
     const out = new Map<string, string>();
-    flatten(JSON.parse(stripJsonComments(text.replace(/^\uFEFF/, ''))), '', out);
+    flatten(JSON.parse(stripJsonComments(text)), '', out);
     return out;
   } catch (error) {
     return { problem: `${path} is not valid JSON: ${(error as Error).message}` };

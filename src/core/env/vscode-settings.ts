@@ -22,9 +22,6 @@ export const VSCODE_SETTINGS = join('.vscode', 'settings.json');
 const KEY = 'rest-client.environmentVariables';
 const HEADERS_KEY = 'rest-client.defaultHeaders';
 
-/** JSON with comments and trailing commas made plain JSON (core/jsonc.ts; kept here for its importers). */
-export { stripJsonComments };
-
 /** The REST Client environments of a workspace's VS Code settings, or undefined. */
 export async function vscodeEnvironments(root: string): Promise<SettingsEnvFile | undefined> {
   const path = join(root, VSCODE_SETTINGS);

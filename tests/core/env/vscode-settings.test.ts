@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EnvStore } from '../../../src/core/env/index.js';
-import { stripJsonComments } from '../../../src/core/env/vscode-settings.js';
+import { stripJsonComments } from '../../../src/core/jsonc.js';
 import { createSession } from '../../../src/core/session/index.js';
 import { tempDir } from '../../helpers/cli.js';
 
