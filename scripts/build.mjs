@@ -5,7 +5,7 @@
 //   dist/cli.cjs.cache  that code cache, written by a warm-up run (scripts/code-cache-warm-up.cjs).
 //   dist/send.cjs       the same program with `send` as its only command (src/cli-send.ts), and
 //   dist/send.cjs.cache its cache: bin/dial.js runs it for `dial send`, which then reads and
-//                       compiles a third less (docs/performance.md).
+//                       compiles a third less (bench/HISTORY.md).
 //   dist/send-url.cjs   `dial send` once more, without what only a .http target or an unusual command
 //   dist/send-url.cjs.cache  line needs (see handOverPlugin): bin/dial.js runs it for a `dial send`
 //                       that names no .http file, and it hands anything else over to dist/send.cjs.
@@ -258,7 +258,7 @@ const builds = await Promise.all([
     outExtension: { '.js': '.cjs' },
     format: 'cjs',
     // Not keepNames: it names each function expression with a call where it is created, and on a
-    // run's per-request path that cost ~25 M instructions over 500 requests (docs/performance.md).
+    // run's per-request path that cost ~25 M instructions over 500 requests (bench/HISTORY.md).
     // Identifiers are shortened (232 KB less with the cache, which keeps the package under 10 MB),
     // so an internal error's stack trace from `dial run` names minified functions; nothing in the
     // program reads a function's or class's name (DialError sets its own).
@@ -295,10 +295,11 @@ const builds = await Promise.all([
     outExtension: { '.js': '.cjs' },
     format: 'cjs',
     supported: { 'dynamic-import': false },
-    // Minified (names kept: errors are told apart by name, and stack traces stay readable), which
-    // keeps the installed package under 10 MB.
+    // Minified, names shortened as in dist/run.cjs: nothing in the workbench reads a function's or
+    // class's name (DialError sets its own), and keeping them cost 136 KB with the code cache,
+    // room the package's 10 MB needed (the HTTP/1.1 client of December 2026). An internal error's
+    // stack trace from `dial open` names minified functions.
     minify: true,
-    keepNames: true,
     // Ink imports react-devtools-core only when DEV is set; never bundle it.
     external: ['react-devtools-core'],
     // jsonpath-plus (25 KB) is carried: the viewer's JSONPath filter imports it at load, and

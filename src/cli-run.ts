@@ -3,7 +3,7 @@
  * For those arguments src/commands/index.ts registers `run` alone, so this program registers it
  * alone too and behaves the same; bundled without the other commands, and with a code cache made
  * by a `dial run` (scripts/build.mjs), its functions are not compiled again at each start
- * (docs/performance.md). A plainly valid command line is read without Commander
+ * (bench/HISTORY.md). A plainly valid command line is read without Commander
  * (src/commands/run/quick-line.ts).
  */
 import { quickRunLine } from './commands/run/quick-line.js';

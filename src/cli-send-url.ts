@@ -4,7 +4,7 @@
  * variables, scripts, OAuth) and zod, which a URL send never runs: scripts/build.mjs replaces
  * those modules with one that throws HandOver when loaded, and then this program hands the
  * command line over to dist/send.cjs, before it has read or written anything
- * (src/commands/send/hand-over.ts, docs/performance.md). A plainly valid command line is read
+ * (src/commands/send/hand-over.ts, bench/HISTORY.md). A plainly valid command line is read
  * without Commander (src/commands/send/quick-line.ts).
  */
 import { HandOver, runFullSendProgram } from './commands/send/hand-over.js';

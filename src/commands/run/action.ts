@@ -67,7 +67,7 @@ export async function runAction(paths: string[], flags: unknown, global: GlobalO
  * `dial run` only, set when its action starts (the code cache was made with the defaults, and a
  * flag given on the command line would make V8 refuse it). A run's hot path is many functions
  * deep, so TurboFan inlined most of it into each caller it optimised and compiled the same code
- * several times. Measured in instructions (docs/performance.md, issue #19, third pass): the
+ * several times. Measured in instructions (bench/HISTORY.md, issue #19, third pass): the
  * compiler's part of 5,000 requests at `--concurrency 8` drops by ~270 M and the run by ~190 M;
  * 500 requests in a row show no difference beyond the noise. A quarter of the default did no
  * better. Loop peeling and escape analysis are off too (fifth pass): each took ~80 M of the
@@ -112,7 +112,7 @@ const YOUNG_GENERATION_BYTES = 8 * 1048576;
  * size: planning a 20,000-file run allocates in long stretches with no turn of the event loop,
  * and the young generation grew to 16 MiB there before its size could be looked at.
  *
- * Measured at --concurrency 8 (docs/performance.md): a young generation held at its first 1 MiB
+ * Measured at --concurrency 8 (bench/HISTORY.md): a young generation held at its first 1 MiB
  * was scavenged every ~15 requests, and each scavenge copied the requests in flight, so the
  * collector executed ~13% of a 5,000-request run's instructions; at 8 MiB it is scavenged a
  * quarter as often and executes ~40% less, for ~7 MiB more peak RSS (79 / 83 MiB at 10,000 /

@@ -2,7 +2,7 @@
  * A `dial run` command line read without Commander when it is plainly valid: global flags (before
  * or after `run`), then paths and run's flags spelt `--flag` or `-f` (a value as the next word).
  * Building the `run` command (~30 options) and parsing with Commander is work a run can skip
- * (docs/performance.md). Anything else — `--flag=value`, a value starting with `-`, help, `--`,
+ * (bench/HISTORY.md). Anything else — `--flag=value`, a value starting with `-`, help, `--`,
  * combined short flags, `--allow-node`, `--dialect`, `--version` — answers undefined, and
  * Commander reads the line as always. What this answers is what Commander gives the action (the
  * paths, the run command's opts() and the root's global flags):

@@ -2,7 +2,7 @@
  * `dial send FILE.http[#name]`: the request of a .http file, resolved as `dial run` would (its
  * environment, variables, the requests it references, OAuth, scripts). ./run-send.ts loads this
  * module only for a .http target; dist/send-url.cjs, the program for URL sends, does not carry
- * it and hands such a command line over to dist/send.cjs instead (docs/performance.md).
+ * it and hands such a command line over to dist/send.cjs instead (bench/HISTORY.md).
  */
 import { relative, resolve } from 'node:path';
 import { DialError } from '../../core/errors.js';

@@ -3,7 +3,7 @@
  * modules only a .http target or an unusual command line needs (scripts/build.mjs replaces
  * them with a module that throws HandOver when loaded). Those are loaded before the command
  * reads or writes anything, so when one is needed the URL program stops there and hands the
- * whole command line over to dist/send.cjs, which runs it from the start (docs/performance.md).
+ * whole command line over to dist/send.cjs, which runs it from the start (bench/HISTORY.md).
  */
 
 /** Thrown by a module dist/send-url.cjs does not carry, when it is loaded. */

@@ -3,7 +3,7 @@
  * (before or after `send`), then the request's words, and send's flags spelt `--flag` or `-f` (a value as
  * the next word). Building the `send` command
  * (~45 options) and parsing with Commander costs ~5 M instructions a URL send can skip
- * (docs/performance.md). Anything else — `--flag=value`, a value starting with `-`, help, `--`,
+ * (bench/HISTORY.md). Anything else — `--flag=value`, a value starting with `-`, help, `--`,
  * combined short flags, `--allow-node`, `--dialect` — answers undefined, and Commander reads the line
  * as always. What this answers is what Commander gives the action (the positional words, the
  * send command's opts() and the root's global flags): tests/commands/send-quick-line.property.test.ts

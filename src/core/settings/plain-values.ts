@@ -2,7 +2,7 @@
  * A settings value that is surely valid, told without zod: `loadSettings` loads the schema
  * (./schema.ts, zod) only for a value this does not vouch for, and the schema then words the
  * error. zod's loading and building its schemas cost ~24 M instructions, a sixth of a
- * `dial send`, for anyone with a config.json (`dial send -e` writes one): docs/performance.md.
+ * `dial send`, for anyone with a config.json (`dial send -e` writes one): bench/HISTORY.md.
  * tests/core/settings/plain-values.property.test.ts holds that every value vouched for here
  * passes the schema.
  */
