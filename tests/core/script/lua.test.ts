@@ -222,8 +222,20 @@ describe('the Lua sandbox holds when a script tries to break out', () => {
   });
 
   it('allocating without end stops at the memory limit', async () => {
-    const error = await failure('  local t = {} for i = 1, 1e9 do t[i] = string.rep("x", 4096) .. i end');
-    expect(error.message).toMatch(/Lua script ran out of memory \(the sandbox allows 32 MiB\)/);
+    // A time limit far past what filling 32 MiB takes, so a loaded machine cannot turn this into
+    // the time limit's test (it did once at 1.5 s, under a load average of 7 on 2 cores).
+    const patient = new ScriptRunner(30_000, { memoryBytes: 32 * 1024 * 1024 });
+    const error = await runLua(
+      '  local t = {} for i = 1, 1e9 do t[i] = string.rep("x", 4096) .. i end',
+      env(),
+      '>',
+      patient,
+    ).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(DialError);
+    expect((error as DialError).message).toMatch(/Lua script ran out of memory \(the sandbox allows 32 MiB\)/);
   });
 
   it('one huge string stops at the memory limit', async () => {
