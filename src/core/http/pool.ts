@@ -1,5 +1,5 @@
 /** Connection pools of both transports, and the one place undici's transport is loaded. */
-import { closeNodeAgents } from './node-transport.js';
+import { closeWireConnections } from './wire-transport.js';
 
 let undiciTransport: Promise<typeof import('./undici-transport.js')> | undefined;
 
@@ -9,12 +9,12 @@ export function loadUndiciTransport(): Promise<typeof import('./undici-transport
 }
 
 /**
- * Destroys pooled keep-alive sockets (node:http agents and undici pools if loaded) so a CLI exits
- * promptly. `keepIdle` leaves node:http's idle sockets to the process's exit: Node unrefs a
- * socket it pools, so it holds nothing open, and destroying one reads process.stderr in node:net
+ * Destroys pooled keep-alive sockets (the wire transport's and undici's pools if loaded) so a CLI
+ * exits promptly. `keepIdle` leaves idle HTTP/1.1 connections to the process's exit: they are
+ * unref'd, so they hold nothing open, and destroying one reads process.stderr in node:net
  * (which builds that stream). `dial send` passes it once the exchange is complete.
  */
 export function closeConnections(options: { keepIdle?: boolean } = {}): void {
-  closeNodeAgents(options.keepIdle);
+  closeWireConnections(options.keepIdle);
   void undiciTransport?.then((module) => module.closeUndiciDispatchers());
 }

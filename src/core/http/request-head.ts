@@ -1,7 +1,7 @@
 /**
  * The request head as the engine puts it on the wire, computed without sending: validation,
  * the default headers, URL credentials, and `previewRequest` for `send --offline`/`-v`. Kept
- * apart from send.ts so printing a request never loads node:http.
+ * apart from send.ts so printing a request never loads the transports.
  */
 import { DialError } from '../errors.js';
 import { VERSION } from '../../version.js';
@@ -160,7 +160,7 @@ export function normalise(request: HttpRequest): { request: HttpRequest; url: UR
   return { request, url };
 }
 
-/** Whether a hop goes through undici (HTTP/2 or a proxy) rather than node:http; it changes the default headers. */
+/** Whether a hop goes through undici (HTTP/2 or a proxy) rather than the HTTP/1.1 client; it changes the default headers. */
 export function usesUndici(
   request: HttpRequest,
   url: URL,

@@ -9,7 +9,7 @@ import { DialError } from '../errors.js';
 import { isSensitiveHeader } from '../secrets.js';
 import { BodyRecorder, prepareBody, type PreparedBody } from './body.js';
 import { decodersFor } from './decode.js';
-import { sendWithNode } from './node-transport.js';
+import { sendOverWire } from './wire-transport.js';
 import { protocolSenderFor } from './protocols.js';
 import { loadUndiciTransport } from './pool.js';
 import { buildHeaders, findHeader, normalise, usesUndici } from './request-head.js';
@@ -156,7 +156,7 @@ export async function sendRequest(request: HttpRequest, options: SendOptions = {
         });
       const headers = buildHeaders(userHeaders, url, method, body, options, viaUndici, request.omitHeaders);
       const recorder = new BodyRecorder();
-      const transport: Transport = viaUndici ? (await loadUndiciTransport()).sendWithUndici : sendWithNode;
+      const transport: Transport = viaUndici ? (await loadUndiciTransport()).sendWithUndici : sendOverWire;
       const hop: HopResponse = await transport(
         { method, url, headers, body, recorder, target },
         { stopper, connectTimeoutMs, tls, httpVersion: request.httpVersion ?? '1.1', proxy },

@@ -1,4 +1,4 @@
-/** The shape shared by the two transports (node:http for HTTP/1.1, undici for HTTP/2 and proxies). */
+/** The shape shared by the two transports (./wire-transport.ts for HTTP/1.1, undici for HTTP/2 and proxies). */
 import type { Readable } from 'node:stream';
 import type { BodyRecorder, PreparedBody } from './body.js';
 import type { HeaderList } from './types.js';
