@@ -28,6 +28,8 @@ export interface CheckOptions {
 export interface CheckResult {
   findings: Finding[];
   files: number;
+  /** The user's VS Code settings files whose REST Client environments the checked files see (they are outside the workspace, so the command names them). */
+  userSettings: string[];
 }
 
 function shownPath(path: string, cwd: string): string {
@@ -93,6 +95,42 @@ async function checkEnvFiles(root: string, httpDirs: string[], cwd: string, find
     }
   }
   return broken;
+}
+
+/**
+ * REST Client's VS Code settings outside the workspace: a user settings or workspace file that
+ * does not parse is a warning at its line; the user settings files that give environments are returned.
+ */
+async function vscodeSettingsFindings(
+  store: import('../env/env-store.js').EnvStore,
+  paths: string[],
+  cwd: string,
+  findings: Finding[],
+): Promise<string[]> {
+  const { vscodeSettingsProblems } = await import('../env/vscode-settings.js');
+  const reported = new Set<string>();
+  const userSettings = new Set<string>();
+  for (const dir of new Set(paths.map((path) => dirname(path)))) {
+    for (const problem of vscodeSettingsProblems(dir)) {
+      if (reported.has(problem.path)) continue;
+      reported.add(problem.path);
+      const rel = relative(cwd, problem.path);
+      findings.push({
+        file: rel.startsWith('..') ? problem.path : shownPath(problem.path, cwd),
+        line: problem.line,
+        col: 1,
+        severity: 'warning',
+        rule: 'env-file',
+        message: `does not parse: ${problem.message}: its REST Client environments (${problem.what}) are not read`,
+      });
+    }
+    try {
+      for (const file of await store.filesFor(dir)) if (file.vscode === 'user') userSettings.add(file.path);
+    } catch {
+      // An env file that does not parse is reported by checkEnvFiles.
+    }
+  }
+  return [...userSettings];
 }
 
 /** The environments to check a folder against. */
@@ -187,8 +225,9 @@ export async function checkFiles(options: CheckOptions): Promise<CheckResult> {
     checkVariables(file, environments, scope, report, importedVariables(file, parsed));
     checkPrecedence(file, environments, options.cwd, report, options.cliVariables);
   }
+  const userSettings = await vscodeSettingsFindings(store, paths, options.cwd, findings);
   findings.sort((a, b) => (a.file === b.file ? a.line - b.line || a.col - b.col : a.file < b.file ? -1 : 1));
-  return { findings, files: paths.length };
+  return { findings, files: paths.length, userSettings };
 }
 
 /**

@@ -4,6 +4,7 @@ export {
   parseEnvFile,
   folderChain,
   isEnvFileName,
+  shownEnvPath,
   ENV_FILE,
   PRIVATE_ENV_FILE,
   DOTENV_FILE,
@@ -11,6 +12,7 @@ export {
   type EnvFile,
   type ResolvedEnvironment,
   type Dotenv,
+  type EnvOrigin,
 } from './env-store.js';
 export { parseDotenv } from './dotenv.js';
 export { SECURITY_KEY, type AuthConfigSource, type AuthConfigEntry } from './security.js';
