@@ -175,4 +175,30 @@ describe("REST Client environments from the user's VS Code settings and a .code-
     const brokenCheck = await runCli(['check', join('requests', 'me.rest')], { cwd: broken.repo, env });
     expect(brokenCheck.stdout).toContain(`${join(broken.outer, 'team.code-workspace')}:3:1: warning: does not parse`);
   });
+
+  it("a file another tool's marks make that tool's does not see the user settings", async () => {
+    const server = await startRecordingServer();
+    try {
+      const { repo } = workspace(WORKSPACE_FILE);
+      write(repo, { 'requests/jb.http': `# @dialect jetbrains\n${REQUEST}` });
+      const { env } = homeWith(userSettings(server.url).replace('"local"', '"mine": { "host": "x" }, "local"'));
+      // `local` is the workspace file's too: it exists, but `host` (the user's) is not read.
+      const run = await runCli(['run', join('requests', 'jb.http'), '-e', 'local'], { cwd: repo, env });
+      expect(run.code).toBe(3);
+      expect(run.stdout).toContain("variable 'host' is not defined");
+      // `mine` is the user's alone: an unknown environment for this file, saying why.
+      const mine = await runCli(['run', join('requests', 'jb.http'), '-e', 'mine'], { cwd: repo, env });
+      expect(mine.code).toBe(3);
+      expect(mine.stdout + mine.stderr).toContain("unknown environment 'mine'");
+      expect(mine.stdout + mine.stderr).toContain('only your VS Code user settings');
+      expect(server.requests).toHaveLength(0);
+      // The same request without the `# @dialect` line (REST Client's by the workspace file's keys) reads them.
+      write(repo, { 'requests/plain.http': REQUEST });
+      const plain = await runCli(['run', join('requests', 'plain.http'), '-e', 'local'], { cwd: repo, env });
+      expect(plain.code, plain.stdout + plain.stderr).toBe(0);
+      expect(server.requests).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
 });

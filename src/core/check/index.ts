@@ -99,11 +99,13 @@ async function checkEnvFiles(root: string, httpDirs: string[], cwd: string, find
 
 /**
  * REST Client's VS Code settings outside the workspace: a user settings or workspace file that
- * does not parse is a warning at its line; the user settings files that give environments are returned.
+ * does not parse is a warning at its line; the user settings files that give environments to
+ * files in `readers` (the folders of files that read them, readsVscodeUserSettings) are returned.
  */
 async function vscodeSettingsFindings(
   store: import('../env/env-store.js').EnvStore,
   paths: string[],
+  readers: Set<string>,
   cwd: string,
   findings: Finding[],
 ): Promise<string[]> {
@@ -125,7 +127,8 @@ async function vscodeSettingsFindings(
       });
     }
     try {
-      for (const file of await store.filesFor(dir)) if (file.vscode === 'user') userSettings.add(file.path);
+      for (const file of await store.filesFor(dir))
+        if (file.vscode === 'user' && readers.has(dir)) userSettings.add(file.path);
     } catch {
       // An env file that does not parse is reported by checkEnvFiles.
     }
@@ -139,15 +142,17 @@ async function environmentsFor(
   dir: string,
   only: string | undefined,
   httpyac: boolean,
+  vscodeUser: boolean,
 ): Promise<EnvironmentValues[]> {
   // httpyac files also read httpyac's env/*.env files and JSON config (core/vars/httpyac-env.ts).
   const withHttpyac = httpyac ? (await import('../vars/httpyac-env.js')).withHttpyacEnvironment : undefined;
   const httpyacNames = httpyac
     ? await (await import('../env/httpyac-names.js')).httpyacEnvironmentNames(dir, store.root)
     : [];
-  const names = only !== undefined ? [only] : [...new Set([...(await store.names(dir)), ...httpyacNames])].sort();
+  const names =
+    only !== undefined ? [only] : [...new Set([...(await store.names(dir, { vscodeUser })), ...httpyacNames])].sort();
   const values = async (name?: string): Promise<EnvironmentValues> => {
-    const base = await store.resolve(dir, name);
+    const base = await store.resolve(dir, name, { vscodeUser });
     const resolved = withHttpyac ? await withHttpyac(base, dir, name) : base;
     return {
       ...(name !== undefined && { name }),
@@ -163,11 +168,12 @@ async function environmentsFor(
 
 /** Runs every check over the files under the given paths. */
 export async function checkFiles(options: CheckOptions): Promise<CheckResult> {
-  const [{ findWorkspaceRoot, discoverHttpFiles }, { EnvStore }, { parseHttpFile }] = await Promise.all([
-    import('../workspace/discover.js'),
-    import('../env/env-store.js'),
-    import('../httpfile/index.js'),
-  ]);
+  const [{ findWorkspaceRoot, discoverHttpFiles }, { EnvStore, readsVscodeUserSettings }, { parseHttpFile }] =
+    await Promise.all([
+      import('../workspace/discover.js'),
+      import('../env/env-store.js'),
+      import('../httpfile/index.js'),
+    ]);
   const given = options.paths.length ? options.paths.map((p) => resolve(options.cwd, p)) : [options.cwd];
   let start = given[0];
   try {
@@ -221,11 +227,20 @@ export async function checkFiles(options: CheckOptions): Promise<CheckResult> {
     checkRequests(file, report, requestNames);
     const dir = dirname(path);
     if ([...broken].some((b) => dir === b || dir.startsWith(b + sep))) continue;
-    const environments = await environmentsFor(store, dir, options.environment, file.dialect === 'httpyac');
+    const environments = await environmentsFor(
+      store,
+      dir,
+      options.environment,
+      file.dialect === 'httpyac',
+      readsVscodeUserSettings(file),
+    );
     checkVariables(file, environments, scope, report, importedVariables(file, parsed));
     checkPrecedence(file, environments, options.cwd, report, options.cliVariables);
   }
-  const userSettings = await vscodeSettingsFindings(store, paths, options.cwd, findings);
+  const readers = new Set(
+    paths.filter((path) => parsed.has(path) && readsVscodeUserSettings(parsed.get(path)!)).map((path) => dirname(path)),
+  );
+  const userSettings = await vscodeSettingsFindings(store, paths, readers, options.cwd, findings);
   findings.sort((a, b) => (a.file === b.file ? a.line - b.line || a.col - b.col : a.file < b.file ? -1 : 1));
   return { findings, files: paths.length, userSettings };
 }

@@ -57,6 +57,20 @@ export interface ResolvedEnvironment {
   unreadVariableHook?: string;
 }
 
+/**
+ * `vscodeUser: false` leaves REST Client's environments in the user's VS Code settings out: they
+ * apply to files read as REST Client's and to files that name no tool (readsVscodeUserSettings),
+ * not to files another tool's marks make that tool's.
+ */
+export interface EnvReadOptions {
+  vscodeUser?: boolean;
+}
+
+/** Whether a `.http` file sees REST Client's environments from the user's VS Code settings (see EnvReadOptions). */
+export function readsVscodeUserSettings(file: { dialect?: string; dialectSource?: string }): boolean {
+  return file.dialect === 'rest-client' || file.dialectSource === undefined || file.dialectSource === 'default';
+}
+
 /** A file that defines an environment (EnvStore.origins): as shownEnvPath shows it, and its VS Code level if it is VS Code's settings. */
 export interface EnvOrigin {
   path: string;
@@ -275,7 +289,7 @@ export class EnvStore {
    * folder; REST Client's environments in VS Code's settings (the user's, the workspace file's,
    * the folder's `.vscode/settings.json`, in that order) come before all.
    */
-  async filesFor(dir: string): Promise<EnvFile[]> {
+  async filesFor(dir: string, options: EnvReadOptions = {}): Promise<EnvFile[]> {
     const loaded = await Promise.all([
       this.vscodeFiles(dir),
       ...folderChain(dir, this.root).flatMap((folder) => [
@@ -284,30 +298,35 @@ export class EnvStore {
         this.load(join(folder, USER_ENV_FILE), true),
       ]),
     ]);
-    return loaded.flat().filter((file): file is EnvFile => file !== undefined);
+    const files = loaded.flat().filter((file): file is EnvFile => file !== undefined);
+    return options.vscodeUser === false ? files.filter((file) => file.vscode !== 'user') : files;
   }
 
   /** Environment names defined for `dir` (without `$shared`). */
-  async names(dir: string = this.root): Promise<string[]> {
+  async names(dir: string = this.root, options: EnvReadOptions = {}): Promise<string[]> {
     const names = new Set<string>();
-    for (const file of await this.filesFor(dir))
+    for (const file of await this.filesFor(dir, options))
       for (const name of Object.keys(file.environments)) if (name !== SHARED_ENV) names.add(name);
     return [...names].sort();
   }
 
   /** The variables of environment `name` (plus `$shared`) for a `.http` file in `dir`. Unknown name -> E_ENV. */
-  async resolve(dir: string, name?: string): Promise<ResolvedEnvironment> {
-    const files = await this.filesFor(dir);
+  async resolve(dir: string, name?: string, options: EnvReadOptions = {}): Promise<ResolvedEnvironment> {
+    const files = await this.filesFor(dir, options);
     if (
       name !== undefined &&
       name !== SHARED_ENV &&
       !files.some((file) => file.environments[name]) &&
       !(await import('./httpyac-names.js').then((module) => module.httpyacDefines(dir, this.root, name)))
     ) {
-      const known = await this.names(dir);
+      const known = await this.names(dir, options);
+      const userOnly =
+        options.vscodeUser === false &&
+        (await this.filesFor(dir)).find((file) => file.vscode === 'user' && file.environments[name]);
       throw new DialError('E_ENV', `unknown environment '${name}'`, {
-        hint:
-          files.length === 0
+        hint: userOnly
+          ? `only your VS Code user settings (${userOnly.path}) define it, and they are read for REST Client files and files that name no tool, not for this one`
+          : files.length === 0
             ? `no ${ENV_FILE} found between ${dir} and the workspace root ${this.root}`
             : `environments: ${known.join(', ') || '(none besides $shared)'} (from ${files.map((file) => file.path).join(', ')})`,
       });

@@ -5,6 +5,7 @@ export {
   folderChain,
   isEnvFileName,
   shownEnvPath,
+  readsVscodeUserSettings,
   ENV_FILE,
   PRIVATE_ENV_FILE,
   DOTENV_FILE,
@@ -13,6 +14,7 @@ export {
   type ResolvedEnvironment,
   type Dotenv,
   type EnvOrigin,
+  type EnvReadOptions,
 } from './env-store.js';
 export { parseDotenv } from './dotenv.js';
 export { SECURITY_KEY, type AuthConfigSource, type AuthConfigEntry } from './security.js';

@@ -8,7 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EnvStore } from '../../../src/core/env/index.js';
+import { EnvStore, readsVscodeUserSettings } from '../../../src/core/env/index.js';
 import { chooseDialect, onParseWarning, parseHttpFile } from '../../../src/core/httpfile/index.js';
 import type { ParseWarning } from '../../../src/core/httpfile/types.js';
 import { findWorkspaceFile, readSettingsFile, userSettingsPath } from '../../../src/core/vscode-config.js';
@@ -133,6 +133,23 @@ describe('REST Client environments merged over VS Code levels', () => {
     });
     // And a store given no home folder at all reads no user settings either.
     expect(await new EnvStore(join(outer, 'repo'), { env: {} }).names(api)).toEqual(['local']);
+  });
+
+  it("only REST Client's files and files that name no tool read the user level", async () => {
+    expect(readsVscodeUserSettings({ dialect: 'rest-client', dialectSource: 'file' })).toBe(true);
+    expect(readsVscodeUserSettings({ dialect: 'jetbrains', dialectSource: 'default' })).toBe(true);
+    expect(readsVscodeUserSettings({ dialect: 'jetbrains', dialectSource: 'file' })).toBe(false);
+    expect(readsVscodeUserSettings({ dialect: 'jetbrains', dialectSource: 'flag' })).toBe(false);
+    expect(readsVscodeUserSettings({ dialect: 'httpyac', dialectSource: 'workspace' })).toBe(false);
+    expect(readsVscodeUserSettings({ dialect: 'kulala', dialectSource: 'constructs' })).toBe(false);
+    const { outer, api } = layered();
+    const store = new EnvStore(join(outer, 'repo'), { env: home(USER) });
+    expect(await store.names(api, { vscodeUser: false })).toEqual(['local']);
+    expect((await store.resolve(api, 'local', { vscodeUser: false })).values.get('host')).toBeUndefined();
+    await expect(store.resolve(api, 'mine', { vscodeUser: false })).rejects.toMatchObject({
+      code: 'E_ENV',
+      hint: expect.stringContaining('only your VS Code user settings'),
+    });
   });
 
   it('a workspace file applies only to the folders it lists', () => {
