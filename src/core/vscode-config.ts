@@ -1,7 +1,8 @@
 /**
  * VS Code's settings files, found and read as VS Code REST Client gets its settings: it asks VS
- * Code for the `rest-client` section of the document, and VS Code merges three levels, lowest
- * first: the user's `settings.json`, the `settings` object of the multi-root workspace file
+ * Code for the `rest-client` section of the document (its models/configurationSettings.ts; the
+ * settings are resource-scoped, so every level counts in a multi-root workspace too), and VS Code
+ * merges three levels, lowest first: the user's `settings.json`, the `settings` object of the multi-root workspace file
  * (`*.code-workspace`) whose folders hold the document, and the folder's `.vscode/settings.json`.
  * VS Code merges an object value key by key, recursively, across the levels (other values are
  * replaced); env/vscode-settings.ts turns the files into environments, httpfile/dialect.ts reads
@@ -11,6 +12,7 @@
  * path), so dialect detection and the env store share one read. It is a leaf, so both may import it.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { jsonErrorLine, stripJsonComments } from './jsonc.js';
@@ -119,43 +121,59 @@ export interface WorkspaceFileScan {
 const workspaceFileCache = new Map<string, WorkspaceFileScan>();
 
 /**
- * The nearest `*.code-workspace` file, from `dir` up to the repository root and the folder just
- * above it (where a workspace of several repositories is kept), whose `folders` hold `dir`. One
- * directory listing per folder climbed; files in one folder are tried in name order. A workspace
- * file that does not parse is reported in `problems` and passed over.
+ * The nearest `*.code-workspace` file whose `folders` hold `dir`. Looked for in `dir` and each
+ * folder above it up to the repository root (the nearest folder with `.git`), then in the folder
+ * just above the repository root, where a workspace of several repositories is kept; outside a
+ * repository, up to the home folder. One directory listing per folder; files in one folder are
+ * tried in name order. The temp folder and the filesystem root are never listed (a listing of a
+ * shared temp folder can hold tens of thousands of names, and no workspace file is kept there).
+ * A workspace file that does not parse is reported in `problems` and passed over.
  */
-export function findWorkspaceFile(dir: string): WorkspaceFileScan {
+export function findWorkspaceFile(dir: string, env: Env = process.env, temp: string = tmpdir()): WorkspaceFileScan {
   const from = resolve(dir);
   const cached = workspaceFileCache.get(from);
   if (cached) return cached;
   const scan: WorkspaceFileScan = { problems: [] };
-  let at = from;
-  let lastLevel = false;
-  search: for (;;) {
+  const skipped = (folder: string): boolean => folder === resolve(temp) || dirname(folder) === folder;
+  for (const folder of workspaceFileFolders(from, env.HOME || env.USERPROFILE)) {
+    if (skipped(folder)) continue;
     let names: string[] = [];
     try {
-      names = readdirSync(at);
+      names = readdirSync(folder);
     } catch {
       // An unreadable folder holds no workspace file dial can see.
     }
     for (const name of names.filter((entry) => entry.endsWith('.code-workspace')).sort()) {
-      const read = readSettingsFile(join(at, name));
+      const read = readSettingsFile(join(folder, name));
       if (!read) continue;
       if (read.problem) {
         scan.problems.push(read.problem);
         continue;
       }
-      if (!holdsFolder(read.data, at, from)) continue;
+      if (!holdsFolder(read.data, folder, from)) continue;
       scan.found = { path: read.path, settings: isObject(read.data.settings) ? read.data.settings : {} };
-      break search;
+      break;
     }
-    const parent = dirname(at);
-    if (lastLevel || parent === at) break;
-    if (names.includes('.git')) lastLevel = true;
-    at = parent;
+    if (scan.found) break;
   }
   workspaceFileCache.set(from, scan);
   return scan;
+}
+
+/** The folders findWorkspaceFile lists for `from`, nearest first (see there). */
+function workspaceFileFolders(from: string, home: string | undefined): string[] {
+  const chain: string[] = [];
+  for (let at = from; ; at = dirname(at)) {
+    chain.push(at);
+    if (isRepositoryRoot(at)) {
+      if (dirname(at) !== at) chain.push(dirname(at));
+      return chain;
+    }
+    if (dirname(at) === at) break;
+  }
+  // No repository: from the file's folder up to the home folder (or the whole way when it is not above).
+  const top = home ? chain.indexOf(resolve(home)) : -1;
+  return top < 0 ? chain : chain.slice(0, top + 1);
 }
 
 /** True when one of a workspace file's `folders` (`{"path": …}` relative to it, or a `file:` `{"uri": …}`) is `dir` or holds it. */

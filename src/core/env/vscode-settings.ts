@@ -91,7 +91,7 @@ export function vscodeSettingsProblems(
   const userPath = userSettingsPath(env);
   const user = userPath === undefined ? undefined : readSettingsFile(userPath);
   if (user?.problem) problems.push({ ...user.problem, what: 'VS Code user settings' });
-  for (const problem of findWorkspaceFile(dir).problems)
+  for (const problem of findWorkspaceFile(dir, env).problems)
     problems.push({ ...problem, what: 'a VS Code workspace file' });
   return problems;
 }
@@ -113,7 +113,7 @@ export function vscodeEnvironmentFiles(
     const file = settingsEnvironments(user.data, user.path, 'user');
     if (file) files.push(file);
   }
-  const workspace = findWorkspaceFile(dir);
+  const workspace = findWorkspaceFile(dir, env);
   for (const problem of workspace.problems) warnUnread(problem, 'a VS Code workspace file');
   if (workspace.found) {
     const file = settingsEnvironments(workspace.found.settings, workspace.found.path, 'workspace-file');

@@ -173,6 +173,19 @@ describe('REST Client environments merged over VS Code levels', () => {
     });
   });
 
+  it('outside a repository it climbs to the home folder; the temp folder is never listed', () => {
+    const top = tempDir('dial-vscode-norepo-');
+    write(top, {
+      'notes.code-workspace': JSON.stringify({ folders: [{ path: 'api' }], settings: { a: 1 } }),
+      'api/requests/deep/.keep': '',
+    });
+    const deep = join(top, 'api', 'requests', 'deep');
+    expect(findWorkspaceFile(deep, { HOME: top }).found?.path).toBe(join(top, 'notes.code-workspace'));
+    // The same tree when `top` counts as the temp folder: not listed, so not found.
+    write(top, { 'api/requests/other/.keep': '' });
+    expect(findWorkspaceFile(join(top, 'api', 'requests', 'other'), {}, top).found).toBeUndefined();
+  });
+
   it('the search stops one folder above the repository root', () => {
     const top = tempDir('dial-vscode-far-');
     write(top, {
