@@ -7,7 +7,9 @@
  * public then private `$shared`; then, again root → file folder, the public then private
  * selected environment. So nearer files win, private wins over public, and a named environment
  * wins over `$shared`. A variable is secret when any private file in the chain defines it (even
- * if a public value wins), or when it comes from `.env`.
+ * if a public value wins), or when it comes from `.env`. REST Client's environments in VS Code's
+ * settings (user, `*.code-workspace`, `.vscode/settings.json`: ./vscode-settings.ts) come first in
+ * the chain, lowest level first, so they sit under every env file.
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';

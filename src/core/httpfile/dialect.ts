@@ -3,8 +3,8 @@
  * they differ (above all httpyac's request split and `host` prefix), the dialect decides. Order of
  * precedence: a `# @dialect NAME` line in the file, the `--dialect` flag, the workspace (httpyac's
  * config files or `env/*.env` folder, kulala's env-file `$schema`), constructs only one tool has,
- * a `.vscode/settings.json` or `*.code-workspace` with `rest-client.*` keys (REST Client), a `.rest` file (REST Client),
- * else the common reading.
+ * a `.vscode/settings.json` or `*.code-workspace` with `rest-client.*` keys (REST Client), a
+ * `.rest` file (REST Client), else the common reading.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
