@@ -52,6 +52,11 @@ export function registerCheck(program: Command): void {
       const errors = result.findings.filter((f) => f.severity === 'error').length;
       const warnings = result.findings.length - errors;
       if (!globalOptions(command).quiet) {
+        // Environments read from outside the workspace are named: another machine (CI) lacks them.
+        for (const path of result.userSettings)
+          process.stderr.write(
+            `note: REST Client environments from your VS Code user settings ${path} (DIAL_VSCODE_USER_SETTINGS=0 leaves them out)\n`,
+          );
         const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
         process.stderr.write(
           `${plural(errors, 'error')}, ${plural(warnings, 'warning')} in ${plural(result.files, 'file')}\n`,

@@ -15,12 +15,16 @@ async function listEnvironments(flags: { json?: boolean }, command: Command): Pr
     import('../core/style.js'),
   ]);
   const store = new EnvStore(root);
-  const [names, files, settings] = await Promise.all([store.names(cwd), store.describe(cwd), loadSettings()]);
+  const [origins, files, settings] = await Promise.all([store.origins(cwd), store.describe(cwd), loadSettings()]);
+  const names = [...origins.keys()];
   const remembered = settings.defaultEnvironment[root];
   if (flags.json) {
-    process.stdout.write(
-      `${JSON.stringify({ workspace: root, files, environments: names.map((name) => ({ name, default: name === remembered })) }, null, 2)}\n`,
-    );
+    const environments = names.map((name) => ({
+      name,
+      default: name === remembered,
+      files: origins.get(name)!.map((origin) => origin.path),
+    }));
+    process.stdout.write(`${JSON.stringify({ workspace: root, files, environments }, null, 2)}\n`);
     return;
   }
   if (names.length === 0) {
@@ -28,9 +32,18 @@ async function listEnvironments(flags: { json?: boolean }, command: Command): Pr
     return;
   }
   const style = createStyle(useColor(command, process.stdout));
-  process.stdout.write(
-    `${names.map((name) => (name === remembered ? `${style.bold(name)} ${style.dim('(last used)')}` : name)).join('\n')}\n`,
+  // Where an environment defined in VS Code's settings comes from (the user's settings are read
+  // from outside the workspace, so they are named); env files are the usual place and go unnamed.
+  const label = { user: 'VS Code user settings', 'workspace-file': 'VS Code workspace', folder: 'VS Code settings' };
+  const from = (name: string): string => {
+    const vscode = origins.get(name)!.filter((origin) => origin.vscode);
+    if (vscode.length === 0) return '';
+    return ` ${style.dim(`(${vscode.map((origin) => `${label[origin.vscode!]}: ${origin.path}`).join('; ')})`)}`;
+  };
+  const lines = names.map(
+    (name) => `${name === remembered ? `${style.bold(name)} ${style.dim('(last used)')}` : name}${from(name)}`,
   );
+  process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 async function showEnvironment(

@@ -22,8 +22,8 @@ describe('dial env', () => {
       workspace: root,
       files: ['http-client.env.json', 'http-client.private.env.json'],
       environments: [
-        { name: 'dev', default: false },
-        { name: 'prod', default: false },
+        { name: 'dev', default: false, files: ['http-client.env.json', 'http-client.private.env.json'] },
+        { name: 'prod', default: false, files: ['http-client.env.json'] },
       ],
     });
   });

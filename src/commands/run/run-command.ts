@@ -234,8 +234,11 @@ async function prepareRun(options: RunCommandOptions): Promise<RunSetup> {
       scripts: options.scripts,
       maxBodyBytes,
       updateSnapshots: options.updateSnapshots,
-      environmentValues: async (dir) =>
-        new Map([...(await envStore.resolve(dir, environment)).values, ...Object.entries(cliVariables)]),
+      environmentValues: async (dir, vscodeUser) =>
+        new Map([
+          ...(await envStore.resolve(dir, environment, { vscodeUser })).values,
+          ...Object.entries(cliVariables),
+        ]),
     });
     const {
       plan,

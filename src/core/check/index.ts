@@ -28,6 +28,8 @@ export interface CheckOptions {
 export interface CheckResult {
   findings: Finding[];
   files: number;
+  /** The user's VS Code settings files whose REST Client environments the checked files see (they are outside the workspace, so the command names them). */
+  userSettings: string[];
 }
 
 function shownPath(path: string, cwd: string): string {
@@ -95,21 +97,62 @@ async function checkEnvFiles(root: string, httpDirs: string[], cwd: string, find
   return broken;
 }
 
+/**
+ * REST Client's VS Code settings outside the workspace: a user settings or workspace file that
+ * does not parse is a warning at its line; the user settings files that give environments to
+ * files in `readers` (the folders of files that read them, readsVscodeUserSettings) are returned.
+ */
+async function vscodeSettingsFindings(
+  store: import('../env/env-store.js').EnvStore,
+  paths: string[],
+  readers: Set<string>,
+  cwd: string,
+  findings: Finding[],
+): Promise<string[]> {
+  const { vscodeSettingsProblems } = await import('../env/vscode-settings.js');
+  const reported = new Set<string>();
+  const userSettings = new Set<string>();
+  for (const dir of new Set(paths.map((path) => dirname(path)))) {
+    for (const problem of vscodeSettingsProblems(dir)) {
+      if (reported.has(problem.path)) continue;
+      reported.add(problem.path);
+      const rel = relative(cwd, problem.path);
+      findings.push({
+        file: rel.startsWith('..') ? problem.path : shownPath(problem.path, cwd),
+        line: problem.line,
+        col: 1,
+        severity: 'warning',
+        rule: 'env-file',
+        message: `does not parse: ${problem.message}: its REST Client environments (${problem.what}) are not read`,
+      });
+    }
+    try {
+      for (const file of await store.filesFor(dir))
+        if (file.vscode === 'user' && readers.has(dir)) userSettings.add(file.path);
+    } catch {
+      // An env file that does not parse is reported by checkEnvFiles.
+    }
+  }
+  return [...userSettings];
+}
+
 /** The environments to check a folder against. */
 async function environmentsFor(
   store: import('../env/env-store.js').EnvStore,
   dir: string,
   only: string | undefined,
   httpyac: boolean,
+  vscodeUser: boolean,
 ): Promise<EnvironmentValues[]> {
   // httpyac files also read httpyac's env/*.env files and JSON config (core/vars/httpyac-env.ts).
   const withHttpyac = httpyac ? (await import('../vars/httpyac-env.js')).withHttpyacEnvironment : undefined;
   const httpyacNames = httpyac
     ? await (await import('../env/httpyac-names.js')).httpyacEnvironmentNames(dir, store.root)
     : [];
-  const names = only !== undefined ? [only] : [...new Set([...(await store.names(dir)), ...httpyacNames])].sort();
+  const names =
+    only !== undefined ? [only] : [...new Set([...(await store.names(dir, { vscodeUser })), ...httpyacNames])].sort();
   const values = async (name?: string): Promise<EnvironmentValues> => {
-    const base = await store.resolve(dir, name);
+    const base = await store.resolve(dir, name, { vscodeUser });
     const resolved = withHttpyac ? await withHttpyac(base, dir, name) : base;
     return {
       ...(name !== undefined && { name }),
@@ -125,11 +168,12 @@ async function environmentsFor(
 
 /** Runs every check over the files under the given paths. */
 export async function checkFiles(options: CheckOptions): Promise<CheckResult> {
-  const [{ findWorkspaceRoot, discoverHttpFiles }, { EnvStore }, { parseHttpFile }] = await Promise.all([
-    import('../workspace/discover.js'),
-    import('../env/env-store.js'),
-    import('../httpfile/index.js'),
-  ]);
+  const [{ findWorkspaceRoot, discoverHttpFiles }, { EnvStore, readsVscodeUserSettings }, { parseHttpFile }] =
+    await Promise.all([
+      import('../workspace/discover.js'),
+      import('../env/env-store.js'),
+      import('../httpfile/index.js'),
+    ]);
   const given = options.paths.length ? options.paths.map((p) => resolve(options.cwd, p)) : [options.cwd];
   let start = given[0];
   try {
@@ -183,12 +227,22 @@ export async function checkFiles(options: CheckOptions): Promise<CheckResult> {
     checkRequests(file, report, requestNames);
     const dir = dirname(path);
     if ([...broken].some((b) => dir === b || dir.startsWith(b + sep))) continue;
-    const environments = await environmentsFor(store, dir, options.environment, file.dialect === 'httpyac');
+    const environments = await environmentsFor(
+      store,
+      dir,
+      options.environment,
+      file.dialect === 'httpyac',
+      readsVscodeUserSettings(file),
+    );
     checkVariables(file, environments, scope, report, importedVariables(file, parsed));
     checkPrecedence(file, environments, options.cwd, report, options.cliVariables);
   }
+  const readers = new Set(
+    paths.filter((path) => parsed.has(path) && readsVscodeUserSettings(parsed.get(path)!)).map((path) => dirname(path)),
+  );
+  const userSettings = await vscodeSettingsFindings(store, paths, readers, options.cwd, findings);
   findings.sort((a, b) => (a.file === b.file ? a.line - b.line || a.col - b.col : a.file < b.file ? -1 : 1));
-  return { findings, files: paths.length };
+  return { findings, files: paths.length, userSettings };
 }
 
 /**

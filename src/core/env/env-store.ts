@@ -7,10 +7,12 @@
  * public then private `$shared`; then, again root → file folder, the public then private
  * selected environment. So nearer files win, private wins over public, and a named environment
  * wins over `$shared`. A variable is secret when any private file in the chain defines it (even
- * if a public value wins), or when it comes from `.env`.
+ * if a public value wins), or when it comes from `.env`. REST Client's environments in VS Code's
+ * settings (user, `*.code-workspace`, `.vscode/settings.json`: ./vscode-settings.ts) come first in
+ * the chain, lowest level first, so they sit under every env file.
  */
 import { readFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { DialError } from '../errors.js';
 import { lineColAt, parseJsonText } from './json-file.js';
 import { parseDotenv } from './dotenv.js';
@@ -33,6 +35,8 @@ export interface EnvFile {
   providerSecrets?: Record<string, Set<string>>;
   /** Headers every request gets unless it sets them (kulala `$default_headers`, httpyac `defaultHeaders`), by environment. */
   defaultHeaders?: Record<string, Record<string, string>>;
+  /** Set for REST Client's environments in VS Code settings: which level (./vscode-settings.ts). */
+  vscode?: 'user' | 'workspace-file' | 'folder';
 }
 
 export interface ResolvedEnvironment {
@@ -53,6 +57,26 @@ export interface ResolvedEnvironment {
   defaultHeaders?: Map<string, [string, string]>;
   /** httpyac: a JavaScript config whose hooks provide variables dial does not run (file:line of the hook), for the undefined-variable hint. */
   unreadVariableHook?: string;
+}
+
+/**
+ * `vscodeUser: false` leaves REST Client's environments in the user's VS Code settings out: they
+ * apply to files read as REST Client's and to files that name no tool (readsVscodeUserSettings),
+ * not to files another tool's marks make that tool's.
+ */
+export interface EnvReadOptions {
+  vscodeUser?: boolean;
+}
+
+/** Whether a `.http` file sees REST Client's environments from the user's VS Code settings (see EnvReadOptions). */
+export function readsVscodeUserSettings(file: { dialect?: string; dialectSource?: string }): boolean {
+  return file.dialect === 'rest-client' || file.dialectSource === undefined || file.dialectSource === 'default';
+}
+
+/** A file that defines an environment (EnvStore.origins): as shownEnvPath shows it, and its VS Code level if it is VS Code's settings. */
+export interface EnvOrigin {
+  path: string;
+  vscode?: EnvFile['vscode'];
 }
 
 export interface Dotenv {
@@ -228,9 +252,19 @@ export function folderChain(dir: string, root: string): string[] {
 export class EnvStore {
   private readonly files = new Map<string, Promise<EnvFile | undefined>>();
   private dotenvFile?: Promise<Dotenv | undefined>;
-  private vscode?: Promise<EnvFile | undefined>;
+  private readonly vscode = new Map<string, Promise<EnvFile[]>>();
+  private readonly env: Record<string, string | undefined>;
 
-  constructor(readonly root: string) {}
+  /**
+   * `options.env`: where the user's VS Code settings are looked for (HOME, XDG_CONFIG_HOME,
+   * APPDATA, DIAL_VSCODE_USER_SETTINGS); default process.env.
+   */
+  constructor(
+    readonly root: string,
+    options: { env?: Record<string, string | undefined> } = {},
+  ) {
+    this.env = options.env ?? process.env;
+  }
 
   private load(path: string, isPrivate: boolean): Promise<EnvFile | undefined> {
     let pending = this.files.get(path);
@@ -241,44 +275,60 @@ export class EnvStore {
     return pending;
   }
 
+  /** REST Client's environments in VS Code's settings for a file in `dir`, lowest level first (./vscode-settings.ts). */
+  private vscodeFiles(dir: string): Promise<EnvFile[]> {
+    const key = resolve(dir);
+    let pending = this.vscode.get(key);
+    if (!pending) {
+      pending = import('./vscode-settings.js').then((module) => module.vscodeEnvironmentFiles(key, this.env));
+      this.vscode.set(key, pending);
+    }
+    return pending;
+  }
+
   /**
    * Env files that apply to a `.http` file in `dir`, root first, public before private in each
-   * folder; REST Client's environments in the root's `.vscode/settings.json` come before all.
+   * folder; REST Client's environments in VS Code's settings (the user's, the workspace file's,
+   * the folder's `.vscode/settings.json`, in that order) come before all.
    */
-  async filesFor(dir: string): Promise<EnvFile[]> {
-    this.vscode ??= import('./vscode-settings.js').then((module) => module.vscodeEnvironments(this.root));
+  async filesFor(dir: string, options: EnvReadOptions = {}): Promise<EnvFile[]> {
     const loaded = await Promise.all([
-      this.vscode,
+      this.vscodeFiles(dir),
       ...folderChain(dir, this.root).flatMap((folder) => [
         this.load(join(folder, ENV_FILE), false),
         this.load(join(folder, PRIVATE_ENV_FILE), true),
         this.load(join(folder, USER_ENV_FILE), true),
       ]),
     ]);
-    return loaded.filter((file): file is EnvFile => file !== undefined);
+    const files = loaded.flat().filter((file): file is EnvFile => file !== undefined);
+    return options.vscodeUser === false ? files.filter((file) => file.vscode !== 'user') : files;
   }
 
   /** Environment names defined for `dir` (without `$shared`). */
-  async names(dir: string = this.root): Promise<string[]> {
+  async names(dir: string = this.root, options: EnvReadOptions = {}): Promise<string[]> {
     const names = new Set<string>();
-    for (const file of await this.filesFor(dir))
+    for (const file of await this.filesFor(dir, options))
       for (const name of Object.keys(file.environments)) if (name !== SHARED_ENV) names.add(name);
     return [...names].sort();
   }
 
   /** The variables of environment `name` (plus `$shared`) for a `.http` file in `dir`. Unknown name -> E_ENV. */
-  async resolve(dir: string, name?: string): Promise<ResolvedEnvironment> {
-    const files = await this.filesFor(dir);
+  async resolve(dir: string, name?: string, options: EnvReadOptions = {}): Promise<ResolvedEnvironment> {
+    const files = await this.filesFor(dir, options);
     if (
       name !== undefined &&
       name !== SHARED_ENV &&
       !files.some((file) => file.environments[name]) &&
       !(await import('./httpyac-names.js').then((module) => module.httpyacDefines(dir, this.root, name)))
     ) {
-      const known = await this.names(dir);
+      const known = await this.names(dir, options);
+      const userOnly =
+        options.vscodeUser === false &&
+        (await this.filesFor(dir)).find((file) => file.vscode === 'user' && file.environments[name]);
       throw new DialError('E_ENV', `unknown environment '${name}'`, {
-        hint:
-          files.length === 0
+        hint: userOnly
+          ? `only your VS Code user settings (${userOnly.path}) define it, and they are read for REST Client files and files that name no tool, not for this one`
+          : files.length === 0
             ? `no ${ENV_FILE} found between ${dir} and the workspace root ${this.root}`
             : `environments: ${known.join(', ') || '(none besides $shared)'} (from ${files.map((file) => file.path).join(', ')})`,
       });
@@ -328,8 +378,27 @@ export class EnvStore {
 
   /** Env files anywhere in the chain of `dir` — for messages. */
   async describe(dir: string): Promise<string[]> {
-    return (await this.filesFor(dir)).map((file) => relative(this.root, file.path) || file.path);
+    return (await this.filesFor(dir)).map((file) => shownEnvPath(this.root, file.path));
   }
+
+  /** Each environment name of `dir` (without `$shared`), sorted, with the files that define it, lowest first. */
+  async origins(dir: string = this.root): Promise<Map<string, EnvOrigin[]>> {
+    const origins = new Map<string, EnvOrigin[]>();
+    for (const file of await this.filesFor(dir))
+      for (const name of Object.keys(file.environments)) {
+        if (name === SHARED_ENV) continue;
+        const origin: EnvOrigin = { path: shownEnvPath(this.root, file.path) };
+        if (file.vscode) origin.vscode = file.vscode;
+        origins.set(name, [...(origins.get(name) ?? []), origin]);
+      }
+    return new Map([...origins].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+}
+
+/** An env file's path for messages: relative to the workspace root, absolute when it lies outside (the user's VS Code settings). */
+export function shownEnvPath(root: string, path: string): string {
+  const rel = relative(root, path);
+  return !rel ? path : rel.startsWith('..') || isAbsolute(rel) ? path : rel;
 }
 
 /** Env file names as a convenience for discovery code. */

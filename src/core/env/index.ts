@@ -4,6 +4,8 @@ export {
   parseEnvFile,
   folderChain,
   isEnvFileName,
+  shownEnvPath,
+  readsVscodeUserSettings,
   ENV_FILE,
   PRIVATE_ENV_FILE,
   DOTENV_FILE,
@@ -11,6 +13,8 @@ export {
   type EnvFile,
   type ResolvedEnvironment,
   type Dotenv,
+  type EnvOrigin,
+  type EnvReadOptions,
 } from './env-store.js';
 export { parseDotenv } from './dotenv.js';
 export { SECURITY_KEY, type AuthConfigSource, type AuthConfigEntry } from './security.js';

@@ -20,7 +20,7 @@ import { K6_RUNTIME } from './k6-runtime.js';
 import { isWebSocketRequest } from '../http/protocols.js';
 import { displayName } from '../request-name.js';
 import { parseHttpFile } from '../httpfile/index.js';
-import { EnvStore } from '../env/index.js';
+import { EnvStore, readsVscodeUserSettings } from '../env/index.js';
 import { discoverHttpFiles, findWorkspaceRoot } from '../workspace/index.js';
 
 export interface K6ExportInput {
@@ -392,7 +392,9 @@ export async function buildK6Export(request: K6ExportRequest): Promise<K6Export>
     });
   const files = await Promise.all(paths.map(async (path) => parseHttpFile(await readFile(path, 'utf8'), path)));
   const store = new EnvStore(root);
-  const environment = await store.resolve(dirname(paths[0]), request.environment);
+  const environment = await store.resolve(dirname(paths[0]), request.environment, {
+    vscodeUser: files.some(readsVscodeUserSettings),
+  });
   const dotenv = await store.dotenv();
   const secretNames = [...new Set([...environment.secretNames, ...(dotenv ? dotenv.values.keys() : [])])].sort();
   return exportK6({

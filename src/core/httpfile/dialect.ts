@@ -3,13 +3,20 @@
  * they differ (above all httpyac's request split and `host` prefix), the dialect decides. Order of
  * precedence: a `# @dialect NAME` line in the file, the `--dialect` flag, the workspace (httpyac's
  * config files or `env/*.env` folder, kulala's env-file `$schema`), constructs only one tool has,
- * a `.vscode/settings.json` with `rest-client.*` keys (REST Client), a `.rest` file (REST Client),
- * else the common reading.
+ * a `.vscode/settings.json` or `*.code-workspace` with `rest-client.*` keys (REST Client), a
+ * `.rest` file (REST Client), else the common reading.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { DialError } from '../errors.js';
-import { jsonErrorLine, stripJsonComments } from '../jsonc.js';
+import {
+  findWorkspaceFile,
+  hasRestClientKey,
+  nearestFolderSettings,
+  readSettingsFile,
+  userSettingsPath,
+  type SettingsProblem,
+} from '../vscode-config.js';
 
 export const DIALECTS = ['jetbrains', 'rest-client', 'httpyac', 'kulala', 'rest.nvim'] as const;
 export type Dialect = (typeof DIALECTS)[number];
@@ -26,11 +33,7 @@ export interface DialectChoice {
   settingsProblem?: SettingsProblem;
 }
 
-export interface SettingsProblem {
-  path: string;
-  line: number;
-  message: string;
-}
+export type { SettingsProblem };
 
 const ALIASES: Record<string, Dialect> = {
   jetbrains: 'jetbrains',
@@ -160,83 +163,69 @@ export function detectWorkspaceDialect(filePath: string): Dialect | undefined {
   return found;
 }
 
-/** What a `.vscode/settings.json` says about REST Client: its form encoding, or why it says nothing. */
+/** What the project's VS Code settings say about REST Client: where, and its form encoding. */
 interface RestClientSettingsMark {
   path: string;
-  formEncoding?: 'never' | 'always';
+  /** Set when the project's settings set it ('automatic' too: it then wins over the user's). */
+  formEncoding?: FormEncodingSetting;
 }
+type FormEncodingSetting = 'never' | 'always' | 'automatic';
 interface SettingsScan {
   mark?: RestClientSettingsMark;
   problem?: SettingsProblem;
 }
-const settingsCache = new Map<string, SettingsScan>();
 
-/** One folder's `.vscode/settings.json`: a mark when it holds a `rest-client.*` key, a problem when it does not parse. */
-function readRestClientSettings(dir: string): SettingsScan | undefined {
-  const path = join(dir, '.vscode', 'settings.json');
-  if (!existsSync(path)) return undefined;
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-  const plain = stripJsonComments(text);
-  let data: unknown;
-  try {
-    data = JSON.parse(plain);
-  } catch (error) {
-    // VS Code reads a broken settings file as far as it parses; dial reads none of it (nor its
-    // environments, env/vscode-settings.ts), and says so once.
-    return {
-      problem: {
-        path,
-        line: jsonErrorLine(plain, error) ?? 1,
-        message: `${error instanceof Error ? error.message : String(error)}: its REST Client settings (environments, the REST Client reading of the files below it) are not read`,
-      },
-    };
-  }
-  if (!data || typeof data !== 'object' || Array.isArray(data)) return undefined;
-  const keys = Object.keys(data);
-  if (!keys.some((key) => key.startsWith('rest-client.'))) return undefined;
-  const mark: RestClientSettingsMark = { path };
-  const strategy = (data as Record<string, unknown>)['rest-client.formParamEncodingStrategy'];
+/** `rest-client.formParamEncodingStrategy` of a settings object, when it sets one. */
+function formEncodingOf(data: Record<string, unknown>): FormEncodingSetting | undefined {
+  if (!Object.hasOwn(data, 'rest-client.formParamEncodingStrategy')) return undefined;
+  const strategy = data['rest-client.formParamEncodingStrategy'];
   // REST Client (models/formParamEncodingStrategy.ts) takes the value in any case; others are "automatic".
   const name = typeof strategy === 'string' ? strategy.toLowerCase() : '';
-  if (name === 'never' || name === 'always') mark.formEncoding = name;
-  return { mark };
+  return name === 'never' || name === 'always' ? name : 'automatic';
+}
+
+/** A form encoding setting as a DialectChoice carries it: 'automatic' (REST Client's default) is none. */
+function chosenEncoding(setting: FormEncodingSetting | undefined): 'never' | 'always' | undefined {
+  return setting === 'automatic' ? undefined : setting;
+}
+
+/** The user's VS Code `rest-client.formParamEncodingStrategy` (unless DIAL_VSCODE_USER_SETTINGS=0), when not the default. */
+function userFormEncoding(): FormEncodingSetting | undefined {
+  const path = userSettingsPath();
+  const data = path === undefined ? undefined : readSettingsFile(path)?.data;
+  return data ? formEncodingOf(data) : undefined;
 }
 
 /**
  * VS Code REST Client's workspace: the nearest `.vscode/settings.json` from the file's folder up
  * to the repository root that holds a `rest-client.*` key (`rest-client.environmentVariables`,
- * `rest-client.defaultHeaders`, …). A settings file without such a key marks nothing and the
- * search goes on upwards; one that does not parse marks nothing and is reported (`problem`).
+ * `rest-client.defaultHeaders`, …), else the `settings` of the `*.code-workspace` file whose
+ * folders hold the file (core/vscode-config.ts finds it), when they hold such a key. A settings
+ * file without such a key marks nothing and the search goes on upwards; a `.vscode/settings.json`
+ * that does not parse marks nothing and is reported (`problem`; the env store reports a broken
+ * workspace file). The user's own VS Code settings are never read here: they say what the user
+ * has installed, not what the project's files are written for.
  */
 export function detectRestClientSettings(filePath: string): SettingsScan {
   if (!filePath) return {};
-  let dir = dirname(resolve(filePath));
-  const visited: string[] = [];
-  let found: SettingsScan = {};
-  for (;;) {
-    const cached = settingsCache.get(dir);
-    if (cached !== undefined) {
-      found = { mark: cached.mark, problem: found.problem ?? cached.problem };
-      break;
-    }
-    visited.push(dir);
-    const scan = readRestClientSettings(dir);
-    if (scan?.mark) {
-      found = { mark: scan.mark, problem: found.problem };
-      break;
-    }
-    if (scan?.problem && !found.problem) found = { problem: scan.problem };
-    const parent = dirname(dir);
-    if (parent === dir || existsSync(join(dir, '.git'))) break;
-    dir = parent;
-  }
-  for (const seen of visited) settingsCache.set(seen, found);
-  return found;
+  const dir = dirname(resolve(filePath));
+  const folder = nearestFolderSettings(dir);
+  const problem = folder.problem && {
+    ...folder.problem,
+    // VS Code reads a broken settings file as far as it parses; dial reads none of it (nor its
+    // environments, env/vscode-settings.ts), and says so once.
+    message: `${folder.problem.message}: its REST Client settings (environments, the REST Client reading of the files below it) are not read`,
+  };
+  const folderEncoding = folder.found && formEncodingOf(folder.found.data);
+  // The folder's value wins over the workspace file's, as VS Code merges them: the workspace file
+  // is looked for only when the folder's settings leave something to find.
+  const workspace = folderEncoding ? undefined : findWorkspaceFile(dir).found;
+  const workspaceMarks = workspace !== undefined && hasRestClientKey(workspace.settings);
+  if (!folder.found && !workspaceMarks) return problem ? { problem } : {};
+  const formEncoding = folderEncoding ?? (workspaceMarks ? formEncodingOf(workspace.settings) : undefined);
+  const mark: RestClientSettingsMark = { path: folder.found?.path ?? workspace!.path };
+  if (formEncoding) mark.formEncoding = formEncoding;
+  return problem ? { mark, problem } : { mark };
 }
 
 const DIALECT_LINE_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@dialect[ \t]+(\S+)/m;
@@ -497,7 +486,9 @@ export function chooseDialect(text: string, file: string, explicit?: Dialect, hi
   const choice = chooseDialectOf(text, file, explicit, hints);
   // REST Client reads its settings for every file, also one named REST Client's by `# @dialect` or --dialect.
   if (choice.dialect === 'rest-client' && !choice.formEncoding) {
-    const formEncoding = detectRestClientSettings(file).mark?.formEncoding;
+    // The project's settings first; then the user's (VS Code merges user < workspace < folder),
+    // which apply to a file already read as REST Client's but never make one so.
+    const formEncoding = chosenEncoding(detectRestClientSettings(file).mark?.formEncoding ?? userFormEncoding());
     if (formEncoding) choice.formEncoding = formEncoding;
   }
   return choice;
@@ -518,7 +509,8 @@ function chooseDialectOf(text: string, file: string, explicit?: Dialect, hints?:
   const settings = detectRestClientSettings(file);
   if (settings.mark) {
     const choice: DialectChoice = { dialect: 'rest-client', source: 'workspace' };
-    if (settings.mark.formEncoding) choice.formEncoding = settings.mark.formEncoding;
+    const formEncoding = chosenEncoding(settings.mark.formEncoding ?? userFormEncoding());
+    if (formEncoding) choice.formEncoding = formEncoding;
     return choice;
   }
   if (settings.problem) {

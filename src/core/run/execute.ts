@@ -22,6 +22,7 @@ import { COMMAND_KEYS, commandVariable, skipsCertificateCheck } from '../httpfil
 import { HttpyacCancel, thisReads } from '../vars/httpyac-js.js';
 import { httpyacVariableName } from '../httpfile/httpyac.js';
 import { scriptEnvironment } from '../vars/kulala-environment.js';
+import { readsVscodeUserSettings } from '../env/env-store.js';
 import { listPasses } from '../httpfile/list-iteration.js';
 import { DEFAULT_MAX_BODY_SIZE } from '../http/body-sinks.js';
 import {
@@ -120,8 +121,11 @@ export interface ExecutorOptions {
    * recorded in the session, so memory stays flat over thousands of requests. Undefined = record all.
    */
   referencedNames?: Set<string>;
-  /** The selected environment's values for a .http file's folder (`request.environment.get` in scripts). */
-  environmentValues?: (dir: string) => Promise<Map<string, string>>;
+  /**
+   * The selected environment's values for a .http file's folder (`request.environment.get` in
+   * scripts); `vscodeUser`: whether the file reads the user's VS Code settings (readsVscodeUserSettings).
+   */
+  environmentValues?: (dir: string, vscodeUser: boolean) => Promise<Map<string, string>>;
 }
 
 const BODY_LIMIT = 4096;
@@ -278,10 +282,12 @@ async function environmentOf(shared: ExecutorShared, file: HttpFile): Promise<(n
   const { environmentValues } = shared.options;
   if (!environmentValues) return () => undefined;
   const dir = dirname(file.path);
-  let values = shared.environments.get(dir);
+  const vscodeUser = readsVscodeUserSettings(file);
+  const key = vscodeUser ? dir : `\0${dir}`;
+  let values = shared.environments.get(key);
   if (!values) {
-    values = environmentValues(dir).catch(() => new Map<string, string>());
-    shared.environments.set(dir, values);
+    values = environmentValues(dir, vscodeUser).catch(() => new Map<string, string>());
+    shared.environments.set(key, values);
   }
   const map = await values;
   return (name) => map.get(name);

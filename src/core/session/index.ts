@@ -45,7 +45,7 @@ import { decodeFileBody } from '../httpfile/scripts.js';
 import { withHttpyacEnvironment } from '../vars/httpyac-env.js';
 import { expandMultipartBody, multipartBoundary, MultipartFileError } from '../httpfile/multipart.js';
 import { DialError } from '../errors.js';
-import { EnvStore, type Dotenv, type ResolvedEnvironment } from '../env/index.js';
+import { EnvStore, readsVscodeUserSettings, type Dotenv, type ResolvedEnvironment } from '../env/index.js';
 import { parseDotenv } from '../env/dotenv.js';
 import { restNvimDotenv } from '../env/restnvim-dotenv.js';
 import { VariableResolver, isPlain as isPlainTemplate, type AuthPlaceholder } from '../vars/resolver.js';
@@ -319,6 +319,8 @@ class RequestSession implements Session {
   private readonly defaultHeadersByDir = new Map<string, Promise<Array<[string, [string, string]]> | null>>();
   private readonly defaultHeadersKnown = new Map<string, Array<[string, [string, string]]> | null>();
   private readonly httpyacDefaultHeadersKnown = new Map<string, Array<[string, [string, string]]> | null>();
+  /** The same for files that do not read the user's VS Code settings (readsVscodeUserSettings). */
+  private readonly defaultHeadersKnownWithoutUser = new Map<string, Array<[string, [string, string]]> | null>();
   /** httpyac `# @import`: the files each file imports, parsed once. */
   private readonly imports = new WeakMap<HttpFile, Promise<HttpFile[]>>();
   /** httpyac: each file's last response (`response` in later requests of the file). */
@@ -566,12 +568,17 @@ class RequestSession implements Session {
     return names;
   }
 
-  /** The selected environment and `.env` for a folder: env files are read once per session, so resolved once per folder. */
-  private environmentFor(dir: string): Promise<[ResolvedEnvironment, Dotenv | undefined]> {
-    let pending = this.environmentsByDir.get(dir);
+  /**
+   * The selected environment and `.env` for a folder: env files are read once per session, so
+   * resolved once per folder (twice where files that read the user's VS Code settings and files
+   * that do not, see readsVscodeUserSettings, share a folder).
+   */
+  private environmentFor(dir: string, vscodeUser = true): Promise<[ResolvedEnvironment, Dotenv | undefined]> {
+    const key = vscodeUser ? dir : `\0${dir}`;
+    let pending = this.environmentsByDir.get(key);
     if (!pending) {
-      pending = Promise.all([this.env.resolve(dir, this.environment), this.env.dotenv()]);
-      this.environmentsByDir.set(dir, pending);
+      pending = Promise.all([this.env.resolve(dir, this.environment, { vscodeUser }), this.env.dotenv()]);
+      this.environmentsByDir.set(key, pending);
     }
     return pending;
   }
@@ -612,10 +619,10 @@ class RequestSession implements Session {
   private fileEnvironment(file: HttpFile, dir: string): Promise<[ResolvedEnvironment, Dotenv | undefined]> {
     if (file.dialect === 'rest.nvim' && file.path) return this.restNvimEnvironment(file.path, dir);
     // Most files are not httpyac's: their environment's promise as it is (no async frame per request).
-    if (file.dialect !== 'httpyac') return this.environmentFor(dir);
+    if (file.dialect !== 'httpyac') return this.environmentFor(dir, readsVscodeUserSettings(file));
     let pending = this.httpyacEnvironmentsByDir.get(dir);
     if (!pending) {
-      pending = this.environmentFor(dir).then(async ([jetbrains, dotenv]) => [
+      pending = this.environmentFor(dir, false).then(async ([jetbrains, dotenv]) => [
         await withHttpyacEnvironment(jetbrains, dir, this.environment),
         dotenv,
       ]);
@@ -628,7 +635,7 @@ class RequestSession implements Session {
   private restNvimEnvironment(path: string, dir: string): Promise<[ResolvedEnvironment, Dotenv | undefined]> {
     let pending = this.restNvimEnvironmentsByFile.get(path);
     if (!pending) {
-      pending = this.environmentFor(dir).then(async ([environment, dotenv]) => {
+      pending = this.environmentFor(dir, false).then(async ([environment, dotenv]) => {
         const near = await restNvimDotenv(path, this.workspaceRoot);
         if (!near || near.path === dotenv?.path) return [environment, dotenv];
         // The root's `.env` stays under it (dial reads that one for every file).
@@ -641,7 +648,8 @@ class RequestSession implements Session {
 
   /** The default headers found so far per folder, for the file's reading (httpyac's or the others'). */
   private knownDefaultHeaders(file: HttpFile): Map<string, Array<[string, [string, string]]> | null> {
-    return file.dialect === 'httpyac' ? this.httpyacDefaultHeadersKnown : this.defaultHeadersKnown;
+    if (file.dialect === 'httpyac') return this.httpyacDefaultHeadersKnown;
+    return readsVscodeUserSettings(file) ? this.defaultHeadersKnown : this.defaultHeadersKnownWithoutUser;
   }
 
   /** A file's folder (the workspace root for text not from disk): its env, default headers, relative paths. */
@@ -655,7 +663,7 @@ class RequestSession implements Session {
    * its names are, see implicitEnvironment). Null when there are none: known once per folder.
    */
   private defaultHeadersFor(file: HttpFile, dir: string): Promise<Array<[string, [string, string]]> | null> {
-    const key = `${file.dialect === 'httpyac' ? 'httpyac' : ''}\n${dir}`;
+    const key = `${file.dialect === 'httpyac' ? 'httpyac' : readsVscodeUserSettings(file) ? '' : 'no-user'}\n${dir}`;
     let pending = this.defaultHeadersByDir.get(key);
     if (!pending) {
       pending = (async () => {
@@ -762,9 +770,10 @@ class RequestSession implements Session {
   private implicitEnvironment(dir: string): Promise<ResolvedEnvironment | undefined> {
     let pending = this.implicitByDir.get(dir);
     if (!pending) {
-      pending = this.env.names(dir).then((names) => {
+      // kulala's rule, so the user's VS Code settings (REST Client's) take no part in it.
+      pending = this.env.names(dir, { vscodeUser: false }).then((names) => {
         const name = ['default', 'dev'].find((candidate) => names.includes(candidate));
-        return name === undefined ? undefined : this.env.resolve(dir, name);
+        return name === undefined ? undefined : this.env.resolve(dir, name, { vscodeUser: false });
       });
       this.implicitByDir.set(dir, pending);
     }

@@ -1,15 +1,14 @@
 /** `dial env show NAME`: an environment's variables, resolved, with where each came from. */
-import { relative } from 'node:path';
 import { MASK, redactText } from '../secrets.js';
 import { VariableResolver } from './resolver.js';
-import { EnvStore } from '../env/index.js';
+import { EnvStore, shownEnvPath } from '../env/index.js';
 
 export interface EnvironmentVariableRow {
   name: string;
   /** Resolved value (masked when secret unless revealed); the raw template if it cannot be resolved. */
   value: string;
   secret: boolean;
-  /** Root-relative file the value came from (`.env` for the dotenv section). */
+  /** Root-relative file the value came from (`.env` for the dotenv section); absolute outside the root (the user's VS Code settings). */
   source: string;
   /** Set when the value could not be resolved (it is shown as written). */
   unresolved?: string;
@@ -43,7 +42,7 @@ export async function describeEnvironment(
     where: name ? `environment '${name}'` : 'environment $shared',
     fileLabel: '(none)',
   });
-  const rel = (path: string) => relative(root, path) || path;
+  const rel = (path: string) => shownEnvPath(root, path);
   const rows: EnvironmentVariableRow[] = [];
   for (const key of [...environment.values.keys()].sort()) {
     let value = environment.values.get(key)!;

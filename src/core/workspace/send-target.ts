@@ -166,12 +166,9 @@ async function chooseRequest(
 /** Parses the file, picks the request and resolves its variables (running referenced requests first). */
 export async function prepareFileRequest(options: PrepareFileRequestOptions): Promise<PreparedFileRequest> {
   // Loaded here, not at the top: `dial send URL` imports this module for parseSendTarget only.
-  const [{ createSession }, { EnvStore }, { findWorkspaceRoot }, settings] = await Promise.all([
-    import('../session/index.js'),
-    import('../env/index.js'),
-    import('./discover.js'),
-    import('../settings/index.js'),
-  ]);
+  const [{ createSession }, { EnvStore, readsVscodeUserSettings }, { findWorkspaceRoot }, settings] = await Promise.all(
+    [import('../session/index.js'), import('../env/index.js'), import('./discover.js'), import('../settings/index.js')],
+  );
   const path = resolve(options.cwd, options.target.path);
   // The workspace is the one the command runs in when the file is inside it (so a nested folder
   // with its own env file still sees the root's env files); else the file's own.
@@ -242,7 +239,11 @@ export async function prepareFileRequest(options: PrepareFileRequestOptions): Pr
               node,
               environmentLookup(
                 new Map([
-                  ...(await new EnvStore(root).resolve(dirname(path), environment)).values,
+                  ...(
+                    await new EnvStore(root).resolve(dirname(path), environment, {
+                      vscodeUser: readsVscodeUserSettings(file),
+                    })
+                  ).values,
                   ...Object.entries(options.cliVariables),
                 ]),
               ),

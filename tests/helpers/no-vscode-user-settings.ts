@@ -1,0 +1,11 @@
+/**
+ * Tests never read the real user's VS Code settings: every test process (and so every
+ * `bin/dial.js` it spawns, which inherits its environment) looks for them at a path in an empty
+ * temp folder. A test of those settings sets DIAL_VSCODE_USER_SETTINGS, HOME or XDG_CONFIG_HOME
+ * for its own run.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+process.env.DIAL_VSCODE_USER_SETTINGS = join(mkdtempSync(join(tmpdir(), 'dial-no-vscode-user-')), 'settings.json');
