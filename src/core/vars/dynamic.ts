@@ -170,6 +170,23 @@ function splitArguments(text: string): string[] {
   return out;
 }
 
+/**
+ * JetBrains documents `$random.integer(from, to)` / `$random.float(from, to)`: both bounds, or
+ * none. One bound (`$random.integer(100000)`: a lower bound? an upper one?) or an empty range has
+ * no documented meaning, and dial used to send the bound itself every time (held-out sweep 14); it
+ * is refused at the request rather than guessed.
+ */
+function checkRandomBounds(kind: string, numbers: number[], expression: string, where: string): void {
+  if (numbers.length === 0) return;
+  const [from, to] = numbers;
+  if (numbers.length === 2 && from < to) return;
+  fail(
+    `{{${expression}}}: $random.${kind} takes two bounds, from (inclusive) and to (exclusive), from < to`,
+    where,
+    `write both bounds, e.g. {{$random.${kind}(0, ${numbers.length === 1 ? numbers[0] : 1000})}}, or none for 0 to 1000`,
+  );
+}
+
 function fail(message: string, where: string, hint?: string): never {
   throw new DialError('E_VAR_UNDEFINED', `${message} (${where})`, { hint });
 }
@@ -379,6 +396,7 @@ export async function evaluateDynamic(expression: string, context: DynamicContex
   if (call) {
     const numbers = call[2] ? call[2].split(',').map(Number) : [];
     if (numbers.some((n) => !Number.isFinite(n))) fail(`bad arguments in {{${expression}}}`, where);
+    if (call[1] === 'integer' || call[1] === 'float') checkRandomBounds(call[1], numbers, expression, where);
     switch (call[1]) {
       case 'integer': {
         const [from = 0, to = 1000] = numbers;
