@@ -81,6 +81,12 @@ describe('fourteenth held-out sweep', () => {
       const sent = JSON.parse(server.requests[0].body.toString('utf8')) as { trackingRef: number };
       expect(sent.trackingRef).toBeGreaterThanOrEqual(100000);
       expect(sent.trackingRef).toBeLessThan(999999);
+      // `dial check` reports it at the placeholder, without sending anything.
+      const check = await runCli(['check', 'moncash.http'], { cwd: dir });
+      expect(check.code).toBe(1);
+      expect(check.stdout).toContain('moncash.http:4:18: error: {{$random.integer(100000)}}');
+      expect(check.stdout).toContain('[dynamic-variable]');
+      expect(server.requests).toHaveLength(1);
     } finally {
       await server.close();
     }

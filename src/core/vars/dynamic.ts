@@ -177,14 +177,34 @@ function splitArguments(text: string): string[] {
  * is refused at the request rather than guessed.
  */
 function checkRandomBounds(kind: string, numbers: number[], expression: string, where: string): void {
-  if (numbers.length === 0) return;
+  const problem = randomBoundsProblem(kind, numbers, expression);
+  if (problem) fail(problem.message, where, problem.hint);
+}
+
+function randomBoundsProblem(
+  kind: string,
+  numbers: number[],
+  expression: string,
+): { message: string; hint: string } | undefined {
+  if (numbers.length === 0) return undefined;
   const [from, to] = numbers;
-  if (numbers.length === 2 && from < to) return;
-  fail(
-    `{{${expression}}}: $random.${kind} takes two bounds, from (inclusive) and to (exclusive), from < to`,
-    where,
-    `write both bounds, e.g. {{$random.${kind}(0, ${numbers.length === 1 ? numbers[0] : 1000})}}, or none for 0 to 1000`,
-  );
+  if (numbers.length === 2 && from < to) return undefined;
+  return {
+    message: `{{${expression}}}: $random.${kind} takes two bounds, from (inclusive) and to (exclusive), from < to`,
+    hint: `write both bounds, e.g. {{$random.${kind}(0, ${numbers.length === 1 ? numbers[0] : 1000})}}, or none for 0 to 1000`,
+  };
+}
+
+/**
+ * What `dial check` reports for a `{{$random.integer(…)}}` / `{{$random.float(…)}}` placeholder
+ * that `dial run` refuses (one bound, `from ≥ to`, arguments that are not numbers), or undefined.
+ */
+export function randomPlaceholderProblem(expression: string): string | undefined {
+  const call = /^\$random\.(integer|float)\(([^)]*)\)$/.exec(expression.replace(/\s+/g, ''));
+  if (!call) return undefined;
+  const numbers = call[2] ? call[2].split(',').map(Number) : [];
+  if (numbers.some((n) => !Number.isFinite(n))) return `bad arguments in {{${expression}}}`;
+  return randomBoundsProblem(call[1], numbers, expression)?.message;
 }
 
 function fail(message: string, where: string, hint?: string): never {
