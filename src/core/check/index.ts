@@ -73,7 +73,11 @@ async function findEnvFiles(dir: string): Promise<string[]> {
 async function checkEnvFiles(root: string, httpDirs: string[], cwd: string, findings: Finding[]): Promise<Set<string>> {
   const { parseEnvFile } = await import('../env/env-store.js');
   const broken = new Set<string>();
-  for (const path of await findEnvFiles(root)) {
+  const envFiles = await findEnvFiles(root);
+  // The workspace's only env folder is read by every file whose folder chain holds none
+  // (EnvStore: JetBrains reads env files anywhere in the project).
+  const soleFolder = new Set(envFiles.map((path) => dirname(path))).size === 1;
+  for (const path of envFiles) {
     try {
       await parseEnvFile(await readFile(path, 'utf8'), path, /\.private\.env\.json$/.test(path));
     } catch (error) {
@@ -82,7 +86,9 @@ async function checkEnvFiles(root: string, httpDirs: string[], cwd: string, find
       continue;
     }
     const dir = dirname(path);
-    const reached = httpDirs.some((httpDir) => httpDir === dir || httpDir.startsWith(dir + sep));
+    const reached =
+      (soleFolder && httpDirs.length > 0) ||
+      httpDirs.some((httpDir) => httpDir === dir || httpDir.startsWith(dir + sep));
     if (!reached) {
       findings.push({
         file: shownPath(path, cwd),

@@ -5,6 +5,7 @@ export type FindingRule =
   | 'parse'
   | 'undefined-variable'
   | 'variable-cycle'
+  | 'dynamic-variable'
   | 'unknown-metadata'
   | 'duplicate-name'
   | 'missing-request'

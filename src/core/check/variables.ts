@@ -9,6 +9,7 @@ import { dirname, resolve } from 'node:path';
 import { findPlaceholders } from '../httpfile/placeholders.js';
 import { commandVariable } from '../httpfile/metadata.js';
 import { isLuaCode } from '../httpfile/scripts.js';
+import { randomPlaceholderProblem } from '../vars/dynamic.js';
 import { parseReference } from '../vars/references.js';
 import type { HttpFile, RequestNode, Span } from '../httpfile/types.js';
 import type { Finding } from './types.js';
@@ -232,6 +233,11 @@ export function checkVariables(
             'missing-request',
             `{{${placeholder.expression}}} refers to request '${reference.name}', which no .http file of the workspace defines`,
           );
+          continue;
+        }
+        if (placeholder.expression.startsWith('$random.')) {
+          const problem = randomPlaceholderProblem(placeholder.expression);
+          if (problem) report(span.start + placeholder.start, 'dynamic-variable', problem);
           continue;
         }
         if (placeholder.expression.startsWith('$auth.'))

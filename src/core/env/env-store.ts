@@ -168,6 +168,10 @@ function extractDefaultHeaders(
 
 /** Parses and validates one env file's text (zod/mini); errors name the file, line and column. */
 export async function parseEnvFile(text: string, path: string, isPrivate: boolean): Promise<EnvFile> {
+  // An empty file (0 bytes, or only blanks) holds no environment: JetBrains lists none from it and
+  // runs the requests with the other env files (held-out sweep 14: an empty public file beside the
+  // private one that holds every environment). A file with any other text must be valid JSON.
+  if (text.replace(/^\uFEFF/, '').trim() === '') return { path, private: isPrivate, environments: {} };
   // JetBrains reads env files as JSON with comments and trailing commas; so does dial.
   const data = parseJsonText(text, path, 'E_ENV', { comments: true });
   // A `"$schema"` key (editor completion for env files) is not an environment.
@@ -248,12 +252,38 @@ export function folderChain(dir: string, root: string): string[] {
   return chain;
 }
 
+/** Folders walked at most when looking for env files away from a file's folder chain. */
+const ENV_FOLDER_WALK_LIMIT = 2000;
+
+/**
+ * The folders under `root` that hold `http-client.env.json` or `http-client.private.env.json`
+ * (node_modules, .git and hidden folders skipped, as `dial check` skips them). A workspace too big
+ * to walk within the limit gives no answer (empty), rather than a partial one.
+ */
+async function findEnvFolders(root: string): Promise<string[]> {
+  const { readdir } = await import('node:fs/promises');
+  const found: string[] = [];
+  const queue = [root];
+  for (let visited = 0; queue.length > 0; visited++) {
+    if (visited >= ENV_FOLDER_WALK_LIMIT) return [];
+    const folder = queue.shift()!;
+    const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
+    if (entries.some((entry) => entry.isFile() && (entry.name === ENV_FILE || entry.name === PRIVATE_ENV_FILE)))
+      found.push(folder);
+    for (const entry of entries)
+      if (entry.isDirectory() && entry.name !== 'node_modules' && !entry.name.startsWith('.'))
+        queue.push(join(folder, entry.name));
+  }
+  return found;
+}
+
 /** Loads env files and `.env` for one workspace, caching every file read. */
 export class EnvStore {
   private readonly files = new Map<string, Promise<EnvFile | undefined>>();
   private dotenvFile?: Promise<Dotenv | undefined>;
   private readonly vscode = new Map<string, Promise<EnvFile[]>>();
   private readonly env: Record<string, string | undefined>;
+  private envFolders?: Promise<string[]>;
 
   /**
    * `options.env`: where the user's VS Code settings are looked for (HOME, XDG_CONFIG_HOME,
@@ -312,9 +342,42 @@ export class EnvStore {
     return [...names].sort();
   }
 
+  /**
+   * JetBrains reads env files anywhere in the project, not only beside the `.http` file or above it
+   * (observed by httpyac's maintainer in IntelliJ: AnWeber/vscode-httpyac#9, #94; an environment
+   * two files both define is an error there). dial keeps its folder chain and, only when that chain
+   * holds no env file at all and `-e NAME` names an environment it lacks, looks for the one folder
+   * of the workspace that holds env files (`http/` requests beside an `http-client/` folder, held-out
+   * sweep 14). Two or more such folders are not merged: the environment stays unknown.
+   */
+  private async soleEnvFolderFiles(dir: string): Promise<EnvFile[]> {
+    const chain = folderChain(dir, this.root);
+    const onChain = await Promise.all(
+      chain.flatMap((folder) => [
+        this.load(join(folder, ENV_FILE), false),
+        this.load(join(folder, PRIVATE_ENV_FILE), true),
+        this.load(join(folder, USER_ENV_FILE), true),
+      ]),
+    );
+    if (onChain.some((file) => file !== undefined)) return [];
+    this.envFolders ??= findEnvFolders(this.root);
+    const folders = await this.envFolders;
+    if (folders.length !== 1) return [];
+    const loaded = await Promise.all([
+      this.load(join(folders[0], ENV_FILE), false),
+      this.load(join(folders[0], PRIVATE_ENV_FILE), true),
+      this.load(join(folders[0], USER_ENV_FILE), true),
+    ]);
+    return loaded.filter((file): file is EnvFile => file !== undefined);
+  }
+
   /** The variables of environment `name` (plus `$shared`) for a `.http` file in `dir`. Unknown name -> E_ENV. */
   async resolve(dir: string, name?: string, options: EnvReadOptions = {}): Promise<ResolvedEnvironment> {
-    const files = await this.filesFor(dir, options);
+    let files = await this.filesFor(dir, options);
+    if (name !== undefined && name !== SHARED_ENV && !files.some((file) => file.environments[name])) {
+      const elsewhere = await this.soleEnvFolderFiles(dir);
+      if (elsewhere.some((file) => file.environments[name])) files = [...files, ...elsewhere];
+    }
     if (
       name !== undefined &&
       name !== SHARED_ENV &&

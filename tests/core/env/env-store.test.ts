@@ -88,6 +88,57 @@ describe('env files', () => {
     expect((error as DialError).location).toMatchObject({ line: 3, col: 18 });
   });
 
+  it('an empty env file holds no environment; the private file beside it still gives them (sweep 14)', async () => {
+    for (const text of ['', '  \n', '\uFEFF\n']) {
+      const file = await parseEnvFile(text, '/w/http-client.env.json', false);
+      expect(file.environments).toEqual({});
+    }
+    const root = workspace({
+      'http-client.env.json': '',
+      'http-client.private.env.json': '{"admin": {"providerUrl": "10.0.0.1:5000", "userName": "admin"}}',
+    });
+    const env = await new EnvStore(root).resolve(root, 'admin');
+    expect(env.values.get('providerUrl')).toBe('10.0.0.1:5000');
+    // Text that is not blank still has to be JSON.
+    const error = await parseEnvFile('{', '/w/http-client.env.json', false).catch((e: DialError) => e);
+    expect((error as DialError).code).toBe('E_ENV');
+  });
+
+  it('-e NAME with no env file on the folder chain reads the one env folder elsewhere in the workspace (sweep 14)', async () => {
+    const root = workspace({
+      'http/customer-auth.http': 'GET {{baseUrl}}/x\n',
+      'http-client/http-client.env.json': '{"dev": {"baseUrl": "http://api.test"}}',
+      'http-client/http-client.private.env.json': '{"dev": {"token": "t0"}}',
+    });
+    const store = new EnvStore(root);
+    const dev = await store.resolve(join(root, 'http'), 'dev');
+    expect(dev.values.get('baseUrl')).toBe('http://api.test');
+    expect(dev.values.get('token')).toBe('t0');
+    expect(dev.secretNames.has('token')).toBe(true);
+    // Not listed as the folder's own (kulala's implicit `dev` must not pick it up), and with no
+    // environment chosen nothing is read from elsewhere.
+    expect(await store.names(join(root, 'http'))).toEqual([]);
+    expect((await store.resolve(join(root, 'http'))).values.size).toBe(0);
+    // An environment that folder does not define stays unknown.
+    await expect(store.resolve(join(root, 'http'), 'prod')).rejects.toThrow(/unknown environment 'prod'/);
+  });
+
+  it('env folders elsewhere are not read when the chain has an env file, or when two folders hold them', async () => {
+    const chained = workspace({
+      'http/http-client.env.json': '{"local": {"baseUrl": "http://local"}}',
+      'other/http-client.env.json': '{"dev": {"baseUrl": "http://other"}}',
+    });
+    await expect(new EnvStore(chained).resolve(join(chained, 'http'), 'dev')).rejects.toThrow(
+      /unknown environment 'dev'/,
+    );
+    const two = workspace({
+      'a/http-client.env.json': '{"dev": {"baseUrl": "http://a"}}',
+      'b/http-client.env.json': '{"dev": {"baseUrl": "http://b"}}',
+      'http/x.http': 'GET {{baseUrl}}\n',
+    });
+    await expect(new EnvStore(two).resolve(join(two, 'http'), 'dev')).rejects.toThrow(/unknown environment 'dev'/);
+  });
+
   it('an unknown environment is E_ENV naming the known ones', async () => {
     const root = workspace({ 'http-client.env.json': '{"dev": {}, "prod": {}}' });
     const error = await new EnvStore(root).resolve(root, 'staging').catch((e: DialError) => e);

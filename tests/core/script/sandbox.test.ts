@@ -116,7 +116,8 @@ client.log("token", response.body.token, {a: 1});`);
   });
 
   it('unsupported JetBrains APIs fail with a clear E_SCRIPT message', async () => {
-    for (const code of ['client.websocket', 'fetch("http://x")']) {
+    // $random.integer(n): one bound has no documented meaning (sweep 14), nor an empty range.
+    for (const code of ['client.websocket', 'fetch("http://x")', '$random.integer(100000)', '$random.float(5, 5)']) {
       const error = (await runHandler(code).catch((e: unknown) => e)) as DialError;
       expect(error.code, code).toBe('E_SCRIPT');
       expect(error.message, code).toMatch(/is not supported in dial scripts/);

@@ -107,6 +107,18 @@ describe('dynamic variables', () => {
     expect(await ev('$random.email')).toMatch(/^[a-z]{8}@example\.com$/);
   });
 
+  it('$random.integer / $random.float with one bound or an empty range are refused, not guessed (sweep 14)', async () => {
+    // dial used to send 100000 every time for $random.integer(100000).
+    await expect(ev('$random.integer(100000)')).rejects.toThrow(/takes two bounds/);
+    await expect(ev('$random.integer(100000)')).rejects.toBeInstanceOf(DialError);
+    await expect(ev('$random.float(5)')).rejects.toThrow(/takes two bounds/);
+    await expect(ev('$random.integer(7, 7)')).rejects.toThrow(/from < to/);
+    await expect(ev('$random.integer(9, 2)')).rejects.toThrow(/takes two bounds/);
+    const n = Number(await ev('$random.integer()'));
+    expect(n >= 0 && n < 1000).toBe(true);
+    expect(Number(await ev('$random.float(1, 2)'))).toBeGreaterThanOrEqual(1);
+  });
+
   it('unknown dynamic variables and bad offsets are E_VAR_UNDEFINED', async () => {
     await expect(ev('$nope')).rejects.toBeInstanceOf(DialError);
     await expect(ev('$nope')).rejects.toThrow(/unknown dynamic variable/);
