@@ -77,7 +77,10 @@ export const PROTOCOL_KEYWORDS: Readonly<Record<string, string>> = {
   RABBITMQ: 'AMQP',
 };
 
-/** Lower-case methods REST Client also reads (`post https://…`). */
+/**
+ * Methods REST Client also reads in lower or mixed case (`post https://…`, `Get https://…`): its
+ * request-line pattern is case-insensitive and its HTTP client sends the method upper-cased.
+ */
 export const LOWERCASE_METHODS: ReadonlySet<string> = new Set([
   'get',
   'post',
@@ -92,5 +95,5 @@ export const LOWERCASE_METHODS: ReadonlySet<string> = new Set([
 
 /** True when `word` is a method dial sends, in any case REST Client accepts. */
 export function isKnownMethod(word: string): boolean {
-  return KNOWN_METHODS.has(word) || LOWERCASE_METHODS.has(word);
+  return KNOWN_METHODS.has(word) || LOWERCASE_METHODS.has(word.toLowerCase());
 }

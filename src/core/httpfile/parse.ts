@@ -239,6 +239,37 @@ function mayEndBody(t: string): boolean {
   return (c === 63 && isAssertionLine(t)) || c === 62 || (c === 60 && t.charCodeAt(1) === 62);
 }
 
+/**
+ * The shell quote (`'` or `"`) still open at the end of `line`, given the one open at its start
+ * (`{{…}}` spans outside quotes are skipped: their insides are no shell text).
+ */
+function quoteOpenAfter(line: string, open: string | undefined): string | undefined {
+  let quote = open;
+  for (let k = 0; k < line.length; k++) {
+    const c = line[k];
+    if (!quote && c === '{' && line[k + 1] === '{') {
+      const end = line.indexOf('}}', k + 2);
+      if (end >= 0) {
+        k = end + 1;
+        continue;
+      }
+    }
+    if (quote === "'") {
+      if (c === "'") quote = undefined;
+    } else if (quote === '"') {
+      if (c === '\\') k++;
+      else if (c === '"') quote = undefined;
+    } else if (c === '\\') k++;
+    else if (c === "'" || c === '"') quote = c;
+  }
+  return quote;
+}
+
+/** A curl command's line that ends inside a quote: kept whole with its line break; REST Client drops a `\\` right before the break. */
+function quotedLine(line: string): string {
+  return line.endsWith('\\') ? line.slice(0, -1) : `${line}\n`;
+}
+
 function isStrictRequestLine(t: string): boolean {
   // `GET /x?q={{$randomInt 1 9}}`: the spaces of a placeholder are no end of the target.
   const match = STRICT_REQUEST_LINE_RE.exec(t.includes('{{') ? blankTemplateInsides(t) : t);
@@ -1006,16 +1037,31 @@ class HttpFileParser {
     // The line before ended in blanks: REST Client turns blanks and the line break into one space
     // (its mergeMultipleSpacesIntoSingle), so a `-…` line under it continues the command.
     let blankBefore = false;
+    // Inside a quote a line break is part of the argument (`-d '{` … `}'`), as in a shell; REST Client
+    // reads the block's lines as one text, so it sends those lines too (their blank runs collapsed).
+    let quoted: string | undefined;
     for (let k = i; k < this.starts.length; k++) {
       const line = this.lineText(k);
+      if (k > i && quoted) {
+        if (line.startsWith('###')) break;
+        last = k;
+        quoted = quoteOpenAfter(line, quoted);
+        text += quoted
+          ? quotedLine(line)
+          : line.trimEnd().endsWith('\\')
+            ? `${line.trimEnd().slice(0, -1)} `
+            : `${line}\n`;
+        continue;
+      }
       // A blank line or `###` ends the command whatever the line before it says (as in a shell).
       if (k > i && (line.startsWith('###') || isBlank(line))) break;
       if (k > i && text.endsWith(' ') && isComment(line.trimStart())) continue;
       if (k > i && !text.endsWith(' ') && !/^[ \t]+-/.test(line) && !(blankBefore && line.startsWith('-'))) break;
       last = k;
       blankBefore = /[ \t]$/.test(line);
+      quoted = quoteOpenAfter(line, undefined);
       const trimmed = line.trimEnd();
-      text += trimmed.endsWith('\\') ? `${trimmed.slice(0, -1)} ` : `${trimmed}\n`;
+      text += quoted ? quotedLine(line) : trimmed.endsWith('\\') ? `${trimmed.slice(0, -1)} ` : `${trimmed}\n`;
     }
     const next = last + 1 < this.starts.length ? this.lineText(last + 1).trimStart() : '';
     if (next && !next.startsWith('###') && !isComment(next) && !mayEndBody(next))
@@ -1145,6 +1191,17 @@ class HttpFileParser {
       let encoded = '';
       for (let k = 0; k < url.length; k++) encoded += masked[k] === ' ' || masked[k] === '\t' ? '%20' : url[k];
       url = encoded;
+    }
+    // `http:localhost:3000/x`, a scheme without `//`: Node's URL parser (REST Client's and httpyac's
+    // HTTP client) reads the host after it, a parser that splits at `://` does not. Refused, not guessed.
+    const bareScheme = /^(https?):\/?(?!\/)/i.exec(url);
+    if (bareScheme) {
+      this.fail(
+        `\`${url}\`: the scheme ${bareScheme[1]}: is not followed by \`//\` (the tools read it differently)`,
+        i,
+        line.indexOf(url) + 1,
+        `write ${bareScheme[1]}://${url.slice(bareScheme[0].length)}`,
+      );
     }
     if (url === '*' && this.block.method !== 'OPTIONS') {
       this.fail(

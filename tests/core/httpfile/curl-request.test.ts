@@ -230,3 +230,59 @@ describe('a cURL request is refused at its line', () => {
     expect(error.hint).toBeTruthy();
   });
 });
+
+// Sixteenth held-out sweep: a FastAPI project's test.http held Swagger UI's curl command as pasted,
+// its `-d '{` JSON running over five lines with no `\`. A shell reads the quoted lines as one
+// argument; REST Client reads the block as one text, drops `\` + line break, and turns each run of
+// two or more blanks into one space, inside the quotes too.
+describe('a cURL argument quoted over several lines', () => {
+  it('is one argument: the lines inside the quote belong to it, blank runs collapsed as REST Client does', () => {
+    const text = [
+      "curl -X 'POST' \\",
+      "  'http://x/user/' \\",
+      "  -H 'Content-Type: application/json' \\",
+      "  -d '{",
+      '  "username": "string",',
+      '  "email": "user@example.com"',
+      "}'",
+      '',
+      '###',
+      'GET http://x/next',
+    ].join('\n');
+    const file = parseHttpFile(text, 'test.http');
+    expect(file.requests).toHaveLength(2);
+    const [node] = file.requests;
+    expect(node).toMatchObject({ method: 'POST', url: 'http://x/user/' });
+    // `{` + line break + two blanks is one space; the lone line break before `}` stays.
+    expect(node.body).toMatchObject({
+      kind: 'inline',
+      text: '{ "username": "string", "email": "user@example.com"\n}',
+    });
+    expect(node.requestLineSpan.line).toBe(1);
+    expect(text.slice(node.requestLineSpan.start, node.requestLineSpan.end)).toBe(
+      text.split('\n').slice(0, 7).join('\n'),
+    );
+    expect(file.requests[1].url).toBe('http://x/next');
+  });
+
+  it('a double-quoted argument may hold single quotes over its lines', () => {
+    const node = only(`curl http://x/ -d "{\n  'a': 1\n}"\n`);
+    expect(node.body).toMatchObject({ kind: 'inline', text: "{ 'a': 1\n}" });
+  });
+
+  it('a blank line inside the quote does not end the command (its two line breaks are one space)', () => {
+    const node = only("curl http://x/ -d 'a\n\nb'\n");
+    expect(node.body).toMatchObject({ kind: 'inline', text: 'a b' });
+  });
+
+  it('a quote still open at `###` is refused at the command, naming its quotes', () => {
+    const error = refusal('curl http://x/ -d \'{\n  "a": 1\n###\nGET http://x/\n');
+    expect(error.location?.line).toBe(1);
+    expect(error.hint).toContain('quotes');
+  });
+
+  it('a line under the closing quote that does not continue the command is still refused at its line', () => {
+    const error = refusal("curl http://x/ -d '{\n}'\nnot an option\n");
+    expect(error.location?.line).toBe(3);
+  });
+});

@@ -79,3 +79,49 @@ describe('REST Client lines read once every {{…}} is in place', () => {
     expect(url.requests[0].headers).toEqual([]);
   });
 });
+
+// Sixteenth held-out sweep: a REST Client file (`requests.rest`) wrote its first request as
+// `Get http://…`. REST Client's request-line pattern is case-insensitive and its HTTP client sends
+// the method upper-cased.
+describe('a standard method in mixed case', () => {
+  it.each(['Get', 'gET', 'Post', 'DeLeTe'])('%s is that method, sent upper-cased', (method) => {
+    const [request] = parseHttpFile(`${method} http://x/task/todo\n`, 'requests.rest').requests;
+    expect(request.method).toBe(method.toUpperCase());
+    expect(request.url).toBe('http://x/task/todo');
+  });
+
+  it('a word that is no method is still refused at the line', () => {
+    let error: unknown;
+    try {
+      parseHttpFile('Fetch http://x/\n', 'requests.rest');
+    } catch (caught) {
+      error = caught;
+    }
+    expect(isDialError(error) && error.location?.line).toBe(1);
+  });
+});
+
+// Sixteenth held-out sweep: `GET http:localhost:3000/flights`. Node's URL parser (REST Client's
+// HTTP client) reads `http:host` as `http://host`; dial read it as a host named `http` and failed
+// only at send time, with no line, while `dial check` passed the file. It is refused at its line now.
+describe('a scheme without `//`', () => {
+  it.each([
+    ['GET http:localhost:3000/flights', 'http://localhost:3000/flights', 5],
+    ['https:/example.com/a', 'https://example.com/a', 1],
+  ])('%s is refused at its line and column, the hint giving the URL with `//`', (line, fixed, col) => {
+    let error: unknown;
+    try {
+      parseHttpFile(`### one\n${line}\n`, 'requests.http');
+    } catch (caught) {
+      error = caught;
+    }
+    expect(isDialError(error) && error.location).toMatchObject({ line: 2, col });
+    expect(isDialError(error) && error.hint).toBe(`write ${fixed}`);
+  });
+
+  it('a URL with `//`, a {{variable}} origin or `http:` later in the target is not touched', () => {
+    for (const url of ['http://localhost:3000/a', '{{host}}/a', 'localhost:3000/http:x']) {
+      expect(parseHttpFile(`GET ${url}\n`, 'a.http').requests[0].url).toBe(url);
+    }
+  });
+});
