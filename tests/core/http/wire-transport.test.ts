@@ -309,6 +309,34 @@ describe('the wire transport pools connections only when it is safe', () => {
     }
   });
 
+  it('an answer that could be read two ways is E_CONNRESET, and its connection is closed (docs/security.md)', async () => {
+    const answers = [
+      'HTTP/1.1 200 OK\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+      'HTTP/1.1 200 OK\r\nContent-Length: 0\r\nContent-Length: 44\r\n\r\n',
+      'HTTP/1.1 200 OK\nContent-Length: 0\n\n',
+      'HTTP/1.1 200 OK\r\nX-Big: ' + 'a'.repeat(300 * 1024) + '\r\n\r\n',
+    ];
+    let closed = 0;
+    let index = 0;
+    const target = await bareServer((_head, socket) => {
+      socket.on('close', () => closed++);
+      socket.write(answers[index++]);
+    });
+    try {
+      for (let i = 0; i < answers.length; i++) {
+        const failure = await sendRequest(request('GET', `${target.url}/`), { env: {} }).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        expect(isDialError(failure) && failure.code).toBe('E_CONNRESET');
+      }
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect([target.connections(), closed]).toEqual([answers.length, answers.length]);
+    } finally {
+      await close(target.server);
+    }
+  });
+
   it('a header value node:http refused (a control character) is refused before anything is sent', async () => {
     const target = await bareServer((_head, socket) => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n'));
     try {
