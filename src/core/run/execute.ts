@@ -471,7 +471,8 @@ export function requestSendOptions(
   return Object.assign(sendOptions, {
     timeoutMs: node.timeoutMs ?? overrides?.timeoutMs ?? options.timeoutMs ?? options.sendOptions.timeoutMs ?? 30_000,
     followRedirects: node.noRedirect ? false : (overrides?.followRedirects ?? options.followRedirects ?? true),
-    cookieJar,
+    // The session turns the jar off for a request (`# @no-cookie-jar`, httpyac's `cookieJarEnabled: false`).
+    cookieJar: overrides !== undefined && Object.hasOwn(overrides, 'cookieJar') ? overrides.cookieJar : cookieJar,
     signal,
     bodyTarget: { kind: 'buffer', maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_SIZE },
   });

@@ -1167,6 +1167,9 @@ class RequestSession implements Session {
     this.setHttpVersion(file, node, request);
     if (node.httpyacRequestScripts) request = await this.runHttpyacRequestScripts(node, request, resolver);
     const overrides = metadataOverrides(node);
+    // httpyac's `cookieJarEnabled: false`: as `# @no-cookie-jar` on every request of the workspace.
+    if (file.dialect === 'httpyac' && (await this.fileEnvironment(file, this.folderOf(file)))[0].httpyacCookieJarOff)
+      overrides.cookieJar = undefined;
     if (node.method === 'SSE') {
       const events = eventTypes(request);
       if (events) overrides.sse = { ...overrides.sse, events };

@@ -1,0 +1,111 @@
+/**
+ * What the fifteenth held-out sweep (tests/compat/README.md: files written for httpyac, kulala and
+ * rest.nvim) found, end to end through bin/dial.js against recording servers on 127.0.0.1:0:
+ * an httpyac config that hands `api` to a plugin, `cookieJarEnabled: false`, lines under the tests
+ * of an httpyac request, `.env.NAME` environments, a regular expression in an httpyac expression,
+ * and a kulala file marked only by its `{% -- lua` script.
+ */
+import { describe, expect, it } from 'vitest';
+import { gitWorkspace, runCli } from '../helpers/cli.js';
+import { startRecordingServer } from '../helpers/servers.js';
+
+const workspace = (files: Record<string, string>): string => gitWorkspace('dial-sweep15-', files);
+
+/** A server that answers JSON and sets a session cookie on every response. */
+function cookieServer(answer: (url: string) => unknown = () => ({ ok: true })) {
+  return startRecordingServer((request, response) => {
+    response.setHeader('content-type', 'application/json');
+    response.setHeader('set-cookie', 'session=s1; Path=/');
+    response.end(JSON.stringify(answer(request.url)));
+  });
+}
+
+describe('fifteenth held-out sweep: httpyac configs', () => {
+  it('a configureHooks that hands api to a plugin registering onRequest is refused at the plugin, before anything is sent', async () => {
+    const server = await cookieServer();
+    try {
+      const dir = workspace({
+        'test.http': `# @dialect httpyac\nPOST ${server.url}/yaml\n---\nid: 1\n`,
+        '.httpyac.js':
+          'const plugin = require("./plugin/index");\n\nmodule.exports = {\n  configureHooks: function (api) {\n    plugin(api);\n  },\n};\n',
+        'plugin/index.js': 'module.exports = (api) => {\n  api.hooks.onRequest.addHook("yaml", () => {});\n};\n',
+      });
+      const result = await runCli(['run', 'test.http', '--reporter', 'dot'], { cwd: dir });
+      expect(result.code).toBe(3);
+      expect(result.stdout).toMatch(/plugin\/index\.js:2\).*onRequest hook, which dial does not run/);
+      expect(server.requests).toHaveLength(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a plugin dial can read that only logs is fine; one it cannot read is refused at the call', async () => {
+    const server = await cookieServer();
+    try {
+      const logging = workspace({
+        'a.http': `# @dialect httpyac\nGET ${server.url}/a\n`,
+        '.httpyac.js':
+          'const plugin = require("./log");\nmodule.exports = {\n  configureHooks(api) {\n    plugin(api);\n  },\n};\n',
+        'log.js': 'module.exports = (api) => {\n  api.hooks.responseLogging.addHook("log", () => {});\n};\n',
+      });
+      const sent = await runCli(['run', 'a.http'], { cwd: logging });
+      expect(sent.code, sent.stderr + sent.stdout).toBe(0);
+      expect(server.requests.map((r) => r.url)).toEqual(['/a']);
+
+      const opaque = workspace({
+        'a.http': `# @dialect httpyac\nGET ${server.url}/b\n`,
+        '.httpyac.js':
+          'module.exports = {\n  configureHooks: (api) => {\n    require("httpyac-plugin-unknown")(api);\n  },\n};\n',
+      });
+      const refused = await runCli(['run', 'a.http', '--reporter', 'dot'], { cwd: opaque });
+      expect(refused.code).toBe(3);
+      expect(refused.stdout).toMatch(/\.httpyac\.js:3\).*hands httpyac's api to require\("httpyac-plugin-unknown"\)/);
+      expect(server.requests.map((r) => r.url)).toEqual(['/a']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('cookieJarEnabled: false (JS literal or JSON config) sends no cookie a response set; the default jar does', async () => {
+    const server = await cookieServer();
+    try {
+      const http = `# @dialect httpyac\n### login\nGET ${server.url}/login\n\n### next\nGET ${server.url}/next\n`;
+      for (const config of [
+        { '.httpyac.js': 'module.exports = {\n  log: { level: "info" },\n  cookieJarEnabled: false,\n};\n' },
+        { '.httpyac.json': '{ "cookieJarEnabled": false }\n' },
+      ]) {
+        server.requests.length = 0;
+        const result = await runCli(['run', 'a.http', '--no-cookie-jar'], {
+          cwd: workspace({ 'a.http': http, ...config }),
+        });
+        expect(result.code, result.stderr).toBe(0);
+        expect(server.requests.map((r) => [r.url, r.headers.cookie])).toEqual([
+          ['/login', undefined],
+          ['/next', undefined],
+        ]);
+      }
+      server.requests.length = 0;
+      const jar = await runCli(['run', 'a.http', '--no-cookie-jar'], { cwd: workspace({ 'a.http': http }) });
+      expect(jar.code, jar.stderr).toBe(0);
+      expect(server.requests[1].headers.cookie).toBe('session=s1');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('cookieJarEnabled in a JavaScript config that is more than a literal is refused at its line without Node access', async () => {
+    const server = await cookieServer();
+    try {
+      const dir = workspace({
+        'a.http': `# @dialect httpyac\nGET ${server.url}/a\n`,
+        '.httpyac.js': 'const off = false;\nmodule.exports = {\n  cookieJarEnabled: off,\n};\n',
+      });
+      const result = await runCli(['run', 'a.http', '--reporter', 'dot'], { cwd: dir, env: { DIAL_ALLOW_NODE: '' } });
+      expect(result.code).toBe(3);
+      expect(result.stdout).toMatch(/\.httpyac\.js:3\).*cookieJarEnabled in a JavaScript config/);
+      expect(server.requests).toHaveLength(0);
+    } finally {
+      await server.close();
+    }
+  });
+});
