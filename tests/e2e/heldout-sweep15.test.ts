@@ -109,3 +109,89 @@ describe('fifteenth held-out sweep: httpyac configs', () => {
     }
   });
 });
+
+describe('fifteenth held-out sweep: httpyac files', () => {
+  it('a saved response under the tests is skipped; another line there is body text, with a warning', async () => {
+    const server = await startRecordingServer();
+    try {
+      const dir = workspace({
+        'a.http': [
+          '# @dialect httpyac',
+          `GET ${server.url}/first`,
+          '?? status == 200',
+          '',
+          'HTTP/1.1 400  - Bad Request',
+          'content-type: application/json',
+          '',
+          '{"message": "old"}',
+          '###',
+          `GET ${server.url}/second`,
+          '?? status == 200',
+          '',
+          '---',
+          '',
+          '###',
+          `GET ${server.url}/third`,
+          '',
+        ].join('\n'),
+      });
+      const result = await runCli(['run', 'a.http'], { cwd: dir });
+      expect(result.code, result.stderr + result.stdout).toBe(0);
+      expect(result.stderr).toContain(
+        'a.http:13: line 13 (---) comes after the tests or scripts of the request at line 10',
+      );
+      expect(server.requests.map((r) => [r.url, r.body.toString('utf8')])).toEqual([
+        ['/first', ''],
+        ['/second', '---'],
+        ['/third', ''],
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('-e NAME reads httpyac’s .env.NAME beside the file', async () => {
+    const server = await startRecordingServer();
+    try {
+      const dir = workspace({
+        'a.http': '# @dialect httpyac\nGET {{host}}/api?k={{key}}\n',
+        '.env': 'key=base\n',
+        '.env.production': `host=${server.url}\n`,
+      });
+      const result = await runCli(['run', 'a.http', '-e', 'production'], { cwd: dir });
+      expect(result.code, result.stderr + result.stdout).toBe(0);
+      expect(server.requests.map((r) => r.url)).toEqual(['/api?k=base']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a regular expression in an expression names no variable (no false cycle for @token = …/token=…/)', async () => {
+    const server = await startRecordingServer((request, response) => {
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ Text: 'click https://x/verify?token=abc123 now' }));
+    });
+    try {
+      const dir = workspace({
+        'a.http': [
+          '# @dialect httpyac',
+          `GET ${server.url}/message`,
+          '',
+          '@token = {{response.parsedBody.Text.match(/token=([a-zA-Z0-9\\-_.]+)/)[1]}}',
+          '',
+          '###',
+          `POST ${server.url}/register`,
+          'Content-Type: application/json',
+          '',
+          '{"token": "{{token}}"}',
+          '',
+        ].join('\n'),
+      });
+      const result = await runCli(['run', 'a.http'], { cwd: dir });
+      expect(result.code, result.stderr + result.stdout).toBe(0);
+      expect(server.requests[1].body.toString('utf8')).toBe('{"token": "abc123"}');
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -116,14 +116,109 @@ export function readsHttpyacGlobal(expression: string): boolean {
   return expression.startsWith(GLOBAL) && /^\$global(?:$|[.[\s])/.test(expression);
 }
 
+/** Where a `/` starts a regular expression rather than a division: after these, or at the start. */
+const REGEX_AFTER = new Set([
+  '',
+  '(',
+  ',',
+  '=',
+  ':',
+  '[',
+  '!',
+  '&',
+  '|',
+  '?',
+  '{',
+  '}',
+  ';',
+  '+',
+  '-',
+  '*',
+  '%',
+  '<',
+  '>',
+  '~',
+  '^',
+]);
+const REGEX_AFTER_WORDS =
+  /(?:^|[^\w$])(?:return|typeof|case|do|else|in|of|new|delete|void|throw|instanceof|yield|await)$/;
+
+/**
+ * The code of an expression without its comments, string literals (`""`), regular expression
+ * literals (`""`: `/token=(\w+)/` names no variable) and the text of template literals (their
+ * `${…}` parts kept): what is left is what it reads and calls.
+ */
+export function withoutLiterals(expression: string): string {
+  let out = '';
+  let i = 0;
+  const n = expression.length;
+  while (i < n) {
+    const c = expression[i];
+    const next = expression[i + 1];
+    if (c === '/' && next === '*') {
+      const end = expression.indexOf('*/', i + 2);
+      i = end < 0 ? n : end + 2;
+      out += ' ';
+    } else if (c === '/' && next === '/') {
+      const end = expression.indexOf('\n', i + 2);
+      i = end < 0 ? n : end;
+      out += ' ';
+    } else if (c === '"' || c === "'") {
+      let k = i + 1;
+      while (k < n && expression[k] !== c) k += expression[k] === '\\' ? 2 : 1;
+      i = k + 1;
+      out += '""';
+    } else if (c === '`') {
+      let k = i + 1;
+      const parts: string[] = [];
+      while (k < n && expression[k] !== '`') {
+        if (expression[k] === '\\') k += 2;
+        else if (expression[k] === '$' && expression[k + 1] === '{') {
+          // The `${…}` part, up to its matching brace.
+          let depth = 1;
+          let m = k + 2;
+          while (m < n && depth > 0) {
+            if (expression[m] === '{') depth++;
+            else if (expression[m] === '}') depth--;
+            m++;
+          }
+          parts.push(withoutLiterals(expression.slice(k + 2, m - 1)));
+          k = m;
+        } else k++;
+      }
+      i = k + 1;
+      out += ` ${parts.join(' ')} `;
+    } else if (c === '/' && startsRegex(out)) {
+      let k = i + 1;
+      let inClass = false;
+      while (k < n && expression[k] !== '\n' && (inClass || expression[k] !== '/')) {
+        if (expression[k] === '\\') k++;
+        else if (expression[k] === '[') inClass = true;
+        else if (expression[k] === ']') inClass = false;
+        k++;
+      }
+      k++;
+      while (k < n && /[a-z]/.test(expression[k])) k++;
+      i = k;
+      out += '""';
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
+}
+
+/** True when a `/` after `before` (the code so far) starts a regular expression. */
+function startsRegex(before: string): boolean {
+  const trimmed = before.trimEnd();
+  return REGEX_AFTER.has(trimmed.slice(-1)) || REGEX_AFTER_WORDS.test(trimmed);
+}
+
 /** The identifiers an expression reads (outside string literals), minus built-ins: the variables to put in scope. */
 export function expressionIdentifiers(expression: string): string[] {
-  // Strings are no code, except the `${…}` parts of template literals.
-  const code = expression
-    .replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, ' ')
-    .replace(/(["'`])(?:\\.|(?!\1)[^\\])*\1/g, (literal) =>
-      literal.startsWith('`') ? ` ${[...literal.matchAll(/\$\{([^}]*)\}/g)].map((m) => m[1]).join(' ')} ` : '""',
-    );
+  // Strings and regular expressions are no code, except the `${…}` parts of template literals.
+  const code = withoutLiterals(expression);
   // Names the code declares itself are its own, never variables (nor requests to run).
   const declared = new Set(
     [...code.matchAll(/\b(?:const|let|var|function|class)\s+([A-Za-z_$][\w$]*)/g)].map((m) => m[1]),
