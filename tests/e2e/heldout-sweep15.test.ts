@@ -70,10 +70,11 @@ describe('fifteenth held-out sweep: httpyac configs', () => {
     const server = await cookieServer();
     try {
       const http = `# @dialect httpyac\n### login\nGET ${server.url}/login\n\n### next\nGET ${server.url}/next\n`;
-      for (const config of [
+      const configs: Array<Record<string, string>> = [
         { '.httpyac.js': 'module.exports = {\n  log: { level: "info" },\n  cookieJarEnabled: false,\n};\n' },
         { '.httpyac.json': '{ "cookieJarEnabled": false }\n' },
-      ]) {
+      ];
+      for (const config of configs) {
         server.requests.length = 0;
         const result = await runCli(['run', 'a.http', '--no-cookie-jar'], {
           cwd: workspace({ 'a.http': http, ...config }),
@@ -190,6 +191,34 @@ describe('fifteenth held-out sweep: httpyac files', () => {
       const result = await runCli(['run', 'a.http'], { cwd: dir });
       expect(result.code, result.stderr + result.stdout).toBe(0);
       expect(server.requests[1].body.toString('utf8')).toBe('{"token": "abc123"}');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('fifteenth held-out sweep: kulala', () => {
+  it('a file whose only sign is a `{% -- lua` script is read as kulala (the Lua runs, its global is sent)', async () => {
+    const server = await startRecordingServer();
+    try {
+      const dir = workspace({
+        'a.http': [
+          '### one',
+          `GET ${server.url}/one`,
+          '',
+          '> {%',
+          '  -- lua',
+          '  client.global.test = "from-lua"',
+          '%}',
+          '',
+          '### two',
+          `GET ${server.url}/two?t={{test}}`,
+          '',
+        ].join('\n'),
+      });
+      const result = await runCli(['run', 'a.http'], { cwd: dir });
+      expect(result.code, result.stderr + result.stdout).toBe(0);
+      expect(server.requests.map((r) => r.url)).toEqual(['/one', '/two?t=from-lua']);
     } finally {
       await server.close();
     }
