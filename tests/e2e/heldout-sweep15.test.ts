@@ -224,3 +224,99 @@ describe('fifteenth held-out sweep: kulala', () => {
     }
   });
 });
+
+describe('fifteenth held-out sweep: functions a block exports', () => {
+  it('an @import-ed file’s exported functions (arrow, default parameter, method) are called in later expressions and blocks', async () => {
+    const server = await cookieServer((url) =>
+      url.startsWith('/menu')
+        ? [
+            { id: 3, price: 9 },
+            { id: 5, price: 2 },
+          ]
+        : { ok: true },
+    );
+    try {
+      const dir = workspace({
+        '.httpyac.json': '{ "cookieJarEnabled": false }\n',
+        'common/setup.http': [
+          `@base_host = ${server.url}`,
+          '{{',
+          '  exports.refreshCookie = (resp, existing = "") => {',
+          '    const raw = resp?.headers?.["set-cookie"];',
+          '    if (!raw) return existing;',
+          '    return (Array.isArray(raw) ? raw[0] : raw).split(";")[0];',
+          '  };',
+          '  exports.menu = { cheapest(items) { return items.reduce((a, b) => (b.price < a.price ? b : a)); } };',
+          '  exports.where = (path) => `${base_host}${path}`;',
+          '}}',
+          '',
+        ].join('\n'),
+        'e01/a.http': [
+          '# @import ../common/setup.http',
+          '@host = {{base_host}}',
+          '',
+          '### sign in',
+          'POST /auth/login',
+          '',
+          '@session = {{refreshCookie(response)}}',
+          '',
+          '### list the menu',
+          'GET /menu',
+          'Cookie: {{session}}',
+          '',
+          '{{',
+          '  exports.cheap = menu.cheapest(response.parsedBody);',
+          '}}',
+          '',
+          '### place an order',
+          'POST {{where("/orders")}}?item={{cheap.id}}',
+          'Cookie: {{session}}',
+          '',
+        ].join('\n'),
+      });
+      const result = await runCli(['run', 'e01/a.http'], { cwd: dir });
+      expect(result.code, result.stderr + result.stdout).toBe(0);
+      expect(server.requests.map((r) => [r.method, r.url, r.headers.cookie])).toEqual([
+        ['POST', '/auth/login', undefined],
+        ['GET', '/menu', 'session=s1'],
+        ['POST', '/orders?item=5', 'session=s1'],
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a function that reads a name its own block declared, or calls fetch, is refused at file:line when called', async () => {
+    const server = await startRecordingServer();
+    try {
+      const dir = workspace({
+        'a.http': [
+          '# @dialect httpyac',
+          '{{',
+          '  const BASE = "http://mail/api";',
+          '  exports.mailbox = () => BASE + "/messages";',
+          '  exports.reset = async () => fetch("http://127.0.0.1:9/reset");',
+          '}}',
+          '### one',
+          `GET ${server.url}/one?m={{mailbox()}}`,
+          '',
+          '### two',
+          '{{',
+          '  await reset();',
+          '}}',
+          `GET ${server.url}/two`,
+          '',
+        ].join('\n'),
+      });
+      const result = await runCli(['run', 'a.http', '--reporter', 'dot'], { cwd: dir });
+      expect(result.code).toBe(1);
+      expect(result.stdout).toMatch(
+        /a\.http:8\).*the function mailbox exported at .*a\.http:2 reads BASE of its own block, which dial cannot carry/,
+      );
+      expect(result.stdout).toMatch(/a\.http:11\).*'fetch' is not supported in dial scripts/);
+      expect(server.requests).toHaveLength(0);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -242,10 +242,134 @@ const IDENTIFIER_ONLY_RE = /^[A-Za-z_$][\w$]*$/;
 
 /** `let name = …;` for each variable of `scope` that can be a JavaScript name (`this['a b']` reads the others). */
 function declarationsOf(scope: Record<string, unknown>): string {
-  return Object.keys(scope)
-    .filter((name) => IDENTIFIER_ONLY_RE.test(name) && !BUILT_INS.has(name))
-    .map((name) => `let ${name} = __scope[${JSON.stringify(name)}];`)
-    .join(' ');
+  const names = Object.keys(scope).filter((name) => IDENTIFIER_ONLY_RE.test(name) && !BUILT_INS.has(name));
+  const revive = names.some((name) => holdsFunction(scope[name]));
+  return (
+    (revive ? `${REVIVE_SOURCE} ` : '') +
+    names
+      .map((name) =>
+        revive && holdsFunction(scope[name])
+          ? `let ${name} = __dialRevive(__scope[${JSON.stringify(name)}], ${JSON.stringify(name)});`
+          : `let ${name} = __scope[${JSON.stringify(name)}];`,
+      )
+      .join(' ')
+  );
+}
+
+/**
+ * A function a block exported (`exports.refreshCookie = (response) => …`, or one inside an
+ * exported object): httpyac keeps the function itself among the variables. dial moves variables
+ * between scripts as JSON, so it carries the function's source and makes it again where it is
+ * read, in that script's scope: its free names are the variables there, as they are in httpyac
+ * (a block's `exports` run `with` the variables). A function that reads a name its block declared
+ * for itself (a closure dial cannot carry) is made to refuse when called, naming where it came from.
+ */
+export interface ExportedFunction {
+  [FUNCTION_KEY]: string;
+  /** Names of its block it reads (const, let, function…): it fails when called. */
+  __dialClosure?: string[];
+  /** Where its block is (`file:line`), for that failure. */
+  __dialAt?: string;
+}
+const FUNCTION_KEY = '__dialFunction';
+
+function isExportedFunction(value: unknown): value is ExportedFunction {
+  return (
+    value !== null && typeof value === 'object' && typeof (value as Record<string, unknown>)[FUNCTION_KEY] === 'string'
+  );
+}
+
+/** True when `value` is, or holds (in plain objects and arrays, a few levels deep), an exported function. */
+export function holdsFunction(value: unknown, depth = 0): boolean {
+  if (value === null || typeof value !== 'object' || depth > 8) return false;
+  if (isExportedFunction(value)) return true;
+  return Object.values(value as Record<string, unknown>).some((item) => holdsFunction(item, depth + 1));
+}
+
+/** The variables the exported functions `value` holds read (their free names), to put in scope beside them. */
+export function functionReads(value: unknown, depth = 0): string[] {
+  if (value === null || typeof value !== 'object' || depth > 8) return [];
+  if (isExportedFunction(value)) return value.__dialClosure ? [] : freeNames(value[FUNCTION_KEY]);
+  return Object.values(value as Record<string, unknown>).flatMap((item) => functionReads(item, depth + 1));
+}
+
+/** A function's parameters: `(a, b = x)`, `a =>`, `name(a) {`, destructured ones too (defaults are read, not declared). */
+function parameterNames(source: string): string[] {
+  const code = withoutLiterals(source);
+  const single = /^\s*(?:async\s+)?([A-Za-z_$][\w$]*)\s*=>/.exec(code);
+  if (single) return [single[1]];
+  const open = code.indexOf('(');
+  if (open < 0) return [];
+  let depth = 0;
+  let close = open;
+  for (; close < code.length; close++) {
+    if ('([{'.includes(code[close])) depth++;
+    else if (')]}'.includes(code[close]) && --depth === 0) break;
+  }
+  // Each name not right after `=` or `:` (a default value, or a destructured key renamed).
+  const list = code.slice(open + 1, close).replace(/=[^,{}[\]]*/g, ' ');
+  const names = [...list.matchAll(/(?<![\w$:]|(?<!\.\.)\.)([A-Za-z_$][\w$]*)(?!\s*:)/g)].map((m) => m[1]);
+  // A method's own name (`twice(n) {…}`, `async clear() {…}`) is no read either.
+  const method = /^\s*(?:async\s+)?(?:\*\s*)?([A-Za-z_$][\w$]*)\s*\(/.exec(code)?.[1];
+  return method && method !== 'function' ? [...names, method] : names;
+}
+
+/** The names a function's source reads from outside itself: neither declared in it nor its parameters. */
+function freeNames(source: string): string[] {
+  const parameters = new Set(parameterNames(source));
+  return expressionIdentifiers(source).filter((name) => !parameters.has(name));
+}
+
+/**
+ * Makes the functions of an exported value again (see ExportedFunction); runs inside the script,
+ * after the variables' `let`s, so a direct eval there sees them. A method written `name() {…}`
+ * is made from its object literal.
+ */
+const REVIVE_SOURCE = `function __dialRevive(v, key) {
+  if (v === null || typeof v !== 'object') return v;
+  if (typeof v.${FUNCTION_KEY} === 'string') {
+    if (v.__dialClosure) return function () { throw new Error('the function ' + key + ' exported at ' + v.__dialAt + ' reads ' + v.__dialClosure.join(', ') + ' of its own block, which dial cannot carry to another script: export ' + (v.__dialClosure.length > 1 ? 'them' : 'it') + ' too, or define it inside the function'); };
+    var src = v.${FUNCTION_KEY};
+    try { return eval('(' + src + '\n)'); } catch (e) { if (!(e instanceof SyntaxError)) throw e; }
+    var made = eval('({' + src + '\n})'); var names = Object.keys(made); return made[names[0]];
+  }
+  if (Array.isArray(v)) { for (var i = 0; i < v.length; i++) v[i] = __dialRevive(v[i], key + '[' + i + ']'); return v; }
+  for (var k of Object.keys(v)) v[k] = __dialRevive(v[k], k);
+  return v;
+}`.replace(/\n\s*/g, ' ');
+
+/** Encodes a block's exports for JSON: a function as its source (plain objects and arrays are walked). */
+const ENCODE_SOURCE = `const __dialEncode = function (v, depth) {
+  if (typeof v === 'function') return { ${FUNCTION_KEY}: String(v) };
+  if (v === null || typeof v !== 'object' || depth > 8) return v;
+  if (Array.isArray(v)) return v.map(function (x) { return __dialEncode(x, depth + 1); });
+  var proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return v;
+  var out = {}; for (var k of Object.keys(v)) out[k] = __dialEncode(v[k], depth + 1); return out;
+};`.replace(/\n\s*/g, ' ');
+
+/**
+ * Marks each exported function that reads a name its block declares outside the function (see
+ * ExportedFunction), and notes where the block is.
+ */
+function markClosures(value: unknown, code: string, at: string, depth = 0): void {
+  if (value === null || typeof value !== 'object' || depth > 8) return;
+  if (isExportedFunction(value)) {
+    const source = value[FUNCTION_KEY];
+    value.__dialAt = at;
+    if (source.includes('[native code]')) {
+      value.__dialClosure = ['native code'];
+      return;
+    }
+    const rest = code.includes(source) ? code.replace(source, ' ') : code;
+    const declared = new Set(
+      [...withoutLiterals(rest).matchAll(/\b(?:const|let|var|function|class)\s+([A-Za-z_$][\w$]*)/g)].map((m) => m[1]),
+    );
+    const closure = freeNames(source).filter((name) => declared.has(name));
+    if (closure.length > 0) value.__dialClosure = closure;
+    return;
+  }
+  for (const item of Object.values(value as Record<string, unknown>)) markClosures(item, code, at, depth + 1);
 }
 
 /** Evaluates one httpyac expression with `scope` as its variables; the value as text (JSON for objects). */
@@ -438,7 +562,7 @@ export async function runHttpyacBlock(
       ? ' const $httpyac = { execute: function () { return Promise.resolve(__scope); } };'
       : '') +
     ` { const request = __given.request; const response = __given.response; const exports = {}; const module = { exports }; ${HTTPYAC_TEST.replace(/\n\s*/g, ' ')} try {${/\bthis\b/.test(code) ? ` await (async function () {${code}\n}).call(Object.assign({ $context: {} }, __scope));` : `${code}\n`}} catch (__e) { if (!__e || !/^(?:Script)?AssertionError/.test(__e.name)) throw __e; test(__e.message, function () { throw __e; }); }` +
-    ` let __out = await module.exports; const __values = {}; for (const __k of Object.keys(__out || {})) __values[__k] = await __out[__k];` +
+    ` ${ENCODE_SOURCE} let __out = await module.exports; const __values = {}; for (const __k of Object.keys(__out || {})) __values[__k] = __dialEncode(await __out[__k], 0);` +
     ` __variables.set(${JSON.stringify(RESULT)}, JSON.stringify(__values)); __variables.set('__dialRequest', JSON.stringify(request === undefined ? null : request));` +
     (usesGlobal ? ` __variables.set('__dialGlobal', JSON.stringify($global));` : '') +
     ` } `;
@@ -466,6 +590,7 @@ export async function runHttpyacBlock(
   if (exportedValues.$cancel && context.response === undefined) throw new HttpyacCancel(location);
   for (const [name, value] of Object.entries(exportedValues)) {
     if (value === undefined || name === '$cancel') continue;
+    if (holdsFunction(value)) markClosures(value, code, `${location.file}:${location.line}`);
     exported.set(name, typeof value === 'string' ? value : JSON.stringify(value));
     context.globals?.set(name, value);
   }
