@@ -320,3 +320,65 @@ describe('fifteenth held-out sweep: functions a block exports', () => {
     }
   });
 });
+
+describe('fifteenth held-out sweep: httpyac polling', () => {
+  it('a # @sleep below # @loop waits before every pass; above it, once before the loop', async () => {
+    const times: number[] = [];
+    const server = await startRecordingServer((request, response) => {
+      times.push(Date.now());
+      response.setHeader('content-type', 'application/json');
+      response.end('{}');
+    });
+    try {
+      const below = workspace({
+        'a.http': `# @dialect httpyac\n# @loop for 3\n# @sleep 250\nGET ${server.url}/poll\n`,
+      });
+      const result = await runCli(['run', 'a.http'], { cwd: below });
+      expect(result.code, result.stderr + result.stdout).toBe(0);
+      expect(times).toHaveLength(3);
+      expect(times[2] - times[0]).toBeGreaterThanOrEqual(450);
+
+      times.length = 0;
+      const above = workspace({
+        'a.http': `# @dialect httpyac\n# @sleep 250\n# @loop for 3\nGET ${server.url}/poll\n`,
+      });
+      const once = await runCli(['run', 'a.http'], { cwd: above });
+      expect(once.code, once.stderr + once.stdout).toBe(0);
+      expect(times).toHaveLength(3);
+      expect(times[2] - times[0]).toBeLessThan(240);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a failed assert in a {{ }} block before the request stops it, as in httpyac; after the response it is a failed test', async () => {
+    const server = await startRecordingServer();
+    try {
+      const dir = workspace({
+        'a.http': [
+          '# @dialect httpyac',
+          '{{',
+          '  const assert = require("assert");',
+          '  assert.equal(1, 2, "the job did not finish");',
+          '}}',
+          `GET ${server.url}/results`,
+          '',
+          '###',
+          `GET ${server.url}/after`,
+          '',
+          '{{',
+          '  const assert = require("assert");',
+          '  assert.equal(response.statusCode, 201, "created");',
+          '}}',
+          '',
+        ].join('\n'),
+      });
+      const result = await runCli(['run', 'a.http', '--reporter', 'dot'], { cwd: dir });
+      expect(result.code).toBe(1);
+      expect(result.stdout).toMatch(/a\.http:2\).*AssertionError: the job did not finish/);
+      expect(server.requests.map((r) => r.url)).toEqual(['/after']);
+    } finally {
+      await server.close();
+    }
+  });
+});

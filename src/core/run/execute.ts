@@ -627,9 +627,10 @@ async function sendAndCheck(shared: ExecutorShared, attempt: Attempt): Promise<A
   const { session, engine } = shared.options;
   const { file, node } = attempt.context;
   // httpyac `# @sleep 500` and kulala `# @delay 500`: wait that many ms first (an expression for the
-  // time is not evaluated: no wait; the parser refuses a kulala delay that is not a number).
-  const sleep = node.metadata.find((meta) => meta.key === 'sleep' || meta.key === 'delay')?.value;
-  if (sleep && /^\d+$/.test(sleep)) await delay(Number(sleep), undefined, { signal: attempt.context.signal });
+  // time is not evaluated: no wait; the parser refuses a kulala delay that is not a number). Under
+  // an httpyac `# @loop` line the wait is one of the hooks each pass runs (see passSleep).
+  const sleep = passSleep(node) === undefined ? sleepMs(node) : undefined;
+  if (sleep !== undefined) await delay(sleep, undefined, { signal: attempt.context.signal });
   // httpyac `# @disabled condition`: skipped when it holds, as httpyac skips the region.
   if (node.httpyacDisabled && (await session.httpyacDisabledHolds?.(file, node)))
     throw new HttpyacCancel({ file: file.path, line: node.httpyacDisabled.line });
@@ -638,15 +639,35 @@ async function sendAndCheck(shared: ExecutorShared, attempt: Attempt): Promise<A
     const passes =
       node.httpyacLoop && session.httpyacLoopPasses ? await session.httpyacLoopPasses(file, node) : undefined;
     if (!passes) await sendWithReplays(shared, attempt);
+    const wait = passSleep(node);
     for (const [index, pass] of (passes ?? []).entries()) {
       if (index > 0 && attempt.exchange) engine.releaseBody?.(attempt.exchange.response.body);
       attempt.requestVariables = new Map(pass);
+      if (wait !== undefined) await delay(wait, undefined, { signal: attempt.context.signal });
       await sendOnce(shared, attempt, index);
     }
   }
   let passed = true;
   for (const result of attempt.assertions) if (!result.passed) passed = false;
   return attemptOutcome(shared, attempt, passed ? 'passed' : 'failed');
+}
+
+/** The wait of `# @sleep N` / kulala's `# @delay N` in ms (undefined without one, or for an expression). */
+function sleepMs(node: RequestNode): number | undefined {
+  const sleep = node.metadata.find((meta) => meta.key === 'sleep' || meta.key === 'delay')?.value;
+  return sleep && /^\d+$/.test(sleep) ? Number(sleep) : undefined;
+}
+
+/**
+ * httpyac runs a region's hooks in the order of their lines, and `# @loop` repeats the hooks
+ * registered after it: a `# @sleep N` below the loop line waits before every pass (polling at that
+ * pace), one above it once before the loop. The wait per pass, or undefined.
+ */
+function passSleep(node: RequestNode): number | undefined {
+  const loop = node.httpyacLoop;
+  if (!loop) return undefined;
+  const sleep = node.metadata.find((meta) => meta.key === 'sleep');
+  return sleep && sleep.span.line > loop.line ? sleepMs(node) : undefined;
 }
 
 /** The most passes of an httpyac `# @loop while`: a condition that never turns false is an error, not a hang. */
@@ -669,6 +690,8 @@ async function sendWhile(shared: ExecutorShared, attempt: Attempt): Promise<void
       );
     if (index > 0 && attempt.exchange) engine.releaseBody?.(attempt.exchange.response.body);
     attempt.requestVariables = new Map([['$index', String(index)]]);
+    const wait = passSleep(node);
+    if (wait !== undefined) await delay(wait, undefined, { signal: attempt.context.signal });
     await sendOnce(shared, attempt, index);
   }
 }

@@ -553,7 +553,9 @@ export async function runHttpyacBlock(
   const usesGlobal = GLOBAL_RE.test(code);
   // One line of set-up before the code (so its lines keep their numbers), the block's own
   // declarations in an inner scope (they may reuse a variable's name), then the exports. A failed
-  // assert (`assert.equal(…)` outside test()) is a failed test, as httpyac reports it, not a crash.
+  // assert (`assert.equal(…)` outside test()) after the response is a failed test, as httpyac
+  // reports it, not a crash; before the request it stops the request, as in httpyac (the region's
+  // hooks stop at the error, HttpRegion.execute), so nothing is sent.
   const wrapped =
     ` const __scope = ${JSON.stringify(scope)}; const __given = ${JSON.stringify(given)}; const __variables = request.variables; ${declarations}` +
     (usesGlobal ? ` const $global = ${globalObjectJson(context.globals)};` : '') +
@@ -561,7 +563,7 @@ export async function runHttpyacBlock(
     (code.includes('$httpyac')
       ? ' const $httpyac = { execute: function () { return Promise.resolve(__scope); } };'
       : '') +
-    ` { const request = __given.request; const response = __given.response; const exports = {}; const module = { exports }; ${HTTPYAC_TEST.replace(/\n\s*/g, ' ')} try {${/\bthis\b/.test(code) ? ` await (async function () {${code}\n}).call(Object.assign({ $context: {} }, __scope));` : `${code}\n`}} catch (__e) { if (!__e || !/^(?:Script)?AssertionError/.test(__e.name)) throw __e; test(__e.message, function () { throw __e; }); }` +
+    ` { const request = __given.request; const response = __given.response; const exports = {}; const module = { exports }; ${HTTPYAC_TEST.replace(/\n\s*/g, ' ')} try {${/\bthis\b/.test(code) ? ` await (async function () {${code}\n}).call(Object.assign({ $context: {} }, __scope));` : `${code}\n`}} catch (__e) { if (!__e || !/^(?:Script)?AssertionError/.test(__e.name) || !response) throw __e; test(__e.message, function () { throw __e; }); }` +
     ` ${ENCODE_SOURCE} let __out = await module.exports; const __values = {}; for (const __k of Object.keys(__out || {})) __values[__k] = __dialEncode(await __out[__k], 0);` +
     ` __variables.set(${JSON.stringify(RESULT)}, JSON.stringify(__values)); __variables.set('__dialRequest', JSON.stringify(request === undefined ? null : request));` +
     (usesGlobal ? ` __variables.set('__dialGlobal', JSON.stringify($global));` : '') +
