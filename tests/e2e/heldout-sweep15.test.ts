@@ -382,3 +382,57 @@ describe('fifteenth held-out sweep: httpyac polling', () => {
     }
   });
 });
+
+describe('fifteenth held-out sweep: variables under a request', () => {
+  it('take their values from that request’s response, as httpyac runs them after it (not from a later one)', async () => {
+    const server = await startRecordingServer((request, response) => {
+      response.setHeader('content-type', 'application/json');
+      if (request.url === '/login') response.setHeader('set-cookie', 'session=s1; Path=/');
+      response.end(JSON.stringify(request.url === '/cart' ? { cart_id: 'c7' } : { other: true }));
+    });
+    try {
+      const dir = workspace({
+        '.httpyac.json': '{ "cookieJarEnabled": false }\n',
+        'a.http': [
+          '# @dialect httpyac',
+          '{{',
+          '  exports.refreshCookie = (resp, existing = "") => {',
+          '    const raw = resp?.headers?.["set-cookie"];',
+          '    return raw ? (Array.isArray(raw) ? raw[0] : raw).split(";")[0] : existing;',
+          '  };',
+          '}}',
+          '### sign in',
+          `POST ${server.url}/login`,
+          '',
+          '@session = {{refreshCookie(response)}}',
+          '',
+          '### a cart',
+          `POST ${server.url}/cart`,
+          'Cookie: {{session}}',
+          '',
+          '@session = {{refreshCookie(response, session)}}',
+          '@cart_id = {{response.parsedBody.cart_id}}',
+          '',
+          '### account',
+          `GET ${server.url}/account`,
+          'Cookie: {{session}}',
+          '',
+          '### items',
+          `POST ${server.url}/cart/{{cart_id}}/items`,
+          'Cookie: {{session}}',
+          '',
+        ].join('\n'),
+      });
+      const result = await runCli(['run', 'a.http'], { cwd: dir });
+      expect(result.code, result.stderr + result.stdout).toBe(0);
+      expect(server.requests.map((r) => [r.url, r.headers.cookie])).toEqual([
+        ['/login', undefined],
+        ['/cart', 'session=s1'],
+        ['/account', 'session=s1'],
+        ['/cart/c7/items', 'session=s1'],
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -66,6 +66,7 @@ export interface RunSession {
   loadFile?(path: string): Promise<HttpFile>;
   /** httpyac: keeps the file's last response (`{{response.parsedBody.x}}` in a later request). */
   noteHttpyacResponse?(file: HttpFile, response: ResponseView): void;
+  settleHttpyacVariables?(file: HttpFile, node: RequestNode, requestVariables?: Map<string, string>): Promise<void>;
   /** httpyac `# @loop`: the request variables of each pass. */
   httpyacLoopPasses?(file: HttpFile, node: RequestNode): Promise<Array<Map<string, string>>>;
   /** httpyac `# @disabled condition`: whether the condition holds (the request is then not sent). */
@@ -849,6 +850,9 @@ async function sendPrepared(
   if (node.metadata.length > 0) setResponseKeyVariables(shared, node, view);
   if (node.metadata.length > 0 && hasCommand(node)) await runCommands(shared, attempt, 'post');
   if (node.httpyacPostScripts && shared.scriptsOn) await runHttpyacPostScripts(shared, attempt, view);
+  // httpyac's `@name = {{…}}` lines under the request take their values now, over this response.
+  if (file.dialect === 'httpyac' && node.variables.length > 0)
+    await session.settleHttpyacVariables?.(file, node, attempt.requestVariables);
   if (node.assertions.length > 0) {
     const checking = checkAssertions(shared, attempt, view);
     if (checking) await checking;

@@ -190,6 +190,8 @@ export interface Session {
   httpyacDisabledHolds(file: HttpFile, node: RequestNode): Promise<boolean>;
   /** httpyac `# @loop while condition`: whether the condition holds before pass `index`. */
   httpyacLoopHolds(file: HttpFile, node: RequestNode, index: number): Promise<boolean>;
+  /** httpyac: the request's `@name = value` lines under it, given their values now (see settleHttpyacVariables). */
+  settleHttpyacVariables(file: HttpFile, node: RequestNode, requestVariables?: Map<string, string>): Promise<void>;
   /** httpyac: runs the request's `{{ }}` blocks that follow it, over its response (exports become globals). */
   runHttpyacPostScripts(
     file: HttpFile,
@@ -323,6 +325,8 @@ class RequestSession implements Session {
   private readonly imports = new WeakMap<HttpFile, Promise<HttpFile[]>>();
   /** httpyac: each file's last response (`response` in later requests of the file). */
   private readonly lastHttpyacResponses = new Map<string, ResponseView>();
+  /** httpyac: the values `@name = …` lines under a request took when it ran (file path, line start → value). */
+  private readonly httpyacSettled = new Map<string, string>();
   /** httpyac global-region scripts, run once per file path. */
   private readonly httpyacFileScriptsRun = new Map<string, Promise<unknown>>();
   private readonly implicitNoted = new Set<string>();
@@ -793,7 +797,10 @@ class RequestSession implements Session {
       if (variable.span.start < node.requestLineSpan.start) {
         fileVariables.set(
           variable.name,
-          httpyac ? httpyacValueAsDefined(variable, fileVariables, cli) : variable.value,
+          httpyac
+            ? (this.httpyacSettled.get(`${file.path}\n${variable.span.start}`) ??
+                httpyacValueAsDefined(variable, fileVariables, cli))
+            : variable.value,
         );
         // httpyac runs its global regions once per send: a dynamic value there is drawn once.
         if (
@@ -1359,6 +1366,35 @@ class RequestSession implements Session {
 
   noteHttpyacResponse(file: HttpFile, response: ResponseView): void {
     this.lastHttpyacResponses.set(file.path, response);
+  }
+
+  /**
+   * httpyac runs a region's `@name = {{…}}` lines under its request after the request, in order
+   * (their hooks follow the request's): `@session = {{refreshCookie(response)}}` takes the cookie of
+   * that response, and a later `@session = {{refreshCookie(response, session)}}` the session before
+   * it. Their values are fixed here, after the response, for the requests below to read; one that
+   * cannot be worked out now (an error) is left to be read where it is used, as before. `:=` (lazy)
+   * lines stay lazy.
+   */
+  async settleHttpyacVariables(
+    file: HttpFile,
+    node: RequestNode,
+    requestVariables?: Map<string, string>,
+  ): Promise<void> {
+    const start = node.requestLineSpan.start;
+    for (const variable of node.variables) {
+      if (variable.span.start < start || variable.lazy) continue;
+      const key = `${file.path}\n${variable.span.start}`;
+      this.httpyacSettled.delete(key);
+      // A resolver per line: it sees what the lines above settled (`session` in `refreshCookie(response, session)`).
+      const resolver = await this.resolver(file, node, requestVariables ? { requestVariables } : {}, false);
+      try {
+        this.httpyacSettled.set(key, await resolver.resolve(variable.value));
+        for (const secret of resolver.secretValues) this.secrets.add(secret);
+      } catch {
+        // Read where it is used, with the response of then (dial's reading before this).
+      }
+    }
   }
 
   async runHttpyacPostScripts(
