@@ -436,3 +436,42 @@ describe('fifteenth held-out sweep: variables under a request', () => {
     }
   });
 });
+
+describe('fifteenth held-out sweep: httpRegion and httpFile in blocks', () => {
+  it('httpRegion.metaData.title may be set (a loop naming its passes), httpFile.fileName read; another metaData change fails the block', async () => {
+    const server = await startRecordingServer();
+    try {
+      const dir = workspace({
+        'a.http': [
+          '# @dialect httpyac',
+          '{{',
+          '  exports.cases = [["zero", 0], ["five", 5]];',
+          '  console.info(httpFile);',
+          '}}',
+          '###',
+          '# @loop for testCase of cases',
+          '{{',
+          '  httpRegion.metaData.title = testCase[0];',
+          '}}',
+          `GET ${server.url}/n/{{testCase[1]}}?file={{encodeURIComponent(httpFile.fileName.split("/").pop())}}`,
+          '',
+          '###',
+          '# @noRedirect',
+          '{{',
+          '  httpRegion.metaData.noRedirect = false;',
+          '}}',
+          `GET ${server.url}/never`,
+          '',
+        ].join('\n'),
+      });
+      const result = await runCli(['run', 'a.http', '--reporter', 'dot'], { cwd: dir });
+      expect(result.code).toBe(1);
+      expect(result.stdout).toMatch(
+        /a\.http:15\).*httpRegion\.metaData\.noRedirect was changed, which dial does not apply/,
+      );
+      expect(server.requests.map((r) => r.url)).toEqual(['/n/0?file=a.http', '/n/5?file=a.http']);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -222,6 +222,16 @@ function findNamed(file: HttpFile, name: string): RequestNode | undefined {
   return file.requests.find((request) => request.name !== undefined && httpyacVariableName(request.name) === name);
 }
 
+/** httpyac's `httpRegion.metaData` of a request: its name, title and `# @key value` lines (a flag: true). */
+function httpyacMetaData(node: RequestNode): Record<string, string | true> {
+  const metaData: Record<string, string | true> = {};
+  // A `### title` alone names no request in httpyac (dial takes it as the name too).
+  if (node.name !== undefined && node.name !== node.title) metaData.name = node.name;
+  if (node.title !== undefined) metaData.title = node.title;
+  for (const meta of node.metadata) metaData[meta.key] = meta.value === '' ? true : meta.value;
+  return metaData;
+}
+
 /** The variables declared outside any request of a file (httpyac's global regions). */
 function globalVariables(file: HttpFile): Map<string, string> {
   const inRequests = new Set(file.requests.flatMap((request) => request.variables));
@@ -1241,7 +1251,10 @@ class RequestSession implements Session {
   /** httpyac: runs the blocks before the request; a block that changed `request` changes what is sent. */
   private async runHttpyacPreScripts(node: RequestNode, resolver: VariableResolver): Promise<RequestNode> {
     const original = httpyacRequestOf(node)!;
-    const outcomes = await resolver.runScriptBlocks(node.httpyacScripts ?? [], { request: original });
+    const outcomes = await resolver.runScriptBlocks(node.httpyacScripts ?? [], {
+      request: original,
+      region: httpyacMetaData(node),
+    });
     const changed = outcomes.at(-1)?.request;
     return changed && JSON.stringify(changed) !== JSON.stringify(original) ? withHttpyacRequest(node, changed) : node;
   }
@@ -1266,6 +1279,7 @@ class RequestSession implements Session {
     const given = { method: request.method, url: request.url, headers, ...(body !== undefined ? { body } : {}) };
     const outcomes = await resolver.runScriptBlocks(node.httpyacRequestScripts ?? [], {
       request: structuredClone(given),
+      region: httpyacMetaData(node),
     });
     const changed = outcomes.at(-1)?.request;
     if (!changed || JSON.stringify(changed) === JSON.stringify(given)) return request;
@@ -1408,6 +1422,7 @@ class RequestSession implements Session {
     const variables = requestVariables && own ? new Map([...requestVariables, ...own]) : (requestVariables ?? own);
     const resolver = await this.resolver(file, node, variables ? { requestVariables: variables } : {}, false);
     const outcomes = await resolver.runScriptBlocks(node.httpyacPostScripts, {
+      region: httpyacMetaData(node),
       request: httpyacRequestOf(node),
       response: httpyacResponse(response, node.metadata.find((meta) => meta.key === 'jwt')?.value),
     });

@@ -390,8 +390,10 @@ export async function evaluateHttpyacExpression(
   // `let`: httpyac evaluates `with` a copy of its variables, so `{{n++}}` is allowed (and changes nothing).
   const declarations = declarationsOf(scope);
   const global = GLOBAL_RE.test(expression) ? ` const $global = ${globalObjectJson(globals)};` : '';
+  // httpyac's evalExpression gives `httpFile` too (see fileSource).
+  const httpFile = /(?<![\w$.])httpFile\b/.test(withoutLiterals(expression)) ? ` ${fileSource(location.file)}` : '';
   const after = changed ? ` request.variables.set('__dialScope', JSON.stringify(__scope));` : '';
-  const code = ` const __scope = ${JSON.stringify(scope)}; ${declarations}${global} { const response = ${JSON.stringify(response ?? null)} ?? undefined; const __value = ${/\bthis\b/.test(expression) ? `(function () { return (${expression}\n); }).call(__scope)` : `(${expression}\n)`}; if (__value !== undefined) request.variables.set(${JSON.stringify(RESULT)}, typeof __value === 'string' ? __value : __value instanceof Date ? __value.toISOString() : __value instanceof Error ? __value.message : JSON.stringify(__value));${after} }`;
+  const code = ` const __scope = ${JSON.stringify(scope)}; ${declarations}${global}${httpFile} { const response = ${JSON.stringify(response ?? null)} ?? undefined; const __value = ${/\bthis\b/.test(expression) ? `(function () { return (${expression}\n); }).call(__scope)` : `(${expression}\n)`}; if (__value !== undefined) request.variables.set(${JSON.stringify(RESULT)}, typeof __value === 'string' ? __value : __value instanceof Date ? __value.toISOString() : __value instanceof Error ? __value.message : JSON.stringify(__value));${after} }`;
   const file: HttpFile = { path: location.file, text: code, variables: [], requests: [] };
   const node: ScriptNode = { kind: 'inline', code, span: { start: 0, end: code.length, line: location.line, col: 1 } };
   const requestVariables = new Map<string, string>();
@@ -452,6 +454,8 @@ export interface HttpyacBlockContext {
   response?: Record<string, unknown>;
   /** `client.global`: what the block exports is kept here too, so later requests of the run see it (as in httpyac). */
   globals?: Map<string, unknown>;
+  /** httpyac's `httpRegion.metaData` of the request the block belongs to (see regionSource). */
+  region?: Record<string, string | true>;
 }
 
 export interface HttpyacBlockOutcome {
@@ -540,6 +544,21 @@ function withParsedJwts(body: Record<string, unknown>, keys: string): Record<str
   return result;
 }
 
+/**
+ * httpyac's `httpRegion` in a block: dial gives its `metaData` (the request's name, title and
+ * `# @key value` lines; a flag is `true`). Setting `title` or `description` (`httpRegion.metaData.title
+ * = testCase.description` in a loop) only renames the request in httpyac's report; any other change,
+ * and any other part of `httpRegion`, could change what is sent and fails the block at its line.
+ */
+function regionSource(metaData: Record<string, string | true>): string {
+  return `const __dialRegionMeta = ${JSON.stringify(metaData)}; const __dialRegionBefore = JSON.stringify(__dialRegionMeta); const httpRegion = new Proxy({ metaData: __dialRegionMeta }, { get: function (target, key) { if (key === 'metaData') return target.metaData; if (typeof key === 'symbol' || key === 'toJSON' || key === 'then') return undefined; throw new Error('httpRegion.' + String(key) + ' is not supported in dial scripts yet (httpRegion.metaData is)'); }, set: function (target, key) { throw new Error('httpRegion.' + String(key) + ' cannot be set in dial scripts'); } });`;
+}
+/** httpyac's `httpFile` in a block: its `fileName` (what the file's own blocks may log or read); any other part fails the block at its line. */
+function fileSource(fileName: string): string {
+  return `const httpFile = new Proxy({ fileName: ${JSON.stringify(fileName)} }, { get: function (target, key) { if (key === 'fileName') return target.fileName; if (typeof key === 'symbol' || key === 'toJSON' || key === 'then') return undefined; throw new Error('httpFile.' + String(key) + ' is not supported in dial scripts yet (httpFile.fileName is)'); }, set: function (target, key) { throw new Error('httpFile.' + String(key) + ' cannot be set in dial scripts'); } });`;
+}
+const REGION_CHECK = `{ const __before = JSON.parse(__dialRegionBefore); for (const __k of new Set([...Object.keys(__before), ...Object.keys(__dialRegionMeta)])) { if (__k === 'title' || __k === 'description') continue; if (JSON.stringify(__before[__k]) !== JSON.stringify(__dialRegionMeta[__k])) throw new Error('httpRegion.metaData.' + __k + ' was changed, which dial does not apply (only title and description, which name the request in the report)'); } }`;
+
 /** Runs an httpyac `{{ … }}` block with `scope` as its variables; what it put on `exports`, as variable values. */
 export async function runHttpyacBlock(
   code: string,
@@ -551,6 +570,8 @@ export async function runHttpyacBlock(
   const declarations = declarationsOf(scope);
   const given = { request: context.request, response: context.response };
   const usesGlobal = GLOBAL_RE.test(code);
+  const usesRegion = /(?<![\w$.])httpRegion\b/.test(withoutLiterals(code));
+  const usesFile = /(?<![\w$.])httpFile\b/.test(withoutLiterals(code));
   // One line of set-up before the code (so its lines keep their numbers), the block's own
   // declarations in an inner scope (they may reuse a variable's name), then the exports. A failed
   // assert (`assert.equal(…)` outside test()) after the response is a failed test, as httpyac
@@ -563,7 +584,10 @@ export async function runHttpyacBlock(
     (code.includes('$httpyac')
       ? ' const $httpyac = { execute: function () { return Promise.resolve(__scope); } };'
       : '') +
+    (usesRegion ? ` ${regionSource(context.region ?? {})}` : '') +
+    (usesFile ? ` ${fileSource(location.file)}` : '') +
     ` { const request = __given.request; const response = __given.response; const exports = {}; const module = { exports }; ${HTTPYAC_TEST.replace(/\n\s*/g, ' ')} try {${/\bthis\b/.test(code) ? ` await (async function () {${code}\n}).call(Object.assign({ $context: {} }, __scope));` : `${code}\n`}} catch (__e) { if (!__e || !/^(?:Script)?AssertionError/.test(__e.name) || !response) throw __e; test(__e.message, function () { throw __e; }); }` +
+    (usesRegion ? ` ${REGION_CHECK}` : '') +
     ` ${ENCODE_SOURCE} let __out = await module.exports; const __values = {}; for (const __k of Object.keys(__out || {})) __values[__k] = __dialEncode(await __out[__k], 0);` +
     ` __variables.set(${JSON.stringify(RESULT)}, JSON.stringify(__values)); __variables.set('__dialRequest', JSON.stringify(request === undefined ? null : request));` +
     (usesGlobal ? ` __variables.set('__dialGlobal', JSON.stringify($global));` : '') +
