@@ -175,14 +175,16 @@ function missingName(
   defined: (name: string) => string | undefined,
   scope: VariableScope,
   seen: Set<string>,
+  /** httpyac: the values' placeholders are JavaScript too (`@session = {{refreshCookie(response)}}`). */
+  httpyac = false,
 ): string | undefined {
   if (seen.has(name)) return undefined;
   seen.add(name);
   const value = defined(name);
   if (value === undefined) return name;
   for (const placeholder of findPlaceholders(value)) {
-    const inner = neededName(placeholder.expression, scope);
-    const missing = inner === undefined ? undefined : missingName(inner, defined, scope, seen);
+    const inner = neededName(placeholder.expression, scope, httpyac);
+    const missing = inner === undefined ? undefined : missingName(inner, defined, scope, seen, httpyac);
     if (missing !== undefined) return missing;
   }
   return undefined;
@@ -253,7 +255,7 @@ export function checkVariables(
             if (Object.hasOwn(scope.cliVariables, n) || prompted.has(n) || scope.scripted.has(n)) return '';
             return fileVariables.get(n) ?? environment.values.get(n) ?? scope.dotenv.get(n);
           };
-          const missing = missingName(name, defined, scope, new Set());
+          const missing = missingName(name, defined, scope, new Set(), file.dialect === 'httpyac');
           if (missing === undefined) {
             // Only where the run would take the value from the environment file: no --var, prompt,
             // script, file variable or .env value of that name comes first.

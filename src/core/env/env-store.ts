@@ -57,6 +57,8 @@ export interface ResolvedEnvironment {
   defaultHeaders?: Map<string, [string, string]>;
   /** httpyac: a JavaScript config whose hooks provide variables dial does not run (file:line of the hook), for the undefined-variable hint. */
   unreadVariableHook?: string;
+  /** httpyac: `cookieJarEnabled: false` in its config (file:line): its requests neither send nor keep cookies. */
+  httpyacCookieJarOff?: string;
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Whether httpyac's own environment sources define environment `name` for a file in `dir`: a
- * `<name>.env` beside it or in an `env/` folder, or `environments.<name>` in a JSON config
+ * `<name>.env` or `.env.<name>` beside it or in an `env/` folder, or `environments.<name>` in a JSON config
  * (`.httpyac.json`, `httpyac.config.json`), in any folder up to the workspace root. Lets `-e name`
  * choose an environment only httpyac's files define (see core/vars/httpyac-env.ts).
  */
@@ -29,14 +29,18 @@ function foldersUp(dir: string, root: string): string[] {
   return folders;
 }
 
-/** The environments httpyac's own sources define for a file in `dir` (env/NAME.env, NAME.env, JSON config), sorted. */
+/** The environments httpyac's own sources define for a file in `dir` (env/NAME.env, NAME.env, .env.NAME, JSON config), sorted. */
 export async function httpyacEnvironmentNames(dir: string, root: string): Promise<string[]> {
   const names = new Set<string>();
   const { readdir } = await import('node:fs/promises');
   for (const folder of foldersUp(dir, root)) {
     for (const at of [folder, join(folder, 'env')]) {
       const entries = await readdir(at).catch(() => [] as string[]);
-      for (const entry of entries) if (/^[^.].*\.env$/.test(entry)) names.add(entry.slice(0, -'.env'.length));
+      for (const entry of entries) {
+        if (/^[^.].*\.env$/.test(entry)) names.add(entry.slice(0, -'.env'.length));
+        // httpyac's dotenv provider also names `.env.NAME` files environment NAME.
+        else if (/^\.env\.[^.]/.test(entry)) names.add(entry.slice('.env.'.length));
+      }
     }
     for (const config of ['.httpyac.json', 'httpyac.config.json']) {
       try {
@@ -52,7 +56,8 @@ export async function httpyacEnvironmentNames(dir: string, root: string): Promis
 
 export async function httpyacDefines(dir: string, root: string, name: string): Promise<boolean> {
   for (const folder of foldersUp(dir, root)) {
-    if (existsSync(join(folder, `${name}.env`)) || existsSync(join(folder, 'env', `${name}.env`))) return true;
+    for (const at of [folder, join(folder, 'env')])
+      if (existsSync(join(at, `${name}.env`)) || existsSync(join(at, `.env.${name}`))) return true;
     for (const config of ['.httpyac.json', 'httpyac.config.json']) {
       try {
         const data = JSON.parse(await readFile(join(folder, config), 'utf8')) as { environments?: object } | null;

@@ -100,6 +100,9 @@ export class ResponseReader {
     while (offset < data.length) {
       switch (this.state) {
         case State.Head: {
+          // Empty lines before a status line are skipped, as llhttp skips them.
+          if (!this.pending) while (offset < data.length && (data[offset] === 13 || data[offset] === 10)) offset++;
+          if (offset === data.length) return;
           if (this.pending) {
             data = Buffer.concat([this.pending, data.subarray(offset)]);
             offset = 0;
@@ -109,6 +112,7 @@ export class ResponseReader {
           if (end < 0) {
             if (data.length - offset > MAX_HEAD_BYTES) throw parseError('HPE_HEADER_OVERFLOW', 'Header overflow');
             this.pending = data.subarray(offset);
+            checkPartialHead(this.pending);
             return;
           }
           if (end - offset > MAX_HEAD_BYTES) throw parseError('HPE_HEADER_OVERFLOW', 'Header overflow');
@@ -288,6 +292,19 @@ export class ResponseReader {
     this.remaining = parseInt(size, 16);
     this.state = this.remaining === 0 ? State.Trailers : State.ChunkData;
   }
+}
+
+/**
+ * Fails a head that is still incomplete as soon as it cannot be HTTP: not starting with `HTTP/`
+ * (another protocol's banner) or holding a line feed without its carriage return. Waiting for
+ * the blank line that ends a head would wait for the timeout, as llhttp never did.
+ */
+function checkPartialHead(pending: Buffer): void {
+  const prefix = pending.toString('latin1', 0, Math.min(5, pending.length));
+  if (!'HTTP/'.startsWith(prefix)) throw parseError('HPE_INVALID_CONSTANT', 'Expected HTTP/');
+  for (let at = pending.indexOf(10); at >= 0; at = pending.indexOf(10, at + 1))
+    if (at === 0 || pending[at - 1] !== 13)
+      throw parseError('HPE_CR_EXPECTED', 'Missing expected CR after header value');
 }
 
 /** The value without the spaces and tabs around it (optional whitespace, RFC 9110, section 5.6.3). */

@@ -35,6 +35,9 @@ const UNFRAMED_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', '
 /** What node:http refused in a header value (ERR_INVALID_CHAR) and in a path (ERR_UNESCAPED_CHARACTERS). */
 const INVALID_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 const INVALID_PATH = /[^\u0021-\u00ff]/;
+const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE']);
+/** How a connection the server closed under a request fails: reset, broken pipe, or closed before any answer. */
+const CLOSED_UNDER_REQUEST = new Set(['ECONNRESET', 'EPIPE']);
 
 /** Sends one HTTP/1.1 request over a pooled or new connection; resolves when the response head has arrived. */
 export function sendOverWire(hop: HopRequest, context: HopContext): Promise<HopResponse> {
@@ -63,37 +66,58 @@ export function sendOverWire(hop: HopRequest, context: HopContext): Promise<HopR
     const port = Number(hop.url.port || (secure ? 443 : 80));
     const servername = secure ? serverName(hop.headers, hostname) : '';
     const origin = secure ? `https:${hostname}:${port}:${servername}:${context.tls.poolKey}` : `${hostname}:${port}`;
-    const reused = takeIdle(origin);
-    const connection =
-      reused ??
-      new Connection(
-        secure
-          ? connectTls(hostname, port, servername, origin, context)
-          : net.connect({ host: hostname, port, noDelay: true }),
-        origin,
-      );
-    const exchange = new Exchange(connection, hop.method, started, resolve, reject);
-    connection.begin(exchange);
-    if (reused) exchange.ready = started;
-    else exchange.watchConnect(context.connectTimeoutMs, secure);
-    context.stopper.onStop(() => exchange.fail(abortError()));
     const chunked = isChunked(hop.headers);
-    const socket = connection.socket;
-    if (body === undefined) {
-      socket.write(head, 'latin1');
-      exchange.requestWritten = true;
-    } else if (Buffer.isBuffer(body)) {
-      socket.cork();
-      socket.write(head, 'latin1');
-      writeBodyPiece(socket, body, chunked);
-      if (chunked) socket.write('0\r\n\r\n', 'latin1');
-      socket.uncork();
-      exchange.requestWritten = true;
-    } else {
-      socket.write(head, 'latin1');
-      void upload(exchange, body, chunked);
-    }
+    const send = (fresh: boolean): void => {
+      const reused = fresh ? undefined : takeIdle(origin);
+      const connection =
+        reused ??
+        new Connection(
+          secure
+            ? connectTls(hostname, port, servername, origin, context)
+            : net.connect({ host: hostname, port, noDelay: true }),
+          origin,
+        );
+      // A kept connection the server closed as the request went out (its idle timer fired): an
+      // idempotent request whose body can be written again goes once more on a new connection,
+      // as browsers and undici do; anything else fails as node:http failed it.
+      const retry = reused && replayable(hop.method, body) ? () => send(true) : undefined;
+      const exchange = new Exchange(connection, hop.method, started, resolve, reject, retry);
+      connection.begin(exchange);
+      if (reused) exchange.ready = started;
+      else exchange.watchConnect(context.connectTimeoutMs, secure);
+      context.stopper.onStop(() => exchange.fail(abortError()));
+      writeRequest(exchange, head, body, chunked);
+    };
+    send(false);
   });
+}
+
+/** Idempotent methods (RFC 9110, section 9.2.2) with no body or one held in memory. */
+function replayable(method: string, body: Buffer | AsyncIterable<Uint8Array> | undefined): boolean {
+  return IDEMPOTENT_METHODS.has(method) && (body === undefined || Buffer.isBuffer(body));
+}
+
+function writeRequest(
+  exchange: Exchange,
+  head: string,
+  body: Buffer | AsyncIterable<Uint8Array> | undefined,
+  chunked: boolean,
+): void {
+  const socket = exchange.connection.socket;
+  if (body === undefined) {
+    socket.write(head, 'latin1');
+    exchange.requestWritten = true;
+  } else if (Buffer.isBuffer(body)) {
+    socket.cork();
+    socket.write(head, 'latin1');
+    writeBodyPiece(socket, body, chunked);
+    if (chunked) socket.write('0\r\n\r\n', 'latin1');
+    socket.uncork();
+    exchange.requestWritten = true;
+  } else {
+    socket.write(head, 'latin1');
+    void upload(exchange, body, chunked);
+  }
 }
 
 /** A TLS connection with the hop's certificates, offering the origin's last session. */
@@ -318,6 +342,8 @@ class Exchange implements ResponseSink {
   /** The response ended or the exchange failed. */
   finished = false;
   private settled = false;
+  /** Bytes of the response arrived (a retry is safe only before). */
+  private answered = false;
   private responseBody: WireBody | undefined;
   private keepAlive = false;
   private connectTimer: ReturnType<typeof setTimeout> | undefined;
@@ -328,6 +354,7 @@ class Exchange implements ResponseSink {
     private readonly started: number,
     private readonly resolve: (response: HopResponse) => void,
     private readonly reject: (error: Error) => void,
+    private readonly retry: (() => void) | undefined,
   ) {
     this.reader = new ResponseReader(this, method);
   }
@@ -361,6 +388,7 @@ class Exchange implements ResponseSink {
   }
 
   data(chunk: Buffer): void {
+    this.answered = true;
     try {
       this.reader.feed(chunk);
     } catch (error) {
@@ -417,7 +445,9 @@ class Exchange implements ResponseSink {
     this.connection.release(false);
     if (!this.settled) {
       this.settled = true;
-      this.reject(error);
+      const code = (error as { code?: unknown }).code;
+      if (this.retry && !this.answered && typeof code === 'string' && CLOSED_UNDER_REQUEST.has(code)) this.retry();
+      else this.reject(error);
     } else this.responseBody?.destroy(error);
   }
 

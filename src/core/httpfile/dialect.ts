@@ -235,6 +235,8 @@ const HTTPYAC_ONLY_RE =
 const KULALA_ONLY_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@(?:env-stdin-cmd|stdin-cmd|env-json-key|curl-|grpc-|graphql)/m;
 /** kulala's Lua script: `{%` then `-- lua` as the script's first line. */
 const KULALA_LUA_MARK_RE = /\{%[ \t]*\r?\n[ \t]*--[ \t]*lua(?![\w.])/;
+/** The same mark on a script that opens a line (`> {%`, `< {%` or `{%` alone): a Lua script, which only kulala runs. */
+const KULALA_LUA_SCRIPT_RE = /^[ \t]*(?:[<>][ \t]*)?\{%[ \t]*\r?\n[ \t]*--[ \t]*lua(?![\w.])/m;
 const RESTNVIM_ONLY_RE = /^[ \t]*(?:#+|\/\/+)[ \t]*@lang[ \t]*=?[ \t]*lua|^[ \t]*>[ \t]*\S+\.lua[ \t]*$/m;
 /**
  * rest.nvim 0.x's response script: a `{%` line of its own under the request, whose code (up to
@@ -349,6 +351,12 @@ export function lineHints(text: string, start: number): number {
     }
     case 62 /* > */:
       return HINT_LUA;
+    case 60 /* < */: {
+      // A `< {%` pre-request script (kulala's `-- lua` mark).
+      let k = q + 1;
+      while (isTab(text.charCodeAt(k))) k++;
+      return text.charCodeAt(k) === 123 && text.charCodeAt(k + 1) === 37 ? HINT_LUA : 0;
+    }
     case 64 /* @ */:
       // httpyac's `@xpath_ns prefix=uri`.
       return text.startsWith('@xpath_ns', q) && isTab(text.charCodeAt(q + 9)) ? HINT_HTTPYAC : 0;
@@ -472,6 +480,8 @@ export function dialectFromConstructs(text: string, hints = textHints(text)): Di
   if ((hints & HINT_KULALA && KULALA_ONLY_RE.test(text)) || readsOwnVariableFromEnvironment(text)) return 'kulala';
   // A `.lua` handler is rest.nvim's unless a script of the file carries kulala's `-- lua` mark.
   if (hints & HINT_LUA && RESTNVIM_ONLY_RE.test(text)) return KULALA_LUA_MARK_RE.test(text) ? 'kulala' : 'rest.nvim';
+  // A `{% -- lua` script: kulala's Lua (the other tools run `{% %}` scripts as JavaScript, where `-- lua` is no code).
+  if (hints & HINT_LUA && KULALA_LUA_SCRIPT_RE.test(text)) return 'kulala';
   if (hints & HINT_LUA && RESTNVIM_LEGACY_RE.test(text)) return 'rest.nvim';
   // Last: a weaker sign than the tool-only constructs above.
   if (namesRequestWithoutSeparator(text)) return 'httpyac';

@@ -1546,9 +1546,9 @@ class HttpFileParser {
     return t.charCodeAt(0) === 63 && t.charCodeAt(1) === 63 && (this.dialect === 'httpyac' || isAssertionLine(t));
   }
 
-  private resumeHttpyacBody(i: number, t: string): number {
+  private resumeHttpyacBody(i: number, t: string, testLine = true): number {
     const block = this.block;
-    this.warnHttpyacTestAsBody(i, t);
+    if (testLine) this.warnHttpyacTestAsBody(i, t);
     if (block.bodyFirst < 0 || !block.bodyHasContent) block.bodyFirst = i;
     else for (const range of block.afterBody ?? []) if (range[0] > block.bodyLast) (block.bodyGaps ??= []).push(range);
     block.afterBody = undefined;
@@ -1576,9 +1576,28 @@ class HttpFileParser {
       return i;
     }
     const last = this.afterBodyProduction(i, line, t, false);
-    if (last < 0)
-      this.fail('unexpected line after the assertions or response handler', i, 1, 'start the next request with `###`');
-    return last;
+    if (last >= 0) return last;
+    if (this.dialect === 'httpyac') {
+      // httpyac: a saved response (`HTTP/1.1 400 Bad Request` and its lines) is ignored up to the next `###`.
+      if (SAVED_RESPONSE_RE.test(t)) {
+        this.block.state = 'response';
+        return i;
+      }
+      // Any other line is its body parser's (the last in its chain): body text of the request.
+      this.warnHttpyacLineAsBody(i, t);
+      return this.resumeHttpyacBody(i, t, false);
+    }
+    this.fail('unexpected line after the assertions or response handler', i, 1, 'start the next request with `###`');
+    return i;
+  }
+
+  /** httpyac: a line under the tests or blocks that none of its other parsers takes goes on the body. */
+  private warnHttpyacLineAsBody(i: number, t: string): void {
+    this.warn(
+      `line ${i + 1} (${t.length > 40 ? `${t.slice(0, 40)}…` : t}) comes after the tests or scripts of the request at line ${this.block.requestLineSpan!.line}: httpyac sends it as body text of that request, and so does dial`,
+      i,
+      'start the next request with `###`, or move the line above the tests if it belongs to the body',
+    );
   }
 
   /** An assertion, handler or redirect line (may appear after the body); returns the last line consumed or -1. */

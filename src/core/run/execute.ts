@@ -67,6 +67,7 @@ export interface RunSession {
   loadFile?(path: string): Promise<HttpFile>;
   /** httpyac: keeps the file's last response (`{{response.parsedBody.x}}` in a later request). */
   noteHttpyacResponse?(file: HttpFile, response: ResponseView): void;
+  settleHttpyacVariables?(file: HttpFile, node: RequestNode, requestVariables?: Map<string, string>): Promise<void>;
   /** httpyac `# @loop`: the request variables of each pass. */
   httpyacLoopPasses?(file: HttpFile, node: RequestNode): Promise<Array<Map<string, string>>>;
   /** httpyac `# @disabled condition`: whether the condition holds (the request is then not sent). */
@@ -477,7 +478,8 @@ export function requestSendOptions(
   return Object.assign(sendOptions, {
     timeoutMs: node.timeoutMs ?? overrides?.timeoutMs ?? options.timeoutMs ?? options.sendOptions.timeoutMs ?? 30_000,
     followRedirects: node.noRedirect ? false : (overrides?.followRedirects ?? options.followRedirects ?? true),
-    cookieJar,
+    // The session turns the jar off for a request (`# @no-cookie-jar`, httpyac's `cookieJarEnabled: false`).
+    cookieJar: overrides !== undefined && Object.hasOwn(overrides, 'cookieJar') ? overrides.cookieJar : cookieJar,
     signal,
     bodyTarget: { kind: 'buffer', maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_SIZE },
   });
@@ -632,9 +634,10 @@ async function sendAndCheck(shared: ExecutorShared, attempt: Attempt): Promise<A
   const { session, engine } = shared.options;
   const { file, node } = attempt.context;
   // httpyac `# @sleep 500` and kulala `# @delay 500`: wait that many ms first (an expression for the
-  // time is not evaluated: no wait; the parser refuses a kulala delay that is not a number).
-  const sleep = node.metadata.find((meta) => meta.key === 'sleep' || meta.key === 'delay')?.value;
-  if (sleep && /^\d+$/.test(sleep)) await delay(Number(sleep), undefined, { signal: attempt.context.signal });
+  // time is not evaluated: no wait; the parser refuses a kulala delay that is not a number). Under
+  // an httpyac `# @loop` line the wait is one of the hooks each pass runs (see passSleep).
+  const sleep = passSleep(node) === undefined ? sleepMs(node) : undefined;
+  if (sleep !== undefined) await delay(sleep, undefined, { signal: attempt.context.signal });
   // httpyac `# @disabled condition`: skipped when it holds, as httpyac skips the region.
   if (node.httpyacDisabled && (await session.httpyacDisabledHolds?.(file, node)))
     throw new HttpyacCancel({ file: file.path, line: node.httpyacDisabled.line });
@@ -643,15 +646,35 @@ async function sendAndCheck(shared: ExecutorShared, attempt: Attempt): Promise<A
     const passes =
       node.httpyacLoop && session.httpyacLoopPasses ? await session.httpyacLoopPasses(file, node) : undefined;
     if (!passes) await sendWithReplays(shared, attempt);
+    const wait = passSleep(node);
     for (const [index, pass] of (passes ?? []).entries()) {
       if (index > 0 && attempt.exchange) engine.releaseBody?.(attempt.exchange.response.body);
       attempt.requestVariables = new Map(pass);
+      if (wait !== undefined) await delay(wait, undefined, { signal: attempt.context.signal });
       await sendOnce(shared, attempt, index);
     }
   }
   let passed = true;
   for (const result of attempt.assertions) if (!result.passed) passed = false;
   return attemptOutcome(shared, attempt, passed ? 'passed' : 'failed');
+}
+
+/** The wait of `# @sleep N` / kulala's `# @delay N` in ms (undefined without one, or for an expression). */
+function sleepMs(node: RequestNode): number | undefined {
+  const sleep = node.metadata.find((meta) => meta.key === 'sleep' || meta.key === 'delay')?.value;
+  return sleep && /^\d+$/.test(sleep) ? Number(sleep) : undefined;
+}
+
+/**
+ * httpyac runs a region's hooks in the order of their lines, and `# @loop` repeats the hooks
+ * registered after it: a `# @sleep N` below the loop line waits before every pass (polling at that
+ * pace), one above it once before the loop. The wait per pass, or undefined.
+ */
+function passSleep(node: RequestNode): number | undefined {
+  const loop = node.httpyacLoop;
+  if (!loop) return undefined;
+  const sleep = node.metadata.find((meta) => meta.key === 'sleep');
+  return sleep && sleep.span.line > loop.line ? sleepMs(node) : undefined;
 }
 
 /** The most passes of an httpyac `# @loop while`: a condition that never turns false is an error, not a hang. */
@@ -674,6 +697,8 @@ async function sendWhile(shared: ExecutorShared, attempt: Attempt): Promise<void
       );
     if (index > 0 && attempt.exchange) engine.releaseBody?.(attempt.exchange.response.body);
     attempt.requestVariables = new Map([['$index', String(index)]]);
+    const wait = passSleep(node);
+    if (wait !== undefined) await delay(wait, undefined, { signal: attempt.context.signal });
     await sendOnce(shared, attempt, index);
   }
 }
@@ -831,6 +856,9 @@ async function sendPrepared(
   if (node.metadata.length > 0) setResponseKeyVariables(shared, node, view);
   if (node.metadata.length > 0 && hasCommand(node)) await runCommands(shared, attempt, 'post');
   if (node.httpyacPostScripts && shared.scriptsOn) await runHttpyacPostScripts(shared, attempt, view);
+  // httpyac's `@name = {{…}}` lines under the request take their values now, over this response.
+  if (file.dialect === 'httpyac' && node.variables.length > 0)
+    await session.settleHttpyacVariables?.(file, node, attempt.requestVariables);
   if (node.assertions.length > 0) {
     const checking = checkAssertions(shared, attempt, view);
     if (checking) await checking;

@@ -190,6 +190,8 @@ export interface Session {
   httpyacDisabledHolds(file: HttpFile, node: RequestNode): Promise<boolean>;
   /** httpyac `# @loop while condition`: whether the condition holds before pass `index`. */
   httpyacLoopHolds(file: HttpFile, node: RequestNode, index: number): Promise<boolean>;
+  /** httpyac: the request's `@name = value` lines under it, given their values now (see settleHttpyacVariables). */
+  settleHttpyacVariables(file: HttpFile, node: RequestNode, requestVariables?: Map<string, string>): Promise<void>;
   /** httpyac: runs the request's `{{ }}` blocks that follow it, over its response (exports become globals). */
   runHttpyacPostScripts(
     file: HttpFile,
@@ -218,6 +220,16 @@ function findNamed(file: HttpFile, name: string): RequestNode | undefined {
   const exact = file.requests.find((request) => request.name === name);
   if (exact || file.dialect !== 'httpyac') return exact;
   return file.requests.find((request) => request.name !== undefined && httpyacVariableName(request.name) === name);
+}
+
+/** httpyac's `httpRegion.metaData` of a request: its name, title and `# @key value` lines (a flag: true). */
+function httpyacMetaData(node: RequestNode): Record<string, string | true> {
+  const metaData: Record<string, string | true> = {};
+  // A `### title` alone names no request in httpyac (dial takes it as the name too).
+  if (node.name !== undefined && node.name !== node.title) metaData.name = node.name;
+  if (node.title !== undefined) metaData.title = node.title;
+  for (const meta of node.metadata) metaData[meta.key] = meta.value === '' ? true : meta.value;
+  return metaData;
 }
 
 /** The variables declared outside any request of a file (httpyac's global regions). */
@@ -325,6 +337,8 @@ class RequestSession implements Session {
   private readonly imports = new WeakMap<HttpFile, Promise<HttpFile[]>>();
   /** httpyac: each file's last response (`response` in later requests of the file). */
   private readonly lastHttpyacResponses = new Map<string, ResponseView>();
+  /** httpyac: the values `@name = …` lines under a request took when it ran (file path, line start → value). */
+  private readonly httpyacSettled = new Map<string, string>();
   /** httpyac global-region scripts, run once per file path. */
   private readonly httpyacFileScriptsRun = new Map<string, Promise<unknown>>();
   private readonly implicitNoted = new Set<string>();
@@ -802,7 +816,10 @@ class RequestSession implements Session {
       if (variable.span.start < node.requestLineSpan.start) {
         fileVariables.set(
           variable.name,
-          httpyac ? httpyacValueAsDefined(variable, fileVariables, cli) : variable.value,
+          httpyac
+            ? (this.httpyacSettled.get(`${file.path}\n${variable.span.start}`) ??
+                httpyacValueAsDefined(variable, fileVariables, cli))
+            : variable.value,
         );
         // httpyac runs its global regions once per send: a dynamic value there is drawn once.
         if (
@@ -1176,6 +1193,9 @@ class RequestSession implements Session {
     this.setHttpVersion(file, node, request);
     if (node.httpyacRequestScripts) request = await this.runHttpyacRequestScripts(node, request, resolver);
     const overrides = metadataOverrides(node);
+    // httpyac's `cookieJarEnabled: false`: as `# @no-cookie-jar` on every request of the workspace.
+    if (file.dialect === 'httpyac' && (await this.fileEnvironment(file, this.folderOf(file)))[0].httpyacCookieJarOff)
+      overrides.cookieJar = undefined;
     if (node.method === 'SSE') {
       const events = eventTypes(request);
       if (events) overrides.sse = { ...overrides.sse, events };
@@ -1240,7 +1260,10 @@ class RequestSession implements Session {
   /** httpyac: runs the blocks before the request; a block that changed `request` changes what is sent. */
   private async runHttpyacPreScripts(node: RequestNode, resolver: VariableResolver): Promise<RequestNode> {
     const original = httpyacRequestOf(node)!;
-    const outcomes = await resolver.runScriptBlocks(node.httpyacScripts ?? [], { request: original });
+    const outcomes = await resolver.runScriptBlocks(node.httpyacScripts ?? [], {
+      request: original,
+      region: httpyacMetaData(node),
+    });
     const changed = outcomes.at(-1)?.request;
     return changed && JSON.stringify(changed) !== JSON.stringify(original) ? withHttpyacRequest(node, changed) : node;
   }
@@ -1265,6 +1288,7 @@ class RequestSession implements Session {
     const given = { method: request.method, url: request.url, headers, ...(body !== undefined ? { body } : {}) };
     const outcomes = await resolver.runScriptBlocks(node.httpyacRequestScripts ?? [], {
       request: structuredClone(given),
+      region: httpyacMetaData(node),
     });
     const changed = outcomes.at(-1)?.request;
     if (!changed || JSON.stringify(changed) === JSON.stringify(given)) return request;
@@ -1367,6 +1391,35 @@ class RequestSession implements Session {
     this.lastHttpyacResponses.set(file.path, response);
   }
 
+  /**
+   * httpyac runs a region's `@name = {{…}}` lines under its request after the request, in order
+   * (their hooks follow the request's): `@session = {{refreshCookie(response)}}` takes the cookie of
+   * that response, and a later `@session = {{refreshCookie(response, session)}}` the session before
+   * it. Their values are fixed here, after the response, for the requests below to read; one that
+   * cannot be worked out now (an error) is left to be read where it is used, as before. `:=` (lazy)
+   * lines stay lazy.
+   */
+  async settleHttpyacVariables(
+    file: HttpFile,
+    node: RequestNode,
+    requestVariables?: Map<string, string>,
+  ): Promise<void> {
+    const start = node.requestLineSpan.start;
+    for (const variable of node.variables) {
+      if (variable.span.start < start || variable.lazy) continue;
+      const key = `${file.path}\n${variable.span.start}`;
+      this.httpyacSettled.delete(key);
+      // A resolver per line: it sees what the lines above settled (`session` in `refreshCookie(response, session)`).
+      const resolver = await this.resolver(file, node, requestVariables ? { requestVariables } : {}, false);
+      try {
+        this.httpyacSettled.set(key, await resolver.resolve(variable.value));
+        for (const secret of resolver.secretValues) this.secrets.add(secret);
+      } catch {
+        // Read where it is used, with the response of then (dial's reading before this).
+      }
+    }
+  }
+
   async runHttpyacPostScripts(
     file: HttpFile,
     node: RequestNode,
@@ -1378,6 +1431,7 @@ class RequestSession implements Session {
     const variables = requestVariables && own ? new Map([...requestVariables, ...own]) : (requestVariables ?? own);
     const resolver = await this.resolver(file, node, variables ? { requestVariables: variables } : {}, false);
     const outcomes = await resolver.runScriptBlocks(node.httpyacPostScripts, {
+      region: httpyacMetaData(node),
       request: httpyacRequestOf(node),
       response: httpyacResponse(response, node.metadata.find((meta) => meta.key === 'jwt')?.value),
     });

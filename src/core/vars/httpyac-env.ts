@@ -1,6 +1,6 @@
 /**
  * httpyac's environments: `.env` files in an `env/` folder (or beside the `.http` file), the
- * nameless `.env` always, `<name>.env` when environment `name` is chosen; and the `environments`
+ * nameless `.env` always, `<name>.env` and `.env.<name>` when environment `name` is chosen; and the `environments`
  * and `defaultHeaders` of its JSON config (`.httpyac.json`, `httpyac.config.json`):
  * `$shared` always, the chosen environment or else `$default`. Used for files read in the
  * httpyac dialect, under the JetBrains env files (which win on a clash).
@@ -72,31 +72,133 @@ function scriptConfig(
         },
       );
     }
-    let loaded: unknown;
-    try {
-      // Node's own require (the bundle turns import() of a path into require too); an ES module
-      // config loads through it where Node can require ES modules.
-      const module = createRequire(path)(path) as { default?: unknown; __esModule?: boolean };
-      loaded = module && typeof module === 'object' && 'default' in module ? module.default : module;
-    } catch (error) {
-      const esm = (error as { code?: string }).code === 'ERR_REQUIRE_ESM';
-      throw new DialError(
-        'E_ENV',
-        `${fileName} could not be loaded: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
-        {
-          location: { file: path, line: 1 },
-          ...(esm && {
-            hint: 'this Node cannot require an ES module config: write module.exports = {…}, or use a .httpyac.json',
-          }),
-        },
-      );
-    }
+    const loaded = loadScriptConfig(fileName, path);
     if (loaded === null || typeof loaded !== 'object')
       throw new DialError('E_ENV', `${fileName}: a config that is not an object (a function, say) is not read`, {
         location,
         hint: 'export the settings object itself: module.exports = { environments: {…} }',
       });
     return configParts(loaded as Record<string, unknown>, path, name);
+  }
+  return undefined;
+}
+
+/** Loads a JavaScript config with Node's require, as httpyac does (only where scripts may use Node). */
+function loadScriptConfig(fileName: string, path: string): unknown {
+  try {
+    // Node's own require (the bundle turns import() of a path into require too); an ES module
+    // config loads through it where Node can require ES modules.
+    const module = createRequire(path)(path) as { default?: unknown; __esModule?: boolean };
+    return module && typeof module === 'object' && 'default' in module ? module.default : module;
+  } catch (error) {
+    const esm = (error as { code?: string }).code === 'ERR_REQUIRE_ESM';
+    throw new DialError(
+      'E_ENV',
+      `${fileName} could not be loaded: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+      {
+        location: { file: path, line: 1 },
+        ...(esm && {
+          hint: 'this Node cannot require an ES module config: write module.exports = {…}, or use a .httpyac.json',
+        }),
+      },
+    );
+  }
+}
+
+/**
+ * httpyac's `cookieJarEnabled: false` (cookieJarInterceptor): its requests neither send nor keep
+ * cookies. The nearest config that sets it decides (a JSON config, a literal JavaScript one, or a
+ * JavaScript one loaded where scripts may use Node; elsewhere that one is refused at the line).
+ * Returns where it is switched off (`file:line`), or undefined when the jar stays on.
+ */
+async function cookieJarSwitchedOff(folders: string[]): Promise<string | undefined> {
+  for (const folder of folders) {
+    for (const { fileName, path, source } of await scriptConfigSources(folder)) {
+      const at = source.search(/\bcookieJarEnabled\b/);
+      if (at < 0) continue;
+      const { line, col } = lineColAt(source, at);
+      let config: unknown = literalConfig(source);
+      if (!config) {
+        if (!defaultNodeAccess()(path))
+          throw new DialError(
+            'E_ENV',
+            `${fileName}: cookieJarEnabled in a JavaScript config is read only where scripts may use Node`,
+            {
+              location: { file: path, line, col, excerpt: source.split(/\r?\n/)[line - 1] },
+              hint: `it decides whether cookies are sent: if you trust this folder, run \`dial trust ${folder}\` (or pass --allow-node); or move it to a .httpyac.json next to it ({"cookieJarEnabled": false})`,
+            },
+          );
+        config = loadScriptConfig(fileName, path);
+      }
+      const value = (config as { cookieJarEnabled?: unknown } | null)?.cookieJarEnabled;
+      return value === false ? `${path}:${line}` : undefined;
+    }
+    for (const fileName of JSON_CONFIGS) {
+      const path = join(folder, fileName);
+      const source = await readIfPresent(path);
+      if (source === undefined || !/"cookieJarEnabled"/.test(source)) continue;
+      const data = parseJsonText(source, path, 'E_ENV') as { cookieJarEnabled?: unknown } | null;
+      const at = source.search(/"cookieJarEnabled"/);
+      return data?.cookieJarEnabled === false ? `${path}:${lineColAt(source, at).line}` : undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A config whose `configureHooks(api)` hands `api` on (`plugin(api)`, `require('./x')(api)`): the
+ * code it hands it to may register any hook. dial reads that code when the config requires it from
+ * a relative path and refuses a hook there that changes what is sent (as for a config's own); code
+ * it cannot read is refused at the call, as it may change the request (a plugin that turns a YAML
+ * body into JSON, say).
+ */
+async function refuseHandedApi(configs: ScriptConfigSource[]): Promise<void> {
+  for (const { fileName, path, source } of configs) {
+    const signature = /\bconfigureHooks\s*(?::\s*(?:async\s+)?(?:function\b[^(]*)?\s*\(?|\()\s*([A-Za-z_$][\w$]*)/.exec(
+      source,
+    );
+    if (!signature) continue;
+    const api = signature[1];
+    const handed = new RegExp(
+      `([A-Za-z_$][\\w$.]*\\s*(?:\\([^()]*\\))?)\\s*\\(\\s*(?:[^()]*,\\s*)?${api}\\s*[,)]`,
+      'g',
+    );
+    handed.lastIndex = signature.index + signature[0].length;
+    for (let call = handed.exec(source); call; call = handed.exec(source)) {
+      const callee = call[1].trim();
+      if (/^(?:function|if|while|for|switch|return)$/.test(callee)) continue;
+      const target = await handedCode(path, source, callee);
+      // Code dial can read: refused where it registers a hook that changes what is sent, else fine.
+      if (target) {
+        refuseSendingHook([target]);
+        continue;
+      }
+      const { line, col } = lineColAt(source, call.index);
+      throw new DialError(
+        'E_ENV',
+        `${fileName}: configureHooks hands httpyac's api to ${callee}, which may register hooks that change what httpyac sends; dial runs none`,
+        {
+          location: { file: path, line, col, excerpt: source.split(/\r?\n/)[line - 1] },
+          hint: 'send these files with httpyac, or do what the plugin does in the .http files themselves',
+        },
+      );
+    }
+  }
+}
+
+/** The source `callee` is loaded from, when the config requires it from a relative path (`require('./plugin')`). */
+async function handedCode(path: string, source: string, callee: string): Promise<ScriptConfigSource | undefined> {
+  const inline = /^require\(\s*(['"])([^'"]+)\1\s*\)$/.exec(callee)?.[2];
+  const name = callee.split('.')[0];
+  const spec =
+    inline ??
+    new RegExp(`\\b(?:const|let|var)\\s+${name}\\s*=\\s*require\\(\\s*(['"])([^'"]+)\\1\\s*\\)`).exec(source)?.[2] ??
+    new RegExp(`\\bimport\\s+${name}\\s+from\\s+(['"])([^'"]+)\\1`).exec(source)?.[2];
+  if (!spec || !/^\.{1,2}\//.test(spec)) return undefined;
+  const base = resolvePath(dirname(path), spec);
+  for (const candidate of [base, `${base}.js`, `${base}.cjs`, join(base, 'index.js')]) {
+    const text = await readIfPresent(candidate);
+    if (text !== undefined) return { fileName: spec, path: candidate, source: text };
   }
   return undefined;
 }
@@ -269,7 +371,8 @@ export async function withHttpyacEnvironment(
   const sources = new Map<string, string>();
   // Farther folders first, so nearer files and the named environment override them.
   for (const folder of envFolders(dir).reverse()) {
-    for (const fileName of name ? ['.env', `${name}.env`] : ['.env']) {
+    // httpyac's dotenv provider: `.env`, then `NAME.env` and `.env.NAME` for environment NAME.
+    for (const fileName of name ? ['.env', `${name}.env`, `.env.${name}`] : ['.env']) {
       const path = join(folder, fileName);
       const found = await readValues(path);
       if (!found) continue;
@@ -288,6 +391,7 @@ export async function withHttpyacEnvironment(
     .reverse()) {
     const configs = await scriptConfigSources(folder);
     refuseSendingHook(configs);
+    await refuseHandedApi(configs);
     unreadVariableHook = (await variableHook(configs)) ?? unreadVariableHook;
     const config = scriptConfig(folder, name, configs) ?? (await readConfig(folder, name));
     if (!config) continue;
@@ -298,7 +402,16 @@ export async function withHttpyacEnvironment(
     }
     for (const [header, value] of config.headers) defaultHeaders.set(header.toLowerCase(), [header, value]);
   }
-  if (files.length === 0) return unreadVariableHook ? { ...base, unreadVariableHook } : base;
+  // httpyac reads one config for the workspace: the nearest folder's that sets cookieJarEnabled decides.
+  const httpyacCookieJarOff = await cookieJarSwitchedOff(envFolders(dir).filter((_, index) => index % 2 === 0));
+  if (files.length === 0)
+    return unreadVariableHook || httpyacCookieJarOff
+      ? {
+          ...base,
+          ...(unreadVariableHook ? { unreadVariableHook } : {}),
+          ...(httpyacCookieJarOff ? { httpyacCookieJarOff } : {}),
+        }
+      : base;
   for (const [key, value] of base.values) values.set(key, value);
   for (const [key, source] of base.sources) sources.set(key, source);
   for (const [key, header] of base.defaultHeaders ?? []) defaultHeaders.set(key, header);
@@ -309,5 +422,6 @@ export async function withHttpyacEnvironment(
     sources,
     ...(defaultHeaders.size ? { defaultHeaders } : {}),
     ...(unreadVariableHook ? { unreadVariableHook } : {}),
+    ...(httpyacCookieJarOff ? { httpyacCookieJarOff } : {}),
   };
 }

@@ -20,6 +20,8 @@ import { valueToText } from './jsonpath.js';
 import {
   evaluateHttpyacExpression,
   expressionIdentifiers,
+  functionReads,
+  holdsFunction,
   thisReads,
   mayChangeVariables,
   runHttpyacBlock,
@@ -578,8 +580,9 @@ export class VariableResolver {
     if (index !== undefined) scope.$index = Number(index);
 
     // httpyac's `this.name` / `` this[`name${$index}`] ``: variables too (see thisReads).
-    const read = [...expressionIdentifiers(expression), ...thisReads(code, index).names];
-    for (const name of new Set(read)) {
+    const read = new Set([...expressionIdentifiers(expression), ...thisReads(code, index).names]);
+    // A name is read once; the functions an exported value carries read more (added to `read` below).
+    for (const name of read) {
       let text: string | undefined;
       try {
         text = await this.expression(name, [...chain, expression]);
@@ -596,6 +599,8 @@ export class VariableResolver {
       } catch {
         scope[name] = text;
       }
+      // An exported function is made again in this scope: the variables it reads come along.
+      if (holdsFunction(scope[name])) for (const more of functionReads(scope[name])) read.add(more);
     }
     return scope;
   }

@@ -21,4 +21,21 @@ describe('dial check: httpyac # @import', () => {
     const undefinedOnes = findings.filter((f) => f.rule === 'undefined-variable').map((f) => f.message);
     expect(undefinedOnes).toEqual(["undefined variable 'nowhere'"]);
   });
+
+  it('reads a variable’s own {{ }} as JavaScript: a function an imported block exports is defined (sweep 15)', async () => {
+    const root = tempDir('dial-check-import-fn-');
+    mkdirSync(join(root, '.git'));
+    mkdirSync(join(root, 'common'));
+    writeFileSync(
+      join(root, 'common', 'setup.http'),
+      '@base = https://example.com\n{{\n  exports.refreshCookie = (resp) => resp.headers["set-cookie"];\n}}\n',
+    );
+    writeFileSync(
+      join(root, 'use.http'),
+      '# @dialect httpyac\n# @import ./common/setup.http\n### login\nPOST {{base}}/login\n\n@session = {{refreshCookie(response)}}\n@other = {{missingHelper(response)}}\n\n### next\nGET {{base}}/next\nCookie: {{session}}\nX-Other: {{other}}\n',
+    );
+    const { findings } = await checkFiles({ paths: [join(root, 'use.http')], cwd: root, cliVariables: {} });
+    const undefinedOnes = findings.filter((f) => f.rule === 'undefined-variable').map((f) => f.message);
+    expect(undefinedOnes).toEqual(["undefined variable 'missingHelper' (used by 'other')"]);
+  });
 });

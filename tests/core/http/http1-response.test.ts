@@ -164,6 +164,16 @@ describe('ResponseReader', () => {
     expect(read(['HTTP/1.1 200 OK\r\nContent-Length: 2, 2\r\n\r\nok']).body).toBe('ok');
   });
 
+  it('an incomplete head that cannot be HTTP is refused without waiting for its end', () => {
+    expect(errorCode(() => read(['SSH-2.0-OpenSSH_9.2\r\n']))).toBe('HPE_INVALID_CONSTANT');
+    expect(errorCode(() => read(['HTTP/1.1 200 OK\nContent-Length: 0\n\n']))).toBe('HPE_CR_EXPECTED');
+    expect(errorCode(() => read(['HTTP/1.1 200 OK\r\nA: 1\n']))).toBe('HPE_CR_EXPECTED');
+    // Empty lines before the status line are skipped (llhttp does too).
+    expect(read(['\r\n', '\r\nHTTP/1.1 204 No Content\r\n\r\n']).heads[0]?.status).toBe(204);
+    // A head that is merely incomplete waits for the rest.
+    expect(read(['HTT', 'P/1.1 200 OK\r', '\nContent-Length: 0\r\n\r\n']).ended).toBe(true);
+  });
+
   it('a head past 256 KiB is refused without waiting for its end', () => {
     const huge = 'HTTP/1.1 200 OK\r\nX-Big: ' + 'a'.repeat(300 * 1024);
     expect(errorCode(() => read([huge]))).toBe('HPE_HEADER_OVERFLOW');

@@ -216,6 +216,34 @@ describe('the wire transport pools connections only when it is safe', () => {
     }
   });
 
+  it('a kept connection closed under a request: an idempotent one goes again on a new connection, a POST fails', async () => {
+    // The server answers the first request of each connection and drops the connection at the
+    // second without a word: what a client meets when a server's idle timer fires as it writes.
+    let served = 0;
+    const target = await bareServer((_head, socket) => {
+      const count = ((socket as Socket & { count?: number }).count ?? 0) + 1;
+      (socket as Socket & { count?: number }).count = count;
+      if (count > 1) return void socket.destroy();
+      served++;
+      socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+    });
+    try {
+      await sendRequest(request('GET', `${target.url}/`), { env: {} });
+      const again = await sendRequest(request('GET', `${target.url}/`), { env: {} });
+      expect(again.response.status).toBe(200);
+      expect([served, target.connections()]).toEqual([2, 2]);
+
+      const failure = await sendRequest(request('POST', `${target.url}/`), { env: {} }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(isDialError(failure) && failure.code).toBe('E_CONNRESET');
+      expect([served, target.connections()]).toEqual([2, 2]);
+    } finally {
+      await close(target.server);
+    }
+  });
+
   it('bytes past a response close the connection: the next request gets a new one and its own answer', async () => {
     let count = 0;
     const target = await bareServer((_head, socket) => {
@@ -276,6 +304,34 @@ describe('the wire transport pools connections only when it is safe', () => {
       expect(isDialError(failure) && failure.code).toBe('E_CANCELLED');
       await new Promise((resolve) => setTimeout(resolve, 30));
       expect(closed).toBe(true);
+    } finally {
+      await close(target.server);
+    }
+  });
+
+  it('an answer that could be read two ways is E_CONNRESET, and its connection is closed (docs/security.md)', async () => {
+    const answers = [
+      'HTTP/1.1 200 OK\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+      'HTTP/1.1 200 OK\r\nContent-Length: 0\r\nContent-Length: 44\r\n\r\n',
+      'HTTP/1.1 200 OK\nContent-Length: 0\n\n',
+      'HTTP/1.1 200 OK\r\nX-Big: ' + 'a'.repeat(300 * 1024) + '\r\n\r\n',
+    ];
+    let closed = 0;
+    let index = 0;
+    const target = await bareServer((_head, socket) => {
+      socket.on('close', () => closed++);
+      socket.write(answers[index++]);
+    });
+    try {
+      for (let i = 0; i < answers.length; i++) {
+        const failure = await sendRequest(request('GET', `${target.url}/`), { env: {} }).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        expect(isDialError(failure) && failure.code).toBe('E_CONNRESET');
+      }
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect([target.connections(), closed]).toEqual([answers.length, answers.length]);
     } finally {
       await close(target.server);
     }

@@ -58,6 +58,14 @@ const piece = fc.constantFrom(
   './a.lua',
   '>',
   '> ',
+  '<',
+  '< ',
+  '{%',
+  '> {%',
+  '< {%',
+  '-- lua',
+  '--lua',
+  ' -- lua.x',
   '{',
   '{{',
   '}}',
@@ -136,7 +144,9 @@ function matches(t: string): number {
   if (dialectFromConstructs(t, HINT_HTTPYAC) === 'httpyac') bits |= HINT_HTTPYAC;
   if (dialectFromConstructs(t, HINT_ROOTED) === 'httpyac') bits |= HINT_ROOTED;
   if (dialectFromConstructs(t, HINT_KULALA) === 'kulala') bits |= HINT_KULALA;
-  if (dialectFromConstructs(t, HINT_LUA) === 'rest.nvim') bits |= HINT_LUA;
+  const lua = dialectFromConstructs(t, HINT_LUA);
+  // kulala's `{% -- lua` script needs the bit; its other signs (a script reading a file variable) need none.
+  if (lua === 'rest.nvim' || (lua === 'kulala' && dialectFromConstructs(t, 0) !== 'kulala')) bits |= HINT_LUA;
   return bits;
 }
 
