@@ -135,7 +135,7 @@ export async function sendRequest(request: HttpRequest, options: SendOptions = {
   let proxy: string | undefined;
   let eventStream = false;
   // The body of the hop being read: destroyed when the send fails, so its socket is not left open.
-  let pending: Readable | undefined;
+  let pending: HopResponse | undefined;
   try {
     // Awaited only the first time (TLS files read) and for a body: a run's requests skip two ticks.
     const tls = tlsMaterialCache.get(options.tls ?? NO_TLS_OPTIONS) ?? (await loadTls(options.tls));
@@ -161,8 +161,9 @@ export async function sendRequest(request: HttpRequest, options: SendOptions = {
         { method, url, headers, body, recorder, target },
         { stopper, connectTimeoutMs, tls, httpVersion: request.httpVersion ?? '1.1', proxy },
       );
-      pending = hop.body;
-      pending.on('error', ignoreError);
+      pending = hop;
+      // The wire transport's body listens for its own late errors and is made only when read.
+      if (!hop.takeWholeBody) hop.body.on('error', ignoreError);
       if (options.cookieJar) storeCookies(options.cookieJar, url, hop.headers);
 
       const location = findHeader(hop.headers, 'location');
@@ -219,7 +220,7 @@ export async function sendRequest(request: HttpRequest, options: SendOptions = {
       };
     }
   } catch (error) {
-    pending?.destroy();
+    pending?.body.destroy();
     const failure = sendFailure(error, stopper.reason, url.toString(), timeoutMs, proxy);
     throw eventStream && stopper.reason === 'timeout' ? endlessStreamTimeout(failure) : failure;
   } finally {
@@ -365,6 +366,7 @@ function storeCookies(jar: CookieJar, url: URL, headers: HeaderList): void {
 
 /** Lets go of a redirect's own body: a small one is drained so its connection can be reused, a big one dropped. */
 function releaseRedirectBody(hop: HopResponse): void {
+  if (hop.takeWholeBody?.(Infinity)) return;
   const length = Number(findHeader(hop.headers, 'content-length') ?? NaN);
   if (length <= 64 * 1024) hop.body.resume();
   else hop.body.destroy();
@@ -499,10 +501,14 @@ async function receiveBody(
   // an AbortController, a DOMException and a dozen listeners per request (~40 µs).
   const cap = options.bodyTarget?.kind === 'buffer' ? options.bodyTarget.maxBodyBytes : undefined;
   // A body past its cap leaves the fast path, so the sink below stops it.
+  const smallLimit = cap !== undefined && cap < limit ? cap : limit;
+  const whole = target === null && decoders.length === 0 ? hop.takeWholeBody?.(smallLimit) : undefined;
+  if (whole) {
+    const size = byteLength(whole);
+    return { body: { kind: 'memory', bytes: whole.length === 1 ? whole[0] : Buffer.concat(whole, size) }, size };
+  }
   const small =
-    target === null && decoders.length === 0
-      ? await readSmallBody(hop.body, cap !== undefined && cap < limit ? cap : limit, stopper)
-      : undefined;
+    target === null && decoders.length === 0 ? await readSmallBody(hop.body, smallLimit, stopper) : undefined;
   if (small && !small.overflow) {
     return {
       body: {
@@ -676,6 +682,12 @@ function readSmallBody(
     source.on('close', onClose);
     stopper.onStop(onAbort);
   });
+}
+
+function byteLength(chunks: Buffer[]): number {
+  let size = 0;
+  for (const chunk of chunks) size += chunk.length;
+  return size;
 }
 
 function round(ms: number): number {

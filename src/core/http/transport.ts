@@ -90,6 +90,12 @@ export interface HopResponse {
   httpVersion: string;
   headers: HeaderList;
   body: Readable;
+  /**
+   * The whole body as it arrived (still encoded), when all of it is in, it holds at most
+   * `maxBytes` and nothing has read `body`; afterwards `body` is an ended stream. Undefined
+   * otherwise, or missing where a transport always streams. Saves a stream per small response.
+   */
+  takeWholeBody?(maxBytes: number): Buffer[] | undefined;
   remoteAddress?: string;
   remotePort?: number;
   phases: Phases;

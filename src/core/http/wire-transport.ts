@@ -344,7 +344,15 @@ class Exchange implements ResponseSink {
   private settled = false;
   /** Bytes of the response arrived (a retry is safe only before). */
   private answered = false;
+  /** The body stream, made when something reads `body` (./send.ts takes a small whole body without one). */
   private responseBody: WireBody | undefined;
+  /** Body bytes that arrived before a stream was made (up to COLLECTED_BYTES). */
+  private collected: Buffer[] = [];
+  private collectedBytes = 0;
+  /** The whole response arrived. */
+  private complete = false;
+  /** Why the exchange failed after its head: a stream made later errors with it. */
+  private failure: Error | undefined;
   private keepAlive = false;
   private connectTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -411,30 +419,52 @@ class Exchange implements ResponseSink {
     this.phases.firstByte = nowMs() - (this.ready ?? this.started);
     this.keepAlive = parsed.keepAlive;
     this.connection.keepAliveTimeoutMs = parsed.keepAliveTimeoutMs;
-    this.responseBody = new WireBody(this);
     this.settled = true;
-    this.resolve({
-      status: parsed.status,
-      statusText: parsed.statusText,
-      httpVersion: parsed.httpVersion,
-      headers: parsed.headers,
-      body: this.responseBody,
-      remoteAddress: socket.remoteAddress,
-      remotePort: socket.remotePort,
-      phases: this.phases,
-    });
+    this.resolve(new WireResponse(this, parsed, socket.remoteAddress, socket.remotePort));
   }
 
   body(chunk: Buffer): void {
-    if (this.responseBody && !this.responseBody.push(chunk)) this.connection.socket.pause();
+    if (!this.responseBody) {
+      if (this.collectedBytes + chunk.length <= COLLECTED_BYTES) {
+        this.collected.push(chunk);
+        this.collectedBytes += chunk.length;
+        return;
+      }
+      this.stream();
+    }
+    if (!(this.responseBody as WireBody).push(chunk)) this.connection.socket.pause();
   }
 
   end(rest: Buffer | undefined): void {
     if (this.finished) return;
     this.finished = true;
+    this.complete = true;
     this.responseBody?.push(null);
     // Bytes past the response, or a request still being written, leave the connection unusable.
     this.connection.release(this.keepAlive && this.requestWritten && rest === undefined);
+  }
+
+  /** The body as a stream, made on first use with what arrived before it. */
+  stream(): WireBody {
+    if (this.responseBody) return this.responseBody;
+    const body = new WireBody(this);
+    this.responseBody = body;
+    for (const chunk of this.collected) body.push(chunk);
+    this.collected = [];
+    if (this.complete) body.push(null);
+    else if (this.failure) body.destroy(this.failure);
+    return body;
+  }
+
+  /** The whole body when it has all arrived, holds at most `maxBytes` and no stream was made. */
+  takeWholeBody(maxBytes: number): Buffer[] | undefined {
+    if (this.responseBody || !this.complete || this.collectedBytes > maxBytes) return undefined;
+    const chunks = this.collected;
+    this.collected = [];
+    // Read whole: `body` is an ended stream from now on.
+    this.responseBody = new WireBody(undefined);
+    this.responseBody.push(null);
+    return chunks;
   }
 
   /** Fails the exchange: before the head, the send rejects; after it, the body errors. */
@@ -448,7 +478,10 @@ class Exchange implements ResponseSink {
       const code = (error as { code?: unknown }).code;
       if (this.retry && !this.answered && typeof code === 'string' && CLOSED_UNDER_REQUEST.has(code)) this.retry();
       else this.reject(error);
-    } else this.responseBody?.destroy(error);
+    } else {
+      this.failure = error;
+      this.responseBody?.destroy(error);
+    }
   }
 
   /** The body's reader wants more. */
@@ -457,23 +490,60 @@ class Exchange implements ResponseSink {
   }
 }
 
+/** The head of a response; its body is made a stream only when read. */
+class WireResponse implements HopResponse {
+  readonly status: number;
+  readonly statusText: string;
+  readonly httpVersion: string;
+  readonly headers: HeaderList;
+  readonly phases: Phases;
+
+  constructor(
+    private readonly exchange: Exchange,
+    head: ParsedHead,
+    readonly remoteAddress: string | undefined,
+    readonly remotePort: number | undefined,
+  ) {
+    this.status = head.status;
+    this.statusText = head.statusText;
+    this.httpVersion = head.httpVersion;
+    this.headers = head.headers;
+    this.phases = exchange.phases;
+  }
+
+  get body(): Readable {
+    return this.exchange.stream();
+  }
+
+  takeWholeBody(maxBytes: number): Buffer[] | undefined {
+    return this.exchange.takeWholeBody(maxBytes);
+  }
+}
+
 /** The response body as a stream: bytes as the reader frames them, the socket paused when it fills. */
 class WireBody extends Readable {
-  constructor(private readonly exchange: Exchange) {
+  constructor(private readonly exchange: Exchange | undefined) {
     super();
+    // A late error (the send already failed or finished) must not crash the process.
+    this.on('error', noop);
   }
 
   override _read(): void {
-    this.exchange.resume();
+    this.exchange?.resume();
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
     // Dropped before its end (a redirect's large body, a stop): the rest is never read, so the
     // connection goes with it.
-    if (!this.exchange.finished) this.exchange.fail(error ?? abortError());
+    if (this.exchange && !this.exchange.finished) this.exchange.fail(error ?? abortError());
     callback(error);
   }
 }
+
+function noop(): void {}
+
+/** Body bytes kept without a stream while nothing reads them; past this, a stream with backpressure. */
+const COLLECTED_BYTES = 64 * 1024;
 
 function abortError(): Error {
   return Object.assign(new Error('The operation was aborted'), { name: 'AbortError', code: 'ABORT_ERR' });

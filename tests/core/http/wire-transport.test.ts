@@ -85,9 +85,16 @@ describe('the wire transport reads what node:http reads', () => {
     interim: fc.boolean(),
     headers: fc.array(fc.tuple(token, value), { maxLength: 6 }),
     framing: fc.constantFrom('length', 'chunked', 'close'),
-    body: fc.uint8Array({ maxLength: 3000 }),
-    chunkSizes: fc.array(fc.integer({ min: 1, max: 700 }), { minLength: 1, maxLength: 5 }),
-    cuts: fc.array(fc.integer({ min: 1, max: 4000 }), { maxLength: 4 }),
+    // Mostly small bodies (taken whole), some past the 64 KiB the transport keeps without a stream.
+    body: fc.oneof(
+      { weight: 4, arbitrary: fc.uint8Array({ maxLength: 3000 }) },
+      { weight: 1, arbitrary: fc.uint8Array({ minLength: 60_000, maxLength: 140_000 }) },
+    ),
+    chunkSizes: fc.array(fc.oneof(fc.integer({ min: 1, max: 700 }), fc.integer({ min: 701, max: 40_000 })), {
+      minLength: 1,
+      maxLength: 5,
+    }),
+    cuts: fc.array(fc.integer({ min: 1, max: 150_000 }), { maxLength: 4 }),
   });
 
   type Spec = typeof response extends fc.Arbitrary<infer T> ? T : never;
