@@ -34,7 +34,7 @@ export async function runAction(paths: string[], flags: unknown, global: GlobalO
     if (position) positions.set(resolve(process.cwd(), path), position);
     return path;
   });
-  const youngGeneration = keepHeapFlat(v8, PerformanceObserver);
+  const growYoungGeneration = keepHeapFlat(v8, PerformanceObserver);
   inlineLess(v8);
   const controller = new AbortController();
   // First Ctrl+C cancels in-flight requests and reports; a second one exits at once.
@@ -55,8 +55,7 @@ export async function runAction(paths: string[], flags: unknown, global: GlobalO
       stdout: (text: string) => void process.stdout.write(text),
       stderr: (text: string) => void process.stderr.write(text),
       signal: controller.signal,
-      onRunStart: youngGeneration.watch,
-      onFilePlanned: youngGeneration.check,
+      onRunStart: growYoungGeneration,
     });
   } finally {
     process.off('SIGINT', onSigint);
@@ -107,45 +106,38 @@ const YOUNG_GENERATION_BYTES = 8 * 1048576;
  * generation from 2 to 32 MiB and the old one up to 4× what is live, so peak RSS rose 1.4× from
  * 500 to 5,000 requests (it should stay flat however long the run). V8 reads these flags at each
  * GC decision: the old generation grows 30% past what is live, and the young one doubles (as it
- * does by default) until it holds 8 MiB, then keeps that size. Its size is looked at before each
- * file is planned (`check`: planning a 20,000-file run allocates in long stretches with no turn
- * of the event loop, where the young generation once grew to 16 MiB unseen) and, once the
- * requests run, after each collection (`watch`: a `gc` performance entry).
+ * does by default) once requests run, until it holds 8 MiB, then keeps that size. Answers the
+ * function that lets it grow, called when the requests start: from then on its size is looked at
+ * after each collection (a `gc` performance entry). While files are planned it keeps its first
+ * size: planning a 20,000-file run allocates in long stretches with no turn of the event loop,
+ * and the young generation grew to 16 MiB there before its size could be looked at.
  *
  * Measured at --concurrency 8 (bench/HISTORY.md): a young generation held at its first 1 MiB
  * was scavenged every ~15 requests, and each scavenge copied the requests in flight, so the
  * collector executed ~13% of a 5,000-request run's instructions; at 8 MiB it is scavenged a
  * quarter as often and executes ~40% less, for ~7 MiB more peak RSS (79 / 83 MiB at 10,000 /
- * 100,000 requests); left to grow to 32 MiB, peak RSS is ~105 MiB for little more. Held at its
- * first size while files were planned, it was scavenged 35 times before the first request of
- * the bench's 50 files (17 ms of pauses). The old generation's step: a 100% step held 85 MiB once
- * but grew 81 -> 102 MiB (1.26×) in the bench; no flag at all grows from 121 to 159 MiB. So 30%.
- * A V8 that does not take a growth factor under 2 keeps its default young generation; nothing
- * else changes.
+ * 100,000 requests); left to grow to 32 MiB, peak RSS is ~105 MiB for little more. The old
+ * generation's step: a 100% step held 85 MiB once but grew 81 -> 102 MiB (1.26×) in the bench;
+ * no flag at all grows from 121 to 159 MiB. So 30%. A V8 that does not take a growth factor
+ * under 2 keeps its default young generation; nothing else changes.
  */
 function keepHeapFlat(
   v8: typeof import('node:v8'),
   PerformanceObserver: typeof import('node:perf_hooks').PerformanceObserver,
-): { check: () => void; watch: () => void } {
+): () => void {
   v8.setFlagsFromString('--heap-growing-percent=30');
-  v8.setFlagsFromString('--semi-space-growth-factor=2');
-  let full = false;
-  let watching = false;
-  const check = (): void => {
-    if (full) return;
-    const young = v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
-    if (young && young.space_size < YOUNG_GENERATION_BYTES) return;
-    full = true;
-    v8.setFlagsFromString('--semi-space-growth-factor=1');
-  };
-  const watch = (): void => {
-    if (full || watching) return;
-    watching = true;
+  v8.setFlagsFromString('--semi-space-growth-factor=1');
+  let growing = false;
+  return () => {
+    if (growing) return;
+    growing = true;
+    v8.setFlagsFromString('--semi-space-growth-factor=2');
     const observer = new PerformanceObserver(() => {
-      check();
-      if (full) observer.disconnect();
+      const young = v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
+      if (young && young.space_size < YOUNG_GENERATION_BYTES) return;
+      v8.setFlagsFromString('--semi-space-growth-factor=1');
+      observer.disconnect();
     });
     observer.observe({ entryTypes: ['gc'] });
   };
-  return { check, watch };
 }

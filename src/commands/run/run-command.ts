@@ -73,8 +73,6 @@ export interface RunCommandOptions {
   signal: AbortSignal;
   /** Called when the requests of a run start (after planning): the command's heap sizing. */
   onRunStart?: () => void;
-  /** Called before each file is planned (planning gives the event loop no turn): the command's heap sizing. */
-  onFilePlanned?: () => void;
 }
 
 /** Variables from --env-file: a JetBrains env JSON ($shared + the selected environment) or a .env file. */
@@ -254,10 +252,7 @@ async function prepareRun(options: RunCommandOptions): Promise<RunSetup> {
       tags: options.tags,
       name: options.name,
       positions: options.positions,
-      loadFile: (path) => {
-        options.onFilePlanned?.();
-        return session.loadFile(path);
-      },
+      loadFile: (path) => session.loadFile(path),
       checkFile: async (file) => {
         refuseUnansweredPrompts(file, cliVariables);
         if (options.scripts) await executor.scripts.checkModules(file);
