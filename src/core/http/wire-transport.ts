@@ -190,12 +190,14 @@ function requestHead(hop: HopRequest): string {
 }
 
 function hasRepeatedName(headers: HeaderList): boolean {
-  if (headers.length < 2) return false;
-  const seen = new Set<string>();
-  for (const [name] of headers) {
-    const key = name.toLowerCase();
-    if (seen.has(key)) return true;
-    seen.add(key);
+  // Pairwise, lower-casing only names of equal length: no Set and no strings for the usual
+  // handful of headers, on every request.
+  for (let i = 1; i < headers.length; i++) {
+    const name = headers[i][0];
+    for (let j = 0; j < i; j++) {
+      const other = headers[j][0];
+      if (other.length === name.length && other.toLowerCase() === name.toLowerCase()) return true;
+    }
   }
   return false;
 }
