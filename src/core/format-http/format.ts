@@ -101,9 +101,12 @@ function classifyRequest(
     for (const assertion of node.assertions) kinds[assertion.span.line - 1] = verbatim;
     return;
   }
-  if (requestLast === node.requestLineSpan.line)
+  // The URL holds httpyac's query lines from among the headers: rewritten from it, the request
+  // line would carry them a second time, so it stays as written, as they do.
+  if (requestLast === node.requestLineSpan.line && !node.urlLines)
     kinds[node.requestLineSpan.line - 1] = { kind: 'rewrite', text: requestLineText(node) };
   else markSpan(kinds, node.requestLineSpan, requestLast, verbatim);
+  for (const line of node.urlLines ?? []) kinds[line - 1] = verbatim;
   for (const header of node.headers)
     // A `{{name}}` line holding a whole header (REST Client) stays as written.
     kinds[header.span.line - 1] = /^[ \t]*\{\{[^{}]*\}\}[ \t]*$/.test(contents[header.span.line - 1])

@@ -73,6 +73,7 @@ export interface Block extends BlockMetadata {
   httpyacLoop?: RequestNode['httpyacLoop'];
   httpyacDisabled?: RequestNode['httpyacDisabled'];
   headerSpreads?: RequestNode['httpyacHeaderSpreads'];
+  urlLines?: number[];
   /** httpyac `{{@request}}` blocks: run on the final request. */
   requestScriptBlocks?: Array<{ code: string; line: number }>;
   /** httpyac `{{ … }}` blocks that run after the response. */

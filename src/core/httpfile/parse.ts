@@ -1338,6 +1338,7 @@ class HttpFileParser {
   private httpyacNonHeaderLine(i: number, line: string, t: string): number {
     if (HTTPYAC_QUERY_LINE_RE.test(t) || HTTPYAC_PATH_LINE_RE.test(t)) {
       this.block.url += t.trim();
+      (this.block.urlLines ??= []).push(i + 1);
       return i;
     }
     const spread = /^\s*\.{3}(\S+?),?\s*$/.exec(t);
@@ -2138,6 +2139,7 @@ class HttpFileParser {
     if (block.httpyacLoop) request.httpyacLoop = block.httpyacLoop;
     if (block.httpyacDisabled) request.httpyacDisabled = block.httpyacDisabled;
     if (block.headerSpreads) request.httpyacHeaderSpreads = block.headerSpreads;
+    if (block.urlLines) request.urlLines = block.urlLines;
     if (block.graphql?.file) {
       request.httpyacGraphqlFile = {
         path: block.graphql.file,

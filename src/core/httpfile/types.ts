@@ -148,6 +148,8 @@ export interface RequestNode {
   keyword?: string;
   /** URL template with continuation lines joined (no whitespace between parts). */
   url: string;
+  /** Lines (1-based) among the headers that httpyac joins to the URL (`?a=1`, `&b=2`, `/segment`), not next to the request line. */
+  urlLines?: number[];
   httpVersion?: string;
   headers: HeaderNode[];
   body?: BodyNode;

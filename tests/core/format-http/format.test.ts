@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatHttpText, indentJson, unifiedDiff } from '../../../src/core/format-http/index.js';
 import { isDialError } from '../../../src/core/errors.js';
+import { parseHttpFile } from '../../../src/core/httpfile/index.js';
 
 const messy = [
   '',
@@ -70,6 +71,15 @@ describe('formatHttpText', () => {
   it('writes the canonical layout: separators, blank lines, request lines, headers, variables; bodies and scripts untouched', () => {
     expect(formatHttpText(messy, 'api.http')).toBe(canonical);
     expect(formatHttpText(canonical, 'api.http')).toBe(canonical);
+  });
+
+  it("keeps httpyac's query lines among the headers where they are, and the request line as written", () => {
+    // The property test's counterexample: the request line was rewritten with the URL that
+    // already held `?a=1` from the line under `# @name q`, which stayed too (sent `?a=1?a=1`).
+    const text = '# @dialect httpyac\nGET http://a\n# @name q\nGET http://a\n# @name q\n    ?a=1\n';
+    const formatted = formatHttpText(text, 'api.http');
+    expect(parseHttpFile(formatted, 'api.http').requests.map((node) => node.url)).toEqual(['http://a', 'http://a?a=1']);
+    expect(formatHttpText(formatted, 'api.http')).toBe(formatted);
   });
 
   it('keeps CRLF files CRLF', () => {
