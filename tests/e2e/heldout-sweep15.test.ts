@@ -331,21 +331,22 @@ describe('fifteenth held-out sweep: httpyac polling', () => {
     });
     try {
       const below = workspace({
-        'a.http': `# @dialect httpyac\n# @loop for 3\n# @sleep 250\nGET ${server.url}/poll\n`,
+        'a.http': `# @dialect httpyac\n# @loop for 3\n# @sleep 1000\nGET ${server.url}/poll\n`,
       });
       const result = await runCli(['run', 'a.http'], { cwd: below });
       expect(result.code, result.stderr + result.stdout).toBe(0);
       expect(times).toHaveLength(3);
-      expect(times[2] - times[0]).toBeGreaterThanOrEqual(450);
+      expect(times[2] - times[0]).toBeGreaterThanOrEqual(1900);
 
       times.length = 0;
       const above = workspace({
-        'a.http': `# @dialect httpyac\n# @sleep 250\n# @loop for 3\nGET ${server.url}/poll\n`,
+        'a.http': `# @dialect httpyac\n# @sleep 1000\n# @loop for 3\nGET ${server.url}/poll\n`,
       });
       const once = await runCli(['run', 'a.http'], { cwd: above });
       expect(once.code, once.stderr + once.stdout).toBe(0);
       expect(times).toHaveLength(3);
-      expect(times[2] - times[0]).toBeLessThan(240);
+      // No wait between passes: well under one sleep, with room for a loaded machine.
+      expect(times[2] - times[0]).toBeLessThan(1000);
     } finally {
       await server.close();
     }
