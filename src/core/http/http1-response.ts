@@ -78,21 +78,6 @@ export class ResponseReader {
     this.bodyless = this.tunnel || method === 'HEAD';
   }
 
-  /** True once the body is framed by the connection's close (so the end of input is its end). */
-  get readsUntilClose(): boolean {
-    return this.state === State.UntilClose;
-  }
-
-  /** True once the whole response was read. */
-  get done(): boolean {
-    return this.state === State.Done;
-  }
-
-  /** True before the first byte of a final response's head was complete. */
-  get inHead(): boolean {
-    return this.state === State.Head;
-  }
-
   /** Feeds bytes read from the connection; throws a parse error (code HPE_*) on malformed input. */
   feed(chunk: Buffer): void {
     let data = chunk;
@@ -104,9 +89,8 @@ export class ResponseReader {
           if (!this.pending) while (offset < data.length && (data[offset] === 13 || data[offset] === 10)) offset++;
           if (offset === data.length) return;
           if (this.pending) {
-            data = Buffer.concat([this.pending, data.subarray(offset)]);
+            data = this.afterPending(data, offset);
             offset = 0;
-            this.pending = undefined;
           }
           const end = data.indexOf(HEAD_END, offset, 'latin1');
           if (end < 0) {
@@ -135,9 +119,8 @@ export class ResponseReader {
         case State.ChunkSize:
         case State.Trailers: {
           if (this.pending) {
-            data = Buffer.concat([this.pending, data.subarray(offset)]);
+            data = this.afterPending(data, offset);
             offset = 0;
-            this.pending = undefined;
           }
           const end = data.indexOf('\r\n', offset, 'latin1');
           if (end < 0) {
@@ -168,9 +151,8 @@ export class ResponseReader {
         }
         case State.ChunkEnd: {
           if (this.pending) {
-            data = Buffer.concat([this.pending, data.subarray(offset)]);
+            data = this.afterPending(data, offset);
             offset = 0;
-            this.pending = undefined;
           }
           if (data.length - offset < 2) {
             this.pending = data.subarray(offset);
@@ -185,6 +167,13 @@ export class ResponseReader {
           return;
       }
     }
+  }
+
+  /** The bytes kept from the last read (an incomplete line or head) followed by this read's from `offset`. */
+  private afterPending(data: Buffer, offset: number): Buffer {
+    const joined = Buffer.concat([this.pending as Buffer, data.subarray(offset)]);
+    this.pending = undefined;
+    return joined;
   }
 
   /** The connection ended: completes a body read until close, or throws for a cut-off response. */
@@ -334,7 +323,8 @@ function hasToken(list: string, token: string): boolean {
   return false;
 }
 
-function lastCoding(transferEncoding: string): string {
+/** The last transfer coding a Transfer-Encoding value names, lower-cased (`chunked` frames the body). */
+export function lastCoding(transferEncoding: string): string {
   const codings = transferEncoding.split(',');
   return codings[codings.length - 1].trim().toLowerCase();
 }

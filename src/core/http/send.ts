@@ -134,7 +134,7 @@ export async function sendRequest(request: HttpRequest, options: SendOptions = {
 
   let proxy: string | undefined;
   let eventStream = false;
-  // The body of the hop being read: destroyed when the send fails, so its socket is not left open.
+  // The hop being read: its body is destroyed when the send fails, so its socket is not left open.
   let pending: HopResponse | undefined;
   try {
     // Awaited only the first time (TLS files read) and for a body: a run's requests skip two ticks.
@@ -162,8 +162,6 @@ export async function sendRequest(request: HttpRequest, options: SendOptions = {
         { stopper, connectTimeoutMs, tls, httpVersion: request.httpVersion ?? '1.1', proxy },
       );
       pending = hop;
-      // The wire transport's body listens for its own late errors and is made only when read.
-      if (!hop.takeWholeBody) hop.body.on('error', ignoreError);
       if (options.cookieJar) storeCookies(options.cookieJar, url, hop.headers);
 
       const location = findHeader(hop.headers, 'location');
@@ -348,9 +346,6 @@ function expireDeadlines(deadlines: Deadlines): void {
   deadlines.expire();
 }
 
-/** Swallows a response body's late error: the send already failed or finished, and an unhandled 'error' would crash. */
-function ignoreError(): void {}
-
 /** Hands a response's Set-Cookie headers to the cookie jar. */
 function storeCookies(jar: CookieJar, url: URL, headers: HeaderList): void {
   // A loop that makes an array only for a response that sets cookies: the empty array that
@@ -504,8 +499,8 @@ async function receiveBody(
   const smallLimit = cap !== undefined && cap < limit ? cap : limit;
   const whole = target === null && decoders.length === 0 ? hop.takeWholeBody?.(smallLimit) : undefined;
   if (whole) {
-    const size = byteLength(whole);
-    return { body: { kind: 'memory', bytes: whole.length === 1 ? whole[0] : Buffer.concat(whole, size) }, size };
+    const bytes = whole.length === 1 ? whole[0] : Buffer.concat(whole);
+    return { body: { kind: 'memory', bytes }, size: bytes.length };
   }
   const small =
     target === null && decoders.length === 0 ? await readSmallBody(hop.body, smallLimit, stopper) : undefined;
@@ -682,12 +677,6 @@ function readSmallBody(
     source.on('close', onClose);
     stopper.onStop(onAbort);
   });
-}
-
-function byteLength(chunks: Buffer[]): number {
-  let size = 0;
-  for (const chunk of chunks) size += chunk.length;
-  return size;
 }
 
 function round(ms: number): number {

@@ -89,6 +89,7 @@ export interface HopResponse {
   statusText: string;
   httpVersion: string;
   headers: HeaderList;
+  /** The body, encoded; the transport keeps an error listener on it, so a late error never crashes the process. */
   body: Readable;
   /**
    * The whole body as it arrived (still encoded), when all of it is in, it holds at most

@@ -252,6 +252,8 @@ export async function sendWithUndici(hop: HopRequest, context: HopContext): Prom
   );
   const fresh = info && info.at >= started;
   const h2 = context.httpVersion === '2' && info?.alpn === 'h2';
+  // A late error (the send already failed or finished) must not crash the process.
+  response.body.on('error', ignoreLateError);
   return {
     status: response.statusCode,
     statusText: STATUS_CODES[response.statusCode] ?? '',
@@ -268,3 +270,5 @@ export async function sendWithUndici(hop: HopRequest, context: HopContext): Prom
     },
   };
 }
+
+function ignoreLateError(): void {}

@@ -17,7 +17,8 @@ import net from 'node:net';
 import type tls from 'node:tls';
 import { Readable } from 'node:stream';
 import { nowMs } from '../clock.js';
-import { ResponseReader, type ParsedHead, type ResponseSink } from './http1-response.js';
+import { ResponseReader, lastCoding, type ParsedHead, type ResponseSink } from './http1-response.js';
+import { findHeader } from './request-head.js';
 import type { HopContext, HopRequest, HopResponse, Phases } from './transport.js';
 import type { HeaderList } from './types.js';
 
@@ -146,12 +147,9 @@ function connectTls(
 
 /** The name sent as SNI and checked against the certificate: the Host header's host, none for an IP address (node's https agent). */
 function serverName(headers: HeaderList, hostname: string): string {
-  let name = hostname;
-  for (const [header, value] of headers)
-    if (header.length === 4 && header.toLowerCase() === 'host') {
-      name = value.startsWith('[') ? value.slice(1, value.indexOf(']')) : value.split(':')[0];
-      break;
-    }
+  const host = findHeader(headers, 'host');
+  const name =
+    host === undefined ? hostname : host.startsWith('[') ? host.slice(1, host.indexOf(']')) : host.split(':')[0];
   return net.isIP(name) ? '' : name;
 }
 
@@ -215,11 +213,9 @@ function groupedByName(headers: HeaderList): HeaderList {
 }
 
 function isChunked(headers: HeaderList): boolean {
-  for (const [name, value] of headers) {
-    if (name.length !== 17 || name.toLowerCase() !== 'transfer-encoding') continue;
-    const codings = value.split(',');
-    if (codings[codings.length - 1].trim().toLowerCase() === 'chunked') return true;
-  }
+  for (const [name, value] of headers)
+    if (name.length === 17 && name.toLowerCase() === 'transfer-encoding' && lastCoding(value) === 'chunked')
+      return true;
   return false;
 }
 
