@@ -326,11 +326,7 @@ export class EnvStore {
   async filesFor(dir: string, options: EnvReadOptions = {}): Promise<EnvFile[]> {
     const loaded = await Promise.all([
       this.vscodeFiles(dir),
-      ...folderChain(dir, this.root).flatMap((folder) => [
-        this.load(join(folder, ENV_FILE), false),
-        this.load(join(folder, PRIVATE_ENV_FILE), true),
-        this.load(join(folder, USER_ENV_FILE), true),
-      ]),
+      ...folderChain(dir, this.root).flatMap((folder) => this.folderFiles(folder)),
     ]);
     const files = loaded.flat().filter((file): file is EnvFile => file !== undefined);
     return options.vscodeUser === false ? files.filter((file) => file.vscode !== 'user') : files;
@@ -344,6 +340,15 @@ export class EnvStore {
     return [...names].sort();
   }
 
+  /** A folder's env files, public before private: JetBrains' private one, then the user's. */
+  private folderFiles(folder: string): Array<Promise<EnvFile | undefined>> {
+    return [
+      this.load(join(folder, ENV_FILE), false),
+      this.load(join(folder, PRIVATE_ENV_FILE), true),
+      this.load(join(folder, USER_ENV_FILE), true),
+    ];
+  }
+
   /**
    * JetBrains reads env files anywhere in the project, not only beside the `.http` file or above it
    * (observed by httpyac's maintainer in IntelliJ: AnWeber/vscode-httpyac#9, #94; an environment
@@ -352,32 +357,24 @@ export class EnvStore {
    * of the workspace that holds env files (`http/` requests beside an `http-client/` folder, held-out
    * sweep 14). Two or more such folders are not merged: the environment stays unknown.
    */
-  private async soleEnvFolderFiles(dir: string): Promise<EnvFile[]> {
-    const chain = folderChain(dir, this.root);
-    const onChain = await Promise.all(
-      chain.flatMap((folder) => [
-        this.load(join(folder, ENV_FILE), false),
-        this.load(join(folder, PRIVATE_ENV_FILE), true),
-        this.load(join(folder, USER_ENV_FILE), true),
-      ]),
-    );
-    if (onChain.some((file) => file !== undefined)) return [];
+  private async soleEnvFolderFiles(): Promise<EnvFile[]> {
     this.envFolders ??= findEnvFolders(this.root);
     const folders = await this.envFolders;
     if (folders.length !== 1) return [];
-    const loaded = await Promise.all([
-      this.load(join(folders[0], ENV_FILE), false),
-      this.load(join(folders[0], PRIVATE_ENV_FILE), true),
-      this.load(join(folders[0], USER_ENV_FILE), true),
-    ]);
+    const loaded = await Promise.all(this.folderFiles(folders[0]));
     return loaded.filter((file): file is EnvFile => file !== undefined);
   }
 
   /** The variables of environment `name` (plus `$shared`) for a `.http` file in `dir`. Unknown name -> E_ENV. */
   async resolve(dir: string, name?: string, options: EnvReadOptions = {}): Promise<ResolvedEnvironment> {
     let files = await this.filesFor(dir, options);
-    if (name !== undefined && name !== SHARED_ENV && !files.some((file) => file.environments[name])) {
-      const elsewhere = await this.soleEnvFolderFiles(dir);
+    // The chain's env files are those no VS Code level gave: with none, the workspace's sole env folder.
+    if (
+      name !== undefined &&
+      name !== SHARED_ENV &&
+      !files.some((file) => file.environments[name] || file.vscode === undefined)
+    ) {
+      const elsewhere = await this.soleEnvFolderFiles();
       if (elsewhere.some((file) => file.environments[name])) files = [...files, ...elsewhere];
     }
     if (
