@@ -31,7 +31,8 @@ export type SettingsRead =
   | { path: string; data: Record<string, unknown>; problem?: undefined }
   | { path: string; data?: undefined; problem: SettingsProblem };
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
+/** A JSON object (not an array or null): what a settings key must hold to be read. */
+export const isObject = (value: unknown): value is Record<string, unknown> =>
   !!value && typeof value === 'object' && !Array.isArray(value);
 
 const reads = new Map<string, SettingsRead | null>();

@@ -18,6 +18,7 @@
 import { reportParseWarnings } from '../httpfile/warnings.js';
 import {
   findWorkspaceFile,
+  isObject,
   nearestFolderSettings,
   readSettingsFile,
   userSettingsPath,
@@ -38,9 +39,6 @@ export interface SettingsEnvFile {
 
 const KEY = 'rest-client.environmentVariables';
 const HEADERS_KEY = 'rest-client.defaultHeaders';
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  !!value && typeof value === 'object' && !Array.isArray(value);
 
 /** The REST Client environments and default headers of one settings object, or undefined when it has neither. */
 export function settingsEnvironments(
