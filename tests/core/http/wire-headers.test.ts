@@ -2,38 +2,24 @@
 // (most requests) and through setHeader (a repeated name, a bodiless method node frames itself)
 // must both give the lines dial shows, in its order.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server, type Socket } from 'node:net';
 import { closeConnections, sendRequest, type HttpRequest } from '../../../src/core/http/index.js';
+import { startRawServer, type RawServer } from '../../helpers/raw-server.js';
 
-let server: Server;
+let server: RawServer;
 let port = 0;
 const heads: string[] = [];
 
 beforeAll(async () => {
-  // A bare TCP server: it keeps each request head as received and answers 200 with no body.
-  server = createServer((socket: Socket) => {
-    let buffered = '';
-    socket.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString('latin1');
-      for (let end = buffered.indexOf('\r\n\r\n'); end >= 0; end = buffered.indexOf('\r\n\r\n')) {
-        const head = buffered.slice(0, end);
-        const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
-        const chunked = /\r\ntransfer-encoding: *chunked/i.test(head);
-        const bodyEnd = chunked ? buffered.indexOf('0\r\n\r\n', end + 4) + 5 : end + 4 + length;
-        if (chunked && bodyEnd < 5) return;
-        if (buffered.length < bodyEnd) return;
-        heads.push(buffered.slice(0, bodyEnd));
-        buffered = buffered.slice(bodyEnd);
-        socket.write('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n');
-      }
-    });
+  // It keeps each request head (and body) as received and answers 200 with no body.
+  server = await startRawServer((request, socket) => {
+    heads.push(request);
+    socket.write('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as { port: number }).port;
+  port = server.port;
 });
 afterAll(async () => {
   closeConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await server.close();
 });
 
 /** The request head (and body) as received, split in lines; `recorded` gets what dial says it sent. */

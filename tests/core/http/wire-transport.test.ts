@@ -4,44 +4,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import http from 'node:http';
-import { createServer, type Server, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { closeConnections, sendRequest, type HttpRequest } from '../../../src/core/http/index.js';
 import { isDialError } from '../../../src/core/errors.js';
-
-/** A bare server: `answer` gets each request's head and the socket, and writes what it likes. */
-async function bareServer(
-  answer: (head: string, socket: Socket) => void,
-): Promise<{ server: Server; url: string; connections: () => number }> {
-  let connections = 0;
-  const server = createServer((socket) => {
-    connections++;
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    let buffered = '';
-    socket.on('error', () => {});
-    socket.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString('latin1');
-      for (let end = buffered.indexOf('\r\n\r\n'); end >= 0; end = buffered.indexOf('\r\n\r\n')) {
-        const head = buffered.slice(0, end);
-        const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
-        if (buffered.length < end + 4 + length) return;
-        buffered = buffered.slice(end + 4 + length);
-        answer(head, socket);
-      }
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return { server, url: `http://127.0.0.1:${port}`, connections: () => connections };
-}
-
-const sockets = new Set<Socket>();
-
-function close(server: Server): Promise<void> {
-  for (const socket of sockets) socket.destroy();
-  return new Promise((resolve) => server.close(() => resolve()));
-}
+import { startRawServer, type RawServer } from '../../helpers/raw-server.js';
 
 afterEach(() => closeConnections());
 
@@ -54,10 +21,10 @@ describe('the wire transport reads what node:http reads', () => {
   // The response each run serves, and the pieces it is written in.
   let wire: Buffer[] = [];
   let closeAfter = false;
-  let target: Awaited<ReturnType<typeof bareServer>>;
+  let target: RawServer;
 
   beforeAll(async () => {
-    target = await bareServer((_head, socket) => {
+    target = await startRawServer((_request, socket) => {
       const pieces = wire;
       const last = closeAfter;
       let index = 0;
@@ -70,7 +37,7 @@ describe('the wire transport reads what node:http reads', () => {
       next();
     });
   });
-  afterAll(() => close(target.server));
+  afterAll(() => target.close());
 
   const token = fc
     .stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,11}$/)
@@ -186,7 +153,7 @@ describe('the wire transport reads what node:http reads', () => {
 describe('the wire transport pools connections only when it is safe', () => {
   it('reuses one connection for requests in a row; `Connection: close` and a short Keep-Alive timeout do not', async () => {
     let reply = 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok';
-    const target = await bareServer((_head, socket) => socket.write(reply));
+    const target = await startRawServer((_request, socket) => socket.write(reply));
     try {
       for (let i = 0; i < 4; i++)
         expect((await sendRequest(request('GET', `${target.url}/`), { env: {} })).response.status).toBe(200);
@@ -203,12 +170,12 @@ describe('the wire transport pools connections only when it is safe', () => {
       await sendRequest(request('GET', `${target.url}/`), { env: {} });
       expect(target.connections()).toBe(4);
     } finally {
-      await close(target.server);
+      await target.close();
     }
   });
 
   it('a connection the server closed while idle is not used again', async () => {
-    const target = await bareServer((_head, socket) => {
+    const target = await startRawServer((_request, socket) => {
       socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
       setTimeout(() => socket.end(), 10);
     });
@@ -219,7 +186,7 @@ describe('the wire transport pools connections only when it is safe', () => {
       expect(second.response.status).toBe(200);
       expect(target.connections()).toBe(2);
     } finally {
-      await close(target.server);
+      await target.close();
     }
   });
 
@@ -227,7 +194,7 @@ describe('the wire transport pools connections only when it is safe', () => {
     // The server answers the first request of each connection and drops the connection at the
     // second without a word: what a client meets when a server's idle timer fires as it writes.
     let served = 0;
-    const target = await bareServer((_head, socket) => {
+    const target = await startRawServer((_request, socket) => {
       const count = ((socket as Socket & { count?: number }).count ?? 0) + 1;
       (socket as Socket & { count?: number }).count = count;
       if (count > 1) return void socket.destroy();
@@ -247,13 +214,13 @@ describe('the wire transport pools connections only when it is safe', () => {
       expect(isDialError(failure) && failure.code).toBe('E_CONNRESET');
       expect([served, target.connections()]).toEqual([2, 2]);
     } finally {
-      await close(target.server);
+      await target.close();
     }
   });
 
   it('bytes past a response close the connection: the next request gets a new one and its own answer', async () => {
     let count = 0;
-    const target = await bareServer((_head, socket) => {
+    const target = await startRawServer((_request, socket) => {
       count++;
       socket.write(
         `HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\n${count}` +
@@ -268,13 +235,14 @@ describe('the wire transport pools connections only when it is safe', () => {
       expect([text(first), text(second)]).toEqual(['1', '2']);
       expect(target.connections()).toBe(2);
     } finally {
-      await close(target.server);
+      await target.close();
     }
   });
 
   it('an answer before a streamed upload ends is shown, and that connection is not reused', async () => {
-    const target = await bareServer((_head, socket) =>
-      socket.write('HTTP/1.1 413 Payload Too Large\r\nContent-Length: 0\r\n\r\n'),
+    const target = await startRawServer(
+      (_head, socket) => socket.write('HTTP/1.1 413 Payload Too Large\r\nContent-Length: 0\r\n\r\n'),
+      { atHead: true },
     );
     try {
       async function* endless(): AsyncGenerator<Uint8Array> {
@@ -291,13 +259,13 @@ describe('the wire transport pools connections only when it is safe', () => {
       await sendRequest(request('GET', `${target.url}/`), { env: {} });
       expect(target.connections()).toBe(2);
     } finally {
-      await close(target.server);
+      await target.close();
     }
   });
 
   it('a stop in the middle of a body ends the send as cancelled and closes the connection', async () => {
     let closed = false;
-    const target = await bareServer((_head, socket) => {
+    const target = await startRawServer((_request, socket) => {
       socket.on('close', () => (closed = true));
       socket.write('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nfirst part');
     });
@@ -312,7 +280,7 @@ describe('the wire transport pools connections only when it is safe', () => {
       await new Promise((resolve) => setTimeout(resolve, 30));
       expect(closed).toBe(true);
     } finally {
-      await close(target.server);
+      await target.close();
     }
   });
 
@@ -325,7 +293,7 @@ describe('the wire transport pools connections only when it is safe', () => {
     ];
     let closed = 0;
     let index = 0;
-    const target = await bareServer((_head, socket) => {
+    const target = await startRawServer((_request, socket) => {
       socket.on('close', () => closed++);
       socket.write(answers[index++]);
     });
@@ -340,12 +308,14 @@ describe('the wire transport pools connections only when it is safe', () => {
       await new Promise((resolve) => setTimeout(resolve, 30));
       expect([target.connections(), closed]).toEqual([answers.length, answers.length]);
     } finally {
-      await close(target.server);
+      await target.close();
     }
   });
 
   it('a header value node:http refused (a control character) is refused before anything is sent', async () => {
-    const target = await bareServer((_head, socket) => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n'));
+    const target = await startRawServer((_request, socket) =>
+      socket.write('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n'),
+    );
     try {
       const failure = await sendRequest(request('GET', `${target.url}/`, { headers: [['X-Odd', 'a\u0001b']] }), {
         env: {},
@@ -356,7 +326,7 @@ describe('the wire transport pools connections only when it is safe', () => {
       expect(isDialError(failure)).toBe(true);
       expect(target.connections()).toBe(0);
     } finally {
-      await close(target.server);
+      await target.close();
     }
   });
 });
