@@ -2,7 +2,8 @@
  * The compatibility harness: runs each public `.http` file of tests/compat/manifest.json through
  * the built CLI (`dial run`) against a recording server on 127.0.0.1:0 and compares what arrived
  * with what the file's own tool sends (method, path + query, listed headers, body), or checks that
- * dial refused the file at the expected line before sending anything.
+ * dial refused the file at the expected line before sending anything (or, for a request the tool
+ * fails too, refused that one at its line and sent the others).
  *
  * Host rewriting (documented in tests/compat/README.md): every origin listed in a case's `rewrite`
  * is replaced in the copied text by the recording server's origin (lines do not move, so refusal
@@ -62,6 +63,10 @@ export interface CompatCase {
     { status?: number; json?: unknown; text?: string; headers?: Record<string, string | string[]> }
   >;
   expect?: ExpectedRequest[];
+  /**
+   * Where dial refuses: the whole file, before anything is sent; or, with `expect`, one request the
+   * file's tool fails too (RequestNode.refused), while the `expect`ed others are sent (exit 3).
+   */
   refused?: { line: number; contains: string };
   /** Set when dial is known not to match the tool yet (counted in the rate, not failed in `npm test`): why. */
   knownGap?: string;
@@ -246,11 +251,32 @@ function withOrigin(expected: ExpectedRequest, origin: string): ExpectedRequest 
 function judge(
   compatCase: CompatCase,
   file: string,
-  run: { code: number | null; stderr: string },
+  run: { code: number | null; stderr: string; stdout?: string },
   recorded: Recorded[],
   origin: string,
 ): Omit<CaseResult, 'id' | 'source'> {
   const name = file.slice(file.lastIndexOf('/') + 1);
+  if (compatCase.refused && compatCase.expect) {
+    // One request refused at its line (the tool fails it too), the others sent as expected.
+    const at = `${name}:${compatCase.refused.line}`;
+    // The run's report (stdout) names the refused request's line, as its other requests'.
+    const report = `${run.stdout ?? ''}${run.stderr}`;
+    const refusedThere = run.code === 3 && report.includes(at) && report.includes(compatCase.refused.contains);
+    const expected = compatCase.expect.map((e) => withOrigin(e, origin));
+    for (let index = 0; index < Math.max(expected.length, recorded.length); index++) {
+      const problem =
+        index < expected.length
+          ? compareRequest(expected[index], recorded[index], index)
+          : `an extra request was sent: ${recorded[index].method} ${recorded[index].url}`;
+      if (problem)
+        return { verdict: refusedThere ? 'error' : 'silently-wrong', detail: `${problem}; exit ${run.code}` };
+    }
+    if (refusedThere) return { verdict: 'correct', detail: '' };
+    return {
+      verdict: 'refused-wrongly',
+      detail: `expected the request at ${at} refused naming '${compatCase.refused.contains}' (the others sent); exit ${run.code}; ${run.stderr.trim().split('\n')[0]}`,
+    };
+  }
   if (compatCase.refused) {
     const at = `${name}:${compatCase.refused.line}`;
     if (

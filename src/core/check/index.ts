@@ -229,6 +229,17 @@ export async function checkFiles(options: CheckOptions): Promise<CheckResult> {
         rule: 'parse',
         message: warning.message,
       });
+    // Requests the file's tool cannot read (the rest of the file runs): `dial run` refuses each at its line.
+    for (const request of file.requests)
+      if (request.refused)
+        findings.push({
+          file: shown,
+          line: request.refused.line,
+          col: request.refused.col,
+          severity: 'error',
+          rule: 'parse',
+          message: request.refused.message,
+        });
     const report = reporterFor(file, shown, findings);
     checkRequests(file, report, requestNames);
     const dir = dirname(path);

@@ -19,7 +19,7 @@ import { multipartBoundary } from '../httpfile/multipart.js';
 import { K6_RUNTIME } from './k6-runtime.js';
 import { isWebSocketRequest } from '../http/protocols.js';
 import { displayName } from '../request-name.js';
-import { parseHttpFile } from '../httpfile/index.js';
+import { parseHttpFile, refuseUnreadableRequests } from '../httpfile/index.js';
 import { EnvStore, readsVscodeUserSettings } from '../env/index.js';
 import { discoverHttpFiles, findWorkspaceRoot } from '../workspace/index.js';
 
@@ -390,7 +390,9 @@ export async function buildK6Export(request: K6ExportRequest): Promise<K6Export>
     throw new DialError('E_NOT_FOUND', `no .http files in ${request.paths.join(', ')}`, {
       hint: 'name .http files or folders that hold them',
     });
-  const files = await Promise.all(paths.map(async (path) => parseHttpFile(await readFile(path, 'utf8'), path)));
+  const files = await Promise.all(
+    paths.map(async (path) => refuseUnreadableRequests(parseHttpFile(await readFile(path, 'utf8'), path))),
+  );
   const store = new EnvStore(root);
   const environment = await store.resolve(dirname(paths[0]), request.environment, {
     vscodeUser: files.some(readsVscodeUserSettings),

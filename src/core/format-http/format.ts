@@ -12,7 +12,7 @@
  * The result is parsed again and must send exactly what the input sends; else nothing changes.
  */
 import { DialError, isDialError } from '../errors.js';
-import { parseHttpFile } from '../httpfile/index.js';
+import { parseHttpFile, refuseUnreadableRequests } from '../httpfile/index.js';
 import { isEmacsRestclient } from '../httpfile/emacs-restclient.js';
 import type { HttpFile, RequestNode, Span } from '../httpfile/types.js';
 import { indentJson } from './json-indent.js';
@@ -152,7 +152,7 @@ export function formatHttpText(text: string, path: string, options: FormatOption
         hint: 'dial runs it as restclient.el reads it, but writes only its own format',
       },
     );
-  const file = parseHttpFile(text, path);
+  const file = refuseUnreadableRequests(parseHttpFile(text, path));
   const { contents, breaks } = splitLines(text);
   const eol = usualBreak(breaks);
   const kinds: Array<LineKind | undefined> = new Array(contents.length);

@@ -49,6 +49,8 @@ export interface Block extends BlockMetadata {
   httpVersion?: string;
   requestLineSpan?: Span;
   headers: HeaderNode[];
+  /** The blank line that ended the headers (0-based), if one did. */
+  bodyBlank?: number;
   bodyFirst: number;
   bodyLast: number;
   bodyHasContent: boolean;
@@ -74,6 +76,8 @@ export interface Block extends BlockMetadata {
   httpyacDisabled?: RequestNode['httpyacDisabled'];
   headerSpreads?: RequestNode['httpyacHeaderSpreads'];
   urlLines?: number[];
+  /** Set where the file's tool cannot read this request (RequestNode.refused). */
+  refused?: { message: string; line: number; col: number; hint: string; excerpt: string };
   /** httpyac `{{@request}}` blocks: run on the final request. */
   requestScriptBlocks?: Array<{ code: string; line: number }>;
   /** httpyac `{{ … }}` blocks that run after the response. */

@@ -1,6 +1,6 @@
 /** The `.http` dialect: parser, printer and helpers (docs/http-format.md). */
 export type * from './types.js';
-export { parseHttpFile } from './parse.js';
+export { parseHttpFile, refuseUnreadableRequests } from './parse.js';
 export { parseAssertion, formatAssertion, AssertionSyntaxError } from './assertion.js';
 export {
   printHttpFile,

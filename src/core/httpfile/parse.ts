@@ -381,6 +381,20 @@ function trailingVariablesBlank(lines: string[]): number {
   return -1;
 }
 
+/**
+ * For readers that take a file whole (dial fmt, the k6 export): the first request the file's tool
+ * cannot read (RequestNode.refused) fails the file at its line, as a parse error does.
+ */
+export function refuseUnreadableRequests(file: HttpFile): HttpFile {
+  const refused = file.requests.find((request) => request.refused)?.refused;
+  if (refused)
+    throw new DialError('E_PARSE', refused.message, {
+      hint: refused.hint,
+      location: { file: file.path || '<text>', line: refused.line, col: refused.col, excerpt: refused.excerpt },
+    });
+  return file;
+}
+
 /** Parses `.http` / `.rest` text. Throws DialError E_PARSE with file:line:col and a hint. */
 export function parseHttpFile(text: string, path: string, options: ParseOptions = {}): HttpFile {
   // An Emacs restclient.el file (its mode line says so) is read in its own terms, rewritten line
@@ -545,6 +559,7 @@ class HttpFileParser {
       case 'headers':
         if (isBlank(line)) {
           this.block.state = 'body';
+          this.block.bodyBlank = i;
           return i;
         }
         return this.headerLine(i, line, t);
@@ -1259,24 +1274,19 @@ class HttpFileParser {
       if ((t[0] === '?' || t[0] === '&') && t[1] !== '?' && this.queryAfterVersion(i, t)) return i;
       if (/^[{[]/.test(t)) {
         // A JSON body with no blank line before it: httpyac sends it as the body; JetBrains and
-        // REST Client cannot read the request (REST Client takes the line for a header), so a file
-        // that names one of them stops here as it would there. Elsewhere dial follows httpyac and says so.
+        // REST Client cannot read the request (REST Client takes the line for a header, which Node
+        // then rejects), so in a file that names one of them this request stops here as it would
+        // there, and only this one: the tools send the file's other requests. Elsewhere dial
+        // follows httpyac and says so.
+        const message = `line ${i + 1} starts the body without a blank line after the headers`;
+        const hint = 'leave a blank line between the headers and the body (JetBrains and REST Client require it)';
         if (
           !this.dialectUnnamed &&
           (this.dialect === 'jetbrains' || this.dialect === 'rest-client') &&
           !t.startsWith('{{')
         )
-          this.fail(
-            `line ${i + 1} starts the body without a blank line after the headers`,
-            i,
-            1,
-            'leave a blank line between the headers and the body (JetBrains and REST Client require it)',
-          );
-        this.warn(
-          `line ${i + 1} starts the body without a blank line after the headers`,
-          i,
-          'leave a blank line between the headers and the body (JetBrains and REST Client require it)',
-        );
+          block.refused ??= { message, line: i + 1, col: 1, hint, excerpt: this.lineText(i) };
+        else this.warn(message, i, hint);
         block.state = 'body';
         return this.bodyLine(i, line, t);
       }
@@ -1738,9 +1748,71 @@ class HttpFileParser {
           : withoutCommentLines(text);
     return {
       kind: 'inline',
-      text: block.graphql ? this.httpyacGraphqlBody(block.graphql, sent) : inlineBodyText(block, sent),
+      text: block.graphql
+        ? this.httpyacGraphqlBody(block.graphql, sent)
+        : inlineBodyText(block, this.restClientLeadingBlankLines(block) + sent),
       span,
     };
+  }
+
+  /**
+   * REST Client drops one blank line after the headers; further blank lines before the body are
+   * its first lines (its parser pushes every line after that one into the body). Kept as written
+   * in the REST Client dialect, for a text body (not a `< file` line, not GraphQL or multipart,
+   * whose bodies REST Client builds otherwise); the other tools' readings are not pinned down, so
+   * elsewhere the body starts at its first line that is not blank, as before.
+   */
+  private restClientLeadingBlankLines(block: Block): string {
+    if (this.dialect !== 'rest-client' || block.bodyBlank === undefined || block.bodyFirst <= block.bodyBlank + 1)
+      return '';
+    const type = headerValue(block, 'content-type') ?? '';
+    if (/^multipart\//i.test(type) || headerValue(block, 'x-request-type')?.toLowerCase() === 'graphql') return '';
+    return this.text.slice(this.starts[block.bodyBlank + 1], this.starts[block.bodyFirst]);
+  }
+
+  /**
+   * REST Client sends through got, which refuses a GET or HEAD request that has a body ("The `GET`
+   * method cannot be used with a body", got 9 to 11; REST Client sets no allowGetBody): such a
+   * request fails there and the file's other requests are sent. Its body is every line after the
+   * blank one under the headers up to the last that is neither blank nor a comment, `@name = value`
+   * lines too. In a file that names REST Client dial refuses that request at the body's first line
+   * (RequestNode.refused); true when it did. A cURL command is left alone (its method and body
+   * come from its options).
+   */
+  private refuseRestClientGetBody(block: Block, bodyLine: number): boolean {
+    if (this.dialect !== 'rest-client' || this.dialectUnnamed || block.curl) return false;
+    if (block.method !== 'GET' && block.method !== 'HEAD') return false;
+    block.refused ??= {
+      message: `REST Client cannot send a ${block.method} request with a body (from line ${bodyLine + 1}): its HTTP client refuses one`,
+      line: bodyLine + 1,
+      col: 1,
+      hint: `send the body with another method (POST), or drop it; if line ${bodyLine + 1} starts another request, put \`###\` above it; \`@name = value\` lines go above the request`,
+      excerpt: this.lineText(bodyLine),
+    };
+    return true;
+  }
+
+  /**
+   * Only `@name = value` lines (and comments) after the headers: they are variables, not a body.
+   * REST Client reads them as the body (its request range ends at the last line that is neither
+   * blank nor a comment, and got then refuses a GET with a body), so dial says so, as for variables
+   * after a body; a GET or HEAD in a REST Client file is refused there (refuseRestClientGetBody).
+   */
+  private variablesUnderRequest(block: Block): void {
+    for (const i of block.bodyVariables) {
+      const t = this.lineText(i).trimStart();
+      this.addVariable(i, t, VARIABLE_RE.exec(t)!);
+      this.variablesOutOfOrder = true;
+    }
+    if (block.bodyVariables.length === 0 || this.dialect === 'httpyac') return;
+    const first = block.bodyVariables[0];
+    // A GET in a REST Client file fails there: refused, no warning besides.
+    if (!this.refuseRestClientGetBody(block, first))
+      this.warn(
+        `@${VARIABLE_RE.exec(this.lineText(first).trim())![1]} under the request at line ${block.requestLineSpan!.line} is read as a file variable, not sent as its body`,
+        first,
+        'put `@name = value` lines before the request (or after a `###` line): REST Client sends them as the body (and fails a GET that has one)',
+      );
   }
 
   /** httpyac: the body's lines without the ones its other parsers read (see Block.bodyGaps). */
@@ -1870,9 +1942,10 @@ class HttpFileParser {
 
   /**
    * `@name = value` lines after a body, set off from it by a blank line (with comments among
-   * them): REST Client reads them as file variables and ends the body before them (its request
-   * range drops trailing variable and comment lines). Sending them as body text is never meant,
-   * so every dialect does the same, with a warning naming the line.
+   * them): file variables, the body ending before them. REST Client reads them as file variables
+   * too but also sends them as body text (its request range drops only trailing blank and comment
+   * lines; held-out sweep 18 read its selector). Sending them as body text is never meant, so every
+   * dialect reads them so, with a warning naming the line.
    */
   private trailingBodyVariables(block: Block): void {
     const found: number[] = [];
@@ -2066,14 +2139,7 @@ class HttpFileParser {
       return;
     }
     if (block.bodyHasContent) this.trailingBodyVariables(block);
-    if (!block.bodyHasContent) {
-      // Only variables and comments after the headers: they are variables, not a body.
-      for (const i of block.bodyVariables) {
-        const t = this.lineText(i).trimStart();
-        this.addVariable(i, t, VARIABLE_RE.exec(t)!);
-        this.variablesOutOfOrder = true;
-      }
-    }
+    if (!block.bodyHasContent) this.variablesUnderRequest(block);
     this.refuseScriptPlaceholders(block);
     if (block.url === '*' && headerValue(block, 'host') === undefined) {
       this.fail(
@@ -2090,6 +2156,7 @@ class HttpFileParser {
     // Before the headers are read: a GraphQL body drops its marker header.
     const body = this.bodyOf(block);
     if (body) this.readBodyInDialect(block, body);
+    if (body && !block.curl) this.refuseRestClientGetBody(block, body.span.line - 1);
     if (block.method === 'GRAPHQL' && !body) {
       this.fail(
         'a GRAPHQL request without a query',
@@ -2140,6 +2207,7 @@ class HttpFileParser {
     if (block.httpyacDisabled) request.httpyacDisabled = block.httpyacDisabled;
     if (block.headerSpreads) request.httpyacHeaderSpreads = block.headerSpreads;
     if (block.urlLines) request.urlLines = block.urlLines;
+    if (block.refused) request.refused = block.refused;
     if (block.graphql?.file) {
       request.httpyacGraphqlFile = {
         path: block.graphql.file,

@@ -150,6 +150,13 @@ export interface RequestNode {
   url: string;
   /** Lines (1-based) among the headers that httpyac joins to the URL (`?a=1`, `&b=2`, `/segment`), not next to the request line. */
   urlLines?: number[];
+  /**
+   * A request the file's own tool cannot read, though the rest of the file is fine (REST Client and
+   * JetBrains fail such a request when it is sent and send the others): dial refuses it with this
+   * E_PARSE error when it would be prepared or sent, and `dial check` reports it; the file's other
+   * requests run. The fields read as if the request had been read otherwise (see parse.ts).
+   */
+  refused?: { message: string; line: number; col: number; hint: string; excerpt: string };
   httpVersion?: string;
   headers: HeaderNode[];
   body?: BodyNode;

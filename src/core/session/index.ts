@@ -466,6 +466,7 @@ class RequestSession implements Session {
       node.prompts.length > 0 ||
       node.secrets.length > 0 ||
       node.runOnly ||
+      node.refused ||
       node.body ||
       node.graphql ||
       node.httpyacScripts ||
@@ -1133,6 +1134,11 @@ class RequestSession implements Session {
     node: RequestNode,
     extra: { requestVariables?: Map<string, string>; promptAgain?: boolean },
   ): Promise<PreparedRequest> {
+    if (node.refused) {
+      // The file's tool cannot read this request (parse.ts): refused before anything is sent.
+      const { message, line, col, hint, excerpt } = node.refused;
+      throw new DialError('E_PARSE', message, { hint, location: { file: file.path || '<text>', line, col, excerpt } });
+    }
     if (node.runOnly) {
       throw new DialError(
         'E_INPUT',

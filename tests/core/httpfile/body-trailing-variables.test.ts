@@ -1,6 +1,7 @@
 // `@name = value` lines after a body (set off by a blank line, before the next `###`), as in
-// davidfowl/TodoApi's Requests/todo.http: REST Client ends the body before them and reads them
-// as file variables. They must never be sent as body text.
+// davidfowl/TodoApi's Requests/todo.http: dial ends the body before them and reads them as file
+// variables, with a warning (REST Client reads them as file variables too, but also sends them as
+// body text: its request range drops only trailing blank and comment lines). Never sent as body text.
 import { describe, expect, it } from 'vitest';
 import { parseHttpFile } from '../../../src/core/httpfile/index.js';
 
