@@ -1786,7 +1786,7 @@ class HttpFileParser {
       message: `REST Client cannot send a ${block.method} request with a body (from line ${bodyLine + 1}): its HTTP client refuses one`,
       line: bodyLine + 1,
       col: 1,
-      hint: `send the body with another method (POST), or drop it; if line ${bodyLine + 1} starts another request, put \`###\` above it; \`@name = value\` lines go above the request`,
+      hint: `send the body with another method (POST), or drop it; if line ${bodyLine + 1} starts another request, put \`###\` above it; \`@name = value\` lines go above the request; to send it as written, as JetBrains does, add \`# @dialect jetbrains\``,
       excerpt: this.lineText(bodyLine),
     };
     return true;

@@ -93,6 +93,9 @@ describe('a GET or HEAD request with a body in a REST Client file', () => {
     expect(refusedLines(text, 'api.http')).toEqual([['GET', 'http://x/search', undefined]]);
     expect(refusedLines(`# @dialect jetbrains\n${text}`, 'api.http')).toEqual([['GET', 'http://x/search', undefined]]);
     expect(refusedLines(`# @dialect rest-client\n${text}`, 'api.http')).toEqual([['GET', 'http://x/search', 5]]);
+    // The refusal's hint: a `# @dialect jetbrains` line sends it as written, in a .rest file too.
+    expect(refusedLines(`# @dialect jetbrains\n${text}`, 'api.rest')).toEqual([['GET', 'http://x/search', undefined]]);
+    expect(parseHttpFile(text, 'api.rest').requests[0].refused?.hint).toContain('add `# @dialect jetbrains`');
   });
 });
 
