@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { jsonErrorLine, stripJsonComments } from './jsonc.js';
+import { isObject } from './json-object.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -30,10 +31,6 @@ export interface SettingsProblem {
 export type SettingsRead =
   | { path: string; data: Record<string, unknown>; problem?: undefined }
   | { path: string; data?: undefined; problem: SettingsProblem };
-
-/** A JSON object (not an array or null): what a settings key must hold to be read. */
-export const isObject = (value: unknown): value is Record<string, unknown> =>
-  !!value && typeof value === 'object' && !Array.isArray(value);
 
 const reads = new Map<string, SettingsRead | null>();
 

@@ -71,8 +71,8 @@ export interface RunCommandOptions {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   signal: AbortSignal;
-  /** Called when the requests of a run start (after planning): the command's heap sizing. */
-  onRunStart?: () => void;
+  /** Called when the requests of a run start (after planning), with their number: the command's V8 tuning. */
+  onRunStart?: (requests: number) => void;
 }
 
 /** Variables from --env-file: a JetBrains env JSON ($shared + the selected environment) or a .env file. */
@@ -349,7 +349,7 @@ async function reportRun(
   });
   let invalidInput = false;
   const summary = await run((event) => {
-    if (event.type === 'run:start') options.onRunStart?.();
+    if (event.type === 'run:start') options.onRunStart?.(event.requests);
     if (event.type === 'request:end' && event.result.error && INVALID_INPUT.has(event.result.error.code))
       invalidInput = true;
     reporters.onEvent(event);

@@ -17,6 +17,7 @@ import { DialError } from '../errors.js';
 import { lineColAt, parseJsonText } from './json-file.js';
 import { parseDotenv } from './dotenv.js';
 import { extractSecurity, mergeAuthConfigs, type AuthConfigEntry, type AuthConfigSource } from './security.js';
+import { isObject } from '../json-object.js';
 
 export const ENV_FILE = 'http-client.env.json';
 export const PRIVATE_ENV_FILE = 'http-client.private.env.json';
@@ -103,10 +104,6 @@ function stringify(value: unknown): string {
   return String(value);
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /**
  * A variable whose value is an object is read member by member too: `{"url": {"api": "…"}}`
  * gives `{{url.api}}` (JetBrains resolves such dotted names in env files, kulala follows it).
@@ -121,7 +118,7 @@ function addNestedValues(
   for (const [member, inner] of Object.entries(value)) {
     const name = `${prefix}.${member}`;
     if (!Object.hasOwn(written, name)) out[name] = stringify(inner);
-    if (isPlainObject(inner)) addNestedValues(out, written, name, inner);
+    if (isObject(inner)) addNestedValues(out, written, name, inner);
   }
 }
 
@@ -212,7 +209,7 @@ export async function parseEnvFile(text: string, path: string, isPrivate: boolea
     for (const [key, value] of Object.entries(variables)) {
       if (!providers?.isProviderObject(value)) {
         environments[name][key] = stringify(value);
-        if (isPlainObject(value)) addNestedValues(environments[name], variables, key, value);
+        if (isObject(value)) addNestedValues(environments[name], variables, key, value);
         continue;
       }
       const read = await providers.providerValue(value, path, key, cache);

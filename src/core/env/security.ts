@@ -7,6 +7,7 @@
  */
 import { DialError } from '../errors.js';
 import { lineColAt } from './json-file.js';
+import { isObject } from '../json-object.js';
 
 /** The key of the section in an environment. */
 export const SECURITY_KEY = 'Security';
@@ -31,10 +32,6 @@ export interface AuthConfigSource {
   line: number;
   /** Fields whose winning value comes from a private env file (their values are secrets). */
   privateFields: Set<string>;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** The offset of `"key"` as a JSON key at or after `from` (best effort: for messages only). */

@@ -16,9 +16,9 @@
  * warning at its line (a broken `.vscode/settings.json` is reported by dialect detection).
  */
 import { reportParseWarnings } from '../httpfile/warnings.js';
+import { isObject } from '../json-object.js';
 import {
   findWorkspaceFile,
-  isObject,
   nearestFolderSettings,
   readSettingsFile,
   userSettingsPath,

@@ -6,6 +6,7 @@
 import { parseJsonText } from '../env/json-file.js';
 import { DialError, isDialError } from '../errors.js';
 import type { EnvMerge, ImportedFile } from './import-result.js';
+import { isObject } from '../json-object.js';
 
 export type { EnvMerge } from './import-result.js';
 
@@ -99,10 +100,6 @@ export function referencedVariables(text: string): string[] {
 }
 
 type EnvObject = Record<string, Record<string, unknown>>;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Merges imported environments (`imported`, as EnvFiles renders them) into an existing env

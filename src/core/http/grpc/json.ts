@@ -6,16 +6,13 @@
  */
 import type * as Protobuf from 'protobufjs';
 import { DialError } from '../../errors.js';
+import { isObject } from '../../json-object.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Plain = Record<string, unknown>;
 
 function jsonName(field: Protobuf.Field): string {
   return field.name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
-}
-
-function isObject(value: unknown): value is Plain {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A map field as descriptors carry it: repeated `XEntry { key = 1; value = 2; }` (protobufjs keeps no MapField for those). */
