@@ -156,7 +156,7 @@ describe('dial check', () => {
     expect(result.stdout).toBe(
       [
         "titles.http:4:1: warning: the request at line 1 has the same title 'Send POST request with json body'; a reference to it by name is ambiguous [duplicate-name]",
-        'titles.http:11:1: warning: line 11 (GET …) looks like a request line but is read as part of the body of the request at line 8 [parse]',
+        'titles.http:11:1: warning: line 11 (GET …) starts a new request though no `###` is above it: JetBrains and REST Client would send it as part of the body of the request at line 8 [parse]',
         '',
       ].join('\n'),
     );

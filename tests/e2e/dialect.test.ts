@@ -13,16 +13,20 @@ function workspace(files: Record<string, string>): string {
 describe('dialects and refusals from the command line', () => {
   const ambiguous = 'POST http://127.0.0.1:9/a\nContent-Type: text/plain\n\nhello\nGET http://127.0.0.1:9/b\n';
 
-  it('warns about a request line inside a body, and --dialect httpyac splits it', async () => {
+  it('splits at a request line inside a body with a warning where the file names no tool; --dialect decides', async () => {
     const cwd = workspace({ 'a.http': ambiguous });
     const plain = await runCli(['list', 'a.http'], { cwd });
     expect(plain.code).toBe(0);
     expect(plain.stderr).toContain('a.http:5');
-    expect(plain.stderr).toContain('# @dialect httpyac');
-    expect(plain.stdout.trim().split('\n')).toHaveLength(1);
+    expect(plain.stderr).toContain('# @dialect jetbrains');
+    expect(plain.stdout.trim().split('\n')).toHaveLength(2);
     const httpyac = await runCli(['list', '--dialect', 'httpyac', 'a.http'], { cwd });
     expect(httpyac.stdout.trim().split('\n')).toHaveLength(2);
     expect(httpyac.stderr).toBe('');
+    const jetbrains = await runCli(['list', '--dialect', 'jetbrains', 'a.http'], { cwd });
+    expect(jetbrains.stdout.trim().split('\n')).toHaveLength(1);
+    expect(jetbrains.stderr).toContain('a.http:5');
+    expect(jetbrains.stderr).toContain('# @dialect httpyac');
   });
 
   it('rejects an unknown --dialect as a usage error', async () => {

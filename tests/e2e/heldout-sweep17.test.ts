@@ -4,6 +4,8 @@
  * server on 127.0.0.1:0. The sweep needed no fix: these tests pin readings it found right that no
  * other test covered, written after the sampled files' shapes (not copied from them).
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitWorkspace, runCli } from '../helpers/cli.js';
 import { startJsonServer } from '../helpers/servers.js';
@@ -92,7 +94,7 @@ describe('seventeenth held-out sweep', () => {
     }
   });
 
-  it('request lines with no `###` between them are the first request’s body, with a warning at each line', async () => {
+  it('request lines with no `###` between them start requests (the file names no tool), with a warning at each line', async () => {
     const server = await startJsonServer();
     try {
       const dir = workspace({
@@ -110,19 +112,27 @@ describe('seventeenth held-out sweep', () => {
       });
       const result = await runCli(['run', 'test.http'], { cwd: dir });
       expect(result.code, result.stderr).toBe(0);
-      // JetBrains, REST Client, kulala and rest.nvim v3 read it so (httpyac would send three requests).
-      expect(server.requests).toHaveLength(1);
-      expect(`${server.requests[0].method} ${server.requests[0].url}`).toBe('GET /api/users');
-      expect(server.requests[0].body.toString('utf8')).toBe(
-        `POST ${server.url}/api/users\n\nDELETE ${server.url}/api/users/:_id`,
-      );
-      expect(result.stderr).toMatch(/test\.http:5: line 5 \(POST …\) looks like a request line/);
-      expect(result.stderr).toMatch(/test\.http:8: line 8 \(DELETE …\) looks like a request line/);
-      expect(result.stderr).toContain('# @dialect httpyac');
+      // As httpyac reads it; JetBrains, REST Client, kulala and rest.nvim v3 would send one GET with
+      // the rest as its body (REST Client then fails: its HTTP client refuses a GET with a body).
+      expect(server.requests.map((r) => `${r.method} ${r.url} ${r.body.length}`)).toEqual([
+        'GET /api/users 0',
+        'POST /api/users 0',
+        'DELETE /api/users/:_id 0',
+      ]);
+      expect(result.stderr).toMatch(/test\.http:5: line 5 \(POST …\) starts a new request though no `###` is above it/);
+      expect(result.stderr).toMatch(/test\.http:8: line 8 \(DELETE …\) starts a new request/);
+      expect(result.stderr).toContain('# @dialect jetbrains');
       const check = await runCli(['check', 'test.http'], { cwd: dir });
       expect(check.code, check.stdout + check.stderr).toBe(0);
       expect(check.stdout).toContain('test.http:5:1: warning:');
       expect(check.stdout).toContain('test.http:8:1: warning:');
+      // Named JetBrains, it is one GET whose body is the rest, as before.
+      const named = workspace({ 'test.http': `# @dialect jetbrains\n${readFileSync(join(dir, 'test.http'), 'utf8')}` });
+      const before = server.requests.length;
+      const jetbrains = await runCli(['run', 'test.http'], { cwd: named });
+      expect(jetbrains.code, jetbrains.stderr).toBe(0);
+      expect(server.requests.slice(before).map((r) => `${r.method} ${r.url}`)).toEqual(['GET /api/users']);
+      expect(jetbrains.stderr).toMatch(/test\.http:6: line 6 \(POST …\) looks like a request line/);
     } finally {
       await server.close();
     }

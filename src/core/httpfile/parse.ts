@@ -586,15 +586,45 @@ class HttpFileParser {
     return last;
   }
 
-  /** httpyac: a request line (or the comments right above one) after a request starts a new request. */
+  /**
+   * httpyac: a request line (or the comments right above one) after a request starts a new request;
+   * in a file that names no tool too (startsUnmarkedRequest).
+   */
   private startsHttpyacRequest(i: number, t: string): boolean {
     if (this.restNvimLegacy) return this.startsRestNvimLegacyRequest(i);
+    if (this.dialectUnnamed) return this.startsUnmarkedRequest(i, t);
     if (this.dialect !== 'httpyac' || !this.block.hasRequest || this.block.state === 'pre') return false;
     if (isStrictRequestLine(t)) return true;
     if (!isComment(t)) return false;
     let k = i + 1;
     while (k < this.lineCount && isComment(this.lineText(k).trimStart())) k++;
     return k < this.lineCount && isStrictRequestLine(this.lineText(k).trim());
+  }
+
+  /**
+   * A file that names no tool: a request line after a request's headers, with no `###` above it
+   * (or the comment lines right above it), starts a new request, as httpyac reads it, and dial
+   * warns at it. JetBrains, REST Client, kulala and rest.nvim v3 would send it as body text of the
+   * request above; but such a file runs as written only in httpyac (REST Client then fails a GET
+   * that has a body), and its requests are meant one by one. A file that names a tool is read as
+   * that tool reads it (bodyLine warns there).
+   */
+  private startsUnmarkedRequest(i: number, t: string): boolean {
+    const state = this.block.state;
+    if (state !== 'body' && state !== 'post') return false;
+    let k = i;
+    if (isComment(t)) {
+      while (k < this.lineCount && isComment(this.lineText(k).trimStart())) k++;
+      if (k >= this.lineCount) return false;
+    }
+    const requestLine = k === i ? t : this.lineText(k).trimStart();
+    if (!isStrictRequestLine(requestLine)) return false;
+    this.warn(
+      `line ${k + 1} (${requestLine.split(/\s/)[0]} …) starts a new request though no \`###\` is above it: JetBrains and REST Client would send it as part of the body of the request at line ${this.block.requestLineSpan!.line}`,
+      k,
+      'put `###` above it so that every tool reads it as a request, or add `# @dialect jetbrains` to send it as body text',
+    );
+    return true;
   }
 
   /**
@@ -1455,7 +1485,7 @@ class HttpFileParser {
     }
     // Also the body's first line: REST Client and JetBrains send a second request written without
     // `###` (`GET …` after a blank line) as the first request's body.
-    if (isStrictRequestLine(t)) this.warnRequestLineInBody(i, t);
+    if (!this.dialectUnnamed && isStrictRequestLine(t)) this.warnRequestLineInBody(i, t);
     if (block.bodyFirst === i && fileBodyEncoding(t) !== undefined) this.fileBodyLine(i, t);
     // Comment lines after the body's last content line are not part of it (see withoutCommentLines).
     if (block.bodyLast < block.bodyFirst || !isComment(t)) block.bodyLast = i;

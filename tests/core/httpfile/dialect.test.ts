@@ -159,10 +159,27 @@ describe('dialects', () => {
     expect(file.requests[0].body).toMatchObject({ kind: 'inline', text: 'hello' });
     expect(printHttpFile(file)).toBe(`# @dialect httpyac\n${twoRequests}`);
   });
-  it('elsewhere such a line is body, with a warning naming its line', () => {
+  it('in a file that names no tool it starts a request too, with a warning naming its line', () => {
     const file = parseHttpFile(`POST http://x/a\n\nhello\nGET http://x/b\n`, 'f.http');
-    expect(file.requests).toHaveLength(1);
-    expect(file.warnings?.[0]).toMatchObject({ line: 4, file: 'f.http' });
+    expect(file.requests.map((r) => [r.method, r.url])).toEqual([
+      ['POST', 'http://x/a'],
+      ['GET', 'http://x/b'],
+    ]);
+    expect(file.requests[0].body).toMatchObject({ kind: 'inline', text: 'hello' });
+    expect(file.warnings).toEqual([
+      expect.objectContaining({ line: 4, file: 'f.http', message: expect.stringContaining('no `###` is above it') }),
+    ]);
+  });
+  it('in a file that names JetBrains or REST Client such a line is body, with a warning naming its line', () => {
+    for (const [text, path] of [
+      ['# @dialect jetbrains\nPOST http://x/a\n\nhello\nGET http://x/b\n', 'f.http'],
+      ['POST http://x/a\n\nhello\nGET http://x/b\n', 'f.rest'],
+    ]) {
+      const file = parseHttpFile(text, path);
+      expect(file.requests).toHaveLength(1);
+      expect(file.requests[0].body).toMatchObject({ kind: 'inline', text: 'hello\nGET http://x/b' });
+      expect(file.warnings?.[0]).toMatchObject({ message: expect.stringContaining('looks like a request line') });
+    }
   });
   it('detects httpyac from its workspace and from its constructs; the file line wins', () => {
     const dir = mkdtempSync(join(tmpdir(), 'dial-dialect-'));

@@ -46,10 +46,19 @@ describe('Emacs restclient.el files', () => {
     expect(file.warnings ?? []).toEqual([]);
   });
 
-  it('without the mode line the same text is one request with a warning (the .http tools read it so)', () => {
+  it('without the mode line the same text is two requests with a warning (a file naming no tool is split at request lines)', () => {
     const file = parseHttpFile(GRAPHQL.replace('# -*- restclient -*-', '# tracks'), 'graphql.http');
-    expect(file.requests).toHaveLength(1);
-    expect(file.warnings?.[0].line).toBe(10);
+    expect(
+      file.requests.map((r) => [r.requestLineSpan.line, r.body?.kind === 'inline' ? r.body.text : undefined]),
+    ).toEqual([
+      [4, '{"query": "{tracks {name}}"}'],
+      [10, '{"query": "{__schema {types {name}}}"}'],
+    ]);
+    expect(file.warnings?.map((w) => w.line)).toEqual([10]);
+    // Named JetBrains, the .http tools' reading: one request, the rest its body.
+    const jetbrains = parseHttpFile(GRAPHQL.replace('# -*- restclient -*-', '# @dialect jetbrains'), 'graphql.http');
+    expect(jetbrains.requests).toHaveLength(1);
+    expect(jetbrains.warnings?.[0].line).toBe(10);
   });
 
   it('replaces `:name` with the value of the variable defined above, longest name first', () => {

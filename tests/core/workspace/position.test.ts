@@ -23,7 +23,8 @@ describe('position', () => {
     expect(at(5)).toEqual(['http://a/1']);
     expect(at(6)).toEqual(['http://a/2']);
     expect(at(9)).toEqual(['http://a/2']);
-    expect(at(10)).toEqual(['http://a/2']);
+    // `GET http://a/3` with no `###` above it starts a request of its own (the file names no tool).
+    expect(at(10)).toEqual(['http://a/3']);
   });
 
   it('a name matches @name or the ### title', () => {
