@@ -1209,7 +1209,7 @@ class HttpFileParser {
     );
   }
 
-  /** The URL as dial will send it: spaces after an explicit method are encoded, `*` is refused. */
+  /** The URL as dial will send it: spaces after an explicit method or an http(s):// scheme are encoded, `*` is refused. */
   private checkedUrl(url: string, i: number, line: string): string {
     if (!url) this.fail('request line without a URL', i, 1, 'write `GET https://example.com/path`');
     // httpyac reads a request line of a bare grpc:// URL as a gRPC call.
@@ -1223,7 +1223,11 @@ class HttpFileParser {
     // Masking only hides whitespace, so a URL without any has none outside templates either.
     const stray = /\s/.test(url) ? maskTemplates(url).search(/\s/) : -1;
     if (stray >= 0) {
-      if (!this.block.methodExplicit) {
+      // Without a method a space is refused (a stray word or prose line would otherwise go out as a
+      // GET), unless the target starts with http:// or https://: REST Client (its parseRequestLine
+      // takes the whole line as the URL) and httpyac (its protocolRegex does the same) then send the
+      // spaces percent-encoded, as for a target after an explicit method.
+      if (!this.block.methodExplicit && !/^https?:\/\/[^\s/]/i.test(url)) {
         this.fail(
           `unexpected space in the request line's URL: ${JSON.stringify(url)}`,
           i,

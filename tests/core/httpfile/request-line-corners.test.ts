@@ -125,3 +125,37 @@ describe('a scheme without `//`', () => {
     }
   });
 });
+
+// Twentieth held-out sweep: `http://127.0.0.1:1880/pesquisarcontatos/nome/anderson motta`, a
+// method-less request line with a space in its path. REST Client and httpyac take such a line whole
+// as the URL and send the space percent-encoded; dial refused the whole file.
+describe('a space in a method-less target', () => {
+  function refusal(text: string): { line?: number; col?: number; message: string } {
+    try {
+      parseHttpFile(text, 'test.http');
+    } catch (error) {
+      if (isDialError(error)) return { line: error.location?.line, col: error.location?.col, message: error.message };
+    }
+    throw new Error('expected a refusal');
+  }
+
+  it('after http:// or https:// is sent as %20, as after a method', () => {
+    const requests = parseHttpFile(
+      'http://127.0.0.1:1880/contatos\n\n###\n\nhttp://127.0.0.1:1880/nome/anderson motta\n\n###\nHTTPS://h/a b?q=c d HTTP/1.1\n',
+      'test.http',
+    ).requests;
+    expect(requests.map((request) => [request.method, request.url])).toEqual([
+      ['GET', 'http://127.0.0.1:1880/contatos'],
+      ['GET', 'http://127.0.0.1:1880/nome/anderson%20motta'],
+      ['GET', 'HTTPS://h/a%20b?q=c%20d'],
+    ]);
+  });
+
+  it('is still refused at its column when the line starts otherwise', () => {
+    expect(refusal('GET http://a\n###\nfetch http://a/x\n')).toMatchObject({ line: 3, col: 6 });
+    expect(refusal('GET http://a\n###\nlocalhost:3000/a b\n')).toMatchObject({ line: 3, col: 17 });
+    expect(refusal('GET http://a\n###\n{{base}}/a b\n')).toMatchObject({ line: 3, col: 11 });
+    // A scheme with nothing after `//` is no URL to encode.
+    expect(refusal('http:// x\n').message).toContain('unexpected space');
+  });
+});
