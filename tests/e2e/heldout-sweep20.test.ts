@@ -31,14 +31,14 @@ describe('twentieth held-out sweep', () => {
     }
   });
 
-  it('a method-less line with a space not starting with a scheme is still refused at its line, nothing sent', async () => {
+  it('a method-less line with a space not starting with a scheme is refused at its line, that request only (sweep 19)', async () => {
     const server = await startJsonServer();
     try {
       const dir = workspace({ 'test.http': `GET ${server.url}/a\n\n###\nfetch ${server.url}/b\n` });
       const result = await runCli(['run', 'test.http'], { cwd: dir });
       expect(result.code).toBe(3);
-      expect(result.stderr).toContain('test.http:4:6');
-      expect(server.requests).toHaveLength(0);
+      expect(result.stdout).toContain('error[E_PARSE] (test.http:4)');
+      expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /a']);
       const check = await runCli(['check', 'test.http'], { cwd: dir });
       expect(check.code).toBe(1);
       expect(check.stdout).toContain('test.http:4:6');

@@ -10,8 +10,12 @@ import type {
   Span,
 } from './types.js';
 
-/** `response`: httpyac's saved response (`HTTP/1.1 200 OK` and what follows), read as comment text. */
-export type BlockState = 'pre' | 'headers' | 'body' | 'post' | 'response';
+/**
+ * `response`: httpyac's saved response (`HTTP/1.1 200 OK` and what follows), read as comment text.
+ * `unread`: the rest of a request whose request line no tool can send (RequestNode.refused), up to
+ * the next `###`; only its `@name = value` lines are read.
+ */
+export type BlockState = 'pre' | 'headers' | 'body' | 'post' | 'response' | 'unread';
 
 /** The metadata views a block collects, exactly as RequestNode holds them. */
 export type BlockMetadata = Pick<

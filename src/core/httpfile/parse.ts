@@ -282,6 +282,15 @@ function blankTemplateInsides(t: string): string {
 }
 
 /** Replaces `{{ … }}` spans by same-length filler so whitespace searches skip them. */
+/**
+ * A target with a blank in it whose first word holds no `/`, `.` or `{{`: text no tool can read as a
+ * URL (`send Request`, `Content-Type: application/json`), not a URL written with a space.
+ */
+function isNoTarget(url: string): boolean {
+  const stray = maskTemplates(url).search(/\s/);
+  return stray > 0 && !/[/.{]/.test(url.slice(0, stray));
+}
+
 function maskTemplates(url: string): string {
   return url.replace(/\{\{[^{}]*\}\}/g, (braces) => 'x'.repeat(braces.length));
 }
@@ -571,6 +580,12 @@ class HttpFileParser {
       }
       case 'response':
         return this.savedResponseLine(i, line, t);
+      case 'unread': {
+        // REST Client reads `@name = value` lines anywhere in the file as file variables.
+        const variable = t.charCodeAt(0) === 64 ? VARIABLE_RE.exec(t) : null;
+        if (variable) this.addVariable(i, t, variable);
+        return i;
+      }
     }
   }
 
@@ -1048,6 +1063,8 @@ class HttpFileParser {
       );
     }
     let url = this.takeVersion(rest);
+    if (!block.methodExplicit && this.dialect !== 'httpyac' && isNoTarget(url))
+      return this.unreadableRequest(i, line, url);
     let last = i;
     while (last + 1 < this.lineCount && block.httpVersion === undefined && this.isUrlContinuation(last + 1)) {
       last++;
@@ -1067,6 +1084,33 @@ class HttpFileParser {
     block.requestLineSpan = { start: this.starts[i], end: this.ends[last], line: i + 1, col: 1 };
     block.state = 'headers';
     return last;
+  }
+
+  /**
+   * A block's first line with no method whose first word cannot start a URL (`send Request`, or a
+   * header such as `Content-Type: application/json` put above the request line). REST Client reads
+   * it as the URL of a GET (its parseRequestLine defaults the method) and the lines under it as
+   * headers and body; no HTTP client can send that, so the request fails there and the file's
+   * other requests are sent. dial refuses this request at its line (RequestNode.refused) and reads
+   * nothing more of it up to the next `###`; the rest of the file runs. JetBrains' reading was not
+   * checked (closed source; it has no URL to send either), httpyac's neither, so in the httpyac
+   * dialect the file is refused as before.
+   */
+  private unreadableRequest(i: number, line: string, url: string): number {
+    const block = this.block;
+    const stray = maskTemplates(url).search(/\s/);
+    block.url = url;
+    block.hasRequest = true;
+    block.requestLineSpan = this.lineSpan(i);
+    block.refused ??= {
+      message: `unexpected space in the request line's URL: ${JSON.stringify(url)}`,
+      line: i + 1,
+      col: line.indexOf(url) + stray + 1,
+      hint: 'start the request with its method and URL (`POST https://example.com/path`); REST Client reads this line as the URL of a GET and cannot send it either, so only this request stops',
+      excerpt: this.lineText(i),
+    };
+    block.state = 'unread';
+    return i;
   }
 
   /**

@@ -286,9 +286,13 @@ describe('parseHttpFile: errors', () => {
   });
 
   it('refuses a space in the URL (an unknown first word is not taken as part of the URL)', () => {
-    const error = parseError('GET http://a\n###\nfetch http://a/x\n');
-    expect(error.message).toContain('unexpected space');
-    expect(error.location).toMatchObject({ line: 3, col: 6, excerpt: 'fetch http://a/x' });
+    // REST Client reads the line as the URL of a GET and fails that request only: refused there.
+    const refused = parseHttpFile('GET http://a\n###\nfetch http://a/x\n', '').requests[1].refused;
+    expect(refused?.message).toContain('unexpected space');
+    expect(refused).toMatchObject({ line: 3, col: 6, excerpt: 'fetch http://a/x' });
+    // A method-less URL starting with a scheme is taken whole, its space sent as %20 (sweep 20).
+    expect(parseHttpFile('http://a/x y\n', '').requests[0].url).toBe('http://a/x%20y');
+    expect(parseError('localhost:3000/a b\n').location).toMatchObject({ line: 1, col: 17 });
     // Spaces inside {{ }} are part of a variable, not of the URL.
     expect(parseHttpFile('GET {{ host }}/x?q={{ $random.uuid }}\n', '').requests[0].url).toBe(
       '{{ host }}/x?q={{ $random.uuid }}',
