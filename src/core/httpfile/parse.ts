@@ -1308,9 +1308,21 @@ class HttpFileParser {
       url = encoded;
     }
     // `http:localhost:3000/x`, a scheme without `//`: Node's URL parser (REST Client's and httpyac's
-    // HTTP client) reads the host after it, a parser that splits at `://` does not. Refused, not guessed.
+    // HTTP client) reads the host after it, a parser that splits at `://` does not. In a file that
+    // names REST Client (a `.rest` file, a REST Client workspace, `# @dialect rest-client`) it is
+    // read as REST Client sends it (got parses the URL with Node's URL parser: `http:localhost//` is
+    // `http://localhost//`), with a warning at the line; elsewhere refused, not guessed (what
+    // JetBrains does with it was not checked).
     const bareScheme = /^(https?):\/?(?!\/)/i.exec(url);
-    if (bareScheme) {
+    if (bareScheme && this.dialect === 'rest-client') {
+      const read = `${bareScheme[1]}://${url.slice(bareScheme[0].length)}`;
+      this.warn(
+        `\`${url}\`: the scheme ${bareScheme[1]}: is not followed by \`//\`; sent to ${read}, as REST Client's HTTP client (Node's URL parser) reads it`,
+        i,
+        `write ${read}`,
+      );
+      url = read;
+    } else if (bareScheme) {
       this.fail(
         `\`${url}\`: the scheme ${bareScheme[1]}: is not followed by \`//\` (the tools read it differently)`,
         i,
