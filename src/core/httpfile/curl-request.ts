@@ -21,7 +21,16 @@ export interface CurlRequest {
   body?: { kind: 'inline'; text: string } | { kind: 'file'; path: string };
 }
 
-export type CurlRequestResult = { request: CurlRequest } | { problem: string; hint: string };
+/**
+ * `versionWord`: an `HTTP/1.1` (or `HTTP/2`…) word written after the URL, as on a request line.
+ * REST Client takes the first word after `curl` as the URL and drops the rest, so it sends the
+ * request; curl would try the word as a second URL and fail there. dial sends the request as REST
+ * Client does and warns at the word.
+ */
+export type CurlRequestResult = { request: CurlRequest; versionWord?: string } | { problem: string; hint: string };
+
+/** `HTTP/1.1`, `HTTP/2`: a request line's version, never a URL anyone means. */
+const VERSION_WORD = /^HTTP\/\d(?:\.\d)?$/i;
 
 // REST Client's options, by long name; the short letters below map to them.
 const VALUE_OPTIONS = new Set([
@@ -266,6 +275,14 @@ export function curlRequestOf(text: string): CurlRequestResult {
   }
   const mixed = mixProblem(options);
   if (mixed) return { problem: restore(`${mixed} is not supported in a cURL request`), hint: HINT_READ };
+  if (/^curl(\.exe)?$/i.test(positional[0] ?? ''))
+    return {
+      problem: restore(
+        `\`${positional[0]}\` written twice at the start of the curl command: REST Client takes the second as the URL and cannot send it`,
+      ),
+      hint: 'write `curl` once, then the URL',
+    };
+  const versionWord = positional.length === 2 && VERSION_WORD.test(positional[1]) ? positional.pop() : undefined;
   if (positional.length > 1)
     return {
       problem: restore(
@@ -274,7 +291,8 @@ export function curlRequestOf(text: string): CurlRequestResult {
       hint: 'keep one URL per cURL request',
     };
   try {
-    return { request: buildRequest(positional, options, restore) };
+    const request = buildRequest(positional, options, restore);
+    return versionWord === undefined ? { request } : { request, versionWord };
   } catch (error) {
     // The import parser's own complaints (no URL, a header without a colon): its message, its hint.
     const hint = (error as { hint?: string }).hint ?? 'check the curl command';

@@ -1161,11 +1161,34 @@ class HttpFileParser {
         'end the line above with `\\` to continue the command, or leave a blank line before what follows',
       );
     const result = curlRequestOf(text.trim());
+    const span: Span = { start: this.starts[i], end: this.ends[last], line: i + 1, col: 1 };
     if ('problem' in result) {
+      // Refused at its line, this request only (RequestNode.refused): nothing of it is sent and the
+      // file's other requests run, as for a request line no tool can send. Whole-file readers
+      // (dial fmt, the k6 export) still refuse the file (refuseUnreadableRequests).
       const at = this.curlProblemLine(i, last, result.problem);
-      this.fail(result.problem, at.line, at.col, result.hint);
+      block.url = this.lineText(i).trim();
+      block.hasRequest = true;
+      block.requestLineSpan = span;
+      block.refused ??= {
+        message: result.problem,
+        line: at.line + 1,
+        col: at.col,
+        hint: result.hint,
+        excerpt: this.lineText(at.line),
+      };
+      block.state = 'unread';
+      return last;
     }
     const { request } = result;
+    if (result.versionWord !== undefined) {
+      const at = this.curlProblemLine(i, last, `\`${result.versionWord}`);
+      this.warn(
+        `\`${result.versionWord}\` after the URL of a curl command: sent without it, as REST Client does (it takes the first word after \`curl\` as the URL); curl would try it as a second URL`,
+        at.line,
+        'drop the word: a curl command takes no HTTP version word',
+      );
+    }
     const method = request.method.toUpperCase();
     if (!isKnownMethod(method))
       this.fail(
@@ -1174,7 +1197,6 @@ class HttpFileParser {
         1,
         'use a standard or WebDAV method after -X',
       );
-    const span: Span = { start: this.starts[i], end: this.ends[last], line: i + 1, col: 1 };
     block.method = method;
     block.methodExplicit = true;
     block.url = this.checkedUrl(request.url, i, this.lineText(i));
@@ -1286,9 +1308,21 @@ class HttpFileParser {
       url = encoded;
     }
     // `http:localhost:3000/x`, a scheme without `//`: Node's URL parser (REST Client's and httpyac's
-    // HTTP client) reads the host after it, a parser that splits at `://` does not. Refused, not guessed.
+    // HTTP client) reads the host after it, a parser that splits at `://` does not. In a file that
+    // names REST Client (a `.rest` file, a REST Client workspace, `# @dialect rest-client`) it is
+    // read as REST Client sends it (got parses the URL with Node's URL parser: `http:localhost//` is
+    // `http://localhost//`), with a warning at the line; elsewhere refused, not guessed (what
+    // JetBrains does with it was not checked).
     const bareScheme = /^(https?):\/?(?!\/)/i.exec(url);
-    if (bareScheme) {
+    if (bareScheme && this.dialect === 'rest-client') {
+      const read = `${bareScheme[1]}://${url.slice(bareScheme[0].length)}`;
+      this.warn(
+        `\`${url}\`: the scheme ${bareScheme[1]}: is not followed by \`//\`; sent to ${read}, as REST Client's HTTP client (Node's URL parser) reads it`,
+        i,
+        `write ${read}`,
+      );
+      url = read;
+    } else if (bareScheme) {
       this.fail(
         `\`${url}\`: the scheme ${bareScheme[1]}: is not followed by \`//\` (the tools read it differently)`,
         i,

@@ -1,7 +1,7 @@
 // REST Client's cURL requests (a `curl …` command in place of the request line): what dial reads
 // from them, what it refuses at the line, and the spans it keeps (src/core/httpfile/curl-request.ts).
 import { describe, expect, it } from 'vitest';
-import { parseHttpFile } from '../../../src/core/httpfile/index.js';
+import { parseHttpFile, refuseUnreadableRequests } from '../../../src/core/httpfile/index.js';
 import { formatHttpText } from '../../../src/core/format-http/format.js';
 import type { DialError } from '../../../src/core/errors.js';
 import { dialErrorThrownBy } from '../../helpers/dial-error.js';
@@ -12,7 +12,9 @@ function only(text: string) {
   return file.requests[0];
 }
 
-const refusal = (text: string): DialError => dialErrorThrownBy(() => parseHttpFile(text, 'api.http'));
+// A refused cURL request stops that request only (RequestNode.refused); whole-file readers throw it.
+const refusal = (text: string): DialError =>
+  dialErrorThrownBy(() => refuseUnreadableRequests(parseHttpFile(text, 'api.http')));
 
 const headersOf = (node: ReturnType<typeof only>) => node.headers.map((h) => [h.name, h.value]);
 
@@ -284,5 +286,49 @@ describe('a cURL argument quoted over several lines', () => {
   it('a line under the closing quote that does not continue the command is still refused at its line', () => {
     const error = refusal("curl http://x/ -d '{\n}'\nnot an option\n");
     expect(error.location?.line).toBe(3);
+  });
+});
+
+// Twenty-first held-out sweep: a `.rest` file held `curl '…' HTTP/1.1` (the request line's version
+// word pasted after the URL) and `curl curl '…'`. REST Client's curlRequestParser takes the first
+// word after `curl` as the URL and drops the others, so it sends the first request; for the second
+// its URL is `curl`, which it cannot send. dial refused the whole file at the first.
+describe('a cURL request refused or warned: that request only', () => {
+  it('`HTTP/1.1` after the URL is dropped, as REST Client drops it, with a warning at its line', () => {
+    const file = parseHttpFile("###\ncurl 'http://x/a?b=1' HTTP/1.1\n###\nGET http://x/next\n", 'test.rest');
+    expect(file.requests.map((r) => [r.method, r.url, r.refused])).toEqual([
+      ['GET', 'http://x/a?b=1', undefined],
+      ['GET', 'http://x/next', undefined],
+    ]);
+    expect(file.warnings).toHaveLength(1);
+    expect(file.warnings?.[0]).toMatchObject({ line: 2 });
+    expect(file.warnings?.[0]?.message).toContain('`HTTP/1.1` after the URL of a curl command');
+  });
+
+  it.each(['HTTP/2', 'http/1.0'])('`%s` likewise; a word that is not a version is still a second URL', (word) => {
+    expect(only(`curl -X POST http://x/a ${word} -d a=1\n`)).toMatchObject({ method: 'POST', url: 'http://x/a' });
+    const file = parseHttpFile(`curl http://x/a HTTP/1.1x\n`, 'api.http');
+    expect(file.requests[0].refused?.message).toContain('a second URL');
+  });
+
+  it('`curl curl URL` is refused at its line, the file’s other requests kept', () => {
+    const text = "GET http://x/first\n\n###\ncurl curl 'http://x/b'\n\n###\nGET http://x/last\n";
+    const file = parseHttpFile(text, 'test.rest');
+    expect(file.requests.map((r) => [r.url, r.refused?.line])).toEqual([
+      ['http://x/first', undefined],
+      ["curl curl 'http://x/b'", 4],
+      ['http://x/last', undefined],
+    ]);
+    expect(file.requests[1].refused?.message).toContain('written twice');
+  });
+
+  it('any refused cURL request stops that request only; lines under it up to `###` are not read', () => {
+    const text = 'curl -k http://x/a\n\nPOST http://x/not-read\n\n###\nGET http://x/b\n';
+    const file = parseHttpFile(text, 'api.http');
+    expect(file.requests).toHaveLength(2);
+    expect(file.requests[0].refused).toMatchObject({ line: 1, col: 6 });
+    expect(file.requests[0].refused?.message).toContain('`-k`');
+    expect(file.requests[1]).toMatchObject({ url: 'http://x/b' });
+    expect(file.requests[1].refused).toBeUndefined();
   });
 });

@@ -158,3 +158,28 @@ describe('a space in a method-less target', () => {
     expect(refusal('http:// x\n').message).toContain('unexpected space');
   });
 });
+
+// Twenty-first held-out sweep: `GET http:localhost//` in a `.rest` file. REST Client's HTTP client
+// (got) parses the URL with Node's URL parser, which reads `http:host` as `http://host`; in a file
+// that names REST Client dial now sends the same, with a warning; elsewhere it is still refused.
+describe('a scheme without `//` in a file that names REST Client', () => {
+  it.each([
+    ['GET http:localhost//', 'http://localhost//'],
+    ['GET http:localhost:3000/flights', 'http://localhost:3000/flights'],
+    ['POST https:/example.com/a?b=1', 'https://example.com/a?b=1'],
+  ])('%s is sent to %s, warned at its line', (line, url) => {
+    const file = parseHttpFile(`###\n${line}\n`, 'requests.rest');
+    expect(file.requests[0].url).toBe(url);
+    expect(file.requests[0].refused).toBeUndefined();
+    expect(file.warnings).toHaveLength(1);
+    expect(file.warnings?.[0]).toMatchObject({ line: 2 });
+    expect(file.warnings?.[0]?.message).toContain(`sent to ${url}`);
+  });
+
+  it('as `# @dialect rest-client` says too; without it a .http file still refuses it at the line', () => {
+    expect(parseHttpFile('# @dialect rest-client\nGET http:localhost/a\n', 'a.http').requests[0].url).toBe(
+      'http://localhost/a',
+    );
+    expect(() => parseHttpFile('GET http:localhost/a\n', 'a.http')).toThrow(/not followed by `\/\/`/);
+  });
+});
