@@ -248,6 +248,18 @@ function withOrigin(expected: ExpectedRequest, origin: string): ExpectedRequest 
   };
 }
 
+/** The first way the recorded requests differ from the expected ones, in order; undefined if none. */
+function firstDifference(expected: ExpectedRequest[], recorded: Recorded[]): string | undefined {
+  for (let index = 0; index < Math.max(expected.length, recorded.length); index++) {
+    const problem =
+      index < expected.length
+        ? compareRequest(expected[index], recorded[index], index)
+        : `an extra request was sent: ${recorded[index].method} ${recorded[index].url}`;
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
 function judge(
   compatCase: CompatCase,
   file: string,
@@ -262,15 +274,11 @@ function judge(
     // The run's report (stdout) names the refused request's line, as its other requests'.
     const report = `${run.stdout ?? ''}${run.stderr}`;
     const refusedThere = run.code === 3 && report.includes(at) && report.includes(compatCase.refused.contains);
-    const expected = compatCase.expect.map((e) => withOrigin(e, origin));
-    for (let index = 0; index < Math.max(expected.length, recorded.length); index++) {
-      const problem =
-        index < expected.length
-          ? compareRequest(expected[index], recorded[index], index)
-          : `an extra request was sent: ${recorded[index].method} ${recorded[index].url}`;
-      if (problem)
-        return { verdict: refusedThere ? 'error' : 'silently-wrong', detail: `${problem}; exit ${run.code}` };
-    }
+    const problem = firstDifference(
+      compatCase.expect.map((e) => withOrigin(e, origin)),
+      recorded,
+    );
+    if (problem) return { verdict: refusedThere ? 'error' : 'silently-wrong', detail: `${problem}; exit ${run.code}` };
     if (refusedThere) return { verdict: 'correct', detail: '' };
     return {
       verdict: 'refused-wrongly',
@@ -294,19 +302,16 @@ function judge(
       detail: `expected a refusal at ${at} naming '${compatCase.refused.contains}'; exit ${run.code}, ${recorded.length} sent; ${run.stderr.trim().split('\n')[0]}`,
     };
   }
-  const expected = (compatCase.expect ?? []).map((e) => withOrigin(e, origin));
   const refusedOrFailed = run.code !== 0 && run.code !== 1;
-  for (let index = 0; index < Math.max(expected.length, recorded.length); index++) {
-    const problem =
-      index < expected.length
-        ? compareRequest(expected[index], recorded[index], index)
-        : `an extra request was sent: ${recorded[index].method} ${recorded[index].url}`;
-    if (problem)
-      return {
-        verdict: refusedOrFailed ? 'error' : 'silently-wrong',
-        detail: `${problem}; exit ${run.code}${refusedOrFailed ? `: ${run.stderr.trim().split('\n')[0]}` : ''}`,
-      };
-  }
+  const problem = firstDifference(
+    (compatCase.expect ?? []).map((e) => withOrigin(e, origin)),
+    recorded,
+  );
+  if (problem)
+    return {
+      verdict: refusedOrFailed ? 'error' : 'silently-wrong',
+      detail: `${problem}; exit ${run.code}${refusedOrFailed ? `: ${run.stderr.trim().split('\n')[0]}` : ''}`,
+    };
   if (refusedOrFailed) return { verdict: 'error', detail: `exit ${run.code}: ${run.stderr.trim().split('\n')[0]}` };
   return { verdict: 'correct', detail: '' };
 }
