@@ -31,7 +31,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { uiSimpleTextPlugin, uiWithoutTopLevelAwaitPlugin } from './ui-shims/plugin.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -230,6 +230,32 @@ function thirdPartyNotices(inputs) {
   return [header, ...texts].join(`\n${'-'.repeat(78)}\n\n`);
 }
 
+/**
+ * QuickJS's single-file build carries its WebAssembly inside the JavaScript, as a string literal
+ * of escaped bytes that its loader turns into a Uint8Array one character a byte: ~820 KB of text
+ * for ~500 KB of bytes. The bytes go to a file of their own beside it, and the literal becomes a
+ * read of that file as latin1, one character a byte again, so the loader is unchanged: ~300 KB
+ * less in the package (tests/package/pack.test.ts keeps it under 10 MB). A QuickJS release that
+ * stores its WebAssembly otherwise fails the build here rather than shipping the larger file.
+ */
+function splitQuickjsWasm(bundlePath, wasmPath) {
+  const text = readFileSync(bundlePath, 'utf8');
+  const start = text.indexOf('`\\0asm');
+  if (start < 0 || text.indexOf('`\\0asm', start + 1) >= 0)
+    throw new Error(`build: QuickJS's WebAssembly literal not found once in ${bundlePath}`);
+  let end = start + 1;
+  while (end < text.length && text[end] !== '`') {
+    if (text[end] === '$' && text[end + 1] === '{') throw new Error('build: an interpolation in the QuickJS literal');
+    end += text[end] === '\\' ? 2 : 1;
+  }
+  const bytes = new Function(`return ${text.slice(start, end + 1)}`)();
+  if (!bytes.startsWith('\0asm') || /[^\0-\xff]/.test(bytes))
+    throw new Error("build: QuickJS's literal is not WebAssembly bytes");
+  writeFileSync(wasmPath, Buffer.from(bytes, 'latin1'));
+  const read = `require("node:fs").readFileSync(require("node:path").join(__dirname,${JSON.stringify(basename(wasmPath))}),"latin1")`;
+  writeFileSync(bundlePath, text.slice(0, start) + read + text.slice(end + 1));
+}
+
 // Build into a fresh folder and swap it in, so a concurrent build or a running `dial`
 // never sees an empty or half-written dist/.
 const outdir = `dist.tmp-${process.pid}`;
@@ -313,6 +339,7 @@ const builds = await Promise.all([
 
 // wasmoon reads its WebAssembly file from the path lua-engine.ts gives it.
 copyFileSync('node_modules/wasmoon/dist/glue.wasm', `${outdir}/lib/wasmoon.wasm`);
+splitQuickjsWasm(`${outdir}/lib/quickjs-singlefile-cjs-release-sync.cjs`, `${outdir}/lib/quickjs.wasm`);
 
 // Lua itself (MIT, Lua.org) is compiled into wasmoon's WebAssembly file: its notice goes with it,
 // the permission text being the MIT text wasmoon's own licence carries.

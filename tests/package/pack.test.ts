@@ -128,6 +128,7 @@ describe('npm pack → npm install --offline → dial', () => {
         'dist/send.cjs.cache',
         'dist/run.cjs',
         'dist/run.cjs.cache',
+        'dist/lib/quickjs.wasm',
         'dist/THIRD-PARTY-LICENSES.txt',
         'docs/cli.md',
         'LICENSE',
@@ -176,6 +177,15 @@ describe('npm pack → npm install --offline → dial', () => {
     const tests = await run(['run', 'examples', '-e', 'local'], cwd);
     expect(tests.stdout).toMatch(/^4 passed, 0 failed, 0 errored, 0 skipped \(4 requests, 1 file\)/m);
     expect(tests.status).toBe(0);
+
+    // The script sandbox: QuickJS's WebAssembly is a file of its own in dist/lib (scripts/build.mjs).
+    writeFileSync(
+      join(cwd, 'handler.http'),
+      `GET ${echo.url}/anything/x\n\n> {%\n  client.test("sandbox", () => client.assert(response.status === 200 && 6 * 7 === 42));\n%}\n`,
+    );
+    const handled = await run(['run', 'handler.http'], cwd);
+    expect(handled.stdout).toMatch(/^1 passed, 0 failed, 0 errored, 0 skipped/m);
+    expect(handled.status).toBe(0);
   });
 
   it('opens the workbench from the installed copy (the UI bundle needs no node_modules either)', async () => {
