@@ -94,7 +94,9 @@ const LONG_RUN_REQUESTS = 2000;
  * main-thread CPU ~660 -> ~530 ms and all threads ~990 -> ~870 ms. A short run loses by it:
  * 500 requests in a row went from ~270 to ~430 ms wall, V8 then optimising ~120 functions instead
  * of ~20 for a run that ends before the code pays back; at 2,000 requests it was already no slower,
- * in a row or 8 at once, hence LONG_RUN_REQUESTS.
+ * in a row or 8 at once, hence LONG_RUN_REQUESTS. The build's warm-up run is far shorter, so this
+ * flag is never set when its code cache is made, and restoreV8FlagDefaults leaves it alone (a value
+ * written there would be Node 20's default, which another V8 need not share).
  */
 function optimiseSooner(v8: typeof import('node:v8')): void {
   v8.setFlagsFromString('--interrupt-budget=8448');
@@ -109,7 +111,6 @@ function optimiseSooner(v8: typeof import('node:v8')): void {
 export function restoreV8FlagDefaults(v8: typeof import('node:v8')): void {
   for (const flag of [
     '--max-inlined-bytecode-size-cumulative=920',
-    '--interrupt-budget=67584',
     '--heap-growing-percent=0',
     '--semi-space-growth-factor=2',
     '--turbo-loop-peeling',
