@@ -79,9 +79,9 @@ export interface Block extends BlockMetadata {
   httpyacLoop?: RequestNode['httpyacLoop'];
   httpyacDisabled?: RequestNode['httpyacDisabled'];
   headerSpreads?: RequestNode['httpyacHeaderSpreads'];
-  urlLines?: number[];
-  /** Set where the file's tool cannot read this request (RequestNode.refused). */
-  refused?: { message: string; line: number; col: number; hint: string; excerpt: string };
+  urlLines?: RequestNode['urlLines'];
+  /** Set where the file's tool cannot read this request. */
+  refused?: RequestNode['refused'];
   /** httpyac `{{@request}}` blocks: run on the final request. */
   requestScriptBlocks?: Array<{ code: string; line: number }>;
   /** httpyac `{{ … }}` blocks that run after the response. */

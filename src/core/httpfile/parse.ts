@@ -281,7 +281,6 @@ function blankTemplateInsides(t: string): string {
   return t.replace(/\{\{[^{}]*\}\}/g, (braces) => `{{${'x'.repeat(braces.length - 4)}}}`);
 }
 
-/** Replaces `{{ … }}` spans by same-length filler so whitespace searches skip them. */
 /**
  * A target with a blank in it whose first word holds no `/`, `.` or `{{`: text no tool can read as a
  * URL (`send Request`, `Content-Type: application/json`), not a URL written with a space.
@@ -291,6 +290,7 @@ function isNoTarget(url: string): boolean {
   return stray > 0 && !/[/.{]/.test(url.slice(0, stray));
 }
 
+/** Replaces `{{ … }}` spans by same-length filler so whitespace searches skip them. */
 function maskTemplates(url: string): string {
   return url.replace(/\{\{[^{}]*\}\}/g, (braces) => 'x'.repeat(braces.length));
 }
@@ -390,17 +390,19 @@ function trailingVariablesBlank(lines: string[]): number {
   return -1;
 }
 
+/** The E_PARSE error of a request the file's tool cannot read (RequestNode.refused), at its line. */
+export function refusalError(file: HttpFile, refused: NonNullable<RequestNode['refused']>): DialError {
+  const { message, line, col, hint, excerpt } = refused;
+  return new DialError('E_PARSE', message, { hint, location: { file: file.path || '<text>', line, col, excerpt } });
+}
+
 /**
  * For readers that take a file whole (dial fmt, the k6 export): the first request the file's tool
  * cannot read (RequestNode.refused) fails the file at its line, as a parse error does.
  */
 export function refuseUnreadableRequests(file: HttpFile): HttpFile {
   const refused = file.requests.find((request) => request.refused)?.refused;
-  if (refused)
-    throw new DialError('E_PARSE', refused.message, {
-      hint: refused.hint,
-      location: { file: file.path || '<text>', line: refused.line, col: refused.col, excerpt: refused.excerpt },
-    });
+  if (refused) throw refusalError(file, refused);
   return file;
 }
 
@@ -1097,20 +1099,28 @@ class HttpFileParser {
    * dialect the file is refused as before.
    */
   private unreadableRequest(i: number, line: string, url: string): number {
-    const block = this.block;
     const stray = maskTemplates(url).search(/\s/);
-    block.url = url;
-    block.hasRequest = true;
-    block.requestLineSpan = this.lineSpan(i);
-    block.refused ??= {
+    this.stopReading(url, this.lineSpan(i), {
       message: `unexpected space in the request line's URL: ${JSON.stringify(url)}`,
       line: i + 1,
       col: line.indexOf(url) + stray + 1,
       hint: 'start the request with its method and URL (`POST https://example.com/path`); REST Client reads this line as the URL of a GET and cannot send it either, so only this request stops',
       excerpt: this.lineText(i),
-    };
-    block.state = 'unread';
+    });
     return i;
+  }
+
+  /**
+   * A request the file's tool cannot send (a request line or a cURL command): refused at its line
+   * (RequestNode.refused), and nothing more of it is read up to the next `###` (`unread`).
+   */
+  private stopReading(url: string, span: Span, refused: NonNullable<RequestNode['refused']>): void {
+    const block = this.block;
+    block.url = url;
+    block.hasRequest = true;
+    block.requestLineSpan = span;
+    block.refused ??= refused;
+    block.state = 'unread';
   }
 
   /**
@@ -1167,17 +1177,13 @@ class HttpFileParser {
       // file's other requests run, as for a request line no tool can send. Whole-file readers
       // (dial fmt, the k6 export) still refuse the file (refuseUnreadableRequests).
       const at = this.curlProblemLine(i, last, result.problem);
-      block.url = this.lineText(i).trim();
-      block.hasRequest = true;
-      block.requestLineSpan = span;
-      block.refused ??= {
+      this.stopReading(this.lineText(i).trim(), span, {
         message: result.problem,
         line: at.line + 1,
         col: at.col,
         hint: result.hint,
         excerpt: this.lineText(at.line),
-      };
-      block.state = 'unread';
+      });
       return last;
     }
     const { request } = result;
@@ -2268,7 +2274,7 @@ class HttpFileParser {
     // Before the headers are read: a GraphQL body drops its marker header.
     const body = this.bodyOf(block);
     if (body) this.readBodyInDialect(block, body);
-    if (body && !block.curl) this.refuseRestClientGetBody(block, body.span.line - 1);
+    if (body) this.refuseRestClientGetBody(block, body.span.line - 1);
     if (block.method === 'GRAPHQL' && !body) {
       this.fail(
         'a GRAPHQL request without a query',

@@ -37,7 +37,7 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { Exchange, HttpRequest, RequestBody, SendOptions, TlsOptions } from '../http/types.js';
 import { grpcRequestParts } from './grpc.js';
 import type { FileVariable, HeaderNode, HttpFile, MetadataNode, RequestNode } from '../httpfile/types.js';
-import { parseHttpFile } from '../httpfile/parse.js';
+import { parseHttpFile, refusalError } from '../httpfile/parse.js';
 import { reportParseWarnings } from '../httpfile/warnings.js';
 import { skipsCertificateCheck } from '../httpfile/metadata.js';
 import { httpyacVariableName } from '../httpfile/httpyac.js';
@@ -1134,11 +1134,8 @@ class RequestSession implements Session {
     node: RequestNode,
     extra: { requestVariables?: Map<string, string>; promptAgain?: boolean },
   ): Promise<PreparedRequest> {
-    if (node.refused) {
-      // The file's tool cannot read this request (parse.ts): refused before anything is sent.
-      const { message, line, col, hint, excerpt } = node.refused;
-      throw new DialError('E_PARSE', message, { hint, location: { file: file.path || '<text>', line, col, excerpt } });
-    }
+    // The file's tool cannot read this request (parse.ts): refused before anything is sent.
+    if (node.refused) throw refusalError(file, node.refused);
     if (node.runOnly) {
       throw new DialError(
         'E_INPUT',
