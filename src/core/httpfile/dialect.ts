@@ -495,7 +495,7 @@ export function dialectFromConstructs(text: string, hints = textHints(text)): Di
 export function chooseDialect(text: string, file: string, explicit?: Dialect, hints?: number): DialectChoice {
   const choice = chooseDialectOf(text, file, explicit, hints);
   // REST Client reads its settings for every file, also one named REST Client's by `# @dialect` or --dialect.
-  if (choice.dialect === 'rest-client' && !choice.formEncoding) {
+  if (choice.dialect === 'rest-client') {
     // The project's settings first; then the user's (VS Code merges user < workspace < folder),
     // which apply to a file already read as REST Client's but never make one so.
     const formEncoding = chosenEncoding(detectRestClientSettings(file).mark?.formEncoding ?? userFormEncoding());
@@ -516,13 +516,9 @@ function chooseDialectOf(text: string, file: string, explicit?: Dialect, hints?:
   if (constructs) return { dialect: constructs, source: 'constructs' };
   // REST Client's settings are editor settings, often kept beside another tool's files: a weaker
   // mark than httpyac's or kulala's config and than constructs only another tool has.
+  // Its form encoding is read by chooseDialect, as for every REST Client file.
   const settings = detectRestClientSettings(file);
-  if (settings.mark) {
-    const choice: DialectChoice = { dialect: 'rest-client', source: 'workspace' };
-    const formEncoding = chosenEncoding(settings.mark.formEncoding ?? userFormEncoding());
-    if (formEncoding) choice.formEncoding = formEncoding;
-    return choice;
-  }
+  if (settings.mark) return { dialect: 'rest-client', source: 'workspace' };
   if (settings.problem) {
     const choice = chooseWithoutSettings(file);
     choice.settingsProblem = settings.problem;
