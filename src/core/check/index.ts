@@ -132,9 +132,9 @@ async function vscodeSettingsFindings(
         message: `does not parse: ${problem.message}: its REST Client environments (${problem.what}) are not read`,
       });
     }
+    if (!readers.has(dir)) continue;
     try {
-      for (const file of await store.filesFor(dir))
-        if (file.vscode === 'user' && readers.has(dir)) userSettings.add(file.path);
+      for (const file of await store.filesFor(dir)) if (file.vscode === 'user') userSettings.add(file.path);
     } catch {
       // An env file that does not parse is reported by checkEnvFiles.
     }
