@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { gitWorkspace, runCli } from '../helpers/cli.js';
-import { startRecordingServer } from '../helpers/servers.js';
+import { startJsonServer, startRecordingServer } from '../helpers/servers.js';
 
 const workspace = (files: Record<string, string>): string => gitWorkspace('dial-sweep15-', files);
 
@@ -168,10 +168,7 @@ describe('fifteenth held-out sweep: httpyac files', () => {
   });
 
   it('a regular expression in an expression names no variable (no false cycle for @token = …/token=…/)', async () => {
-    const server = await startRecordingServer((request, response) => {
-      response.setHeader('content-type', 'application/json');
-      response.end(JSON.stringify({ Text: 'click https://x/verify?token=abc123 now' }));
-    });
+    const server = await startJsonServer(() => ({ Text: 'click https://x/verify?token=abc123 now' }));
     try {
       const dir = workspace({
         'a.http': [
@@ -324,10 +321,9 @@ describe('fifteenth held-out sweep: functions a block exports', () => {
 describe('fifteenth held-out sweep: httpyac polling', () => {
   it('a # @sleep below # @loop waits before every pass; above it, once before the loop', async () => {
     const times: number[] = [];
-    const server = await startRecordingServer((request, response) => {
+    const server = await startJsonServer(() => {
       times.push(Date.now());
-      response.setHeader('content-type', 'application/json');
-      response.end('{}');
+      return {};
     });
     try {
       const below = workspace({
