@@ -8,14 +8,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { gitWorkspace, runCli } from '../helpers/cli.js';
-import { startJsonServer } from '../helpers/servers.js';
+import { startJsonServer, withServer } from '../helpers/servers.js';
 
 const workspace = (files: Record<string, string>): string => gitWorkspace('dial-sweep14-', files);
 
 describe('fourteenth held-out sweep', () => {
-  it('an empty public env file: the private one beside it still gives the environment', async () => {
-    const server = await startJsonServer();
-    try {
+  it('an empty public env file: the private one beside it still gives the environment', () =>
+    withServer(startJsonServer(), async (server) => {
       const dir = workspace({
         'http/http-client.env.json': '',
         'http/http-client.private.env.json': JSON.stringify({ admin: { providerUrl: server.url, userName: 'admin' } }),
@@ -26,14 +25,10 @@ describe('fourteenth held-out sweep', () => {
       expect(server.requests.map((r) => r.url)).toEqual(['/v3/users?name=admin']);
       const check = await runCli(['check', 'http/OpenStack.http', '-e', 'admin'], { cwd: dir });
       expect(check.code, check.stdout + check.stderr).toBe(0);
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 
-  it('env files in a folder of their own beside the requests: read for -e NAME, and by `check`', async () => {
-    const server = await startJsonServer();
-    try {
+  it('env files in a folder of their own beside the requests: read for -e NAME, and by `check`', () =>
+    withServer(startJsonServer(), async (server) => {
       const dir = workspace({
         'http-client/http-client.env.json': JSON.stringify({ dev: { baseUrl: server.url, accessToken: 'tk' } }),
         'http/reservations.http': 'GET {{baseUrl}}/reservations\nAuthorization: Bearer {{accessToken}}\n',
@@ -50,14 +45,10 @@ describe('fourteenth held-out sweep', () => {
       expect(bare.code).not.toBe(0);
       expect(bare.stdout + bare.stderr).toContain('reservations.http:1');
       expect(server.requests).toHaveLength(1);
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 
-  it('$random.integer with one bound is refused at its line before the request is sent', async () => {
-    const server = await startJsonServer();
-    try {
+  it('$random.integer with one bound is refused at its line before the request is sent', () =>
+    withServer(startJsonServer(), async (server) => {
       const dir = workspace({
         'moncash.http': [
           `POST ${server.url}/api/transactions`,
@@ -87,8 +78,5 @@ describe('fourteenth held-out sweep', () => {
       expect(check.stdout).toContain('moncash.http:4:18: error: {{$random.integer(100000)}}');
       expect(check.stdout).toContain('[dynamic-variable]');
       expect(server.requests).toHaveLength(1);
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 });

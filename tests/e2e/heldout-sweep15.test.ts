@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { gitWorkspace, runCli } from '../helpers/cli.js';
-import { startRecordingServer } from '../helpers/servers.js';
+import { startJsonServer, startRecordingServer, withServer } from '../helpers/servers.js';
 
 const workspace = (files: Record<string, string>): string => gitWorkspace('dial-sweep15-', files);
 
@@ -21,9 +21,8 @@ function cookieServer(answer: (url: string) => unknown = () => ({ ok: true })) {
 }
 
 describe('fifteenth held-out sweep: httpyac configs', () => {
-  it('a configureHooks that hands api to a plugin registering onRequest is refused at the plugin, before anything is sent', async () => {
-    const server = await cookieServer();
-    try {
+  it('a configureHooks that hands api to a plugin registering onRequest is refused at the plugin, before anything is sent', () =>
+    withServer(cookieServer(), async (server) => {
       const dir = workspace({
         'test.http': `# @dialect httpyac\nPOST ${server.url}/yaml\n---\nid: 1\n`,
         '.httpyac.js':
@@ -34,14 +33,10 @@ describe('fifteenth held-out sweep: httpyac configs', () => {
       expect(result.code).toBe(3);
       expect(result.stdout).toMatch(/plugin\/index\.js:2\).*onRequest hook, which dial does not run/);
       expect(server.requests).toHaveLength(0);
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 
-  it('a plugin dial can read that only logs is fine; one it cannot read is refused at the call', async () => {
-    const server = await cookieServer();
-    try {
+  it('a plugin dial can read that only logs is fine; one it cannot read is refused at the call', () =>
+    withServer(cookieServer(), async (server) => {
       const logging = workspace({
         'a.http': `# @dialect httpyac\nGET ${server.url}/a\n`,
         '.httpyac.js':
@@ -61,14 +56,10 @@ describe('fifteenth held-out sweep: httpyac configs', () => {
       expect(refused.code).toBe(3);
       expect(refused.stdout).toMatch(/\.httpyac\.js:3\).*hands httpyac's api to require\("httpyac-plugin-unknown"\)/);
       expect(server.requests.map((r) => r.url)).toEqual(['/a']);
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 
-  it('cookieJarEnabled: false (JS literal or JSON config) sends no cookie a response set; the default jar does', async () => {
-    const server = await cookieServer();
-    try {
+  it('cookieJarEnabled: false (JS literal or JSON config) sends no cookie a response set; the default jar does', () =>
+    withServer(cookieServer(), async (server) => {
       const http = `# @dialect httpyac\n### login\nGET ${server.url}/login\n\n### next\nGET ${server.url}/next\n`;
       const configs: Array<Record<string, string>> = [
         { '.httpyac.js': 'module.exports = {\n  log: { level: "info" },\n  cookieJarEnabled: false,\n};\n' },
@@ -89,14 +80,10 @@ describe('fifteenth held-out sweep: httpyac configs', () => {
       const jar = await runCli(['run', 'a.http', '--no-cookie-jar'], { cwd: workspace({ 'a.http': http }) });
       expect(jar.code, jar.stderr).toBe(0);
       expect(server.requests[1].headers.cookie).toBe('session=s1');
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 
-  it('cookieJarEnabled in a JavaScript config that is more than a literal is refused at its line without Node access', async () => {
-    const server = await cookieServer();
-    try {
+  it('cookieJarEnabled in a JavaScript config that is more than a literal is refused at its line without Node access', () =>
+    withServer(cookieServer(), async (server) => {
       const dir = workspace({
         'a.http': `# @dialect httpyac\nGET ${server.url}/a\n`,
         '.httpyac.js': 'const off = false;\nmodule.exports = {\n  cookieJarEnabled: off,\n};\n',
@@ -105,16 +92,12 @@ describe('fifteenth held-out sweep: httpyac configs', () => {
       expect(result.code).toBe(3);
       expect(result.stdout).toMatch(/\.httpyac\.js:3\).*cookieJarEnabled in a JavaScript config/);
       expect(server.requests).toHaveLength(0);
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 });
 
 describe('fifteenth held-out sweep: httpyac files', () => {
-  it('a saved response under the tests is skipped; another line there is body text, with a warning', async () => {
-    const server = await startRecordingServer();
-    try {
+  it('a saved response under the tests is skipped; another line there is body text, with a warning', () =>
+    withServer(startRecordingServer(), async (server) => {
       const dir = workspace({
         'a.http': [
           '# @dialect httpyac',
@@ -146,14 +129,10 @@ describe('fifteenth held-out sweep: httpyac files', () => {
         ['/second', '---'],
         ['/third', ''],
       ]);
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 
-  it('-e NAME reads httpyac’s .env.NAME beside the file', async () => {
-    const server = await startRecordingServer();
-    try {
+  it('-e NAME reads httpyac’s .env.NAME beside the file', () =>
+    withServer(startRecordingServer(), async (server) => {
       const dir = workspace({
         'a.http': '# @dialect httpyac\nGET {{host}}/api?k={{key}}\n',
         '.env': 'key=base\n',
@@ -162,45 +141,37 @@ describe('fifteenth held-out sweep: httpyac files', () => {
       const result = await runCli(['run', 'a.http', '-e', 'production'], { cwd: dir });
       expect(result.code, result.stderr + result.stdout).toBe(0);
       expect(server.requests.map((r) => r.url)).toEqual(['/api?k=base']);
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 
-  it('a regular expression in an expression names no variable (no false cycle for @token = …/token=…/)', async () => {
-    const server = await startRecordingServer((request, response) => {
-      response.setHeader('content-type', 'application/json');
-      response.end(JSON.stringify({ Text: 'click https://x/verify?token=abc123 now' }));
-    });
-    try {
-      const dir = workspace({
-        'a.http': [
-          '# @dialect httpyac',
-          `GET ${server.url}/message`,
-          '',
-          '@token = {{response.parsedBody.Text.match(/token=([a-zA-Z0-9\\-_.]+)/)[1]}}',
-          '',
-          '###',
-          `POST ${server.url}/register`,
-          'Content-Type: application/json',
-          '',
-          '{"token": "{{token}}"}',
-          '',
-        ].join('\n'),
-      });
-      const result = await runCli(['run', 'a.http'], { cwd: dir });
-      expect(result.code, result.stderr + result.stdout).toBe(0);
-      expect(server.requests[1].body.toString('utf8')).toBe('{"token": "abc123"}');
-    } finally {
-      await server.close();
-    }
-  });
+  it('a regular expression in an expression names no variable (no false cycle for @token = …/token=…/)', () =>
+    withServer(
+      startJsonServer(() => ({ Text: 'click https://x/verify?token=abc123 now' })),
+      async (server) => {
+        const dir = workspace({
+          'a.http': [
+            '# @dialect httpyac',
+            `GET ${server.url}/message`,
+            '',
+            '@token = {{response.parsedBody.Text.match(/token=([a-zA-Z0-9\\-_.]+)/)[1]}}',
+            '',
+            '###',
+            `POST ${server.url}/register`,
+            'Content-Type: application/json',
+            '',
+            '{"token": "{{token}}"}',
+            '',
+          ].join('\n'),
+        });
+        const result = await runCli(['run', 'a.http'], { cwd: dir });
+        expect(result.code, result.stderr + result.stdout).toBe(0);
+        expect(server.requests[1].body.toString('utf8')).toBe('{"token": "abc123"}');
+      },
+    ));
 });
 
 describe('fifteenth held-out sweep: kulala', () => {
-  it('a file whose only sign is a `{% -- lua` script is read as kulala (the Lua runs, its global is sent)', async () => {
-    const server = await startRecordingServer();
-    try {
+  it('a file whose only sign is a `{% -- lua` script is read as kulala (the Lua runs, its global is sent)', () =>
+    withServer(startRecordingServer(), async (server) => {
       const dir = workspace({
         'a.http': [
           '### one',
@@ -219,76 +190,71 @@ describe('fifteenth held-out sweep: kulala', () => {
       const result = await runCli(['run', 'a.http'], { cwd: dir });
       expect(result.code, result.stderr + result.stdout).toBe(0);
       expect(server.requests.map((r) => r.url)).toEqual(['/one', '/two?t=from-lua']);
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 });
 
 describe('fifteenth held-out sweep: functions a block exports', () => {
-  it('an @import-ed file’s exported functions (arrow, default parameter, method) are called in later expressions and blocks', async () => {
-    const server = await cookieServer((url) =>
-      url.startsWith('/menu')
-        ? [
-            { id: 3, price: 9 },
-            { id: 5, price: 2 },
-          ]
-        : { ok: true },
-    );
-    try {
-      const dir = workspace({
-        '.httpyac.json': '{ "cookieJarEnabled": false }\n',
-        'common/setup.http': [
-          `@base_host = ${server.url}`,
-          '{{',
-          '  exports.refreshCookie = (resp, existing = "") => {',
-          '    const raw = resp?.headers?.["set-cookie"];',
-          '    if (!raw) return existing;',
-          '    return (Array.isArray(raw) ? raw[0] : raw).split(";")[0];',
-          '  };',
-          '  exports.menu = { cheapest(items) { return items.reduce((a, b) => (b.price < a.price ? b : a)); } };',
-          '  exports.where = (path) => `${base_host}${path}`;',
-          '}}',
-          '',
-        ].join('\n'),
-        'e01/a.http': [
-          '# @import ../common/setup.http',
-          '@host = {{base_host}}',
-          '',
-          '### sign in',
-          'POST /auth/login',
-          '',
-          '@session = {{refreshCookie(response)}}',
-          '',
-          '### list the menu',
-          'GET /menu',
-          'Cookie: {{session}}',
-          '',
-          '{{',
-          '  exports.cheap = menu.cheapest(response.parsedBody);',
-          '}}',
-          '',
-          '### place an order',
-          'POST {{where("/orders")}}?item={{cheap.id}}',
-          'Cookie: {{session}}',
-          '',
-        ].join('\n'),
-      });
-      const result = await runCli(['run', 'e01/a.http'], { cwd: dir });
-      expect(result.code, result.stderr + result.stdout).toBe(0);
-      expect(server.requests.map((r) => [r.method, r.url, r.headers.cookie])).toEqual([
-        ['POST', '/auth/login', undefined],
-        ['GET', '/menu', 'session=s1'],
-        ['POST', '/orders?item=5', 'session=s1'],
-      ]);
-    } finally {
-      await server.close();
-    }
-  });
+  it('an @import-ed file’s exported functions (arrow, default parameter, method) are called in later expressions and blocks', () =>
+    withServer(
+      cookieServer((url) =>
+        url.startsWith('/menu')
+          ? [
+              { id: 3, price: 9 },
+              { id: 5, price: 2 },
+            ]
+          : { ok: true },
+      ),
+      async (server) => {
+        const dir = workspace({
+          '.httpyac.json': '{ "cookieJarEnabled": false }\n',
+          'common/setup.http': [
+            `@base_host = ${server.url}`,
+            '{{',
+            '  exports.refreshCookie = (resp, existing = "") => {',
+            '    const raw = resp?.headers?.["set-cookie"];',
+            '    if (!raw) return existing;',
+            '    return (Array.isArray(raw) ? raw[0] : raw).split(";")[0];',
+            '  };',
+            '  exports.menu = { cheapest(items) { return items.reduce((a, b) => (b.price < a.price ? b : a)); } };',
+            '  exports.where = (path) => `${base_host}${path}`;',
+            '}}',
+            '',
+          ].join('\n'),
+          'e01/a.http': [
+            '# @import ../common/setup.http',
+            '@host = {{base_host}}',
+            '',
+            '### sign in',
+            'POST /auth/login',
+            '',
+            '@session = {{refreshCookie(response)}}',
+            '',
+            '### list the menu',
+            'GET /menu',
+            'Cookie: {{session}}',
+            '',
+            '{{',
+            '  exports.cheap = menu.cheapest(response.parsedBody);',
+            '}}',
+            '',
+            '### place an order',
+            'POST {{where("/orders")}}?item={{cheap.id}}',
+            'Cookie: {{session}}',
+            '',
+          ].join('\n'),
+        });
+        const result = await runCli(['run', 'e01/a.http'], { cwd: dir });
+        expect(result.code, result.stderr + result.stdout).toBe(0);
+        expect(server.requests.map((r) => [r.method, r.url, r.headers.cookie])).toEqual([
+          ['POST', '/auth/login', undefined],
+          ['GET', '/menu', 'session=s1'],
+          ['POST', '/orders?item=5', 'session=s1'],
+        ]);
+      },
+    ));
 
-  it('a function that reads a name its own block declared, or calls fetch, is refused at file:line when called', async () => {
-    const server = await startRecordingServer();
-    try {
+  it('a function that reads a name its own block declared, or calls fetch, is refused at file:line when called', () =>
+    withServer(startRecordingServer(), async (server) => {
       const dir = workspace({
         'a.http': [
           '# @dialect httpyac',
@@ -315,46 +281,41 @@ describe('fifteenth held-out sweep: functions a block exports', () => {
       );
       expect(result.stdout).toMatch(/a\.http:11\).*'fetch' is not supported in dial scripts/);
       expect(server.requests).toHaveLength(0);
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 });
 
 describe('fifteenth held-out sweep: httpyac polling', () => {
   it('a # @sleep below # @loop waits before every pass; above it, once before the loop', async () => {
     const times: number[] = [];
-    const server = await startRecordingServer((request, response) => {
-      times.push(Date.now());
-      response.setHeader('content-type', 'application/json');
-      response.end('{}');
-    });
-    try {
-      const below = workspace({
-        'a.http': `# @dialect httpyac\n# @loop for 3\n# @sleep 1000\nGET ${server.url}/poll\n`,
-      });
-      const result = await runCli(['run', 'a.http'], { cwd: below });
-      expect(result.code, result.stderr + result.stdout).toBe(0);
-      expect(times).toHaveLength(3);
-      expect(times[2] - times[0]).toBeGreaterThanOrEqual(1900);
+    await withServer(
+      startJsonServer(() => {
+        times.push(Date.now());
+        return {};
+      }),
+      async (server) => {
+        const below = workspace({
+          'a.http': `# @dialect httpyac\n# @loop for 3\n# @sleep 1000\nGET ${server.url}/poll\n`,
+        });
+        const result = await runCli(['run', 'a.http'], { cwd: below });
+        expect(result.code, result.stderr + result.stdout).toBe(0);
+        expect(times).toHaveLength(3);
+        expect(times[2] - times[0]).toBeGreaterThanOrEqual(1900);
 
-      times.length = 0;
-      const above = workspace({
-        'a.http': `# @dialect httpyac\n# @sleep 1000\n# @loop for 3\nGET ${server.url}/poll\n`,
-      });
-      const once = await runCli(['run', 'a.http'], { cwd: above });
-      expect(once.code, once.stderr + once.stdout).toBe(0);
-      expect(times).toHaveLength(3);
-      // No wait between passes: well under one sleep, with room for a loaded machine.
-      expect(times[2] - times[0]).toBeLessThan(1000);
-    } finally {
-      await server.close();
-    }
+        times.length = 0;
+        const above = workspace({
+          'a.http': `# @dialect httpyac\n# @sleep 1000\n# @loop for 3\nGET ${server.url}/poll\n`,
+        });
+        const once = await runCli(['run', 'a.http'], { cwd: above });
+        expect(once.code, once.stderr + once.stdout).toBe(0);
+        expect(times).toHaveLength(3);
+        // No wait between passes: well under one sleep, with room for a loaded machine.
+        expect(times[2] - times[0]).toBeLessThan(1000);
+      },
+    );
   });
 
-  it('a failed assert in a {{ }} block before the request stops it, as in httpyac; after the response it is a failed test', async () => {
-    const server = await startRecordingServer();
-    try {
+  it('a failed assert in a {{ }} block before the request stops it, as in httpyac; after the response it is a failed test', () =>
+    withServer(startRecordingServer(), async (server) => {
       const dir = workspace({
         'a.http': [
           '# @dialect httpyac',
@@ -378,70 +339,65 @@ describe('fifteenth held-out sweep: httpyac polling', () => {
       expect(result.code).toBe(1);
       expect(result.stdout).toMatch(/a\.http:2\).*AssertionError: the job did not finish/);
       expect(server.requests.map((r) => r.url)).toEqual(['/after']);
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 });
 
 describe('fifteenth held-out sweep: variables under a request', () => {
-  it('take their values from that request’s response, as httpyac runs them after it (not from a later one)', async () => {
-    const server = await startRecordingServer((request, response) => {
-      response.setHeader('content-type', 'application/json');
-      if (request.url === '/login') response.setHeader('set-cookie', 'session=s1; Path=/');
-      response.end(JSON.stringify(request.url === '/cart' ? { cart_id: 'c7' } : { other: true }));
-    });
-    try {
-      const dir = workspace({
-        '.httpyac.json': '{ "cookieJarEnabled": false }\n',
-        'a.http': [
-          '# @dialect httpyac',
-          '{{',
-          '  exports.refreshCookie = (resp, existing = "") => {',
-          '    const raw = resp?.headers?.["set-cookie"];',
-          '    return raw ? (Array.isArray(raw) ? raw[0] : raw).split(";")[0] : existing;',
-          '  };',
-          '}}',
-          '### sign in',
-          `POST ${server.url}/login`,
-          '',
-          '@session = {{refreshCookie(response)}}',
-          '',
-          '### a cart',
-          `POST ${server.url}/cart`,
-          'Cookie: {{session}}',
-          '',
-          '@session = {{refreshCookie(response, session)}}',
-          '@cart_id = {{response.parsedBody.cart_id}}',
-          '',
-          '### account',
-          `GET ${server.url}/account`,
-          'Cookie: {{session}}',
-          '',
-          '### items',
-          `POST ${server.url}/cart/{{cart_id}}/items`,
-          'Cookie: {{session}}',
-          '',
-        ].join('\n'),
-      });
-      const result = await runCli(['run', 'a.http'], { cwd: dir });
-      expect(result.code, result.stderr + result.stdout).toBe(0);
-      expect(server.requests.map((r) => [r.url, r.headers.cookie])).toEqual([
-        ['/login', undefined],
-        ['/cart', 'session=s1'],
-        ['/account', 'session=s1'],
-        ['/cart/c7/items', 'session=s1'],
-      ]);
-    } finally {
-      await server.close();
-    }
-  });
+  it('take their values from that request’s response, as httpyac runs them after it (not from a later one)', () =>
+    withServer(
+      startRecordingServer((request, response) => {
+        response.setHeader('content-type', 'application/json');
+        if (request.url === '/login') response.setHeader('set-cookie', 'session=s1; Path=/');
+        response.end(JSON.stringify(request.url === '/cart' ? { cart_id: 'c7' } : { other: true }));
+      }),
+      async (server) => {
+        const dir = workspace({
+          '.httpyac.json': '{ "cookieJarEnabled": false }\n',
+          'a.http': [
+            '# @dialect httpyac',
+            '{{',
+            '  exports.refreshCookie = (resp, existing = "") => {',
+            '    const raw = resp?.headers?.["set-cookie"];',
+            '    return raw ? (Array.isArray(raw) ? raw[0] : raw).split(";")[0] : existing;',
+            '  };',
+            '}}',
+            '### sign in',
+            `POST ${server.url}/login`,
+            '',
+            '@session = {{refreshCookie(response)}}',
+            '',
+            '### a cart',
+            `POST ${server.url}/cart`,
+            'Cookie: {{session}}',
+            '',
+            '@session = {{refreshCookie(response, session)}}',
+            '@cart_id = {{response.parsedBody.cart_id}}',
+            '',
+            '### account',
+            `GET ${server.url}/account`,
+            'Cookie: {{session}}',
+            '',
+            '### items',
+            `POST ${server.url}/cart/{{cart_id}}/items`,
+            'Cookie: {{session}}',
+            '',
+          ].join('\n'),
+        });
+        const result = await runCli(['run', 'a.http'], { cwd: dir });
+        expect(result.code, result.stderr + result.stdout).toBe(0);
+        expect(server.requests.map((r) => [r.url, r.headers.cookie])).toEqual([
+          ['/login', undefined],
+          ['/cart', 'session=s1'],
+          ['/account', 'session=s1'],
+          ['/cart/c7/items', 'session=s1'],
+        ]);
+      },
+    ));
 });
 
 describe('fifteenth held-out sweep: httpRegion and httpFile in blocks', () => {
-  it('httpRegion.metaData.title may be set (a loop naming its passes), httpFile.fileName read; another metaData change fails the block', async () => {
-    const server = await startRecordingServer();
-    try {
+  it('httpRegion.metaData.title may be set (a loop naming its passes), httpFile.fileName read; another metaData change fails the block', () =>
+    withServer(startRecordingServer(), async (server) => {
       const dir = workspace({
         'a.http': [
           '# @dialect httpyac',
@@ -471,8 +427,5 @@ describe('fifteenth held-out sweep: httpRegion and httpFile in blocks', () => {
         /a\.http:15\).*httpRegion\.metaData\.noRedirect was changed, which dial does not apply/,
       );
       expect(server.requests.map((r) => r.url)).toEqual(['/n/0?file=a.http', '/n/5?file=a.http']);
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 });

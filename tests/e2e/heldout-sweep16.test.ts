@@ -7,14 +7,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { gitWorkspace, runCli } from '../helpers/cli.js';
-import { startJsonServer } from '../helpers/servers.js';
+import { startJsonServer, withServer } from '../helpers/servers.js';
 
 const workspace = (files: Record<string, string>): string => gitWorkspace('dial-sweep16-', files);
 
 describe('sixteenth held-out sweep', () => {
-  it('`Get http://…` in a .rest file is sent as GET; `check` passes it', async () => {
-    const server = await startJsonServer();
-    try {
+  it('`Get http://…` in a .rest file is sent as GET; `check` passes it', () =>
+    withServer(startJsonServer(), async (server) => {
       const dir = workspace({
         'requests.rest': `Get ${server.url}/task/todo\n\n###\nPOST  ${server.url}/task/todo/new\nContent-Type: application/json\n\n{"text": "bread"}\n`,
       });
@@ -23,14 +22,10 @@ describe('sixteenth held-out sweep', () => {
       expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /task/todo', 'POST /task/todo/new']);
       const check = await runCli(['check', 'requests.rest'], { cwd: dir });
       expect(check.code, check.stdout + check.stderr).toBe(0);
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 
-  it("a curl command's JSON quoted over several lines is sent as REST Client sends it", async () => {
-    const server = await startJsonServer();
-    try {
+  it("a curl command's JSON quoted over several lines is sent as REST Client sends it", () =>
+    withServer(startJsonServer(), async (server) => {
       const dir = workspace({
         'test.http': [
           "curl -X 'POST' \\",
@@ -54,14 +49,10 @@ describe('sixteenth held-out sweep', () => {
       expect(sent.body.toString('utf8')).toBe('{ "username": "string", "full_name": "string"\n}');
       const check = await runCli(['check', 'test.http'], { cwd: dir });
       expect(check.code, check.stdout + check.stderr).toBe(0);
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 
-  it('`GET http:localhost:PORT/x` is refused at its line by run and check, before anything is sent', async () => {
-    const server = await startJsonServer();
-    try {
+  it('`GET http:localhost:PORT/x` is refused at its line by run and check, before anything is sent', () =>
+    withServer(startJsonServer(), async (server) => {
       const port = new URL(server.url).port;
       const dir = workspace({
         'requests.http': `### List all flights\nGET http:127.0.0.1:${port}/flights\n\n###\nGET ${server.url}/ok\n`,
@@ -74,8 +65,5 @@ describe('sixteenth held-out sweep', () => {
       expect(check.code).toBe(1);
       expect(check.stdout).toContain('requests.http:2:5: error:');
       expect(server.requests).toHaveLength(0);
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 });

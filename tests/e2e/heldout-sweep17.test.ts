@@ -8,14 +8,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitWorkspace, runCli } from '../helpers/cli.js';
-import { startJsonServer } from '../helpers/servers.js';
+import { startJsonServer, withServer } from '../helpers/servers.js';
 
 const workspace = (files: Record<string, string>): string => gitWorkspace('dial-sweep17-', files);
 
 describe('seventeenth held-out sweep', () => {
-  it('`###` lines holding a header or a token are separators only; `####` too; an indented request line is a request', async () => {
-    const server = await startJsonServer();
-    try {
+  it('`###` lines holding a header or a token are separators only; `####` too; an indented request line is a request', () =>
+    withServer(startJsonServer(), async (server) => {
       const dir = workspace({
         'request.http': [
           `@host=${server.url}/api`,
@@ -57,14 +56,10 @@ describe('seventeenth held-out sweep', () => {
       expect(server.requests[1].body.length).toBe(0);
       const check = await runCli(['check', 'request.http'], { cwd: dir });
       expect(check.code, check.stdout + check.stderr).toBe(0);
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 
-  it('`# …` lines under the headers are dropped and the blank line after them stays in the body, as REST Client reads it', async () => {
-    const server = await startJsonServer();
-    try {
+  it('`# …` lines under the headers are dropped and the blank line after them stays in the body, as REST Client reads it', () =>
+    withServer(startJsonServer(), async (server) => {
       const dir = workspace({
         'test.http': [
           `POST ${server.url}/auth/login`,
@@ -89,14 +84,10 @@ describe('seventeenth held-out sweep', () => {
       // REST Client drops every comment line of the request first (its Selector), then its parser
       // removes the one blank line under the headers: the second blank line is the body's first.
       expect(server.requests[0].body.toString('utf8')).toBe('\n{\n"email": "new@example.com",\n"password": "1234"\n}');
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 
-  it('request lines with no `###` between them start requests (the file names no tool), with a warning at each line', async () => {
-    const server = await startJsonServer();
-    try {
+  it('request lines with no `###` between them start requests (the file names no tool), with a warning at each line', () =>
+    withServer(startJsonServer(), async (server) => {
       const dir = workspace({
         'test.http': [
           '#Get all users',
@@ -133,14 +124,10 @@ describe('seventeenth held-out sweep', () => {
       expect(jetbrains.code, jetbrains.stderr).toBe(0);
       expect(server.requests.slice(before).map((r) => `${r.method} ${r.url}`)).toEqual(['GET /api/users']);
       expect(jetbrains.stderr).toMatch(/test\.http:6: line 6 \(POST …\) looks like a request line/);
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 
-  it('a variable only a git-ignored env file defines is refused at its line by run and check, nothing sent', async () => {
-    const server = await startJsonServer();
-    try {
+  it('a variable only a git-ignored env file defines is refused at its line by run and check, nothing sent', () =>
+    withServer(startJsonServer(), async (server) => {
       const dir = workspace({
         '.gitignore': 'http-client.env.json\n',
         'api.http':
@@ -155,8 +142,5 @@ describe('seventeenth held-out sweep', () => {
       expect(check.stdout).toContain("api.http:2:5: error: undefined variable 'apiUrl'");
       expect(check.stdout).toContain("api.http:5:6: error: undefined variable 'apiUrl'");
       expect(server.requests).toHaveLength(0);
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 });

@@ -9,14 +9,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { gitWorkspace, runCli } from '../helpers/cli.js';
-import { startJsonServer } from '../helpers/servers.js';
+import { startJsonServer, withServer } from '../helpers/servers.js';
 
 const workspace = (files: Record<string, string>): string => gitWorkspace('dial-sweep18-', files);
 
 describe('eighteenth held-out sweep', () => {
-  it('a JSON body right under the headers in a .rest file: that request refused at its line, the others sent', async () => {
-    const server = await startJsonServer();
-    try {
+  it('a JSON body right under the headers in a .rest file: that request refused at its line, the others sent', () =>
+    withServer(startJsonServer(), async (server) => {
       const text = [
         '### Getting Things Done',
         `GET ${server.url}/books`,
@@ -53,14 +52,10 @@ describe('eighteenth held-out sweep', () => {
       const fmt = await runCli(['fmt', 'api.rest'], { cwd: dir });
       expect(fmt.code).toBe(3);
       expect(fmt.stderr).toContain('api.rest:7:1');
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 
-  it('`@name = value` lines under a GET in a .rest file are its body for REST Client, which cannot send it: refused there', async () => {
-    const server = await startJsonServer();
-    try {
+  it('`@name = value` lines under a GET in a .rest file are its body for REST Client, which cannot send it: refused there', () =>
+    withServer(startJsonServer(), async (server) => {
       const host = new URL(server.url).host;
       const text = [
         `@hostname = ${host}`,
@@ -91,28 +86,20 @@ describe('eighteenth held-out sweep', () => {
       const check = await runCli(['check', 'test.rest'], { cwd: dir });
       expect(check.code).toBe(1);
       expect(check.stdout).toContain('test.rest:6:1: error: REST Client cannot send a GET request with a body');
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 
-  it('two blank lines before a .rest body: the second is the body’s first line, as REST Client sends it', async () => {
-    const server = await startJsonServer();
-    try {
+  it('two blank lines before a .rest body: the second is the body’s first line, as REST Client sends it', () =>
+    withServer(startJsonServer(), async (server) => {
       const dir = workspace({
         'api.rest': `POST ${server.url}/api/send-otp HTTP/1.1\nContent-Type: application/json\n\n\n{\n    "phone" : "+91"\n}\n`,
       });
       const result = await runCli(['run', 'api.rest'], { cwd: dir });
       expect(result.code, result.stderr).toBe(0);
       expect(server.requests.map((r) => r.body.toString('utf8'))).toEqual(['\n{\n    "phone" : "+91"\n}']);
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 
-  it('`@name = value` lines under a request in a file naming no tool: variables, not body, with a warning at the line', async () => {
-    const server = await startJsonServer();
-    try {
+  it('`@name = value` lines under a request in a file naming no tool: variables, not body, with a warning at the line', () =>
+    withServer(startJsonServer(), async (server) => {
       const dir = workspace({
         'test.http': `POST ${server.url}/api\n\n@id = 7\n\n###\nGET ${server.url}/items/{{id}}\n`,
       });
@@ -126,8 +113,5 @@ describe('eighteenth held-out sweep', () => {
       const check = await runCli(['check', 'test.http'], { cwd: dir });
       expect(check.code, check.stdout).toBe(0);
       expect(check.stdout).toContain('test.http:3:1: warning: @id under the request at line 1');
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 });

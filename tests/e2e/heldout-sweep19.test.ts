@@ -8,14 +8,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { gitWorkspace, runCli } from '../helpers/cli.js';
-import { startJsonServer } from '../helpers/servers.js';
+import { startJsonServer, withServer } from '../helpers/servers.js';
 
 const workspace = (files: Record<string, string>): string => gitWorkspace('dial-sweep19-', files);
 
 describe('nineteenth held-out sweep', () => {
-  it('a header above the request line: that request refused at its line, the others sent', async () => {
-    const server = await startJsonServer();
-    try {
+  it('a header above the request line: that request refused at its line, the others sent', () =>
+    withServer(startJsonServer(), async (server) => {
       const text = [
         '###',
         `DELETE ${server.url}/plants/647f HTTP/1.1`,
@@ -56,14 +55,10 @@ describe('nineteenth held-out sweep', () => {
       const fmt = await runCli(['fmt', 'requests.http'], { cwd: dir });
       expect(fmt.code).toBe(3);
       expect(fmt.stderr).toContain('requests.http:4:14');
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 
-  it('`send Request` above each request of a file: each refused at its line, nothing sent', async () => {
-    const server = await startJsonServer();
-    try {
+  it('`send Request` above each request of a file: each refused at its line, nothing sent', () =>
+    withServer(startJsonServer(), async (server) => {
       const text = `send Request\nGET ${server.url}/players/\n###\n\nsend Request\nGET ${server.url}/players/5/\n###`;
       const dir = workspace({ 'app.http': text });
       const result = await runCli(['run', 'app.http'], { cwd: dir });
@@ -75,8 +70,5 @@ describe('nineteenth held-out sweep', () => {
       expect(check.code).toBe(1);
       expect(check.stdout).toContain('app.http:1:5: error');
       expect(check.stdout).toContain('app.http:5:5: error');
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 });

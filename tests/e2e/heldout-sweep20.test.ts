@@ -7,14 +7,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { gitWorkspace, runCli } from '../helpers/cli.js';
-import { startJsonServer } from '../helpers/servers.js';
+import { startJsonServer, withServer } from '../helpers/servers.js';
 
 const workspace = (files: Record<string, string>): string => gitWorkspace('dial-sweep20-', files);
 
 describe('twentieth held-out sweep', () => {
-  it('a method-less URL with a space is sent %20-encoded; `check` passes the file', async () => {
-    const server = await startJsonServer();
-    try {
+  it('a method-less URL with a space is sent %20-encoded; `check` passes the file', () =>
+    withServer(startJsonServer(), async (server) => {
       const dir = workspace({
         'test.http': `${server.url}/contatos\n\n###\n\n${server.url}/pesquisarcontatos/nome/anderson motta`,
       });
@@ -26,14 +25,10 @@ describe('twentieth held-out sweep', () => {
       ]);
       const check = await runCli(['check', 'test.http'], { cwd: dir });
       expect(check.code, check.stdout + check.stderr).toBe(0);
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 
-  it('a method-less line with a space not starting with a scheme is refused at its line, that request only (sweep 19)', async () => {
-    const server = await startJsonServer();
-    try {
+  it('a method-less line with a space not starting with a scheme is refused at its line, that request only (sweep 19)', () =>
+    withServer(startJsonServer(), async (server) => {
       const dir = workspace({ 'test.http': `GET ${server.url}/a\n\n###\nfetch ${server.url}/b\n` });
       const result = await runCli(['run', 'test.http'], { cwd: dir });
       expect(result.code).toBe(3);
@@ -42,8 +37,5 @@ describe('twentieth held-out sweep', () => {
       const check = await runCli(['check', 'test.http'], { cwd: dir });
       expect(check.code).toBe(1);
       expect(check.stdout).toContain('test.http:4:6');
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 });

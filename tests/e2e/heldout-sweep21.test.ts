@@ -10,14 +10,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { gitWorkspace, runCli } from '../helpers/cli.js';
-import { startJsonServer } from '../helpers/servers.js';
+import { startJsonServer, withServer } from '../helpers/servers.js';
 
 const workspace = (files: Record<string, string>): string => gitWorkspace('dial-sweep21-', files);
 
 describe('twenty-first held-out sweep', () => {
-  it('`curl URL HTTP/1.1` is sent without the word, warned; `curl curl URL` is refused at its line, that request only', async () => {
-    const server = await startJsonServer();
-    try {
+  it('`curl URL HTTP/1.1` is sent without the word, warned; `curl curl URL` is refused at its line, that request only', () =>
+    withServer(startJsonServer(), async (server) => {
       const dir = workspace({
         'test.rest': `curl '${server.url}/communes?nom=clermont&limit=5' HTTP/1.1\n###\n\ncurl curl '${server.url}/communes?codePostal=78000'\n`,
       });
@@ -32,14 +31,10 @@ describe('twenty-first held-out sweep', () => {
       expect(check.stdout).toContain('test.rest:1:1: warning: `HTTP/1.1`');
       expect(check.stdout).toContain('test.rest:4:1: error: `curl` written twice');
       expect(server.requests).toHaveLength(1);
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 
-  it('`GET http:HOST:PORT//` in a .rest file goes to http://HOST:PORT// with a warning; in a .http file it is still refused', async () => {
-    const server = await startJsonServer();
-    try {
+  it('`GET http:HOST:PORT//` in a .rest file goes to http://HOST:PORT// with a warning; in a .http file it is still refused', () =>
+    withServer(startJsonServer(), async (server) => {
       const bare = server.url.replace('http://', 'http:');
       const dir = workspace({ 'requests.rest': `GET ${bare}//\n`, 'requests.http': `GET ${bare}/a\n` });
       const result = await runCli(['run', 'requests.rest'], { cwd: dir });
@@ -53,8 +48,5 @@ describe('twenty-first held-out sweep', () => {
       expect(other.code).toBe(3);
       expect(other.stderr).toContain('requests.http:1:5');
       expect(server.requests).toHaveLength(1);
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 });

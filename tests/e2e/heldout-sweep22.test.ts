@@ -6,14 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { gitWorkspace, runCli } from '../helpers/cli.js';
-import { startJsonServer } from '../helpers/servers.js';
+import { startJsonServer, withServer } from '../helpers/servers.js';
 
 const workspace = (files: Record<string, string>): string => gitWorkspace('dial-sweep22-', files);
 
 describe('twenty-second held-out sweep', () => {
-  it('`?`/`&` lines under a request line continue its URL; `HTTP/1.1` at the end of the last one is cut off, the query kept', async () => {
-    const server = await startJsonServer();
-    try {
+  it('`?`/`&` lines under a request line continue its URL; `HTTP/1.1` at the end of the last one is cut off, the query kept', () =>
+    withServer(startJsonServer(), async (server) => {
       const dir = workspace({
         'api.http': [
           `GET ${server.url}/first HTTP/1.1`,
@@ -36,14 +35,10 @@ describe('twenty-second held-out sweep', () => {
       const check = await runCli(['check', 'api.http'], { cwd: dir });
       expect(check.code, check.stdout + check.stderr).toBe(0);
       expect(check.stdout + check.stderr).toContain('0 errors, 0 warnings');
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 
-  it('an indented `@name=value` line and `@name= value` define variables; `#####` lines with text are separators; `# @x = …` is a commented-out variable', async () => {
-    const server = await startJsonServer();
-    try {
+  it('an indented `@name=value` line and `@name= value` define variables; `#####` lines with text are separators; `# @x = …` is a commented-out variable', () =>
+    withServer(startJsonServer(), async (server) => {
       const dir = workspace({
         'api.rest': [
           `@server= ${server.url}`,
@@ -80,52 +75,48 @@ describe('twenty-second held-out sweep', () => {
       const check = await runCli(['check', 'api.rest'], { cwd: dir });
       expect(check.code, check.stdout + check.stderr).toBe(0);
       expect(check.stdout + check.stderr).toContain("api.rest:3:1: warning: unknown metadata '@token'");
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 
-  it('a file variable under a bare `###` that reads a named response by a path without `$.` sends the value to every request after it', async () => {
-    const server = await startJsonServer((url) => (url === '/auth/login' ? { data: { token: 'T-123' } } : {}));
-    try {
-      const dir = workspace({
-        'test.http': [
-          '### sample requests (REST Client), top to bottom',
-          `@base = ${server.url}/api`,
-          '@user = ada',
-          '',
-          '### login',
-          '# @name login',
-          `POST ${server.url}/auth/login`,
-          'Content-Type: application/json',
-          '',
-          '{ "username": "{{user}}" }',
-          '',
-          '###',
-          '@token = {{login.response.body.data.token}}',
-          '',
-          '### who am I',
-          'GET {{base}}/me',
-          'Authorization: Bearer {{token}}',
-          '',
-          '### report (a PDF)',
-          'GET {{base}}/report/1/print.pdf',
-          'Authorization: Bearer {{token}}',
-          '',
-        ].join('\n'),
-      });
-      const result = await runCli(['run', 'test.http'], { cwd: dir });
-      expect(result.code, result.stderr).toBe(0);
-      expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
-        'POST /auth/login',
-        'GET /api/me',
-        'GET /api/report/1/print.pdf',
-      ]);
-      expect(server.requests[0].body.toString()).toBe('{ "username": "ada" }');
-      expect(server.requests[1].headers.authorization).toBe('Bearer T-123');
-      expect(server.requests[2].headers.authorization).toBe('Bearer T-123');
-    } finally {
-      await server.close();
-    }
-  });
+  it('a file variable under a bare `###` that reads a named response by a path without `$.` sends the value to every request after it', () =>
+    withServer(
+      startJsonServer((url) => (url === '/auth/login' ? { data: { token: 'T-123' } } : {})),
+      async (server) => {
+        const dir = workspace({
+          'test.http': [
+            '### sample requests (REST Client), top to bottom',
+            `@base = ${server.url}/api`,
+            '@user = ada',
+            '',
+            '### login',
+            '# @name login',
+            `POST ${server.url}/auth/login`,
+            'Content-Type: application/json',
+            '',
+            '{ "username": "{{user}}" }',
+            '',
+            '###',
+            '@token = {{login.response.body.data.token}}',
+            '',
+            '### who am I',
+            'GET {{base}}/me',
+            'Authorization: Bearer {{token}}',
+            '',
+            '### report (a PDF)',
+            'GET {{base}}/report/1/print.pdf',
+            'Authorization: Bearer {{token}}',
+            '',
+          ].join('\n'),
+        });
+        const result = await runCli(['run', 'test.http'], { cwd: dir });
+        expect(result.code, result.stderr).toBe(0);
+        expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+          'POST /auth/login',
+          'GET /api/me',
+          'GET /api/report/1/print.pdf',
+        ]);
+        expect(server.requests[0].body.toString()).toBe('{ "username": "ada" }');
+        expect(server.requests[1].headers.authorization).toBe('Bearer T-123');
+        expect(server.requests[2].headers.authorization).toBe('Bearer T-123');
+      },
+    ));
 });

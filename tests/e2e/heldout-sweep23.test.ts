@@ -6,15 +6,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { gitWorkspace, runCli } from '../helpers/cli.js';
-import { startJsonServer } from '../helpers/servers.js';
+import { startJsonServer, withServer } from '../helpers/servers.js';
 
 const workspace = (files: Record<string, string>): string => gitWorkspace('dial-sweep23-', files);
 
 describe('twenty-third held-out sweep', () => {
-  it('commented-out requests after a JSON body (`# ### title`, `# GET …`, `# header: …`) are not body text', async () => {
-    const server = await startJsonServer();
-    const { port } = new URL(server.url);
-    try {
+  it('commented-out requests after a JSON body (`# ### title`, `# GET …`, `# header: …`) are not body text', () =>
+    withServer(startJsonServer(), async (server) => {
+      const { port } = new URL(server.url);
       const dir = workspace({
         'api.http': [
           '@host = 127.0.0.1',
@@ -49,15 +48,11 @@ describe('twenty-third held-out sweep', () => {
       expect(server.requests[0].headers['content-type']).toBe('application/json');
       const check = await runCli(['check', 'api.http'], { cwd: dir });
       expect(check.code, check.stdout + check.stderr).toBe(0);
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 
-  it('an indented `?` line continues the URL (its blank percent-encoded); a URL with no scheme is sent over http', async () => {
-    const server = await startJsonServer();
-    const { host } = new URL(server.url);
-    try {
+  it('an indented `?` line continues the URL (its blank percent-encoded); a URL with no scheme is sent over http', () =>
+    withServer(startJsonServer(), async (server) => {
+      const { host } = new URL(server.url);
       const dir = workspace({
         'request.http': [
           '### GET request to example server',
@@ -75,14 +70,10 @@ describe('twenty-third held-out sweep', () => {
         'GET /api/v1/person',
       ]);
       expect(server.requests.every((r) => r.body.length === 0)).toBe(true);
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 
-  it('`###`-separated one-line GETs: commented-out ones are skipped, Cyrillic and blanks in a query are percent-encoded', async () => {
-    const server = await startJsonServer();
-    try {
+  it('`###`-separated one-line GETs: commented-out ones are skipped, Cyrillic and blanks in a query are percent-encoded', () =>
+    withServer(startJsonServer(), async (server) => {
       const dir = workspace({
         'api.http': [
           '# curl -i http://example.invalid/ip',
@@ -107,8 +98,5 @@ describe('twenty-third held-out sweep', () => {
         'GET /addpair?currency=BBB&time=2000&title=Pair%20corr',
       ]);
       expect(result.stderr).not.toContain('warning');
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 });

@@ -6,14 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { gitWorkspace, runCli } from '../helpers/cli.js';
-import { startJsonServer } from '../helpers/servers.js';
+import { startJsonServer, withServer } from '../helpers/servers.js';
 
 const workspace = (files: Record<string, string>): string => gitWorkspace('dial-sweep24-', files);
 
 describe('twenty-fourth held-out sweep', () => {
-  it('` ## note` after the target of a request line: the blank before it is sent as %20, nothing from the `#` on', async () => {
-    const server = await startJsonServer();
-    try {
+  it('` ## note` after the target of a request line: the blank before it is sent as %20, nothing from the `#` on', () =>
+    withServer(startJsonServer(), async (server) => {
       const dir = workspace({
         'request.http': [
           '### Delete a user',
@@ -30,14 +29,10 @@ describe('twenty-fourth held-out sweep', () => {
       // `#` as the start of a fragment, which is never sent; the blank before it stays in the path.
       expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['DELETE /users/5%20', 'GET /teams']);
       expect(result.stderr).not.toContain('warning');
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 
-  it('a URL line under a `#` comment below a GET, with no `###` above it, is that GET’s body (JetBrains and httpyac read it so)', async () => {
-    const server = await startJsonServer();
-    try {
+  it('a URL line under a `#` comment below a GET, with no `###` above it, is that GET’s body (JetBrains and httpyac read it so)', () =>
+    withServer(startJsonServer(), async (server) => {
       const dir = workspace({
         'api.http': [
           '### home',
@@ -58,14 +53,10 @@ describe('twenty-fourth held-out sweep', () => {
       expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /', 'GET /books/7']);
       expect(server.requests[0].body.toString()).toBe('');
       expect(server.requests[1].body.toString()).toBe(`${server.url}/genres/`);
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 
-  it('an indented header line right under the request line of a `.rest` file is a header', async () => {
-    const server = await startJsonServer();
-    try {
+  it('an indented header line right under the request line of a `.rest` file is a header', () =>
+    withServer(startJsonServer(), async (server) => {
       const dir = workspace({
         'requests.rest': [
           `GET ${server.url}/posts`,
@@ -87,14 +78,10 @@ describe('twenty-fourth held-out sweep', () => {
       expect(server.requests[1].body.toString()).toBe('{ "username": "someone" }');
       const check = await runCli(['check', 'requests.rest'], { cwd: dir });
       expect(check.code, check.stdout + check.stderr).toBe(0);
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 
-  it('a CRLF file naming no tool: a second blank line above a body is dropped, the body keeps its CRLF', async () => {
-    const server = await startJsonServer();
-    try {
+  it('a CRLF file naming no tool: a second blank line above a body is dropped, the body keeps its CRLF', () =>
+    withServer(startJsonServer(), async (server) => {
       const dir = workspace({
         'api.http': [
           '# Create a "book" object',
@@ -114,8 +101,5 @@ describe('twenty-fourth held-out sweep', () => {
       expect(result.code, result.stderr).toBe(0);
       expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /books']);
       expect(server.requests[0].body.toString()).toBe('{\r\n  "title": "A title"\r\n}');
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 });

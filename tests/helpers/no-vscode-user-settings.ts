@@ -4,8 +4,7 @@
  * temp folder. A test of those settings sets DIAL_VSCODE_USER_SETTINGS, HOME or XDG_CONFIG_HOME
  * for its own run.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { tempDir } from './cli.js';
 
-process.env.DIAL_VSCODE_USER_SETTINGS = join(mkdtempSync(join(tmpdir(), 'dial-no-vscode-user-')), 'settings.json');
+process.env.DIAL_VSCODE_USER_SETTINGS = join(tempDir('dial-no-vscode-user-'), 'settings.json');

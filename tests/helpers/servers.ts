@@ -43,6 +43,22 @@ async function listen(server: Server, scheme: 'http' | 'https', host = '127.0.0.
   };
 }
 
+/**
+ * Runs `use` with the server `start` gives and closes that server however `use` ends (a failed
+ * assertion included), for a test that needs one server for its whole length.
+ */
+export async function withServer<S extends TestServer, T>(
+  start: Promise<S>,
+  use: (server: S) => Promise<T>,
+): Promise<T> {
+  const server = await start;
+  try {
+    return await use(server);
+  } finally {
+    await server.close();
+  }
+}
+
 /** Starts a plain HTTP server on 127.0.0.1:0. */
 export function startHttpServer(handler: RequestListener): Promise<TestServer> {
   return listen(createHttpServer(handler), 'http');
