@@ -497,13 +497,14 @@ async function receiveBody(
   const cap = options.bodyTarget?.kind === 'buffer' ? options.bodyTarget.maxBodyBytes : undefined;
   // A body past its cap leaves the fast path, so the sink below stops it.
   const smallLimit = cap !== undefined && cap < limit ? cap : limit;
-  const whole = target === null && decoders.length === 0 ? hop.takeWholeBody?.(smallLimit) : undefined;
+  // Kept in memory as it arrives: no file or stream target, no decoder.
+  const plain = target === null && decoders.length === 0;
+  const whole = plain ? hop.takeWholeBody?.(smallLimit) : undefined;
   if (whole) {
     const bytes = whole.length === 1 ? whole[0] : Buffer.concat(whole);
     return { body: { kind: 'memory', bytes }, size: bytes.length };
   }
-  const small =
-    target === null && decoders.length === 0 ? await readSmallBody(hop.body, smallLimit, stopper) : undefined;
+  const small = plain ? await readSmallBody(hop.body, smallLimit, stopper) : undefined;
   if (small && !small.overflow) {
     return {
       body: {
