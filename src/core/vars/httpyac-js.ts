@@ -570,8 +570,9 @@ export async function runHttpyacBlock(
   const declarations = declarationsOf(scope);
   const given = { request: context.request, response: context.response };
   const usesGlobal = GLOBAL_RE.test(code);
-  const usesRegion = /(?<![\w$.])httpRegion\b/.test(withoutLiterals(code));
-  const usesFile = /(?<![\w$.])httpFile\b/.test(withoutLiterals(code));
+  const bare = withoutLiterals(code);
+  const usesRegion = /(?<![\w$.])httpRegion\b/.test(bare);
+  const usesFile = /(?<![\w$.])httpFile\b/.test(bare);
   // One line of set-up before the code (so its lines keep their numbers), the block's own
   // declarations in an inner scope (they may reuse a variable's name), then the exports. A failed
   // assert (`assert.equal(…)` outside test()) after the response is a failed test, as httpyac
