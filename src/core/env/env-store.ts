@@ -11,7 +11,7 @@
  * settings (user, `*.code-workspace`, `.vscode/settings.json`: ./vscode-settings.ts) come first in
  * the chain, lowest level first, so they sit under every env file.
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { DialError } from '../errors.js';
 import { lineColAt, parseJsonText } from './json-file.js';
@@ -260,7 +260,6 @@ const ENV_FOLDER_WALK_LIMIT = 2000;
  * to walk within the limit gives no answer (empty), rather than a partial one.
  */
 async function findEnvFolders(root: string): Promise<string[]> {
-  const { readdir } = await import('node:fs/promises');
   const found: string[] = [];
   const queue = [root];
   for (let visited = 0; queue.length > 0; visited++) {
