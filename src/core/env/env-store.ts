@@ -167,10 +167,10 @@ function extractDefaultHeaders(
 
 /** Parses and validates one env file's text (zod/mini); errors name the file, line and column. */
 export async function parseEnvFile(text: string, path: string, isPrivate: boolean): Promise<EnvFile> {
-  // An empty file (0 bytes, or only blanks) holds no environment: JetBrains lists none from it and
+  // An empty file (0 bytes, or only blanks; trim() takes a BOM too) holds no environment: JetBrains lists none from it and
   // runs the requests with the other env files (held-out sweep 14: an empty public file beside the
   // private one that holds every environment). A file with any other text must be valid JSON.
-  if (text.replace(/^\uFEFF/, '').trim() === '') return { path, private: isPrivate, environments: {} };
+  if (text.trim() === '') return { path, private: isPrivate, environments: {} };
   // JetBrains reads env files as JSON with comments and trailing commas; so does dial.
   const data = parseJsonText(text, path, 'E_ENV', { comments: true });
   // A `"$schema"` key (editor completion for env files) is not an environment.
