@@ -219,3 +219,9 @@ export function userSettingsPath(
   else base = env.XDG_CONFIG_HOME || (home && join(home, '.config'));
   return base ? join(base, 'Code', 'User', 'settings.json') : undefined;
 }
+
+/** The user's VS Code settings as read (readSettingsFile), or undefined when userSettingsPath gives none or the file is absent. */
+export function readUserSettings(env: Env = process.env): SettingsRead | undefined {
+  const path = userSettingsPath(env);
+  return path === undefined ? undefined : readSettingsFile(path);
+}

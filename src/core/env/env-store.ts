@@ -11,7 +11,7 @@
  * settings (user, `*.code-workspace`, `.vscode/settings.json`: ./vscode-settings.ts) come first in
  * the chain, lowest level first, so they sit under every env file.
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { DialError } from '../errors.js';
 import { lineColAt, parseJsonText } from './json-file.js';
@@ -167,10 +167,10 @@ function extractDefaultHeaders(
 
 /** Parses and validates one env file's text (zod/mini); errors name the file, line and column. */
 export async function parseEnvFile(text: string, path: string, isPrivate: boolean): Promise<EnvFile> {
-  // An empty file (0 bytes, or only blanks) holds no environment: JetBrains lists none from it and
+  // An empty file (0 bytes, or only blanks; trim() takes a BOM too) holds no environment: JetBrains lists none from it and
   // runs the requests with the other env files (held-out sweep 14: an empty public file beside the
   // private one that holds every environment). A file with any other text must be valid JSON.
-  if (text.replace(/^\uFEFF/, '').trim() === '') return { path, private: isPrivate, environments: {} };
+  if (text.trim() === '') return { path, private: isPrivate, environments: {} };
   // JetBrains reads env files as JSON with comments and trailing commas; so does dial.
   const data = parseJsonText(text, path, 'E_ENV', { comments: true });
   // A `"$schema"` key (editor completion for env files) is not an environment.
@@ -260,7 +260,6 @@ const ENV_FOLDER_WALK_LIMIT = 2000;
  * to walk within the limit gives no answer (empty), rather than a partial one.
  */
 async function findEnvFolders(root: string): Promise<string[]> {
-  const { readdir } = await import('node:fs/promises');
   const found: string[] = [];
   const queue = [root];
   for (let visited = 0; queue.length > 0; visited++) {

@@ -17,13 +17,7 @@
  */
 import { reportParseWarnings } from '../httpfile/warnings.js';
 import { isObject } from '../json-object.js';
-import {
-  findWorkspaceFile,
-  nearestFolderSettings,
-  readSettingsFile,
-  userSettingsPath,
-  type SettingsProblem,
-} from '../vscode-config.js';
+import { findWorkspaceFile, nearestFolderSettings, readUserSettings, type SettingsProblem } from '../vscode-config.js';
 
 /** Which of VS Code's levels a settings env file is. */
 export type VscodeLevel = 'user' | 'workspace-file' | 'folder';
@@ -86,8 +80,7 @@ export function vscodeSettingsProblems(
   env: Record<string, string | undefined> = process.env,
 ): Array<SettingsProblem & { what: string }> {
   const problems: Array<SettingsProblem & { what: string }> = [];
-  const userPath = userSettingsPath(env);
-  const user = userPath === undefined ? undefined : readSettingsFile(userPath);
+  const user = readUserSettings(env);
   if (user?.problem) problems.push({ ...user.problem, what: 'VS Code user settings' });
   for (const problem of findWorkspaceFile(dir, env).problems)
     problems.push({ ...problem, what: 'a VS Code workspace file' });
@@ -104,8 +97,7 @@ export function vscodeEnvironmentFiles(
   env: Record<string, string | undefined> = process.env,
 ): SettingsEnvFile[] {
   const files: SettingsEnvFile[] = [];
-  const userPath = userSettingsPath(env);
-  const user = userPath === undefined ? undefined : readSettingsFile(userPath);
+  const user = readUserSettings(env);
   if (user?.problem) warnUnread(user.problem, 'VS Code user settings');
   else if (user?.data) {
     const file = settingsEnvironments(user.data, user.path, 'user');

@@ -636,17 +636,17 @@ async function sendAndCheck(shared: ExecutorShared, attempt: Attempt): Promise<A
   // httpyac `# @sleep 500` and kulala `# @delay 500`: wait that many ms first (an expression for the
   // time is not evaluated: no wait; the parser refuses a kulala delay that is not a number). Under
   // an httpyac `# @loop` line the wait is one of the hooks each pass runs (see passSleep).
-  const sleep = passSleep(node) === undefined ? sleepMs(node) : undefined;
+  const wait = passSleep(node);
+  const sleep = wait === undefined ? sleepMs(node) : undefined;
   if (sleep !== undefined) await delay(sleep, undefined, { signal: attempt.context.signal });
   // httpyac `# @disabled condition`: skipped when it holds, as httpyac skips the region.
   if (node.httpyacDisabled && (await session.httpyacDisabledHolds?.(file, node)))
     throw new HttpyacCancel({ file: file.path, line: node.httpyacDisabled.line });
-  if (node.httpyacLoop?.kind === 'while') await sendWhile(shared, attempt);
+  if (node.httpyacLoop?.kind === 'while') await sendWhile(shared, attempt, wait);
   else {
     const passes =
       node.httpyacLoop && session.httpyacLoopPasses ? await session.httpyacLoopPasses(file, node) : undefined;
     if (!passes) await sendWithReplays(shared, attempt);
-    const wait = passSleep(node);
     for (const [index, pass] of (passes ?? []).entries()) {
       if (index > 0 && attempt.exchange) engine.releaseBody?.(attempt.exchange.response.body);
       attempt.requestVariables = new Map(pass);
@@ -680,8 +680,11 @@ function passSleep(node: RequestNode): number | undefined {
 /** The most passes of an httpyac `# @loop while`: a condition that never turns false is an error, not a hang. */
 export const MAX_WHILE_PASSES = 1000;
 
-/** httpyac `# @loop while condition`: a pass while the condition holds, evaluated before each (the passes change it). */
-async function sendWhile(shared: ExecutorShared, attempt: Attempt): Promise<void> {
+/**
+ * httpyac `# @loop while condition`: a pass while the condition holds, evaluated before each (the
+ * passes change it); `wait`: the ms to wait before each pass (passSleep).
+ */
+async function sendWhile(shared: ExecutorShared, attempt: Attempt, wait: number | undefined): Promise<void> {
   const { session, engine } = shared.options;
   const { file, node } = attempt.context;
   const loop = node.httpyacLoop!;
@@ -697,7 +700,6 @@ async function sendWhile(shared: ExecutorShared, attempt: Attempt): Promise<void
       );
     if (index > 0 && attempt.exchange) engine.releaseBody?.(attempt.exchange.response.body);
     attempt.requestVariables = new Map([['$index', String(index)]]);
-    const wait = passSleep(node);
     if (wait !== undefined) await delay(wait, undefined, { signal: attempt.context.signal });
     await sendOnce(shared, attempt, index);
   }

@@ -109,11 +109,12 @@ function loadScriptConfig(fileName: string, path: string): unknown {
  * httpyac's `cookieJarEnabled: false` (cookieJarInterceptor): its requests neither send nor keep
  * cookies. The nearest config that sets it decides (a JSON config, a literal JavaScript one, or a
  * JavaScript one loaded where scripts may use Node; elsewhere that one is refused at the line).
+ * `folders` are nearest first, each with its JavaScript configs as withHttpyacEnvironment read them.
  * Returns where it is switched off (`file:line`), or undefined when the jar stays on.
  */
-async function cookieJarSwitchedOff(folders: string[]): Promise<string | undefined> {
-  for (const folder of folders) {
-    for (const { fileName, path, source } of await scriptConfigSources(folder)) {
+async function cookieJarSwitchedOff(folders: Array<[string, ScriptConfigSource[]]>): Promise<string | undefined> {
+  for (const [folder, configs] of folders) {
+    for (const { fileName, path, source } of configs) {
       const at = source.search(/\bcookieJarEnabled\b/);
       if (at < 0) continue;
       const { line, col } = lineColAt(source, at);
@@ -369,8 +370,9 @@ export async function withHttpyacEnvironment(
   const values = new Map<string, string>();
   const files: string[] = [];
   const sources = new Map<string, string>();
+  const folders = envFolders(dir);
   // Farther folders first, so nearer files and the named environment override them.
-  for (const folder of envFolders(dir).reverse()) {
+  for (const folder of [...folders].reverse()) {
     // httpyac's dotenv provider: `.env`, then `NAME.env` and `.env.NAME` for environment NAME.
     for (const fileName of name ? ['.env', `${name}.env`, `.env.${name}`] : ['.env']) {
       const path = join(folder, fileName);
@@ -386,10 +388,11 @@ export async function withHttpyacEnvironment(
   await refusePlugins(dir);
   const defaultHeaders = new Map<string, [string, string]>();
   let unreadVariableHook: string | undefined;
-  for (const folder of envFolders(dir)
-    .filter((_, index) => index % 2 === 0)
-    .reverse()) {
+  // Each folder's JavaScript configs, nearest folder first (the `env/` folders hold no config).
+  const scriptConfigs: Array<[string, ScriptConfigSource[]]> = [];
+  for (const folder of folders.filter((_, index) => index % 2 === 0).reverse()) {
     const configs = await scriptConfigSources(folder);
+    scriptConfigs.unshift([folder, configs]);
     refuseSendingHook(configs);
     await refuseHandedApi(configs);
     unreadVariableHook = (await variableHook(configs)) ?? unreadVariableHook;
@@ -403,7 +406,7 @@ export async function withHttpyacEnvironment(
     for (const [header, value] of config.headers) defaultHeaders.set(header.toLowerCase(), [header, value]);
   }
   // httpyac reads one config for the workspace: the nearest folder's that sets cookieJarEnabled decides.
-  const httpyacCookieJarOff = await cookieJarSwitchedOff(envFolders(dir).filter((_, index) => index % 2 === 0));
+  const httpyacCookieJarOff = await cookieJarSwitchedOff(scriptConfigs);
   if (files.length === 0)
     return unreadVariableHook || httpyacCookieJarOff
       ? {

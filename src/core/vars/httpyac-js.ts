@@ -551,11 +551,18 @@ function withParsedJwts(body: Record<string, unknown>, keys: string): Record<str
  * and any other part of `httpRegion`, could change what is sent and fails the block at its line.
  */
 function regionSource(metaData: Record<string, string | true>): string {
-  return `const __dialRegionMeta = ${JSON.stringify(metaData)}; const __dialRegionBefore = JSON.stringify(__dialRegionMeta); const httpRegion = new Proxy({ metaData: __dialRegionMeta }, { get: function (target, key) { if (key === 'metaData') return target.metaData; if (typeof key === 'symbol' || key === 'toJSON' || key === 'then') return undefined; throw new Error('httpRegion.' + String(key) + ' is not supported in dial scripts yet (httpRegion.metaData is)'); }, set: function (target, key) { throw new Error('httpRegion.' + String(key) + ' cannot be set in dial scripts'); } });`;
+  return `const __dialRegionMeta = ${JSON.stringify(metaData)}; const __dialRegionBefore = JSON.stringify(__dialRegionMeta); ${limitedObjectSource('httpRegion', '{ metaData: __dialRegionMeta }', 'metaData')}`;
 }
 /** httpyac's `httpFile` in a block: its `fileName` (what the file's own blocks may log or read); any other part fails the block at its line. */
 function fileSource(fileName: string): string {
-  return `const httpFile = new Proxy({ fileName: ${JSON.stringify(fileName)} }, { get: function (target, key) { if (key === 'fileName') return target.fileName; if (typeof key === 'symbol' || key === 'toJSON' || key === 'then') return undefined; throw new Error('httpFile.' + String(key) + ' is not supported in dial scripts yet (httpFile.fileName is)'); }, set: function (target, key) { throw new Error('httpFile.' + String(key) + ' cannot be set in dial scripts'); } });`;
+  return limitedObjectSource('httpFile', `{ fileName: ${JSON.stringify(fileName)} }`, 'fileName');
+}
+/**
+ * `const name = …` in a block: the object `target` (script source) through a Proxy that gives only
+ * its member `kept`; reading another member, or setting any, fails the block at its line.
+ */
+function limitedObjectSource(name: string, target: string, kept: string): string {
+  return `const ${name} = new Proxy(${target}, { get: function (target, key) { if (key === '${kept}') return target.${kept}; if (typeof key === 'symbol' || key === 'toJSON' || key === 'then') return undefined; throw new Error('${name}.' + String(key) + ' is not supported in dial scripts yet (${name}.${kept} is)'); }, set: function (target, key) { throw new Error('${name}.' + String(key) + ' cannot be set in dial scripts'); } });`;
 }
 const REGION_CHECK = `{ const __before = JSON.parse(__dialRegionBefore); for (const __k of new Set([...Object.keys(__before), ...Object.keys(__dialRegionMeta)])) { if (__k === 'title' || __k === 'description') continue; if (JSON.stringify(__before[__k]) !== JSON.stringify(__dialRegionMeta[__k])) throw new Error('httpRegion.metaData.' + __k + ' was changed, which dial does not apply (only title and description, which name the request in the report)'); } }`;
 
@@ -570,8 +577,9 @@ export async function runHttpyacBlock(
   const declarations = declarationsOf(scope);
   const given = { request: context.request, response: context.response };
   const usesGlobal = GLOBAL_RE.test(code);
-  const usesRegion = /(?<![\w$.])httpRegion\b/.test(withoutLiterals(code));
-  const usesFile = /(?<![\w$.])httpFile\b/.test(withoutLiterals(code));
+  const bare = withoutLiterals(code);
+  const usesRegion = /(?<![\w$.])httpRegion\b/.test(bare);
+  const usesFile = /(?<![\w$.])httpFile\b/.test(bare);
   // One line of set-up before the code (so its lines keep their numbers), the block's own
   // declarations in an inner scope (they may reuse a variable's name), then the exports. A failed
   // assert (`assert.equal(…)` outside test()) after the response is a failed test, as httpyac
