@@ -13,8 +13,7 @@ import {
   findWorkspaceFile,
   hasRestClientKey,
   nearestFolderSettings,
-  readSettingsFile,
-  userSettingsPath,
+  readUserSettings,
   type SettingsProblem,
 } from '../vscode-config.js';
 
@@ -191,8 +190,7 @@ function chosenEncoding(setting: FormEncodingSetting | undefined): 'never' | 'al
 
 /** The user's VS Code `rest-client.formParamEncodingStrategy` (unless DIAL_VSCODE_USER_SETTINGS=0), when not the default. */
 function userFormEncoding(): FormEncodingSetting | undefined {
-  const path = userSettingsPath();
-  const data = path === undefined ? undefined : readSettingsFile(path)?.data;
+  const data = readUserSettings()?.data;
   return data ? formEncodingOf(data) : undefined;
 }
 
